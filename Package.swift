@@ -1,0 +1,51 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Snapshare: a class photo-sharing server (TLS over OpenSSL, SQLite, length-prefixed binary
+// protocol) and its terminal client. No outside Swift packages: C libraries come from Debian.
+let package = Package(
+    name: "Snapshare",
+    products: [
+        .executable(name: "snapshare-server", targets: ["snapshare-server"]),
+        .executable(name: "snapshare", targets: ["snapshare"]),
+    ],
+    targets: [
+        // C system libraries; each folder holds a module map and a header of static inline shims
+        // for the macros and variadic functions Swift cannot import.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // Linux calls the Glibc module leaves out: epoll, eventfd, accept4, ioctl(TIOCGWINSZ).
+        .target(name: "CLinux"),
+        // PNG and JPEG decode/encode from memory. libjpeg reports errors with longjmp, which
+        // Swift cannot catch, so the whole codec call lives in C.
+        .target(
+            name: "CImageCodec",
+            linkerSettings: [.linkedLibrary("png"), .linkedLibrary("jpeg"), .linkedLibrary("z")]
+        ),
+
+        // Bytes, frames, messages, TLS, images: no SQLite, no terminal.
+        .target(name: "Shared", dependencies: ["COpenSSL", "CLinux", "CImageCodec"]),
+        // Event loop, connections, request handlers, storage.
+        .target(name: "Server", dependencies: ["Shared", "CSQLite", "COpenSSL", "CLinux"]),
+        // Connection, commands, presentation.
+        .target(
+            name: "Client",
+            dependencies: ["Shared", "CLinux"],
+            resources: [.copy("Resources/Samples")]
+        ),
+        .executableTarget(name: "snapshare-server", dependencies: ["Server"]),
+        .executableTarget(name: "snapshare", dependencies: ["Client"]),
+
+        // Shared by the tests: temp directories, an in-process server, certificates, subprocesses.
+        .target(name: "TestSupport", dependencies: ["Shared", "Server", "Client"]),
+
+        .testTarget(name: "SharedTests", dependencies: ["Shared", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ServerTests", dependencies: ["Server", "Shared", "TestSupport"]),
+        .testTarget(name: "ClientTests", dependencies: ["Client", "Shared", "TestSupport"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["Server", "Client", "Shared", "TestSupport"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

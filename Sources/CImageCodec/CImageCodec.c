@@ -1,0 +1,499 @@
+// PNG through libpng's simplified API, JPEG through libjpeg(-turbo), all from memory.
+//
+// libjpeg reports fatal errors by calling error_exit, which must not return. We longjmp back to
+// a setjmp in this file, so the jump never leaves C (Swift frames cannot be unwound by longjmp).
+// Everything a failed call must release lives in a "job" struct owned by the caller of the
+// function that calls setjmp: locals of that function are not touched after setjmp, which keeps
+// clear of C's rule that such locals are indeterminate after longjmp.
+#include "CImageCodec.h"
+
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jpeglib.h>
+#include <jerror.h>
+#include <png.h>
+
+/// A progressive JPEG can hold any number of scans and each one costs a pass over the whole
+/// image; real encoders emit around ten. More than this is treated as an attack.
+#define SNAPSHARE_JPEG_MAX_SCANS 100
+
+/// libjpeg's dimension limit, repeated here so encode can refuse before calling in.
+#define SNAPSHARE_JPEG_MAX_DIMENSION 65500u
+
+static void set_message(char *message, size_t capacity, const char *format, ...) {
+    if (message == NULL || capacity == 0) return;
+    va_list arguments;
+    va_start(arguments, format);
+    vsnprintf(message, capacity, format, arguments);
+    va_end(arguments);
+}
+
+/// Checks declared dimensions against the limits; 0 when they fit.
+static int check_limits(uint32_t width, uint32_t height, const snapshare_image_limits *limits,
+                        char *message, size_t capacity) {
+    if (width == 0 || height == 0) {
+        set_message(message, capacity, "image has zero width or height");
+        return SNAPSHARE_IMAGE_DECODE_FAILED;
+    }
+    if (width > limits->max_width || height > limits->max_height ||
+        (uint64_t)width * (uint64_t)height > limits->max_pixels) {
+        set_message(message, capacity, "image is %ux%u, over the limit of %ux%u and %llu pixels",
+                    width, height, limits->max_width, limits->max_height,
+                    (unsigned long long)limits->max_pixels);
+        return SNAPSHARE_IMAGE_TOO_LARGE;
+    }
+    // Row strides are passed to libpng as png_int_32, and width * height * 3 must fit size_t.
+    if ((uint64_t)width * 3u > (uint64_t)INT32_MAX ||
+        (uint64_t)width * (uint64_t)height > (uint64_t)(SIZE_MAX / 4)) {
+        set_message(message, capacity, "image is %ux%u, too large for this platform", width, height);
+        return SNAPSHARE_IMAGE_TOO_LARGE;
+    }
+    return SNAPSHARE_IMAGE_OK;
+}
+
+void snapshare_image_free(void *buffer) { free(buffer); }
+
+// MARK: - PNG
+
+/// libpng's simplified API keeps its own setjmp inside; failures come back as a message string.
+/// Running out of input is the one we can tell apart, from the memory reader's wording.
+static int png_failure_code(const char *library_message) {
+    if (strstr(library_message, "end of data") != NULL) return SNAPSHARE_IMAGE_TRUNCATED;
+    if (strstr(library_message, "Not enough image data") != NULL) return SNAPSHARE_IMAGE_TRUNCATED;
+    if (strstr(library_message, "out of memory") != NULL) return SNAPSHARE_IMAGE_OUT_OF_MEMORY;
+    return SNAPSHARE_IMAGE_DECODE_FAILED;
+}
+
+int snapshare_png_decode(const unsigned char *bytes, size_t count,
+                         const snapshare_image_limits *limits, snapshare_rgb_image *out,
+                         char *message, size_t message_capacity) {
+    if (out != NULL) memset(out, 0, sizeof *out);
+    if (bytes == NULL || count == 0 || limits == NULL || out == NULL) {
+        set_message(message, message_capacity, "invalid argument");
+        return SNAPSHARE_IMAGE_INVALID_ARGUMENT;
+    }
+
+    png_image image;
+    memset(&image, 0, sizeof image);
+    image.version = PNG_IMAGE_VERSION;
+    if (!png_image_begin_read_from_memory(&image, bytes, count)) {
+        int code = png_failure_code(image.message);
+        set_message(message, message_capacity, "PNG: %s", image.message);
+        png_image_free(&image);
+        return code;
+    }
+
+    int code = check_limits(image.width, image.height, limits, message, message_capacity);
+    if (code != SNAPSHARE_IMAGE_OK) {
+        png_image_free(&image);
+        return code;
+    }
+
+    // Whatever the file holds (gray, palette, alpha, 16-bit), ask for 8-bit RGB. The simplified
+    // API converts, and composites any alpha over the background given below.
+    image.format = PNG_FORMAT_RGB;
+    // Without this libpng takes 16-bit files lacking gAMA/sRGB as linear light and brightens
+    // them; viewers and encoders in practice treat them as sRGB, like 8-bit files.
+    image.flags |= PNG_IMAGE_FLAG_16BIT_sRGB;
+    size_t stride = (size_t)image.width * 3u;
+    size_t size = stride * (size_t)image.height;
+    unsigned char *pixels = malloc(size);
+    if (pixels == NULL) {
+        set_message(message, message_capacity, "out of memory for %zu bytes of pixels", size);
+        png_image_free(&image);
+        return SNAPSHARE_IMAGE_OUT_OF_MEMORY;
+    }
+    png_color black = {0, 0, 0};
+    if (!png_image_finish_read(&image, &black, pixels, (png_int_32)stride, NULL)) {
+        code = png_failure_code(image.message);
+        set_message(message, message_capacity, "PNG: %s", image.message);
+        png_image_free(&image);
+        free(pixels);
+        return code;
+    }
+    out->width = image.width;
+    out->height = image.height;
+    out->pixels = pixels;
+    return SNAPSHARE_IMAGE_OK;
+}
+
+int snapshare_png_encode(const unsigned char *pixels, uint32_t width, uint32_t height,
+                         unsigned char **out, size_t *out_count,
+                         char *message, size_t message_capacity) {
+    if (out != NULL) *out = NULL;
+    if (out_count != NULL) *out_count = 0;
+    if (pixels == NULL || out == NULL || out_count == NULL || width == 0 || height == 0 ||
+        width > (uint32_t)INT32_MAX / 3u || height > (uint32_t)INT32_MAX ||
+        (uint64_t)width * height > (uint64_t)(SIZE_MAX / 8)) {
+        set_message(message, message_capacity, "invalid argument");
+        return SNAPSHARE_IMAGE_INVALID_ARGUMENT;
+    }
+
+    png_image image;
+    memset(&image, 0, sizeof image);
+    image.version = PNG_IMAGE_VERSION;
+    image.width = width;
+    image.height = height;
+    image.format = PNG_FORMAT_RGB;
+    png_int_32 stride = (png_int_32)(width * 3u);
+
+    // A photo almost always compresses below its raw size, so one pass usually does. When it
+    // does not, libpng reports the exact size it needs and the second pass fits.
+    png_alloc_size_t capacity = (png_alloc_size_t)width * height * 3u + 1024u;
+    for (int attempt = 0; attempt < 2; attempt += 1) {
+        unsigned char *buffer = malloc(capacity);
+        if (buffer == NULL) {
+            set_message(message, message_capacity, "out of memory for %zu bytes", (size_t)capacity);
+            return SNAPSHARE_IMAGE_OUT_OF_MEMORY;
+        }
+        png_alloc_size_t written = capacity;
+        if (png_image_write_to_memory(&image, buffer, &written, 0, pixels, stride, NULL)) {
+            unsigned char *shrunk = realloc(buffer, written > 0 ? written : 1);
+            *out = shrunk != NULL ? shrunk : buffer;
+            *out_count = written;
+            return SNAPSHARE_IMAGE_OK;
+        }
+        free(buffer);
+        if (written <= capacity) break;  // a real failure, not a short buffer
+        capacity = written;
+        png_image_free(&image);
+        memset(&image, 0, sizeof image);
+        image.version = PNG_IMAGE_VERSION;
+        image.width = width;
+        image.height = height;
+        image.format = PNG_FORMAT_RGB;
+    }
+    set_message(message, message_capacity, "PNG: %s",
+                image.message[0] != '\0' ? image.message : "encoder failed");
+    png_image_free(&image);
+    return SNAPSHARE_IMAGE_ENCODE_FAILED;
+}
+
+// MARK: - JPEG errors
+
+/// libjpeg's error manager plus the place to jump back to.
+struct codec_error {
+    struct jpeg_error_mgr library;
+    jmp_buf jump;
+    /// SNAPSHARE_IMAGE_* code to report after the jump.
+    int code;
+    /// Set once every scanline has been read: a missing EOI after that is harmless.
+    int pixels_complete;
+    /// Our own reason, used instead of libjpeg's message when set.
+    const char *reason;
+};
+
+static void codec_error_exit(j_common_ptr cinfo) {
+    struct codec_error *error = (struct codec_error *)cinfo->err;
+    if (error->code == SNAPSHARE_IMAGE_OK) {
+        error->code = cinfo->err->msg_code == JERR_OUT_OF_MEMORY ? SNAPSHARE_IMAGE_OUT_OF_MEMORY
+                                                                  : SNAPSHARE_IMAGE_DECODE_FAILED;
+    }
+    longjmp(error->jump, 1);
+}
+
+/// Warnings are silent (libjpeg would print to stderr), except running out of data before the
+/// pixels are complete: libjpeg would pad with grey and carry on, we refuse the file.
+static void codec_emit_message(j_common_ptr cinfo, int level) {
+    struct codec_error *error = (struct codec_error *)cinfo->err;
+    if (level >= 0) return;
+    if (cinfo->err->msg_code == JWRN_JPEG_EOF && !error->pixels_complete) {
+        error->code = SNAPSHARE_IMAGE_TRUNCATED;
+        longjmp(error->jump, 1);
+    }
+    cinfo->err->num_warnings += 1;
+}
+
+/// Called between scans while a progressive file is absorbed; stops scan-count bombs.
+static void codec_progress(j_common_ptr cinfo) {
+    if (!cinfo->is_decompressor) return;
+    j_decompress_ptr decompress = (j_decompress_ptr)cinfo;
+    if (decompress->input_scan_number > SNAPSHARE_JPEG_MAX_SCANS) {
+        struct codec_error *error = (struct codec_error *)cinfo->err;
+        error->code = SNAPSHARE_IMAGE_DECODE_FAILED;
+        error->reason = "JPEG has too many progressive scans";
+        longjmp(error->jump, 1);
+    }
+}
+
+static void install_error_manager(struct codec_error *error, j_common_ptr cinfo) {
+    memset(error, 0, sizeof *error);
+    cinfo->err = jpeg_std_error(&error->library);
+    error->library.error_exit = codec_error_exit;
+    error->library.emit_message = codec_emit_message;
+}
+
+static void copy_jpeg_message(j_common_ptr cinfo, const struct codec_error *error,
+                              char *message, size_t capacity) {
+    if (error->reason != NULL) {
+        set_message(message, capacity, "%s", error->reason);
+        return;
+    }
+    char text[JMSG_LENGTH_MAX];
+    (*cinfo->err->format_message)(cinfo, text);
+    set_message(message, capacity, "JPEG: %s", text);
+}
+
+// MARK: - JPEG decode
+
+struct jpeg_decode_job {
+    struct jpeg_decompress_struct cinfo;
+    struct codec_error error;
+    struct jpeg_progress_mgr progress;
+    const unsigned char *bytes;
+    size_t count;
+    const snapshare_image_limits *limits;
+    unsigned char *pixels;
+    unsigned char *cmyk_row;
+    uint32_t width;
+    uint32_t height;
+    char *message;
+    size_t message_capacity;
+};
+
+/// Photoshop writes Adobe-marked CMYK inverted (0 = full ink); others write it plain.
+static void cmyk_row_to_rgb(const unsigned char *cmyk, unsigned char *rgb, uint32_t width,
+                            int inverted) {
+    for (uint32_t x = 0; x < width; x += 1) {
+        unsigned int c = cmyk[4 * x], m = cmyk[4 * x + 1], y = cmyk[4 * x + 2], k = cmyk[4 * x + 3];
+        if (!inverted) {
+            c = 255u - c; m = 255u - m; y = 255u - y; k = 255u - k;
+        }
+        rgb[3 * x] = (unsigned char)((c * k + 127u) / 255u);
+        rgb[3 * x + 1] = (unsigned char)((m * k + 127u) / 255u);
+        rgb[3 * x + 2] = (unsigned char)((y * k + 127u) / 255u);
+    }
+}
+
+/// The part of the decode that libjpeg may longjmp out of. Returns a SNAPSHARE_IMAGE_* code.
+static int run_jpeg_decode(struct jpeg_decode_job *job) {
+    j_decompress_ptr cinfo = &job->cinfo;
+    install_error_manager(&job->error, (j_common_ptr)cinfo);
+    if (setjmp(job->error.jump) != 0) {
+        copy_jpeg_message((j_common_ptr)cinfo, &job->error, job->message, job->message_capacity);
+        jpeg_destroy_decompress(cinfo);
+        return job->error.code;
+    }
+
+    jpeg_create_decompress(cinfo);
+    // Coefficient buffers of a progressive image: at most 4 components of 2-byte samples.
+    uint64_t memory = job->limits->max_pixels * 8u + 64u * 1024u * 1024u;
+    cinfo->mem->max_memory_to_use = memory > (uint64_t)LONG_MAX ? LONG_MAX : (long)memory;
+    job->progress.progress_monitor = codec_progress;
+    cinfo->progress = &job->progress;
+    jpeg_mem_src(cinfo, job->bytes, (unsigned long)job->count);
+    jpeg_read_header(cinfo, TRUE);
+
+    int code = check_limits(cinfo->image_width, cinfo->image_height, job->limits,
+                            job->message, job->message_capacity);
+    if (code != SNAPSHARE_IMAGE_OK) {
+        jpeg_destroy_decompress(cinfo);
+        return code;
+    }
+
+    int cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
+    // libjpeg-turbo converts gray and YCbCr to RGB itself, but not CMYK: take CMYK and convert.
+    cinfo->out_color_space = cmyk ? JCS_CMYK : JCS_RGB;
+    jpeg_start_decompress(cinfo);
+    if (cinfo->output_width != cinfo->image_width || cinfo->output_height != cinfo->image_height ||
+        cinfo->output_components != (cmyk ? 4 : 3)) {
+        job->error.reason = "JPEG decoder produced an unexpected layout";
+        job->error.code = SNAPSHARE_IMAGE_DECODE_FAILED;
+        longjmp(job->error.jump, 1);
+    }
+
+    job->width = cinfo->output_width;
+    job->height = cinfo->output_height;
+    size_t stride = (size_t)job->width * 3u;
+    job->pixels = malloc(stride * job->height);
+    if (cmyk) job->cmyk_row = malloc((size_t)job->width * 4u);
+    if (job->pixels == NULL || (cmyk && job->cmyk_row == NULL)) {
+        job->error.reason = "out of memory for pixels";
+        job->error.code = SNAPSHARE_IMAGE_OUT_OF_MEMORY;
+        longjmp(job->error.jump, 1);
+    }
+
+    while (cinfo->output_scanline < cinfo->output_height) {
+        unsigned char *target = job->pixels + stride * cinfo->output_scanline;
+        JSAMPROW row = cmyk ? job->cmyk_row : target;
+        if (jpeg_read_scanlines(cinfo, &row, 1) != 1) {
+            job->error.reason = "JPEG decoder stopped early";
+            job->error.code = SNAPSHARE_IMAGE_DECODE_FAILED;
+            longjmp(job->error.jump, 1);
+        }
+        if (cmyk) cmyk_row_to_rgb(job->cmyk_row, target, job->width, cinfo->saw_Adobe_marker);
+    }
+    job->error.pixels_complete = 1;
+    jpeg_finish_decompress(cinfo);
+    jpeg_destroy_decompress(cinfo);
+    return SNAPSHARE_IMAGE_OK;
+}
+
+int snapshare_jpeg_decode(const unsigned char *bytes, size_t count,
+                          const snapshare_image_limits *limits, snapshare_rgb_image *out,
+                          char *message, size_t message_capacity) {
+    if (out != NULL) memset(out, 0, sizeof *out);
+    if (bytes == NULL || count == 0 || limits == NULL || out == NULL || count > ULONG_MAX) {
+        set_message(message, message_capacity, "invalid argument");
+        return SNAPSHARE_IMAGE_INVALID_ARGUMENT;
+    }
+    struct jpeg_decode_job *job = calloc(1, sizeof *job);
+    if (job == NULL) {
+        set_message(message, message_capacity, "out of memory");
+        return SNAPSHARE_IMAGE_OUT_OF_MEMORY;
+    }
+    job->bytes = bytes;
+    job->count = count;
+    job->limits = limits;
+    job->message = message;
+    job->message_capacity = message_capacity;
+
+    int code = run_jpeg_decode(job);
+    free(job->cmyk_row);
+    if (code == SNAPSHARE_IMAGE_OK) {
+        out->width = job->width;
+        out->height = job->height;
+        out->pixels = job->pixels;
+    } else {
+        free(job->pixels);
+    }
+    free(job);
+    return code;
+}
+
+// MARK: - JPEG encode
+
+/// A destination that grows with realloc and that we own, so a failed encode frees it.
+/// (jpeg_mem_dest allocates its own buffers and loses track of them if libjpeg bails out.)
+struct growing_destination {
+    struct jpeg_destination_mgr library;
+    unsigned char *buffer;
+    size_t capacity;
+    size_t count;
+};
+
+static void destination_init(j_compress_ptr cinfo) {
+    struct growing_destination *destination = (struct growing_destination *)cinfo->dest;
+    destination->library.next_output_byte = destination->buffer;
+    destination->library.free_in_buffer = destination->capacity;
+}
+
+/// Called when the buffer is full: double it and hand libjpeg the new half.
+static boolean destination_grow(j_compress_ptr cinfo) {
+    struct growing_destination *destination = (struct growing_destination *)cinfo->dest;
+    size_t used = destination->capacity;
+    if (used > SIZE_MAX / 2) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 10);
+    unsigned char *grown = realloc(destination->buffer, used * 2);
+    if (grown == NULL) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 11);
+    destination->buffer = grown;
+    destination->capacity = used * 2;
+    destination->library.next_output_byte = grown + used;
+    destination->library.free_in_buffer = destination->capacity - used;
+    return TRUE;
+}
+
+static void destination_term(j_compress_ptr cinfo) {
+    struct growing_destination *destination = (struct growing_destination *)cinfo->dest;
+    destination->count = destination->capacity - destination->library.free_in_buffer;
+}
+
+struct jpeg_encode_job {
+    struct jpeg_compress_struct cinfo;
+    struct codec_error error;
+    struct growing_destination destination;
+    const unsigned char *pixels;
+    uint32_t width;
+    uint32_t height;
+    int quality;
+    int progressive;
+    char *message;
+    size_t message_capacity;
+};
+
+static int run_jpeg_encode(struct jpeg_encode_job *job) {
+    j_compress_ptr cinfo = &job->cinfo;
+    install_error_manager(&job->error, (j_common_ptr)cinfo);
+    if (setjmp(job->error.jump) != 0) {
+        copy_jpeg_message((j_common_ptr)cinfo, &job->error, job->message, job->message_capacity);
+        jpeg_destroy_compress(cinfo);
+        return job->error.code == SNAPSHARE_IMAGE_OUT_OF_MEMORY ? SNAPSHARE_IMAGE_OUT_OF_MEMORY
+                                                                 : SNAPSHARE_IMAGE_ENCODE_FAILED;
+    }
+
+    jpeg_create_compress(cinfo);
+    job->destination.library.init_destination = destination_init;
+    job->destination.library.empty_output_buffer = destination_grow;
+    job->destination.library.term_destination = destination_term;
+    cinfo->dest = &job->destination.library;
+
+    cinfo->image_width = job->width;
+    cinfo->image_height = job->height;
+    cinfo->input_components = 3;
+    cinfo->in_color_space = JCS_RGB;
+    jpeg_set_defaults(cinfo);
+    jpeg_set_quality(cinfo, job->quality, TRUE);
+    if (job->progressive) jpeg_simple_progression(cinfo);
+
+    jpeg_start_compress(cinfo, TRUE);
+    size_t stride = (size_t)job->width * 3u;
+    while (cinfo->next_scanline < cinfo->image_height) {
+        // libjpeg's row type is not const, but compression only reads the rows.
+        JSAMPROW row = (JSAMPROW)(job->pixels + stride * cinfo->next_scanline);
+        jpeg_write_scanlines(cinfo, &row, 1);
+    }
+    jpeg_finish_compress(cinfo);
+    jpeg_destroy_compress(cinfo);
+    return SNAPSHARE_IMAGE_OK;
+}
+
+int snapshare_jpeg_encode(const unsigned char *pixels, uint32_t width, uint32_t height,
+                          int quality, int progressive,
+                          unsigned char **out, size_t *out_count,
+                          char *message, size_t message_capacity) {
+    if (out != NULL) *out = NULL;
+    if (out_count != NULL) *out_count = 0;
+    if (pixels == NULL || out == NULL || out_count == NULL || width == 0 || height == 0 ||
+        width > SNAPSHARE_JPEG_MAX_DIMENSION || height > SNAPSHARE_JPEG_MAX_DIMENSION ||
+        quality < 1 || quality > 100) {
+        set_message(message, message_capacity, "invalid argument");
+        return SNAPSHARE_IMAGE_INVALID_ARGUMENT;
+    }
+    struct jpeg_encode_job *job = calloc(1, sizeof *job);
+    if (job == NULL) {
+        set_message(message, message_capacity, "out of memory");
+        return SNAPSHARE_IMAGE_OUT_OF_MEMORY;
+    }
+    // Start near the size of a typical compressed photo, capped so a huge image does not
+    // reserve memory it may never use; the destination doubles as needed.
+    size_t guess = (size_t)width * height / 2u + 4096u;
+    job->destination.capacity = guess < 4u * 1024u * 1024u ? guess : 4u * 1024u * 1024u;
+    job->destination.buffer = malloc(job->destination.capacity);
+    if (job->destination.buffer == NULL) {
+        free(job);
+        set_message(message, message_capacity, "out of memory");
+        return SNAPSHARE_IMAGE_OUT_OF_MEMORY;
+    }
+    job->pixels = pixels;
+    job->width = width;
+    job->height = height;
+    job->quality = quality;
+    job->progressive = progressive;
+    job->message = message;
+    job->message_capacity = message_capacity;
+
+    int code = run_jpeg_encode(job);
+    if (code == SNAPSHARE_IMAGE_OK) {
+        unsigned char *shrunk = realloc(job->destination.buffer, job->destination.count);
+        *out = shrunk != NULL ? shrunk : job->destination.buffer;
+        *out_count = job->destination.count;
+    } else {
+        free(job->destination.buffer);
+    }
+    free(job);
+    return code;
+}

@@ -1,0 +1,19 @@
+#ifndef SNAPSHARE_CLINUX_H
+#define SNAPSHARE_CLINUX_H
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/timerfd.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <termios.h>
+
+/// accept4 with SOCK_NONBLOCK|SOCK_CLOEXEC; hidden from Swift because Glibc is built without _GNU_SOURCE.
+int snapshare_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags);
+
+/// ioctl is variadic; this asks the terminal for its size. Returns 0 on success.
+int snapshare_terminal_size(int fd, unsigned short *columns, unsigned short *rows);
+
+/// The errno of the calling thread, read in C so no Swift runtime call can clobber it.
+int snapshare_errno(void);
+#endif

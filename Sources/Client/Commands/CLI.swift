@@ -1,0 +1,50 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Shared
+
+/// The `snapshare` program: parse, run one command, map failures to documented exit codes.
+public enum CLI {
+    /// Runs the client with `arguments` (without the program name); returns the exit code.
+    public static func run(arguments: [String], environment: [String: String], console: Console = Console()) -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        let parser = CommandLineParser(root: CommandTree.root)
+        let parsed: ParsedCommand
+        do {
+            switch try parser.parse(arguments, environment: environment) {
+            case .help(let text):
+                console.raw(text.hasSuffix("\n") ? text : text + "\n")
+                return ExitCode.success.rawValue
+            case .run(let command):
+                parsed = command
+            }
+        } catch {
+            console.err("snapshare: \(error.description)")
+            return ExitCode.usage.rawValue
+        }
+        let context = CommandContext(parsed: parsed, environment: environment, console: console)
+        do {
+            try dispatch(context)
+            return ExitCode.success.rawValue
+        } catch {
+            console.err("snapshare: \(error.message)")
+            return error.exitCode
+        }
+    }
+
+    private static func dispatch(_ context: CommandContext) throws(ClientError) {
+        switch context.parsed.path {
+        case ["register"]: try AccountCommands.register(context)
+        case ["login"]: try AccountCommands.login(context)
+        case ["logout"]: try AccountCommands.logout(context)
+        case ["whoami"]: try AccountCommands.whoAmI(context)
+        case ["feeds"]: try FeedCommands.feeds(context)
+        case ["feed"]: try FeedCommands.feed(context)
+        case ["post"]: try FeedCommands.post(context)
+        case ["view"]: try ViewCommand.run(context)
+        case ["samples"]: try SampleCommands.run(context)
+        case let path where path.first == "admin": try AdminCommands.run(context, path.dropFirst().first ?? "")
+        default: throw ClientError(.usage, "unknown command \(context.parsed.path.joined(separator: " "))")
+        }
+    }
+}

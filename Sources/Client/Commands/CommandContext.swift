@@ -1,0 +1,52 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Shared
+
+/// What every command gets: its parsed line, the environment, the state folder, the console.
+final class CommandContext {
+    let parsed: ParsedCommand
+    let environment: [String: String]
+    let state: ClientState
+    let console: Console
+
+    init(parsed: ParsedCommand, environment: [String: String], console: Console) {
+        self.parsed = parsed
+        self.environment = environment
+        self.state = ClientState(environment: environment)
+        self.console = console
+    }
+
+    var json: Bool { parsed.flag("--json") }
+
+    func settings() throws(ClientError) -> ConnectionSettings {
+        try ConnectionSettings.resolve(serverFlag: parsed.string("--server"), caFlag: parsed.string("--ca"),
+                                       environment: environment, state: state)
+    }
+
+    /// A connected, not yet authenticated session.
+    func connect() throws(ClientError) -> SnapshareSession {
+        let console = self.console
+        return try SnapshareSession(settings: try settings(), state: state) { console.err($0) }
+    }
+
+    /// A session resumed from the saved login.
+    func authenticated() throws(ClientError) -> SnapshareSession {
+        let session = try connect()
+        _ = try session.resumeSavedSession()
+        return session
+    }
+
+    func usage(_ message: String) -> ClientError { ClientError(.usage, parsed.usageError(message).description) }
+
+    /// A positional argument that must be a positive whole number.
+    func identifier(_ index: Int, _ name: String) throws(ClientError) -> UInt64 {
+        guard let text = parsed.positional(index), let value = UInt64(text), value > 0 else {
+            throw usage("\(name) must be a positive whole number, got '\(parsed.positional(index) ?? "")'")
+        }
+        return value
+    }
+
+    /// Prints a JSON document.
+    func printJSON(_ value: JSONValue) { console.out(value.toJSON(pretty: false)) }
+}

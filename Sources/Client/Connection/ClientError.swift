@@ -1,0 +1,77 @@
+import Shared
+
+/// Why a client command failed, mapped once to an exit code (see `ExitCode`).
+public struct ClientError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        case usage, connection, tls, auth, notFound, alreadyViewed, expired, rejected, server, integrity, local
+    }
+
+    public var kind: Kind
+    public var message: String
+    /// The server's error code, when the server said no.
+    public var serverCode: ErrorCode?
+
+    public init(_ kind: Kind, _ message: String, serverCode: ErrorCode? = nil) {
+        self.kind = kind; self.message = message; self.serverCode = serverCode
+    }
+
+    public var description: String { message }
+
+    /// Classifies an Error frame from the server.
+    public init(server error: ErrorMessage) {
+        let kind: Kind
+        switch error.code {
+        case .authRequired, .badCredentials, .forbidden, .sessionInvalid, .badClassCode, .rateLimited: kind = .auth
+        case .notFound: kind = .notFound
+        case .alreadyViewed: kind = .alreadyViewed
+        case .expired: kind = .expired
+        case .invalidArgument, .usernameTaken, .alreadyExists, .ownSnap, .imageTooLarge, .unsupportedImage,
+             .imageDimensionsTooLarge: kind = .rejected
+        default: kind = .server
+        }
+        self.init(kind, error.message, serverCode: error.code)
+    }
+
+    /// The process exit code for this failure.
+    public var exitCode: Int32 { ExitCode.for(kind).rawValue }
+}
+
+/// The client's documented exit codes.
+public struct ExitCode: Sendable, Equatable {
+    public let rawValue: Int32
+    public static let success = ExitCode(rawValue: 0)
+    public static let failure = ExitCode(rawValue: 1)
+    public static let usage = ExitCode(rawValue: 2)
+    public static let connection = ExitCode(rawValue: 3)
+    public static let auth = ExitCode(rawValue: 4)
+    public static let notFound = ExitCode(rawValue: 5)
+    public static let alreadyViewed = ExitCode(rawValue: 6)
+    public static let expired = ExitCode(rawValue: 7)
+    public static let rejected = ExitCode(rawValue: 8)
+
+    static func `for`(_ kind: ClientError.Kind) -> ExitCode {
+        switch kind {
+        case .usage: .usage
+        case .connection, .tls: .connection
+        case .auth: .auth
+        case .notFound: .notFound
+        case .alreadyViewed: .alreadyViewed
+        case .expired: .expired
+        case .rejected: .rejected
+        case .server, .integrity, .local: .failure
+        }
+    }
+
+    /// The table printed by `--help` and the README.
+    public static let documentation = """
+        0  success
+        1  other failure (server error, damaged reply, local file problem)
+        2  usage error (bad command line)
+        3  cannot connect, or TLS/certificate failure
+        4  not logged in, wrong password, or not allowed
+        5  not found (feed, snap, user)
+        6  already viewed (your one view of this snap is used)
+        7  expired (the snap is past its lifetime)
+        8  rejected input (bad image, name taken, invalid value)
+        """
+}

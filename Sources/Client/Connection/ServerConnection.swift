@@ -1,0 +1,207 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Shared
+
+/// A blocking TLS connection to a Snapshare server: connect, handshake, verify, Hello.
+///
+/// Uses the same `TLSEngine` as the server; this side owns a blocking socket with timeouts.
+/// Requests can be pipelined: `send` any number, then `receive` the replies (matched by id).
+public final class ServerConnection {
+    public let host: String
+    public let port: Int
+    public private(set) var welcome: Welcome?
+    /// SHA-256 of the server's leaf certificate.
+    public private(set) var peerFingerprint: [UInt8] = []
+    private let fd: Int32
+    private let tls: TLSEngine
+    private var decoder = FrameDecoder(maxPayload: 64 * 1024 * 1024)
+    private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    private var plain: [UInt8] = []
+    private var cipher: [UInt8] = []
+    private var nextRequestID: UInt32 = 1
+    private var closed = false
+
+    /// Connects and completes the TLS handshake. `verifyPeer` sees the leaf fingerprint before
+    /// anything is sent over the connection (pinning); throwing from it aborts.
+    public init(host: String, port: Int, context: TLSContext, timeout: Double = 15,
+                verifyPeer: ([UInt8]) throws(ClientError) -> Void = { _ throws(ClientError) in }) throws(ClientError) {
+        self.host = host
+        self.port = port
+        do {
+            fd = try Socket.connect(host: host, port: port, timeout: timeout)
+        } catch {
+            throw ClientError(.connection, "cannot connect to \(host):\(port): \(Self.reason(error))")
+        }
+        Socket.setTimeouts(fd, seconds: timeout)
+        do {
+            tls = try TLSEngine(context: context, role: .client(serverName: host))
+        } catch {
+            Syscall.close(fd)
+            throw ClientError(.tls, "TLS setup failed: \(error)")
+        }
+        do {
+            try handshake()
+        } catch {
+            Syscall.close(fd)
+            closed = true
+            throw error
+        }
+        peerFingerprint = tls.peerCertificateSHA256 ?? []
+        try verifyPeer(peerFingerprint)
+    }
+
+    deinit { close() }
+
+    private static func reason(_ error: SystemError) -> String {
+        String(cString: strerror(error.errno))
+    }
+
+    private func handshake() throws(ClientError) {
+        while true {
+            let state: TLSEngine.HandshakeState
+            do { state = try tls.handshake() } catch {
+                try? flushCipher()
+                throw ClientError(.tls, "TLS handshake with \(host):\(port) failed: \(error)")
+            }
+            try flushCipher()
+            if state == .complete { return }
+            guard try receiveCipher() else {
+                throw ClientError(.tls, "\(host):\(port) closed the connection during the TLS handshake (is it a Snapshare server speaking TLS 1.3?)")
+            }
+        }
+    }
+
+    /// Sends Hello and reads Welcome.
+    public func hello(clientName: String = "snapshare-cli") throws(ClientError) -> Welcome {
+        let frame = try roundTrip(Hello(clientName: clientName))
+        let welcome: Welcome = try Self.expect(frame)
+        self.welcome = welcome
+        return welcome
+    }
+
+    // MARK: Requests
+
+    /// Sends a request and returns its id. `progress` sees (bytes sent, total) for big frames.
+    @discardableResult
+    public func send<M: WireMessage>(_ message: M, progress: ((Int, Int) -> Void)? = nil) throws(ClientError) -> UInt32 {
+        let id = nextRequestID
+        nextRequestID = nextRequestID == UInt32.max ? 1 : nextRequestID + 1
+        try sendRaw(Frame(message, requestID: id).encoded(), progress: progress)
+        return id
+    }
+
+    /// Sends raw bytes as application data (tests use this for malformed frames).
+    public func sendRaw(_ bytes: [UInt8], progress: ((Int, Int) -> Void)? = nil) throws(ClientError) {
+        var offset = 0
+        let chunk = 64 * 1024
+        while offset < bytes.count {
+            let end = min(bytes.count, offset + chunk)
+            do {
+                try bytes.withUnsafeBytes { try tls.writePlaintext(UnsafeRawBufferPointer(rebasing: $0[offset..<end])) }
+            } catch {
+                throw ClientError(.tls, "TLS write failed: \(error)")
+            }
+            try flushCipher()
+            offset = end
+            progress?(offset, bytes.count)
+        }
+    }
+
+    /// Reads the next frame from the server.
+    public func receive() throws(ClientError) -> Frame {
+        while true {
+            do {
+                if let frame = try decoder.nextFrame() { return frame }
+            } catch {
+                throw ClientError(.server, "the server sent a malformed frame: \(error)")
+            }
+            try readPlaintext()
+        }
+    }
+
+    /// Sends one request and waits for its reply.
+    public func roundTrip<M: WireMessage>(_ message: M, progress: ((Int, Int) -> Void)? = nil) throws(ClientError) -> Frame {
+        let id = try send(message, progress: progress)
+        while true {
+            let frame = try receive()
+            if frame.requestID == id { return frame }
+            if frame.type == MessageType.error.rawValue, let error = try? frame.decode(ErrorMessage.self), error.fatal {
+                throw ClientError(server: error)
+            }
+        }
+    }
+
+    /// Decodes a reply as `M`, turning an Error frame into a `ClientError`.
+    public static func expect<M: WireMessage>(_ frame: Frame, as type: M.Type = M.self) throws(ClientError) -> M {
+        if frame.type == MessageType.error.rawValue {
+            do { throw ClientError(server: try frame.decode(ErrorMessage.self)) } catch let error as ClientError { throw error } catch {
+                throw ClientError(.server, "the server sent a malformed error: \(error)")
+            }
+        }
+        do { return try frame.decode(M.self) } catch {
+            throw ClientError(.server, "unexpected reply to the request: \(error)")
+        }
+    }
+
+    /// Sends close_notify and closes the socket.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        tls.close()
+        try? flushCipher()
+        Syscall.close(fd)
+    }
+
+    // MARK: Bytes
+
+    private func readPlaintext() throws(ClientError) {
+        while true {
+            plain.removeAll(keepingCapacity: true)
+            let result: TLSEngine.ReadResult
+            do { result = try tls.readPlaintext(into: &plain, maxBytes: 1 << 20) } catch {
+                throw ClientError(.tls, "TLS read failed: \(error)")
+            }
+            switch result {
+            case .bytes:
+                decoder.append(plain)
+                return
+            case .closed:
+                throw ClientError(.connection, "the server closed the connection")
+            case .needsMoreData:
+                try flushCipher()
+                guard try receiveCipher() else { throw ClientError(.connection, "the server closed the connection") }
+            }
+        }
+    }
+
+    /// Reads ciphertext from the socket into TLS; false on EOF.
+    private func receiveCipher() throws(ClientError) -> Bool {
+        let count = readBuffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if count == 0 { return false }
+        if count < 0 {
+            let err = errno
+            if err == EINTR { return true }
+            if err == EAGAIN { throw ClientError(.connection, "timed out waiting for \(host):\(port)") }
+            throw ClientError(.connection, "read from \(host):\(port) failed: \(String(cString: strerror(err)))")
+        }
+        readBuffer.withUnsafeBytes { tls.receiveFromNetwork(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        return true
+    }
+
+    private func flushCipher() throws(ClientError) {
+        while tls.pendingNetworkBytes > 0 {
+            cipher.removeAll(keepingCapacity: true)
+            _ = tls.takeNetworkBytes(into: &cipher, maxBytes: 256 * 1024)
+            var offset = 0
+            while offset < cipher.count {
+                let written = cipher.withUnsafeBytes { write(fd, $0.baseAddress! + offset, cipher.count - offset) }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw ClientError(.connection, "write to \(host):\(port) failed: \(String(cString: strerror(errno)))")
+                }
+                offset += written
+            }
+        }
+    }
+}

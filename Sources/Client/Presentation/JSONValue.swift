@@ -1,0 +1,127 @@
+/// A JSON document for `--json` output, with object keys kept in the order they were given
+/// so output is stable and reads the way the table view does.
+public enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    /// Members in order; duplicate keys are written as given, so callers should not make them.
+    case object([(key: String, value: JSONValue)])
+
+    /// The value of `key` in an object (the first one), or nil for a missing key or a non-object.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.key == key }?.value
+    }
+
+    /// The text of a `.string`, or nil.
+    public var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
+    /// Valid JSON without a trailing newline: compact, or indented by two spaces per level.
+    ///
+    /// Non-finite doubles, which JSON cannot express, become `null`.
+    public func toJSON(pretty: Bool = false) -> String {
+        var output = ""
+        write(to: &output, pretty: pretty, indent: 0)
+        return output
+    }
+
+    private func write(to output: inout String, pretty: Bool, indent: Int) {
+        switch self {
+        case .null: output += "null"
+        case .bool(let value): output += value ? "true" : "false"
+        case .int(let value): output += String(value)
+        case .double(let value): output += value.isFinite ? Self.number(value) : "null"
+        case .string(let text): Self.writeString(text, to: &output)
+        case .array(let elements):
+            writeContainer(elements, open: "[", close: "]", to: &output, pretty: pretty, indent: indent) { element, output in
+                element.write(to: &output, pretty: pretty, indent: indent + 1)
+            }
+        case .object(let members):
+            writeContainer(members, open: "{", close: "}", to: &output, pretty: pretty, indent: indent) { member, output in
+                Self.writeString(member.key, to: &output)
+                output += pretty ? ": " : ":"
+                member.value.write(to: &output, pretty: pretty, indent: indent + 1)
+            }
+        }
+    }
+
+    private func writeContainer<Element>(
+        _ elements: [Element], open: String, close: String, to output: inout String, pretty: Bool, indent: Int,
+        writeElement: (Element, inout String) -> Void
+    ) {
+        output += open
+        guard !elements.isEmpty else {
+            output += close
+            return
+        }
+        let inner = pretty ? "\n" + String(repeating: "  ", count: indent + 1) : ""
+        for (index, element) in elements.enumerated() {
+            if index > 0 { output += "," }
+            output += inner
+            writeElement(element, &output)
+        }
+        output += pretty ? "\n" + String(repeating: "  ", count: indent) + close : close
+    }
+
+    /// Swift's shortest round-trip form is JSON already (`1.0`, `1e-05`, `1e+20`), once finite.
+    private static func number(_ value: Double) -> String {
+        value.description
+    }
+
+    /// Escapes what JSON requires: quote, backslash and C0 controls. Everything else, including
+    /// non-ASCII, passes through as UTF-8.
+    private static func writeString(_ text: String, to output: inout String) {
+        output += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case "\u{08}": output += "\\b"
+            case "\u{0C}": output += "\\f"
+            case "\u{00}"..."\u{1F}":
+                let hex = String(scalar.value, radix: 16)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        output += "\""
+    }
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.int(let a), .int(let b)): return a == b
+        case (.double(let a), .double(let b)): return a == b
+        case (.string(let a), .string(let b)): return a == b
+        case (.array(let a), .array(let b)): return a == b
+        case (.object(let a), .object(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        default: return false
+        }
+    }
+}
+
+extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
+    public init(nilLiteral: ()) { self = .null }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(integerLiteral value: Int64) { self = .int(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// Keeps the literal's order, which is the point of an ordered object.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(elements.map { (key: $0.0, value: $0.1) })
+    }
+}

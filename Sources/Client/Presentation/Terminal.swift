@@ -1,0 +1,202 @@
+import CLinux
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The controlling terminal: its size, the alternate screen, raw mode, keys, and output.
+///
+/// Every byte for the screen goes through `write(_:)`, which loops over write(2) until all bytes
+/// are out, retrying on EINTR and waiting on EAGAIN.
+public struct Terminal: Sendable {
+    /// A failed terminal system call.
+    public struct Failure: Error, Equatable, CustomStringConvertible {
+        /// What was being done, e.g. "write" or "tcsetattr".
+        public let operation: String
+        /// The errno value.
+        public let code: Int32
+
+        public init(operation: String, code: Int32) {
+            self.operation = operation
+            self.code = code
+        }
+
+        public var description: String {
+            "terminal \(operation) failed: \(String(cString: strerror(code)))"
+        }
+    }
+
+    /// Terminal settings saved by `enableRawMode()`, to hand back to `restore(_:)`.
+    public struct SavedMode: Sendable {
+        fileprivate let attributes: termios
+    }
+
+    /// Where keys are read from (standard input by default).
+    public let input: Int32
+    /// Where the screen is written (standard output by default).
+    public let output: Int32
+
+    public init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
+        self.input = input
+        self.output = output
+    }
+
+    // MARK: Size
+
+    /// Whether `fd` is a terminal.
+    public static func isTerminal(_ fd: Int32) -> Bool {
+        isatty(fd) == 1
+    }
+
+    /// The size the terminal reports for `fd`, or nil if it is not a terminal or reports 0x0.
+    public static func size(of fd: Int32) -> (columns: Int, rows: Int)? {
+        var columns: UInt16 = 0
+        var rows: UInt16 = 0
+        guard snapshare_terminal_size(fd, &columns, &rows) == 0, columns > 0, rows > 0 else { return nil }
+        return (Int(columns), Int(rows))
+    }
+
+    /// The terminal's size, else COLUMNS/LINES from the environment, else 80x24.
+    public static func sizeOrDefault(
+        of fd: Int32,
+        environment: (String) -> String? = Terminal.environmentValue
+    ) -> (columns: Int, rows: Int) {
+        if let size = size(of: fd) { return size }
+        let columns = environment("COLUMNS").flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+        let rows = environment("LINES").flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+        return (columns ?? 80, rows ?? 24)
+    }
+
+    /// The process environment's value for `name`.
+    public static func environmentValue(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
+    // MARK: Screen
+
+    /// Switches to the alternate screen, hides the cursor and clears.
+    public func enterAlternateScreen() throws(Failure) {
+        try write(Self.enterAlternateScreenSequence)
+    }
+
+    /// Shows the cursor and returns to the normal screen, as it was before.
+    public func leaveAlternateScreen() throws(Failure) {
+        try write(Self.leaveAlternateScreenSequence)
+    }
+
+    static let enterAlternateScreenSequence = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J\u{1B}[H"
+    static let leaveAlternateScreenSequence = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+
+    /// Writes all of `text`.
+    public func write(_ text: String) throws(Failure) {
+        try write(Array(text.utf8))
+    }
+
+    /// Writes all of `bytes` to the output, however many write(2) calls that takes.
+    public func write(_ bytes: [UInt8]) throws(Failure) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                Glibc.write(output, buffer.baseAddress! + offset, buffer.count - offset)
+            }
+            if written > 0 {
+                offset += written
+                continue
+            }
+            let code = written < 0 ? snapshare_errno() : EIO
+            switch code {
+            case EINTR:
+                continue
+            case EAGAIN, EWOULDBLOCK:
+                // Someone made the terminal non-blocking; wait until it drains.
+                try waitUntilReady(output, events: Int16(POLLOUT))
+            default:
+                throw Failure(operation: "write", code: code)
+            }
+        }
+    }
+
+    // MARK: Keyboard
+
+    /// Puts the input in raw mode (no line buffering, no echo, no signal keys) and returns the
+    /// previous settings. Output processing is kept, so "\n" still moves to a new line.
+    public func enableRawMode() throws(Failure) -> SavedMode {
+        var attributes = termios()
+        guard tcgetattr(input, &attributes) == 0 else {
+            throw Failure(operation: "tcgetattr", code: snapshare_errno())
+        }
+        let saved = SavedMode(attributes: attributes)
+        attributes.c_iflag &= ~tcflag_t(BRKINT | ICRNL | INPCK | ISTRIP | IXON)
+        attributes.c_lflag &= ~tcflag_t(ECHO | ICANON | IEXTEN | ISIG)
+        attributes.c_cflag |= tcflag_t(CS8)
+        withUnsafeMutableBytes(of: &attributes.c_cc) { controls in
+            controls[Int(VMIN)] = 1
+            controls[Int(VTIME)] = 0
+        }
+        try setAttributes(attributes, when: TCSAFLUSH)
+        return saved
+    }
+
+    /// Puts back settings saved by `enableRawMode()`.
+    public func restore(_ mode: SavedMode) throws(Failure) {
+        try setAttributes(mode.attributes, when: TCSADRAIN)
+    }
+
+    /// Blocks until a key arrives and returns its bytes: one byte, or a whole escape sequence
+    /// (arrow keys and the like) when the rest follows within a few milliseconds.
+    /// An empty result means the input was closed.
+    public func waitForKeypress() throws(Failure) -> [UInt8] {
+        guard let first = try readByte() else { return [] }
+        var key = [first]
+        guard first == 0x1B else { return key }
+        while key.count < 16, try isReadable(input, withinMilliseconds: 30), let next = try readByte() {
+            key.append(next)
+        }
+        return key
+    }
+
+    // MARK: System calls
+
+    private func setAttributes(_ attributes: termios, when action: Int32) throws(Failure) {
+        var attributes = attributes
+        while tcsetattr(input, action, &attributes) != 0 {
+            let code = snapshare_errno()
+            guard code == EINTR else { throw Failure(operation: "tcsetattr", code: code) }
+        }
+    }
+
+    private func readByte() throws(Failure) -> UInt8? {
+        var byte: UInt8 = 0
+        while true {
+            let count = read(input, &byte, 1)
+            if count == 1 { return byte }
+            if count == 0 { return nil }
+            let code = snapshare_errno()
+            switch code {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: try waitUntilReady(input, events: Int16(POLLIN))
+            default: throw Failure(operation: "read", code: code)
+            }
+        }
+    }
+
+    private func isReadable(_ fd: Int32, withinMilliseconds timeout: Int32) throws(Failure) -> Bool {
+        var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(&request, 1, timeout)
+            if ready >= 0 { return ready > 0 }
+            let code = snapshare_errno()
+            guard code == EINTR else { throw Failure(operation: "poll", code: code) }
+        }
+    }
+
+    private func waitUntilReady(_ fd: Int32, events: Int16) throws(Failure) {
+        var request = pollfd(fd: fd, events: events, revents: 0)
+        while poll(&request, 1, -1) < 0 {
+            let code = snapshare_errno()
+            guard code == EINTR else { throw Failure(operation: "poll", code: code) }
+        }
+    }
+}

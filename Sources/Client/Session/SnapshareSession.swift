@@ -1,0 +1,167 @@
+import Foundation
+import Shared
+
+/// The client's logic, apart from any presentation: one connection to the server, logged in
+/// or not, with typed calls for every feature. The CLI prints what it returns; a full-screen
+/// UI can drive the same calls.
+public final class SnapshareSession {
+    public let settings: ConnectionSettings
+    public let state: ClientState
+    public let connection: ServerConnection
+    public let welcome: Welcome
+    public private(set) var identity: Authenticated?
+
+    /// Connects, verifies the server (CA, or the pinned fingerprint), and says Hello.
+    /// `notice` receives messages for the user, such as a first-use fingerprint.
+    public init(settings: ConnectionSettings, state: ClientState, notice: (String) -> Void) throws(ClientError) {
+        self.settings = settings
+        self.state = state
+        let context: TLSContext
+        do {
+            context = try TLSContext.client(trustRootsFile: settings.caFile)
+        } catch {
+            throw ClientError(.tls, "cannot use CA file \(settings.caFile ?? "-"): \(error)")
+        }
+        let serverKey = settings.serverKey
+        var firstUse: String?
+        connection = try ServerConnection(host: settings.host, port: settings.port, context: context,
+                                          timeout: settings.timeoutSeconds) { (fingerprint: [UInt8]) throws(ClientError) in
+            // With a CA the chain and name were verified by OpenSSL. Without one, the
+            // fingerprint must match the one trusted on first use; the host name was still checked.
+            guard settings.caFile == nil else { return }
+            let hex = SHA256.hex(fingerprint)
+            switch try Self.checkPin(hex, serverKey, state) {
+            case .matches: break
+            case .trustedOnFirstUse: firstUse = hex
+            case .changed(let trusted):
+                throw ClientError(.tls, """
+                    the certificate of \(serverKey) has CHANGED since you first trusted it.
+                      trusted:  \(Fingerprint.colonSeparated(trusted))
+                      now:      \(Fingerprint.colonSeparated(hex))
+                    This may be an attack. If the instructor really replaced the certificate, verify the new \
+                    fingerprint with them and remove the line for \(serverKey) from \(state.knownServersPath).
+                    """)
+            }
+        }
+        if let firstUse {
+            notice("Trusting \(serverKey) on first use; certificate SHA-256 fingerprint:\n  \(Fingerprint.colonSeparated(firstUse))\nCompare it with the one the server printed; a later change will be refused. Use --ca FILE to verify with the class CA instead.")
+        }
+        welcome = try connection.hello()
+    }
+
+    deinit { connection.close() }
+
+    private static func checkPin(_ hex: String, _ serverKey: String, _ state: ClientState) throws(ClientError) -> FingerprintCheck {
+        do { return try state.check(fingerprint: hex, for: serverKey) } catch {
+            throw ClientError(.local, error.description)
+        }
+    }
+
+    // MARK: Accounts
+
+    /// Resumes the session saved for this server; an auth error when there is none.
+    public func resumeSavedSession() throws(ClientError) -> Authenticated {
+        let saved: StoredSession?
+        do { saved = try state.session(for: settings.serverKey) } catch { throw ClientError(.local, error.description) }
+        guard let saved else {
+            throw ClientError(.auth, "not logged in to \(settings.serverKey); run `snapshare login USER` or `snapshare register USER`")
+        }
+        do {
+            let identity: Authenticated = try request(Resume(token: saved.token))
+            self.identity = identity
+            return identity
+        } catch let error where error.serverCode == .sessionInvalid {
+            try? state.removeSession(for: settings.serverKey)
+            throw ClientError(.auth, "your session has ended; log in again with `snapshare login \(saved.username)`",
+                              serverCode: .sessionInvalid)
+        }
+    }
+
+    public func register(username: String, password: String, classCode: String) throws(ClientError) -> Authenticated {
+        let identity: Authenticated = try request(Register(username: username, password: password, classCode: classCode))
+        try remember(identity)
+        return identity
+    }
+
+    public func login(username: String, password: String) throws(ClientError) -> Authenticated {
+        let identity: Authenticated = try request(Login(username: username, password: password))
+        try remember(identity)
+        return identity
+    }
+
+    private func remember(_ identity: Authenticated) throws(ClientError) {
+        self.identity = identity
+        do {
+            try state.saveSession(StoredSession(token: identity.token, username: identity.username), for: settings.serverKey)
+            try state.saveConfig(server: settings.serverKey, ca: settings.caFile)
+        } catch {
+            throw ClientError(.local, "logged in, but could not save the session: \(error.description)")
+        }
+    }
+
+    /// Ends the session on the server and forgets it locally.
+    public func logout() throws(ClientError) {
+        let _: Ok = try request(Logout())
+        try? state.removeSession(for: settings.serverKey)
+        identity = nil
+    }
+
+    public func whoAmI() throws(ClientError) -> Authenticated { try request(WhoAmI()) }
+
+    // MARK: Snaps
+
+    public func feeds() throws(ClientError) -> [FeedInfo] { (try request(ListFeeds()) as Feeds).feeds }
+
+    public func snaps(feed: String?) throws(ClientError) -> Snaps { try request(ListSnaps(feed: feed ?? "")) }
+
+    public func poll(knownVersion: UInt64) throws(ClientError) -> PollResult { try request(Poll(knownVersion: knownVersion)) }
+
+    public func post(feed: String, image: [UInt8], progress: ((Int, Int) -> Void)? = nil) throws(ClientError) -> SnapInfo {
+        (try request(PostSnap(feed: feed, image: image), progress: progress) as SnapPosted).snap
+    }
+
+    /// Opens a snap: this spends the one view. The bytes are checked against the SHA-256 the
+    /// server sent before they are returned.
+    public func open(snapID: UInt64) throws(ClientError) -> SnapImage {
+        let image: SnapImage = try request(OpenSnap(snapID: snapID))
+        guard SHA256.hash(image.image) == image.sha256 else {
+            throw ClientError(.integrity, "snap \(snapID) arrived damaged (SHA-256 mismatch); not shown")
+        }
+        return image
+    }
+
+    // MARK: Administration
+
+    public func createFeed(_ name: String) throws(ClientError) { let _: Ok = try request(AdminCreateFeed(name: name)) }
+    public func deleteFeed(_ name: String) throws(ClientError) { let _: Ok = try request(AdminDeleteFeed(name: name)) }
+    public func resetFeed(_ name: String) throws(ClientError) -> UInt64 { (try request(AdminResetFeeds(allFeeds: false, name: name)) as Count).count }
+    public func resetAllFeeds() throws(ClientError) -> UInt64 { (try request(AdminResetFeeds(allFeeds: true, name: "")) as Count).count }
+    public func deleteSnap(_ id: UInt64) throws(ClientError) { let _: Ok = try request(AdminDeleteSnap(snapID: id)) }
+    public func restoreView(snapID: UInt64, username: String) throws(ClientError) {
+        let _: Ok = try request(AdminRestoreView(snapID: snapID, username: username))
+    }
+    public func users() throws(ClientError) -> [UserInfo] { (try request(AdminListUsers()) as Users).users }
+    public func stats() throws(ClientError) -> [StatEntry] { (try request(AdminStats()) as Stats).entries }
+
+    /// One request, one typed reply.
+    public func request<Request: WireMessage, Reply: WireMessage>(
+        _ message: Request, progress: ((Int, Int) -> Void)? = nil
+    ) throws(ClientError) -> Reply {
+        try ServerConnection.expect(try connection.roundTrip(message, progress: progress))
+    }
+}
+
+/// Fingerprint display.
+public enum Fingerprint {
+    /// `ab12…` as `AB:12:…`.
+    public static func colonSeparated(_ hex: String) -> String {
+        var parts: [String] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex) ?? hex.endIndex
+            parts.append(hex[index..<next].uppercased())
+            index = next
+        }
+        return parts.joined(separator: ":")
+    }
+}

@@ -1,0 +1,12 @@
+/// The client's defaults from `config.json`: which server to talk to and which CA to trust.
+public struct ClientConfig: Sendable, Equatable {
+    /// The default server as `host:port`.
+    public var server: String?
+    /// Path of a PEM CA certificate file used to verify the server.
+    public var caFile: String?
+
+    public init(server: String? = nil, caFile: String? = nil) {
+        self.server = server
+        self.caFile = caFile
+    }
+}

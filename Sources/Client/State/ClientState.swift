@@ -1,0 +1,215 @@
+/// The client's files in its state directory (see `ClientStatePaths`):
+///
+///     config.json                 default server and CA file
+///     sessions/<host_port>.token  one login per server: token line, username line (mode 0600)
+///     known_servers               trusted certificate fingerprints, `host:port sha256-hex`
+///     vacations/                  downloaded vacation albums
+///
+/// Reads tolerate missing files; writes create the directory (mode 0700) and replace files
+/// atomically (mode 0600). Every call goes to the disk, so two client processes see each
+/// other's changes; a read-modify-write (config, known_servers) from two processes at the
+/// same instant keeps the last writer's version.
+public struct ClientState: Sendable {
+    public let directory: String
+
+    /// State kept in `directory`; nothing is touched on disk until the first write.
+    public init(directory: String) {
+        var directory = directory
+        while directory.count > 1 && directory.hasSuffix("/") { directory.removeLast() }
+        self.directory = directory
+    }
+
+    /// The state of the directory `ClientStatePaths.resolve(environment:)` picks.
+    public init(environment: [String: String]) {
+        self.init(directory: ClientStatePaths.resolve(environment: environment))
+    }
+
+    public var configPath: String { path("config.json") }
+    public var knownServersPath: String { path("known_servers") }
+    public var sessionsDirectory: String { path("sessions") }
+    /// Where downloaded vacation albums go; see `makeVacationsDirectory()`.
+    public var vacationsDirectory: String { path("vacations") }
+
+    // MARK: Config
+
+    /// The saved defaults; empty when there is no `config.json`.
+    public func config() throws(ClientStateError) -> ClientConfig {
+        let object = try configObject()
+        func string(_ key: String) throws(ClientStateError) -> String? {
+            switch object.first(where: { $0.key == key })?.value {
+            case nil, .null?: return nil
+            case .string(let text)?: return text
+            default: throw .corrupt(file: configPath, reason: "\"\(key)\" must be a string")
+            }
+        }
+        return ClientConfig(server: try string("server"), caFile: try string("ca"))
+    }
+
+    /// The default server as `host:port`, or nil.
+    public var defaultServer: String? {
+        get throws(ClientStateError) { try config().server }
+    }
+
+    /// The CA certificate file to verify servers with, or nil.
+    public var caFile: String? {
+        get throws(ClientStateError) { try config().caFile }
+    }
+
+    /// Writes `config.json` with exactly these values (nil removes a key); keys this version
+    /// does not know are kept, so an older client does not erase a newer one's settings.
+    public func saveConfig(_ config: ClientConfig) throws(ClientStateError) {
+        var object = try configObject().filter { $0.key != "server" && $0.key != "ca" }
+        if let server = config.server { object.insert((key: "server", value: .string(server)), at: 0) }
+        if let ca = config.caFile {
+            object.insert((key: "ca", value: .string(ca)), at: config.server == nil ? 0 : 1)
+        }
+        try write(JSONValue.object(object).toJSON(pretty: true) + "\n", to: configPath)
+    }
+
+    /// Writes `config.json` with this server and CA file (nil removes either).
+    public func saveConfig(server: String?, ca: String?) throws(ClientStateError) {
+        try saveConfig(ClientConfig(server: server, caFile: ca))
+    }
+
+    private func configObject() throws(ClientStateError) -> [(key: String, value: JSONValue)] {
+        guard let text = try StateFile.read(configPath) else { return [] }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(text)
+        } catch {
+            throw .corrupt(file: configPath, reason: error.message)
+        }
+        guard case .object(let members) = value else {
+            throw .corrupt(file: configPath, reason: "expected a JSON object")
+        }
+        return members
+    }
+
+    // MARK: Sessions
+
+    /// The file holding the session for `server`.
+    public func sessionPath(for server: String) -> String {
+        sessionsDirectory + "/" + Self.fileName(for: server) + ".token"
+    }
+
+    /// The login saved for `server`, or nil.
+    public func session(for server: String) throws(ClientStateError) -> StoredSession? {
+        let file = sessionPath(for: server)
+        guard let text = try StateFile.read(file) else { return nil }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.count == 3, lines[2].isEmpty, !lines[0].isEmpty, !lines[1].isEmpty else {
+            throw .corrupt(file: file, reason: "expected a token line and a username line")
+        }
+        return StoredSession(token: String(lines[0]), username: String(lines[1]))
+    }
+
+    /// Remembers `session` for `server`, replacing an earlier one.
+    public func saveSession(_ session: StoredSession, for server: String) throws(ClientStateError) {
+        for (field, value) in [("token", session.token), ("username", session.username)] {
+            guard !value.isEmpty, !value.contains(where: { $0.isNewline }) else {
+                throw .invalidSession("the \(field) must be one non-empty line")
+            }
+        }
+        try write("\(session.token)\n\(session.username)\n", to: sessionPath(for: server))
+    }
+
+    /// Forgets the session for `server`; nothing happens when there is none.
+    public func removeSession(for server: String) throws(ClientStateError) {
+        try StateFile.remove(sessionPath(for: server))
+    }
+
+    // MARK: Known servers
+
+    /// The certificate fingerprint trusted for `server` (lowercase hex), or nil.
+    public func trustedFingerprint(for server: String) throws(ClientStateError) -> String? {
+        try knownServers().fingerprint(for: server)
+    }
+
+    /// Trusts `fingerprint` for `server`, replacing any earlier one (an explicit re-trust).
+    public func trust(fingerprint: String, for server: String) throws(ClientStateError) {
+        let fingerprint = try Self.validated(fingerprint, server: server)
+        var known = try knownServers()
+        guard known.fingerprint(for: server) != fingerprint else { return }
+        known.set(fingerprint, for: server)
+        try write(known.text, to: knownServersPath)
+    }
+
+    /// Trust on first use: stores the fingerprint of a server seen for the first time, and
+    /// reports whether a known server still presents the certificate trusted before. A changed
+    /// fingerprint is reported and never stored.
+    public func check(fingerprint: String, for server: String) throws(ClientStateError) -> FingerprintCheck {
+        let fingerprint = try Self.validated(fingerprint, server: server)
+        var known = try knownServers()
+        switch known.fingerprint(for: server) {
+        case fingerprint?:
+            return .matches
+        case let trusted?:
+            return .changed(trusted: trusted)
+        case nil:
+            known.set(fingerprint, for: server)
+            try write(known.text, to: knownServersPath)
+            return .trustedOnFirstUse
+        }
+    }
+
+    /// Forgets the fingerprint of `server`; true when one was stored.
+    @discardableResult
+    public func forgetFingerprint(for server: String) throws(ClientStateError) -> Bool {
+        var known = try knownServers()
+        guard known.remove(server) else { return false }
+        try write(known.text, to: knownServersPath)
+        return true
+    }
+
+    private func knownServers() throws(ClientStateError) -> KnownServers {
+        guard let text = try StateFile.read(knownServersPath) else { return KnownServers() }
+        return try KnownServers(parsing: text, file: knownServersPath)
+    }
+
+    private static func validated(_ fingerprint: String, server: String) throws(ClientStateError) -> String {
+        guard !server.isEmpty, !server.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw .invalidServer(server)
+        }
+        guard let normalized = KnownServers.normalized(fingerprint) else { throw .invalidFingerprint(fingerprint) }
+        return normalized
+    }
+
+    // MARK: Vacations
+
+    /// Creates `vacations/` if needed and returns its path.
+    public func makeVacationsDirectory() throws(ClientStateError) -> String {
+        try StateFile.makeDirectories(vacationsDirectory)
+        return vacationsDirectory
+    }
+
+    // MARK: Files
+
+    private func path(_ name: String) -> String {
+        directory == "/" ? "/" + name : directory + "/" + name
+    }
+
+    private func write(_ text: String, to file: String) throws(ClientStateError) {
+        try StateFile.makeDirectories(StateFile.split(file).directory)
+        try StateFile.writeAtomically(text, to: file)
+    }
+
+    /// A file name for `server` that is the same for the same server and different for
+    /// different ones: letters, digits, `.` and `-` stay, `:` becomes `_`, and every other
+    /// byte (including `_` itself) becomes `%XX`, so `localhost:7443` is `localhost_7443`.
+    static func fileName(for server: String) -> String {
+        var name = ""
+        for byte in server.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"):
+                name.unicodeScalars.append(Unicode.Scalar(byte))
+            case UInt8(ascii: ":"):
+                name += "_"
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                name += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return name
+    }
+}

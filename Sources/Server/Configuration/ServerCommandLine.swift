@@ -1,0 +1,163 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import Foundation
+import Shared
+
+/// `snapshare-server`: run the server, or do offline maintenance on its data folder.
+public enum ServerCommandLine {
+    static let dataOption = OptionSpec("--data", valueName: "DIR", help: "data folder (default ./snapshare-data)")
+
+    static let root = CommandSpec(
+        "snapshare-server",
+        summary: "Run the Snapshare class server.",
+        discussion: """
+            With no certificate given, the first start creates a dev CA and a server certificate in the
+            certs folder (ca.pem and server.pem are public; the keys are mode 0600, the CA key is kept in
+            certs/private). Give students ca.pem, or have them compare the printed fingerprint.
+            """,
+        options: [
+            OptionSpec("--listen", valueName: "HOST:PORT", help: "address to listen on (default 127.0.0.1:7443)"),
+            dataOption,
+            OptionSpec("--certs", valueName: "DIR", help: "certificate folder (default ./certs)"),
+            OptionSpec("--tls-cert", valueName: "FILE", help: "use this certificate chain instead of generated ones"),
+            OptionSpec("--tls-key", valueName: "FILE", help: "the private key for --tls-cert"),
+            OptionSpec("--cert-host", valueName: "NAME", help: "extra name or IP for the generated certificate", isRepeatable: true),
+            OptionSpec("--class-code", valueName: "CODE", help: "registration requires this code", environmentVariable: "SNAPSHARE_CLASS_CODE"),
+            OptionSpec("--snap-ttl", valueName: "DURATION", help: "how long snaps live, e.g. 7d, 12h, 30m (default 7d)"),
+            OptionSpec("--max-image-bytes", valueName: "N", help: "largest image accepted (default 5242880)"),
+            OptionSpec("--max-image-dimension", valueName: "N", help: "largest width or height in pixels (default 8192)"),
+            OptionSpec("--max-image-pixels", valueName: "N", help: "largest width x height (default 40000000)"),
+            OptionSpec("--max-connections", valueName: "N", help: "connections served at once; above it the server stops accepting (default 10000)"),
+            OptionSpec("--max-in-flight", valueName: "N", help: "requests in flight per connection (default 64)"),
+            OptionSpec("--max-frame-before-login", valueName: "N", help: "largest frame before login, bytes (default 16384)"),
+            OptionSpec("--handshake-timeout", valueName: "DURATION", help: "time to finish TLS and Hello (default 10s)"),
+            OptionSpec("--idle-timeout", valueName: "DURATION", help: "close connections idle this long (default 5m)"),
+            OptionSpec("--frame-timeout", valueName: "DURATION", help: "time to finish a frame once started (default 60s)"),
+            OptionSpec("--log-level", valueName: "LEVEL", help: "debug, info, warning or error (default info)"),
+        ],
+        subcommands: [
+            CommandSpec("admin", summary: "Manage admins offline (works while the server is stopped)", subcommands: [
+                CommandSpec("add", summary: "Create an admin, or promote an existing user",
+                            arguments: [ArgumentSpec("USER", help: "the user name")],
+                            flags: [FlagSpec("--password-stdin", help: "read the password from standard input (required for a new user)")]),
+            ]),
+            CommandSpec("reset-feeds", summary: "Delete snaps offline: one feed (--feed NAME) or all (--all)",
+                        options: [OptionSpec("--feed", valueName: "NAME", help: "the feed to reset")],
+                        flags: [FlagSpec("--all", help: "reset every feed")]),
+        ],
+        runsWithoutSubcommand: true)
+
+    /// Parses and runs; returns the process exit code.
+    public static func run(arguments: [String], environment: [String: String]) -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        let parser = CommandLineParser(root: root)
+        do {
+            switch try parser.parse(arguments, environment: environment) {
+            case .help(let text):
+                print(text)
+                return 0
+            case .run(let parsed):
+                switch parsed.path {
+                case ["admin", "add"]: return try OfflineAdmin.addAdmin(parsed)
+                case ["reset-feeds"]: return try OfflineAdmin.resetFeeds(parsed)
+                default: return try serve(parsed)
+                }
+            }
+        } catch let error as UsageError {
+            FileHandle.standardError.write(Data("snapshare-server: \(error.description)\n".utf8))
+            return 2
+        } catch {
+            FileHandle.standardError.write(Data("snapshare-server: \(error)\n".utf8))
+            return 1
+        }
+    }
+
+    /// Builds the configuration from the parsed options.
+    static func configuration(_ parsed: ParsedCommand) throws -> ServerConfiguration {
+        var config = ServerConfiguration()
+        if let listen = try parsed.hostPort("--listen", defaultPort: 7443) {
+            config.host = listen.host
+            config.port = Int(listen.port)
+        }
+        if let data = parsed.string("--data") { config.dataDirectory = data }
+        if let certs = parsed.string("--certs") { config.certificatesDirectory = certs }
+        config.tlsCertificateFile = parsed.string("--tls-cert")
+        config.tlsKeyFile = parsed.string("--tls-key")
+        if (config.tlsCertificateFile == nil) != (config.tlsKeyFile == nil) {
+            throw parsed.usageError("--tls-cert and --tls-key go together")
+        }
+        config.certificateHosts = parsed.strings("--cert-host")
+        if let code = parsed.string("--class-code") { config.classCode = code }
+        if let ttl = try parsed.timeSpan("--snap-ttl") {
+            guard ttl.milliseconds >= 1000 else { throw parsed.usageError("--snap-ttl must be at least 1s") }
+            config.snapTTLMilliseconds = ttl.milliseconds
+        }
+        func positive(_ name: String, _ range: ClosedRange<Int>) throws -> Int? {
+            guard let value = try parsed.int(name) else { return nil }
+            guard range.contains(value) else { throw parsed.usageError("\(name) must be within \(range.lowerBound)...\(range.upperBound)") }
+            return value
+        }
+        if let v = try positive("--max-image-bytes", 1024...(256 << 20)) { config.maxImageBytes = v }
+        if let v = try positive("--max-image-dimension", 16...65535) { config.maxImageDimension = v }
+        if let v = try positive("--max-image-pixels", 256...1_000_000_000) { config.maxImagePixels = v }
+        if let v = try positive("--max-connections", 1...1_000_000) { config.maxConnections = v }
+        if let v = try positive("--max-in-flight", 1...4096) { config.maxRequestsInFlight = v }
+        if let v = try positive("--max-frame-before-login", 1024...(1 << 20)) { config.maxFrameBytesBeforeLogin = v }
+        if let t = try parsed.timeSpan("--handshake-timeout") { config.handshakeTimeoutMilliseconds = max(100, t.milliseconds) }
+        if let t = try parsed.timeSpan("--idle-timeout") { config.idleTimeoutMilliseconds = max(1000, t.milliseconds) }
+        if let t = try parsed.timeSpan("--frame-timeout") { config.frameTimeoutMilliseconds = max(100, t.milliseconds) }
+        if let level = parsed.string("--log-level") {
+            guard let parsedLevel = LogLevel(name: level) else { throw parsed.usageError("--log-level is debug, info, warning or error") }
+            config.logLevel = parsedLevel
+        }
+        return config
+    }
+
+    private static func serve(_ parsed: ParsedCommand) throws -> Int32 {
+        let config = try configuration(parsed)
+        // Block the shutdown signals before any thread starts, so every thread inherits the
+        // mask and only `sigwait` below receives them.
+        ShutdownSignals.block()
+        let logger = Logger(level: config.logLevel)
+        let server = try SnapshareServer(configuration: config, logger: logger)
+        let port = try server.start()
+        var lines = ["snapshare-server listening on \(config.host):\(port) (TLS 1.3)",
+                     "  data: \(config.databasePath)"]
+        if let set = server.certificates {
+            lines.append("  CA certificate for students: \(set.caCertificatePath)")
+            lines.append("  server certificate SHA-256: \(set.fingerprintSHA256)")
+        } else {
+            lines.append("  certificate: \(config.tlsCertificateFile ?? "")")
+        }
+        if config.classCode != nil { lines.append("  registration requires the class code") }
+        print(lines.joined(separator: "\n"))
+        fflush(stdout)
+        ShutdownSignals.wait()
+        logger.info("shutting down")
+        server.stop()
+        return 0
+    }
+}
+
+/// Blocks until SIGINT or SIGTERM.
+enum ShutdownSignals {
+    private static var set: sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        return set
+    }
+
+    static func block() {
+        var signals = set
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+    }
+
+    static func wait() {
+        var signals = set
+        var signal: Int32 = 0
+        sigwait(&signals, &signal)
+    }
+}

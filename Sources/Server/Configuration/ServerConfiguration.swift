@@ -1,0 +1,44 @@
+/// Everything the server can be told, with the defaults it runs on when told nothing.
+public struct ServerConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 7443
+    public var dataDirectory = "./snapshare-data"
+    public var certificatesDirectory = "./certs"
+    /// A certificate chain and key given by the operator; when nil, dev certificates are made.
+    public var tlsCertificateFile: String?
+    public var tlsKeyFile: String?
+    /// Extra names for the generated server certificate.
+    public var certificateHosts: [String] = []
+    /// Registration needs this code when set.
+    public var classCode: String?
+    public var snapTTLMilliseconds: Int64 = 7 * 24 * 3600 * 1000
+    public var logLevel: LogLevel = .info
+
+    // Limits.
+    public var maxImageBytes = 5 * 1024 * 1024
+    public var maxImageDimension = 8192
+    public var maxImagePixels = 40_000_000
+    /// Largest frame payload before login (Register and Login are small).
+    public var maxFrameBytesBeforeLogin = 16 * 1024
+    public var handshakeTimeoutMilliseconds: Int64 = 10_000
+    public var idleTimeoutMilliseconds: Int64 = 300_000
+    /// Once a frame's header has arrived, its payload must arrive within this time.
+    public var frameTimeoutMilliseconds: Int64 = 60_000
+    public var maxConnections = 10_000
+    public var maxRequestsInFlight = 64
+    /// Above this many bytes waiting to be sent to one peer, stop reading from it.
+    public var outboundHighWater = 8 * 1024 * 1024
+    public var storageReaders = 2
+    public var sessionLifetimeMilliseconds: Int64 = 30 * 24 * 3600 * 1000
+    /// Failed logins per user name in `loginWindowMilliseconds` before further tries are refused.
+    public var maxLoginFailures = 5
+    public var loginWindowMilliseconds: Int64 = 15 * 60 * 1000
+    public var expiryPurgeIntervalMilliseconds: Int64 = 60_000
+
+    public init() {}
+
+    /// Largest frame payload after login: an image plus room for the other fields.
+    public var maxFrameBytes: Int { maxImageBytes + 64 * 1024 }
+
+    public var databasePath: String { dataDirectory + "/snapshare.db" }
+}

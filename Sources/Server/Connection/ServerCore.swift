@@ -1,0 +1,160 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Shared
+import Synchronization
+
+/// The I/O side of the server: the listener, the connections, and the hand-off of requests to
+/// the handlers and of their answers back to the connections. Everything except `stop()` and
+/// the handler completions runs on the event loop thread.
+final class ServerCore: @unchecked Sendable {
+    let configuration: ServerConfiguration
+    let loop: EventLoop
+    let logger: Logger
+    private let tlsContext: TLSContext
+    private let handler: RequestHandler
+    private var listener: Listener?
+    private var connections: [UInt64: Connection] = [:]
+    private var nextConnectionID: UInt64 = 1
+    let metrics: ServerMetrics
+    /// Scratch buffers shared by every connection (the loop handles one at a time), so an idle
+    /// connection holds no buffer of its own.
+    var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    var plainBuffer: [UInt8] = []
+    private let limits: ConnectionState.Limits
+
+    init(configuration: ServerConfiguration, tlsContext: TLSContext, handler: RequestHandler,
+         metrics: ServerMetrics, logger: Logger) throws {
+        self.configuration = configuration
+        self.tlsContext = tlsContext
+        self.handler = handler
+        self.metrics = metrics
+        self.logger = logger
+        loop = try EventLoop()
+        limits = ConnectionState.Limits(
+            handshakeTimeout: configuration.handshakeTimeoutMilliseconds,
+            idleTimeout: configuration.idleTimeoutMilliseconds,
+            frameTimeout: configuration.frameTimeoutMilliseconds,
+            maxRequestsInFlight: configuration.maxRequestsInFlight,
+            maxFrameBeforeLogin: UInt32(configuration.maxFrameBytesBeforeLogin),
+            maxFrame: UInt32(configuration.maxFrameBytes))
+    }
+
+    func now() -> Int64 { EventLoop.monotonicMilliseconds() }
+
+    /// Binds the listening socket and starts the loop thread; returns the bound port.
+    func start() throws -> Int {
+        let fd = try Socket.listen(host: configuration.host, port: configuration.port)
+        let port = Socket.localPort(fd)
+        let listener = Listener(fd: fd, server: self)
+        self.listener = listener
+        try loop.register(fd, handler: listener, read: true, write: false)
+        loop.every(milliseconds: 250) { [unowned self] in tick() }
+        loop.start()
+        return port
+    }
+
+    /// Stops accepting, tells every connection the server is going away, and stops the loop.
+    func stop() {
+        let done = Mutex(false)
+        loop.execute { [self] in
+            if let listener {
+                loop.deregister(listener.fd)
+                Syscall.close(listener.fd)
+                self.listener = nil
+            }
+            for connection in connections.values {
+                connection.fail(ErrorMessage(code: .shuttingDown, message: "server is shutting down"), requestID: 0)
+            }
+            done.withLock { $0 = true }
+        }
+        let deadline = Date().addingTimeInterval(2)
+        while !done.withLock({ $0 }), Date() < deadline { usleep(2_000) }
+        // Give final frames a moment to leave, then stop.
+        usleep(50_000)
+        loop.stop()
+        loop.join()
+        for connection in connections.values { connection.closeNow() }
+    }
+
+    // MARK: Connections (loop thread)
+
+    var hasRoomForConnection: Bool { connections.count < configuration.maxConnections }
+
+    func accepted(_ fd: Int32) {
+        let engine: TLSEngine
+        do {
+            engine = try TLSEngine(context: tlsContext, role: .server)
+        } catch {
+            logger.error("cannot create TLS session: \(error)")
+            Syscall.close(fd)
+            return
+        }
+        Socket.setNoDelay(fd)
+        let id = nextConnectionID
+        nextConnectionID += 1
+        let connection = Connection(id: id, fd: fd, server: self, tls: engine, limits: limits, now: now())
+        do {
+            try loop.register(fd, handler: connection, read: true, write: false)
+        } catch {
+            logger.error("cannot register connection: \(error)")
+            Syscall.close(fd)
+            return
+        }
+        connections[id] = connection
+        metrics.connectionOpened()
+    }
+
+    func connectionClosed(_ connection: Connection) {
+        loop.deregister(connection.fd)
+        if connections.removeValue(forKey: connection.id) != nil { metrics.connectionClosed() }
+        if hasRoomForConnection { listener?.resume() }
+    }
+
+    private func tick() {
+        let now = now()
+        for connection in Array(connections.values) { connection.tick(now: now) }
+        if let listener, !listener.accepting, hasRoomForConnection { listener.resume() }
+    }
+
+    // MARK: Requests
+
+    func welcome() -> Welcome {
+        Welcome(
+            version: ProtocolConstants.version, serverName: "snapshare-server",
+            maxFrameBytes: UInt32(configuration.maxFrameBytes),
+            maxFrameBytesBeforeLogin: UInt32(configuration.maxFrameBytesBeforeLogin),
+            maxRequestsInFlight: UInt16(clamping: configuration.maxRequestsInFlight),
+            maxImageBytes: UInt32(configuration.maxImageBytes),
+            maxImageDimension: UInt32(configuration.maxImageDimension),
+            maxImagePixels: UInt32(configuration.maxImagePixels),
+            idleTimeoutSeconds: UInt32(configuration.idleTimeoutMilliseconds / 1000),
+            serverTime: RequestHandler.wallClock())
+    }
+
+    /// Hands a request to the handlers. Cheap requests are answered inline on the loop; the
+    /// rest run on the storage threads and come back through `loop.execute`.
+    func dispatch(_ connection: Connection, _ frame: Frame) {
+        metrics.requestReceived()
+        let context = RequestContext(requestID: frame.requestID, user: connection.user)
+        if let outcome = handler.handleInline(frame, context: context) {
+            connection.deliver(requestID: frame.requestID, outcome: outcome)
+            return
+        }
+        let connectionID = connection.id
+        let requestID = frame.requestID
+        handler.handle(frame, context: context) { [self] outcome in
+            loop.execute { [self] in
+                guard let connection = connections[connectionID], !connection.isClosed else {
+                    // The peer left first. For OpenSnap the view stays claimed: at most once.
+                    logger.debug("connection \(connectionID) gone before reply to request \(requestID)")
+                    return
+                }
+                connection.deliver(requestID: requestID, outcome: outcome)
+            }
+        }
+    }
+
+    var connectionCount: Int { connections.count }
+}

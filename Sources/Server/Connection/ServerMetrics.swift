@@ -1,0 +1,23 @@
+import Synchronization
+
+/// Counters for `admin stats`, updated from any thread.
+public final class ServerMetrics: Sendable {
+    private let open = Atomic<Int64>(0)
+    private let accepted = Atomic<Int64>(0)
+    private let requests = Atomic<Int64>(0)
+    public let startedAt: Int64
+
+    public init(startedAt: Int64) { self.startedAt = startedAt }
+
+    func connectionOpened() {
+        open.add(1, ordering: .relaxed)
+        accepted.add(1, ordering: .relaxed)
+    }
+
+    func connectionClosed() { open.subtract(1, ordering: .relaxed) }
+    func requestReceived() { requests.add(1, ordering: .relaxed) }
+
+    public var openConnections: Int64 { open.load(ordering: .relaxed) }
+    public var acceptedConnections: Int64 { accepted.load(ordering: .relaxed) }
+    public var requestCount: Int64 { requests.load(ordering: .relaxed) }
+}

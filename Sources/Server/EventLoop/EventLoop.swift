@@ -1,0 +1,159 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux
+import Foundation
+import Shared
+import Synchronization
+
+/// Something registered with the event loop that reacts to readiness.
+protocol EventHandler: AnyObject {
+    func handleEvent(readable: Bool, writable: Bool, hangup: Bool)
+}
+
+/// One thread, one epoll set: all socket I/O and all connection state live here.
+///
+/// Other threads talk to the loop only through `execute`, which queues a closure and wakes the
+/// loop through an eventfd. Nothing blocks on this thread: storage work goes to the storage
+/// threads and comes back through `execute`.
+final class EventLoop: @unchecked Sendable {
+    private let epoll: Epoll
+    private let wakeFD: Int32
+    private var handlers: [Int32: (generation: UInt32, handler: any EventHandler)] = [:]
+    private var nextGeneration: UInt32 = 1
+    private let queue = Mutex<[@Sendable () -> Void]>([])
+    private let stopping = Atomic<Bool>(false)
+    private var thread: Thread?
+    private var tickHandlers: [(interval: Int64, next: Int64, body: () -> Void)] = []
+    private let threadID = Mutex<pthread_t?>(nil)
+
+    init() throws(SystemError) {
+        epoll = try Epoll()
+        wakeFD = try Syscall.checked("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }
+        try epoll.add(wakeFD, generation: 0, read: true, write: false)
+    }
+
+    deinit { Syscall.close(wakeFD) }
+
+    /// Milliseconds on the monotonic clock.
+    static func monotonicMilliseconds() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+    }
+
+    /// True when called on the loop thread.
+    var inLoop: Bool { threadID.withLock { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false } }
+
+    /// Queues `task` to run on the loop thread; callable from any thread.
+    func execute(_ task: @escaping @Sendable () -> Void) {
+        let wasEmpty = queue.withLock { tasks -> Bool in
+            tasks.append(task)
+            return tasks.count == 1
+        }
+        if wasEmpty { wake() }
+    }
+
+    private func wake() {
+        var one: UInt64 = 1
+        _ = write(wakeFD, &one, 8)
+    }
+
+    // MARK: Loop-thread API
+
+    func register(_ fd: Int32, handler: any EventHandler, read: Bool, write: Bool) throws(SystemError) {
+        let generation = nextGeneration
+        nextGeneration &+= 1
+        if nextGeneration == 0 { nextGeneration = 1 }
+        try epoll.add(fd, generation: generation, read: read, write: write)
+        handlers[fd] = (generation, handler)
+    }
+
+    func setInterest(_ fd: Int32, read: Bool, write: Bool) {
+        guard let entry = handlers[fd] else { return }
+        try? epoll.modify(fd, generation: entry.generation, read: read, write: write)
+    }
+
+    func deregister(_ fd: Int32) {
+        guard handlers.removeValue(forKey: fd) != nil else { return }
+        epoll.remove(fd)
+    }
+
+    /// Runs `body` on the loop every `intervalMilliseconds`.
+    func every(milliseconds interval: Int64, _ body: @escaping () -> Void) {
+        tickHandlers.append((interval, Self.monotonicMilliseconds() + interval, body))
+    }
+
+    /// Starts the loop on its own thread.
+    func start(name: String = "snapshare-loop") {
+        let thread = Thread { [self] in run() }
+        thread.name = name
+        thread.stackSize = 1 << 20
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Asks the loop to finish its current iteration and return.
+    func stop() {
+        stopping.store(true, ordering: .releasing)
+        wake()
+    }
+
+    /// The loop itself; returns after `stop()`.
+    func run() {
+        threadID.withLock { $0 = pthread_self() }
+        while !stopping.load(ordering: .acquiring) {
+            let now = Self.monotonicMilliseconds()
+            let nextTick = tickHandlers.map(\.next).min()
+            let timeout = nextTick.map { Int32(clamping: max(0, $0 - now)) } ?? -1
+            let events: [Epoll.Event]
+            do {
+                events = try epoll.wait(timeoutMilliseconds: timeout)
+            } catch {
+                FileHandle.standardError.write(Data("event loop: \(error)\n".utf8))
+                continue
+            }
+            for event in events {
+                if event.fd == wakeFD && event.generation == 0 {
+                    var value: UInt64 = 0
+                    _ = read(wakeFD, &value, 8)
+                    continue
+                }
+                // A handler closed during this batch may have had its number reused: compare
+                // generations so the stale event is dropped.
+                guard let entry = handlers[event.fd], entry.generation == event.generation else { continue }
+                entry.handler.handleEvent(readable: event.readable, writable: event.writable, hangup: event.hangup)
+            }
+            runQueuedTasks()
+            runTicks()
+        }
+        runQueuedTasks()
+    }
+
+    private func runQueuedTasks() {
+        // Tasks may enqueue more tasks; bound each pass so I/O is not starved.
+        for _ in 0..<4 {
+            let tasks = queue.withLock { tasks -> [@Sendable () -> Void] in
+                defer { tasks.removeAll(keepingCapacity: true) }
+                return tasks
+            }
+            if tasks.isEmpty { return }
+            for task in tasks { task() }
+        }
+        if queue.withLock({ !$0.isEmpty }) { wake() }
+    }
+
+    private func runTicks() {
+        let now = Self.monotonicMilliseconds()
+        for i in tickHandlers.indices where tickHandlers[i].next <= now {
+            tickHandlers[i].next = now + tickHandlers[i].interval
+            tickHandlers[i].body()
+        }
+    }
+
+    /// Waits for the loop thread to finish after `stop()`.
+    func join(timeoutSeconds: Double = 10) {
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while let thread, !thread.isFinished, Date() < deadline { usleep(5_000) }
+    }
+}

@@ -1,0 +1,53 @@
+/// What the server accepts as user names, passwords and feed names.
+public enum InputRules {
+    /// 3 to 32 characters: letters, digits, `_`, `.`, `-`, starting with a letter or digit.
+    public static func validateUsername(_ name: String) -> String? {
+        let scalars = name.unicodeScalars
+        guard (3...32).contains(scalars.count) else { return "user names are 3 to 32 characters" }
+        guard let first = scalars.first, first.isASCIIAlphanumeric else { return "user names start with a letter or digit" }
+        guard scalars.allSatisfy({ $0.isASCIIAlphanumeric || "_.-".unicodeScalars.contains($0) }) else {
+            return "user names use only letters, digits, '_', '.' and '-'"
+        }
+        return nil
+    }
+
+    /// 8 to 1024 bytes.
+    public static func validatePassword(_ password: String) -> String? {
+        let count = password.utf8.count
+        guard count >= 8 else { return "passwords are at least 8 characters" }
+        guard count <= 1024 else { return "passwords are at most 1024 bytes" }
+        return nil
+    }
+
+    /// 1 to 40 characters after trimming spaces, no control characters.
+    public static func normalizedFeedName(_ raw: String) -> Result<String, InputError> {
+        let name = raw.trimmingSpaces
+        guard !name.isEmpty else { return .failure(InputError("a feed name cannot be empty")) }
+        guard name.count <= 40 else { return .failure(InputError("feed names are at most 40 characters")) }
+        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            return .failure(InputError("feed names cannot contain control characters"))
+        }
+        return .success(name)
+    }
+}
+
+/// A rejected input with the reason shown to the user.
+public struct InputError: Error, Sendable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+}
+
+extension Unicode.Scalar {
+    var isASCIIAlphanumeric: Bool {
+        ("a"..."z").contains(self) || ("A"..."Z").contains(self) || ("0"..."9").contains(self)
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var scalars = Substring(self)
+        while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
+        while let last = scalars.last, last.isWhitespace { scalars.removeLast() }
+        return String(scalars)
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import Shared
+
+/// Turns one request frame into one reply: decode, check identity and input, run the storage
+/// work, encode. Handlers never touch sockets; storage never sees frames.
+public final class RequestHandler: Sendable {
+    let storage: StorageExecutor
+    let configuration: ServerConfiguration
+    let changes: ChangeVersion
+    let throttle: LoginThrottle
+    let passwords: PasswordWork
+    let metrics: ServerMetrics
+    let logger: Logger
+    let clock: @Sendable () -> Int64
+
+    public init(storage: StorageExecutor, configuration: ServerConfiguration, metrics: ServerMetrics,
+                logger: Logger, clock: @escaping @Sendable () -> Int64 = RequestHandler.wallClock) {
+        self.storage = storage
+        self.configuration = configuration
+        self.changes = ChangeVersion()
+        self.throttle = LoginThrottle(limit: configuration.maxLoginFailures, windowMilliseconds: configuration.loginWindowMilliseconds)
+        self.passwords = PasswordWork()
+        self.metrics = metrics
+        self.logger = logger
+        self.clock = clock
+    }
+
+    /// Milliseconds since the Unix epoch.
+    @Sendable public static func wallClock() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+
+    /// Answers requests that need no storage (Ping, Poll) on the calling thread; nil otherwise.
+    func handleInline(_ frame: Frame, context: RequestContext) -> HandlerOutcome? {
+        switch frame.type {
+        case MessageType.ping.rawValue:
+            return reply(frame, context) { (_: Ping) in Pong() }
+        case MessageType.poll.rawValue:
+            return reply(frame, context) { (poll: Poll) in
+                guard context.user != nil else { throw ErrorMessage(code: .authRequired, message: "log in first") }
+                let version = changes.current
+                return PollResult(version: version, changed: version != poll.knownVersion)
+            }
+        default:
+            return nil
+        }
+    }
+
+    private func reply<Request: WireMessage, Reply: WireMessage>(
+        _ frame: Frame, _ context: RequestContext, _ body: (Request) throws -> Reply
+    ) -> HandlerOutcome {
+        do {
+            let request: Request = try frame.decode()
+            return HandlerOutcome(try body(request), requestID: context.requestID)
+        } catch {
+            return failure(error, context)
+        }
+    }
+
+    /// Handles a request that needs storage; `completion` runs on some other thread.
+    func handle(_ frame: Frame, context: RequestContext, completion: @escaping @Sendable (HandlerOutcome) -> Void) {
+        Task {
+            let outcome: HandlerOutcome
+            do {
+                outcome = try await route(frame, context)
+            } catch {
+                outcome = failure(error, context)
+            }
+            completion(outcome)
+        }
+    }
+
+    private func route(_ frame: Frame, _ context: RequestContext) async throws -> HandlerOutcome {
+        let id = context.requestID
+        switch MessageType(rawValue: frame.type) {
+        case .register?: return try await register(frame.decode(), id)
+        case .login?: return try await login(frame.decode(), id)
+        case .resume?: return try await resume(frame.decode(), id)
+        case .logout?: return try await logout(context)
+        case .whoAmI?: return try await whoAmI(context)
+        case .listFeeds?: return try await listFeeds(context)
+        case .listSnaps?: return try await listSnaps(frame.decode(), context)
+        case .postSnap?: return try await postSnap(frame.decode(), context)
+        case .openSnap?: return try await openSnap(frame.decode(), context)
+        case .adminCreateFeed?: return try await adminCreateFeed(frame.decode(), context)
+        case .adminDeleteFeed?: return try await adminDeleteFeed(frame.decode(), context)
+        case .adminResetFeeds?: return try await adminResetFeeds(frame.decode(), context)
+        case .adminDeleteSnap?: return try await adminDeleteSnap(frame.decode(), context)
+        case .adminRestoreView?: return try await adminRestoreView(frame.decode(), context)
+        case .adminListUsers?: return try await adminListUsers(context)
+        case .adminStats?: return try await adminStats(context)
+        default:
+            throw ErrorMessage(code: .unexpectedMessage, message: "message type 0x\(String(frame.type, radix: 16)) is not a request")
+        }
+    }
+
+    /// Maps any error to an Error frame; internal details go to the log, not to the client.
+    func failure(_ error: any Error, _ context: RequestContext) -> HandlerOutcome {
+        let message: ErrorMessage
+        switch error {
+        case let wire as ErrorMessage:
+            message = wire
+        case let wire as WireError:
+            message = ErrorMessage(code: wire.code, message: wire.description)
+        case let store as StoreError:
+            message = Self.errorMessage(for: store)
+            if message.code == .storageFailure || message.code == .internalError {
+                logger.error("request \(context.requestID): storage: \(store)")
+            }
+        case let input as InputError:
+            message = ErrorMessage(code: .invalidArgument, message: input.message)
+        default:
+            logger.error("request \(context.requestID): \(error)")
+            message = ErrorMessage(code: .internalError, message: "internal server error")
+        }
+        return HandlerOutcome(message, requestID: context.requestID)
+    }
+
+    static func errorMessage(for error: StoreError) -> ErrorMessage {
+        switch error.kind {
+        case .notFound: ErrorMessage(code: .notFound, message: error.message)
+        case .conflict: ErrorMessage(code: .alreadyExists, message: error.message)
+        case .alreadyViewed: ErrorMessage(code: .alreadyViewed, message: error.message)
+        case .expired: ErrorMessage(code: .expired, message: error.message)
+        case .ownSnap: ErrorMessage(code: .ownSnap, message: error.message)
+        case .corrupt, .unavailable, .internalError: ErrorMessage(code: .storageFailure, message: "storage failure")
+        }
+    }
+
+    func requireUser(_ context: RequestContext) throws -> AuthenticatedUser {
+        guard let user = context.user else { throw ErrorMessage(code: .authRequired, message: "log in first") }
+        return user
+    }
+
+    func requireAdmin(_ context: RequestContext) throws -> AuthenticatedUser {
+        let user = try requireUser(context)
+        guard user.isAdmin else { throw ErrorMessage(code: .forbidden, message: "this command is for admins") }
+        return user
+    }
+}

@@ -1,0 +1,83 @@
+import Shared
+
+extension RequestHandler {
+    func listFeeds(_ context: RequestContext) async throws -> HandlerOutcome {
+        let user = try requireUser(context)
+        let now = clock()
+        let feeds = try await storage.read { store in try store.feedSummaries(viewerID: user.id, now: now) }
+        return HandlerOutcome(Feeds(feeds: feeds.map {
+            FeedInfo(id: UInt64($0.id), name: $0.name, snapCount: UInt32(clamping: $0.snapCount), unreadCount: UInt32(clamping: $0.unreadCount))
+        }), requestID: context.requestID)
+    }
+
+    func listSnaps(_ request: ListSnaps, _ context: RequestContext) async throws -> HandlerOutcome {
+        let user = try requireUser(context)
+        // Read the version first: a change racing with the listing then shows up as "changed"
+        // on the next poll instead of being missed.
+        let version = changes.current
+        let now = clock()
+        let feedName = request.feed.isEmpty ? nil : try InputRules.normalizedFeedName(request.feed).get()
+        let listings = try await storage.read { store -> [SnapListing] in
+            var feedID: Int64?
+            if let feedName {
+                guard let feed = try store.feed(named: feedName) else { throw StoreError(.notFound, "no feed named \(feedName)") }
+                feedID = feed.id
+            }
+            return try store.snapListings(feedID: feedID, viewerID: user.id, now: now)
+        }
+        return HandlerOutcome(Snaps(version: version, snaps: listings.map(Self.info)), requestID: context.requestID)
+    }
+
+    func postSnap(_ request: PostSnap, _ context: RequestContext) async throws -> HandlerOutcome {
+        let user = try requireUser(context)
+        let feedName = try InputRules.normalizedFeedName(request.feed).get()
+        let header = try validateImage(request.image)
+        let now = clock()
+        let snap = NewSnap(
+            feedID: 0, posterID: user.id, image: request.image, sha256: SHA256.hash(request.image),
+            format: header.format == .png ? .png : .jpeg, width: header.width, height: header.height,
+            postedAt: now, expiresAt: now + configuration.snapTTLMilliseconds)
+        let listing = try await storage.write { store -> SnapListing in
+            guard let feed = try store.feed(named: feedName) else { throw StoreError(.notFound, "no feed named \(feedName)") }
+            var stored = snap
+            stored.feedID = feed.id
+            return try store.insertSnap(stored)
+        }
+        changes.bump()
+        logger.info("\(user.name) posted snap \(listing.id) to \(listing.feedName) (\(listing.byteCount) bytes)")
+        return HandlerOutcome(SnapPosted(snap: Self.info(listing)), requestID: context.requestID)
+    }
+
+    /// The only path by which snap image bytes leave the server: the claim commits first.
+    func openSnap(_ request: OpenSnap, _ context: RequestContext) async throws -> HandlerOutcome {
+        let user = try requireUser(context)
+        guard let snapID = Int64(exactly: request.snapID) else { throw StoreError(.notFound, "no snap \(request.snapID)") }
+        let now = clock()
+        let opened = try await storage.write { store in try store.claimView(snapID: snapID, viewerID: user.id, now: now) }
+        changes.bump()
+        logger.info("\(user.name) opened snap \(snapID)")
+        return HandlerOutcome(SnapImage(snap: Self.info(opened.listing), sha256: opened.sha256, image: opened.image),
+                              requestID: context.requestID)
+    }
+
+    func validateImage(_ bytes: [UInt8]) throws -> ImageHeader {
+        let limits = ImageLimits(maxBytes: configuration.maxImageBytes, maxWidth: configuration.maxImageDimension,
+                                 maxHeight: configuration.maxImageDimension, maxPixels: configuration.maxImagePixels)
+        do {
+            return try limits.validate(bytes)
+        } catch {
+            switch error {
+            case .tooManyBytes: throw ErrorMessage(code: .imageTooLarge, message: error.description)
+            case .dimensionsTooLarge: throw ErrorMessage(code: .imageDimensionsTooLarge, message: error.description)
+            default: throw ErrorMessage(code: .unsupportedImage, message: "only PNG and JPEG images are accepted: \(error.description)")
+            }
+        }
+    }
+
+    static func info(_ listing: SnapListing) -> SnapInfo {
+        SnapInfo(id: UInt64(listing.id), feed: listing.feedName, poster: listing.posterName, postedAt: listing.postedAt,
+                 expiresAt: listing.expiresAt, state: SnapState(rawValue: listing.status.rawValue) ?? .unread,
+                 imageKind: listing.format == .png ? .png : .jpeg, byteCount: UInt32(clamping: listing.byteCount),
+                 width: UInt32(clamping: listing.width), height: UInt32(clamping: listing.height))
+    }
+}

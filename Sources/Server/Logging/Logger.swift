@@ -1,0 +1,46 @@
+import Foundation
+import Synchronization
+
+/// How loud the server is.
+public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
+    case debug = 0, info, warning, error
+
+    public init?(name: String) {
+        switch name.lowercased() {
+        case "debug": self = .debug
+        case "info": self = .info
+        case "warning", "warn": self = .warning
+        case "error": self = .error
+        default: return nil
+        }
+    }
+
+    public var name: String { ["debug", "info", "warning", "error"][rawValue] }
+    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// A small leveled logger writing one line per event to standard error. Messages are built
+/// only when their level is enabled. Never pass secrets (passwords, tokens) to it.
+public struct Logger: Sendable {
+    public var level: LogLevel
+    private let sink: @Sendable (String) -> Void
+
+    public init(level: LogLevel, sink: @escaping @Sendable (String) -> Void = Logger.standardError) {
+        self.level = level; self.sink = sink
+    }
+
+    public static let standardError: @Sendable (String) -> Void = { line in
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
+        guard level >= self.level else { return }
+        let time = Date().formatted(.iso8601)
+        sink("\(time) \(level.name.uppercased()) \(message())")
+    }
+
+    public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
+    public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
+    public func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
+    public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
+}

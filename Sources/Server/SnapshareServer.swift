@@ -1,0 +1,112 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Shared
+
+/// The whole server: storage, certificates, TLS, handlers and the event loop, wired from one
+/// configuration. `main` and the tests both start it through this type.
+public final class SnapshareServer: @unchecked Sendable {
+    public let configuration: ServerConfiguration
+    public let logger: Logger
+    public private(set) var port = 0
+    /// The certificate set in use when the server generated its own.
+    public private(set) var certificates: DevCertificateSet?
+    private let storage: StorageExecutor
+    private let core: ServerCore
+    private let purgeTimer: DispatchSourceTimer
+
+    public init(configuration: ServerConfiguration, logger: Logger) throws {
+        self.configuration = configuration
+        self.logger = logger
+        try DataDirectory.prepare(configuration.dataDirectory)
+        storage = try StorageExecutor.sqlite(path: configuration.databasePath, readers: configuration.storageReaders)
+
+        let certificateFile: String
+        let keyFile: String
+        if let cert = configuration.tlsCertificateFile, let key = configuration.tlsKeyFile {
+            certificateFile = cert
+            keyFile = key
+        } else {
+            let set = try DevCertificateAuthority.ensure(
+                directory: configuration.certificatesDirectory,
+                hosts: Self.defaultCertificateHosts + configuration.certificateHosts)
+            certificates = set
+            certificateFile = set.serverCertificatePath
+            keyFile = set.serverKeyPath
+        }
+        let tls = try TLSContext.server(certificateChainFile: certificateFile, privateKeyFile: keyFile)
+        let metrics = ServerMetrics(startedAt: RequestHandler.wallClock())
+        let handler = RequestHandler(storage: storage, configuration: configuration, metrics: metrics, logger: logger)
+        core = try ServerCore(configuration: configuration, tlsContext: tls, handler: handler, metrics: metrics, logger: logger)
+        purgeTimer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "snapshare-purge"))
+    }
+
+    /// The names every generated certificate covers.
+    public static var defaultCertificateHosts: [String] {
+        var hosts = ["localhost", "127.0.0.1", "::1"]
+        var name = [CChar](repeating: 0, count: 256)
+        if gethostname(&name, name.count) == 0 {
+            let host = name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            if !host.isEmpty && !hosts.contains(host) { hosts.append(host) }
+        }
+        return hosts
+    }
+
+    /// Binds, starts serving, and starts the expiry purge; returns the bound port.
+    @discardableResult
+    public func start() throws -> Int {
+        purgeExpired()
+        port = try core.start()
+        let interval = configuration.expiryPurgeIntervalMilliseconds
+        purgeTimer.schedule(deadline: .now() + .milliseconds(Int(interval)), repeating: .milliseconds(Int(interval)))
+        purgeTimer.setEventHandler { [weak self] in self?.purgeExpired() }
+        purgeTimer.resume()
+        return port
+    }
+
+    /// Erases the image bytes of expired snaps.
+    public func purgeExpired() {
+        let now = RequestHandler.wallClock()
+        let logger = self.logger
+        storage.write({ store -> Int in
+            let erased = try store.purgeExpired(now: now)
+            _ = try store.deleteExpiredSessions(now: now)
+            return erased
+        }, completion: { result in
+            switch result {
+            case .success(let erased) where erased > 0:
+                logger.info("erased the images of \(erased) expired snaps")
+                self.storage.write({ store in try store.compact() }, completion: { _ in })
+            case .success: break
+            case .failure(let error): logger.error("expiry purge failed: \(error)")
+            }
+        })
+    }
+
+    /// Stops serving and closes storage.
+    public func stop() {
+        purgeTimer.cancel()
+        core.stop()
+        storage.shutdown()
+    }
+}
+
+/// The server's data folder: created owner-only, since it holds password hashes and snaps.
+enum DataDirectory {
+    static func prepare(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw ConfigurationError("\(path) exists and is not a directory") }
+            return
+        }
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+    }
+}
+
+/// A configuration that cannot work, with the reason.
+public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,166 @@
+import CSQLite
+
+/// SQLite copies bound text and blobs before the bind call returns (the `SQLITE_TRANSIENT`
+/// destructor), so Swift buffers only need to live for the duration of the call.
+private let transientDestructor = snapshare_sqlite_transient()
+
+/// One prepared statement: typed binds, stepping and column reads. Finalized in `deinit`.
+///
+/// Parameters and columns are numbered as SQLite numbers them: parameters from 1, columns from 0.
+public final class SQLiteStatement {
+    /// The statement's SQL text, for error messages.
+    public let sql: String
+    let handle: OpaquePointer
+    /// True while a `SQLiteDatabase.withStatement` body holds this cached statement.
+    var isCheckedOut = false
+
+    init(handle: OpaquePointer, sql: String) {
+        self.handle = handle
+        self.sql = sql
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    private var connection: OpaquePointer? { sqlite3_db_handle(handle) }
+
+    private func check(_ resultCode: Int32) throws {
+        guard resultCode == SQLITE_OK else {
+            throw SQLiteError(resultCode: resultCode, connection: connection, sql: sql)
+        }
+    }
+
+    // MARK: Binding
+
+    /// Binds a 64-bit integer to parameter `index` (from 1).
+    public func bind(_ value: Int64, at index: Int32) throws {
+        try check(sqlite3_bind_int64(handle, index, value))
+    }
+
+    /// Binds a double to parameter `index`.
+    public func bind(_ value: Double, at index: Int32) throws {
+        try check(sqlite3_bind_double(handle, index, value))
+    }
+
+    /// Binds UTF-8 text to parameter `index`.
+    public func bind(_ value: String, at index: Int32) throws {
+        var text = value
+        let resultCode = text.withUTF8 { utf8 -> Int32 in
+            guard let base = utf8.baseAddress, utf8.count > 0 else {
+                // A null pointer would bind NULL, not the empty string.
+                return sqlite3_bind_text(handle, index, "", 0, transientDestructor)
+            }
+            return base.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
+                sqlite3_bind_text64(handle, index, $0, sqlite3_uint64(utf8.count), transientDestructor,
+                                    UInt8(SQLITE_UTF8))
+            }
+        }
+        try check(resultCode)
+    }
+
+    /// Binds bytes as a blob to parameter `index`; an empty array binds an empty blob, not NULL.
+    public func bind(_ value: [UInt8], at index: Int32) throws {
+        let resultCode = value.withUnsafeBytes { bytes -> Int32 in
+            guard let base = bytes.baseAddress, bytes.count > 0 else {
+                // sqlite3_bind_blob with a null pointer would bind NULL.
+                return sqlite3_bind_zeroblob(handle, index, 0)
+            }
+            return sqlite3_bind_blob64(handle, index, base, sqlite3_uint64(bytes.count), transientDestructor)
+        }
+        try check(resultCode)
+    }
+
+    /// Binds SQL NULL to parameter `index`.
+    public func bindNull(at index: Int32) throws {
+        try check(sqlite3_bind_null(handle, index))
+    }
+
+    /// Binds one value of any storage class to parameter `index`.
+    public func bind(_ value: SQLiteValue, at index: Int32) throws {
+        switch value {
+        case .integer(let number): try bind(number, at: index)
+        case .real(let number): try bind(number, at: index)
+        case .text(let text): try bind(text, at: index)
+        case .blob(let bytes): try bind(bytes, at: index)
+        case .null: try bindNull(at: index)
+        }
+    }
+
+    /// Binds `values` to parameters 1...n; the count must match the statement's parameters.
+    public func bind(_ values: [SQLiteValue]) throws {
+        let expected = Int(sqlite3_bind_parameter_count(handle))
+        guard values.count == expected else {
+            throw SQLiteError(code: SQLITE_RANGE, message: "\(values.count) values for \(expected) parameters", sql: sql)
+        }
+        for (offset, value) in values.enumerated() {
+            try bind(value, at: Int32(offset + 1))
+        }
+    }
+
+    // MARK: Stepping
+
+    /// Advances the statement; true when a row is ready to read, false when it is done.
+    @discardableResult
+    public func step() throws -> Bool {
+        let resultCode = sqlite3_step(handle)
+        switch resultCode {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw SQLiteError(resultCode: resultCode, connection: connection, sql: sql)
+        }
+    }
+
+    /// Rewinds the statement and clears its bindings so it can run again.
+    public func reset() {
+        // sqlite3_reset repeats the last step's error code; step already reported it.
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    // MARK: Columns
+
+    /// The number of result columns.
+    public var columnCount: Int32 { sqlite3_column_count(handle) }
+
+    /// True when column `index` (from 0) of the current row is NULL.
+    public func isNull(at index: Int32) -> Bool {
+        sqlite3_column_type(handle, index) == SQLITE_NULL
+    }
+
+    /// Column `index` as a 64-bit integer (NULL reads as 0).
+    public func int64(at index: Int32) -> Int64 {
+        sqlite3_column_int64(handle, index)
+    }
+
+    /// Column `index` as a double.
+    public func double(at index: Int32) -> Double {
+        sqlite3_column_double(handle, index)
+    }
+
+    /// Column `index` as text (NULL reads as the empty string).
+    public func string(at index: Int32) -> String {
+        guard let text = sqlite3_column_text(handle, index) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    }
+
+    /// Column `index` as bytes (NULL and the empty blob both read as `[]`).
+    public func blob(at index: Int32) -> [UInt8] {
+        // Ask for the pointer first: sqlite3_column_bytes after it reports the blob's size.
+        guard let bytes = sqlite3_column_blob(handle, index) else { return [] }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return Array(UnsafeRawBufferPointer(start: bytes, count: count))
+    }
+
+    /// Column `index` as whichever storage class it holds.
+    public func value(at index: Int32) -> SQLiteValue {
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_INTEGER: return .integer(int64(at: index))
+        case SQLITE_FLOAT: return .real(double(at: index))
+        case SQLITE_TEXT: return .text(string(at: index))
+        case SQLITE_BLOB: return .blob(blob(at: index))
+        default: return .null
+        }
+    }
+}

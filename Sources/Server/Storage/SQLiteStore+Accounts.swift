@@ -1,0 +1,103 @@
+/// Users and sessions.
+extension SQLiteStore {
+    public func createUser(name: String, passwordHash: String, isAdmin: Bool, at: Int64) throws -> UserRecord {
+        do {
+            return try translatingErrors("creating user") {
+                try database.run("""
+                    INSERT INTO users (name, password_hash, is_admin, created_at) VALUES (?1, ?2, ?3, ?4)
+                    """, [.text(name), .text(passwordHash), .bool(isAdmin), .integer(at)])
+                return UserRecord(id: database.lastInsertRowID, name: name, passwordHash: passwordHash,
+                                  isAdmin: isAdmin, createdAt: at)
+            }
+        } catch let error as StoreError where error.kind == .conflict {
+            throw StoreError(.conflict, "a user named \(name) already exists")
+        }
+    }
+
+    public func user(named name: String) throws -> UserRecord? {
+        try translatingErrors("looking up user") {
+            try database.queryFirst(Self.userColumns + " WHERE name = ?1", [.text(name)], row: Self.userRecord)
+        }
+    }
+
+    public func user(id: Int64) throws -> UserRecord? {
+        try translatingErrors("looking up user") {
+            try database.queryFirst(Self.userColumns + " WHERE id = ?1", [.integer(id)], row: Self.userRecord)
+        }
+    }
+
+    public func setAdmin(userID: Int64, isAdmin: Bool) throws {
+        try translatingErrors("changing admin flag") {
+            let changed = try database.run("UPDATE users SET is_admin = ?2 WHERE id = ?1",
+                                           [.integer(userID), .bool(isAdmin)])
+            guard changed > 0 else { throw StoreError(.notFound, "no user with id \(userID)") }
+        }
+    }
+
+    public func setPasswordHash(userID: Int64, passwordHash: String) throws {
+        try translatingErrors("changing password") {
+            let changed = try database.run("UPDATE users SET password_hash = ?2 WHERE id = ?1",
+                                           [.integer(userID), .text(passwordHash)])
+            guard changed > 0 else { throw StoreError(.notFound, "no user with id \(userID)") }
+        }
+    }
+
+    public func userSummaries() throws -> [UserSummary] {
+        try translatingErrors("listing users") {
+            try database.transaction {
+                try database.query("""
+                    SELECT u.name, u.is_admin, u.created_at,
+                           (SELECT count(*) FROM snaps s WHERE s.poster_id = u.id),
+                           (SELECT count(*) FROM views v WHERE v.viewer_id = u.id)
+                    FROM users u
+                    ORDER BY u.name, u.id
+                    """) { row in
+                    UserSummary(name: row.string(at: 0), isAdmin: row.int64(at: 1) != 0, createdAt: row.int64(at: 2),
+                                postCount: row.int64(at: 3), viewCount: row.int64(at: 4))
+                }
+            }
+        }
+    }
+
+    // MARK: Sessions
+
+    public func createSession(userID: Int64, tokenHash: [UInt8], at: Int64, expiresAt: Int64) throws {
+        _ = try translatingErrors("creating session") {
+            try database.run("""
+                INSERT INTO sessions (token_hash, user_id, created_at, expires_at, last_used_at)
+                VALUES (?1, ?2, ?3, ?4, ?3)
+                """, [.blob(tokenHash), .integer(userID), .integer(at), .integer(expiresAt)])
+        }
+    }
+
+    public func sessionUser(tokenHash: [UInt8], now: Int64) throws -> UserRecord? {
+        try translatingErrors("looking up session") {
+            try database.queryFirst("""
+                SELECT u.id, u.name, u.password_hash, u.is_admin, u.created_at
+                FROM sessions s JOIN users u ON u.id = s.user_id
+                WHERE s.token_hash = ?1 AND s.expires_at > ?2
+                """, [.blob(tokenHash), .integer(now)], row: Self.userRecord)
+        }
+    }
+
+    public func deleteSession(tokenHash: [UInt8]) throws {
+        _ = try translatingErrors("deleting session") {
+            try database.run("DELETE FROM sessions WHERE token_hash = ?1", [.blob(tokenHash)])
+        }
+    }
+
+    public func deleteExpiredSessions(now: Int64) throws -> Int {
+        try translatingErrors("deleting expired sessions") {
+            try database.run("DELETE FROM sessions WHERE expires_at <= ?1", [.integer(now)])
+        }
+    }
+
+    // MARK: Rows
+
+    static let userColumns = "SELECT id, name, password_hash, is_admin, created_at FROM users"
+
+    static func userRecord(_ row: SQLiteStatement) -> UserRecord {
+        UserRecord(id: row.int64(at: 0), name: row.string(at: 1), passwordHash: row.string(at: 2),
+                   isAdmin: row.int64(at: 3) != 0, createdAt: row.int64(at: 4))
+    }
+}

@@ -1,0 +1,86 @@
+/// Resets, purging, compaction and counters for the admin commands.
+extension SQLiteStore {
+    public func resetFeed(id: Int64) throws -> Int {
+        try translatingErrors("resetting feed") {
+            // One statement, so it is atomic even outside a transaction; images and views cascade.
+            try database.run("DELETE FROM snaps WHERE feed_id = ?1", [.integer(id)])
+        }
+    }
+
+    public func resetAllFeeds() throws -> Int {
+        try translatingErrors("resetting all feeds") {
+            try database.run("DELETE FROM snaps")
+        }
+    }
+
+    public func purgeExpired(now: Int64) throws -> Int {
+        try translatingErrors("purging expired snaps") {
+            try database.transaction {
+                let erased = try database.run("""
+                    DELETE FROM snap_images
+                    WHERE snap_id IN (SELECT id FROM snaps WHERE image_erased = 0 AND expires_at <= ?1)
+                    """, [.integer(now)])
+                try database.run("UPDATE snaps SET image_erased = 1 WHERE image_erased = 0 AND expires_at <= ?1",
+                                 [.integer(now)])
+                return erased
+            }
+        }
+    }
+
+    /// Copies the WAL into the database file and truncates the WAL to zero bytes. With
+    /// `secure_delete` the deleted image pages were already zeroed; this removes the older copies
+    /// the WAL still held.
+    ///
+    /// SQLite refuses to checkpoint inside a transaction, and a group-commit batch is always one.
+    /// So inside a transaction the checkpoint is scheduled for right after the outermost COMMIT
+    /// (still before the batch's completions run); a failure there cannot reach this caller, and
+    /// the next compaction repeats the work. Outside a transaction (`writeUnbatched`) it runs at
+    /// once and reports a checkpoint that readers kept from finishing as `unavailable`.
+    public func compact() throws {
+        guard !database.isReadOnly else {
+            throw StoreError(.internalError, "compact needs the writer connection")
+        }
+        if database.isInTransaction {
+            database.afterCommit(key: "checkpoint") { [weak self] in
+                _ = try? self?.checkpoint()
+            }
+            return
+        }
+        try translatingErrors("compacting") {
+            guard try checkpoint() else {
+                throw StoreError(.unavailable, "the checkpoint could not finish because another connection "
+                                 + "was reading; deleted data may remain in the WAL until it is retried")
+            }
+        }
+    }
+
+    /// `PRAGMA wal_checkpoint(TRUNCATE)`; false when another connection kept it from finishing.
+    private func checkpoint() throws -> Bool {
+        // Columns: busy (1 if blocked), frames in the WAL, frames copied.
+        let busy = try database.queryFirst("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int64(at: 0) } ?? 0
+        return busy == 0
+    }
+
+    public func statistics(now: Int64) throws -> [Statistic] {
+        try translatingErrors("collecting statistics") {
+            try database.transaction {
+                let live = "expires_at > ?1 AND image_erased = 0"
+                let counters: [(String, String, [SQLiteValue])] = [
+                    ("users", "SELECT count(*) FROM users", []),
+                    ("admins", "SELECT count(*) FROM users WHERE is_admin = 1", []),
+                    ("feeds", "SELECT count(*) FROM feeds", []),
+                    ("snaps_live", "SELECT count(*) FROM snaps WHERE \(live)", [.integer(now)]),
+                    ("snaps_expired", "SELECT count(*) FROM snaps WHERE NOT (\(live))", [.integer(now)]),
+                    ("views", "SELECT count(*) FROM views", []),
+                    // length() of a blob reads the record header, not the image pages.
+                    ("image_bytes_stored", "SELECT coalesce(sum(length(bytes)), 0) FROM snap_images", []),
+                    ("database_bytes", "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()", []),
+                    ("sessions", "SELECT count(*) FROM sessions WHERE expires_at > ?1", [.integer(now)]),
+                ]
+                return try counters.map { name, sql, values in
+                    Statistic(name: name, value: try database.scalar(sql, values))
+                }
+            }
+        }
+    }
+}

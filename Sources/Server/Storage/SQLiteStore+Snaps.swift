@@ -1,0 +1,151 @@
+/// Snaps: posting, listing, and the view-once claim.
+extension SQLiteStore {
+    public func insertSnap(_ snap: NewSnap) throws -> SnapListing {
+        do {
+            return try translatingErrors("posting snap") {
+                try database.transaction {
+                    try database.run("""
+                        INSERT INTO snaps (feed_id, poster_id, posted_at, expires_at, byte_count, width, height,
+                                           format, sha256)
+                        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+                        """, [.integer(snap.feedID), .integer(snap.posterID), .integer(snap.postedAt),
+                              .integer(snap.expiresAt), .int(snap.image.count), .int(snap.width), .int(snap.height),
+                              .integer(Int64(snap.format.rawValue)), .blob(snap.sha256)])
+                    let id = database.lastInsertRowID
+                    try database.run("INSERT INTO snap_images (snap_id, bytes) VALUES (?1, ?2)",
+                                     [.integer(id), .blob(snap.image)])
+                    guard let listing = try database.queryFirst(Self.listingByIDSQL, [.integer(snap.posterID), .integer(id)],
+                                                                row: Self.snapListing) else {
+                        throw StoreError(.internalError, "snap \(id) vanished right after its insert")
+                    }
+                    return listing
+                }
+            }
+        } catch let error as StoreError where error.kind == .notFound {
+            throw StoreError(.notFound, "feed \(snap.feedID) or user \(snap.posterID) does not exist")
+        }
+    }
+
+    public func snapListings(feedID: Int64?, viewerID: Int64, now: Int64) throws -> [SnapListing] {
+        try translatingErrors("listing snaps") {
+            if let feedID {
+                return try database.query(Self.liveFeedListingSQL, [.integer(viewerID), .integer(now), .integer(feedID)],
+                                          row: Self.snapListing)
+            }
+            return try database.query(Self.liveListingSQL, [.integer(viewerID), .integer(now)], row: Self.snapListing)
+        }
+    }
+
+    /// Includes expired and erased snaps, so callers can tell EXPIRED from NOT_FOUND.
+    public func snapListing(id: Int64, viewerID: Int64, now: Int64) throws -> SnapListing? {
+        try translatingErrors("looking up snap") {
+            try database.queryFirst(Self.listingByIDSQL, [.integer(viewerID), .integer(id)], row: Self.snapListing)
+        }
+    }
+
+    /// The view-once gate. Checks run in this order: `notFound`, `ownSnap`, `expired`, then the
+    /// insert of the (snap, viewer) row, whose primary-key conflict is `alreadyViewed`.
+    ///
+    /// Why it is safe under races: the insert, not an earlier SELECT, decides the winner. Two
+    /// connections racing for the same pair serialize on SQLite's write lock; the loser's INSERT
+    /// hits the primary key. The claim and the read of the bytes are one transaction (a savepoint
+    /// when batched), so bytes are never handed out for a claim that was not committed with them,
+    /// and the caller acknowledges only after COMMIT returned.
+    public func claimView(snapID: Int64, viewerID: Int64, now: Int64) throws -> OpenedSnap {
+        try translatingErrors("opening snap") {
+            try database.transaction {
+                guard let gate = try database.queryFirst(
+                    "SELECT poster_id, expires_at, image_erased, sha256 FROM snaps WHERE id = ?1", [.integer(snapID)],
+                    row: { row in (posterID: row.int64(at: 0), expiresAt: row.int64(at: 1),
+                                   erased: row.int64(at: 2) != 0, sha256: row.blob(at: 3)) }
+                ) else {
+                    throw StoreError(.notFound, "no snap \(snapID)")
+                }
+                guard gate.posterID != viewerID else {
+                    throw StoreError(.ownSnap, "snap \(snapID) is the viewer's own")
+                }
+                guard gate.expiresAt > now, !gate.erased else {
+                    throw StoreError(.expired, "snap \(snapID) has expired")
+                }
+                do {
+                    try database.run("INSERT INTO views (snap_id, viewer_id, claimed_at) VALUES (?1, ?2, ?3)",
+                                     [.integer(snapID), .integer(viewerID), .integer(now)])
+                } catch let error as SQLiteError where error.isUniquenessViolation {
+                    throw StoreError(.alreadyViewed, "snap \(snapID) was already opened by this viewer")
+                }
+                // A missing image with image_erased still 0 means a purge is racing us or the row was
+                // damaged; either way nobody gets bytes, and throwing rolls the claim back.
+                guard let image = try database.queryFirst("SELECT bytes FROM snap_images WHERE snap_id = ?1",
+                                                          [.integer(snapID)], row: { $0.blob(at: 0) }) else {
+                    throw StoreError(.expired, "snap \(snapID) has no image any more")
+                }
+                guard var listing = try database.queryFirst(Self.listingByIDSQL, [.integer(viewerID), .integer(snapID)],
+                                                            row: Self.snapListing) else {
+                    throw StoreError(.notFound, "no snap \(snapID)")
+                }
+                listing.status = .read
+                return OpenedSnap(listing: listing, image: image, sha256: gate.sha256)
+            }
+        }
+    }
+
+    public func restoreView(snapID: Int64, userID: Int64) throws {
+        try translatingErrors("restoring view") {
+            let deleted = try database.run("DELETE FROM views WHERE snap_id = ?1 AND viewer_id = ?2",
+                                           [.integer(snapID), .integer(userID)])
+            guard deleted > 0 else {
+                throw StoreError(.notFound, "user \(userID) has not opened snap \(snapID)")
+            }
+        }
+    }
+
+    public func deleteSnap(id: Int64) throws {
+        try translatingErrors("deleting snap") {
+            // The image and the views go with it (ON DELETE CASCADE).
+            let deleted = try database.run("DELETE FROM snaps WHERE id = ?1", [.integer(id)])
+            guard deleted > 0 else { throw StoreError(.notFound, "no snap \(id)") }
+        }
+    }
+
+    // MARK: Listing SQL (never touches snap_images)
+
+    /// Columns of a `SnapListing`; ?1 is the viewer.
+    static let listingSelect = """
+        SELECT s.id, f.name, u.name, s.posted_at, s.expires_at,
+               CASE WHEN s.poster_id = ?1 THEN 2
+                    WHEN EXISTS (SELECT 1 FROM views v WHERE v.snap_id = s.id AND v.viewer_id = ?1) THEN 1
+                    ELSE 0 END,
+               s.byte_count, s.width, s.height, s.format
+        FROM snaps s
+        JOIN feeds f ON f.id = s.feed_id
+        JOIN users u ON u.id = s.poster_id
+        """
+    /// ?1 viewer, ?2 now.
+    static let liveListingSQL = listingSelect + """
+
+        WHERE s.expires_at > ?2 AND s.image_erased = 0
+        ORDER BY s.posted_at DESC, s.id DESC
+        """
+    /// ?1 viewer, ?2 now, ?3 feed.
+    static let liveFeedListingSQL = listingSelect + """
+
+        WHERE s.feed_id = ?3 AND s.expires_at > ?2 AND s.image_erased = 0
+        ORDER BY s.posted_at DESC, s.id DESC
+        """
+    /// ?1 viewer, ?2 snap id; expired and erased snaps included.
+    static let listingByIDSQL = listingSelect + """
+
+        WHERE s.id = ?2
+        """
+
+    static func snapListing(_ row: SQLiteStatement) throws -> SnapListing {
+        guard let status = UInt8(exactly: row.int64(at: 5)).flatMap(SnapStatus.init(rawValue:)),
+              let format = UInt8(exactly: row.int64(at: 9)).flatMap(StoredImageFormat.init(rawValue:)) else {
+            throw StoreError(.corrupt, "snap \(row.int64(at: 0)) has an unknown status or format")
+        }
+        return SnapListing(id: row.int64(at: 0), feedName: row.string(at: 1), posterName: row.string(at: 2),
+                           postedAt: row.int64(at: 3), expiresAt: row.int64(at: 4), status: status,
+                           byteCount: row.int64(at: 6), width: Int(row.int64(at: 7)), height: Int(row.int64(at: 8)),
+                           format: format)
+    }
+}

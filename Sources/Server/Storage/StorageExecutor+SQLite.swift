@@ -1,0 +1,8 @@
+/// Wiring of the executor to the SQLite store.
+extension StorageExecutor {
+    /// An executor whose writer and `readers` reader threads each own a `SQLiteStore` on `path`.
+    public static func sqlite(path: String, readers: Int = 2, maximumBatchSize: Int = 256) throws -> StorageExecutor {
+        try StorageExecutor(path: path, readerCount: readers, maximumBatchSize: maximumBatchSize,
+                            makeStore: SQLiteStore.open)
+    }
+}

@@ -1,0 +1,38 @@
+/// Levenshtein distance, used to suggest the command or option a user probably meant.
+enum EditDistance {
+    /// The number of single-character insertions, deletions and substitutions turning `a` into `b`.
+    static func between(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+
+    /// The candidate the user most likely meant by `input`, or nil when none is close.
+    ///
+    /// Close means a few typos (about one per three characters typed) or an unambiguous prefix,
+    /// so `fed` suggests `feed` and `del` suggests `delete`, but `x` suggests nothing.
+    static func suggestion(for input: String, among candidates: [String]) -> String? {
+        let limit = max(1, input.count / 3)
+        var best: (name: String, distance: Int)?
+        for candidate in candidates {
+            let distance = between(input, candidate)
+            if distance <= limit, distance < (best?.distance ?? .max) {
+                best = (candidate, distance)
+            }
+        }
+        if let best { return best.name }
+        let prefixed = candidates.filter { $0.hasPrefix(input) && input.count >= 2 }
+        return prefixed.count == 1 ? prefixed[0] : nil
+    }
+}

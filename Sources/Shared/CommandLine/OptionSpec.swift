@@ -1,0 +1,31 @@
+/// An option that takes a value: `--feed NAME`, `--feed=NAME` or `-f NAME`.
+public struct OptionSpec: Sendable {
+    /// The long name including its dashes, such as `--feed`; accessors look values up by it.
+    public var name: String
+    /// The short name including its dash, such as `-f`.
+    public var short: String?
+    /// One line for the help text.
+    public var help: String
+    /// The placeholder shown after the name in help, such as `HOST:PORT`.
+    public var valueName: String
+    /// Whether the option may be given more than once; every value is kept in order.
+    public var isRepeatable: Bool
+    /// An environment variable whose non-empty value is used when the option is absent.
+    public var environmentVariable: String?
+
+    public init(
+        _ name: String,
+        short: String? = nil,
+        valueName: String = "VALUE",
+        help: String,
+        isRepeatable: Bool = false,
+        environmentVariable: String? = nil
+    ) {
+        self.name = name
+        self.short = short
+        self.help = help
+        self.valueName = valueName
+        self.isRepeatable = isRepeatable
+        self.environmentVariable = environmentVariable
+    }
+}

@@ -1,0 +1,136 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux
+
+/// TCP socket setup for the server (listening, non-blocking) and the client (blocking with
+/// timeouts).
+public enum Socket {
+    /// Resolves `host` (name or literal) to socket addresses for TCP.
+    public static func resolve(host: String, port: Int, passive: Bool) throws(SystemError) -> [(family: Int32, address: [UInt8])] {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_family = AF_UNSPEC
+        if passive { hints.ai_flags = AI_PASSIVE }
+        var list: UnsafeMutablePointer<addrinfo>?
+        let rc = getaddrinfo(host, String(port), &hints, &list)
+        guard rc == 0, let first = list else {
+            throw SystemError("getaddrinfo(\(host)): \(String(cString: gai_strerror(rc)))", errno: EINVAL)
+        }
+        defer { freeaddrinfo(list) }
+        var results: [(Int32, [UInt8])] = []
+        var node: UnsafeMutablePointer<addrinfo>? = first
+        while let current = node {
+            let info = current.pointee
+            if let addr = info.ai_addr {
+                let bytes = UnsafeRawBufferPointer(start: addr, count: Int(info.ai_addrlen))
+                results.append((info.ai_family, Array(bytes)))
+            }
+            node = info.ai_next
+        }
+        return results
+    }
+
+    /// A non-blocking listening socket bound to host:port (port 0 picks a free one).
+    public static func listen(host: String, port: Int, backlog: Int32 = 1024) throws(SystemError) -> Int32 {
+        let addresses = try resolve(host: host, port: port, passive: true)
+        var lastError = SystemError("bind(\(host):\(port))", errno: EADDRNOTAVAIL)
+        for (family, address) in addresses {
+            let fd = try Syscall.checked("socket") {
+                socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            }
+            var one: Int32 = 1
+            _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+            let bound = address.withUnsafeBytes { raw in
+                Glibc.bind(fd, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count))
+            }
+            if bound != 0 {
+                lastError = SystemError("bind(\(host):\(port))", errno: snapshare_errno())
+                Syscall.close(fd)
+                continue
+            }
+            if Glibc.listen(fd, backlog) != 0 {
+                lastError = SystemError("listen", errno: snapshare_errno())
+                Syscall.close(fd)
+                continue
+            }
+            return fd
+        }
+        throw lastError
+    }
+
+    /// The local port a socket is bound to.
+    public static func localPort(_ fd: Int32) -> Int {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let rc = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard rc == 0 else { return 0 }
+        let family = storage.ss_family
+        return withUnsafePointer(to: &storage) { pointer -> Int in
+            if family == sa_family_t(AF_INET6) {
+                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin6_port)) }
+            }
+            return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
+        }
+    }
+
+    /// Accepts one connection as a non-blocking, close-on-exec descriptor.
+    public static func accept(_ listener: Int32) throws(SystemError) -> IOResult<Int32> {
+        try Syscall.call("accept4") {
+            snapshare_accept4(listener, nil, nil, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
+        }
+    }
+
+    /// Disables Nagle so small replies leave at once.
+    public static func setNoDelay(_ fd: Int32) {
+        var one: Int32 = 1
+        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    /// A blocking TCP connection to host:port, giving up after `timeout` seconds per address.
+    public static func connect(host: String, port: Int, timeout: Double) throws(SystemError) -> Int32 {
+        let addresses = try resolve(host: host, port: port, passive: false)
+        var lastError = SystemError("connect(\(host):\(port))", errno: ECONNREFUSED)
+        for (family, address) in addresses {
+            let fd = try Syscall.checked("socket") {
+                socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            }
+            let rc = address.withUnsafeBytes { raw in
+                Glibc.connect(fd, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count))
+            }
+            var err: Int32 = rc == 0 ? 0 : snapshare_errno()
+            if err == EINPROGRESS {
+                var pfd = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                let ready = poll(&pfd, 1, Int32(timeout * 1000))
+                if ready == 1 {
+                    var soError: Int32 = 0
+                    var length = socklen_t(MemoryLayout<Int32>.size)
+                    getsockopt(fd, SOL_SOCKET, SO_ERROR, &soError, &length)
+                    err = soError
+                } else {
+                    err = ETIMEDOUT
+                }
+            }
+            if err != 0 {
+                lastError = SystemError("connect(\(host):\(port))", errno: err)
+                Syscall.close(fd)
+                continue
+            }
+            // Back to blocking mode for the client's simple read/write loop.
+            let flags = fcntl(fd, F_GETFL)
+            _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK)
+            setNoDelay(fd)
+            return fd
+        }
+        throw lastError
+    }
+
+    /// Sets receive and send timeouts on a blocking socket.
+    public static func setTimeouts(_ fd: Int32, seconds: Double) {
+        var tv = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1_000_000))
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+    }
+}

@@ -1,0 +1,126 @@
+import COpenSSL
+import Glibc
+
+/// Shared TLS settings (an `SSL_CTX`): protocol version, certificates, trust. One per server or client, shared by
+/// every connection; OpenSSL locks it internally, so it may be used from any thread.
+public final class TLSContext: @unchecked Sendable {
+    /// The owned `SSL_CTX*`, freed in deinit.
+    let handle: OpaquePointer
+    /// True when OpenSSL verifies the peer's chain against a trust file. A client without one pins the leaf's
+    /// fingerprint instead, and the engine checks the host name itself.
+    let verifiesPeerChain: Bool
+
+    /// Key-exchange groups, most preferred first. P-256 matches the certificates; X25519 is the common client default.
+    static let groups = "P-256:X25519"
+
+    private init(handle: OpaquePointer, verifiesPeerChain: Bool) {
+        self.handle = handle
+        self.verifiesPeerChain = verifiesPeerChain
+    }
+
+    deinit {
+        SSL_CTX_free(handle)
+    }
+
+    /// Makes a TLS 1.3-only server context from a PEM certificate chain (leaf first) and its PEM private key.
+    public static func server(certificateChainFile: String, privateKeyFile: String) throws -> TLSContext {
+        try requireReadableFile(certificateChainFile, role: "certificate chain")
+        try requireReadableFile(privateKeyFile, role: "private key")
+        let context = try make(method: TLS_server_method(), version: .tls1_3, verifiesPeerChain: false)
+        let ctx = context.handle
+        _ = SSL_CTX_set_options(
+            ctx,
+            snapshare_SSL_OP_NO_RENEGOTIATION | snapshare_SSL_OP_NO_COMPRESSION
+                | snapshare_SSL_OP_CIPHER_SERVER_PREFERENCE
+        )
+        // No session tickets and no session cache: Snapshare connections are long-lived, so resumption saves
+        // little, while tickets would cost bytes after every handshake and need ticket-key rotation and a
+        // replay story (0-RTT) to be safe. Turn it on only together with those.
+        _ = SSL_CTX_set_num_tickets(ctx, 0)
+        _ = snapshare_SSL_CTX_set_session_cache_mode(ctx, snapshare_SSL_SESS_CACHE_OFF)
+
+        OpenSSLErrorQueue.clear()
+        guard SSL_CTX_use_certificate_chain_file(ctx, certificateChainFile) == 1 else {
+            throw TLSError.drainingErrorQueue(
+                .configuration, "cannot load certificate chain from \(certificateChainFile)")
+        }
+        guard SSL_CTX_use_PrivateKey_file(ctx, privateKeyFile, SSL_FILETYPE_PEM) == 1 else {
+            // Loading the key already compares it with the certificate; say so rather than "cannot load".
+            let entries = OpenSSLErrorQueue.drain()
+            let mismatch = entries.contains { $0.library == ERR_LIB_X509 && $0.reason == X509_R_KEY_VALUES_MISMATCH }
+            let summary =
+                mismatch
+                ? "private key \(privateKeyFile) does not match certificate \(certificateChainFile)"
+                : "cannot load private key from \(privateKeyFile)"
+            throw TLSError(kind: .configuration, summary: summary, openSSLErrors: entries.map(\.text))
+        }
+        guard SSL_CTX_check_private_key(ctx) == 1 else {
+            throw TLSError.drainingErrorQueue(
+                .configuration, "private key \(privateKeyFile) does not match certificate \(certificateChainFile)")
+        }
+        return context
+    }
+
+    /// Makes a TLS 1.3-only client context.
+    ///
+    /// With `trustRootsFile`, the server's chain must verify against exactly the CA certificates in that PEM file
+    /// (never the system store). With nil, OpenSSL does not verify the chain: the caller pins the leaf's
+    /// `TLSEngine.peerCertificateSHA256` on first use. The host name is checked in both cases.
+    public static func client(trustRootsFile: String?) throws -> TLSContext {
+        try client(trustRootsFile: trustRootsFile, version: .tls1_3)
+    }
+
+    /// Makes a client context pinned to `version`; anything but `.tls1_3` exists so tests can offer an old version.
+    static func client(trustRootsFile: String?, version: TLSVersion) throws -> TLSContext {
+        if let trustRootsFile {
+            try requireReadableFile(trustRootsFile, role: "trust roots")
+        }
+        let context = try make(method: TLS_client_method(), version: version, verifiesPeerChain: trustRootsFile != nil)
+        let ctx = context.handle
+        _ = SSL_CTX_set_options(ctx, snapshare_SSL_OP_NO_RENEGOTIATION | snapshare_SSL_OP_NO_COMPRESSION)
+        if let trustRootsFile {
+            OpenSSLErrorQueue.clear()
+            guard SSL_CTX_load_verify_locations(ctx, trustRootsFile, nil) == 1 else {
+                throw TLSError.drainingErrorQueue(
+                    .configuration, "cannot load trusted CA certificates from \(trustRootsFile)")
+            }
+            SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nil)
+        } else {
+            SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, nil)
+        }
+        return context
+    }
+
+    /// Creates the SSL_CTX with the settings servers and clients share, wrapped at once so any later throw frees it.
+    private static func make(
+        method: OpaquePointer?, version: TLSVersion, verifiesPeerChain: Bool
+    ) throws -> TLSContext {
+        OpenSSLErrorQueue.clear()
+        guard let ctx = SSL_CTX_new(method) else {
+            throw TLSError.drainingErrorQueue(.internal, "SSL_CTX_new failed")
+        }
+        let context = TLSContext(handle: ctx, verifiesPeerChain: verifiesPeerChain)
+        guard snapshare_SSL_CTX_set_min_proto_version(ctx, version.openSSLValue) == 1,
+            snapshare_SSL_CTX_set_max_proto_version(ctx, version.openSSLValue) == 1
+        else {
+            throw TLSError.drainingErrorQueue(.internal, "cannot restrict the protocol version")
+        }
+        guard snapshare_SSL_CTX_set1_groups_list(ctx, groups) == 1 else {
+            throw TLSError.drainingErrorQueue(.internal, "cannot set key-exchange groups \(groups)")
+        }
+        // Memory BIOs never block, but partial writes keep one SSL_write call to one record's worth of work, and a
+        // moving buffer lets a retry pass Swift array storage that has moved. Release-buffers frees the 16 KiB
+        // record buffers while a connection is idle.
+        let modes = Int(SSL_MODE_RELEASE_BUFFERS | SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER)
+        _ = snapshare_SSL_CTX_set_mode(ctx, modes)
+        return context
+    }
+
+    /// Fails with a `.configuration` error naming the file when it is missing or unreadable.
+    private static func requireReadableFile(_ path: String, role: String) throws {
+        guard access(path, R_OK) == 0 else {
+            let reason = String(cString: strerror(errno))
+            throw TLSError(kind: .configuration, summary: "cannot read \(role) file \(path): \(reason)")
+        }
+    }
+}

@@ -1,0 +1,365 @@
+import COpenSSL
+
+/// One TLS connection as a byte transformer: ciphertext in from the network, plaintext out, and back.
+///
+/// The engine never touches a socket. The event loop owns read(2)/write(2) and moves bytes through two memory BIOs
+/// (the swift-nio-ssl design), so handshakes can run entirely in memory in tests:
+///
+///     engine.receiveFromNetwork(bytesReadFromSocket)
+///     try engine.handshake() / try engine.readPlaintext(into: &inbox, maxBytes: n)
+///     send(engine.takeNetworkBytes())      // after *every* call: handshakes, alerts and key updates land here
+///
+/// End of file: the engine only sees memory, so when read(2) returns 0 the caller calls `networkClosed()`; reads
+/// then drain what is left and end in `.closed` if the peer sent close_notify, or throw `.unexpectedEOF` if not.
+/// After any thrown error the engine is dead (every call rethrows it); flush `takeNetworkBytes()` once to send
+/// OpenSSL's alert, then close the socket.
+///
+/// Not Sendable: an `SSL*` must stay on the thread that owns the connection.
+public final class TLSEngine {
+    /// Which end of the connection this engine plays.
+    public enum Role: Sendable, Equatable {
+        case server
+        /// A client that expects the server to prove `serverName`: a DNS name, or an IPv4/IPv6 literal.
+        case client(serverName: String)
+    }
+
+    /// Progress of the handshake.
+    public enum HandshakeState: Sendable, Equatable {
+        case complete
+        /// Send `takeNetworkBytes()`, then call again when more bytes arrive from the network.
+        case needsMoreData
+    }
+
+    /// Outcome of one `readPlaintext` call.
+    public enum ReadResult: Sendable, Equatable {
+        /// This many plaintext bytes were appended to the buffer.
+        case bytes(Int)
+        /// Every complete record has been decrypted; wait for the network.
+        case needsMoreData
+        /// The peer sent close_notify: no more plaintext will come.
+        case closed
+    }
+
+    /// Largest chunk handed to one SSL_read_ex: one TLS record's worth of plaintext.
+    private static let readChunkSize = 16 * 1024
+
+    private let ssl: OpaquePointer
+    /// Ciphertext from the network, consumed by OpenSSL. Owned by `ssl` (SSL_set_bio).
+    private let networkInput: OpaquePointer
+    /// Ciphertext produced by OpenSSL, waiting to be sent. Owned by `ssl` (SSL_set_bio).
+    private let networkOutput: OpaquePointer
+    private let context: TLSContext
+    private let role: Role
+
+    private var handshakeCompleted = false
+    private var closeNotifySent = false
+    private var closeNotifyReceived = false
+    /// Set when the last read stopped at `maxBytes` rather than at "needs more data".
+    private var lastReadHitLimit = false
+    /// The first fatal error; later calls rethrow it rather than poke a broken SSL object.
+    private var failure: TLSError?
+
+    /// Makes an engine for one connection. A client sends SNI (unless `serverName` is an IP literal) and checks
+    /// that the server's certificate names `serverName`.
+    public init(context: TLSContext, role: Role) throws {
+        OpenSSLErrorQueue.clear()
+        guard let ssl = SSL_new(context.handle) else {
+            throw TLSError.drainingErrorQueue(.internal, "SSL_new failed")
+        }
+        guard let input = BIO_new(BIO_s_mem()) else {
+            SSL_free(ssl)
+            throw TLSError.drainingErrorQueue(.internal, "BIO_new failed")
+        }
+        guard let output = BIO_new(BIO_s_mem()) else {
+            BIO_free(input)
+            SSL_free(ssl)
+            throw TLSError.drainingErrorQueue(.internal, "BIO_new failed")
+        }
+        // From here SSL_free releases both BIOs. Once every stored property is set, a throw out of this init still
+        // runs deinit, so deinit is the only place that frees: never free `ssl` on a later error path.
+        SSL_set_bio(ssl, input, output)
+        self.ssl = ssl
+        self.networkInput = input
+        self.networkOutput = output
+        self.context = context
+        self.role = role
+
+        switch role {
+        case .server:
+            SSL_set_accept_state(ssl)
+        case .client(let serverName):
+            SSL_set_connect_state(ssl)
+            try expectServerIdentity(serverName)
+        }
+    }
+
+    deinit {
+        SSL_free(ssl)
+    }
+
+    // MARK: Network side
+
+    /// Hands ciphertext read from the socket to OpenSSL. A memory BIO takes all of it.
+    public func receiveFromNetwork(_ bytes: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset < bytes.count {
+            let chunk = Int32(min(bytes.count - offset, Int(Int32.max)))
+            let written = BIO_write(networkInput, bytes.baseAddress! + offset, chunk)
+            precondition(written == chunk, "memory BIO refused \(chunk) bytes")
+            offset += Int(written)
+        }
+    }
+
+    /// Hands ciphertext read from the socket to OpenSSL.
+    public func receiveFromNetwork(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { receiveFromNetwork($0) }
+    }
+
+    /// Tells the engine the peer closed the TCP stream: once buffered bytes are used up, OpenSSL sees end of file.
+    public func networkClosed() {
+        _ = snapshare_BIO_set_mem_eof_return(networkInput, 0)
+    }
+
+    /// Ciphertext waiting to be written to the socket.
+    public var pendingNetworkBytes: Int {
+        Int(BIO_ctrl_pending(networkOutput))
+    }
+
+    /// Appends up to `maxBytes` of pending ciphertext to `buffer` and returns how many were appended.
+    public func takeNetworkBytes(into buffer: inout [UInt8], maxBytes: Int) -> Int {
+        let count = min(pendingNetworkBytes, maxBytes, Int(Int32.max))
+        guard count > 0 else { return 0 }
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: count))
+        let taken = buffer.withUnsafeMutableBytes { BIO_read(networkOutput, $0.baseAddress! + start, Int32(count)) }
+        let appended = max(Int(taken), 0)
+        buffer.removeLast(count - appended)
+        return appended
+    }
+
+    /// Returns all pending ciphertext.
+    public func takeNetworkBytes() -> [UInt8] {
+        var bytes: [UInt8] = []
+        while takeNetworkBytes(into: &bytes, maxBytes: Int.max) > 0 {}
+        return bytes
+    }
+
+    // MARK: Handshake
+
+    /// Advances the handshake with whatever input has arrived. Call until it returns `.complete`.
+    public func handshake() throws -> HandshakeState {
+        if let failure { throw failure }
+        if handshakeCompleted { return .complete }
+        OpenSSLErrorQueue.clear()
+        let status = SSL_do_handshake(ssl)
+        if status == 1 {
+            try checkPeerIdentityWithoutTrustRoots()
+            handshakeCompleted = true
+            return .complete
+        }
+        let code = SSL_get_error(ssl, status)
+        // With memory BIOs, "want read" means the input BIO is empty and "want write" cannot really happen; both
+        // mean the same to the caller: flush what we produced and wait for the peer.
+        if code == SSL_ERROR_WANT_READ || code == SSL_ERROR_WANT_WRITE {
+            return .needsMoreData
+        }
+        throw fail(error(forSSLError: code, duringHandshake: true))
+    }
+
+    /// True once `handshake()` has returned `.complete`.
+    public var isHandshakeComplete: Bool { handshakeCompleted }
+
+    // MARK: Plaintext side
+
+    /// Decrypts buffered input and appends up to `maxBytes` of plaintext to `buffer`.
+    ///
+    /// Reads until OpenSSL needs more network data, so nothing already decrypted is left stranded where epoll
+    /// cannot see it. If it stops at `maxBytes`, `hasBufferedPlaintext` is true and the caller should read again.
+    /// Send `takeNetworkBytes()` afterwards: a TLS 1.3 key update from the peer makes OpenSSL answer.
+    public func readPlaintext(into buffer: inout [UInt8], maxBytes: Int) throws -> ReadResult {
+        precondition(maxBytes > 0, "maxBytes must be positive")
+        if let failure { throw failure }
+        guard handshakeCompleted else {
+            // SSL_read would run the handshake itself and skip the pinned-mode host check.
+            throw TLSError(kind: .internal, summary: "readPlaintext called before the handshake completed")
+        }
+        if closeNotifyReceived { return .closed }
+        lastReadHitLimit = false
+        var total = 0
+        while total < maxBytes {
+            let wanted = min(maxBytes - total, Self.readChunkSize)
+            let start = buffer.count
+            buffer.append(contentsOf: repeatElement(0, count: wanted))
+            var received = 0
+            OpenSSLErrorQueue.clear()
+            let status = buffer.withUnsafeMutableBytes { storage in
+                SSL_read_ex(ssl, storage.baseAddress! + start, wanted, &received)
+            }
+            buffer.removeLast(wanted - received)
+            if status == 1 {
+                total += received
+                continue
+            }
+            let code = SSL_get_error(ssl, status)
+            switch code {
+            case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE:
+                return total > 0 ? .bytes(total) : .needsMoreData
+            case SSL_ERROR_ZERO_RETURN:
+                closeNotifyReceived = true
+                return total > 0 ? .bytes(total) : .closed
+            default:
+                let error = fail(error(forSSLError: code, duringHandshake: false))
+                // Hand over what was decrypted before the failure; the next call throws.
+                if total > 0 { return .bytes(total) }
+                throw error
+            }
+        }
+        lastReadHitLimit = true
+        return .bytes(total)
+    }
+
+    /// True when a read may return plaintext without new network input: OpenSSL holds decrypted bytes, or the last
+    /// read stopped at its `maxBytes` limit. Partial records do not count, so `while hasBufferedPlaintext` cannot spin.
+    public var hasBufferedPlaintext: Bool {
+        SSL_pending(ssl) > 0 || (lastReadHitLimit && failure == nil && !closeNotifyReceived)
+    }
+
+    /// Encrypts all of `bytes` into the outgoing buffer; send it with `takeNetworkBytes()`.
+    public func writePlaintext(_ bytes: UnsafeRawBufferPointer) throws {
+        if let failure { throw failure }
+        guard handshakeCompleted else {
+            throw TLSError(kind: .internal, summary: "writePlaintext called before the handshake completed")
+        }
+        guard !closeNotifySent else {
+            throw TLSError(kind: .closed, summary: "writePlaintext called after close()")
+        }
+        var offset = 0
+        while offset < bytes.count {
+            var written = 0
+            OpenSSLErrorQueue.clear()
+            // Partial-write mode returns after each record, hence the loop; a memory BIO never pushes back.
+            let status = SSL_write_ex(ssl, bytes.baseAddress! + offset, bytes.count - offset, &written)
+            guard status == 1 else {
+                throw fail(error(forSSLError: SSL_get_error(ssl, status), duringHandshake: false))
+            }
+            offset += written
+        }
+    }
+
+    /// Encrypts all of `bytes` into the outgoing buffer; send it with `takeNetworkBytes()`.
+    public func writePlaintext(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try writePlaintext($0) }
+    }
+
+    /// Queues close_notify for the peer (once). Send `takeNetworkBytes()`, then close the socket; waiting for the
+    /// peer's own close_notify is not required. Does nothing before the handshake completes or after a failure.
+    public func close() {
+        guard handshakeCompleted, failure == nil, !closeNotifySent else { return }
+        closeNotifySent = true
+        OpenSSLErrorQueue.clear()
+        // Returns 0 ("sent ours, theirs not seen yet") or 1; neither needs a retry with memory BIOs.
+        _ = SSL_shutdown(ssl)
+        OpenSSLErrorQueue.clear()
+    }
+
+    // MARK: After the handshake
+
+    /// SHA-256 of the peer's leaf certificate (DER), for pinning; nil when the peer sent none (a server's view).
+    public var peerCertificateSHA256: [UInt8]? {
+        guard let certificate = SSL_get1_peer_certificate(ssl) else { return nil }
+        return X509Certificate(taking: certificate).sha256
+    }
+
+    /// The negotiated protocol, e.g. "TLSv1.3"; meaningful once the handshake is complete.
+    public var negotiatedProtocol: String {
+        String(cString: SSL_get_version(ssl))
+    }
+
+    /// The negotiated cipher suite, e.g. "TLS_AES_256_GCM_SHA384"; empty before the handshake completes.
+    public var cipherSuite: String {
+        guard let cipher = SSL_get_current_cipher(ssl) else { return "" }
+        return String(cString: SSL_CIPHER_get_name(cipher))
+    }
+
+    // MARK: Private
+
+    /// Sets SNI and tells OpenSSL which name or address the server's certificate must carry.
+    private func expectServerIdentity(_ serverName: String) throws {
+        guard !serverName.isEmpty else {
+            throw TLSError(kind: .configuration, summary: "empty server name")
+        }
+        let isAddress = IPAddress.isLiteral(serverName)
+        if !isAddress {
+            // RFC 6066 forbids IP literals in SNI, so only names are sent.
+            guard snapshare_SSL_set_tlsext_host_name(ssl, serverName) == 1 else {
+                throw TLSError.drainingErrorQueue(.configuration, "invalid server name \(serverName)")
+            }
+        }
+        // Without trust roots, OpenSSL stops verifying at the unknown issuer before it reaches the name, so the
+        // name is checked after the handshake instead (checkPeerIdentityWithoutTrustRoots).
+        guard context.verifiesPeerChain else { return }
+        if isAddress {
+            guard X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), serverName) == 1 else {
+                throw TLSError.drainingErrorQueue(.configuration, "invalid IP address \(serverName)")
+            }
+        } else {
+            SSL_set_hostflags(ssl, UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS))
+            guard SSL_set1_host(ssl, serverName) == 1 else {
+                throw TLSError.drainingErrorQueue(.configuration, "invalid server name \(serverName)")
+            }
+        }
+    }
+
+    /// In pinning mode (no trust roots), checks that the server's leaf names the host we dialled.
+    private func checkPeerIdentityWithoutTrustRoots() throws {
+        guard case .client(let serverName) = role, !context.verifiesPeerChain else { return }
+        guard let peer = SSL_get1_peer_certificate(ssl) else {
+            throw fail(TLSError(kind: .handshakeFailed, summary: "server sent no certificate"))
+        }
+        let certificate = X509Certificate(taking: peer)
+        guard !certificate.names(serverName) else { return }
+        let code = IPAddress.isLiteral(serverName) ? X509_V_ERR_IP_ADDRESS_MISMATCH : X509_V_ERR_HOSTNAME_MISMATCH
+        throw fail(TLSError.verification(code: Int(code)))
+    }
+
+    /// Records `error` as the engine's terminal failure and returns it.
+    private func fail(_ error: TLSError) -> TLSError {
+        failure = error
+        return error
+    }
+
+    /// Turns an SSL_get_error code plus the error queue into a TLSError, emptying the queue.
+    private func error(forSSLError code: Int32, duringHandshake: Bool) -> TLSError {
+        let entries = OpenSSLErrorQueue.drain()
+        let texts = entries.map(\.text)
+        switch code {
+        case SSL_ERROR_ZERO_RETURN:
+            return TLSError(kind: .closed, summary: "peer closed the TLS session", openSSLErrors: texts)
+        case SSL_ERROR_SYSCALL:
+            // Memory BIOs make no system calls; this is OpenSSL's way of saying the input ended.
+            return TLSError(kind: .unexpectedEOF, summary: "network closed without close_notify", openSSLErrors: texts)
+        case SSL_ERROR_SSL:
+            break
+        default:
+            return TLSError(kind: .internal, summary: "unexpected SSL_get_error code \(code)", openSSLErrors: texts)
+        }
+        let reasons = Set(entries.filter { $0.library == ERR_LIB_SSL }.map(\.reason))
+        if reasons.contains(SSL_R_CERTIFICATE_VERIFY_FAILED) {
+            return TLSError.verification(code: SSL_get_verify_result(ssl), openSSLErrors: texts)
+        }
+        let versionReasons: Set<Int32> = [
+            SSL_R_UNSUPPORTED_PROTOCOL, SSL_R_TLSV1_ALERT_PROTOCOL_VERSION, SSL_R_NO_PROTOCOLS_AVAILABLE,
+            SSL_R_UNSUPPORTED_SSL_VERSION, SSL_R_WRONG_SSL_VERSION,
+        ]
+        if !reasons.isDisjoint(with: versionReasons) {
+            return TLSError(kind: .protocolVersion, summary: "peer does not speak TLS 1.3", openSSLErrors: texts)
+        }
+        if reasons.contains(SSL_R_UNEXPECTED_EOF_WHILE_READING) {
+            return TLSError(kind: .unexpectedEOF, summary: "network closed without close_notify", openSSLErrors: texts)
+        }
+        if duringHandshake {
+            return TLSError(kind: .handshakeFailed, summary: "TLS handshake failed", openSSLErrors: texts)
+        }
+        return TLSError(kind: .protocolViolation, summary: "invalid TLS data from peer", openSSLErrors: texts)
+    }
+}

@@ -1,0 +1,80 @@
+/// A stable numeric error code carried in an Error frame. Codes never change meaning; new ones
+/// may be added. Classes: 1xx protocol (the server closes the connection after sending),
+/// 2xx accounts, 3xx requests, 5xx server. See `docs/PROTOCOL.md`.
+public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+    // Protocol errors: always fatal.
+    public static let malformedFrame = Self(rawValue: 100)
+    public static let frameTooLarge = Self(rawValue: 101)
+    public static let helloRequired = Self(rawValue: 102)
+    public static let badMagic = Self(rawValue: 103)
+    public static let unsupportedVersion = Self(rawValue: 104)
+    public static let unknownMessageType = Self(rawValue: 105)
+    public static let tooManyInFlight = Self(rawValue: 106)
+    public static let timeout = Self(rawValue: 107)
+    public static let shuttingDown = Self(rawValue: 108)
+    public static let unexpectedMessage = Self(rawValue: 109)
+    // Accounts.
+    public static let authRequired = Self(rawValue: 200)
+    public static let badCredentials = Self(rawValue: 201)
+    public static let usernameTaken = Self(rawValue: 202)
+    public static let badClassCode = Self(rawValue: 203)
+    public static let forbidden = Self(rawValue: 204)
+    public static let rateLimited = Self(rawValue: 205)
+    public static let sessionInvalid = Self(rawValue: 206)
+    // Requests.
+    public static let invalidArgument = Self(rawValue: 300)
+    public static let notFound = Self(rawValue: 301)
+    public static let alreadyViewed = Self(rawValue: 302)
+    public static let expired = Self(rawValue: 303)
+    public static let ownSnap = Self(rawValue: 304)
+    public static let alreadyExists = Self(rawValue: 305)
+    public static let imageTooLarge = Self(rawValue: 306)
+    public static let unsupportedImage = Self(rawValue: 307)
+    public static let imageDimensionsTooLarge = Self(rawValue: 308)
+    // Server.
+    public static let internalError = Self(rawValue: 500)
+    public static let storageFailure = Self(rawValue: 501)
+
+    /// The constant name used in `docs/PROTOCOL.md`, e.g. `ALREADY_VIEWED`.
+    public var name: String {
+        switch self {
+        case .malformedFrame: "MALFORMED_FRAME"
+        case .frameTooLarge: "FRAME_TOO_LARGE"
+        case .helloRequired: "HELLO_REQUIRED"
+        case .badMagic: "BAD_MAGIC"
+        case .unsupportedVersion: "UNSUPPORTED_VERSION"
+        case .unknownMessageType: "UNKNOWN_MESSAGE_TYPE"
+        case .tooManyInFlight: "TOO_MANY_IN_FLIGHT"
+        case .timeout: "TIMEOUT"
+        case .shuttingDown: "SHUTTING_DOWN"
+        case .unexpectedMessage: "UNEXPECTED_MESSAGE"
+        case .authRequired: "AUTH_REQUIRED"
+        case .badCredentials: "BAD_CREDENTIALS"
+        case .usernameTaken: "USERNAME_TAKEN"
+        case .badClassCode: "BAD_CLASS_CODE"
+        case .forbidden: "FORBIDDEN"
+        case .rateLimited: "RATE_LIMITED"
+        case .sessionInvalid: "SESSION_INVALID"
+        case .invalidArgument: "INVALID_ARGUMENT"
+        case .notFound: "NOT_FOUND"
+        case .alreadyViewed: "ALREADY_VIEWED"
+        case .expired: "EXPIRED"
+        case .ownSnap: "OWN_SNAP"
+        case .alreadyExists: "ALREADY_EXISTS"
+        case .imageTooLarge: "IMAGE_TOO_LARGE"
+        case .unsupportedImage: "UNSUPPORTED_IMAGE"
+        case .imageDimensionsTooLarge: "IMAGE_DIMENSIONS_TOO_LARGE"
+        case .internalError: "INTERNAL_ERROR"
+        case .storageFailure: "STORAGE_FAILURE"
+        default: "ERROR_\(rawValue)"
+        }
+    }
+
+    /// Protocol errors end the connection.
+    public var isProtocolError: Bool { (100..<200).contains(rawValue) }
+
+    public var description: String { "\(name) (\(rawValue))" }
+}

@@ -1,0 +1,57 @@
+/// Splits a byte stream into frames incrementally.
+///
+/// The payload limit is checked as soon as a header is complete, before a single payload byte
+/// is buffered (mosquitto's `packet__read` discipline), so a peer announcing 4 GiB costs us 12
+/// bytes. The limit may change between frames (it grows after login).
+public struct FrameDecoder: Sendable {
+    public var maxPayload: UInt32
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var pendingHeader: FrameHeader?
+
+    public init(maxPayload: UInt32) { self.maxPayload = maxPayload }
+
+    /// Bytes received but not yet returned as frames.
+    public var bufferedByteCount: Int { buffer.count - start }
+
+    /// True while a frame's header has been read but its payload is still arriving.
+    public var isInsideFrame: Bool { pendingHeader != nil || bufferedByteCount > 0 }
+
+    public mutating func append(_ bytes: some Collection<UInt8>) {
+        if start > 0 && start == buffer.count {
+            buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
+            start = 0
+        }
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// The next complete frame, nil when more bytes are needed.
+    public mutating func nextFrame() throws(WireError) -> Frame? {
+        if pendingHeader == nil {
+            guard bufferedByteCount >= FrameHeader.size else { return nil }
+            let header = FrameHeader(bytes: buffer, at: start)
+            guard header.length <= maxPayload else {
+                throw WireError.frameTooLarge(length: header.length, limit: maxPayload)
+            }
+            guard header.flags == 0 else { throw WireError.reservedFlags(header.flags) }
+            start += FrameHeader.size
+            pendingHeader = header
+        }
+        guard let header = pendingHeader, bufferedByteCount >= Int(header.length) else { return nil }
+        let end = start + Int(header.length)
+        let payload = Array(buffer[start..<end])
+        start = end
+        pendingHeader = nil
+        if start == buffer.count {
+            buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
+            start = 0
+        } else if start > 64 * 1024 {
+            buffer.removeSubrange(0..<start)
+            start = 0
+        }
+        return Frame(type: header.type, requestID: header.requestID, payload: payload)
+    }
+
+    /// The request id of the frame being read, when its header has arrived.
+    public var currentRequestID: UInt32? { pendingHeader?.requestID }
+}

@@ -1,0 +1,65 @@
+/// Every message type of protocol version 1. The numbers are stable; see `docs/PROTOCOL.md`.
+public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: UInt16
+    public let name: StaticString
+    /// True for types a client sends; a client sending a server type is a protocol error.
+    public let isRequest: Bool
+
+    public init?(rawValue: UInt16) {
+        guard let known = Self.all.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = known
+    }
+
+    private init(_ rawValue: UInt16, _ name: StaticString, request: Bool) {
+        self.rawValue = rawValue; self.name = name; self.isRequest = request
+    }
+
+    public static func == (a: Self, b: Self) -> Bool { a.rawValue == b.rawValue }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+    public var description: String { "\(name) (0x\(String(rawValue, radix: 16, uppercase: true)))" }
+
+    // Connection
+    public static let hello = Self(0x0001, "Hello", request: true)
+    public static let welcome = Self(0x0002, "Welcome", request: false)
+    public static let error = Self(0x0003, "Error", request: false)
+    public static let ping = Self(0x0004, "Ping", request: true)
+    public static let pong = Self(0x0005, "Pong", request: false)
+    public static let ok = Self(0x0006, "Ok", request: false)
+    // Accounts
+    public static let register = Self(0x0010, "Register", request: true)
+    public static let login = Self(0x0011, "Login", request: true)
+    public static let resume = Self(0x0012, "Resume", request: true)
+    public static let authenticated = Self(0x0013, "Authenticated", request: false)
+    public static let logout = Self(0x0014, "Logout", request: true)
+    public static let whoAmI = Self(0x0015, "WhoAmI", request: true)
+    // Feeds and snaps
+    public static let listFeeds = Self(0x0020, "ListFeeds", request: true)
+    public static let feeds = Self(0x0021, "Feeds", request: false)
+    public static let listSnaps = Self(0x0022, "ListSnaps", request: true)
+    public static let snaps = Self(0x0023, "Snaps", request: false)
+    public static let poll = Self(0x0024, "Poll", request: true)
+    public static let pollResult = Self(0x0025, "PollResult", request: false)
+    public static let postSnap = Self(0x0026, "PostSnap", request: true)
+    public static let snapPosted = Self(0x0027, "SnapPosted", request: false)
+    public static let openSnap = Self(0x0028, "OpenSnap", request: true)
+    public static let snapImage = Self(0x0029, "SnapImage", request: false)
+    // Administration
+    public static let adminCreateFeed = Self(0x0040, "AdminCreateFeed", request: true)
+    public static let adminDeleteFeed = Self(0x0041, "AdminDeleteFeed", request: true)
+    public static let adminResetFeeds = Self(0x0042, "AdminResetFeeds", request: true)
+    public static let count = Self(0x0043, "Count", request: false)
+    public static let adminDeleteSnap = Self(0x0044, "AdminDeleteSnap", request: true)
+    public static let adminRestoreView = Self(0x0045, "AdminRestoreView", request: true)
+    public static let adminListUsers = Self(0x0046, "AdminListUsers", request: true)
+    public static let users = Self(0x0047, "Users", request: false)
+    public static let adminStats = Self(0x0048, "AdminStats", request: true)
+    public static let stats = Self(0x0049, "Stats", request: false)
+
+    public static let all: [MessageType] = [
+        hello, welcome, error, ping, pong, ok,
+        register, login, resume, authenticated, logout, whoAmI,
+        listFeeds, feeds, listSnaps, snaps, poll, pollResult, postSnap, snapPosted, openSnap, snapImage,
+        adminCreateFeed, adminDeleteFeed, adminResetFeeds, count, adminDeleteSnap, adminRestoreView,
+        adminListUsers, users, adminStats, stats,
+    ]
+}

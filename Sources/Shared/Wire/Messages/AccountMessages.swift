@@ -1,0 +1,73 @@
+/// Client → server: create an account and log in.
+public struct Register: WireMessage, Equatable {
+    public static let type = MessageType.register
+    public var username: String
+    public var password: String
+    public var classCode: String
+
+    public init(username: String, password: String, classCode: String) {
+        self.username = username; self.password = password; self.classCode = classCode
+    }
+
+    public init(from r: inout ByteReader) throws(WireError) {
+        username = try r.readString("username", maxBytes: FieldLimits.username)
+        password = try r.readString("password", maxBytes: FieldLimits.password)
+        classCode = try r.readString("class_code", maxBytes: FieldLimits.classCode)
+    }
+
+    public func encode(into w: inout ByteWriter) { w.write(username); w.write(password); w.write(classCode) }
+}
+
+/// Client → server: log in with a password; answered by Authenticated with a new token.
+public struct Login: WireMessage, Equatable {
+    public static let type = MessageType.login
+    public var username: String
+    public var password: String
+
+    public init(username: String, password: String) { self.username = username; self.password = password }
+
+    public init(from r: inout ByteReader) throws(WireError) {
+        username = try r.readString("username", maxBytes: FieldLimits.username)
+        password = try r.readString("password", maxBytes: FieldLimits.password)
+    }
+
+    public func encode(into w: inout ByteWriter) { w.write(username); w.write(password) }
+}
+
+/// Client → server: authenticate this connection with a session token from an earlier login.
+public struct Resume: WireMessage, Equatable {
+    public static let type = MessageType.resume
+    public var token: String
+
+    public init(token: String) { self.token = token }
+    public init(from r: inout ByteReader) throws(WireError) { token = try r.readString("token", maxBytes: FieldLimits.token) }
+    public func encode(into w: inout ByteWriter) { w.write(token) }
+}
+
+/// Server → client: who this connection is logged in as. `token` is set only by Register and
+/// Login (a new session); it is empty for Resume and WhoAmI.
+public struct Authenticated: WireMessage, Equatable {
+    public static let type = MessageType.authenticated
+    public var token: String
+    public var username: String
+    public var isAdmin: Bool
+    public var createdAt: Int64
+
+    public init(token: String, username: String, isAdmin: Bool, createdAt: Int64) {
+        self.token = token; self.username = username; self.isAdmin = isAdmin; self.createdAt = createdAt
+    }
+
+    public init(from r: inout ByteReader) throws(WireError) {
+        token = try r.readString("token", maxBytes: FieldLimits.token)
+        username = try r.readString("username", maxBytes: FieldLimits.username)
+        isAdmin = try r.readBool("is_admin")
+        createdAt = try r.readInt64("created_at")
+    }
+
+    public func encode(into w: inout ByteWriter) { w.write(token); w.write(username); w.write(isAdmin); w.write(createdAt) }
+}
+
+/// Client → server: end the session (the token stops working everywhere).
+public struct Logout: EmptyWireMessage, Equatable { public static let type = MessageType.logout; public init() {} }
+/// Client → server: who am I? Answered by Authenticated.
+public struct WhoAmI: EmptyWireMessage, Equatable { public static let type = MessageType.whoAmI; public init() {} }

@@ -1,0 +1,119 @@
+/// Admin → server: create a feed.
+public struct AdminCreateFeed: WireMessage, Equatable {
+    public static let type = MessageType.adminCreateFeed
+    public var name: String
+    public init(name: String) { self.name = name }
+    public init(from r: inout ByteReader) throws(WireError) { name = try r.readString("name", maxBytes: FieldLimits.feedName) }
+    public func encode(into w: inout ByteWriter) { w.write(name) }
+}
+
+/// Admin → server: delete a feed with all its snaps.
+public struct AdminDeleteFeed: WireMessage, Equatable {
+    public static let type = MessageType.adminDeleteFeed
+    public var name: String
+    public init(name: String) { self.name = name }
+    public init(from r: inout ByteReader) throws(WireError) { name = try r.readString("name", maxBytes: FieldLimits.feedName) }
+    public func encode(into w: inout ByteWriter) { w.write(name) }
+}
+
+/// Admin → server: delete the snaps of one feed (`allFeeds` false, `name` set) or of every
+/// feed (`allFeeds` true, `name` empty). Answered by Count.
+public struct AdminResetFeeds: WireMessage, Equatable {
+    public static let type = MessageType.adminResetFeeds
+    public var allFeeds: Bool
+    public var name: String
+    public init(allFeeds: Bool, name: String) { self.allFeeds = allFeeds; self.name = name }
+    public init(from r: inout ByteReader) throws(WireError) {
+        allFeeds = try r.readBool("all_feeds"); name = try r.readString("name", maxBytes: FieldLimits.feedName)
+    }
+    public func encode(into w: inout ByteWriter) { w.write(allFeeds); w.write(name) }
+}
+
+/// Server → client: how many things an operation affected.
+public struct Count: WireMessage, Equatable {
+    public static let type = MessageType.count
+    public var count: UInt64
+    public init(count: UInt64) { self.count = count }
+    public init(from r: inout ByteReader) throws(WireError) { count = try r.readUInt64("count") }
+    public func encode(into w: inout ByteWriter) { w.write(count) }
+}
+
+/// Admin → server: delete one snap.
+public struct AdminDeleteSnap: WireMessage, Equatable {
+    public static let type = MessageType.adminDeleteSnap
+    public var snapID: UInt64
+    public init(snapID: UInt64) { self.snapID = snapID }
+    public init(from r: inout ByteReader) throws(WireError) { snapID = try r.readUInt64("snap_id") }
+    public func encode(into w: inout ByteWriter) { w.write(snapID) }
+}
+
+/// Admin → server: give one user one more view of a snap.
+public struct AdminRestoreView: WireMessage, Equatable {
+    public static let type = MessageType.adminRestoreView
+    public var snapID: UInt64
+    public var username: String
+    public init(snapID: UInt64, username: String) { self.snapID = snapID; self.username = username }
+    public init(from r: inout ByteReader) throws(WireError) {
+        snapID = try r.readUInt64("snap_id"); username = try r.readString("username", maxBytes: FieldLimits.username)
+    }
+    public func encode(into w: inout ByteWriter) { w.write(snapID); w.write(username) }
+}
+
+/// Admin → server: list the accounts.
+public struct AdminListUsers: EmptyWireMessage, Equatable { public static let type = MessageType.adminListUsers; public init() {} }
+
+/// One account as `admin users` shows it.
+public struct UserInfo: Sendable, Equatable {
+    public var username: String
+    public var isAdmin: Bool
+    public var createdAt: Int64
+    public var postCount: UInt64
+    public var viewCount: UInt64
+    public init(username: String, isAdmin: Bool, createdAt: Int64, postCount: UInt64, viewCount: UInt64) {
+        self.username = username; self.isAdmin = isAdmin; self.createdAt = createdAt
+        self.postCount = postCount; self.viewCount = viewCount
+    }
+    static let minimumEncodedSize = 2 + 1 + 8 + 8 + 8
+}
+
+/// Server → client: the accounts, by name.
+public struct Users: WireMessage, Equatable {
+    public static let type = MessageType.users
+    public var users: [UserInfo]
+    public init(users: [UserInfo]) { self.users = users }
+    public init(from r: inout ByteReader) throws(WireError) {
+        users = try r.readArray("users", minElementBytes: UserInfo.minimumEncodedSize) { (r: inout ByteReader) throws(WireError) in
+            UserInfo(username: try r.readString("user.username", maxBytes: FieldLimits.username),
+                     isAdmin: try r.readBool("user.is_admin"), createdAt: try r.readInt64("user.created_at"),
+                     postCount: try r.readUInt64("user.post_count"), viewCount: try r.readUInt64("user.view_count"))
+        }
+    }
+    public func encode(into w: inout ByteWriter) {
+        w.writeArray(users) { w, u in
+            w.write(u.username); w.write(u.isAdmin); w.write(u.createdAt); w.write(u.postCount); w.write(u.viewCount)
+        }
+    }
+}
+
+/// Admin → server: server counters.
+public struct AdminStats: EmptyWireMessage, Equatable { public static let type = MessageType.adminStats; public init() {} }
+
+/// One named counter.
+public struct StatEntry: Sendable, Equatable {
+    public var name: String
+    public var value: Int64
+    public init(name: String, value: Int64) { self.name = name; self.value = value }
+}
+
+/// Server → client: named counters, in a stable order.
+public struct Stats: WireMessage, Equatable {
+    public static let type = MessageType.stats
+    public var entries: [StatEntry]
+    public init(entries: [StatEntry]) { self.entries = entries }
+    public init(from r: inout ByteReader) throws(WireError) {
+        entries = try r.readArray("entries", minElementBytes: 2 + 8) { (r: inout ByteReader) throws(WireError) in
+            StatEntry(name: try r.readString("entry.name", maxBytes: FieldLimits.statisticName), value: try r.readInt64("entry.value"))
+        }
+    }
+    public func encode(into w: inout ByteWriter) { w.writeArray(entries) { w, e in w.write(e.name); w.write(e.value) } }
+}

@@ -1,0 +1,189 @@
+/// A feed as the requesting user sees it.
+public struct FeedInfo: Sendable, Equatable {
+    public var id: UInt64
+    public var name: String
+    public var snapCount: UInt32
+    public var unreadCount: UInt32
+
+    public init(id: UInt64, name: String, snapCount: UInt32, unreadCount: UInt32) {
+        self.id = id; self.name = name; self.snapCount = snapCount; self.unreadCount = unreadCount
+    }
+
+    static let minimumEncodedSize = 8 + 2 + 4 + 4
+
+    init(from r: inout ByteReader) throws(WireError) {
+        id = try r.readUInt64("feed.id")
+        name = try r.readString("feed.name", maxBytes: FieldLimits.feedName)
+        snapCount = try r.readUInt32("feed.snap_count")
+        unreadCount = try r.readUInt32("feed.unread_count")
+    }
+
+    func encode(into w: inout ByteWriter) { w.write(id); w.write(name); w.write(snapCount); w.write(unreadCount) }
+}
+
+/// How a snap looks to the requesting user.
+public enum SnapState: UInt8, Sendable, Equatable, CaseIterable {
+    case unread = 0
+    case read = 1
+    case sent = 2
+
+    public var name: String {
+        switch self { case .unread: "unread"; case .read: "read"; case .sent: "sent" }
+    }
+}
+
+/// The image encoding of a snap.
+public enum ImageKind: UInt8, Sendable, Equatable {
+    case png = 1
+    case jpeg = 2
+
+    public var name: String { self == .png ? "png" : "jpeg" }
+}
+
+/// A snap's metadata. Listings carry only this; image bytes travel only in SnapImage.
+public struct SnapInfo: Sendable, Equatable {
+    public var id: UInt64
+    public var feed: String
+    public var poster: String
+    public var postedAt: Int64
+    public var expiresAt: Int64
+    public var state: SnapState
+    public var imageKind: ImageKind
+    public var byteCount: UInt32
+    public var width: UInt32
+    public var height: UInt32
+
+    public init(id: UInt64, feed: String, poster: String, postedAt: Int64, expiresAt: Int64, state: SnapState,
+                imageKind: ImageKind, byteCount: UInt32, width: UInt32, height: UInt32) {
+        self.id = id; self.feed = feed; self.poster = poster; self.postedAt = postedAt
+        self.expiresAt = expiresAt; self.state = state; self.imageKind = imageKind
+        self.byteCount = byteCount; self.width = width; self.height = height
+    }
+
+    static let minimumEncodedSize = 8 + 2 + 2 + 8 + 8 + 1 + 1 + 4 + 4 + 4
+
+    init(from r: inout ByteReader) throws(WireError) {
+        id = try r.readUInt64("snap.id")
+        feed = try r.readString("snap.feed", maxBytes: FieldLimits.feedName)
+        poster = try r.readString("snap.poster", maxBytes: FieldLimits.username)
+        postedAt = try r.readInt64("snap.posted_at")
+        expiresAt = try r.readInt64("snap.expires_at")
+        let rawState = try r.readUInt8("snap.state")
+        guard let state = SnapState(rawValue: rawState) else { throw WireError.malformed("snap.state: unknown value \(rawState)") }
+        self.state = state
+        let rawKind = try r.readUInt8("snap.image_kind")
+        guard let kind = ImageKind(rawValue: rawKind) else { throw WireError.malformed("snap.image_kind: unknown value \(rawKind)") }
+        imageKind = kind
+        byteCount = try r.readUInt32("snap.byte_count")
+        width = try r.readUInt32("snap.width")
+        height = try r.readUInt32("snap.height")
+    }
+
+    func encode(into w: inout ByteWriter) {
+        w.write(id); w.write(feed); w.write(poster); w.write(postedAt); w.write(expiresAt)
+        w.write(state.rawValue); w.write(imageKind.rawValue); w.write(byteCount); w.write(width); w.write(height)
+    }
+}
+
+/// Client → server: every feed with counts.
+public struct ListFeeds: EmptyWireMessage, Equatable { public static let type = MessageType.listFeeds; public init() {} }
+
+/// Server → client: the feeds, by name.
+public struct Feeds: WireMessage, Equatable {
+    public static let type = MessageType.feeds
+    public var feeds: [FeedInfo]
+    public init(feeds: [FeedInfo]) { self.feeds = feeds }
+    public init(from r: inout ByteReader) throws(WireError) {
+        feeds = try r.readArray("feeds", minElementBytes: FeedInfo.minimumEncodedSize) { (r: inout ByteReader) throws(WireError) in try FeedInfo(from: &r) }
+    }
+    public func encode(into w: inout ByteWriter) { w.writeArray(feeds) { $1.encode(into: &$0) } }
+}
+
+/// Client → server: the live snaps of one feed, or of every feed when `feed` is empty.
+public struct ListSnaps: WireMessage, Equatable {
+    public static let type = MessageType.listSnaps
+    public var feed: String
+    public init(feed: String) { self.feed = feed }
+    public init(from r: inout ByteReader) throws(WireError) { feed = try r.readString("feed", maxBytes: FieldLimits.feedName) }
+    public func encode(into w: inout ByteWriter) { w.write(feed) }
+}
+
+/// Server → client: snaps newest first, with the change version they reflect.
+public struct Snaps: WireMessage, Equatable {
+    public static let type = MessageType.snaps
+    public var version: UInt64
+    public var snaps: [SnapInfo]
+    public init(version: UInt64, snaps: [SnapInfo]) { self.version = version; self.snaps = snaps }
+    public init(from r: inout ByteReader) throws(WireError) {
+        version = try r.readUInt64("version")
+        snaps = try r.readArray("snaps", minElementBytes: SnapInfo.minimumEncodedSize) { (r: inout ByteReader) throws(WireError) in try SnapInfo(from: &r) }
+    }
+    public func encode(into w: inout ByteWriter) { w.write(version); w.writeArray(snaps) { $1.encode(into: &$0) } }
+}
+
+/// Client → server: has anything changed since `knownVersion`? Cheap; never touches storage.
+public struct Poll: WireMessage, Equatable {
+    public static let type = MessageType.poll
+    public var knownVersion: UInt64
+    public init(knownVersion: UInt64) { self.knownVersion = knownVersion }
+    public init(from r: inout ByteReader) throws(WireError) { knownVersion = try r.readUInt64("known_version") }
+    public func encode(into w: inout ByteWriter) { w.write(knownVersion) }
+}
+
+/// Server → client: the current change version; `changed` when it differs from the known one.
+public struct PollResult: WireMessage, Equatable {
+    public static let type = MessageType.pollResult
+    public var version: UInt64
+    public var changed: Bool
+    public init(version: UInt64, changed: Bool) { self.version = version; self.changed = changed }
+    public init(from r: inout ByteReader) throws(WireError) {
+        version = try r.readUInt64("version"); changed = try r.readBool("changed")
+    }
+    public func encode(into w: inout ByteWriter) { w.write(version); w.write(changed) }
+}
+
+/// Client → server: post one PNG or JPEG image to exactly one feed.
+public struct PostSnap: WireMessage, Equatable {
+    public static let type = MessageType.postSnap
+    public var feed: String
+    public var image: [UInt8]
+    public init(feed: String, image: [UInt8]) { self.feed = feed; self.image = image }
+    public init(from r: inout ByteReader) throws(WireError) {
+        feed = try r.readString("feed", maxBytes: FieldLimits.feedName)
+        image = try r.readBytes("image")
+    }
+    public func encode(into w: inout ByteWriter) { w.write(feed); w.writeBytes(image) }
+}
+
+/// Server → client: the snap just stored (state `sent`).
+public struct SnapPosted: WireMessage, Equatable {
+    public static let type = MessageType.snapPosted
+    public var snap: SnapInfo
+    public init(snap: SnapInfo) { self.snap = snap }
+    public init(from r: inout ByteReader) throws(WireError) { snap = try SnapInfo(from: &r) }
+    public func encode(into w: inout ByteWriter) { snap.encode(into: &w) }
+}
+
+/// Client → server: open a snap. This consumes the requester's one view.
+public struct OpenSnap: WireMessage, Equatable {
+    public static let type = MessageType.openSnap
+    public var snapID: UInt64
+    public init(snapID: UInt64) { self.snapID = snapID }
+    public init(from r: inout ByteReader) throws(WireError) { snapID = try r.readUInt64("snap_id") }
+    public func encode(into w: inout ByteWriter) { w.write(snapID) }
+}
+
+/// Server → client: the one delivery of a snap's image, with its SHA-256.
+public struct SnapImage: WireMessage, Equatable {
+    public static let type = MessageType.snapImage
+    public var snap: SnapInfo
+    public var sha256: [UInt8]
+    public var image: [UInt8]
+    public init(snap: SnapInfo, sha256: [UInt8], image: [UInt8]) { self.snap = snap; self.sha256 = sha256; self.image = image }
+    public init(from r: inout ByteReader) throws(WireError) {
+        snap = try SnapInfo(from: &r)
+        sha256 = try r.readRaw(32, "sha256")
+        image = try r.readBytes("image")
+    }
+    public func encode(into w: inout ByteWriter) { snap.encode(into: &w); w.writeRaw(sha256); w.writeBytes(image) }
+}

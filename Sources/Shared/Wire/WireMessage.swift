@@ -1,0 +1,29 @@
+/// A message with a fixed type number and a byte-exact payload encoding.
+public protocol WireMessage: Sendable {
+    static var type: MessageType { get }
+    init(from reader: inout ByteReader) throws(WireError)
+    func encode(into writer: inout ByteWriter)
+}
+
+/// Upper bounds for variable-length fields, checked by the decoder before allocating.
+public enum FieldLimits {
+    public static let clientName = 64
+    public static let username = 64
+    public static let password = 1024
+    public static let classCode = 256
+    public static let token = 256
+    public static let feedName = 256
+    public static let errorMessage = 1024
+    public static let statisticName = 64
+}
+
+/// Protocol constants.
+public enum ProtocolConstants {
+    /// The first 8 payload bytes of every Hello: `\x89 S N A P \r \n \x1a`. The high first byte
+    /// and the CR LF SUB tail make text protocols and mangled transfers fail at once.
+    public static let magic: [UInt8] = [0x89, 0x53, 0x4E, 0x41, 0x50, 0x0D, 0x0A, 0x1A]
+    /// The protocol version this code speaks.
+    public static let version: UInt16 = 1
+    /// The largest frame a peer may send before its Hello is accepted.
+    public static let helloFrameLimit: UInt32 = 1024
+}

@@ -1,0 +1,150 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// Runs the built executables as a user would, with a deadline after which they are killed.
+public enum Subprocess {
+    public struct Result: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+    }
+
+    /// The folder holding the built products (`.build/debug` or `.build/release`).
+    public static var productsDirectory: URL {
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            return bundle.bundleURL.deletingLastPathComponent()
+        }
+        return Bundle.main.bundleURL
+    }
+
+    public static func executable(_ name: String) -> String { productsDirectory.appendingPathComponent(name).path }
+
+    /// Runs the built executable `name` with `arguments`, without any inherited SNAPSHARE_*
+    /// variables; kills it after `timeout` seconds.
+    public static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:],
+                           stdin: String? = nil, timeout: Double = 60) throws -> Result {
+        var env = ProcessInfo.processInfo.environment
+        for key in env.keys where key.hasPrefix("SNAPSHARE_") { env[key] = nil }
+        env.merge(environment) { _, new in new }
+        return try launch(executable(name), arguments, environment: env, stdin: stdin, timeout: timeout)
+    }
+
+    /// Runs a program that is not ours (by absolute path).
+    public static func runTool(_ path: String, _ arguments: [String], stdin: String? = nil, timeout: Double = 60) throws -> Result {
+        try launch(path, arguments, environment: nil, stdin: stdin, timeout: timeout)
+    }
+
+    private static func launch(_ path: String, _ arguments: [String], environment: [String: String]?,
+                               stdin: String?, timeout: Double) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try? input.fileHandleForWriting.close()
+        // Read both pipes while waiting so a chatty child never blocks on a full pipe.
+        let outData = LockedData(), errData = LockedData()
+        let group = DispatchGroup()
+        for (pipe, sink) in [(out, outData), (err, errData)] {
+            group.enter()
+            DispatchQueue.global().async {
+                sink.set(pipe.fileHandleForReading.readDataToEndOfFile())
+                group.leave()
+            }
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            // Process.terminate() may not work for children started from async code (SIGTERM
+            // blocked there): send SIGKILL to the pid.
+            kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
+        group.wait()
+        return Result(status: process.terminationStatus, stdout: outData.string, stderr: errData.string)
+    }
+}
+
+/// Collected output from a pipe reader thread.
+final class LockedData: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    func set(_ value: Data) { lock.lock(); data = value; lock.unlock() }
+    var string: String { lock.lock(); defer { lock.unlock() }; return String(decoding: data, as: UTF8.self) }
+}
+
+/// A server started as its own process, for kill -9 and restart tests.
+public final class ServerProcess: @unchecked Sendable {
+    public let process: Process
+    public let port: Int
+    private let output = Pipe()
+
+    /// Starts `snapshare-server` with `arguments` plus `--listen 127.0.0.1:PORT`, waits until it listens.
+    public init(dataDirectory: String, certsDirectory: String, port: Int, arguments: [String] = []) throws {
+        self.port = port
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: Subprocess.executable("snapshare-server"))
+        process.arguments = ["--listen", "127.0.0.1:\(port)", "--data", dataDirectory, "--certs", certsDirectory,
+                             "--log-level", "warning"] + arguments
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The first stdout line says it is listening.
+        let handle = output.fileHandleForReading
+        var text = ""
+        let deadline = Date().addingTimeInterval(30)
+        while !text.contains("listening"), Date() < deadline {
+            let chunk = handle.availableData
+            if chunk.isEmpty { if !process.isRunning { break }; usleep(10_000); continue }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        guard text.contains("listening") else {
+            kill(process.processIdentifier, SIGKILL)
+            throw ProcessError("server did not start: \(text)")
+        }
+    }
+
+    /// kill -9.
+    public func killHard() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// SIGTERM, then wait.
+    public func stop() {
+        kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { killHard() }
+    }
+
+    deinit { if process.isRunning { killHard() } }
+
+    /// A port that was free a moment ago.
+    public static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// A failure starting or talking to a child process.
+public struct ProcessError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+

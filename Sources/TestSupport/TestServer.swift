@@ -1,0 +1,73 @@
+import Client
+import Foundation
+import Server
+import Shared
+
+/// A real server on 127.0.0.1 with a free port, real TLS, and a SQLite file in a temp folder.
+public final class TestServer: @unchecked Sendable {
+    public let directory: TemporaryDirectory
+    public private(set) var server: SnapshareServer
+    public private(set) var port: Int
+    public let configuration: ServerConfiguration
+
+    public var caPath: String { directory.path + "/certs/ca.pem" }
+    public var dataPath: String { configuration.dataDirectory }
+    public var address: String { "127.0.0.1:\(port)" }
+
+    public init(quiet: Bool = true, _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+        directory = TemporaryDirectory("snapshare-server")
+        var config = ServerConfiguration()
+        config.port = 0
+        config.dataDirectory = directory.path + "/data"
+        config.certificatesDirectory = directory.path + "/certs"
+        config.logLevel = quiet ? .error : .info
+        configure(&config)
+        configuration = config
+        server = try SnapshareServer(configuration: config, logger: Logger(level: config.logLevel))
+        port = try server.start()
+    }
+
+    /// Stops the server (the data folder stays until this object goes away).
+    public func stop() { server.stop() }
+
+    /// Stops and starts again on the same port and data.
+    public func restart() throws {
+        server.stop()
+        var config = configuration
+        config.port = port
+        server = try SnapshareServer(configuration: config, logger: Logger(level: config.logLevel))
+        port = try server.start()
+    }
+
+    /// Client settings that verify this server with its CA.
+    public func settings(host: String = "127.0.0.1") -> ConnectionSettings {
+        ConnectionSettings(host: host, port: port, caFile: caPath)
+    }
+
+    /// A connected session with its own client state folder.
+    public func session(home: TemporaryDirectory = TemporaryDirectory("snapshare-home")) throws -> (SnapshareSession, TemporaryDirectory) {
+        let session = try SnapshareSession(settings: settings(), state: ClientState(directory: home.path)) { _ in }
+        return (session, home)
+    }
+
+    /// Registers a user and returns a logged-in session.
+    public func registeredSession(_ username: String, password: String = "correct horse battery") throws -> SnapshareSession {
+        let (session, home) = try self.session()
+        _ = try session.register(username: username, password: password, classCode: configuration.classCode ?? "")
+        homes.append(home)
+        return session
+    }
+
+    /// Creates an admin directly in the database, as `snapshare-server admin add` does.
+    public func makeAdmin(_ username: String, password: String = "correct horse battery") throws -> SnapshareSession {
+        try OfflineAdmin.addAdmin(dataDirectory: dataPath, username: username, password: password)
+        let (session, home) = try self.session()
+        _ = try session.login(username: username, password: password)
+        homes.append(home)
+        return session
+    }
+
+    private var homes: [TemporaryDirectory] = []
+
+    deinit { server.stop() }
+}

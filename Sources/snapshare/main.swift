@@ -1,0 +1,4 @@
+import Client
+import Foundation
+
+exit(CLI.run(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))

@@ -1,0 +1,86 @@
+import Testing
+@testable import Client
+
+@Suite struct JSONValueTests {
+    @Test func scalarsSerialize() {
+        #expect(JSONValue.null.toJSON() == "null")
+        #expect(JSONValue.bool(true).toJSON() == "true")
+        #expect(JSONValue.int(-42).toJSON() == "-42")
+        #expect(JSONValue.int(.min).toJSON() == "-9223372036854775808")
+        #expect(JSONValue.double(1.5).toJSON() == "1.5")
+        #expect(JSONValue.double(2).toJSON() == "2.0")
+        #expect(JSONValue.double(1e-7).toJSON() == "1e-07")
+        #expect(JSONValue.double(.nan).toJSON() == "null")
+        #expect(JSONValue.double(.infinity).toJSON() == "null")
+    }
+
+    @Test func quotesBackslashesAndControlsAreEscaped() {
+        #expect(JSONValue.string("say \"hi\" \\ bye").toJSON() == #""say \"hi\" \\ bye""#)
+        #expect(JSONValue.string("a\nb\tc\rd\u{08}e\u{0C}").toJSON() == #""a\nb\tc\rd\be\f""#)
+        #expect(JSONValue.string("\u{00}\u{01}\u{1B}\u{1F}").toJSON() == #""\u0000\u0001\u001b\u001f""#)
+        #expect(JSONValue.string("/ \u{7F}").toJSON() == "\"/ \u{7F}\"")
+    }
+
+    @Test func nonASCIIPassesThroughAsUTF8() {
+        let text = "café 写真 📷 e\u{301} \u{2028}"
+        #expect(JSONValue.string(text).toJSON() == "\"\(text)\"")
+    }
+
+    @Test func objectKeysKeepTheirOrder() {
+        let value: JSONValue = ["zebra": 1, "apple": [true, nil, "x"], "mango": ["inner": 2.5, "a": [:]]]
+        #expect(value.toJSON() == #"{"zebra":1,"apple":[true,null,"x"],"mango":{"inner":2.5,"a":{}}}"#)
+        #expect(value["apple"] == [true, nil, "x"])
+        #expect(value["missing"] == nil)
+        #expect(JSONValue.string("s")["k"] == nil)
+    }
+
+    @Test func prettyOutputIndentsByTwoWithoutATrailingNewline() {
+        let value: JSONValue = ["feed": "cats", "snaps": [1, 2], "empty": [], "owner": ["name": "ana"]]
+        #expect(value.toJSON(pretty: true) == """
+            {
+              "feed": "cats",
+              "snaps": [
+                1,
+                2
+              ],
+              "empty": [],
+              "owner": {
+                "name": "ana"
+              }
+            }
+            """)
+        #expect(JSONValue.array([]).toJSON(pretty: true) == "[]")
+    }
+
+    @Test func equalityComparesObjectsInOrder() {
+        #expect(JSONValue.object([("a", 1), ("b", 2)]) == ["a": 1, "b": 2])
+        #expect(JSONValue.object([("a", 1), ("b", 2)]) != ["b": 2, "a": 1])
+        #expect(JSONValue.int(1) != .double(1))
+    }
+
+    // The parser lives with the client's state files, which are its only reader.
+
+    @Test func serializedValuesParseBackUnchanged() throws {
+        let value: JSONValue = [
+            "text": "q\"b\\n\n\u{01}é📷", "n": -12, "big": .int(.max), "f": 0.25, "e": 1e300,
+            "list": [nil, false, true, [], [:]], "nested": ["k": ["deep": "v"]],
+        ]
+        #expect(try JSONParser.parse(value.toJSON()) == value)
+        #expect(try JSONParser.parse(value.toJSON(pretty: true)) == value)
+    }
+
+    @Test func theParserReadsEscapesAndSurrogatePairs() throws {
+        #expect(try JSONParser.parse(#" "\u00e9\uD83D\uDCF7\/\b" "#) == .string("é📷/\u{08}"))
+        #expect(try JSONParser.parse("1E2") == .double(100))
+        #expect(try JSONParser.parse("-0") == .int(0))
+        #expect(try JSONParser.parse("99999999999999999999") == .double(1e20))
+    }
+
+    @Test(arguments: [
+        "", "nul", "[1,]", "{\"a\" 1}", "{\"a\":1,}", "01", "1.", "-", "\"\\x\"", "\"a\nb\"", "\"\\uD800\"",
+        "\"\\u12G4\"", "[1] 2", "{1:2}", "\"open", "1e999", String(repeating: "[", count: 100),
+    ])
+    func malformedJSONIsRefused(text: String) {
+        #expect(throws: (any Error).self) { try JSONParser.parse(text) }
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import Shared
+import Testing
+import TestSupport
+
+/// The `snapshare` and `snapshare-server` executables, run as a person would run them.
+@Suite struct CommandLineTests {
+    struct Student {
+        let home = TemporaryDirectory("snapshare-cli-home")
+        let server: TestServer
+        var environment: [String: String] {
+            ["SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": server.address, "SNAPSHARE_CA": server.caPath]
+        }
+        func run(_ arguments: String..., stdin: String? = nil) throws -> Subprocess.Result {
+            try Subprocess.run("snapshare", arguments, environment: environment, stdin: stdin)
+        }
+    }
+
+    @Test func helpIsAvailableOnEveryCommand() throws {
+        for command in [[], ["register"], ["login"], ["post"], ["feed"], ["feeds"], ["view"], ["samples"], ["admin"], ["admin", "restore-view"]] {
+            let result = try Subprocess.run("snapshare", command + ["--help"])
+            #expect(result.status == 0, "\(command)")
+            #expect(result.stdout.contains("Usage"), "\(command): \(result.stdout)")
+        }
+        let root = try Subprocess.run("snapshare", ["--help"])
+        #expect(root.stdout.contains("Exit codes"))
+        let server = try Subprocess.run("snapshare-server", ["--help"])
+        #expect(server.status == 0)
+        #expect(server.stdout.contains("--snap-ttl"))
+    }
+
+    @Test func aStudentPostsAndAnotherViewsOnceFromTheCommandLine() throws {
+        let server = try TestServer()
+        let alice = Student(server: server), bob = Student(server: server)
+        #expect(try alice.run("register", "alice", "--password-stdin", stdin: "alice password\n").status == 0)
+        #expect(try bob.run("register", "bob", "--password-stdin", stdin: "bob password 1\n").status == 0)
+
+        let samples = try alice.run("samples", "--json")
+        #expect(samples.status == 0)
+        #expect(samples.stdout.contains("\"number\":10"))
+
+        let post = try alice.run("post", "--feed", "Memes", "--sample", "3", "--json")
+        #expect(post.status == 0, "\(post.stderr)")
+        let snap = try #require(try JSONSerialization.jsonObject(with: Data(post.stdout.utf8)) as? [String: Any])
+        let id = try #require(snap["id"] as? Int)
+        #expect(snap["status"] as? String == "sent")
+        #expect(snap["feed"] as? String == "Memes")
+        #expect(snap["poster"] as? String == "alice")
+        #expect(snap["posted_at"] is String)
+
+        let human = try alice.run("post", "--feed", "Random", "--sample", "1")
+        #expect(human.stdout.contains("Posted snap"))
+
+        let feed = try bob.run("feed", "--json")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(feed.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.count == 2)
+        #expect(rows.allSatisfy { $0["status"] as? String == "unread" })
+
+        let text = try bob.run("feed")
+        #expect(text.stdout.contains("Memes"))
+        #expect(text.stdout.contains("alice"))
+        #expect(text.stdout.contains("unread"))
+        #expect(text.stdout.contains("ago") || text.stdout.contains("just now"))
+
+        let view = try bob.run("view", "\(id)")
+        #expect(view.status == 0, "\(view.stderr)")
+        let last = view.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(last.hasPrefix("viewed snap \(id) 256x170 80670 sha256:"), "\(last)")
+        #expect(view.stdout.contains("\u{1B}[38;2;"), "the drawing uses true colour")
+
+        #expect(try bob.run("view", "\(id)").status == 6, "already viewed")
+        #expect(try alice.run("view", "\(id)").status == 8, "own snap")
+        #expect(try bob.run("view", "999999").status == 5, "not found")
+        #expect(try bob.run("view", "abc").status == 2, "usage")
+        #expect(try bob.run("admin", "users").status == 4, "not an admin")
+
+        let listing = try bob.run("feed", "Memes", "--json")
+        #expect(listing.stdout.contains("\"status\":\"read\""))
+
+        let whoami = try bob.run("whoami")
+        #expect(whoami.stdout.contains("bob"))
+        #expect(try bob.run("logout").status == 0)
+        #expect(try bob.run("feeds").status == 4, "logged out")
+        #expect(try bob.run("login", "bob", "--password-stdin", stdin: "wrong password\n").status == 4)
+        #expect(try bob.run("login", "bob", "--password-stdin", stdin: "bob password 1\n").status == 0)
+    }
+
+    @Test func theInstructorManagesTheClassFromTheCommandLine() throws {
+        let server = try TestServer()
+        let add = try Subprocess.run("snapshare-server", ["admin", "add", "teacher", "--password-stdin", "--data", server.dataPath],
+                                     stdin: "teacher password\n")
+        #expect(add.status == 0, "\(add.stderr)")
+        let teacher = Student(server: server), student = Student(server: server)
+        #expect(try teacher.run("login", "teacher", "--password-stdin", stdin: "teacher password\n").status == 0)
+        #expect(try student.run("register", "sam", "--password-stdin", stdin: "sam password\n").status == 0)
+        #expect(try teacher.run("admin", "create-feed", "Lecture 1").status == 0)
+        let post = try student.run("post", "--feed", "Lecture 1", "--sample", "2", "--json")
+        let id = (try JSONSerialization.jsonObject(with: Data(post.stdout.utf8)) as? [String: Any])?["id"] as? Int ?? 0
+        #expect(try teacher.run("view", "\(id)").status == 0)
+        #expect(try teacher.run("view", "\(id)").status == 6)
+        #expect(try teacher.run("admin", "restore-view", "\(id)", "teacher").status == 0)
+        #expect(try teacher.run("view", "\(id)").status == 0)
+        let users = try teacher.run("admin", "users", "--json")
+        #expect(users.stdout.contains("\"username\":\"sam\""))
+        let stats = try teacher.run("admin", "stats", "--json")
+        #expect(stats.stdout.contains("\"users\":2"))
+        #expect(try teacher.run("admin", "reset-feeds").status == 2, "needs --all")
+        let reset = try teacher.run("admin", "reset-feeds", "--all", "--json")
+        #expect(reset.stdout.contains("\"deleted\":1"))
+        #expect(try teacher.run("admin", "delete-feed", "Lecture 1").status == 0)
+        #expect(try teacher.run("admin", "delete-feed", "Lecture 1").status == 5)
+    }
+
+    @Test func withoutACATheFingerprintIsPinnedOnFirstUseAndAChangeIsRefused() throws {
+        let directory = TemporaryDirectory("snapshare-tofu")
+        let port = ServerProcess.freePort()
+        var process: ServerProcess? = try ServerProcess(dataDirectory: directory.file("data"), certsDirectory: directory.file("certs-a"), port: port)
+        let home = TemporaryDirectory("snapshare-cli-home")
+        let environment = ["SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": "localhost:\(port)"]
+        let first = try Subprocess.run("snapshare", ["register", "tofu", "--password-stdin"], environment: environment, stdin: "tofu password\n")
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("first use"))
+        let again = try Subprocess.run("snapshare", ["whoami"], environment: environment)
+        #expect(again.status == 0)
+        #expect(!again.stderr.contains("first use"))
+        process?.stop()
+        // Same port, new certificates: the pinned fingerprint no longer matches.
+        process = try ServerProcess(dataDirectory: directory.file("data"), certsDirectory: directory.file("certs-b"), port: port)
+        let changed = try Subprocess.run("snapshare", ["whoami"], environment: environment)
+        #expect(changed.status == 3)
+        #expect(changed.stderr.contains("CHANGED"))
+        process?.stop()
+    }
+
+    @Test func connectionFailuresAndUsageErrorsHaveTheirExitCodes() throws {
+        let home = TemporaryDirectory("snapshare-cli-home")
+        let port = ServerProcess.freePort()
+        let down = try Subprocess.run("snapshare", ["feeds"], environment: ["SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": "127.0.0.1:\(port)"])
+        #expect(down.status == 3)
+        #expect(down.stderr.contains("cannot connect"))
+        #expect(try Subprocess.run("snapshare", ["bogus"]).status == 2)
+        #expect(try Subprocess.run("snapshare", ["post", "--sample", "1"]).status == 2, "--feed is required")
+    }
+
+    @Test func offlineResetFeedsClearsSnaps() throws {
+        let server = try TestServer()
+        let alice = try server.registeredSession("alice")
+        _ = try alice.post(feed: "Memes", image: TestImages.sample(4))
+        _ = try alice.post(feed: "Random", image: TestImages.sample(4))
+        let one = try Subprocess.run("snapshare-server", ["reset-feeds", "--feed", "Memes", "--data", server.dataPath])
+        #expect(one.status == 0, "\(one.stderr)")
+        #expect(try alice.snaps(feed: nil).snaps.map(\.feed) == ["Random"])
+        #expect(try Subprocess.run("snapshare-server", ["reset-feeds", "--data", server.dataPath]).status == 2)
+        #expect(try Subprocess.run("snapshare-server", ["reset-feeds", "--all", "--data", server.dataPath]).status == 0)
+        #expect(try alice.snaps(feed: nil).snaps.isEmpty)
+    }
+}

@@ -1,0 +1,112 @@
+import Testing
+@testable import Server
+@testable import Shared
+
+@Suite struct ConnectionStateTests {
+    let limits = ConnectionState.Limits(handshakeTimeout: 1000, idleTimeout: 5000, frameTimeout: 2000,
+                                        maxRequestsInFlight: 2, maxFrameBeforeLogin: 100, maxFrame: 10_000)
+
+    func opened(now: Int64 = 0) -> ConnectionState {
+        var state = ConnectionState(limits: limits, now: now)
+        state.handshakeCompleted(now: now)
+        _ = state.received(Frame(Hello(clientName: "t"), requestID: 1), now: now)
+        return state
+    }
+
+    static let user = AuthenticatedUser(id: 1, name: "ada", isAdmin: false, createdAt: 0, sessionHash: [])
+
+    @Test func theFirstFrameMustBeHello() {
+        var state = ConnectionState(limits: limits, now: 0)
+        state.handshakeCompleted(now: 0)
+        let decision = state.received(Frame(Ping(), requestID: 1), now: 1)
+        #expect(decision == .reject(ErrorMessage(code: .helloRequired, message: "the first frame must be Hello (type 0x0001)")))
+    }
+
+    @Test func aHelloWithTheWrongMagicIsRefused() {
+        var state = ConnectionState(limits: limits, now: 0)
+        state.handshakeCompleted(now: 0)
+        guard case .reject(let error) = state.received(Frame(Hello(magic: Array("GET / HT".utf8), clientName: "x"), requestID: 1), now: 1) else {
+            Issue.record("accepted"); return
+        }
+        #expect(error.code == .badMagic)
+        #expect(error.fatal)
+    }
+
+    @Test func anUnsupportedVersionIsRefused() {
+        var state = ConnectionState(limits: limits, now: 0)
+        state.handshakeCompleted(now: 0)
+        guard case .reject(let error) = state.received(Frame(Hello(minVersion: 2, maxVersion: 3, clientName: "x"), requestID: 1), now: 1) else {
+            Issue.record("accepted"); return
+        }
+        #expect(error.code == .unsupportedVersion)
+    }
+
+    @Test func theFrameLimitGrowsOnlyAfterLogin() {
+        var state = ConnectionState(limits: limits, now: 0)
+        #expect(state.frameLimit == ProtocolConstants.helloFrameLimit)
+        state.handshakeCompleted(now: 0)
+        _ = state.received(Frame(Hello(clientName: "t"), requestID: 1), now: 0)
+        #expect(state.frameLimit == 100)
+        #expect(state.received(Frame(Login(username: "a", password: "b"), requestID: 2), now: 0) == .dispatch)
+        #expect(!state.acceptsFrames, "an account request is a barrier")
+        state.requestCompleted(requestID: 2, identity: .loggedIn(Self.user), now: 0)
+        #expect(state.acceptsFrames)
+        #expect(state.frameLimit == 10_000)
+    }
+
+    @Test func aFailedLoginLiftsTheBarrierWithoutLoggingIn() {
+        var state = opened()
+        _ = state.received(Frame(ListFeeds(), requestID: 2), now: 0)
+        _ = state.received(Frame(Login(username: "a", password: "b"), requestID: 3), now: 0)
+        state.requestCompleted(requestID: 2, identity: .unchanged, now: 0)
+        #expect(state.awaitingIdentity, "an unrelated reply must not lift the barrier")
+        state.requestCompleted(requestID: 3, identity: .unchanged, now: 0)
+        #expect(!state.awaitingIdentity)
+        #expect(state.user == nil)
+    }
+
+    @Test func tooManyRequestsInFlightIsFatal() {
+        var state = opened()
+        #expect(state.received(Frame(ListFeeds(), requestID: 2), now: 0) == .dispatch)
+        #expect(state.received(Frame(ListFeeds(), requestID: 3), now: 0) == .dispatch)
+        guard case .reject(let error) = state.received(Frame(ListFeeds(), requestID: 4), now: 0) else { Issue.record("accepted"); return }
+        #expect(error.code == .tooManyInFlight)
+        #expect(error.fatal)
+    }
+
+    @Test func unknownAndServerOnlyTypesAreRefused() {
+        var state = opened()
+        guard case .reject(let unknown) = state.received(Frame(type: 0x7777, requestID: 2, payload: []), now: 0) else { Issue.record(); return }
+        #expect(unknown.code == .unknownMessageType)
+        var other = opened()
+        guard case .reject(let reply) = other.received(Frame(Pong(), requestID: 2), now: 0) else { Issue.record(); return }
+        #expect(reply.code == .unexpectedMessage)
+        var again = opened()
+        guard case .reject(let hello) = again.received(Frame(Hello(clientName: "x"), requestID: 2), now: 0) else { Issue.record(); return }
+        #expect(hello.code == .unexpectedMessage)
+    }
+
+    @Test func theHandshakeDeadlineCoversTLSAndHello() {
+        var state = ConnectionState(limits: limits, now: 0)
+        #expect(state.expiredDeadline(now: 999) == nil)
+        #expect(state.expiredDeadline(now: 1000)?.code == .timeout)
+        state.handshakeCompleted(now: 500)
+        #expect(state.expiredDeadline(now: 1000)?.code == .timeout, "Hello must also arrive before the deadline")
+    }
+
+    @Test func anIdleConnectionTimesOutButNotWhileARequestIsInFlight() {
+        var state = opened(now: 0)
+        #expect(state.expiredDeadline(now: 4999) == nil)
+        #expect(state.expiredDeadline(now: 5000)?.code == .timeout)
+        _ = state.received(Frame(ListFeeds(), requestID: 2), now: 5000)
+        #expect(state.expiredDeadline(now: 20_000) == nil)
+    }
+
+    @Test func aFrameTricklingInPastItsDeadlineTimesOut() {
+        var state = opened(now: 0)
+        state.bytesArrived(now: 100, insideFrame: true)
+        state.bytesArrived(now: 1500, insideFrame: true)
+        #expect(state.expiredDeadline(now: 2099) == nil)
+        #expect(state.expiredDeadline(now: 2100)?.code == .timeout, "trickling bytes must not extend the frame deadline")
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+@testable import Shared
+
+/// The hex examples in docs/PROTOCOL.md are the golden vectors: each must be exactly what the
+/// codec produces for the message it shows, and must decode back to it.
+@Suite struct ProtocolDocumentTests {
+    static let document: String = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return (try? String(contentsOf: root.appendingPathComponent("docs/PROTOCOL.md"), encoding: .utf8)) ?? ""
+    }()
+
+    static func vector(_ name: String) throws -> [UInt8] {
+        let marker = "<!-- vector: \(name) -->\n```hex\n"
+        guard let start = document.range(of: marker), let end = document.range(of: "```", range: start.upperBound..<document.endIndex) else {
+            throw WireError.malformed("vector \(name) missing from PROTOCOL.md")
+        }
+        return document[start.upperBound..<end.lowerBound].split(whereSeparator: { $0 == " " || $0 == "\n" }).map { UInt8($0, radix: 16)! }
+    }
+
+    static let time: Int64 = 1_764_417_600_000
+    static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47]
+
+    static func cases() -> [(String, Frame)] {
+        let snap = SnapInfo(id: 7, feed: "Memes", poster: "bob", postedAt: time, expiresAt: time + 7 * 86_400_000,
+                            state: .unread, imageKind: .png, byteCount: 115_471, width: 256, height: 256)
+        var opened = snap
+        opened.state = .read; opened.byteCount = 4; opened.width = 1; opened.height = 1
+        return [
+            ("hello", Frame(Hello(clientName: "demo"), requestID: 1)),
+            ("welcome", Frame(Welcome(version: 1, serverName: "snapshare-server", maxFrameBytes: 5_308_416, maxFrameBytesBeforeLogin: 16_384,
+                                      maxRequestsInFlight: 64, maxImageBytes: 5_242_880, maxImageDimension: 8192,
+                                      maxImagePixels: 40_000_000, idleTimeoutSeconds: 300, serverTime: time), requestID: 1)),
+            ("error-already-viewed", Frame(ErrorMessage(code: .alreadyViewed, message: "already viewed"), requestID: 7)),
+            ("error-fatal-hello-required", Frame(ErrorMessage(code: .helloRequired, message: "send Hello first"), requestID: 0)),
+            ("ping", Frame(Ping(), requestID: 2)),
+            ("pong", Frame(Pong(), requestID: 2)),
+            ("register", Frame(Register(username: "ada", password: "correct horse", classCode: "CS193"), requestID: 2)),
+            ("login", Frame(Login(username: "ada", password: "correct horse"), requestID: 2)),
+            ("authenticated", Frame(Authenticated(token: "tok", username: "ada", isAdmin: false, createdAt: time), requestID: 2)),
+            ("resume", Frame(Resume(token: "tok"), requestID: 3)),
+            ("list-snaps", Frame(ListSnaps(feed: "Memes"), requestID: 4)),
+            ("snaps", Frame(Snaps(version: 42, snaps: [snap]), requestID: 4)),
+            ("poll", Frame(Poll(knownVersion: 42), requestID: 5)),
+            ("poll-result", Frame(PollResult(version: 43, changed: true), requestID: 5)),
+            ("post-snap", Frame(PostSnap(feed: "Random", image: png), requestID: 8)),
+            ("open-snap", Frame(OpenSnap(snapID: 7), requestID: 6)),
+            ("snap-image", Frame(SnapImage(snap: opened, sha256: SHA256.hash(png), image: png), requestID: 6)),
+            ("admin-reset-feeds-all", Frame(AdminResetFeeds(allFeeds: true, name: ""), requestID: 9)),
+            ("count", Frame(Count(count: 3), requestID: 9)),
+            ("admin-restore-view", Frame(AdminRestoreView(snapID: 7, username: "ada"), requestID: 10)),
+        ]
+    }
+
+    @Test func theDocumentIsFound() { #expect(Self.document.contains("# Snapshare wire protocol")) }
+
+    @Test(arguments: cases().map(\.0))
+    func theDocumentedBytesAreWhatTheCodecWrites(_ name: String) throws {
+        let frame = try #require(Self.cases().first { $0.0 == name }?.1)
+        let documented = try Self.vector(name)
+        #expect(frame.encoded() == documented)
+        var decoder = FrameDecoder(maxPayload: 1 << 20)
+        decoder.append(documented)
+        #expect(try decoder.nextFrame() == frame)
+    }
+
+    @Test func everyVectorInTheDocumentIsChecked() {
+        let named = Self.document.components(separatedBy: "<!-- vector: ").dropFirst().map { String($0.prefix { $0 != " " }) }
+        #expect(Set(named) == Set(Self.cases().map(\.0)))
+    }
+
+    @Test func everyErrorCodeIsDocumented() {
+        let codes: [ErrorCode] = [.malformedFrame, .frameTooLarge, .helloRequired, .badMagic, .unsupportedVersion, .unknownMessageType,
+                                  .tooManyInFlight, .timeout, .shuttingDown, .unexpectedMessage, .authRequired, .badCredentials,
+                                  .usernameTaken, .badClassCode, .forbidden, .rateLimited, .sessionInvalid, .invalidArgument,
+                                  .notFound, .alreadyViewed, .expired, .ownSnap, .alreadyExists, .imageTooLarge, .unsupportedImage,
+                                  .imageDimensionsTooLarge, .internalError, .storageFailure]
+        for code in codes { #expect(Self.document.contains("| \(code.rawValue) | `\(code.name)` |"), "\(code)") }
+    }
+
+    @Test func everyMessageTypeIsDocumented() {
+        for type in MessageType.all {
+            let hex = String(format: "0x%04X", type.rawValue)
+            #expect(Self.document.contains("| `\(hex)` | \(type.name) |"), "\(type)")
+        }
+    }
+}

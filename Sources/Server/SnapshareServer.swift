@@ -14,6 +14,7 @@ public final class SnapshareServer: @unchecked Sendable {
     public private(set) var certificates: DevCertificateSet?
     private let storage: StorageExecutor
     private let core: ServerCore
+    private let handler: RequestHandler
     private let purgeTimer: DispatchSourceTimer
 
     public init(configuration: ServerConfiguration, logger: Logger) throws {
@@ -37,7 +38,7 @@ public final class SnapshareServer: @unchecked Sendable {
         }
         let tls = try TLSContext.server(certificateChainFile: certificateFile, privateKeyFile: keyFile)
         let metrics = ServerMetrics(startedAt: RequestHandler.wallClock())
-        let handler = RequestHandler(storage: storage, configuration: configuration, metrics: metrics, logger: logger)
+        handler = RequestHandler(storage: storage, configuration: configuration, metrics: metrics, logger: logger)
         core = try ServerCore(configuration: configuration, tlsContext: tls, handler: handler, metrics: metrics, logger: logger)
         purgeTimer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "snapshare-purge"))
     }
@@ -88,6 +89,7 @@ public final class SnapshareServer: @unchecked Sendable {
     public func stop() {
         purgeTimer.cancel()
         core.stop()
+        handler.shutdown()
         storage.shutdown()
     }
 }

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Client
 import Foundation
-import Shared
+@testable import Shared
 import Testing
 import TestSupport
 
@@ -43,13 +43,14 @@ import TestSupport
 
     @Test func aTLS12ClientIsRefused() throws {
         let server = try TestServer()
-        let context = try TLSContext.client(trustRootsFile: server.caPath, maximumVersion: .tls12)
+        let context = try TLSContext.client(trustRootsFile: server.caPath, version: .tls1_2)
         #expect(clientError { _ = try ServerConnection(host: "127.0.0.1", port: server.port, context: context, timeout: 5) }?.kind == .tls)
         // And with a client we did not write.
         let result = try Subprocess.runTool("/usr/bin/openssl", ["s_client", "-tls1_2", "-connect", "127.0.0.1:\(server.port)",
                                                                  "-CAfile", server.caPath], stdin: "", timeout: 20)
         #expect(result.status != 0)
-        #expect(!result.stdout.contains("Protocol  : TLSv1.2"))
+        #expect((result.stdout + result.stderr).contains("alert protocol version"), "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("Cipher is (NONE)"))
         try MalformedFrameTests.expectServerStillServes(server)
     }
 

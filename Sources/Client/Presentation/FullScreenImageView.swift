@@ -14,10 +14,14 @@ import Musl
 /// on an ordinary thread rather than inside a signal handler, where Swift code is not safe.
 /// In raw mode Ctrl-C arrives as a key (ISIG is off) and simply closes the view.
 public struct FullScreenImageView: Sendable {
+    /// What is shown.
     public let image: RGBImage
+    /// Where it is shown and keys are read.
     public let terminal: Terminal
+    /// How pixels become cells.
     public let renderer: HalfBlockRenderer
 
+    /// A view of `image` on `terminal` (standard input and output by default).
     public init(image: RGBImage, terminal: Terminal = Terminal(), renderer: HalfBlockRenderer = HalfBlockRenderer()) {
         self.image = image
         self.terminal = terminal

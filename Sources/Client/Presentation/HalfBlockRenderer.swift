@@ -6,6 +6,7 @@ import Shared
 /// 24-bit SGR sequences. Colours are only sent when they change along a line, every line ends
 /// with a reset, and the margin around the image is plain spaces on the default background.
 public struct HalfBlockRenderer: Sendable {
+    /// A renderer; it has no settings.
     public init() {}
 
     /// The image as large as it fits in `columns` x `rows` cells, aspect ratio kept and centred;

@@ -18,11 +18,13 @@ public struct Terminal: Sendable {
         /// The errno value.
         public let code: Int32
 
+        /// A failure of `operation` with errno `code`.
         public init(operation: String, code: Int32) {
             self.operation = operation
             self.code = code
         }
 
+        /// The operation and the system's text for the errno.
         public var description: String {
             "terminal \(operation) failed: \(String(cString: strerror(code)))"
         }
@@ -38,6 +40,7 @@ public struct Terminal: Sendable {
     /// Where the screen is written (standard output by default).
     public let output: Int32
 
+    /// The terminal on `input` and `output` (standard input and output by default).
     public init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
         self.input = input
         self.output = output

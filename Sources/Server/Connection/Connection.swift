@@ -29,6 +29,7 @@ final class Connection: EventHandler {
     /// error frame is not destroyed by a reset caused by unread input (a "lingering close").
     private var lingerDeadline: Int64?
     private var finishing = false
+    private var closeNotifyQueued = false
 
     private static let encryptChunk = 64 * 1024
     private static let cipherLowWater = 256 * 1024
@@ -184,7 +185,6 @@ final class Connection: EventHandler {
         fatal.fatal = true
         send(Frame(fatal, requestID: requestID).encoded())
         state.beginClosing()
-        tls.close()
         flush()
     }
 
@@ -213,6 +213,11 @@ final class Connection: EventHandler {
         while true {
             while cipher.count - cipherOffset < Self.cipherLowWater, !plainQueue.isEmpty {
                 encryptNextChunk()
+            }
+            if state.phase == .closing, plainQueue.isEmpty, !closeNotifyQueued {
+                // close_notify goes after the last frame, never before it.
+                closeNotifyQueued = true
+                tls.close()
             }
             if tls.pendingNetworkBytes > 0 { _ = tls.takeNetworkBytes(into: &cipher, maxBytes: Int.max) }
             let pending = cipher.count - cipherOffset

@@ -12,6 +12,7 @@ public final class RequestHandler: Sendable {
     let metrics: ServerMetrics
     let logger: Logger
     let clock: @Sendable () -> Int64
+    let executor: HandlerExecutor
 
     public init(storage: StorageExecutor, configuration: ServerConfiguration, metrics: ServerMetrics,
                 logger: Logger, clock: @escaping @Sendable () -> Int64 = RequestHandler.wallClock) {
@@ -23,7 +24,11 @@ public final class RequestHandler: Sendable {
         self.metrics = metrics
         self.logger = logger
         self.clock = clock
+        self.executor = HandlerExecutor(threads: 2)
     }
+
+    /// Stops the handler threads once their queued work is done.
+    func shutdown() { executor.shutdown() }
 
     /// Milliseconds since the Unix epoch.
     @Sendable public static func wallClock() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
@@ -57,12 +62,12 @@ public final class RequestHandler: Sendable {
 
     /// Handles a request that needs storage; `completion` runs on some other thread.
     func handle(_ frame: Frame, context: RequestContext, completion: @escaping @Sendable (HandlerOutcome) -> Void) {
-        Task {
+        Task(executorPreference: executor) {
             let outcome: HandlerOutcome
             do {
-                outcome = try await route(frame, context)
+                outcome = try await self.route(frame, context)
             } catch {
-                outcome = failure(error, context)
+                outcome = self.failure(error, context)
             }
             completion(outcome)
         }

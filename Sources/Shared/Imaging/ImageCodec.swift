@@ -10,7 +10,7 @@ import CImageCodec
 /// 8 bits, and alpha (channel or tRNS) composited over black. A gAMA chunk other than sRGB's is
 /// honoured (pixels are converted to sRGB). JPEG grey is expanded to RGB and CMYK/YCCK are
 /// converted without a colour profile (Adobe-marked files are taken as inverted, as Photoshop
-/// writes them). 12-bit and arithmetic-coded-only oddities fail with `.decodeFailed`.
+/// writes them). 12-bit and lossless JPEGs fail with `.decodeFailed`.
 public enum ImageCodec {
     /// Validates `bytes` against `limits` and decodes them to RGB8.
     public static func decode(

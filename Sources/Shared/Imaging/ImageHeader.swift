@@ -10,6 +10,7 @@ public struct ImageHeader: Sendable, Equatable {
     /// Height in pixels, 1...2^31-1.
     public let height: Int
 
+    /// A header with the given fields (tests and callers that already know them).
     public init(format: ImageFormat, width: Int, height: Int) {
         self.format = format
         self.width = width

@@ -6,13 +6,16 @@ public struct RGBImage: Sendable, Equatable {
         public var green: UInt8
         public var blue: UInt8
 
+        /// A colour from its three 8-bit channels.
         public init(red: UInt8, green: UInt8, blue: UInt8) {
             self.red = red
             self.green = green
             self.blue = blue
         }
 
+        /// 0, 0, 0.
         public static let black = Color(red: 0, green: 0, blue: 0)
+        /// 255, 255, 255.
         public static let white = Color(red: 255, green: 255, blue: 255)
     }
 

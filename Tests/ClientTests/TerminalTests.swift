@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+@testable import Client
+@testable import Shared
+
+@Suite struct TerminalTests {
+    @Test func aPipeIsNotATerminalAndHasNoSize() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        #expect(!Terminal.isTerminal(fds[0]))
+        #expect(Terminal.size(of: fds[1]) == nil)
+    }
+
+    @Test func withoutATerminalTheSizeComesFromTheEnvironmentOrIs80x24() throws {
+        let fd = open("/dev/null", O_WRONLY)
+        defer { close(fd) }
+        let fromEnvironment = Terminal.sizeOrDefault(of: fd) { ["COLUMNS": "132", "LINES": "43"][$0] }
+        #expect(fromEnvironment == (132, 43))
+        let nonsense = Terminal.sizeOrDefault(of: fd) { ["COLUMNS": "wide", "LINES": "-4"][$0] }
+        #expect(nonsense == (80, 24))
+        let nothing = Terminal.sizeOrDefault(of: fd) { _ in nil }
+        #expect(nothing == (80, 24))
+    }
+
+    @Test func writeDeliversEveryByte() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("terminal-\(UUID()).out").path
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        #expect(fd >= 0)
+        defer { unlink(path) }
+        let bytes = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 * 7) }
+        try Terminal(input: 0, output: fd).write(bytes)
+        close(fd)
+        #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) == bytes)
+    }
+
+    @Test func writingToAnInvalidDescriptorThrows() {
+        // -1 rather than a closed descriptor: tests run in parallel and could reuse its number.
+        #expect(throws: Terminal.Failure(operation: "write", code: EBADF)) { try Terminal(input: 0, output: -1).write("x") }
+    }
+
+    @Test func rawModeNeedsATerminal() throws {
+        let fd = open("/dev/null", O_RDONLY)
+        defer { close(fd) }
+        #expect(throws: Terminal.Failure.self) { try Terminal(input: fd, output: fd).enableRawMode() }
+    }
+
+    @Test func theFullScreenViewRefusesToRunWithoutATerminal() throws {
+        let fd = open("/dev/null", O_RDWR)
+        defer { close(fd) }
+        let view = FullScreenImageView(image: RGBImage(width: 2, height: 2, color: .white), terminal: Terminal(input: fd, output: fd))
+        #expect(throws: Terminal.Failure.self) { try view.show() }
+    }
+
+    @Test func aFullScreenFramePositionsEveryRowAndPrintsNothingElse() {
+        // 4x4 into 3x2 cells (3x4 pixels) is 3x3: the last pixel row sits on the default background.
+        let view = FullScreenImageView(image: RGBImage(width: 4, height: 4, color: .white))
+        let frame = String(decoding: view.frame(columns: 3, rows: 2), as: UTF8.self)
+        let white = "\u{1B}[38;2;255;255;255m"
+        #expect(frame == "\u{1B}[1;1H\(white)\u{1B}[48;2;255;255;255m▀▀▀\u{1B}[0m\u{1B}[2;1H\(white)▀▀▀\u{1B}[0m")
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+@testable import Shared
+
+/// Image bytes and pixels the imaging tests build on: fixtures, hand-made PNGs, random bytes.
+enum ImageTestSupport {
+    /// A file from Tests/SharedTests/Fixtures.
+    static func fixture(_ name: String) throws -> [UInt8] {
+        let url = try #require(Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures"))
+        return [UInt8](try Data(contentsOf: url))
+    }
+
+    /// A smooth colour gradient, friendly to JPEG.
+    static func gradient(width: Int, height: Int) -> RGBImage {
+        var image = RGBImage(width: width, height: height, color: .black)
+        for y in 0..<height {
+            for x in 0..<width {
+                image[x, y] = RGBImage.Color(
+                    red: UInt8(x * 255 / max(width - 1, 1)),
+                    green: UInt8(y * 255 / max(height - 1, 1)),
+                    blue: UInt8((x + y) * 127 / max(width + height - 2, 1))
+                )
+            }
+        }
+        return image
+    }
+
+    /// A PNG chunk: length, type, data, CRC.
+    static func pngChunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let typeBytes = Array(type.utf8)
+        return bigEndian(UInt32(data.count)) + typeBytes + data
+            + bigEndian(PNGChunkCRC.checksum(typeBytes + data))
+    }
+
+    /// A PNG written by hand, so tests can make colour types our encoder never writes.
+    /// `rows` are the packed scanlines without filter bytes; the IDAT is stored, not deflated.
+    static func png(
+        width: Int, height: Int, bitDepth: UInt8, colourType: UInt8, interlace: UInt8 = 0,
+        rows: [[UInt8]], chunksBeforeData: [(String, [UInt8])] = []
+    ) -> [UInt8] {
+        let header = bigEndian(UInt32(width)) + bigEndian(UInt32(height))
+            + [bitDepth, colourType, 0, 0, interlace]
+        var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        bytes += pngChunk("IHDR", header)
+        for (type, data) in chunksBeforeData { bytes += pngChunk(type, data) }
+        bytes += pngChunk("IDAT", storedZlib(rows.flatMap { [0] + $0 }))
+        bytes += pngChunk("IEND", [])
+        return bytes
+    }
+
+    /// A zlib stream of uncompressed (stored) deflate blocks.
+    static func storedZlib(_ data: [UInt8]) -> [UInt8] {
+        var stream: [UInt8] = [0x78, 0x01]
+        var offset = 0
+        repeat {
+            let count = min(65_535, data.count - offset)
+            let final: UInt8 = offset + count == data.count ? 1 : 0
+            let length = UInt16(count)
+            stream += [final, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
+            stream += data[offset..<offset + count]
+            offset += count
+        } while offset < data.count
+        var a: UInt32 = 1
+        var b: UInt32 = 0
+        for byte in data {
+            a = (a + UInt32(byte)) % 65_521
+            b = (b + a) % 65_521
+        }
+        return stream + bigEndian(b << 16 | a)
+    }
+
+    /// A PNG whose IHDR (with a correct CRC) claims `width` x `height`, padded to `size` bytes.
+    static func forgedPNG(width: UInt32, height: UInt32, size: Int) -> [UInt8] {
+        var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        bytes += pngChunk("IHDR", bigEndian(width) + bigEndian(height) + [8, 2, 0, 0, 0])
+        // Overhead: IDAT and IEND framing (24), zlib header and Adler-32 (6), 5 per stored block.
+        let data = max(0, size - bytes.count - 24 - 6 - 5 * ((size + 65_534) / 65_535))
+        bytes += pngChunk("IDAT", storedZlib([UInt8](repeating: 0, count: data)))
+        bytes += pngChunk("IEND", [])
+        return bytes
+    }
+
+    /// A JPEG whose baseline SOF claims `width` x `height`, padded to `size` bytes.
+    static func forgedJPEG(width: UInt16, height: UInt16, size: Int, frameMarker: UInt8 = 0xC0) -> [UInt8] {
+        var bytes: [UInt8] = [0xFF, 0xD8]
+        bytes += [0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0]
+        bytes += [0xFF, frameMarker, 0x00, 17, 8] + bigEndian16(height) + bigEndian16(width)
+            + [3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]
+        bytes += [0xFF, 0xDA, 0x00, 12, 3, 1, 0x00, 2, 0x11, 3, 0x11, 0, 63, 0]
+        bytes += [UInt8](repeating: 0x55, count: max(0, size - bytes.count - 2))
+        bytes += [0xFF, 0xD9]
+        return bytes
+    }
+
+    static func bigEndian(_ value: UInt32) -> [UInt8] {
+        [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+    }
+
+    static func bigEndian16(_ value: UInt16) -> [UInt8] {
+        [UInt8(value >> 8), UInt8(value & 0xFF)]
+    }
+
+    /// A small seeded generator (SplitMix64), so failures reproduce.
+    struct SeededGenerator: RandomNumberGenerator {
+        private var state: UInt64
+
+        init(seed: UInt64) { state = seed }
+
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+
+        mutating func bytes(_ count: Int) -> [UInt8] {
+            (0..<count).map { _ in UInt8.random(in: 0...255, using: &self) }
+        }
+    }
+}

@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "snapshare-server", targets: ["snapshare-server"]),
         .executable(name: "snapshare", targets: ["snapshare"]),
+        .executable(name: "snapshare-bench", targets: ["snapshare-bench"]),
     ],
     targets: [
         // C system libraries; each folder holds a module map and a header of static inline shims
@@ -35,6 +36,8 @@ let package = Package(
         ),
         .executableTarget(name: "snapshare-server", dependencies: ["Server"]),
         .executableTarget(name: "snapshare", dependencies: ["Client"]),
+        // The load generator: shares the protocol and TLS code with the client.
+        .executableTarget(name: "snapshare-bench", dependencies: ["Client", "Shared"]),
 
         // Shared by the tests: temp directories, an in-process server, certificates, subprocesses.
         .target(name: "TestSupport", dependencies: ["Shared", "Server", "Client"]),

@@ -1,0 +1,1 @@
+print("snapshare-bench: not built yet")

@@ -27,12 +27,18 @@ let package = Package(
         // Bytes, frames, messages, TLS, images: no SQLite, no terminal.
         .target(name: "Shared", dependencies: ["COpenSSL", "CLinux", "CImageCodec"]),
         // Event loop, connections, request handlers, storage.
-        .target(name: "Server", dependencies: ["Shared", "CSQLite", "COpenSSL", "CLinux"]),
+        .target(
+            name: "Server",
+            dependencies: ["Shared", "CSQLite", "COpenSSL", "CLinux"],
+            // The GeoNames gazetteer and the built-in album photo pool (see README, attribution).
+            resources: [.copy("Resources/places.csv"), .copy("Resources/AlbumPool")]
+        ),
         // Connection, commands, presentation.
         .target(
             name: "Client",
-            dependencies: ["Shared", "CLinux"],
-            resources: [.copy("Resources/Samples")]
+            // CSQLite: each Virtual Vacation is its own SQLite file on the client.
+            dependencies: ["Shared", "CLinux", "CSQLite"],
+            resources: [.copy("Resources/Samples"), .copy("Resources/world-110m.geojson")]
         ),
         .executableTarget(name: "snapshare-server", dependencies: ["Server"]),
         .executableTarget(name: "snapshare", dependencies: ["Client"]),

@@ -21,7 +21,10 @@ import Testing
     static let time: Int64 = 1_764_417_600_000
     static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47]
 
-    static func cases() -> [(String, Frame)] {
+    /// Every documented vector: the core ones below plus each feature area's.
+    static func cases() -> [(String, Frame)] { coreCases() + PinProtocolVectors.cases() + MovieProtocolVectors.cases() }
+
+    static func coreCases() -> [(String, Frame)] {
         let snap = SnapInfo(id: 7, feed: "Memes", poster: "bob", postedAt: time, expiresAt: time + 7 * 86_400_000,
                             state: .unread, imageKind: .png, byteCount: 115_471, width: 256, height: 256)
         var opened = snap
@@ -74,7 +77,7 @@ import Testing
                                   .tooManyInFlight, .timeout, .shuttingDown, .unexpectedMessage, .authRequired, .badCredentials,
                                   .usernameTaken, .badClassCode, .forbidden, .rateLimited, .sessionInvalid, .invalidArgument,
                                   .notFound, .alreadyViewed, .expired, .ownSnap, .alreadyExists, .imageTooLarge, .unsupportedImage,
-                                  .imageDimensionsTooLarge, .internalError, .storageFailure]
+                                  .imageDimensionsTooLarge, .albumBusy, .internalError, .storageFailure]
         for code in codes { #expect(Self.document.contains("| \(code.rawValue) | `\(code.name)` |"), "\(code)") }
     }
 

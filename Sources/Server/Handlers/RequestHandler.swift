@@ -93,6 +93,9 @@ public final class RequestHandler: Sendable {
         case .adminListUsers?: return try await adminListUsers(context)
         case .adminStats?: return try await adminStats(context)
         default:
+            // Each feature area routes its own messages (PinHandlers, MovieHandlers).
+            if let outcome = try await routePins(frame, context) { return outcome }
+            if let outcome = try await routeMovies(frame, context) { return outcome }
             throw ErrorMessage(code: .unexpectedMessage, message: "message type 0x\(String(frame.type, radix: 16)) is not a request")
         }
     }

@@ -5,7 +5,7 @@
 /// Names of users and feeds compare case-insensitively (ASCII) for uniqueness and lookup.
 /// Every multi-step change runs inside `transaction`, which nests (savepoints), so a caller
 /// that batches several changes into one outer transaction (group commit) stays correct.
-public protocol SnapshareStore: AnyObject {
+public protocol SnapshareStore: PinStore, MovieStore {
     // MARK: Accounts
     /// Creates a user; throws `StoreError.conflict` when the name is taken.
     func createUser(name: String, passwordHash: String, isAdmin: Bool, at: Int64) throws -> UserRecord

@@ -48,6 +48,13 @@ public struct ByteReader: Sendable {
         Int64(bitPattern: try readUInt64(field))
     }
 
+    /// An IEEE 754 binary64; NaN and infinities are malformed (no field allows them).
+    public mutating func readDouble(_ field: StaticString = "f64") throws(WireError) -> Double {
+        let value = Double(bitPattern: try readUInt64(field))
+        guard value.isFinite else { throw WireError.malformed("\(field): not a finite number") }
+        return value
+    }
+
     public mutating func readBool(_ field: StaticString = "bool") throws(WireError) -> Bool {
         switch try readUInt8(field) {
         case 0: return false

@@ -26,6 +26,9 @@ public struct ByteWriter: Sendable {
 
     public mutating func write(_ value: Bool) { bytes.append(value ? 1 : 0) }
 
+    /// An IEEE 754 binary64, as its bit pattern in a u64.
+    public mutating func write(_ value: Double) { write(value.bitPattern) }
+
     /// A string: u16 byte length, then UTF-8. Longer strings are a programming error.
     public mutating func write(_ value: String) {
         let utf8 = Array(value.utf8)

@@ -34,6 +34,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let imageTooLarge = Self(rawValue: 306)
     public static let unsupportedImage = Self(rawValue: 307)
     public static let imageDimensionsTooLarge = Self(rawValue: 308)
+    public static let albumBusy = Self(rawValue: 309)
     // Server.
     public static let internalError = Self(rawValue: 500)
     public static let storageFailure = Self(rawValue: 501)
@@ -67,6 +68,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .imageTooLarge: "IMAGE_TOO_LARGE"
         case .unsupportedImage: "UNSUPPORTED_IMAGE"
         case .imageDimensionsTooLarge: "IMAGE_DIMENSIONS_TOO_LARGE"
+        case .albumBusy: "ALBUM_BUSY"
         case .internalError: "INTERNAL_ERROR"
         case .storageFailure: "STORAGE_FAILURE"
         default: "ERROR_\(rawValue)"

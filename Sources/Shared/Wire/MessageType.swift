@@ -55,11 +55,40 @@ public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let adminStats = Self(0x0048, "AdminStats", request: true)
     public static let stats = Self(0x0049, "Stats", request: false)
 
+    // Pins, albums, photos and the saved map
+    public static let addPin = Self(0x0060, "AddPin", request: true)
+    public static let pin = Self(0x0061, "PinResult", request: false)
+    public static let listPins = Self(0x0062, "ListPins", request: true)
+    public static let pins = Self(0x0063, "Pins", request: false)
+    public static let deletePin = Self(0x0064, "DeletePin", request: true)
+    public static let getAlbum = Self(0x0065, "GetAlbum", request: true)
+    public static let album = Self(0x0066, "Album", request: false)
+    public static let newCollection = Self(0x0067, "NewCollection", request: true)
+    public static let getPhoto = Self(0x0068, "GetPhoto", request: true)
+    public static let photoImage = Self(0x0069, "PhotoImage", request: false)
+    public static let deletePhoto = Self(0x006A, "DeletePhoto", request: true)
+    public static let randomPin = Self(0x006B, "RandomPin", request: true)
+    public static let randomPinResult = Self(0x006C, "RandomPinResult", request: false)
+    public static let getMapState = Self(0x006D, "GetMapState", request: true)
+    public static let mapState = Self(0x006E, "MapState", request: false)
+    public static let setMapState = Self(0x006F, "SetMapState", request: true)
+    // Favorite movies
+    public static let addMovie = Self(0x0080, "AddMovie", request: true)
+    public static let movie = Self(0x0081, "MovieResult", request: false)
+    public static let deleteMovie = Self(0x0082, "DeleteMovie", request: true)
+    public static let findMovie = Self(0x0083, "FindMovie", request: true)
+    public static let setMovieSales = Self(0x0084, "SetMovieSales", request: true)
+    public static let listMovies = Self(0x0085, "ListMovies", request: true)
+    public static let movies = Self(0x0086, "Movies", request: false)
+
     public static let all: [MessageType] = [
         hello, welcome, error, ping, pong, ok,
         register, login, resume, authenticated, logout, whoAmI,
         listFeeds, feeds, listSnaps, snaps, poll, pollResult, postSnap, snapPosted, openSnap, snapImage,
         adminCreateFeed, adminDeleteFeed, adminResetFeeds, count, adminDeleteSnap, adminRestoreView,
         adminListUsers, users, adminStats, stats,
+        addPin, pin, listPins, pins, deletePin, getAlbum, album, newCollection, getPhoto, photoImage, deletePhoto,
+        randomPin, randomPinResult, getMapState, mapState, setMapState,
+        addMovie, movie, deleteMovie, findMovie, setMovieSales, listMovies, movies,
     ]
 }

@@ -27,3 +27,12 @@ public enum ProtocolConstants {
     /// The largest frame a peer may send before its Hello is accepted.
     public static let helloFrameLimit: UInt32 = 1024
 }
+
+extension FieldLimits {
+    public static let photoTitle = 1024
+    public static let photoTags = 4096
+    public static let placeName = 512
+    public static let providerError = 1024
+    public static let movieTitle = 256
+    public static let movieGenre = 128
+}

@@ -1,0 +1,125 @@
+import Shared
+
+/// What one `snapshare-bench` run was asked to do, parsed from its command line.
+struct BenchOptions: Sendable {
+    var host = "127.0.0.1"
+    var port = 7443
+    var caFile: String?
+    var scenario: Scenario = .poll
+    var connections = 50
+    /// Seconds of measured load; ignored when `operations` is set.
+    var duration = 10.0
+    /// Stop after this many measured operations instead of after `duration`.
+    var operations: Int?
+    /// Seconds of unmeasured load before the measurement starts.
+    var warmup = 1.0
+    var users = 50
+    /// Requests in flight per connection.
+    var depth = 1
+    var serverPID: Int32?
+    var json = false
+    var classCode = ""
+    /// Snaps the listed feed must hold (`list`).
+    var feedSnaps = 1_000
+    /// Snaps the whole server must hold before the run (filler is posted when fewer).
+    var storedSnaps = 0
+    /// Distinct snaps posted for `view` and `mixed` to be opened.
+    var viewSnaps = 1_000
+    /// Small snaps posted per second during `poll`, so some polls see a change.
+    var newSnapsPerSecond = 0
+    /// Bytes of the image posted by `post` and opened by `view`.
+    var imageBytes = 100 * 1024
+
+    static let command = CommandSpec(
+        "snapshare-bench",
+        summary: "Load-test a running Snapshare server and report throughput and latency.",
+        discussion: """
+            Scenarios: poll, list, post, view, photo, handshake, idle, mixed (see docs/benchmarks.md).
+            Users bench_u000... are registered through the protocol (or logged in when they exist),
+            then the scenario runs on --connections TLS connections with --depth requests in flight
+            each. With --pid, the server's CPU time per operation and its peak RSS come from /proc.
+            Exit status 3 means a correctness failure (a snap was shown twice to one user).
+            """,
+        options: [
+            OptionSpec("--server", valueName: "HOST:PORT", help: "server address (default 127.0.0.1:7443)",
+                       environmentVariable: "SNAPSHARE_SERVER"),
+            OptionSpec("--ca", valueName: "FILE", help: "CA certificate that signed the server's (required)",
+                       environmentVariable: "SNAPSHARE_CA"),
+            OptionSpec("--scenario", valueName: "NAME", help: "poll, list, post, view, photo, handshake, idle or mixed (default poll)"),
+            OptionSpec("--connections", valueName: "C", help: "connections (default 50)"),
+            OptionSpec("--duration", valueName: "SECONDS", help: "measured seconds (default 10)"),
+            OptionSpec("--operations", valueName: "N", help: "stop after N measured operations instead"),
+            OptionSpec("--warmup", valueName: "SECONDS", help: "unmeasured load first (default 1)"),
+            OptionSpec("--users", valueName: "U", help: "distinct users (default 50)"),
+            OptionSpec("--depth", valueName: "K", help: "requests in flight per connection (default 1)"),
+            OptionSpec("--pid", valueName: "PID", help: "server process, for CPU time and RSS from /proc"),
+            OptionSpec("--class-code", valueName: "CODE", help: "class code for registering bench users",
+                       environmentVariable: "SNAPSHARE_CLASS_CODE"),
+            OptionSpec("--feed-snaps", valueName: "N", help: "snaps in the listed feed for list (default 1000)"),
+            OptionSpec("--stored-snaps", valueName: "N", help: "post small filler snaps until the server holds N (default 0)"),
+            OptionSpec("--view-snaps", valueName: "N", help: "fresh snaps posted for view and mixed (default 1000)"),
+            OptionSpec("--new-snaps-per-sec", valueName: "R", help: "poll: post R small snaps a second meanwhile (default 0)"),
+            OptionSpec("--image-bytes", valueName: "N", help: "size of the posted and viewed image (default 102400)"),
+        ],
+        flags: [FlagSpec("--json", help: "print one JSON object instead of text")],
+        exitCodes: [
+            ExitCodeSpec(0, "the run completed"),
+            ExitCodeSpec(1, "the run could not be set up or the server failed"),
+            ExitCodeSpec(2, "usage error"),
+            ExitCodeSpec(3, "correctness failure: a snap was opened successfully twice by one user"),
+        ])
+
+    /// Parses the arguments; `.help` carries text to print.
+    static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> BenchOptions? {
+        let parsed: ParsedCommand
+        switch try CommandLineParser(root: command).parse(arguments, environment: environment) {
+        case .help(let text):
+            print(text)
+            return nil
+        case .run(let command):
+            parsed = command
+        }
+        var options = BenchOptions()
+        if let server = try parsed.hostPort("--server", defaultPort: 7443) {
+            options.host = server.host
+            options.port = Int(server.port)
+        }
+        options.caFile = parsed.string("--ca")
+        guard options.caFile != nil else { throw parsed.usageError("--ca FILE is required: the bench verifies the server") }
+        if let name = parsed.string("--scenario") {
+            guard let scenario = Scenario(rawValue: name) else {
+                throw parsed.usageError("unknown scenario '\(name)'; one of \(Scenario.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            options.scenario = scenario
+        }
+        func count(_ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int? {
+            guard let value = try parsed.int(name) else { return nil }
+            guard range.contains(value) else {
+                throw parsed.usageError("\(name) must be within \(range.lowerBound)...\(range.upperBound)")
+            }
+            return value
+        }
+        func seconds(_ name: String, minimum: Double) throws(UsageError) -> Double? {
+            guard let text = parsed.string(name) else { return nil }
+            guard let value = Double(text), value >= minimum, value <= 86_400 else {
+                throw parsed.usageError("\(name) takes seconds (at least \(minimum)), not '\(text)'")
+            }
+            return value
+        }
+        if let v = try count("--connections", 1...100_000) { options.connections = v }
+        if let v = try seconds("--duration", minimum: 0.1) { options.duration = v }
+        options.operations = try count("--operations", 1...1_000_000_000)
+        if let v = try seconds("--warmup", minimum: 0) { options.warmup = v }
+        if let v = try count("--users", 1...10_000) { options.users = v }
+        if let v = try count("--depth", 1...4_096) { options.depth = v }
+        if let v = try count("--pid", 1...Int(Int32.max)) { options.serverPID = Int32(v) }
+        options.json = parsed.flag("--json")
+        options.classCode = parsed.string("--class-code") ?? ""
+        if let v = try count("--feed-snaps", 1...1_000_000) { options.feedSnaps = v }
+        if let v = try count("--stored-snaps", 0...10_000_000) { options.storedSnaps = v }
+        if let v = try count("--view-snaps", 1...1_000_000) { options.viewSnaps = v }
+        if let v = try count("--new-snaps-per-sec", 0...10_000) { options.newSnapsPerSecond = v }
+        if let v = try count("--image-bytes", 1_024...(5 << 20)) { options.imageBytes = v }
+        return options
+    }
+}

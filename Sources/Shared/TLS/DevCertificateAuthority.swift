@@ -21,7 +21,9 @@ public enum DevCertificateAuthority {
     /// left; otherwise a new one is issued from the existing CA. A new CA is made only when ca.pem is missing,
     /// unparseable or expired. If ca.pem is valid but its key is gone, a new server certificate cannot be issued
     /// and this throws rather than replace a CA that clients may already trust.
-    public static func ensure(directory: String, hosts: [String], now: Date = Date()) throws -> DevCertificateSet {
+    public static func ensure(directory: String, hosts: [String], now: Date = Date()) throws(TLSError)
+        -> DevCertificateSet
+    {
         let hosts = try validated(hosts)
         let paths = DevCertificateSet.paths(in: directory)
         do {
@@ -61,7 +63,7 @@ public enum DevCertificateAuthority {
     }
 
     /// SHA-256 of the DER encoding of the first certificate in a PEM file.
-    public static func fingerprint(certificatePEMFile path: String) throws -> [UInt8] {
+    public static func fingerprint(certificatePEMFile path: String) throws(TLSError) -> [UInt8] {
         guard PEMFile.exists(path) else {
             throw TLSError(kind: .configuration, summary: "no certificate file at \(path)")
         }
@@ -84,12 +86,13 @@ public enum DevCertificateAuthority {
     /// The CA in `certificatePath`, with its key when that is present and matches; nil when there is no usable CA.
     private static func loadAuthority(
         certificatePath: String, keyPath: String, now: Date
-    ) throws -> (certificate: X509Certificate, key: ECPrivateKey?)? {
+    ) throws(TLSError) -> (certificate: X509Certificate, key: ECPrivateKey?)? {
         guard PEMFile.exists(certificatePath),
             let certificate = try X509Certificate.load(pemFile: certificatePath),
             certificate.isValid(at: now)
         else { return nil }
-        guard PEMFile.exists(keyPath), let key = try ECPrivateKey.load(pemFile: keyPath), certificate.matches(key) else {
+        guard PEMFile.exists(keyPath), let key = try ECPrivateKey.load(pemFile: keyPath), certificate.matches(key)
+        else {
             return (certificate, nil)
         }
         return (certificate, key)
@@ -98,7 +101,7 @@ public enum DevCertificateAuthority {
     /// The existing server certificate when it can serve `hosts` for a while yet under `authority`, else nil.
     private static func reusableServerCertificate(
         certificatePath: String, keyPath: String, authority: X509Certificate, hosts: [String], now: Date
-    ) throws -> X509Certificate? {
+    ) throws(TLSError) -> X509Certificate? {
         guard PEMFile.exists(certificatePath), PEMFile.exists(keyPath),
             let certificate = try X509Certificate.load(pemFile: certificatePath),
             let key = try ECPrivateKey.load(pemFile: keyPath),
@@ -112,7 +115,7 @@ public enum DevCertificateAuthority {
 
     // MARK: Issuing
 
-    private static func makeAuthority(now: Date) throws -> (certificate: X509Certificate, key: ECPrivateKey) {
+    private static func makeAuthority(now: Date) throws(TLSError) -> (certificate: X509Certificate, key: ECPrivateKey) {
         let key = try ECPrivateKey.generateP256()
         let name = "Snapshare Dev CA \(SHA256.hex(SecureRandom.bytes(4)))"
         let certificate = try makeCertificate(
@@ -128,7 +131,7 @@ public enum DevCertificateAuthority {
 
     private static func issueServerCertificate(
         hosts: [String], authority: X509Certificate, authorityKey: ECPrivateKey, now: Date
-    ) throws -> (certificate: X509Certificate, key: ECPrivateKey) {
+    ) throws(TLSError) -> (certificate: X509Certificate, key: ECPrivateKey) {
         let key = try ECPrivateKey.generateP256()
         let alternativeNames = hosts.map { IPAddress.isLiteral($0) ? "IP:\($0)" : "DNS:\($0)" }
         // X.509 caps a common name at 64 characters; the SAN list is what clients check anyway.
@@ -151,7 +154,7 @@ public enum DevCertificateAuthority {
     private static func makeCertificate(
         commonName: String, publicKey: ECPrivateKey, now: Date, days: Int, issuer: X509Certificate?,
         extensions: [(nid: Int32, value: String)]
-    ) throws -> X509Certificate {
+    ) throws(TLSError) -> X509Certificate {
         OpenSSLErrorQueue.clear()
         guard let handle = X509_new() else {
             throw TLSError.drainingErrorQueue(.internal, "X509_new failed")
@@ -184,7 +187,7 @@ public enum DevCertificateAuthority {
         return certificate
     }
 
-    private static func sign(_ certificate: X509Certificate, with key: ECPrivateKey) throws {
+    private static func sign(_ certificate: X509Certificate, with key: ECPrivateKey) throws(TLSError) {
         OpenSSLErrorQueue.clear()
         guard X509_sign(certificate.handle, key.handle, EVP_sha256()) > 0 else {
             throw TLSError.drainingErrorQueue(.internal, "cannot sign certificate")
@@ -206,13 +209,15 @@ public enum DevCertificateAuthority {
     }
 
     /// Drops duplicates and refuses names that could not appear in a certificate (or would smuggle extra SAN entries).
-    private static func validated(_ hosts: [String]) throws -> [String] {
+    private static func validated(_ hosts: [String]) throws(TLSError) -> [String] {
         var unique: [String] = []
         for host in hosts where !unique.contains(host) {
-            let isName = host.utf8.count <= 253 && host.utf8.allSatisfy { byte in
-                (byte >= 0x61 && byte <= 0x7a) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x30 && byte <= 0x39)
-                    || byte == 0x2d || byte == 0x2e || byte == 0x5f  // - . _
-            }
+            let isName =
+                host.utf8.count <= 253
+                && host.utf8.allSatisfy { byte in
+                    (byte >= 0x61 && byte <= 0x7a) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x30 && byte <= 0x39)
+                        || byte == 0x2d || byte == 0x2e || byte == 0x5f  // - . _
+                }
             guard !host.isEmpty, isName || IPAddress.isLiteral(host) else {
                 throw TLSError(kind: .configuration, summary: "not a host name or IP address: \(host)")
             }

@@ -4,6 +4,7 @@
 /// CA through their trust file), `server.key` (0600), and `private/ca.key` (directory 0700, file 0600) kept apart
 /// so the public files can be copied without the CA key.
 public struct DevCertificateSet: Sendable, Equatable {
+    /// The directory holding the files below.
     public let directory: String
     /// The CA certificate, PEM: the trust file for clients.
     public let caCertificatePath: String
@@ -42,7 +43,8 @@ public struct DevCertificateSet: Sendable, Equatable {
     /// The file paths used inside `directory`.
     static func paths(
         in directory: String
-    ) -> (caCertificate: String, caKey: String, privateDirectory: String, serverCertificate: String, serverKey: String) {
+    ) -> (caCertificate: String, caKey: String, privateDirectory: String, serverCertificate: String, serverKey: String)
+    {
         let base = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         return (
             caCertificate: "\(base)/ca.pem",

@@ -14,7 +14,7 @@ final class ECPrivateKey: @unchecked Sendable {
     }
 
     /// Generates a fresh P-256 key.
-    static func generateP256() throws -> ECPrivateKey {
+    static func generateP256() throws(TLSError) -> ECPrivateKey {
         OpenSSLErrorQueue.clear()
         guard let context = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else {
             throw TLSError.drainingErrorQueue(.internal, "EVP_PKEY_CTX_new_from_name(EC) failed")
@@ -32,12 +32,12 @@ final class ECPrivateKey: @unchecked Sendable {
     }
 
     /// Loads a PEM private key; nil when the file holds no key, throws if unreadable.
-    static func load(pemFile path: String) throws -> ECPrivateKey? {
+    static func load(pemFile path: String) throws(TLSError) -> ECPrivateKey? {
         try PEMFile.read(path) { PEM_read_bio_PrivateKey($0, nil, nil, nil) }.map(ECPrivateKey.init(taking:))
     }
 
     /// The key as unencrypted PKCS#8 PEM; it belongs in a 0600 file.
-    func pem() throws -> [UInt8] {
+    func pem() throws(TLSError) -> [UInt8] {
         try PEMFile.encode("private key") { PEM_write_bio_PrivateKey($0, handle, nil, nil, 0, nil, nil) }
     }
 }

@@ -11,7 +11,7 @@ enum PEMFile {
 
     /// Opens `path` and hands a file BIO to `parse`. Returns nil when the file holds no such PEM object;
     /// throws `.configuration` when the file cannot be opened.
-    static func read(_ path: String, parse: (OpaquePointer) -> OpaquePointer?) throws -> OpaquePointer? {
+    static func read(_ path: String, parse: (OpaquePointer) -> OpaquePointer?) throws(TLSError) -> OpaquePointer? {
         OpenSSLErrorQueue.clear()
         guard let bio = BIO_new_file(path, "r") else {
             throw TLSError.drainingErrorQueue(.configuration, "cannot open \(path)")
@@ -23,7 +23,7 @@ enum PEMFile {
     }
 
     /// Runs `write` against a memory BIO and returns the bytes it produced (PEM_write_bio_* returns 1 on success).
-    static func encode(_ what: String, _ write: (OpaquePointer) -> Int32) throws -> [UInt8] {
+    static func encode(_ what: String, _ write: (OpaquePointer) -> Int32) throws(TLSError) -> [UInt8] {
         OpenSSLErrorQueue.clear()
         guard let bio = BIO_new(BIO_s_mem()) else {
             throw TLSError.drainingErrorQueue(.internal, "BIO_new failed")
@@ -41,7 +41,7 @@ enum PEMFile {
     }
 
     /// Replaces `path` with `bytes` atomically; the new file has exactly `mode` (less any umask bits).
-    static func write(_ bytes: [UInt8], to path: String, mode: mode_t) throws {
+    static func write(_ bytes: [UInt8], to path: String, mode: mode_t) throws(TLSError) {
         let temporary = "\(path).tmp-\(SHA256.hex(SecureRandom.bytes(6)))"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard descriptor >= 0 else {
@@ -64,8 +64,8 @@ enum PEMFile {
         renamed = true
     }
 
-    /// Makes `path` (and parents) a directory; with `mode`, creates the last component with it, or resets it to it.
-    static func makeDirectory(_ path: String, mode: mode_t) throws {
+    /// Makes `path` a directory with exactly `mode`, or resets an existing directory to `mode`. The parent must exist.
+    static func makeDirectory(_ path: String, mode: mode_t) throws(TLSError) {
         if mkdir(path, mode) == 0 { return }
         let reason = errno
         var info = stat()
@@ -78,17 +78,23 @@ enum PEMFile {
         }
     }
 
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws {
-        try bytes.withUnsafeBytes { buffer in
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(TLSError) {
+        // withUnsafeBytes only rethrows untyped errors, so the failure leaves the closure as an errno value.
+        let failure: Int32? = bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
                 let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    throw systemError("cannot write \(path)")
+                    return errno
                 }
                 offset += written
             }
+            return nil
+        }
+        if let failure {
+            errno = failure
+            throw systemError("cannot write \(path)")
         }
     }
 

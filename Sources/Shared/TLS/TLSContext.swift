@@ -23,7 +23,7 @@ public final class TLSContext: @unchecked Sendable {
     }
 
     /// Makes a TLS 1.3-only server context from a PEM certificate chain (leaf first) and its PEM private key.
-    public static func server(certificateChainFile: String, privateKeyFile: String) throws -> TLSContext {
+    public static func server(certificateChainFile: String, privateKeyFile: String) throws(TLSError) -> TLSContext {
         try requireReadableFile(certificateChainFile, role: "certificate chain")
         try requireReadableFile(privateKeyFile, role: "private key")
         let context = try make(method: TLS_server_method(), version: .tls1_3, verifiesPeerChain: false)
@@ -66,12 +66,12 @@ public final class TLSContext: @unchecked Sendable {
     /// With `trustRootsFile`, the server's chain must verify against exactly the CA certificates in that PEM file
     /// (never the system store). With nil, OpenSSL does not verify the chain: the caller pins the leaf's
     /// `TLSEngine.peerCertificateSHA256` on first use. The host name is checked in both cases.
-    public static func client(trustRootsFile: String?) throws -> TLSContext {
+    public static func client(trustRootsFile: String?) throws(TLSError) -> TLSContext {
         try client(trustRootsFile: trustRootsFile, version: .tls1_3)
     }
 
     /// Makes a client context pinned to `version`; anything but `.tls1_3` exists so tests can offer an old version.
-    static func client(trustRootsFile: String?, version: TLSVersion) throws -> TLSContext {
+    static func client(trustRootsFile: String?, version: TLSVersion) throws(TLSError) -> TLSContext {
         if let trustRootsFile {
             try requireReadableFile(trustRootsFile, role: "trust roots")
         }
@@ -94,7 +94,7 @@ public final class TLSContext: @unchecked Sendable {
     /// Creates the SSL_CTX with the settings servers and clients share, wrapped at once so any later throw frees it.
     private static func make(
         method: OpaquePointer?, version: TLSVersion, verifiesPeerChain: Bool
-    ) throws -> TLSContext {
+    ) throws(TLSError) -> TLSContext {
         OpenSSLErrorQueue.clear()
         guard let ctx = SSL_CTX_new(method) else {
             throw TLSError.drainingErrorQueue(.internal, "SSL_CTX_new failed")
@@ -117,7 +117,7 @@ public final class TLSContext: @unchecked Sendable {
     }
 
     /// Fails with a `.configuration` error naming the file when it is missing or unreadable.
-    private static func requireReadableFile(_ path: String, role: String) throws {
+    private static func requireReadableFile(_ path: String, role: String) throws(TLSError) {
         guard access(path, R_OK) == 0 else {
             let reason = String(cString: strerror(errno))
             throw TLSError(kind: .configuration, summary: "cannot read \(role) file \(path): \(reason)")

@@ -61,7 +61,7 @@ public final class TLSEngine {
 
     /// Makes an engine for one connection. A client sends SNI (unless `serverName` is an IP literal) and checks
     /// that the server's certificate names `serverName`.
-    public init(context: TLSContext, role: Role) throws {
+    public init(context: TLSContext, role: Role) throws(TLSError) {
         OpenSSLErrorQueue.clear()
         guard let ssl = SSL_new(context.handle) else {
             throw TLSError.drainingErrorQueue(.internal, "SSL_new failed")
@@ -147,7 +147,7 @@ public final class TLSEngine {
     // MARK: Handshake
 
     /// Advances the handshake with whatever input has arrived. Call until it returns `.complete`.
-    public func handshake() throws -> HandshakeState {
+    public func handshake() throws(TLSError) -> HandshakeState {
         if let failure { throw failure }
         if handshakeCompleted { return .complete }
         OpenSSLErrorQueue.clear()
@@ -176,7 +176,7 @@ public final class TLSEngine {
     /// Reads until OpenSSL needs more network data, so nothing already decrypted is left stranded where epoll
     /// cannot see it. If it stops at `maxBytes`, `hasBufferedPlaintext` is true and the caller should read again.
     /// Send `takeNetworkBytes()` afterwards: a TLS 1.3 key update from the peer makes OpenSSL answer.
-    public func readPlaintext(into buffer: inout [UInt8], maxBytes: Int) throws -> ReadResult {
+    public func readPlaintext(into buffer: inout [UInt8], maxBytes: Int) throws(TLSError) -> ReadResult {
         precondition(maxBytes > 0, "maxBytes must be positive")
         if let failure { throw failure }
         guard handshakeCompleted else {
@@ -225,7 +225,7 @@ public final class TLSEngine {
     }
 
     /// Encrypts all of `bytes` into the outgoing buffer; send it with `takeNetworkBytes()`.
-    public func writePlaintext(_ bytes: UnsafeRawBufferPointer) throws {
+    public func writePlaintext(_ bytes: UnsafeRawBufferPointer) throws(TLSError) {
         if let failure { throw failure }
         guard handshakeCompleted else {
             throw TLSError(kind: .internal, summary: "writePlaintext called before the handshake completed")
@@ -247,8 +247,12 @@ public final class TLSEngine {
     }
 
     /// Encrypts all of `bytes` into the outgoing buffer; send it with `takeNetworkBytes()`.
-    public func writePlaintext(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { try writePlaintext($0) }
+    public func writePlaintext(_ bytes: [UInt8]) throws(TLSError) {
+        // withUnsafeBytes only rethrows untyped errors, so the outcome leaves the closure as a Result.
+        let outcome = bytes.withUnsafeBytes { buffer in
+            Result { () throws(TLSError) in try writePlaintext(buffer) }
+        }
+        try outcome.get()
     }
 
     /// Queues close_notify for the peer (once). Send `takeNetworkBytes()`, then close the socket; waiting for the
@@ -284,7 +288,7 @@ public final class TLSEngine {
     // MARK: Private
 
     /// Sets SNI and tells OpenSSL which name or address the server's certificate must carry.
-    private func expectServerIdentity(_ serverName: String) throws {
+    private func expectServerIdentity(_ serverName: String) throws(TLSError) {
         guard !serverName.isEmpty else {
             throw TLSError(kind: .configuration, summary: "empty server name")
         }
@@ -311,7 +315,7 @@ public final class TLSEngine {
     }
 
     /// In pinning mode (no trust roots), checks that the server's leaf names the host we dialled.
-    private func checkPeerIdentityWithoutTrustRoots() throws {
+    private func checkPeerIdentityWithoutTrustRoots() throws(TLSError) {
         guard case .client(let serverName) = role, !context.verifiesPeerChain else { return }
         guard let peer = SSL_get1_peer_certificate(ssl) else {
             throw fail(TLSError(kind: .handshakeFailed, summary: "server sent no certificate"))
@@ -363,3 +367,7 @@ public final class TLSEngine {
         return TLSError(kind: .protocolViolation, summary: "invalid TLS data from peer", openSSLErrors: texts)
     }
 }
+
+/// An `SSL*` is not safe to share between threads; the engine lives on its connection's event-loop thread.
+@available(*, unavailable)
+extension TLSEngine: Sendable {}

@@ -15,7 +15,7 @@ final class X509Certificate: @unchecked Sendable {
     }
 
     /// Loads the first certificate in a PEM file; nil when the file holds no certificate, throws if unreadable.
-    static func load(pemFile path: String) throws -> X509Certificate? {
+    static func load(pemFile path: String) throws(TLSError) -> X509Certificate? {
         try PEMFile.read(path) { PEM_read_bio_X509($0, nil, nil, nil) }.map(X509Certificate.init(taking:))
     }
 
@@ -23,13 +23,15 @@ final class X509Certificate: @unchecked Sendable {
     var sha256: [UInt8] {
         var digest = [UInt8](repeating: 0, count: SHA256.byteCount)
         var length: UInt32 = 0
-        let status = digest.withUnsafeMutableBufferPointer { X509_digest(handle, EVP_sha256(), $0.baseAddress, &length) }
+        let status = digest.withUnsafeMutableBufferPointer {
+            X509_digest(handle, EVP_sha256(), $0.baseAddress, &length)
+        }
         precondition(status == 1 && length == UInt32(SHA256.byteCount), "X509_digest failed")
         return digest
     }
 
     /// The certificate as PEM text.
-    func pem() throws -> [UInt8] {
+    func pem() throws(TLSError) -> [UInt8] {
         try PEMFile.encode("certificate") { PEM_write_bio_X509($0, handle) }
     }
 

@@ -43,7 +43,10 @@ let package = Package(
         .executableTarget(name: "snapshare-server", dependencies: ["Server"]),
         .executableTarget(name: "snapshare", dependencies: ["Client"]),
         // The load generator: shares the protocol and TLS code with the client.
-        .executableTarget(name: "snapshare-bench", dependencies: ["Client", "Shared"]),
+        .executableTarget(name: "snapshare-bench", dependencies: ["Client", "Shared", "CLinux"]),
+
+        // libFuzzer harness for the frame and message decoders; see scripts/fuzz.sh.
+        .executableTarget(name: "FuzzFrames", dependencies: ["Shared"]),
 
         // Shared by the tests: temp directories, an in-process server, certificates, subprocesses.
         .target(name: "TestSupport", dependencies: ["Shared", "Server", "Client"]),

@@ -15,12 +15,19 @@ public final class SnapshareServer: @unchecked Sendable {
     private let storage: StorageExecutor
     private let core: ServerCore
     private let handler: RequestHandler
-    private let purgeTimer: DispatchSourceTimer
+    /// Created once serving has started: a timer source that is released without ever being
+    /// resumed crashes libdispatch, so none exists on a failed start.
+    private var purgeTimer: DispatchSourceTimer?
+    /// Fetches pins' albums in the background; tests and operators can hold its fetches.
+    public let albums: AlbumDownloader
 
     public init(configuration: ServerConfiguration, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
         try DataDirectory.prepare(configuration.dataDirectory)
+        // Before storage starts its threads: a photo source that cannot work stops the start here.
+        let photos = try configuration.makeProvider(logger: logger)
+        let gazetteer = try Gazetteer.bundled()
         storage = try StorageExecutor.sqlite(path: configuration.databasePath, readers: configuration.storageReaders)
 
         let certificateFile: String
@@ -38,9 +45,12 @@ public final class SnapshareServer: @unchecked Sendable {
         }
         let tls = try TLSContext.server(certificateChainFile: certificateFile, privateKeyFile: keyFile)
         let metrics = ServerMetrics(startedAt: RequestHandler.wallClock())
-        handler = RequestHandler(storage: storage, configuration: configuration, metrics: metrics, logger: logger)
+        albums = AlbumDownloader(storage: storage, provider: photos, gazetteer: gazetteer,
+                                 limits: ImageLimits(maxBytes: configuration.maxImageBytes, maxWidth: configuration.maxImageDimension,
+                                                     maxHeight: configuration.maxImageDimension, maxPixels: configuration.maxImagePixels),
+                                 logger: logger)
+        handler = RequestHandler(storage: storage, configuration: configuration, metrics: metrics, logger: logger, albums: albums)
         core = try ServerCore(configuration: configuration, tlsContext: tls, handler: handler, metrics: metrics, logger: logger)
-        purgeTimer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "snapshare-purge"))
     }
 
     /// The names every generated certificate covers.
@@ -58,11 +68,14 @@ public final class SnapshareServer: @unchecked Sendable {
     @discardableResult
     public func start() throws -> Int {
         purgeExpired()
+        albums.resumeUnfinished()
         port = try core.start()
         let interval = configuration.expiryPurgeIntervalMilliseconds
-        purgeTimer.schedule(deadline: .now() + .milliseconds(Int(interval)), repeating: .milliseconds(Int(interval)))
-        purgeTimer.setEventHandler { [weak self] in self?.purgeExpired() }
-        purgeTimer.resume()
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "snapshare-purge"))
+        timer.schedule(deadline: .now() + .milliseconds(Int(interval)), repeating: .milliseconds(Int(interval)))
+        timer.setEventHandler { [weak self] in self?.purgeExpired() }
+        timer.resume()
+        purgeTimer = timer
         return port
     }
 
@@ -87,7 +100,9 @@ public final class SnapshareServer: @unchecked Sendable {
 
     /// Stops serving and closes storage.
     public func stop() {
-        purgeTimer.cancel()
+        purgeTimer?.cancel()
+        purgeTimer = nil
+        albums.shutdown()
         core.stop()
         handler.shutdown()
         storage.shutdown()

@@ -187,6 +187,15 @@ private func usageError(_ words: [String]) -> UsageError? {
         #expect(parsed.string("name") == "cats")
     }
 
+    @Test func aNegativeNumberIsAPositionalNotAnOption() throws {
+        #expect(try run(["post", "-33.87", "151.21", "-5", "-.5", "-1e3", "-2.5E-4"]).positionals
+            == ["-33.87", "151.21", "-5", "-.5", "-1e3", "-2.5E-4"])
+        #expect(try run(["post", "cats", "-c", "-5"]).string("--caption") == "-5")
+        for word in ["-inf", "-nan", "-1e", "-.", "-5x", "-0x10", "--5"] {
+            #expect(usageError(["post", "cats", word])?.message.hasPrefix("unknown option") == true, "\(word)")
+        }
+    }
+
     @Test func aLoneDashIsAPositional() throws {
         #expect(try run(["post", "cats", "-"]).strings("photo") == ["-"])
     }

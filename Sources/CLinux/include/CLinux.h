@@ -7,6 +7,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <termios.h>
+#include <malloc.h>
 
 /// accept4 with SOCK_NONBLOCK|SOCK_CLOEXEC; hidden from Swift because Glibc is built without _GNU_SOURCE.
 int snapshare_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags);

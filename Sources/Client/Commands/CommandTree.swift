@@ -8,13 +8,14 @@ enum CommandTree {
         ExitCodeSpec(2, "usage error (bad command line)"),
         ExitCodeSpec(3, "cannot connect, or TLS/certificate failure"),
         ExitCodeSpec(4, "not logged in, wrong password, or not allowed"),
-        ExitCodeSpec(5, "not found (feed, snap, user)"),
+        ExitCodeSpec(5, "not found (feed, snap, user, pin, photo, movie, vacation)"),
         ExitCodeSpec(6, "already viewed (your one view of this snap is used)"),
         ExitCodeSpec(7, "expired (the snap is past its lifetime)"),
-        ExitCodeSpec(8, "rejected input (bad image, name taken, invalid value)"),
+        ExitCodeSpec(8, "rejected input (bad image, name taken, invalid value, album still downloading)"),
     ]
 
     static let json = FlagSpec("--json", help: "print JSON for scripts instead of text")
+    static let vacationOption = OptionSpec("--vacation", valueName: "NAME", help: "the vacation (default: My Vacation)")
     static let passwordStdin = FlagSpec("--password-stdin", help: "read the password from the first line of standard input")
 
     static let root = CommandSpec(
@@ -65,6 +66,131 @@ enum CommandTree {
                             """,
                         arguments: [ArgumentSpec("SNAP_ID", help: "the snap's id from `snapshare feed`")],
                         flags: [json], exitCodes: exitCodes),
+            // Pins, albums, photos, Random Pin and the map (issue 3).
+            CommandSpec("pin", summary: "Drop a pin (its photo album downloads on the server) or remove one", subcommands: [
+                CommandSpec("add", summary: "Drop a pin; its album starts downloading at once",
+                            discussion: """
+                                Decimal degrees, south and west negative: `snapshare pin add -33.87 151.21` (Sydney).
+                                Latitude -90 to 90, longitude -180 to 180.
+                                """,
+                            arguments: [ArgumentSpec("LAT", help: "latitude, -90 to 90"), ArgumentSpec("LON", help: "longitude, -180 to 180")],
+                            flags: [json], exitCodes: exitCodes),
+                CommandSpec("rm", summary: "Remove a pin with its album and photos",
+                            arguments: [ArgumentSpec("ID", help: "the pin's id from `snapshare pins`")], flags: [json], exitCodes: exitCodes),
+            ]),
+            CommandSpec("pins", summary: "List your pins with their album state and progress", flags: [json], exitCodes: exitCodes),
+            CommandSpec("album", summary: "Show a pin's photo album, or take a New Collection",
+                        discussion: """
+                            `snapshare album PIN_ID` shows the album: downloading (one placeholder per expected
+                            photo), ready, empty ("No Images") or failed (the photo source's error; exit 1).
+                            `snapshare album new PIN_ID` empties the album and fetches a different set; it is
+                            refused while the album is still downloading (exit 8).
+                            """,
+                        arguments: [ArgumentSpec("new", help: "the word `new`: take a New Collection", isRequired: false),
+                                    ArgumentSpec("PIN_ID", help: "the pin's id from `snapshare pins`", isRequired: false)],
+                        flags: [FlagSpec("--wait", help: "poll until the download ends, with a progress bar on a terminal"), json],
+                        exitCodes: exitCodes),
+            CommandSpec("photo", summary: "Draw or remove one photo of an album", subcommands: [
+                CommandSpec("show", summary: "Draw a photo in the terminal",
+                            discussion: """
+                                On a terminal the photo fills the alternate screen; any key closes it. Otherwise the
+                                drawing is written to standard output, followed by one line:
+                                  photo ID WxH BYTES sha256:HEX
+                                """,
+                            arguments: [ArgumentSpec("PHOTO_ID", help: "the photo's id from `snapshare album PIN_ID`")],
+                            flags: [FlagSpec("--thumbnail", help: "fetch the small thumbnail instead of the full photo"), json],
+                            exitCodes: exitCodes),
+                CommandSpec("rm", summary: "Remove a photo from its album (the rest keep their order)",
+                            arguments: [ArgumentSpec("PHOTO_ID", help: "the photo's id")], flags: [json], exitCodes: exitCodes),
+            ]),
+            CommandSpec("random", summary: "Show one of your pins at random, where it is, and one of its photos",
+                        flags: [json], exitCodes: exitCodes),
+            CommandSpec("map", summary: "Draw the world with your pins at your saved centre and zoom",
+                        discussion: """
+                            The view is saved on the server, so every client starts where you left it. Given
+                            --center or --zoom, the map is drawn there and the view is saved. Zoom 1 fits the
+                            whole world across the terminal; each step up doubles the detail (up to 64).
+                            """,
+                        options: [OptionSpec("--center", valueName: "LAT,LON", help: "centre the map here, e.g. 42.28,-83.74 (saved)"),
+                                  OptionSpec("--zoom", valueName: "Z", help: "1 (whole world) to 64 (saved)")],
+                        flags: [json], exitCodes: exitCodes),
+            // Virtual Vacations (kept by the client, one SQLite file each) and favorite movies (issue 5).
+            CommandSpec("vacation", summary: "List, make, remove Virtual Vacations, or draw a visited photo",
+                        discussion: """
+                            Each vacation is its own file in the state folder (vacations/NAME.vacation). With
+                            none, the list shows the default "My Vacation", created the first time you use it.
+                            Names: at most 64 characters, no / or \\, no leading dot, no control characters;
+                            case does not matter ("Paris" and "paris" are one vacation).
+                            """,
+                        subcommands: [
+                CommandSpec("list", summary: "List the vacations with their photo, place and tag counts",
+                            discussion: "A damaged or foreign file in the folder is reported on standard error and skipped.",
+                            flags: [json], exitCodes: exitCodes),
+                CommandSpec("new", summary: "Make a new, empty vacation (a taken name is refused)",
+                            arguments: [ArgumentSpec("NAME", help: "the vacation's name")], flags: [json], exitCodes: exitCodes),
+                CommandSpec("rm", summary: "Remove a vacation and everything visited into it",
+                            arguments: [ArgumentSpec("NAME", help: "the vacation's name")], exitCodes: exitCodes),
+                CommandSpec("show", summary: "Draw a visited photo from the vacation's file (no server needed)",
+                            discussion: """
+                                On a terminal the photo fills the alternate screen; any key closes it. Otherwise the
+                                drawing is written to standard output, followed by one line naming the photo.
+                                """,
+                            arguments: [ArgumentSpec("PHOTO_ID", help: "the photo's id (see `snapshare itinerary PLACE`)")],
+                            options: [vacationOption],
+                            flags: [FlagSpec("--thumbnail", help: "draw the small thumbnail kept with the photo"), json],
+                            exitCodes: exitCodes),
+            ]),
+            CommandSpec("visit", summary: "Copy a photo of one of your albums into a vacation",
+                        discussion: """
+                            Copies the title, place, tags, coordinates, the image and its thumbnail, so the
+                            vacation can be browsed with the server unreachable. Visiting twice changes nothing.
+                            """,
+                        arguments: [ArgumentSpec("PHOTO_ID", help: "the photo's id from `snapshare album PIN_ID`")],
+                        options: [vacationOption], flags: [json], exitCodes: exitCodes),
+            CommandSpec("unvisit", summary: "Remove a photo from a vacation (places and tags left empty go too)",
+                        arguments: [ArgumentSpec("PHOTO_ID", help: "the photo's id")],
+                        options: [vacationOption], flags: [json], exitCodes: exitCodes),
+            CommandSpec("itinerary", summary: "A vacation's places, first visited first, or the photos of one place",
+                        discussion: """
+                            A place is identified by its name alone. Photos are sorted by title, ignoring case
+                            ("Unknown" when a photo has none). JSON rows: place, first_visited, photos.
+                            """,
+                        arguments: [ArgumentSpec("PLACE", help: "a place's name: list its photos", isRequired: false)],
+                        options: [vacationOption], flags: [json], exitCodes: exitCodes),
+            CommandSpec("tags", summary: "A vacation's tags, most often seen first, or the photos with one tag",
+                        discussion: """
+                            Each tag is shown with its first letter capitalized and the number of photos that
+                            carry it; ties are ordered by name. Machine tags (containing ":") are left out.
+                            JSON rows: tag (as shown), count.
+                            """,
+                        arguments: [ArgumentSpec("TAG", help: "a tag: list the photos that carry it", isRequired: false)],
+                        options: [vacationOption,
+                                  OptionSpec("--search", valueName: "TEXT", help: "only tags containing TEXT, ignoring case")],
+                        flags: [json], exitCodes: exitCodes),
+            CommandSpec("movies", summary: "Your favorite movies, kept on the server", subcommands: [
+                CommandSpec("add", summary: "Add a movie (titles are unique, ignoring case)",
+                            options: [OptionSpec("--title", valueName: "TITLE", help: "the title, 1-200 characters (required)"),
+                                      OptionSpec("--genre", valueName: "GENRE", help: "the genre, 1-60 characters (required)"),
+                                      OptionSpec("--sales", valueName: "DOLLARS", help: "ticket sales, a whole number of dollars (required)")],
+                            flags: [json], exitCodes: exitCodes),
+                CommandSpec("delete", summary: "Delete a movie",
+                            arguments: [ArgumentSpec("TITLE", help: "the movie's title, in any case")], exitCodes: exitCodes),
+                CommandSpec("search", summary: "Show a movie's title, genre and ticket sales",
+                            arguments: [ArgumentSpec("TITLE", help: "the movie's title, in any case")], flags: [json], exitCodes: exitCodes),
+                CommandSpec("edit", summary: "Change a movie's ticket sales",
+                            arguments: [ArgumentSpec("TITLE", help: "the movie's title, in any case")],
+                            options: [OptionSpec("--sales", valueName: "DOLLARS", help: "the new ticket sales in whole dollars (required)")],
+                            flags: [json], exitCodes: exitCodes),
+                CommandSpec("list", summary: "List your movies by title", flags: [json], exitCodes: exitCodes),
+                CommandSpec("browse", summary: "Show one movie at a time: n next, p previous, q quit",
+                            discussion: """
+                                Starts at the first movie (in `movies list` order). Next on the last prints
+                                "No more records"; previous on the first prints "Showing the first Record".
+                                On a terminal each key acts at once; otherwise every character of standard input
+                                is a key (white space ignored), so `printf 'nnpq' | snapshare movies browse` works.
+                                """,
+                            exitCodes: exitCodes),
+            ]),
             CommandSpec("admin", summary: "Instructor commands (admins only)", subcommands: [
                 CommandSpec("create-feed", summary: "Create a feed", arguments: [ArgumentSpec("NAME", help: "the new feed's name")], exitCodes: exitCodes),
                 CommandSpec("delete-feed", summary: "Delete a feed and all its snaps", arguments: [ArgumentSpec("NAME", help: "the feed")], exitCodes: exitCodes),

@@ -26,7 +26,7 @@ public struct ClientError: Error, Sendable, CustomStringConvertible {
         case .alreadyViewed: kind = .alreadyViewed
         case .expired: kind = .expired
         case .invalidArgument, .usernameTaken, .alreadyExists, .ownSnap, .imageTooLarge, .unsupportedImage,
-             .imageDimensionsTooLarge: kind = .rejected
+             .imageDimensionsTooLarge, .albumBusy: kind = .rejected
         default: kind = .server
         }
         self.init(kind, error.message, serverCode: error.code)
@@ -69,9 +69,9 @@ public struct ExitCode: Sendable, Equatable {
         2  usage error (bad command line)
         3  cannot connect, or TLS/certificate failure
         4  not logged in, wrong password, or not allowed
-        5  not found (feed, snap, user)
+        5  not found (feed, snap, user, pin, photo, movie, vacation)
         6  already viewed (your one view of this snap is used)
         7  expired (the snap is past its lifetime)
-        8  rejected input (bad image, name taken, invalid value)
+        8  rejected input (bad image, name taken, invalid value, album still downloading)
         """
 }

@@ -35,6 +35,10 @@ public enum ServerCommandLine {
             OptionSpec("--idle-timeout", valueName: "DURATION", help: "close connections idle this long (default 5m)"),
             OptionSpec("--frame-timeout", valueName: "DURATION", help: "time to finish a frame once started (default 60s)"),
             OptionSpec("--log-level", valueName: "LEVEL", help: "debug, info, warning or error (default info)"),
+            OptionSpec("--photos", valueName: "SOURCE", help: "album photos from builtin (default, offline), flickr, or dir:PATH (a folder with index.csv)"),
+            OptionSpec("--flickr-key", valueName: "KEY", help: "Flickr API key, required with --photos flickr (never logged)", environmentVariable: "SNAPSHARE_FLICKR_KEY"),
+            OptionSpec("--flickr-endpoint", valueName: "URL", help: "Flickr REST endpoint (default https://api.flickr.com/services/rest/)"),
+            OptionSpec("--photo-radius", valueName: "KM", help: "search photos within this distance of a pin, 0.1 to 32 (default 5)"),
         ],
         subcommands: [
             CommandSpec("admin", summary: "Manage admins offline (works while the server is stopped)", subcommands: [
@@ -111,6 +115,19 @@ public enum ServerCommandLine {
             guard let parsedLevel = LogLevel(name: level) else { throw parsed.usageError("--log-level is debug, info, warning or error") }
             config.logLevel = parsedLevel
         }
+        do {
+            config.photoSource = try PhotoSource.parse(
+                parsed.string("--photos") ?? "builtin", flickrKey: parsed.string("--flickr-key"),
+                flickrEndpoint: parsed.string("--flickr-endpoint"))
+        } catch {
+            throw parsed.usageError(error.message)
+        }
+        if let text = parsed.string("--photo-radius") {
+            guard let radius = Double(text), radius.isFinite, (0.1...32).contains(radius) else {
+                throw parsed.usageError("--photo-radius must be a number of kilometres from 0.1 to 32 (Flickr's limit)")
+            }
+            config.photoSearchRadiusKilometres = radius
+        }
         return config
     }
 
@@ -131,6 +148,7 @@ public enum ServerCommandLine {
             lines.append("  certificate: \(config.tlsCertificateFile ?? "")")
         }
         if config.classCode != nil { lines.append("  registration requires the class code") }
+        lines.append("  photos: \(config.photoSource)")
         print(lines.joined(separator: "\n"))
         fflush(stdout)
         ShutdownSignals.wait()

@@ -13,6 +13,12 @@ public struct ServerConfiguration: Sendable {
     public var classCode: String?
     public var snapTTLMilliseconds: Int64 = 7 * 24 * 3600 * 1000
     public var logLevel: LogLevel = .info
+    /// Where album photos come from (`--photos`); build it with `makeProvider(logger:)`.
+    public var photoSource: PhotoSource = .builtin
+    /// Photos are searched within this distance of a pin (`--photo-radius`), as Flickr's `radius`.
+    public var photoSearchRadiusKilometres = 5.0
+    /// How long a remote photo source may stay silent on one request before it counts as down.
+    public var photoRequestTimeoutSeconds = 15.0
 
     // Limits.
     public var maxImageBytes = 5 * 1024 * 1024

@@ -8,8 +8,12 @@ import Shared
 ///
 /// Lives on the event loop thread only. The socket is non-blocking; TLS runs over memory BIOs
 /// (`TLSEngine`), so this type alone calls read(2)/write(2) and OpenSSL only transforms bytes.
-/// Outgoing frames are encrypted lazily, a chunk at a time, while little ciphertext is waiting,
-/// so a large image never sits in memory twice over and a slow reader stops our reading.
+/// Bytes pass through the loop's shared `ScratchBuffers`: a connection keeps ciphertext of its
+/// own only while its socket pushes back. Replies queued while one event is handled leave
+/// together: small frames share TLS records and one write(2). Large frames are encrypted a
+/// chunk at a time while little ciphertext waits, so an image never sits in memory twice over
+/// and a slow reader stops our reading. A connection quiet for a whole tick gives back its
+/// buffers, OpenSSL's included, so ten thousand idle students cost little.
 final class Connection: EventHandler {
     let id: UInt64
     let fd: Int32
@@ -18,8 +22,10 @@ final class Connection: EventHandler {
     private var decoder: FrameDecoder
     private(set) var state: ConnectionState
 
+    /// Encoded frames waiting to be encrypted, oldest first; `plainOffset` bytes of the first are done.
     private var plainQueue: [[UInt8]] = []
     private var plainOffset = 0
+    /// Ciphertext the socket did not take yet; empty unless the socket pushes back.
     private var cipher: [UInt8] = []
     private var cipherOffset = 0
     private var readInterest = true
@@ -30,9 +36,13 @@ final class Connection: EventHandler {
     private var lingerDeadline: Int64?
     private var finishing = false
     private var closeNotifyQueued = false
+    /// Ticks since the last I/O; at 1 the connection has been quiet for a whole tick.
+    private var quietTicks = 0
 
+    /// Plaintext of a large frame handed to TLS at once.
     private static let encryptChunk = 64 * 1024
-    private static let cipherLowWater = 256 * 1024
+    /// Encrypt no further ahead of the socket than this.
+    private static let cipherHighWater = 256 * 1024
 
     init(id: UInt64, fd: Int32, server: ServerCore, tls: TLSEngine, limits: ConnectionState.Limits, now: Int64) {
         self.id = id
@@ -55,13 +65,12 @@ final class Connection: EventHandler {
 
     private func onReadable() {
         let now = server.now()
+        let scratch = server.scratch.network
         var sawData = false
         for _ in 0..<8 {
             let result: IOResult<Int>
             do {
-                result = try server.readBuffer.withUnsafeMutableBytes { (raw) throws(SystemError) -> IOResult<Int> in
-                    try Syscall.call("read") { read(fd, raw.baseAddress, raw.count) }
-                }
+                result = try Syscall.call("read") { read(fd, scratch.baseAddress, scratch.count) }
             } catch {
                 server.logger.debug("connection \(id): \(error)")
                 closeNow()
@@ -77,12 +86,15 @@ final class Connection: EventHandler {
             case .processed(let count):
                 sawData = true
                 if finishing { continue }  // lingering: discard
-                server.readBuffer.withUnsafeBytes { tls.receiveFromNetwork(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-                if count == server.readBuffer.count { continue }
+                tls.receiveFromNetwork(UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
+                if count == scratch.count { continue }
             }
             break
         }
-        if sawData && !finishing { process(now: now) }
+        if sawData {
+            quietTicks = 0
+            if !finishing { process(now: now) }
+        }
     }
 
     /// Advances the handshake, decrypts what arrived, and handles complete frames.
@@ -104,12 +116,12 @@ final class Connection: EventHandler {
             }
         }
         guard state.phase != .closing else { return }
+        let scratch = server.scratch.plaintext
         do {
             while true {
-                server.plainBuffer.removeAll(keepingCapacity: true)
-                switch try tls.readPlaintext(into: &server.plainBuffer, maxBytes: 256 * 1024) {
-                case .bytes:
-                    decoder.append(server.plainBuffer)
+                switch try tls.readPlaintext(into: scratch) {
+                case .bytes(let count):
+                    decoder.append(UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
                     continue
                 case .needsMoreData:
                     break
@@ -161,7 +173,7 @@ final class Connection: EventHandler {
 
     // MARK: Replies
 
-    /// A handler finished a request of this connection.
+    /// A handler on another thread finished a request of this connection.
     func deliver(requestID: UInt32, outcome: HandlerOutcome) {
         guard !closed, state.phase != .closing else { return }
         state.requestCompleted(requestID: requestID, identity: outcome.identity, now: server.now())
@@ -169,6 +181,14 @@ final class Connection: EventHandler {
         // Frames that waited for an identity change can be judged now.
         processFrames(now: server.now())
         flush()
+    }
+
+    /// A request answered on the loop while its frame was being handled: the reply joins the
+    /// others of this event and leaves with them when `process` flushes.
+    func deliverInline(requestID: UInt32, outcome: HandlerOutcome, now: Int64) {
+        guard !closed, state.phase != .closing else { return }
+        state.requestCompleted(requestID: requestID, identity: outcome.identity, now: now)
+        send(outcome.frame)
     }
 
     /// Queues one encoded frame for sending.
@@ -188,7 +208,7 @@ final class Connection: EventHandler {
         flush()
     }
 
-    /// Checks deadlines; called from the loop's timer.
+    /// Checks deadlines and gives back the buffers of a quiet connection; called from the loop's timer.
     func tick(now: Int64) {
         guard !closed else { return }
         if let linger = lingerDeadline {
@@ -202,7 +222,20 @@ final class Connection: EventHandler {
         }
         if let error = state.expiredDeadline(now: now) {
             if state.phase == .handshaking { closeNow() } else { fail(error, requestID: 0) }
+            return
         }
+        quietTicks += 1
+        if quietTicks == 2 { releaseIdleMemory() }
+    }
+
+    /// Quiet since the tick before last: drop every buffer that only carries bytes in transit.
+    private func releaseIdleMemory() {
+        guard plainQueue.isEmpty, cipherOffset == cipher.count, state.phase != .handshaking else { return }
+        plainQueue = []
+        cipher = []
+        cipherOffset = 0
+        decoder.releaseMemoryIfEmpty()
+        tls.releaseIdleMemory()
     }
 
     // MARK: Output
@@ -210,66 +243,120 @@ final class Connection: EventHandler {
     /// Encrypts queued frames while little ciphertext waits, and writes what the socket takes.
     func flush() {
         guard !closed else { return }
+        // Ciphertext the socket refused earlier goes first.
+        guard writePendingCipher() else { return }
+        let outbound = server.scratch.outbound
         while true {
-            while cipher.count - cipherOffset < Self.cipherLowWater, !plainQueue.isEmpty {
-                encryptNextChunk()
+            while tls.pendingNetworkBytes < Self.cipherHighWater, !plainQueue.isEmpty {
+                encryptNext()
+                if closed { return }
             }
             if state.phase == .closing, plainQueue.isEmpty, !closeNotifyQueued {
                 // close_notify goes after the last frame, never before it.
                 closeNotifyQueued = true
                 tls.close()
             }
-            if tls.pendingNetworkBytes > 0 { _ = tls.takeNetworkBytes(into: &cipher, maxBytes: Int.max) }
-            let pending = cipher.count - cipherOffset
-            if pending == 0 { break }
+            let count = tls.takeNetworkBytes(into: outbound)
+            if count == 0 { break }
+            quietTicks = 0
             let result: IOResult<Int>
             do {
-                result = try cipher.withUnsafeBytes { (raw) throws(SystemError) -> IOResult<Int> in
-                    try Syscall.call("write") { write(fd, raw.baseAddress! + cipherOffset, pending) }
-                }
+                result = try Syscall.call("write") { write(fd, outbound.baseAddress, count) }
             } catch {
                 server.logger.debug("connection \(id): \(error)")
                 closeNow()
                 return
             }
-            guard case .processed(let written) = result else {
+            let written: Int
+            switch result {
+            case .processed(let n): written = n
+            case .wouldBlock: written = 0
+            }
+            if written < count {
+                // The socket pushes back: keep the rest, wait until it is writable.
+                cipher = Array(UnsafeRawBufferPointer(rebasing: outbound[written..<count]))
+                cipherOffset = 0
                 setWriteInterest(true)
                 updateReadInterest()
                 return
             }
-            cipherOffset += written
-            if cipherOffset == cipher.count {
-                cipher.removeAll(keepingCapacity: cipher.capacity <= 64 * 1024)
-                cipherOffset = 0
-            }
         }
         // Everything is written.
         setWriteInterest(false)
-        if plainQueue.isEmpty && plainQueue.capacity > 16 { plainQueue = [] }
         if state.phase == .closing && lingerDeadline == nil { startLingering() }
         updateReadInterest()
     }
 
-    private func encryptNextChunk() {
-        let frame = plainQueue[0]
-        let end = min(frame.count, plainOffset + Self.encryptChunk)
+    /// Writes ciphertext left from a short write; false while the socket still pushes back (or it failed).
+    private func writePendingCipher() -> Bool {
+        while cipherOffset < cipher.count {
+            let result: IOResult<Int>
+            do {
+                result = try cipher.withUnsafeBytes { (raw) throws(SystemError) -> IOResult<Int> in
+                    try Syscall.call("write") { write(fd, raw.baseAddress! + cipherOffset, raw.count - cipherOffset) }
+                }
+            } catch {
+                server.logger.debug("connection \(id): \(error)")
+                closeNow()
+                return false
+            }
+            guard case .processed(let written) = result else {
+                setWriteInterest(true)
+                updateReadInterest()
+                return false
+            }
+            quietTicks = 0
+            cipherOffset += written
+        }
+        if !cipher.isEmpty {
+            cipher = []
+            cipherOffset = 0
+        }
+        return true
+    }
+
+    /// Hands the next piece of queued plaintext to TLS: small frames gathered into one record,
+    /// or a chunk of a large frame.
+    private func encryptNext() {
+        let record = server.scratch.record
         do {
-            try frame.withUnsafeBytes { raw in
-                try tls.writePlaintext(UnsafeRawBufferPointer(rebasing: raw[plainOffset..<end]))
+            if plainOffset == 0 && plainQueue.count > 1 && plainQueue[0].count < record.count {
+                // One seal and one record header for many replies, instead of one each.
+                var used = 0
+                var taken = 0
+                while taken < plainQueue.count, used + plainQueue[taken].count <= record.count {
+                    plainQueue[taken].withUnsafeBytes { frame in
+                        (record.baseAddress! + used).copyMemory(from: frame.baseAddress!, byteCount: frame.count)
+                    }
+                    used += plainQueue[taken].count
+                    taken += 1
+                }
+                try tls.writePlaintext(UnsafeRawBufferPointer(rebasing: record[0..<used]))
+                plainQueue.removeFirst(taken)
+                return
+            }
+            let frame = plainQueue[0]
+            let end = min(frame.count, plainOffset + Self.encryptChunk)
+            let offset = plainOffset
+            let failure = frame.withUnsafeBytes { (raw) -> TLSError? in
+                do throws(TLSError) {
+                    try tls.writePlaintext(UnsafeRawBufferPointer(rebasing: raw[offset..<end]))
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            if let failure { throw failure }
+            if end == frame.count {
+                plainQueue.removeFirst()
+                plainOffset = 0
+            } else {
+                plainOffset = end
             }
         } catch {
             server.logger.info("connection \(id): TLS write failed: \(error)")
-            plainQueue.removeAll()
-            plainOffset = 0
-            return
+            closeNow()
         }
-        if end == frame.count {
-            plainQueue.removeFirst()
-            plainOffset = 0
-        } else {
-            plainOffset = end
-        }
-        _ = tls.takeNetworkBytes(into: &cipher, maxBytes: Int.max)
     }
 
     private func startLingering() {
@@ -279,7 +366,9 @@ final class Connection: EventHandler {
         setReadInterest(true)
     }
 
-    private var outboundBytes: Int { cipher.count - cipherOffset + plainQueue.reduce(0) { $0 + $1.count } - plainOffset }
+    private var outboundBytes: Int {
+        cipher.count - cipherOffset + tls.pendingNetworkBytes + plainQueue.reduce(0) { $0 + $1.count } - plainOffset
+    }
 
     /// Reading pauses while an identity change is pending or too much output is queued.
     private func updateReadInterest() {

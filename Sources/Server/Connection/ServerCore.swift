@@ -18,10 +18,8 @@ final class ServerCore: @unchecked Sendable {
     private var connections: [UInt64: Connection] = [:]
     private var nextConnectionID: UInt64 = 1
     let metrics: ServerMetrics
-    /// Scratch buffers shared by every connection (the loop handles one at a time), so an idle
-    /// connection holds no buffer of its own.
-    var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
-    var plainBuffer: [UInt8] = []
+    /// Buffers shared by every connection (the loop handles one at a time).
+    let scratch = ScratchBuffers()
     private let limits: ConnectionState.Limits
 
     init(configuration: ServerConfiguration, tlsContext: TLSContext, handler: RequestHandler,
@@ -31,6 +29,7 @@ final class ServerCore: @unchecked Sendable {
         self.handler = handler
         self.metrics = metrics
         self.logger = logger
+        MemoryPolicy.apply()
         loop = try EventLoop()
         limits = ConnectionState.Limits(
             handshakeTimeout: configuration.handshakeTimeoutMilliseconds,
@@ -139,7 +138,7 @@ final class ServerCore: @unchecked Sendable {
         metrics.requestReceived()
         let context = RequestContext(requestID: frame.requestID, user: connection.user)
         if let outcome = handler.handleInline(frame, context: context) {
-            connection.deliver(requestID: frame.requestID, outcome: outcome)
+            connection.deliverInline(requestID: frame.requestID, outcome: outcome, now: now())
             return
         }
         let connectionID = connection.id

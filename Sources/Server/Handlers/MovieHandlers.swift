@@ -1,8 +1,73 @@
 import Shared
 
+/// Favorite movies: each user's own list, kept on the server (docs/PROTOCOL.md 5.6).
 extension RequestHandler {
     /// Routes favorite-movie requests; nil for any other type.
     func routeMovies(_ frame: Frame, _ context: RequestContext) async throws -> HandlerOutcome? {
-        nil
+        switch MessageType(rawValue: frame.type) {
+        case .addMovie?: return try await addMovie(frame.decode(), context)
+        case .deleteMovie?: return try await deleteMovie(frame.decode(), context)
+        case .findMovie?: return try await findMovie(frame.decode(), context)
+        case .setMovieSales?: return try await setMovieSales(frame.decode(), context)
+        case .listMovies?: return try await listMovies(context)
+        default: return nil
+        }
+    }
+
+    func addMovie(_ request: AddMovie, _ context: RequestContext) async throws -> HandlerOutcome {
+        let user = try requireUser(context)
+        let movie = MovieRecord(title: try MovieInput.normalizedTitle(request.movie.title).get(),
+                                genre: try MovieInput.normalizedGenre(request.movie.genre).get(),
+                                sales: try MovieInput.validatedSales(request.movie.sales).get())
+        let now = clock()
+        let limit = MovieInput.maxMoviesPerUser
+        // The count and the insert run in one job on the writer thread, so two concurrent adds
+        // cannot both slip under the limit.
+        let added = try await storage.write { store -> MovieRecord in
+            guard try store.movieCount(userID: user.id) < limit else {
+                throw InputError("you already keep \(limit) movies, the most allowed; delete some first")
+            }
+            return try store.addMovie(movie, userID: user.id, at: now)
+        }
+        logger.debug("\(user.name) added a movie")
+        return HandlerOutcome(MovieResult(movie: Self.info(added)), requestID: context.requestID)
+    }
+
+    func deleteMovie(_ request: DeleteMovie, _ context: RequestContext) async throws -> HandlerOutcome {
+        let user = try requireUser(context)
+        let title = try MovieInput.normalizedTitle(request.title).get()
+        try await storage.write { store in try store.deleteMovie(title: title, userID: user.id) }
+        return HandlerOutcome(Ok(), requestID: context.requestID)
+    }
+
+    func findMovie(_ request: FindMovie, _ context: RequestContext) async throws -> HandlerOutcome {
+        let user = try requireUser(context)
+        let title = try MovieInput.normalizedTitle(request.title).get()
+        guard let movie = try await storage.read({ store in try store.movie(title: title, userID: user.id) }) else {
+            throw StoreError(.notFound, "no movie titled \"\(title)\"")
+        }
+        return HandlerOutcome(MovieResult(movie: Self.info(movie)), requestID: context.requestID)
+    }
+
+    func setMovieSales(_ request: SetMovieSales, _ context: RequestContext) async throws -> HandlerOutcome {
+        let user = try requireUser(context)
+        let title = try MovieInput.normalizedTitle(request.title).get()
+        let sales = try MovieInput.validatedSales(request.sales).get()
+        let now = clock()
+        let movie = try await storage.write { store in
+            try store.setMovieSales(title: title, sales: sales, userID: user.id, at: now)
+        }
+        return HandlerOutcome(MovieResult(movie: Self.info(movie)), requestID: context.requestID)
+    }
+
+    func listMovies(_ context: RequestContext) async throws -> HandlerOutcome {
+        let user = try requireUser(context)
+        let movies = try await storage.read { store in try store.movies(userID: user.id) }
+        return HandlerOutcome(Movies(movies: movies.map(Self.info)), requestID: context.requestID)
+    }
+
+    static func info(_ movie: MovieRecord) -> MovieInfo {
+        // Stored sales are never negative (a CHECK constraint), so the conversion is exact.
+        MovieInfo(title: movie.title, genre: movie.genre, sales: UInt64(max(0, movie.sales)))
     }
 }

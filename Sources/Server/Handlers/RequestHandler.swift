@@ -13,10 +13,13 @@ public final class RequestHandler: Sendable {
     let logger: Logger
     let clock: @Sendable () -> Int64
     let executor: HandlerExecutor
+    /// Fetches pins' albums in the background (see PinHandlers).
+    let albums: AlbumDownloader
 
     public init(storage: StorageExecutor, configuration: ServerConfiguration, metrics: ServerMetrics,
-                logger: Logger, clock: @escaping @Sendable () -> Int64 = RequestHandler.wallClock) {
+                logger: Logger, albums: AlbumDownloader, clock: @escaping @Sendable () -> Int64 = RequestHandler.wallClock) {
         self.storage = storage
+        self.albums = albums
         self.configuration = configuration
         self.changes = ChangeVersion()
         self.throttle = LoginThrottle(limit: configuration.maxLoginFailures, windowMilliseconds: configuration.loginWindowMilliseconds)

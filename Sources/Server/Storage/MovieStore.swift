@@ -1,4 +1,22 @@
 /// Storage of each user's favorite movies. Implemented by `SQLiteStore` in
 /// `SQLiteStore+Movies.swift`.
+///
+/// Titles are unique per user case-insensitively: the store compares them by
+/// `MovieRecord.titleKey(_:)` (Unicode lower case), so "AMÉLIE" and "amélie" are one movie.
+/// Callers pass titles and genres already validated (see `MovieInput`).
 public protocol MovieStore: AnyObject {
+    /// Adds a movie for `userID`; `StoreError.conflict` when the user already has that title
+    /// (in any case), `StoreError.notFound` when the user does not exist.
+    func addMovie(_ movie: MovieRecord, userID: Int64, at: Int64) throws -> MovieRecord
+    /// Deletes the user's movie with this title (any case); `StoreError.notFound` if absent.
+    func deleteMovie(title: String, userID: Int64) throws
+    /// The user's movie with this title (any case), or nil.
+    func movie(title: String, userID: Int64) throws -> MovieRecord?
+    /// Sets the ticket sales of the user's movie with this title (any case) and returns it;
+    /// `StoreError.notFound` if absent.
+    func setMovieSales(title: String, sales: Int64, userID: Int64, at: Int64) throws -> MovieRecord
+    /// Every movie of the user, ordered by title case-insensitively.
+    func movies(userID: Int64) throws -> [MovieRecord]
+    /// How many movies the user keeps.
+    func movieCount(userID: Int64) throws -> Int
 }

@@ -1,4 +1,240 @@
 /// Storage of pins, albums, photos and the saved map view (issue: pins and albums).
 /// Implemented by `SQLiteStore` in `SQLiteStore+Pins.swift`.
+///
+/// Every pin belongs to one user. Methods that take a `userID` answer only for that user's pins
+/// and photos: another user's id behaves exactly like an id that does not exist (nil or
+/// `notFound`), so ids leak nothing. Methods without a `userID` are for the album worker.
 public protocol PinStore: AnyObject {
+    // MARK: Pins
+    /// Inserts a pin with its album in state downloading, not yet searched, at `firstPage`.
+    func insertPin(_ pin: NewPin) throws -> PinRecord
+    /// How many pins the user has.
+    func pinCount(userID: Int64) throws -> Int
+    /// The user's pins, oldest first, with their album summaries.
+    func pins(userID: Int64) throws -> [PinRecord]
+    /// One of the user's pins, or nil.
+    func pin(id: Int64, userID: Int64) throws -> PinRecord?
+    /// The user's pin at `offset` (0-based, oldest first): with `pinCount`, a uniform random pick.
+    func pin(atOffset offset: Int, userID: Int64) throws -> PinRecord?
+    /// Deletes one of the user's pins with its album, photos and bytes; `notFound` otherwise.
+    func deletePin(id: Int64, userID: Int64) throws
+
+    // MARK: Albums
+    /// The album of one of the user's pins with every photo slot in order, or nil.
+    func album(pinID: Int64, userID: Int64) throws -> AlbumRecord?
+    /// The album of a pin whoever owns it (the worker), or nil once the pin is gone.
+    func albumForDownload(pinID: Int64) throws -> AlbumRecord?
+    /// Pins whose albums are still downloading (to resume at server start), oldest first.
+    func downloadingAlbumPins() throws -> [Int64]
+    /// Records a search's answer for the album's current collection: one placeholder per photo
+    /// (state downloading), or state empty when there are none. Returns false, changing nothing,
+    /// when the album is gone, already searched, or at another `generation`.
+    func recordSearch(_ search: AlbumSearch) throws -> Bool
+    /// Ends an album with state failed and `message` (a search that failed, a provider that
+    /// changed); only while it is downloading at `generation`. Returns false otherwise.
+    func failAlbum(pinID: Int64, generation: Int64, message: String, at: Int64) throws -> Bool
+    /// Empties the album and starts a new collection at `page` (state downloading, not yet
+    /// searched, next generation, error cleared). The caller checks the album is not busy.
+    func restartAlbum(pinID: Int64, page: Int, provider: String, perPage: Int, at: Int64) throws
+    /// Stores a fetched photo's bytes and thumbnail and marks it ready; false (nothing stored)
+    /// when the slot is gone or no longer pending. Completes the album when it was the last.
+    func storePhotoImage(_ image: FetchedPhoto, at: Int64) throws -> Bool
+    /// Marks a pending photo failed with `message`; completes the album when it was the last.
+    func failPhoto(id: Int64, message: String, at: Int64) throws -> Bool
+    /// Moves a downloading album with no pending photo left to ready (any photo ready, or none
+    /// left at all) or failed (every remaining photo failed). Returns true when it changed it.
+    func completeAlbumIfDone(pinID: Int64, at: Int64) throws -> Bool
+
+    // MARK: Photos
+    /// One photo of the user's pins, or nil.
+    func photo(id: Int64, userID: Int64) throws -> PhotoRecord?
+    /// The stored bytes of one of the user's photos (nil when there is no such photo or it has
+    /// no bytes: pending or failed).
+    func photoBytes(id: Int64, userID: Int64, thumbnail: Bool) throws -> StoredPhotoBytes?
+    /// Deletes one photo of the user's pins with its bytes; `notFound` otherwise. A pending
+    /// photo's fetch is thereby cancelled (its result finds no slot); the album completes when
+    /// it was the last pending one.
+    func deletePhoto(id: Int64, userID: Int64, at: Int64) throws
+    /// How many ready photos a pin has.
+    func readyPhotoCount(pinID: Int64) throws -> Int
+    /// The pin's ready photo at `offset` in album order: with `readyPhotoCount`, a random pick.
+    func readyPhoto(pinID: Int64, atOffset offset: Int) throws -> PhotoRecord?
+
+    // MARK: Map
+    /// The user's saved map view, or nil when none was saved.
+    func mapState(userID: Int64) throws -> MapStateRecord?
+    /// Saves (replaces) the user's map view.
+    func saveMapState(_ state: MapStateRecord, userID: Int64, at: Int64) throws
+}
+
+/// An album's state as stored (the wire's `AlbumState` has the same values).
+public enum StoredAlbumState: Int64, Sendable, Equatable {
+    case downloading = 0
+    case ready = 1
+    case empty = 2
+    case failed = 3
+}
+
+/// A photo slot's state as stored (the wire's `PhotoState` has the same values).
+public enum StoredPhotoState: Int64, Sendable, Equatable {
+    case pending = 0
+    case ready = 1
+    case failed = 2
+}
+
+/// A pin to insert, with where its album starts.
+public struct NewPin: Sendable {
+    public var userID: Int64
+    public var latitude: Double
+    public var longitude: Double
+    public var createdAt: Int64
+    /// The photo source's name (`builtin`, `flickr`, ...): an album is only ever resumed from it.
+    public var provider: String
+    public var perPage: Int
+    public var firstPage: Int
+    public init(userID: Int64, latitude: Double, longitude: Double, createdAt: Int64, provider: String, perPage: Int, firstPage: Int = 1) {
+        self.userID = userID; self.latitude = latitude; self.longitude = longitude; self.createdAt = createdAt
+        self.provider = provider; self.perPage = perPage; self.firstPage = firstPage
+    }
+}
+
+/// A pin with the summary of its album.
+public struct PinRecord: Sendable, Equatable {
+    public var id: Int64
+    public var userID: Int64
+    public var latitude: Double
+    public var longitude: Double
+    public var createdAt: Int64
+    public var albumState: StoredAlbumState
+    /// Photo slots of the current collection (placeholders included).
+    public var expected: Int
+    /// Slots no longer pending (ready or failed).
+    public var done: Int
+    public init(id: Int64, userID: Int64, latitude: Double, longitude: Double, createdAt: Int64,
+                albumState: StoredAlbumState, expected: Int, done: Int) {
+        self.id = id; self.userID = userID; self.latitude = latitude; self.longitude = longitude; self.createdAt = createdAt
+        self.albumState = albumState; self.expected = expected; self.done = done
+    }
+}
+
+/// An album: its state, its download bookkeeping, and its photo slots in order.
+public struct AlbumRecord: Sendable, Equatable {
+    public var pin: PinRecord
+    public var state: StoredAlbumState
+    /// Why the album failed; empty otherwise.
+    public var error: String
+    /// The photo source the current collection comes from.
+    public var provider: String
+    /// False until the current collection's search has answered.
+    public var searched: Bool
+    /// The page asked for (before the search) or answered (after it).
+    public var page: Int
+    /// Pages the last search reported (0 when it found nothing or has not answered).
+    public var pages: Int
+    public var perPage: Int
+    public var total: Int
+    public var generation: Int64
+    public var photos: [PhotoRecord]
+    public init(pin: PinRecord, state: StoredAlbumState, error: String, provider: String, searched: Bool, page: Int,
+                pages: Int, perPage: Int, total: Int, generation: Int64, photos: [PhotoRecord]) {
+        self.pin = pin; self.state = state; self.error = error; self.provider = provider; self.searched = searched
+        self.page = page; self.pages = pages; self.perPage = perPage; self.total = total; self.generation = generation
+        self.photos = photos
+    }
+}
+
+/// One photo slot: its metadata, and where the provider keeps its bytes.
+public struct PhotoRecord: Sendable, Equatable {
+    public var id: Int64
+    public var pinID: Int64
+    public var position: Int
+    public var state: StoredPhotoState
+    public var providerPhotoID: String
+    /// The provider's handle on the bytes (a URL, a pool entry, a file).
+    public var reference: String
+    public var title: String
+    public var tags: String
+    public var place: String
+    public var latitude: Double
+    public var longitude: Double
+    public var width: Int
+    public var height: Int
+    public var byteCount: Int
+    /// Why a failed photo failed; empty otherwise.
+    public var error: String
+    public init(id: Int64, pinID: Int64, position: Int, state: StoredPhotoState, providerPhotoID: String, reference: String,
+                title: String, tags: String, place: String, latitude: Double, longitude: Double,
+                width: Int, height: Int, byteCount: Int, error: String) {
+        self.id = id; self.pinID = pinID; self.position = position; self.state = state
+        self.providerPhotoID = providerPhotoID; self.reference = reference; self.title = title; self.tags = tags
+        self.place = place; self.latitude = latitude; self.longitude = longitude
+        self.width = width; self.height = height; self.byteCount = byteCount; self.error = error
+    }
+}
+
+/// A photo as a search described it, before its bytes are fetched.
+public struct PhotoSlot: Sendable, Equatable {
+    public var providerPhotoID: String
+    public var reference: String
+    public var title: String
+    public var tags: String
+    public var place: String
+    public var latitude: Double
+    public var longitude: Double
+    public init(providerPhotoID: String, reference: String, title: String, tags: String, place: String,
+                latitude: Double, longitude: Double) {
+        self.providerPhotoID = providerPhotoID; self.reference = reference; self.title = title; self.tags = tags
+        self.place = place; self.latitude = latitude; self.longitude = longitude
+    }
+}
+
+/// A search's answer for one album collection.
+public struct AlbumSearch: Sendable {
+    public var pinID: Int64
+    /// The collection the search was made for; a newer one makes the answer stale.
+    public var generation: Int64
+    public var page: Int
+    public var pages: Int
+    public var total: Int
+    /// One placeholder each, in this order; empty means "No Images".
+    public var slots: [PhotoSlot]
+    public var at: Int64
+    public init(pinID: Int64, generation: Int64, page: Int, pages: Int, total: Int, slots: [PhotoSlot], at: Int64) {
+        self.pinID = pinID; self.generation = generation; self.page = page; self.pages = pages; self.total = total
+        self.slots = slots; self.at = at
+    }
+}
+
+/// A photo's fetched bytes with their thumbnail, ready to store.
+public struct FetchedPhoto: Sendable {
+    public var photoID: Int64
+    public var image: [UInt8]
+    public var imageSHA256: [UInt8]
+    public var thumbnail: [UInt8]
+    public var thumbnailSHA256: [UInt8]
+    public var width: Int
+    public var height: Int
+    public init(photoID: Int64, image: [UInt8], imageSHA256: [UInt8], thumbnail: [UInt8], thumbnailSHA256: [UInt8],
+                width: Int, height: Int) {
+        self.photoID = photoID; self.image = image; self.imageSHA256 = imageSHA256
+        self.thumbnail = thumbnail; self.thumbnailSHA256 = thumbnailSHA256; self.width = width; self.height = height
+    }
+}
+
+/// Stored image bytes with their SHA-256 and the photo they belong to.
+public struct StoredPhotoBytes: Sendable {
+    public var photo: PhotoRecord
+    public var sha256: [UInt8]
+    public var bytes: [UInt8]
+    public init(photo: PhotoRecord, sha256: [UInt8], bytes: [UInt8]) { self.photo = photo; self.sha256 = sha256; self.bytes = bytes }
+}
+
+/// A saved map view.
+public struct MapStateRecord: Sendable, Equatable {
+    public var centerLatitude: Double
+    public var centerLongitude: Double
+    public var zoom: Double
+    public init(centerLatitude: Double, centerLongitude: Double, zoom: Double) {
+        self.centerLatitude = centerLatitude; self.centerLongitude = centerLongitude; self.zoom = zoom
+    }
 }

@@ -3,7 +3,8 @@
 /// Rules: options of a command are accepted anywhere after its name, including after its
 /// subcommands' names; `--name=value` and `--name value` are the same; an option's value is the
 /// next word unless that word is itself an option (`--feed --json` is a missing value, while
-/// `--offset -5` takes `-5`); `--` ends options; `-h`/`--help` returns help for the command
+/// `--offset -5` takes `-5`); a negative number such as `-33.87` is a positional, not an
+/// unknown option; `--` ends options; `-h`/`--help` returns help for the command
 /// reached so far. Environment variables fill options that were not given.
 public struct CommandLineParser: Sendable {
     /// The tree this parser accepts.
@@ -50,7 +51,9 @@ public struct CommandLineParser: Sendable {
                 if word == "-h" || word == "--help" {
                     return .help(HelpText.render(chain))
                 }
-                if word.hasPrefix("-") && word != "-" {
+                // A negative number (`pin add -33.87 151.21`) is a positional unless some
+                // option of this scope is literally called that.
+                if word.hasPrefix("-") && word != "-" && !(scope.entries[word] == nil && Self.isNegativeNumber(word)) {
                     // Only long options take an inline value: `-x=1` is not a thing here.
                     var name = word
                     var inlineValue: String?
@@ -130,6 +133,30 @@ public struct CommandLineParser: Sendable {
             arguments: command.arguments,
             treeNames: treeNames
         ))
+    }
+
+    /// Whether `word` is a plain negative decimal such as `-5`, `-33.87`, `-.5` or `-1e3`
+    /// (not `-inf`, `-nan` or hexadecimal, which no one types as a coordinate).
+    static func isNegativeNumber(_ word: String) -> Bool {
+        guard word.hasPrefix("-") else { return false }
+        var scalars = Substring(word).unicodeScalars.dropFirst()
+        func digits() -> Int {
+            var count = 0
+            while let first = scalars.first, ("0"..."9").contains(first) { scalars.removeFirst(); count += 1 }
+            return count
+        }
+        var mantissa = digits()
+        if scalars.first == "." {
+            scalars.removeFirst()
+            mantissa += digits()
+        }
+        guard mantissa > 0 else { return false }
+        if let first = scalars.first, first == "e" || first == "E" {
+            scalars.removeFirst()
+            if let sign = scalars.first, sign == "+" || sign == "-" { scalars.removeFirst() }
+            guard digits() > 0 else { return false }
+        }
+        return scalars.isEmpty
     }
 
     /// The options and flags accepted at the current depth, by every name they answer to.

@@ -44,10 +44,15 @@ public final class TLSEngine {
     private static let readChunkSize = 16 * 1024
 
     private let ssl: OpaquePointer
-    /// Ciphertext from the network, consumed by OpenSSL. Owned by `ssl` (SSL_set_bio).
-    private let networkInput: OpaquePointer
+    /// Ciphertext from the network, consumed by OpenSSL. Owned by `ssl` (SSL_set_bio); replaced by
+    /// `releaseIdleMemory()`.
+    private var networkInput: OpaquePointer
     /// Ciphertext produced by OpenSSL, waiting to be sent. Owned by `ssl` (SSL_set_bio).
-    private let networkOutput: OpaquePointer
+    private var networkOutput: OpaquePointer
+    /// Set when either memory BIO may have grown since the last `releaseIdleMemory()`.
+    private var networkBuffersUsed = true
+    /// `networkClosed()` was called: the input BIO carries the end-of-file mark and must stay.
+    private var inputClosed = false
     private let context: TLSContext
     private let role: Role
 
@@ -108,6 +113,7 @@ public final class TLSEngine {
             precondition(written == chunk, "memory BIO refused \(chunk) bytes")
             offset += Int(written)
         }
+        networkBuffersUsed = true
     }
 
     /// Hands ciphertext read from the socket to OpenSSL.
@@ -117,6 +123,7 @@ public final class TLSEngine {
 
     /// Tells the engine the peer closed the TCP stream: once buffered bytes are used up, OpenSSL sees end of file.
     public func networkClosed() {
+        inputClosed = true
         _ = snapshare_BIO_set_mem_eof_return(networkInput, 0)
     }
 
@@ -135,6 +142,40 @@ public final class TLSEngine {
         let appended = max(Int(taken), 0)
         buffer.removeLast(count - appended)
         return appended
+    }
+
+    /// Moves up to `buffer.count` bytes of pending ciphertext into `buffer` and returns how many. A server can
+    /// take ciphertext into one scratch buffer shared by all its connections and write it from there.
+    public func takeNetworkBytes(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        let count = min(buffer.count, Int(Int32.max))
+        guard count > 0, let base = buffer.baseAddress else { return 0 }
+        // An empty memory BIO answers -1 ("retry"): nothing was taken.
+        let taken = BIO_read(networkOutput, base, Int32(count))
+        if taken > 0 { networkBuffersUsed = true }
+        return max(Int(taken), 0)
+    }
+
+    /// Gives back the memory a quiet connection does not need: OpenSSL's record buffers, and the storage of both
+    /// memory BIOs, which otherwise keep the capacity of the largest burst they ever carried. Does nothing while
+    /// bytes wait in either direction, so it is safe to call at any quiet moment; an idle server connection then
+    /// holds only OpenSSL's session state (keys, cipher contexts) and no buffers.
+    public func releaseIdleMemory() {
+        guard networkBuffersUsed, failure == nil, !inputClosed,
+              BIO_ctrl_pending(networkInput) == 0, BIO_ctrl_pending(networkOutput) == 0, SSL_pending(ssl) == 0
+        else { return }
+        // Returns 0 while a partial record sits in OpenSSL's own buffer; that is fine, it stays where it is.
+        _ = SSL_free_buffers(ssl)
+        guard let input = BIO_new(BIO_s_mem()) else { return }
+        guard let output = BIO_new(BIO_s_mem()) else {
+            BIO_free(input)
+            return
+        }
+        // Both differ from the current pair, so SSL_set_bio frees the old BIOs. Memory BIOs hold nothing but
+        // bytes, and both are empty, so nothing is lost in the swap.
+        SSL_set_bio(ssl, input, output)
+        networkInput = input
+        networkOutput = output
+        networkBuffersUsed = false
     }
 
     /// Returns all pending ciphertext.
@@ -210,6 +251,44 @@ public final class TLSEngine {
             default:
                 let error = fail(error(forSSLError: code, duringHandshake: false))
                 // Hand over what was decrypted before the failure; the next call throws.
+                if total > 0 { return .bytes(total) }
+                throw error
+            }
+        }
+        lastReadHitLimit = true
+        return .bytes(total)
+    }
+
+    /// Decrypts buffered input into `buffer`, from its start, until OpenSSL needs more network data or the buffer
+    /// is full. The contract is `readPlaintext(into:maxBytes:)`'s; `.bytes(n)` means the first n bytes of `buffer`
+    /// hold plaintext. Nothing is zero-filled first, so a server decrypts straight into one shared scratch buffer.
+    public func readPlaintext(into buffer: UnsafeMutableRawBufferPointer) throws(TLSError) -> ReadResult {
+        precondition(buffer.count > 0, "the buffer must not be empty")
+        if let failure { throw failure }
+        guard handshakeCompleted else {
+            throw TLSError(kind: .internal, summary: "readPlaintext called before the handshake completed")
+        }
+        if closeNotifyReceived { return .closed }
+        lastReadHitLimit = false
+        let base = buffer.baseAddress!
+        var total = 0
+        while total < buffer.count {
+            var received = 0
+            OpenSSLErrorQueue.clear()
+            let status = SSL_read_ex(ssl, base + total, buffer.count - total, &received)
+            if status == 1 {
+                total += received
+                continue
+            }
+            let code = SSL_get_error(ssl, status)
+            switch code {
+            case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE:
+                return total > 0 ? .bytes(total) : .needsMoreData
+            case SSL_ERROR_ZERO_RETURN:
+                closeNotifyReceived = true
+                return total > 0 ? .bytes(total) : .closed
+            default:
+                let error = fail(error(forSSLError: code, duringHandshake: false))
                 if total > 0 { return .bytes(total) }
                 throw error
             }

@@ -11,6 +11,14 @@ public struct ByteReader: Sendable {
         end = bytes.count
     }
 
+    /// Reads `bytes` from `start` on (a payload behind a frame header, without copying it out).
+    public init(_ bytes: [UInt8], from start: Int) {
+        precondition(start >= 0 && start <= bytes.count, "start outside the bytes")
+        self.bytes = bytes
+        offset = start
+        end = bytes.count
+    }
+
     public var remaining: Int { end - offset }
 
     private mutating func take(_ count: Int, _ field: StaticString) throws(WireError) -> Range<Int> {

@@ -2,25 +2,89 @@
 public struct Frame: Sendable, Equatable {
     public var type: UInt16
     public var requestID: UInt32
-    public var payload: [UInt8]
+
+    /// The payload; for a frame made from a message, the complete wire bytes (header first).
+    ///
+    /// Why: a reply carrying a 100 KB image would otherwise be copied twice on its way out, once
+    /// into the payload and once more into header-plus-payload. A frame made from a message
+    /// encodes straight into its wire form, so `encoded()` hands the same storage on.
+    private var storage: [UInt8]
+    /// `storage` starts with a header valid for the type and request id the frame was made with.
+    private var storageHasHeader: Bool
+
+    /// The payload bytes.
+    public var payload: [UInt8] {
+        get { storageHasHeader ? Array(storage[FrameHeader.size...]) : storage }
+        set {
+            storage = newValue
+            storageHasHeader = false
+        }
+    }
 
     public init(type: UInt16, requestID: UInt32, payload: [UInt8]) {
-        self.type = type; self.requestID = requestID; self.payload = payload
+        self.type = type
+        self.requestID = requestID
+        storage = payload
+        storageHasHeader = false
+    }
+
+    /// A frame over its complete wire bytes (a decoder hands its buffer over instead of copying
+    /// the payload out of it); the header must describe exactly these bytes.
+    init(wireBytes: [UInt8], header: FrameHeader) {
+        precondition(wireBytes.count == FrameHeader.size + Int(header.length), "header does not describe the bytes")
+        type = header.type
+        requestID = header.requestID
+        storage = wireBytes
+        storageHasHeader = true
+    }
+
+    /// Encodes a message into a frame, header included.
+    public init<M: WireMessage>(_ message: M, requestID: UInt32) {
+        var writer = ByteWriter()
+        FrameHeader(length: 0, type: M.type.rawValue, requestID: requestID).encode(into: &writer)
+        message.encode(into: &writer)
+        var bytes = writer.bytes
+        // Drop the writer's reference first, so patching the length below happens in place.
+        writer = ByteWriter(capacity: 0)
+        let length = UInt32(bytes.count - FrameHeader.size)
+        bytes.withUnsafeMutableBufferPointer { header in
+            header[0] = UInt8(truncatingIfNeeded: length >> 24)
+            header[1] = UInt8(truncatingIfNeeded: length >> 16)
+            header[2] = UInt8(truncatingIfNeeded: length >> 8)
+            header[3] = UInt8(truncatingIfNeeded: length)
+        }
+        type = M.type.rawValue
+        self.requestID = requestID
+        storage = bytes
+        storageHasHeader = true
+    }
+
+    /// The number of payload bytes.
+    public var payloadCount: Int { storageHasHeader ? storage.count - FrameHeader.size : storage.count }
+
+    /// Calls `body` with the payload bytes in place (`payload` copies them out when the frame
+    /// holds its header too).
+    public func withUnsafePayloadBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try storage.withUnsafeBytes { raw in
+            try body(storageHasHeader ? UnsafeRawBufferPointer(rebasing: raw[FrameHeader.size...]) : raw)
+        }
     }
 
     /// The frame's bytes on the wire: header then payload.
     public func encoded() -> [UInt8] {
-        var writer = ByteWriter(capacity: FrameHeader.size + payload.count)
-        FrameHeader(length: UInt32(payload.count), type: type, requestID: requestID).encode(into: &writer)
-        writer.writeRaw(payload)
+        if storageHasHeader && FrameHeader(bytes: storage, at: 0) == header { return storage }
+        var writer = ByteWriter(capacity: FrameHeader.size + payloadCount)
+        header.encode(into: &writer)
+        if storageHasHeader {
+            writer.writeRaw(storage[FrameHeader.size...])
+        } else {
+            writer.writeRaw(storage)
+        }
         return writer.bytes
     }
 
-    /// Encodes a message into a frame.
-    public init<M: WireMessage>(_ message: M, requestID: UInt32) {
-        var writer = ByteWriter()
-        message.encode(into: &writer)
-        self.init(type: M.type.rawValue, requestID: requestID, payload: writer.bytes)
+    private var header: FrameHeader {
+        FrameHeader(length: UInt32(payloadCount), type: type, requestID: requestID)
     }
 
     /// Decodes the payload as `M`, which must be this frame's type and consume it exactly.
@@ -28,9 +92,14 @@ public struct Frame: Sendable, Equatable {
         guard type == M.type.rawValue else {
             throw WireError.malformed("expected \(M.type) but frame has type 0x\(String(type, radix: 16))")
         }
-        var reader = ByteReader(payload)
+        var reader = storageHasHeader ? ByteReader(storage, from: FrameHeader.size) : ByteReader(storage)
         let message = try M(from: &reader)
         try reader.finish(M.type.name)
         return message
+    }
+
+    public static func == (lhs: Frame, rhs: Frame) -> Bool {
+        lhs.type == rhs.type && lhs.requestID == rhs.requestID && lhs.payloadCount == rhs.payloadCount
+            && lhs.payload == rhs.payload
     }
 }

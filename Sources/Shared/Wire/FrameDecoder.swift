@@ -25,6 +25,23 @@ public struct FrameDecoder: Sendable {
         buffer.append(contentsOf: bytes)
     }
 
+    /// Appends bytes from a raw buffer (a server decrypts into shared scratch memory).
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        if start > 0 && start == buffer.count {
+            buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
+            start = 0
+        }
+        buffer.append(contentsOf: UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: bytes.count))
+    }
+
+    /// Frees the buffer's storage when no bytes are waiting in it (a connection going quiet).
+    public mutating func releaseMemoryIfEmpty() {
+        guard bufferedByteCount == 0, pendingHeader == nil, buffer.capacity > 0 else { return }
+        buffer = []
+        start = 0
+    }
+
     /// The next complete frame, nil when more bytes are needed.
     public mutating func nextFrame() throws(WireError) -> Frame? {
         if pendingHeader == nil {
@@ -39,6 +56,15 @@ public struct FrameDecoder: Sendable {
         }
         guard let header = pendingHeader, bufferedByteCount >= Int(header.length) else { return nil }
         let end = start + Int(header.length)
+        if start == FrameHeader.size && end == buffer.count && header.length >= 4096 {
+            // The buffer holds exactly this one frame (a posted image, typically): hand the storage
+            // over as the frame's wire bytes rather than copying the payload out of it.
+            let frame = Frame(wireBytes: buffer, header: header)
+            buffer = []
+            start = 0
+            pendingHeader = nil
+            return frame
+        }
         let payload = Array(buffer[start..<end])
         start = end
         pendingHeader = nil

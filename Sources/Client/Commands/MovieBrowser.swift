@@ -1,0 +1,78 @@
+/// The cursor of `movies browse` as a value: keys in, what to show out. It never moves past
+/// either end; trying to is answered with the two fixed messages.
+struct MovieBrowser: Equatable {
+    /// A key, already decoded from the bytes that arrived.
+    enum Key: Equatable {
+        case next, previous, quit
+        /// Anything else, as the user would read it.
+        case other(String)
+    }
+
+    /// What the command does next.
+    enum Action: Equatable {
+        /// Show the record at this index.
+        case show(Int)
+        /// Print this line; the cursor did not move.
+        case message(String)
+        /// Say which keys work; the cursor did not move.
+        case unknownKey(String)
+        /// Stop browsing.
+        case quit
+    }
+
+    /// Next on the last record.
+    static let noMoreRecords = "No more records"
+    /// Previous on the first record.
+    static let showingFirstRecord = "Showing the first Record"
+
+    /// How many records there are (at least one: an empty list is not browsed).
+    let count: Int
+    /// The record shown now.
+    private(set) var index = 0
+
+    init(count: Int) {
+        precondition(count > 0, "an empty list is not browsed")
+        self.count = count
+    }
+
+    /// Moves the cursor for `key`.
+    mutating func on(_ key: Key) -> Action {
+        switch key {
+        case .next:
+            guard index + 1 < count else { return .message(Self.noMoreRecords) }
+            index += 1
+            return .show(index)
+        case .previous:
+            guard index > 0 else { return .message(Self.showingFirstRecord) }
+            index -= 1
+            return .show(index)
+        case .quit:
+            return .quit
+        case .other(let text):
+            return .unknownKey(text)
+        }
+    }
+
+    /// The key for the bytes of one keypress, or nil for keys that mean nothing here (white
+    /// space, so piped input may be spread over lines). Arrow keys move too; Escape, Ctrl-C and
+    /// Ctrl-D quit, because raw mode turns off the terminal's own handling of them.
+    static func key(for bytes: [UInt8]) -> Key? {
+        switch bytes {
+        case [UInt8(ascii: "n")], [UInt8(ascii: "N")], [0x1B, 0x5B, 0x43], [0x1B, 0x5B, 0x42], [0x1B, 0x4F, 0x43], [0x1B, 0x4F, 0x42]:
+            return .next
+        case [UInt8(ascii: "p")], [UInt8(ascii: "P")], [0x1B, 0x5B, 0x44], [0x1B, 0x5B, 0x41], [0x1B, 0x4F, 0x44], [0x1B, 0x4F, 0x41]:
+            return .previous
+        case [UInt8(ascii: "q")], [UInt8(ascii: "Q")], [0x1B], [0x03], [0x04]:
+            return .quit
+        case [UInt8(ascii: " ")], [UInt8(ascii: "\n")], [UInt8(ascii: "\r")], [UInt8(ascii: "\t")]:
+            return nil
+        default:
+            // A printable character is named as typed; anything else by its bytes.
+            if let text = String(validating: bytes, as: UTF8.self),
+               !text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+                return .other(text)
+            }
+            return .other(bytes.map { String($0, radix: 16, uppercase: true) }.joined(separator: " "))
+        }
+    }
+}

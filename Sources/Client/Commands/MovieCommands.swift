@@ -1,0 +1,179 @@
+import Foundation
+import Shared
+
+/// movies add | delete | search | edit | list | browse: the favorite-movies list on the server.
+enum MovieCommands {
+    static func run(_ context: CommandContext, _ action: String) throws(ClientError) {
+        switch action {
+        case "add": try add(context)
+        case "delete": try delete(context)
+        case "search": try search(context)
+        case "edit": try edit(context)
+        case "list": try list(context)
+        case "browse": try browse(context)
+        default: throw context.usage("unknown movies action '\(action)'")
+        }
+    }
+
+    // MARK: Commands
+
+    private static func add(_ context: CommandContext) throws(ClientError) {
+        guard let title = context.parsed.string("--title") else { throw context.usage("--title TITLE is required") }
+        guard let genre = context.parsed.string("--genre") else { throw context.usage("--genre GENRE is required") }
+        guard let salesText = context.parsed.string("--sales") else { throw context.usage("--sales DOLLARS is required") }
+        let movie = MovieInfo(title: try checkedText(title, option: "--title", maxBytes: FieldLimits.movieTitle, context),
+                              genre: try checkedText(genre, option: "--genre", maxBytes: FieldLimits.movieGenre, context),
+                              sales: try sales(salesText, context))
+        let session = try context.authenticated()
+        let added = try session.addMovie(movie)
+        if context.json { context.printJSON(MoviePresenter.json(added)); return }
+        context.console.out("Added \"\(PrintableText.clean(added.title))\" (\(PrintableText.clean(added.genre)), \(MoviePresenter.dollars(added.sales))).")
+    }
+
+    private static func delete(_ context: CommandContext) throws(ClientError) {
+        let title = try titleArgument(context)
+        let session = try context.authenticated()
+        // Look the movie up first so the message names it as stored.
+        let movie = try found(title) { () throws(ClientError) in try session.findMovie(title: title) }
+        try found(title) { () throws(ClientError) in try session.deleteMovie(title: movie.title) }
+        context.console.out("Deleted \"\(PrintableText.clean(movie.title))\".")
+    }
+
+    private static func search(_ context: CommandContext) throws(ClientError) {
+        let title = try titleArgument(context)
+        let session = try context.authenticated()
+        let movie = try found(title) { () throws(ClientError) in try session.findMovie(title: title) }
+        if context.json { context.printJSON(MoviePresenter.json(movie)); return }
+        context.console.out(MoviePresenter.card(movie))
+    }
+
+    private static func edit(_ context: CommandContext) throws(ClientError) {
+        let title = try titleArgument(context)
+        guard let salesText = context.parsed.string("--sales") else {
+            throw context.usage("--sales DOLLARS is required: the new ticket sales")
+        }
+        let amount = try sales(salesText, context)
+        let session = try context.authenticated()
+        let movie = try found(title) { () throws(ClientError) in try session.setMovieSales(title: title, sales: amount) }
+        if context.json { context.printJSON(MoviePresenter.json(movie)); return }
+        context.console.out("Updated \"\(PrintableText.clean(movie.title))\": ticket sales \(MoviePresenter.dollars(movie.sales)).")
+    }
+
+    private static func list(_ context: CommandContext) throws(ClientError) {
+        let session = try context.authenticated()
+        let movies = try session.movies()
+        if context.json { context.printJSON(.array(movies.map(MoviePresenter.json))); return }
+        guard !movies.isEmpty else { context.console.out(emptyList); return }
+        context.console.raw(MoviePresenter.table(movies) + "\n")
+    }
+
+    /// One record at a time from the first: `n` next, `p` previous, `q` quit. On a terminal the
+    /// keys are read one by one in raw mode; otherwise every character of standard input is a
+    /// key (white space ignored), so `printf 'nnpq' | snapshare movies browse` is a script.
+    private static func browse(_ context: CommandContext) throws(ClientError) {
+        let session = try context.authenticated()
+        let movies = try session.movies()
+        guard !movies.isEmpty else { context.console.out(emptyList); return }
+        let terminal = Terminal()
+        let interactive = Terminal.isTerminal(terminal.input)
+        var saved: Terminal.SavedMode?
+        if interactive {
+            do { saved = try terminal.enableRawMode() } catch {
+                throw ClientError(.local, "cannot read keys from this terminal: \(error)")
+            }
+        }
+        defer { if let saved { try? terminal.restore(saved) } }
+        var browser = MovieBrowser(count: movies.count)
+        show(movies, at: 0, context)
+        if interactive { context.console.out("(n next, p previous, q quit)") }
+        while true {
+            let bytes: [UInt8]
+            do { bytes = try readKey(terminal) } catch {
+                throw ClientError(.local, "cannot read keys: \(error)")
+            }
+            if bytes.isEmpty { return }  // end of input: a script that ran out of keys
+            guard let key = MovieBrowser.key(for: bytes) else { continue }
+            switch browser.on(key) {
+            case .show(let index): show(movies, at: index, context)
+            case .message(let line): context.console.out(line)
+            case .unknownKey(let text): context.console.err("Unknown key '\(PrintableText.clean(text))': n next, p previous, q quit")
+            case .quit: return
+            }
+        }
+    }
+
+    // MARK: Pieces
+
+    private static let emptyList = "No movies yet; add one with `snapshare movies add --title TITLE --genre GENRE --sales DOLLARS`."
+
+    private static func show(_ movies: [MovieInfo], at index: Int, _ context: CommandContext) {
+        context.console.out("\nMovie \(index + 1) of \(movies.count)\n" + MoviePresenter.card(movies[index]))
+    }
+
+    /// One keypress: a byte, an escape sequence, or the bytes of one UTF-8 character. Empty at
+    /// the end of input.
+    private static func readKey(_ terminal: Terminal) throws(Terminal.Failure) -> [UInt8] {
+        var bytes = try terminal.waitForKeypress()
+        guard let lead = bytes.first, bytes.count == 1, lead >= 0xC0 else { return bytes }
+        let continuation = lead >= 0xF0 ? 3 : lead >= 0xE0 ? 2 : 1
+        for _ in 0..<continuation {
+            let next = try terminal.waitForKeypress()
+            guard let byte = next.first, next.count == 1, byte & 0xC0 == 0x80 else { break }
+            bytes.append(byte)
+        }
+        return bytes
+    }
+
+    /// The TITLE argument, checked as `--title` is.
+    private static func titleArgument(_ context: CommandContext) throws(ClientError) -> String {
+        try checkedText(context.parsed.positional(0) ?? "", option: "TITLE", maxBytes: FieldLimits.movieTitle, context)
+    }
+
+    /// Refuses blank text and text longer than the protocol carries (which the server would
+    /// have to treat as a damaged frame); the server checks the rest and says why.
+    private static func checkedText(_ text: String, option: String, maxBytes: Int, _ context: CommandContext) throws(ClientError) -> String {
+        guard text.contains(where: { !$0.isWhitespace }) else { throw context.usage("\(option) cannot be empty") }
+        guard text.utf8.count <= maxBytes else {
+            throw context.usage("\(option) is \(text.utf8.count) bytes long; at most \(maxBytes) bytes of UTF-8 fit")
+        }
+        return text
+    }
+
+    /// `--sales`: a whole, non-negative number of dollars that fits SQLite's integers.
+    static func sales(_ text: String, _ context: CommandContext) throws(ClientError) -> UInt64 {
+        switch parseSales(text) {
+        case .success(let value): return value
+        case .failure(let problem): throw context.usage(problem.message)
+        }
+    }
+
+    /// The rules of `--sales`, apart from the command line so tests can reach them.
+    static func parseSales(_ text: String) -> Result<UInt64, SalesProblem> {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasPrefix("-"), trimmed.dropFirst().allSatisfy(\.isNumber), trimmed.count > 1 {
+            return .failure(SalesProblem("--sales cannot be negative (got \(text))"))
+        }
+        guard !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            return .failure(SalesProblem("--sales takes a whole number of dollars such as 1234567 (got '\(text)')"))
+        }
+        guard let value = UInt64(trimmed), value <= UInt64(Int64.max) else {
+            return .failure(SalesProblem("--sales is at most \(Int64.max) dollars (got \(trimmed))"))
+        }
+        return .success(value)
+    }
+
+    /// Why a `--sales` value was refused.
+    struct SalesProblem: Error, Equatable {
+        let message: String
+        init(_ message: String) { self.message = message }
+    }
+
+    /// Runs `body`, turning the server's NOT_FOUND into a message that names the title.
+    @discardableResult
+    private static func found<T>(_ title: String, _ body: () throws(ClientError) -> T) throws(ClientError) -> T {
+        do { return try body() } catch where error.kind == .notFound {
+            throw ClientError(.notFound, "No movie titled \"\(PrintableText.clean(title))\" in your favorites (see `snapshare movies list`).",
+                              serverCode: error.serverCode)
+        }
+    }
+}

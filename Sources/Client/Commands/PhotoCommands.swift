@@ -1,0 +1,51 @@
+import Shared
+
+/// photo show PHOTO_ID [--thumbnail], photo rm PHOTO_ID.
+enum PhotoCommands {
+    static func run(_ context: CommandContext, _ action: String) throws(ClientError) {
+        switch action {
+        case "show": try show(context)
+        case "rm": try remove(context)
+        default: throw context.usage("unknown photo action '\(action)'")
+        }
+    }
+
+    private static func show(_ context: CommandContext) throws(ClientError) {
+        let id = try context.identifier(0, "PHOTO_ID")
+        let session = try context.authenticated()
+        let image = try session.photo(id, variant: context.parsed.flag("--thumbnail") ? .thumbnail : .full)
+        try draw(image, context: context)
+    }
+
+    /// Prints a photo as `view` prints a snap: JSON with its SHA-256, or a caption, the drawing
+    /// and, off a terminal, the line `photo ID WxH BYTES sha256:HEX`.
+    static func draw(_ image: PhotoImage, context: CommandContext) throws(ClientError) {
+        if context.json {
+            var object = AlbumPresenter.json(image.photo)
+            if case .object(var members) = object {
+                members.append(("variant", .string(image.variant == .thumbnail ? "thumbnail" : "full")))
+                members.append(("sha256", .string(SHA256.hex(image.sha256))))
+                object = .object(members)
+            }
+            context.printJSON(object)
+            return
+        }
+        context.console.out(AlbumPresenter.caption(image.photo))
+        // The caption line needs the decoded size, which only the drawing knows; the header
+        // gives it without decoding twice.
+        let header = try? ImageHeader.parse(image.image)
+        let line = AlbumPresenter.infoLine(image, width: header?.width ?? Int(image.photo.width), height: header?.height ?? Int(image.photo.height))
+        try ImageDisplay.show(bytes: image.image, context: context, caption: line)
+    }
+
+    private static func remove(_ context: CommandContext) throws(ClientError) {
+        let id = try context.identifier(0, "PHOTO_ID")
+        let session = try context.authenticated()
+        try session.deletePhoto(id)
+        if context.json {
+            context.printJSON(.object([("id", .int(Int64(bitPattern: id))), ("deleted", .bool(true))]))
+        } else {
+            context.console.out("Removed photo \(id); the rest of its album keeps its order.")
+        }
+    }
+}

@@ -1,0 +1,72 @@
+/// An equirectangular view of the world on a grid of square dots: a centre, a zoom, a size.
+///
+/// At zoom 1 the whole 360° of longitude spans the width; zoom 2 shows half of it, and so on.
+/// Both axes use the same degrees per dot, so shapes keep their proportions on braille dots.
+public struct MapProjection: Sendable, Equatable {
+    public let centerLatitude: Double
+    public let centerLongitude: Double
+    public let zoom: Double
+    /// Width and height in dots.
+    public let width: Int
+    public let height: Int
+
+    /// A view of `width` x `height` dots; zoom below 1 is taken as 1.
+    public init(centerLatitude: Double, centerLongitude: Double, zoom: Double, width: Int, height: Int) {
+        self.centerLatitude = centerLatitude
+        self.centerLongitude = centerLongitude
+        self.zoom = max(1, zoom)
+        self.width = max(1, width)
+        self.height = max(1, height)
+    }
+
+    /// Degrees of latitude or longitude per dot.
+    public var degreesPerDot: Double { 360 / (Double(width) * zoom) }
+
+    /// The longitudes at the left and right edges (possibly beyond ±180 near the antimeridian).
+    public var longitudeSpan: ClosedRange<Double> {
+        let half = Double(width) / 2 * degreesPerDot
+        return (centerLongitude - half)...(centerLongitude + half)
+    }
+
+    /// The latitudes at the bottom and top edges (possibly beyond ±90 when zoomed out).
+    public var latitudeSpan: ClosedRange<Double> {
+        let half = Double(height) / 2 * degreesPerDot
+        return (centerLatitude - half)...(centerLatitude + half)
+    }
+
+    /// The dot position of a point, fractions kept; the point's longitude is used as given.
+    public func point(latitude: Double, longitude: Double) -> (x: Double, y: Double) {
+        ((longitude - centerLongitude) / degreesPerDot + Double(width) / 2,
+         (centerLatitude - latitude) / degreesPerDot + Double(height) / 2)
+    }
+
+    /// The dot that shows a place, taking the copy of its longitude nearest the centre (so a
+    /// pin at 179°E shows just right of a centre at 178°E and just left of one at 179°W);
+    /// nil when it is off the view.
+    public func dot(latitude: Double, longitude: Double) -> (x: Int, y: Int)? {
+        let p = point(latitude: latitude, longitude: nearestCopy(of: longitude))
+        let x = p.x.rounded(.down), y = p.y.rounded(.down)
+        guard x >= 0, y >= 0, x < Double(width), y < Double(height) else { return nil }
+        return (Int(x), Int(y))
+    }
+
+    /// `longitude` shifted by whole turns to lie within 180° of the centre.
+    public func nearestCopy(of longitude: Double) -> Double {
+        longitude + 360 * ((centerLongitude - longitude) / 360).rounded()
+    }
+
+    /// The whole-turn shifts (…, -360, 0, 360, …) that bring a longitude range into view, so
+    /// outlines near the antimeridian are drawn on both sides of it.
+    public func copyOffsets(forLongitudes range: ClosedRange<Double>) -> [Double] {
+        let view = longitudeSpan
+        let first = ((view.lowerBound - range.upperBound) / 360).rounded(.up)
+        let last = ((view.upperBound - range.lowerBound) / 360).rounded(.down)
+        guard first <= last else { return [] }
+        return stride(from: first, through: last, by: 1).map { $0 * 360 }
+    }
+
+    /// Whether a latitude range overlaps the view.
+    public func showsLatitudes(_ range: ClosedRange<Double>) -> Bool {
+        range.overlaps(latitudeSpan)
+    }
+}

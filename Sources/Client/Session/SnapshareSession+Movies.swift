@@ -1,0 +1,29 @@
+import Shared
+
+/// Favorite movies, kept on the server per user (docs/PROTOCOL.md 5.6).
+extension SnapshareSession {
+    /// Adds a movie; the reply is the record as the server stored it (trimmed).
+    public func addMovie(_ movie: MovieInfo) throws(ClientError) -> MovieInfo {
+        (try request(AddMovie(movie: movie)) as MovieResult).movie
+    }
+
+    /// Deletes the movie with this title (any case).
+    public func deleteMovie(title: String) throws(ClientError) {
+        let _: Ok = try request(DeleteMovie(title: title))
+    }
+
+    /// The movie with this title (any case); a `notFound` error when there is none.
+    public func findMovie(title: String) throws(ClientError) -> MovieInfo {
+        (try request(FindMovie(title: title)) as MovieResult).movie
+    }
+
+    /// Changes a movie's ticket sales and returns the changed record.
+    public func setMovieSales(title: String, sales: UInt64) throws(ClientError) -> MovieInfo {
+        (try request(SetMovieSales(title: title, sales: sales)) as MovieResult).movie
+    }
+
+    /// Every movie, ordered by title ignoring case.
+    public func movies() throws(ClientError) -> [MovieInfo] {
+        (try request(ListMovies()) as Movies).movies
+    }
+}

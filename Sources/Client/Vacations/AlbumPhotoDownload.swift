@@ -1,0 +1,33 @@
+import Shared
+
+/// Fetches what a visit copies from the server: a photo of one of the user's albums, full
+/// size and thumbnail, each checked against the SHA-256 the server sent.
+enum AlbumPhotoDownload {
+    /// The photo `photoID` as a vacation keeps it.
+    static func fetch(photoID: UInt64, session: SnapshareSession) throws(ClientError) -> VisitedPhoto {
+        let full = try image(photoID, .full, session)
+        let thumbnail = try image(photoID, .thumbnail, session)
+        guard full.photo.id == photoID, thumbnail.photo.id == photoID else {
+            throw ClientError(.integrity, "the server answered for another photo than \(photoID)")
+        }
+        let info = full.photo
+        return VisitedPhoto(origin: session.settings.serverKey, photoID: photoID, title: info.title, place: info.place,
+                            tags: info.tags, latitude: info.latitude, longitude: info.longitude,
+                            width: Int(info.width), height: Int(info.height), image: full.image, thumbnail: thumbnail.image)
+    }
+
+    private static func image(_ photoID: UInt64, _ variant: PhotoVariant, _ session: SnapshareSession) throws(ClientError) -> PhotoImage {
+        let reply: PhotoImage = try session.request(GetPhoto(photoID: photoID, variant: variant))
+        guard reply.variant == variant else {
+            throw ClientError(.integrity, "the server sent the wrong image variant of photo \(photoID)")
+        }
+        guard SHA256.hash(reply.image) == reply.sha256 else {
+            throw ClientError(.integrity, "photo \(photoID) arrived damaged (SHA-256 mismatch); not visited")
+        }
+        // Only images the client can draw later are kept.
+        do { _ = try ImageHeader.parse(reply.image) } catch {
+            throw ClientError(.integrity, "photo \(photoID) is not a PNG or JPEG image: \(error.description)")
+        }
+        return reply
+    }
+}

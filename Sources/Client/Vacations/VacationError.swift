@@ -1,0 +1,22 @@
+/// Why a Virtual Vacation command could not do its work, in the user's terms.
+struct VacationError: Error, Sendable, Equatable, CustomStringConvertible {
+    enum Kind: Sendable, Equatable {
+        /// The name cannot be a vacation's (a separator, a leading dot, too long, ...).
+        case invalidName
+        /// `vacation new` with a name that is taken.
+        case alreadyExists
+        /// No such vacation, photo, place or tag.
+        case notFound
+        /// A file in the vacations folder that is damaged, not a vacation, or from a newer client.
+        case damaged
+        /// The disk or SQLite failed (full, locked for too long, permissions).
+        case unavailable
+    }
+
+    var kind: Kind
+    var message: String
+
+    init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
+
+    var description: String { message }
+}

@@ -1,0 +1,327 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CSQLite
+import Shared
+
+/// One Virtual Vacation: a SQLite file holding the photos visited into it, their places and
+/// tags, and their images, so it can be browsed with the server unreachable.
+///
+/// Every change is one `BEGIN IMMEDIATE` transaction, and the connection waits for another
+/// process's lock (busy timeout) instead of failing, so two `snapshare` processes working on
+/// one vacation at once serialize their changes and lose none.
+final class VacationStore {
+    /// The vacation's name (its file name without `.vacation`).
+    let name: String
+    /// The file.
+    let path: String
+    private let database: ClientSQLite
+
+    /// Opens the existing file at `path`, turning an empty file into an empty vacation.
+    /// Refuses (`damaged`) a file that is not a vacation, is damaged, or is from a newer client.
+    init(name: String, path: String) throws(VacationError) {
+        self.name = name
+        self.path = path
+        database = try Self.translating(path) { try ClientSQLite(path: path, create: false) }
+        try Self.translating(path) {
+            try database.transaction {
+                if try Self.identify(database, path: path) == .empty {
+                    try database.exec(VacationSchema.version1)
+                    try database.setApplicationID(VacationSchema.applicationID)
+                    try database.setUserVersion(VacationSchema.version)
+                }
+            }
+            try useWriteAheadLog()
+        }
+    }
+
+    /// The counts of the vacation file at `path`, read without changing the file in any way
+    /// (a foreign file in the folder is only looked at).
+    static func summary(name: String, path: String) throws(VacationError) -> VacationSummary {
+        try translating(path) {
+            let database = try ClientSQLite(path: path, create: false)
+            return try database.readTransaction {
+                guard try identify(database, path: path) == .vacation else {
+                    return VacationSummary(name: name, photos: 0, places: 0, tags: 0, exists: true)
+                }
+                return VacationSummary(name: name, photos: Int(try database.scalar("SELECT count(*) FROM photos")),
+                                       places: Int(try database.scalar("SELECT count(*) FROM places")),
+                                       tags: Int(try database.scalar("SELECT count(*) FROM tags")), exists: true)
+            }
+        }
+    }
+
+    /// This vacation's counts.
+    func summary() throws(VacationError) -> VacationSummary { try Self.summary(name: name, path: path) }
+
+    // MARK: Visiting
+
+    /// What `visit` did.
+    enum VisitOutcome: Equatable {
+        /// The photo is in the vacation now; `newPlace` when its place joined the itinerary.
+        case added(newPlace: Bool)
+        /// It was already there; nothing changed.
+        case alreadyVisited
+    }
+
+    /// Whether the photo `photoID` of server `origin` is in the vacation.
+    func contains(origin: String, photoID: UInt64) throws(VacationError) -> Bool {
+        try translating {
+            try database.scalar("SELECT count(*) FROM photos WHERE origin = ?1 AND photo_id = ?2",
+                                [.text(origin), .integer(Int64(bitPattern: photoID))]) > 0
+        }
+    }
+
+    /// Copies `photo` into the vacation in one transaction: its place (new places get a
+    /// first-visited time of `now`), its tags and its images. Visiting twice changes nothing.
+    func visit(_ photo: VisitedPhoto, now: Int64) throws(VacationError) -> VisitOutcome {
+        try translating {
+            try database.transaction { () throws -> VisitOutcome in
+                if try contains(origin: photo.origin, photoID: photo.photoID) { return .alreadyVisited }
+                let placeName = Self.placeName(photo.place)
+                var newPlace = false
+                let placeID: Int64
+                if let existing = try database.queryFirst("SELECT id FROM places WHERE name = ?1", [.text(placeName)], row: { $0.int64(at: 0) }) {
+                    placeID = existing
+                } else {
+                    // Strictly later than every place already here: the itinerary's order is the
+                    // order of first visits even if the clock stepped back or two visits shared
+                    // a millisecond.
+                    try database.run("""
+                        INSERT INTO places (name, first_visited)
+                        VALUES (?1, max(?2, coalesce((SELECT max(first_visited) + 1 FROM places), ?2)))
+                        """, [.text(placeName), .integer(now)])
+                    placeID = database.lastInsertRowID
+                    newPlace = true
+                }
+                try database.run("""
+                    INSERT INTO photos (origin, photo_id, title, place_id, latitude, longitude, width, height, visited_at)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+                    """, [.text(photo.origin), .integer(Int64(bitPattern: photo.photoID)), .text(photo.title), .integer(placeID),
+                          .real(photo.latitude), .real(photo.longitude), .integer(Int64(photo.width)),
+                          .integer(Int64(photo.height)), .integer(now)])
+                let rowID = database.lastInsertRowID
+                try database.run("""
+                    INSERT INTO photo_images (photo_id, image, image_sha256, thumbnail, thumbnail_sha256)
+                    VALUES (?1, ?2, ?3, ?4, ?5)
+                    """, [.integer(rowID), .blob(photo.image), .blob(SHA256.hash(photo.image)),
+                          .blob(photo.thumbnail), .blob(SHA256.hash(photo.thumbnail))])
+                for tag in VacationTag.parse(photo.tags) {
+                    try database.run("INSERT INTO tags (name) VALUES (?1) ON CONFLICT (name) DO NOTHING", [.text(tag)])
+                    try database.run("INSERT INTO photo_tags (photo_id, tag_id) SELECT ?1, id FROM tags WHERE name = ?2",
+                                     [.integer(rowID), .text(tag)])
+                }
+                return .added(newPlace: newPlace)
+            }
+        }
+    }
+
+    /// Removes a photo in one transaction; tags and places left without photos go with it.
+    /// `preferredOrigin` picks among photos of the same id from different servers.
+    @discardableResult
+    func unvisit(photoID: UInt64, preferredOrigin: String?) throws(VacationError) -> VacationPhoto {
+        try translating {
+            try database.transaction { () throws -> VacationPhoto in
+                let (rowID, photo) = try resolve(photoID: photoID, preferredOrigin: preferredOrigin)
+                try database.run("DELETE FROM photos WHERE id = ?1", [.integer(rowID)])
+                try database.run("DELETE FROM tags WHERE NOT EXISTS (SELECT 1 FROM photo_tags WHERE tag_id = tags.id)")
+                try database.run("DELETE FROM places WHERE NOT EXISTS (SELECT 1 FROM photos WHERE place_id = places.id)")
+                return photo
+            }
+        }
+    }
+
+    // MARK: Browsing
+
+    /// The places, first visited first (ties by name), with their photo counts.
+    func itinerary() throws(VacationError) -> [VacationPlace] {
+        try translating {
+            try database.query("""
+                SELECT pl.name, pl.first_visited, count(ph.id) FROM places pl JOIN photos ph ON ph.place_id = pl.id
+                GROUP BY pl.id ORDER BY pl.first_visited, pl.name
+                """) { VacationPlace(name: $0.string(at: 0), firstVisited: $0.int64(at: 1), photoCount: Int($0.int64(at: 2))) }
+        }
+    }
+
+    /// The photos of one place (its exact name, else the one place matching it ignoring case),
+    /// sorted by title ignoring case.
+    func photos(atPlace requested: String) throws(VacationError) -> (place: VacationPlace, photos: [VacationPhoto]) {
+        let places = try itinerary()
+        let wanted = requested.trimmedWhitespace
+        guard let place = places.first(where: { $0.name == wanted })
+                ?? places.first(where: { $0.name.lowercased() == wanted.lowercased() }) else {
+            throw VacationError(.notFound, "no place \"\(PrintableText.clean(wanted))\" in vacation \(name); see `snapshare itinerary\(optionSuffix)`")
+        }
+        let photos = try translating {
+            try database.query(Self.photoColumns + " WHERE pl.name = ?1", [.text(place.name)], row: Self.photo)
+        }
+        return (place, photos.sorted(by: VacationPhoto.listingOrder))
+    }
+
+    /// Every tag, most often seen first (ties by name); `search` keeps the tags containing it,
+    /// ignoring case.
+    func tags(search: String? = nil) throws(VacationError) -> [VacationTag] {
+        let all = try translating {
+            try database.query("""
+                SELECT t.name, count(*) FROM tags t JOIN photo_tags pt ON pt.tag_id = t.id
+                GROUP BY t.id ORDER BY count(*) DESC, t.name
+                """) { VacationTag(name: $0.string(at: 0), count: Int($0.int64(at: 1))) }
+        }
+        guard let search = search?.lowercased(), !search.isEmpty else { return all }
+        return all.filter { $0.name.contains(search) }
+    }
+
+    /// The photos carrying `tag` (any case), sorted by title ignoring case.
+    func photos(taggedWith requested: String) throws(VacationError) -> (tag: VacationTag, photos: [VacationPhoto]) {
+        let wanted = requested.trimmedWhitespace.lowercased()
+        guard let tag = try tags().first(where: { $0.name == wanted }) else {
+            let why = wanted.contains(":") ? " (tags with a colon are machine tags and are left out)" : ""
+            throw VacationError(.notFound, "no tag \"\(PrintableText.clean(requested))\" in vacation \(name)\(why); see `snapshare tags\(optionSuffix)`")
+        }
+        let photos = try translating {
+            try database.query(Self.photoColumns + """
+                 WHERE EXISTS (SELECT 1 FROM photo_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.photo_id = ph.id AND t.name = ?1)
+                """, [.text(tag.name)], row: Self.photo)
+        }
+        return (tag, photos.sorted(by: VacationPhoto.listingOrder))
+    }
+
+    /// Every photo, sorted by title ignoring case.
+    func allPhotos() throws(VacationError) -> [VacationPhoto] {
+        try translating { try database.query(Self.photoColumns, row: Self.photo) }.sorted(by: VacationPhoto.listingOrder)
+    }
+
+    /// A photo with its image (or thumbnail), checked against the SHA-256 taken when it was visited.
+    func image(photoID: UInt64, preferredOrigin: String?, thumbnail: Bool = false) throws(VacationError) -> (photo: VacationPhoto, image: [UInt8]) {
+        let (photo, bytes, digest) = try translating {
+            try database.readTransaction { () throws -> (VacationPhoto, [UInt8], [UInt8]) in
+                let (rowID, photo) = try resolve(photoID: photoID, preferredOrigin: preferredOrigin)
+                let columns = thumbnail ? "thumbnail, thumbnail_sha256" : "image, image_sha256"
+                guard let stored = try database.queryFirst("SELECT \(columns) FROM photo_images WHERE photo_id = ?1",
+                                                           [.integer(rowID)], row: { ($0.blob(at: 0), $0.blob(at: 1)) }) else {
+                    throw VacationError(.damaged, "\(path): the image of photo \(photoID) is missing")
+                }
+                return (photo, stored.0, stored.1)
+            }
+        }
+        guard SHA256.hash(bytes) == digest else {
+            throw VacationError(.damaged, "\(path): the image of photo \(photoID) is damaged (SHA-256 mismatch)")
+        }
+        return (photo, bytes)
+    }
+
+    // MARK: Pieces
+
+    /// The file's place name for a photo's: trimmed, `Unknown place` when empty.
+    static func placeName(_ raw: String) -> String {
+        let name = raw.trimmedWhitespace
+        return name.isEmpty ? VacationPlace.unknown : name
+    }
+
+    private var optionSuffix: String { name == VacationName.defaultName ? "" : " --vacation \"\(name)\"" }
+
+    /// The row of photo `photoID`: the only one with that id, else the one from `preferredOrigin`.
+    private func resolve(photoID: UInt64, preferredOrigin: String?) throws -> (Int64, VacationPhoto) {
+        let rows = try database.query(Self.photoColumns + " WHERE ph.photo_id = ?1", [.integer(Int64(bitPattern: photoID))]) {
+            ($0.int64(at: 10), Self.photo($0))
+        }
+        if rows.count == 1 { return rows[0] }
+        guard !rows.isEmpty else { throw VacationError(.notFound, "photo \(photoID) is not in vacation \(name)") }
+        if let match = rows.first(where: { $0.1.origin == preferredOrigin }) { return match }
+        let origins = rows.map(\.1.origin).joined(separator: ", ")
+        throw VacationError(.notFound, "photo \(photoID) of vacation \(name) was visited from several servers (\(origins)); name one with --server")
+    }
+
+    private static let photoColumns = """
+        SELECT ph.origin, ph.photo_id, ph.title, pl.name, ph.latitude, ph.longitude, ph.width, ph.height, ph.visited_at,
+               (SELECT group_concat(t.name, ' ') FROM photo_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.photo_id = ph.id),
+               ph.id
+        FROM photos ph JOIN places pl ON pl.id = ph.place_id
+        """
+
+    private static func photo(_ row: ClientSQLiteStatement) -> VacationPhoto {
+        VacationPhoto(origin: row.string(at: 0), photoID: UInt64(bitPattern: row.int64(at: 1)), title: row.string(at: 2),
+                      place: row.string(at: 3), tags: row.string(at: 9).split(separator: " ").map(String.init).sorted(),
+                      latitude: row.double(at: 4), longitude: row.double(at: 5), width: Int(row.int64(at: 6)),
+                      height: Int(row.int64(at: 7)), visitedAt: row.int64(at: 8))
+    }
+
+    /// What is in a file, as far as opening it goes.
+    private enum FileKind { case empty, vacation }
+
+    /// Tells a vacation from an empty file and refuses everything else.
+    private static func identify(_ database: ClientSQLite, path: String) throws -> FileKind {
+        let application = try database.applicationID()
+        let version = try database.userVersion()
+        let objects = try database.scalar("SELECT count(*) FROM sqlite_schema")
+        if application == 0 && version == 0 && objects == 0 {
+            return .empty
+        }
+        guard application == VacationSchema.applicationID else {
+            throw VacationError(.damaged, "\(path) is not a Snapshare vacation (a database of another program); left alone")
+        }
+        guard version <= VacationSchema.version else {
+            throw VacationError(.damaged, "\(path) was written by a newer snapshare (vacation format \(version)); update snapshare to open it")
+        }
+        guard version == VacationSchema.version else {
+            throw VacationError(.damaged, "\(path) has vacation format \(version), which this snapshare cannot read")
+        }
+        return .vacation
+    }
+
+    /// WAL lets one process read while another writes. Switching needs a moment alone with the
+    /// file, which SQLite reports as busy without waiting when another process has it open, so
+    /// this retries for up to the busy timeout.
+    private func useWriteAheadLog() throws {
+        let current = try database.queryFirst("PRAGMA journal_mode") { $0.string(at: 0) } ?? ""
+        if current.lowercased() == "wal" {
+            try database.exec("PRAGMA synchronous = FULL")
+            return
+        }
+        var waited: Int32 = 0
+        while true {
+            let failure: ClientSQLiteError
+            do {
+                try database.useWriteAheadLog()
+                return
+            } catch {
+                failure = error
+            }
+            guard failure.isBusy || failure.code == SQLITE_ERROR, waited < ClientSQLite.busyTimeoutMilliseconds else {
+                throw failure
+            }
+            usleep(20_000)
+            waited += 20
+        }
+    }
+
+    private func translating<T>(_ body: () throws -> T) throws(VacationError) -> T {
+        try Self.translating(path, body)
+    }
+
+    /// Runs `body`, turning SQLite failures into `VacationError`s that name the file.
+    static func translating<T>(_ path: String, _ body: () throws -> T) throws(VacationError) -> T {
+        do {
+            return try body()
+        } catch let error as VacationError {
+            throw error
+        } catch let error as ClientSQLiteError {
+            if error.isCorruption {
+                throw VacationError(.damaged, "\(path) is damaged or is not a database (\(error.message))")
+            }
+            if error.isBusy {
+                throw VacationError(.unavailable, "\(path) stayed locked by another snapshare for too long; try again")
+            }
+            throw VacationError(.unavailable, "\(path): \(error.message)")
+        } catch {
+            throw VacationError(.unavailable, "\(path): \(error)")
+        }
+    }
+}
+
+extension String {
+    /// The string without white space at either end.
+    var trimmedWhitespace: String {
+        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+}

@@ -1,0 +1,20 @@
+import CLinux
+
+/// How the server process asks glibc's allocator to behave.
+///
+/// Why: glibc raises its mmap threshold to the size of the largest block freed so far. A login
+/// hashes with scrypt, which needs 16 MiB; after the first one, those 16 MiB come from the heap of
+/// a handler thread's arena and stay there after free, so every arena that ever hashed a password
+/// keeps tens of MiB of resident garbage. A fixed threshold keeps blocks of 1 MiB and more in
+/// their own mappings, returned to the kernel on free. The trim threshold is raised so the heap
+/// top is not shrunk and regrown with every 100 KB image that passes through.
+enum MemoryPolicy {
+    static let mmapThreshold: Int32 = 1 << 20
+    static let trimThreshold: Int32 = 8 << 20
+
+    /// Applies the policy; safe to call more than once.
+    static func apply() {
+        _ = mallopt(M_MMAP_THRESHOLD, mmapThreshold)
+        _ = mallopt(M_TRIM_THRESHOLD, trimThreshold)
+    }
+}

@@ -1,0 +1,358 @@
+/// Pins, albums, photos and the saved map view.
+///
+/// Ownership is checked in SQL (`JOIN pins ... AND user_id = ?`), never after reading a row, so
+/// no path can hand out another user's pin or photo by forgetting a check.
+extension SQLiteStore {
+    // MARK: Pins
+
+    public func insertPin(_ pin: NewPin) throws -> PinRecord {
+        do {
+            return try translatingErrors("dropping pin") {
+                try database.transaction {
+                    try database.run("""
+                        INSERT INTO pins (user_id, latitude, longitude, created_at) VALUES (?1, ?2, ?3, ?4)
+                        """, [.integer(pin.userID), .real(pin.latitude), .real(pin.longitude), .integer(pin.createdAt)])
+                    let id = database.lastInsertRowID
+                    try database.run("""
+                        INSERT INTO albums (pin_id, state, provider, page, per_page, updated_at)
+                        VALUES (?1, 0, ?2, ?3, ?4, ?5)
+                        """, [.integer(id), .text(pin.provider), .int(max(1, pin.firstPage)), .int(pin.perPage),
+                              .integer(pin.createdAt)])
+                    guard let record = try database.queryFirst(Self.pinByIDSQL, [.integer(id), .integer(pin.userID)],
+                                                               row: Self.pinRecord) else {
+                        throw StoreError(.internalError, "pin \(id) vanished right after its insert")
+                    }
+                    return record
+                }
+            }
+        } catch let error as StoreError where error.kind == .notFound {
+            throw StoreError(.notFound, "user \(pin.userID) does not exist")
+        }
+    }
+
+    public func pinCount(userID: Int64) throws -> Int {
+        try translatingErrors("counting pins") {
+            Int(try database.scalar("SELECT count(*) FROM pins WHERE user_id = ?1", [.integer(userID)]))
+        }
+    }
+
+    public func pins(userID: Int64) throws -> [PinRecord] {
+        try translatingErrors("listing pins") {
+            try database.query(Self.pinsOfUserSQL, [.integer(userID)], row: Self.pinRecord)
+        }
+    }
+
+    public func pin(id: Int64, userID: Int64) throws -> PinRecord? {
+        try translatingErrors("looking up pin") {
+            try database.queryFirst(Self.pinByIDSQL, [.integer(id), .integer(userID)], row: Self.pinRecord)
+        }
+    }
+
+    public func pin(atOffset offset: Int, userID: Int64) throws -> PinRecord? {
+        guard offset >= 0 else { return nil }
+        return try translatingErrors("picking pin") {
+            try database.queryFirst(Self.pinsOfUserSQL + "\nLIMIT 1 OFFSET ?2", [.integer(userID), .int(offset)],
+                                    row: Self.pinRecord)
+        }
+    }
+
+    public func deletePin(id: Int64, userID: Int64) throws {
+        try translatingErrors("deleting pin") {
+            // The album, the photos and their bytes go with it (ON DELETE CASCADE).
+            let deleted = try database.run("DELETE FROM pins WHERE id = ?1 AND user_id = ?2", [.integer(id), .integer(userID)])
+            guard deleted > 0 else { throw StoreError(.notFound, "you have no pin \(id)") }
+        }
+    }
+
+    // MARK: Albums
+
+    public func album(pinID: Int64, userID: Int64) throws -> AlbumRecord? {
+        try translatingErrors("reading album") {
+            try database.transaction {
+                guard let pin = try database.queryFirst(Self.pinByIDSQL, [.integer(pinID), .integer(userID)], row: Self.pinRecord) else {
+                    return nil
+                }
+                return try albumRecord(of: pin)
+            }
+        }
+    }
+
+    public func albumForDownload(pinID: Int64) throws -> AlbumRecord? {
+        try translatingErrors("reading album") {
+            try database.transaction {
+                guard let pin = try database.queryFirst(Self.pinSelect + "\nWHERE p.id = ?1", [.integer(pinID)],
+                                                        row: Self.pinRecord) else {
+                    return nil
+                }
+                return try albumRecord(of: pin)
+            }
+        }
+    }
+
+    public func downloadingAlbumPins() throws -> [Int64] {
+        try translatingErrors("finding unfinished albums") {
+            try database.query("SELECT pin_id FROM albums WHERE state = 0 ORDER BY pin_id") { $0.int64(at: 0) }
+        }
+    }
+
+    public func recordSearch(_ search: AlbumSearch) throws -> Bool {
+        try translatingErrors("recording album search") {
+            try database.transaction {
+                let state: StoredAlbumState = search.slots.isEmpty ? .empty : .downloading
+                let changed = try database.run("""
+                    UPDATE albums SET searched = 1, page = ?3, pages = ?4, total = ?5, state = ?6, error = '', updated_at = ?7
+                    WHERE pin_id = ?1 AND generation = ?2 AND state = 0 AND searched = 0
+                    """, [.integer(search.pinID), .integer(search.generation), .int(max(1, search.page)), .int(max(0, search.pages)),
+                          .int(max(0, search.total)), .integer(state.rawValue), .integer(search.at)])
+                guard changed > 0 else { return false }
+                // Old rows cannot exist for a collection not yet searched, but a half-finished
+                // earlier attempt must never leave two slots at one position.
+                try database.run("DELETE FROM photos WHERE pin_id = ?1", [.integer(search.pinID)])
+                for (position, slot) in search.slots.enumerated() {
+                    try database.run("""
+                        INSERT INTO photos (pin_id, position, provider_photo_id, reference, title, tags, place, latitude, longitude)
+                        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+                        """, [.integer(search.pinID), .int(position), .text(slot.providerPhotoID), .text(slot.reference),
+                              .text(slot.title), .text(slot.tags), .text(slot.place), .real(slot.latitude), .real(slot.longitude)])
+                }
+                return true
+            }
+        }
+    }
+
+    public func failAlbum(pinID: Int64, generation: Int64, message: String, at: Int64) throws -> Bool {
+        try translatingErrors("marking album failed") {
+            try database.run("""
+                UPDATE albums SET state = 3, error = ?3, updated_at = ?4 WHERE pin_id = ?1 AND generation = ?2 AND state = 0
+                """, [.integer(pinID), .integer(generation), .text(message), .integer(at)]) > 0
+        }
+    }
+
+    public func restartAlbum(pinID: Int64, page: Int, provider: String, perPage: Int, at: Int64) throws {
+        try translatingErrors("starting a new collection") {
+            try database.transaction {
+                let changed = try database.run("""
+                    UPDATE albums SET state = 0, error = '', provider = ?2, searched = 0, page = ?3, per_page = ?4,
+                                      generation = generation + 1, updated_at = ?5
+                    WHERE pin_id = ?1
+                    """, [.integer(pinID), .text(provider), .int(max(1, page)), .int(perPage), .integer(at)])
+                guard changed > 0 else { throw StoreError(.notFound, "no album for pin \(pinID)") }
+                // Their bytes and thumbnails go with them (ON DELETE CASCADE).
+                try database.run("DELETE FROM photos WHERE pin_id = ?1", [.integer(pinID)])
+            }
+        }
+    }
+
+    public func storePhotoImage(_ image: FetchedPhoto, at: Int64) throws -> Bool {
+        try translatingErrors("storing photo") {
+            try database.transaction {
+                // The state check makes a late result for a removed or replaced slot a no-op.
+                let changed = try database.run("""
+                    UPDATE photos SET state = 1, width = ?2, height = ?3, byte_count = ?4, error = '' WHERE id = ?1 AND state = 0
+                    """, [.integer(image.photoID), .int(image.width), .int(image.height), .int(image.image.count)])
+                guard changed > 0 else { return false }
+                try database.run("INSERT INTO photo_images (photo_id, sha256, bytes) VALUES (?1, ?2, ?3)",
+                                 [.integer(image.photoID), .blob(image.imageSHA256), .blob(image.image)])
+                try database.run("INSERT INTO photo_thumbnails (photo_id, sha256, bytes) VALUES (?1, ?2, ?3)",
+                                 [.integer(image.photoID), .blob(image.thumbnailSHA256), .blob(image.thumbnail)])
+                if let pinID = try pinID(ofPhoto: image.photoID) {
+                    _ = try completeAlbumIfDone(pinID: pinID, at: at)
+                }
+                return true
+            }
+        }
+    }
+
+    public func failPhoto(id: Int64, message: String, at: Int64) throws -> Bool {
+        try translatingErrors("marking photo failed") {
+            try database.transaction {
+                let changed = try database.run("UPDATE photos SET state = 2, error = ?2 WHERE id = ?1 AND state = 0",
+                                               [.integer(id), .text(message)])
+                guard changed > 0 else { return false }
+                if let pinID = try pinID(ofPhoto: id) {
+                    _ = try completeAlbumIfDone(pinID: pinID, at: at)
+                }
+                return true
+            }
+        }
+    }
+
+    public func completeAlbumIfDone(pinID: Int64, at: Int64) throws -> Bool {
+        try translatingErrors("completing album") {
+            try database.transaction {
+                guard let album = try database.queryFirst(
+                    "SELECT searched FROM albums WHERE pin_id = ?1 AND state = 0", [.integer(pinID)], row: { $0.int64(at: 0) != 0 }
+                ), album else {
+                    return false
+                }
+                let counts = try database.queryFirst("""
+                    SELECT count(*) FILTER (WHERE state = 0), count(*) FILTER (WHERE state = 1), count(*) FILTER (WHERE state = 2)
+                    FROM photos WHERE pin_id = ?1
+                    """, [.integer(pinID)]) { (pending: $0.int64(at: 0), ready: $0.int64(at: 1), failed: $0.int64(at: 2)) }
+                guard let counts, counts.pending == 0 else { return false }
+                if counts.ready == 0 && counts.failed > 0 {
+                    let reason = try database.queryFirst(
+                        "SELECT error FROM photos WHERE pin_id = ?1 AND state = 2 AND error != '' ORDER BY position LIMIT 1",
+                        [.integer(pinID)], row: { $0.string(at: 0) }) ?? "unknown error"
+                    let noun = counts.failed == 1 ? "the album's photo" : "any of the album's \(counts.failed) photos"
+                    try database.run("UPDATE albums SET state = 3, error = ?2, updated_at = ?3 WHERE pin_id = ?1",
+                                     [.integer(pinID), .text("could not download \(noun): \(reason)"), .integer(at)])
+                } else {
+                    try database.run("UPDATE albums SET state = 1, updated_at = ?2 WHERE pin_id = ?1", [.integer(pinID), .integer(at)])
+                }
+                return true
+            }
+        }
+    }
+
+    // MARK: Photos
+
+    public func photo(id: Int64, userID: Int64) throws -> PhotoRecord? {
+        try translatingErrors("looking up photo") {
+            try database.queryFirst(Self.photoSelect + """
+
+                JOIN pins p ON p.id = f.pin_id
+                WHERE f.id = ?1 AND p.user_id = ?2
+                """, [.integer(id), .integer(userID)], row: Self.photoRecord)
+        }
+    }
+
+    public func photoBytes(id: Int64, userID: Int64, thumbnail: Bool) throws -> StoredPhotoBytes? {
+        try translatingErrors("reading photo") {
+            try database.transaction {
+                guard let photo = try photo(id: id, userID: userID), photo.state == .ready else { return nil }
+                let table = thumbnail ? "photo_thumbnails" : "photo_images"
+                return try database.queryFirst("SELECT sha256, bytes FROM \(table) WHERE photo_id = ?1", [.integer(id)]) {
+                    StoredPhotoBytes(photo: photo, sha256: $0.blob(at: 0), bytes: $0.blob(at: 1))
+                }
+            }
+        }
+    }
+
+    public func deletePhoto(id: Int64, userID: Int64, at: Int64) throws {
+        try translatingErrors("removing photo") {
+            try database.transaction {
+                guard let photo = try photo(id: id, userID: userID) else {
+                    throw StoreError(.notFound, "you have no photo \(id)")
+                }
+                // Bytes and thumbnail go with it; the other photos keep their positions.
+                try database.run("DELETE FROM photos WHERE id = ?1", [.integer(id)])
+                if photo.state == .pending {
+                    _ = try completeAlbumIfDone(pinID: photo.pinID, at: at)
+                }
+            }
+        }
+    }
+
+    public func readyPhotoCount(pinID: Int64) throws -> Int {
+        try translatingErrors("counting photos") {
+            Int(try database.scalar("SELECT count(*) FROM photos WHERE pin_id = ?1 AND state = 1", [.integer(pinID)]))
+        }
+    }
+
+    public func readyPhoto(pinID: Int64, atOffset offset: Int) throws -> PhotoRecord? {
+        guard offset >= 0 else { return nil }
+        return try translatingErrors("picking photo") {
+            try database.queryFirst(Self.photoSelect + """
+
+                WHERE f.pin_id = ?1 AND f.state = 1
+                ORDER BY f.position
+                LIMIT 1 OFFSET ?2
+                """, [.integer(pinID), .int(offset)], row: Self.photoRecord)
+        }
+    }
+
+    // MARK: Map
+
+    public func mapState(userID: Int64) throws -> MapStateRecord? {
+        try translatingErrors("reading map state") {
+            try database.queryFirst("SELECT center_latitude, center_longitude, zoom FROM map_states WHERE user_id = ?1",
+                                    [.integer(userID)]) {
+                MapStateRecord(centerLatitude: $0.double(at: 0), centerLongitude: $0.double(at: 1), zoom: $0.double(at: 2))
+            }
+        }
+    }
+
+    public func saveMapState(_ state: MapStateRecord, userID: Int64, at: Int64) throws {
+        try translatingErrors("saving map state") {
+            _ = try database.run("""
+                INSERT INTO map_states (user_id, center_latitude, center_longitude, zoom, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)
+                ON CONFLICT (user_id) DO UPDATE SET center_latitude = excluded.center_latitude,
+                    center_longitude = excluded.center_longitude, zoom = excluded.zoom, updated_at = excluded.updated_at
+                """, [.integer(userID), .real(state.centerLatitude), .real(state.centerLongitude), .real(state.zoom), .integer(at)])
+        }
+    }
+
+    // MARK: Helpers
+
+    private func pinID(ofPhoto id: Int64) throws -> Int64? {
+        try database.queryFirst("SELECT pin_id FROM photos WHERE id = ?1", [.integer(id)]) { $0.int64(at: 0) }
+    }
+
+    private func albumRecord(of pin: PinRecord) throws -> AlbumRecord? {
+        let photos = try database.query(Self.photoSelect + """
+
+            WHERE f.pin_id = ?1
+            ORDER BY f.position
+            """, [.integer(pin.id)], row: Self.photoRecord)
+        return try database.queryFirst("""
+            SELECT state, error, provider, searched, page, pages, per_page, total, generation FROM albums WHERE pin_id = ?1
+            """, [.integer(pin.id)]) { row in
+            guard let state = StoredAlbumState(rawValue: row.int64(at: 0)) else {
+                throw StoreError(.corrupt, "album of pin \(pin.id) has an unknown state")
+            }
+            return AlbumRecord(pin: pin, state: state, error: row.string(at: 1), provider: row.string(at: 2),
+                               searched: row.int64(at: 3) != 0, page: Int(row.int64(at: 4)), pages: Int(row.int64(at: 5)),
+                               perPage: Int(row.int64(at: 6)), total: Int(row.int64(at: 7)), generation: row.int64(at: 8),
+                               photos: photos)
+        }
+    }
+
+    // MARK: SQL
+
+    /// Columns of a `PinRecord`: the counts come from `photos_by_state`.
+    static let pinSelect = """
+        SELECT p.id, p.user_id, p.latitude, p.longitude, p.created_at, a.state,
+               (SELECT count(*) FROM photos f WHERE f.pin_id = p.id),
+               (SELECT count(*) FROM photos f WHERE f.pin_id = p.id AND f.state != 0)
+        FROM pins p
+        JOIN albums a ON a.pin_id = p.id
+        """
+    /// ?1 user.
+    static let pinsOfUserSQL = pinSelect + """
+
+        WHERE p.user_id = ?1
+        ORDER BY p.id
+        """
+    /// ?1 pin, ?2 user.
+    static let pinByIDSQL = pinSelect + """
+
+        WHERE p.id = ?1 AND p.user_id = ?2
+        """
+
+    static func pinRecord(_ row: SQLiteStatement) throws -> PinRecord {
+        guard let state = StoredAlbumState(rawValue: row.int64(at: 5)) else {
+            throw StoreError(.corrupt, "album of pin \(row.int64(at: 0)) has an unknown state")
+        }
+        return PinRecord(id: row.int64(at: 0), userID: row.int64(at: 1), latitude: row.double(at: 2), longitude: row.double(at: 3),
+                         createdAt: row.int64(at: 4), albumState: state, expected: Int(row.int64(at: 6)), done: Int(row.int64(at: 7)))
+    }
+
+    /// Columns of a `PhotoRecord` (never the bytes), from `photos f`.
+    static let photoSelect = """
+        SELECT f.id, f.pin_id, f.position, f.state, f.provider_photo_id, f.reference, f.title, f.tags, f.place,
+               f.latitude, f.longitude, f.width, f.height, f.byte_count, f.error
+        FROM photos f
+        """
+
+    static func photoRecord(_ row: SQLiteStatement) throws -> PhotoRecord {
+        guard let state = StoredPhotoState(rawValue: row.int64(at: 3)) else {
+            throw StoreError(.corrupt, "photo \(row.int64(at: 0)) has an unknown state")
+        }
+        return PhotoRecord(id: row.int64(at: 0), pinID: row.int64(at: 1), position: Int(row.int64(at: 2)), state: state,
+                           providerPhotoID: row.string(at: 4), reference: row.string(at: 5), title: row.string(at: 6),
+                           tags: row.string(at: 7), place: row.string(at: 8), latitude: row.double(at: 9),
+                           longitude: row.double(at: 10), width: Int(row.int64(at: 11)), height: Int(row.int64(at: 12)),
+                           byteCount: Int(row.int64(at: 13)), error: row.string(at: 14))
+    }
+}

@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# The standard benchmark suite: builds release, starts snapshare-server on a temporary data
+# folder and a free port on 127.0.0.1, runs every scenario of snapshare-bench with fixed
+# parameters, compares TLS handshakes with `openssl s_server` using the same certificate and the
+# same `openssl s_time` client, and rewrites the top of docs/benchmarks.md (machine facts and
+# tables). Everything below the notes marker in that file is kept as written.
+#
+# Usage: scripts/bench.sh            (about 6 minutes of runs on 2 cores, plus the build)
+# Env:   BENCH_SCRATCH=DIR  build folder (default .build-bench), BENCH_KEEP=1 keeps the temp folder.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SCRATCH=${BENCH_SCRATCH:-$ROOT/.build-bench}
+DOC=$ROOT/docs/benchmarks.md
+MARKER='<!-- notes: everything below is kept by scripts/bench.sh -->'
+SECONDS_PER_RUN=10
+IDLE_CONNECTIONS=10000
+
+# Ten thousand idle connections need that many descriptors in the server and in the bench.
+ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
+if (( $(ulimit -n) < IDLE_CONNECTIONS + 200 )); then
+    IDLE_CONNECTIONS=$(( $(ulimit -n) - 200 ))
+    echo "bench: open-file limit $(ulimit -n); idle runs with $IDLE_CONNECTIONS connections" >&2
+fi
+
+echo "bench: building release binaries in $SCRATCH" >&2
+BUILD_START=$(date +%s)
+(cd "$ROOT" && swift build -c release --product snapshare-server --scratch-path "$SCRATCH" >&2 \
+    && swift build -c release --product snapshare-bench --scratch-path "$SCRATCH" >&2)
+BUILD_SECONDS=$(( $(date +%s) - BUILD_START ))
+BIN=$(cd "$ROOT" && swift build -c release --scratch-path "$SCRATCH" --show-bin-path)
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/snapshare-bench.XXXXXX")
+RESULTS=$WORK/results
+mkdir -p "$RESULTS"
+PIDS=()
+cleanup() {
+    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    if [[ -z "${BENCH_KEEP:-}" ]]; then rm -rf "$WORK"; else echo "bench: kept $WORK" >&2; fi
+}
+trap cleanup EXIT
+
+# start_server NAME [ARGS...]: a fresh server on port 0; sets SERVER_PORT, SERVER_PID, SERVER_DIR.
+start_server() {
+    SERVER_DIR=$WORK/$1
+    shift
+    mkdir -p "$SERVER_DIR"
+    "$BIN/snapshare-server" --listen 127.0.0.1:0 --data "$SERVER_DIR/data" --certs "$SERVER_DIR/certs" \
+        --log-level warning --max-connections $(( IDLE_CONNECTIONS + 100 )) "$@" \
+        >"$SERVER_DIR/stdout" 2>"$SERVER_DIR/stderr" &
+    SERVER_PID=$!
+    PIDS+=("$SERVER_PID")
+    for _ in $(seq 300); do
+        grep -q "listening on" "$SERVER_DIR/stdout" 2>/dev/null && break
+        sleep 0.1
+    done
+    SERVER_PORT=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$SERVER_DIR/stdout")
+    [[ -n "$SERVER_PORT" ]] || { echo "bench: the server did not start:" >&2; cat "$SERVER_DIR/stderr" >&2; exit 1; }
+}
+
+stop_server() {
+    kill "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+}
+
+RUN=0
+# bench LABEL ARGS...: one snapshare-bench run against the current server, JSON kept in RESULTS.
+bench() {
+    local label=$1; shift
+    RUN=$((RUN + 1))
+    local out
+    out=$(printf '%s/%02d-%s.json' "$RESULTS" "$RUN" "$label")
+    echo "bench: $label" >&2
+    "$BIN/snapshare-bench" --server "127.0.0.1:$SERVER_PORT" --ca "$SERVER_DIR/certs/ca.pem" --pid "$SERVER_PID" \
+        --session-cache "$SERVER_DIR/sessions" --label "$label" --json "$@" >"$out" || {
+        local status=$?
+        # Exit 3 is a correctness failure with a complete report: keep it, it shows in the table.
+        [[ $status -eq 3 ]] || { echo "bench: $label failed ($status)" >&2; exit 1; }
+    }
+}
+
+# s_time LABEL PORT PID TARGET: `openssl s_time -new` for SECONDS_PER_RUN, timed by the wall clock.
+s_time() {
+    local label=$1 port=$2 pid=$3 target=$4
+    RUN=$((RUN + 1))
+    echo "bench: $label" >&2
+    local cpu0 cpu1 start end line count
+    cpu0=$(cpu_ticks "$pid")
+    start=$(date +%s.%N)
+    line=$(openssl s_time -connect "127.0.0.1:$port" -new -time "$SECONDS_PER_RUN" -CAfile "$SERVER_DIR/certs/ca.pem" 2>&1 \
+        | grep "connections in" | head -1)
+    end=$(date +%s.%N)
+    cpu1=$(cpu_ticks "$pid")
+    count=${line%% *}
+    awk -v label="$label" -v target="$target" -v n="$count" -v s="$start" -v e="$end" -v c=$((cpu1 - cpu0)) \
+        -v hz="$(getconf CLK_TCK)" 'BEGIN {
+        printf "{\"label\":\"%s\",\"scenario\":\"s_time\",\"target_server\":\"%s\",\"operations\":%d,", label, target, n
+        printf "\"duration_s\":%.3f,\"ops_per_sec\":%.1f,\"server_cpu_us_per_op\":%.1f,\"errors\":0,", e - s, n / (e - s), c * 1000000 / hz / n
+        printf "\"connections\":1,\"depth\":1,\"available\":true}\n" }' >"$(printf '%s/%02d-%s.json' "$RESULTS" "$RUN" "$label")"
+}
+
+cpu_ticks() { awk '{ split($0, a, ") "); split(a[2], f, " "); print f[12] + f[13] }' "/proc/$1/stat"; }
+
+D=$SECONDS_PER_RUN
+COMMON=(--duration "$D" --warmup 1 --users 50)
+
+# 1. Cost as data grows: poll and list with about 1,000 snaps stored, then with 100,000.
+#    The first list run posts the 1,000 snaps of the listed feed. Album photos come from a
+#    folder of 21 PNGs of 100 KB that the bench writes.
+"$BIN/snapshare-bench" --write-photos "$WORK/photos"
+start_server main --photos "dir:$WORK/photos"
+bench list-1k "${COMMON[@]}" --scenario list --connections 50 --depth 1 --feed-snaps 1000
+bench poll-1k "${COMMON[@]}" --scenario poll --connections 50 --depth 4
+bench poll-100k "${COMMON[@]}" --scenario poll --connections 50 --depth 4 --stored-snaps 100000
+bench list-100k "${COMMON[@]}" --scenario list --connections 50 --depth 1 --feed-snaps 1000
+
+# 2. The other scenarios on the same server.
+bench poll-new-snaps "${COMMON[@]}" --scenario poll --connections 50 --depth 4 --new-snaps-per-sec 20
+bench post "${COMMON[@]}" --scenario post --connections 50 --depth 4
+bench view "${COMMON[@]}" --scenario view --connections 50 --depth 4 --view-snaps 1500
+bench photo "${COMMON[@]}" --scenario photo --connections 50 --depth 4
+bench mixed "${COMMON[@]}" --scenario mixed --connections 50 --depth 2 --view-snaps 400
+bench handshake "${COMMON[@]}" --scenario handshake --connections 1
+bench handshake-16 "${COMMON[@]}" --scenario handshake --connections 16
+
+# 3. Handshakes from a client we did not write: openssl s_time against us, then against
+#    openssl s_server with the same P-256 certificate and key (no session tickets, like us).
+s_time s_time-snapshare "$SERVER_PORT" "$SERVER_PID" snapshare-server
+S_SERVER_PORT=$(( SERVER_PORT == 65535 ? 20000 : SERVER_PORT + 1 ))
+while (exec 3<>"/dev/tcp/127.0.0.1/$S_SERVER_PORT") 2>/dev/null; do S_SERVER_PORT=$((S_SERVER_PORT + 1)); done
+openssl s_server -accept "127.0.0.1:$S_SERVER_PORT" -cert "$SERVER_DIR/certs/server.pem" -key "$SERVER_DIR/certs/server.key" \
+    -tls1_3 -num_tickets 0 -quiet >/dev/null 2>&1 &
+S_SERVER_PID=$!
+PIDS+=("$S_SERVER_PID")
+sleep 0.5
+s_time s_time-openssl "$S_SERVER_PORT" "$S_SERVER_PID" "openssl s_server"
+kill "$S_SERVER_PID" 2>/dev/null || true
+stop_server
+
+# 4. Idle connections on a fresh server, so its memory before them is only its own.
+start_server idle
+bench idle --duration "$D" --warmup 1 --users 50 --scenario idle --connections "$IDLE_CONNECTIONS"
+stop_server
+
+# 5. A disk probe for the post figure: one 100 KB write and fdatasync at a time, as SQLite
+#    commits one transaction, with nothing batched.
+FSYNC_LINE=$(dd if=/dev/zero of="$WORK/fsync-probe" bs=100k count=200 oflag=dsync 2>&1 | tail -1)
+FSYNC_MS=$(echo "$FSYNC_LINE" | awk '{ for (i = 1; i <= NF; i++) if ($i == "s,") print $(i - 1) * 1000 / 200 }')
+
+# The document: facts and tables on top, hand-written notes below the marker.
+CPU_MODEL=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
+OPENSSL_VERSION=$(openssl version)
+SQLITE_VERSION=$(pkg-config --modversion sqlite3 2>/dev/null || echo unknown)
+NOTES=""
+if [[ -f "$DOC" ]] && grep -qF "$MARKER" "$DOC"; then NOTES=$(sed -n "/$MARKER/,\$p" "$DOC" | tail -n +2); fi
+{
+    echo "# Benchmarks"
+    echo
+    echo "Latest run of \`scripts/bench.sh\` (release build, loopback, TLS 1.3; client and server share the machine)."
+    echo
+    echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "- Cores: $(nproc); CPU: $CPU_MODEL; kernel $(uname -r)"
+    echo "- $OPENSSL_VERSION; SQLite $SQLITE_VERSION; $(swift --version 2>/dev/null | head -1)"
+    echo "- Disk: one 100 KB write + fdatasync takes ${FSYNC_MS:-?} ms here (\`dd oflag=dsync\`); build took ${BUILD_SECONDS}s"
+    echo "- Each run: ${D}s measured after 1s of warm-up, 50 users; \`snapshare-bench --help\` explains the flags"
+    echo
+    echo "## Results"
+    echo
+    "$BIN/snapshare-bench" --summarize "$RESULTS"
+    echo
+    echo "$MARKER"
+    echo "$NOTES"
+} >"$DOC.new"
+mv "$DOC.new" "$DOC"
+echo "bench: wrote $DOC" >&2

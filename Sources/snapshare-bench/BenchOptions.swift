@@ -29,6 +29,14 @@ struct BenchOptions: Sendable {
     var newSnapsPerSecond = 0
     /// Bytes of the image posted by `post` and opened by `view`.
     var imageBytes = 100 * 1024
+    /// File keeping the bench users' session tokens between runs.
+    var sessionCache: String?
+    /// A name for this run in the JSON (the suite's table uses it).
+    var label: String?
+    /// Instead of running: print the Markdown tables for the JSON results in this folder.
+    var summarizeFolder: String?
+    /// Instead of running: write a photo folder for the server's `--photos dir:FOLDER`.
+    var photoFolder: String?
 
     static let command = CommandSpec(
         "snapshare-bench",
@@ -60,6 +68,10 @@ struct BenchOptions: Sendable {
             OptionSpec("--view-snaps", valueName: "N", help: "fresh snaps posted for view and mixed (default 1000)"),
             OptionSpec("--new-snaps-per-sec", valueName: "R", help: "poll: post R small snaps a second meanwhile (default 0)"),
             OptionSpec("--image-bytes", valueName: "N", help: "size of the posted and viewed image (default 102400)"),
+            OptionSpec("--session-cache", valueName: "FILE", help: "keep the bench users' sessions here between runs (no logins)"),
+            OptionSpec("--label", valueName: "NAME", help: "name of this run in the JSON"),
+            OptionSpec("--summarize", valueName: "DIR", help: "print Markdown tables for the *.json results in DIR, run nothing"),
+            OptionSpec("--write-photos", valueName: "DIR", help: "write 21 photos of --image-bytes and index.csv for the server's --photos dir:DIR, run nothing"),
         ],
         flags: [FlagSpec("--json", help: "print one JSON object instead of text")],
         exitCodes: [
@@ -84,8 +96,6 @@ struct BenchOptions: Sendable {
             options.host = server.host
             options.port = Int(server.port)
         }
-        options.caFile = parsed.string("--ca")
-        guard options.caFile != nil else { throw parsed.usageError("--ca FILE is required: the bench verifies the server") }
         if let name = parsed.string("--scenario") {
             guard let scenario = Scenario(rawValue: name) else {
                 throw parsed.usageError("unknown scenario '\(name)'; one of \(Scenario.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -106,6 +116,12 @@ struct BenchOptions: Sendable {
             }
             return value
         }
+        if let v = try count("--image-bytes", 1_024...(5 << 20)) { options.imageBytes = v }
+        options.summarizeFolder = parsed.string("--summarize")
+        options.photoFolder = parsed.string("--write-photos")
+        if options.summarizeFolder != nil || options.photoFolder != nil { return options }
+        options.caFile = parsed.string("--ca")
+        guard options.caFile != nil else { throw parsed.usageError("--ca FILE is required: the bench verifies the server") }
         if let v = try count("--connections", 1...100_000) { options.connections = v }
         if let v = try seconds("--duration", minimum: 0.1) { options.duration = v }
         options.operations = try count("--operations", 1...1_000_000_000)
@@ -119,7 +135,8 @@ struct BenchOptions: Sendable {
         if let v = try count("--stored-snaps", 0...10_000_000) { options.storedSnaps = v }
         if let v = try count("--view-snaps", 1...1_000_000) { options.viewSnaps = v }
         if let v = try count("--new-snaps-per-sec", 0...10_000) { options.newSnapsPerSecond = v }
-        if let v = try count("--image-bytes", 1_024...(5 << 20)) { options.imageBytes = v }
+        options.sessionCache = parsed.string("--session-cache")
+        options.label = parsed.string("--label")
         return options
     }
 }

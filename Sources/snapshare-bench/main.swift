@@ -1,1 +1,34 @@
-print("snapshare-bench: not built yet")
+import Foundation
+import Shared
+
+// snapshare-bench: parse, run one scenario, print the report. Logic lives in BenchRunner.
+signal(SIGPIPE, SIG_IGN)
+let environment = ProcessInfo.processInfo.environment
+let options: BenchOptions
+do {
+    guard let parsed = try BenchOptions.parse(Array(CommandLine.arguments.dropFirst()), environment: environment) else { exit(0) }
+    options = parsed
+} catch {
+    FileHandle.standardError.write(Data("snapshare-bench: \(error.description)\n".utf8))
+    exit(2)
+}
+if options.summarizeFolder != nil || options.photoFolder != nil {
+    do {
+        if let folder = options.summarizeFolder { print(try BenchSummary(folder: folder).markdown) }
+        if let folder = options.photoFolder { try PhotoAlbums.writeFolder(folder, bytes: options.imageBytes) }
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("snapshare-bench: \(error)\n".utf8))
+        exit(1)
+    }
+}
+do {
+    let report = try BenchRunner.run(options) { line in
+        if !options.json { FileHandle.standardError.write(Data("snapshare-bench: \(line)\n".utf8)) }
+    }
+    print(options.json ? report.json : report.text)
+    exit(report.statistics.doubleViews > 0 ? 3 : 0)
+} catch {
+    FileHandle.standardError.write(Data("snapshare-bench: \(error)\n".utf8))
+    exit(1)
+}

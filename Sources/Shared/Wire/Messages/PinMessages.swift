@@ -141,21 +141,17 @@ public struct Pins: WireMessage, Equatable {
 }
 
 /// Client → server: delete a pin with its album and photos.
-public struct DeletePin: WireMessage, Equatable {
+public struct DeletePin: PinRequest, Equatable {
     public static let type = MessageType.deletePin
     public var pinID: UInt64
     public init(pinID: UInt64) { self.pinID = pinID }
-    public init(from r: inout ByteReader) throws(WireError) { pinID = try r.readUInt64("pin_id") }
-    public func encode(into w: inout ByteWriter) { w.write(pinID) }
 }
 
 /// Client → server: a pin's album.
-public struct GetAlbum: WireMessage, Equatable {
+public struct GetAlbum: PinRequest, Equatable {
     public static let type = MessageType.getAlbum
     public var pinID: UInt64
     public init(pinID: UInt64) { self.pinID = pinID }
-    public init(from r: inout ByteReader) throws(WireError) { pinID = try r.readUInt64("pin_id") }
-    public func encode(into w: inout ByteWriter) { w.write(pinID) }
 }
 
 /// Server → client: an album with one entry per photo slot (placeholders while downloading).
@@ -192,12 +188,10 @@ public struct Album: WireMessage, Equatable {
 
 /// Client → server: empty the album and fetch a different set. Refused with ALBUM_BUSY while
 /// the album is downloading. Answered by Album (state downloading).
-public struct NewCollection: WireMessage, Equatable {
+public struct NewCollection: PinRequest, Equatable {
     public static let type = MessageType.newCollection
     public var pinID: UInt64
     public init(pinID: UInt64) { self.pinID = pinID }
-    public init(from r: inout ByteReader) throws(WireError) { pinID = try r.readUInt64("pin_id") }
-    public func encode(into w: inout ByteWriter) { w.write(pinID) }
 }
 
 /// Which bytes of a photo to fetch.
@@ -284,7 +278,7 @@ public struct RandomPinResult: WireMessage, Equatable {
 public struct GetMapState: EmptyWireMessage, Equatable { public static let type = MessageType.getMapState; public init() {} }
 
 /// Client → server: save the map view. Answered by MapState.
-public struct SetMapState: WireMessage, Equatable {
+public struct SetMapState: MapViewMessage, Equatable {
     public static let type = MessageType.setMapState
     public var centerLatitude: Double
     public var centerLongitude: Double
@@ -292,14 +286,10 @@ public struct SetMapState: WireMessage, Equatable {
     public init(centerLatitude: Double, centerLongitude: Double, zoom: Double) {
         self.centerLatitude = centerLatitude; self.centerLongitude = centerLongitude; self.zoom = zoom
     }
-    public init(from r: inout ByteReader) throws(WireError) {
-        centerLatitude = try r.readDouble("center_latitude"); centerLongitude = try r.readDouble("center_longitude"); zoom = try r.readDouble("zoom")
-    }
-    public func encode(into w: inout ByteWriter) { w.write(centerLatitude); w.write(centerLongitude); w.write(zoom) }
 }
 
 /// Server → client: the saved map view (the whole world at zoom 1 until one is saved).
-public struct MapState: WireMessage, Equatable {
+public struct MapState: MapViewMessage, Equatable {
     public static let type = MessageType.mapState
     public var centerLatitude: Double
     public var centerLongitude: Double
@@ -307,8 +297,32 @@ public struct MapState: WireMessage, Equatable {
     public init(centerLatitude: Double, centerLongitude: Double, zoom: Double) {
         self.centerLatitude = centerLatitude; self.centerLongitude = centerLongitude; self.zoom = zoom
     }
+}
+
+/// A request whose whole payload is `pin_id: u64`.
+public protocol PinRequest: WireMessage {
+    var pinID: UInt64 { get }
+    init(pinID: UInt64)
+}
+
+extension PinRequest {
+    public init(from r: inout ByteReader) throws(WireError) { self.init(pinID: try r.readUInt64("pin_id")) }
+    public func encode(into w: inout ByteWriter) { w.write(pinID) }
+}
+
+/// A message whose whole payload is a map view: `center_latitude: f64`, `center_longitude: f64`,
+/// `zoom: f64`.
+public protocol MapViewMessage: WireMessage {
+    var centerLatitude: Double { get }
+    var centerLongitude: Double { get }
+    var zoom: Double { get }
+    init(centerLatitude: Double, centerLongitude: Double, zoom: Double)
+}
+
+extension MapViewMessage {
     public init(from r: inout ByteReader) throws(WireError) {
-        centerLatitude = try r.readDouble("center_latitude"); centerLongitude = try r.readDouble("center_longitude"); zoom = try r.readDouble("zoom")
+        self.init(centerLatitude: try r.readDouble("center_latitude"), centerLongitude: try r.readDouble("center_longitude"),
+                  zoom: try r.readDouble("zoom"))
     }
     public func encode(into w: inout ByteWriter) { w.write(centerLatitude); w.write(centerLongitude); w.write(zoom) }
 }

@@ -6,11 +6,11 @@
 # tables). Everything below the notes marker in that file is kept as written.
 #
 # Usage: scripts/bench.sh            (about 6 minutes of runs on 2 cores, plus the build)
-# Env:   BENCH_SCRATCH=DIR  build folder (default .build-bench), BENCH_KEEP=1 keeps the temp folder.
+# Env:   BENCH_SCRATCH=DIR  build folder (default .build/bench), BENCH_KEEP=1 keeps the temp folder.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-SCRATCH=${BENCH_SCRATCH:-$ROOT/.build-bench}
+SCRATCH=${BENCH_SCRATCH:-$ROOT/.build/bench}
 DOC=$ROOT/docs/benchmarks.md
 MARKER='<!-- notes: everything below is kept by scripts/bench.sh -->'
 SECONDS_PER_RUN=10
@@ -100,7 +100,10 @@ s_time() {
         printf "\"connections\":1,\"depth\":1,\"available\":true}\n" }' >"$(printf '%s/%02d-%s.json' "$RESULTS" "$RUN" "$label")"
 }
 
-cpu_ticks() { awk '{ split($0, a, ") "); split(a[2], f, " "); print f[12] + f[13] }' "/proc/$1/stat"; }
+cpu_ticks() {
+    [[ -r "/proc/$1/stat" ]] || { echo "bench: process $1 is gone" >&2; exit 1; }
+    awk '{ split($0, a, ") "); split(a[2], f, " "); print f[12] + f[13] }' "/proc/$1/stat"
+}
 
 D=$SECONDS_PER_RUN
 COMMON=(--duration "$D" --warmup 1 --users 50)
@@ -109,14 +112,20 @@ COMMON=(--duration "$D" --warmup 1 --users 50)
 #    The first list run posts the 1,000 snaps of the listed feed. Album photos come from a
 #    folder of 21 PNGs of 100 KB that the bench writes.
 "$BIN/snapshare-bench" --write-photos "$WORK/photos"
+#    Each of these four runs five times for 4 s; the table shows the median run.
 start_server main --photos "dir:$WORK/photos"
-bench list-1k "${COMMON[@]}" --scenario list --connections 50 --depth 1 --feed-snaps 1000
-bench poll-1k "${COMMON[@]}" --scenario poll --connections 50 --depth 4
-bench poll-100k "${COMMON[@]}" --scenario poll --connections 50 --depth 4 --stored-snaps 100000
-bench list-100k "${COMMON[@]}" --scenario list --connections 50 --depth 1 --feed-snaps 1000
+SHORT=(--duration 4 --warmup 1 --users 50)
+for _ in 1 2 3 4 5; do
+    bench list-1k "${SHORT[@]}" --scenario list --connections 50 --depth 1 --feed-snaps 1000
+    bench poll-1k "${SHORT[@]}" --scenario poll --connections 50 --depth 3
+done
+for _ in 1 2 3 4 5; do
+    bench poll-100k "${SHORT[@]}" --scenario poll --connections 50 --depth 3 --stored-snaps 100000
+    bench list-100k "${SHORT[@]}" --scenario list --connections 50 --depth 1 --feed-snaps 1000
+done
 
 # 2. The other scenarios on the same server.
-bench poll-new-snaps "${COMMON[@]}" --scenario poll --connections 50 --depth 4 --new-snaps-per-sec 20
+bench poll-new-snaps "${COMMON[@]}" --scenario poll --connections 50 --depth 3 --new-snaps-per-sec 20
 bench post "${COMMON[@]}" --scenario post --connections 50 --depth 4
 bench view "${COMMON[@]}" --scenario view --connections 50 --depth 4 --view-snaps 1500
 bench photo "${COMMON[@]}" --scenario photo --connections 50 --depth 4
@@ -127,13 +136,15 @@ bench handshake-16 "${COMMON[@]}" --scenario handshake --connections 16
 # 3. Handshakes from a client we did not write: openssl s_time against us, then against
 #    openssl s_server with the same P-256 certificate and key (no session tickets, like us).
 s_time s_time-snapshare "$SERVER_PORT" "$SERVER_PID" snapshare-server
-S_SERVER_PORT=$(( SERVER_PORT == 65535 ? 20000 : SERVER_PORT + 1 ))
-while (exec 3<>"/dev/tcp/127.0.0.1/$S_SERVER_PORT") 2>/dev/null; do S_SERVER_PORT=$((S_SERVER_PORT + 1)); done
-openssl s_server -accept "127.0.0.1:$S_SERVER_PORT" -cert "$SERVER_DIR/certs/server.pem" -key "$SERVER_DIR/certs/server.key" \
-    -tls1_3 -num_tickets 0 -quiet >/dev/null 2>&1 &
+# -www: s_server then never reads its standard input (at end of file it would stop serving).
+# Port 0: it binds a free port and prints it.
+openssl s_server -accept 127.0.0.1:0 -cert "$SERVER_DIR/certs/server.pem" -key "$SERVER_DIR/certs/server.key" \
+    -tls1_3 -num_tickets 0 -www </dev/null >"$WORK/s_server.out" 2>&1 &
 S_SERVER_PID=$!
 PIDS+=("$S_SERVER_PID")
-sleep 0.5
+for _ in $(seq 100); do grep -q "^ACCEPT" "$WORK/s_server.out" 2>/dev/null && break; sleep 0.1; done
+S_SERVER_PORT=$(sed -n 's/^ACCEPT .*:\([0-9]*\)$/\1/p' "$WORK/s_server.out")
+[[ -n "$S_SERVER_PORT" ]] || { echo "bench: openssl s_server did not start:" >&2; cat "$WORK/s_server.out" >&2; exit 1; }
 s_time s_time-openssl "$S_SERVER_PORT" "$S_SERVER_PID" "openssl s_server"
 kill "$S_SERVER_PID" 2>/dev/null || true
 stop_server
@@ -153,7 +164,9 @@ CPU_MODEL=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 OPENSSL_VERSION=$(openssl version)
 SQLITE_VERSION=$(pkg-config --modversion sqlite3 2>/dev/null || echo unknown)
 NOTES=""
-if [[ -f "$DOC" ]] && grep -qF "$MARKER" "$DOC"; then NOTES=$(sed -n "/$MARKER/,\$p" "$DOC" | tail -n +2); fi
+if [[ -f "$DOC" ]] && grep -qF "$MARKER" "$DOC"; then
+    NOTES=$(awk -v marker="$MARKER" 'found { print } index($0, marker) { found = 1 }' "$DOC")
+fi
 {
     echo "# Benchmarks"
     echo
@@ -163,7 +176,8 @@ if [[ -f "$DOC" ]] && grep -qF "$MARKER" "$DOC"; then NOTES=$(sed -n "/$MARKER/,
     echo "- Cores: $(nproc); CPU: $CPU_MODEL; kernel $(uname -r)"
     echo "- $OPENSSL_VERSION; SQLite $SQLITE_VERSION; $(swift --version 2>/dev/null | head -1)"
     echo "- Disk: one 100 KB write + fdatasync takes ${FSYNC_MS:-?} ms here (\`dd oflag=dsync\`); build took ${BUILD_SECONDS}s"
-    echo "- Each run: ${D}s measured after 1s of warm-up, 50 users; \`snapshare-bench --help\` explains the flags"
+    echo "- Each run: ${D}s measured after 1s of warm-up (poll and list: median of five 4s runs), 50 users;"
+    echo "  \`snapshare-bench --help\` explains the flags, the notes below explain the scenarios"
     echo
     echo "## Results"
     echo

@@ -48,7 +48,7 @@ final class LoadConnection {
     private var decoder = FrameDecoder(maxPayload: 64 << 20)
     /// Frames queued for the next TLS write.
     private var plaintext: [UInt8] = []
-    /// Ciphertext not yet taken by the socket.
+    /// Ciphertext the socket did not take yet; empty unless it pushes back.
     private var outbound: [UInt8] = []
     private var outboundOffset = 0
     private var writeInterest = false
@@ -115,21 +115,55 @@ final class LoadConnection {
         plaintext.append(contentsOf: payload.bytes)
     }
 
-    /// Encrypts the queued frames in one TLS write and writes what the socket takes.
+    /// Encrypts the queued frames a record at a time into the loop's buffer and writes what the
+    /// socket takes; ciphertext it refuses waits here, and so does plaintext not yet encrypted.
     func flush() {
-        guard phase != .closed else { return }
-        if !plaintext.isEmpty {
-            do {
-                try plaintext.withUnsafeBytes { try tls.writePlaintext($0) }
-            } catch {
-                fail("TLS_WRITE_FAILED", now: MonotonicClock.nanoseconds())
+        guard phase != .closed, writeLeftover() else { return }
+        let out = loop.outBuffer
+        var consumed = 0
+        var filled = 0
+        while true {
+            filled += tls.takeNetworkBytes(into: UnsafeMutableRawBufferPointer(rebasing: out[filled...]))
+            if out.count - filled >= Self.recordCeiling && consumed < plaintext.count {
+                let end = min(plaintext.count, consumed + Self.recordSize)
+                do {
+                    try plaintext.withUnsafeBytes { try tls.writePlaintext(UnsafeRawBufferPointer(rebasing: $0[consumed..<end])) }
+                } catch {
+                    fail("TLS_WRITE_FAILED", now: MonotonicClock.nanoseconds())
+                    return
+                }
+                consumed = end
+                continue
+            }
+            if filled == 0 { break }
+            var written = 0
+            while written < filled {
+                let result = write(fd, out.baseAddress! + written, filled - written)
+                if result >= 0 {
+                    written += result
+                    continue
+                }
+                let err = errno
+                if err == EINTR { continue }
+                if err == EAGAIN { break }
+                fail("WRITE_FAILED", now: MonotonicClock.nanoseconds())
                 return
             }
-            plaintext.removeAll(keepingCapacity: role == .load && plaintext.capacity <= 1 << 20)
+            if written < filled {
+                outbound = Array(UnsafeRawBufferPointer(rebasing: out[written..<filled]))
+                outboundOffset = 0
+                plaintext.removeFirst(consumed)
+                setWriteInterest(true)
+                return
+            }
+            filled = 0
         }
-        if tls.pendingNetworkBytes > 0 {
-            _ = tls.takeNetworkBytes(into: &outbound, maxBytes: Int.max)
-        }
+        plaintext.removeAll(keepingCapacity: role == .load && plaintext.capacity <= 1 << 20)
+        setWriteInterest(false)
+    }
+
+    /// Writes ciphertext a short write left behind; false while the socket still refuses it.
+    private func writeLeftover() -> Bool {
         while outboundOffset < outbound.count {
             let result = outbound.withUnsafeBytes { raw in
                 write(fd, raw.baseAddress! + outboundOffset, raw.count - outboundOffset)
@@ -139,17 +173,23 @@ final class LoadConnection {
                 if err == EINTR { continue }
                 if err == EAGAIN {
                     setWriteInterest(true)
-                    return
+                    return false
                 }
                 fail("WRITE_FAILED", now: MonotonicClock.nanoseconds())
-                return
+                return false
             }
             outboundOffset += result
         }
-        outbound.removeAll(keepingCapacity: role == .load && outbound.capacity <= 1 << 20)
-        outboundOffset = 0
-        setWriteInterest(false)
+        if !outbound.isEmpty {
+            outbound = []
+            outboundOffset = 0
+        }
+        return true
     }
+
+    /// One TLS record's worth of plaintext, and the room a sealed one needs.
+    private static let recordSize = 16 * 1024
+    private static let recordCeiling = recordSize + 256
 
     private func setWriteInterest(_ on: Bool) {
         guard on != writeInterest else { return }

@@ -16,6 +16,7 @@ final class LoadLoop {
     /// Scratch space shared by every connection: the loop handles one at a time.
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
     let plainBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
+    let outBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
     private(set) var count = 0
 
     init() throws {
@@ -26,6 +27,7 @@ final class LoadLoop {
         Syscall.close(epoll)
         readBuffer.deallocate()
         plainBuffer.deallocate()
+        outBuffer.deallocate()
     }
 
     func register(_ connection: LoadConnection) throws {

@@ -39,10 +39,10 @@ final class Connection: EventHandler {
     /// Ticks since the last I/O; at 1 the connection has been quiet for a whole tick.
     private var quietTicks = 0
 
-    /// Plaintext of a large frame handed to TLS at once.
-    private static let encryptChunk = 64 * 1024
-    /// Encrypt no further ahead of the socket than this.
-    private static let cipherHighWater = 256 * 1024
+    /// Plaintext handed to TLS at once: one full record.
+    private static let encryptChunk = ScratchBuffers.recordSize
+    /// Room one more sealed record needs in the outbound buffer (plaintext plus header, tag and type byte).
+    private static let recordCeiling = ScratchBuffers.recordSize + 256
 
     init(id: UInt64, fd: Int32, server: ServerCore, tls: TLSEngine, limits: ConnectionState.Limits, now: Int64) {
         self.id = id
@@ -240,28 +240,37 @@ final class Connection: EventHandler {
 
     // MARK: Output
 
-    /// Encrypts queued frames while little ciphertext waits, and writes what the socket takes.
+    /// Encrypts queued frames a record at a time into the loop's outbound buffer, and writes what
+    /// the socket takes.
+    ///
+    /// Why a record at a time: OpenSSL appends each record to the output memory BIO, which grows
+    /// (and copies) to hold whatever we let pile up. Taking every record out as soon as it is
+    /// sealed keeps that BIO at one record and the ciphertext in one buffer that stays in cache.
     func flush() {
         guard !closed else { return }
         // Ciphertext the socket refused earlier goes first.
         guard writePendingCipher() else { return }
         let outbound = server.scratch.outbound
         while true {
-            while tls.pendingNetworkBytes < Self.cipherHighWater, !plainQueue.isEmpty {
+            var filled = 0
+            while true {
+                filled += tls.takeNetworkBytes(into: UnsafeMutableRawBufferPointer(rebasing: outbound[filled...]))
+                guard outbound.count - filled >= Self.recordCeiling else { break }
+                if plainQueue.isEmpty {
+                    guard state.phase == .closing, !closeNotifyQueued else { break }
+                    // close_notify goes after the last frame, never before it.
+                    closeNotifyQueued = true
+                    tls.close()
+                    continue
+                }
                 encryptNext()
                 if closed { return }
             }
-            if state.phase == .closing, plainQueue.isEmpty, !closeNotifyQueued {
-                // close_notify goes after the last frame, never before it.
-                closeNotifyQueued = true
-                tls.close()
-            }
-            let count = tls.takeNetworkBytes(into: outbound)
-            if count == 0 { break }
+            if filled == 0 { break }
             quietTicks = 0
             let result: IOResult<Int>
             do {
-                result = try Syscall.call("write") { write(fd, outbound.baseAddress, count) }
+                result = try Syscall.call("write") { write(fd, outbound.baseAddress, filled) }
             } catch {
                 server.logger.debug("connection \(id): \(error)")
                 closeNow()
@@ -272,9 +281,9 @@ final class Connection: EventHandler {
             case .processed(let n): written = n
             case .wouldBlock: written = 0
             }
-            if written < count {
+            if written < filled {
                 // The socket pushes back: keep the rest, wait until it is writable.
-                cipher = Array(UnsafeRawBufferPointer(rebasing: outbound[written..<count]))
+                cipher = Array(UnsafeRawBufferPointer(rebasing: outbound[written..<filled]))
                 cipherOffset = 0
                 setWriteInterest(true)
                 updateReadInterest()

@@ -10,10 +10,10 @@ import Shared
 /// (`TLSEngine`), so this type alone calls read(2)/write(2) and OpenSSL only transforms bytes.
 /// Bytes pass through the loop's shared `ScratchBuffers`: a connection keeps ciphertext of its
 /// own only while its socket pushes back. Replies queued while one event is handled leave
-/// together: small frames share TLS records and one write(2). Large frames are encrypted a
-/// chunk at a time while little ciphertext waits, so an image never sits in memory twice over
-/// and a slow reader stops our reading. A connection quiet for a whole tick gives back its
-/// buffers, OpenSSL's included, so ten thousand idle students cost little.
+/// together: small frames share TLS records and one write(2). Large frames are encrypted one
+/// record at a time, only as far as the socket takes them, so an image never sits in memory
+/// twice over and a slow reader stops our reading. A connection quiet for a whole tick gives
+/// back its buffers, OpenSSL's included, so ten thousand idle students cost little.
 final class Connection: EventHandler {
     let id: UInt64
     let fd: Int32

@@ -14,6 +14,12 @@ extension RequestHandler {
                 throw ErrorMessage(code: .badClassCode, message: "wrong class code; ask your instructor")
             }
         }
+        // A taken name is refused before the deliberately slow hash; the unique index still
+        // decides a race between two registrations of the same name.
+        let wanted = request.username
+        if try await storage.read({ store in try store.user(named: wanted) }) != nil {
+            throw ErrorMessage(code: .usernameTaken, message: "the user name \(wanted) is taken")
+        }
         let hash = try await passwords.hash(request.password)
         let token = SecureRandom.token()
         let tokenHash = SHA256.hash(Array(token.utf8))

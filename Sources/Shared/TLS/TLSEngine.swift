@@ -219,43 +219,35 @@ public final class TLSEngine {
     /// Send `takeNetworkBytes()` afterwards: a TLS 1.3 key update from the peer makes OpenSSL answer.
     public func readPlaintext(into buffer: inout [UInt8], maxBytes: Int) throws(TLSError) -> ReadResult {
         precondition(maxBytes > 0, "maxBytes must be positive")
-        if let failure { throw failure }
-        guard handshakeCompleted else {
-            // SSL_read would run the handshake itself and skip the pinned-mode host check.
-            throw TLSError(kind: .internal, summary: "readPlaintext called before the handshake completed")
-        }
-        if closeNotifyReceived { return .closed }
-        lastReadHitLimit = false
+        // Grow the array a chunk at a time and let the raw-memory read below do the work.
         var total = 0
         while total < maxBytes {
             let wanted = min(maxBytes - total, Self.readChunkSize)
             let start = buffer.count
             buffer.append(contentsOf: repeatElement(0, count: wanted))
-            var received = 0
-            OpenSSLErrorQueue.clear()
-            let status = buffer.withUnsafeMutableBytes { storage in
-                SSL_read_ex(ssl, storage.baseAddress! + start, wanted, &received)
-            }
-            buffer.removeLast(wanted - received)
-            if status == 1 {
-                total += received
-                continue
-            }
-            let code = SSL_get_error(ssl, status)
-            switch code {
-            case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE:
-                return total > 0 ? .bytes(total) : .needsMoreData
-            case SSL_ERROR_ZERO_RETURN:
-                closeNotifyReceived = true
-                return total > 0 ? .bytes(total) : .closed
-            default:
-                let error = fail(error(forSSLError: code, duringHandshake: false))
+            let result: ReadResult
+            do {
+                result = try buffer.withUnsafeMutableBytes { (raw) throws(TLSError) -> ReadResult in
+                    try readPlaintext(into: UnsafeMutableRawBufferPointer(rebasing: raw[start...]))
+                }
+            } catch let error as TLSError {
+                buffer.removeLast(wanted)
                 // Hand over what was decrypted before the failure; the next call throws.
                 if total > 0 { return .bytes(total) }
                 throw error
+            } catch {
+                preconditionFailure("readPlaintext(into:) throws only TLSError")
+            }
+            switch result {
+            case .bytes(let count):
+                buffer.removeLast(wanted - count)
+                total += count
+                if count < wanted { return .bytes(total) }
+            case .needsMoreData, .closed:
+                buffer.removeLast(wanted)
+                return total > 0 ? .bytes(total) : result
             }
         }
-        lastReadHitLimit = true
         return .bytes(total)
     }
 

@@ -3,7 +3,9 @@
 #ifndef SNAPSHARE_COPENSSL_SHIM_H
 #define SNAPSHARE_COPENSSL_SHIM_H
 
+#include <errno.h>
 #include <stdint.h>
+#include <sys/socket.h>
 #include <openssl/ssl.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
@@ -47,6 +49,56 @@ static inline int snapshare_SSL_set_tlsext_host_name(SSL *ssl, const char *name)
 // 0 makes an empty memory BIO report end of file instead of "retry later" (the default, -1).
 static inline long snapshare_BIO_set_mem_eof_return(BIO *bio, int value) {
     return BIO_set_mem_eof_return(bio, value);
+}
+
+// MARK: Socket sink BIO
+
+// A write-only BIO over a non-blocking socket: OpenSSL's sealed records go straight from its record buffer to the
+// kernel, with no memory BIO to copy them into and out of. send(2) with MSG_NOSIGNAL, so a peer that hung up gives
+// EPIPE instead of killing the process. EAGAIN sets "retry write", which SSL_write/SSL_do_handshake report as
+// SSL_ERROR_WANT_WRITE; OpenSSL keeps the unsent rest of the record and sends it first on the next call.
+static inline int snapshare_socket_sink_write(BIO *bio, const char *data, int length) {
+    int fd = (int)(intptr_t)BIO_get_data(bio);
+    BIO_clear_retry_flags(bio);
+    for (;;) {
+        ssize_t sent = send(fd, data, (size_t)length, MSG_NOSIGNAL);
+        if (sent >= 0) return (int)sent;
+        if (errno == EINTR) continue;
+        if (errno == EAGAIN || errno == EWOULDBLOCK) BIO_set_retry_write(bio);
+        return -1;
+    }
+}
+
+static inline long snapshare_socket_sink_ctrl(BIO *bio, int command, long number, void *pointer) {
+    (void)bio; (void)number; (void)pointer;
+    // Nothing is buffered here: a flush is always complete and nothing is ever pending.
+    return command == BIO_CTRL_FLUSH ? 1 : 0;
+}
+
+static inline int snapshare_socket_sink_create(BIO *bio) {
+    BIO_set_init(bio, 1);
+    return 1;
+}
+
+// The method is made once per process (the caller keeps it for good); NULL if OpenSSL cannot allocate it.
+static inline BIO_METHOD *snapshare_socket_sink_method_new(void) {
+    BIO_METHOD *method = BIO_meth_new(BIO_get_new_index() | BIO_TYPE_SOURCE_SINK | BIO_TYPE_DESCRIPTOR,
+                                      "snapshare socket sink");
+    if (method == NULL) return NULL;
+    if (BIO_meth_set_write(method, snapshare_socket_sink_write) != 1
+        || BIO_meth_set_ctrl(method, snapshare_socket_sink_ctrl) != 1
+        || BIO_meth_set_create(method, snapshare_socket_sink_create) != 1) {
+        BIO_meth_free(method);
+        return NULL;
+    }
+    return method;
+}
+
+// A sink BIO writing to `fd`; the BIO never closes the descriptor.
+static inline BIO *snapshare_socket_sink_new(BIO_METHOD *method, int fd) {
+    BIO *bio = BIO_new(method);
+    if (bio != NULL) BIO_set_data(bio, (void *)(intptr_t)fd);
+    return bio;
 }
 
 // MARK: Memory

@@ -20,6 +20,8 @@ public final class SnapshareServer: @unchecked Sendable {
     private var purgeTimer: DispatchSourceTimer?
     /// Fetches pins' albums in the background; tests and operators can hold its fetches.
     public let albums: AlbumDownloader
+    /// Counters shown by `admin stats`.
+    public let metrics: ServerMetrics
 
     public init(configuration: ServerConfiguration, logger: Logger) throws {
         self.configuration = configuration
@@ -44,7 +46,7 @@ public final class SnapshareServer: @unchecked Sendable {
             keyFile = set.serverKeyPath
         }
         let tls = try TLSContext.server(certificateChainFile: certificateFile, privateKeyFile: keyFile)
-        let metrics = ServerMetrics(startedAt: RequestHandler.wallClock())
+        metrics = ServerMetrics(startedAt: RequestHandler.wallClock())
         albums = AlbumDownloader(storage: storage, provider: photos, gazetteer: gazetteer,
                                  limits: ImageLimits(maxBytes: configuration.maxImageBytes, maxWidth: configuration.maxImageDimension,
                                                      maxHeight: configuration.maxImageDimension, maxPixels: configuration.maxImagePixels),

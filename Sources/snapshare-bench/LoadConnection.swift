@@ -265,7 +265,7 @@ final class LoadConnection {
     private func advanceHandshake(now: UInt64) {
         do {
             switch try tls.handshake() {
-            case .needsMoreData:
+            case .needsMoreData, .needsWritable:  // memory output: never pushed back
                 flush()
             case .complete:
                 phase = .awaitingWelcome

@@ -6,14 +6,14 @@ import Shared
 
 /// One client connection: the I/O shell around `ConnectionState`.
 ///
-/// Lives on the event loop thread only. The socket is non-blocking; TLS runs over memory BIOs
-/// (`TLSEngine`), so this type alone calls read(2)/write(2) and OpenSSL only transforms bytes.
-/// Bytes pass through the loop's shared `ScratchBuffers`: a connection keeps ciphertext of its
-/// own only while its socket pushes back. Replies queued while one event is handled leave
-/// together: small frames share TLS records and one write(2). Large frames are encrypted one
-/// record at a time, only as far as the socket takes them, so an image never sits in memory
-/// twice over and a slow reader stops our reading. A connection quiet for a whole tick gives
-/// back its buffers, OpenSSL's included, so ten thousand idle students cost little.
+/// Lives on the event loop thread only. The socket is non-blocking. This type reads it and hands
+/// the ciphertext to `TLSEngine`'s input memory BIO through the loop's shared `ScratchBuffers`;
+/// sealed records leave through the engine's socket output, straight from OpenSSL's record buffer
+/// to the kernel. Replies queued while one event is handled leave together: small frames share a
+/// TLS record and one send(2). Large frames are sealed one record at a time, only as far as the
+/// socket takes them, so an image never sits in memory twice over and a slow reader stops our
+/// reading. A connection quiet for a whole tick gives back its buffers, OpenSSL's included, so
+/// ten thousand idle students cost little.
 final class Connection: EventHandler {
     let id: UInt64
     let fd: Int32
@@ -25,9 +25,9 @@ final class Connection: EventHandler {
     /// Encoded frames waiting to be encrypted, oldest first; `plainOffset` bytes of the first are done.
     private var plainQueue: [[UInt8]] = []
     private var plainOffset = 0
-    /// Ciphertext the socket did not take yet; empty unless the socket pushes back.
-    private var cipher: [UInt8] = []
-    private var cipherOffset = 0
+    /// The socket pushed back while a record of this many gathered small frames was leaving: the
+    /// retry must hand OpenSSL the same frames (see `TLSEngine.SendResult.wouldBlock`).
+    private var pendingGather: Int?
     private var readInterest = true
     private var writeInterest = false
     private var closed = false
@@ -41,8 +41,6 @@ final class Connection: EventHandler {
 
     /// Plaintext handed to TLS at once: one full record.
     private static let encryptChunk = ScratchBuffers.recordSize
-    /// Room one more sealed record needs in the outbound buffer (plaintext plus header, tag and type byte).
-    private static let recordCeiling = ScratchBuffers.recordSize + 256
 
     init(id: UInt64, fd: Int32, server: ServerCore, tls: TLSEngine, limits: ConnectionState.Limits, now: Int64) {
         self.id = id
@@ -59,7 +57,10 @@ final class Connection: EventHandler {
     // MARK: Events
 
     func handleEvent(readable: Bool, writable: Bool, hangup: Bool) {
-        if writable { flush() }
+        if writable {
+            // A handshake that the socket pushed back resumes where it stopped.
+            if state.phase == .handshaking { process(now: server.now()) } else { flush() }
+        }
         if readable && !closed { onReadable() }
     }
 
@@ -104,13 +105,17 @@ final class Connection: EventHandler {
                 switch try tls.handshake() {
                 case .complete:
                     state.handshakeCompleted(now: now)
+                    setWriteInterest(false)
                 case .needsMoreData:
-                    flush()
+                    setWriteInterest(false)
+                    return
+                case .needsWritable:
+                    setWriteInterest(true)
                     return
                 }
             } catch {
+                // OpenSSL has already sent its alert through the socket output.
                 server.logger.info("connection \(id): TLS handshake failed: \(error)")
-                flush()
                 closeNow()
                 return
             }
@@ -230,63 +235,42 @@ final class Connection: EventHandler {
 
     /// Quiet since the tick before last: drop every buffer that only carries bytes in transit.
     private func releaseIdleMemory() {
-        guard plainQueue.isEmpty, cipherOffset == cipher.count, state.phase != .handshaking else { return }
+        guard plainQueue.isEmpty, !writeInterest, state.phase != .handshaking else { return }
         plainQueue = []
-        cipher = []
-        cipherOffset = 0
         decoder.releaseMemoryIfEmpty()
         tls.releaseIdleMemory()
     }
 
     // MARK: Output
 
-    /// Encrypts queued frames a record at a time into the loop's outbound buffer, and writes what
-    /// the socket takes.
+    /// Seals queued frames a record at a time and sends each as the socket takes it.
     ///
-    /// Why a record at a time: OpenSSL appends each record to the output memory BIO, which grows
-    /// (and copies) to hold whatever we let pile up. Taking every record out as soon as it is
-    /// sealed keeps that BIO at one record and the ciphertext in one buffer that stays in cache.
+    /// Why a record at a time: the socket output sends each record as soon as it is sealed, so
+    /// ciphertext is never buffered by us; when the socket pushes back, OpenSSL keeps the one record
+    /// it was sending and the rest waits as plaintext until the socket is writable again.
     func flush() {
         guard !closed else { return }
-        // Ciphertext the socket refused earlier goes first.
-        guard writePendingCipher() else { return }
-        let outbound = server.scratch.outbound
         while true {
-            var filled = 0
-            while true {
-                filled += tls.takeNetworkBytes(into: UnsafeMutableRawBufferPointer(rebasing: outbound[filled...]))
-                guard outbound.count - filled >= Self.recordCeiling else { break }
-                if plainQueue.isEmpty {
-                    guard state.phase == .closing, !closeNotifyQueued else { break }
-                    // close_notify goes after the last frame, never before it.
-                    closeNotifyQueued = true
-                    tls.close()
-                    continue
+            if plainQueue.isEmpty {
+                guard state.phase == .closing, !closeNotifyQueued else { break }
+                // close_notify goes after the last frame, never before it.
+                guard tls.close() else {
+                    setWriteInterest(true)
+                    updateReadInterest()
+                    return
                 }
-                encryptNext()
-                if closed { return }
+                closeNotifyQueued = true
+                break
             }
-            if filled == 0 { break }
-            quietTicks = 0
-            let result: IOResult<Int>
-            do {
-                result = try Syscall.call("write") { write(fd, outbound.baseAddress, filled) }
-            } catch {
-                server.logger.debug("connection \(id): \(error)")
-                closeNow()
-                return
-            }
-            let written: Int
-            switch result {
-            case .processed(let n): written = n
-            case .wouldBlock: written = 0
-            }
-            if written < filled {
-                // The socket pushes back: keep the rest, wait until it is writable.
-                cipher = Array(UnsafeRawBufferPointer(rebasing: outbound[written..<filled]))
-                cipherOffset = 0
+            switch sendNext() {
+            case .sent:
+                quietTicks = 0
+            case .wouldBlock:
+                server.metrics.socketPushedBack()
                 setWriteInterest(true)
                 updateReadInterest()
+                return
+            case .failed:
                 return
             }
         }
@@ -296,76 +280,61 @@ final class Connection: EventHandler {
         updateReadInterest()
     }
 
-    /// Writes ciphertext left from a short write; false while the socket still pushes back (or it failed).
-    private func writePendingCipher() -> Bool {
-        while cipherOffset < cipher.count {
-            let result: IOResult<Int>
-            do {
-                result = try cipher.withUnsafeBytes { (raw) throws(SystemError) -> IOResult<Int> in
-                    try Syscall.call("write") { write(fd, raw.baseAddress! + cipherOffset, raw.count - cipherOffset) }
-                }
-            } catch {
-                server.logger.debug("connection \(id): \(error)")
-                closeNow()
-                return false
-            }
-            guard case .processed(let written) = result else {
-                setWriteInterest(true)
-                updateReadInterest()
-                return false
-            }
-            quietTicks = 0
-            cipherOffset += written
-        }
-        if !cipher.isEmpty {
-            cipher = []
-            cipherOffset = 0
-        }
-        return true
-    }
+    private enum SendOutcome { case sent, wouldBlock, failed }
 
-    /// Hands the next piece of queued plaintext to TLS: small frames gathered into one record,
-    /// or a chunk of a large frame.
-    private func encryptNext() {
+    /// Seals and sends the next piece of queued plaintext: small frames gathered into one record,
+    /// or one record's worth of a large frame.
+    private func sendNext() -> SendOutcome {
         let record = server.scratch.record
         do {
-            if plainOffset == 0 && plainQueue.count > 1 && plainQueue[0].count < record.count {
-                // One seal and one record header for many replies, instead of one each.
+            if let gather = pendingGather ?? gatherableFrames(fitting: record.count) {
                 var used = 0
-                var taken = 0
-                while taken < plainQueue.count, used + plainQueue[taken].count <= record.count {
-                    plainQueue[taken].withUnsafeBytes { frame in
-                        (record.baseAddress! + used).copyMemory(from: frame.baseAddress!, byteCount: frame.count)
+                for frame in plainQueue[0..<gather] {
+                    frame.withUnsafeBytes { bytes in
+                        (record.baseAddress! + used).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
                     }
-                    used += plainQueue[taken].count
-                    taken += 1
+                    used += frame.count
                 }
-                try tls.writePlaintext(UnsafeRawBufferPointer(rebasing: record[0..<used]))
-                plainQueue.removeFirst(taken)
-                return
+                // One seal and one record header for many replies, instead of one each.
+                guard case .sent = try tls.send(UnsafeRawBufferPointer(rebasing: record[0..<used])) else {
+                    pendingGather = gather
+                    return .wouldBlock
+                }
+                pendingGather = nil
+                plainQueue.removeFirst(gather)
+                return .sent
             }
-            let frame = plainQueue[0]
-            let end = min(frame.count, plainOffset + Self.encryptChunk)
             let offset = plainOffset
-            let failure = frame.withUnsafeBytes { (raw) -> TLSError? in
-                do throws(TLSError) {
-                    try tls.writePlaintext(UnsafeRawBufferPointer(rebasing: raw[offset..<end]))
-                    return nil
-                } catch {
-                    return error
-                }
+            let end = min(plainQueue[0].count, offset + Self.encryptChunk)
+            let result = try plainQueue[0].withUnsafeBytes { (raw) throws(TLSError) -> TLSEngine.SendResult in
+                try tls.send(UnsafeRawBufferPointer(rebasing: raw[offset..<end]))
             }
-            if let failure { throw failure }
-            if end == frame.count {
+            guard case .sent(let count) = result else { return .wouldBlock }
+            if offset + count == plainQueue[0].count {
                 plainQueue.removeFirst()
                 plainOffset = 0
             } else {
-                plainOffset = end
+                plainOffset = offset + count
             }
+            return .sent
         } catch {
             server.logger.info("connection \(id): TLS write failed: \(error)")
             closeNow()
+            return .failed
         }
+    }
+
+    /// How many whole small frames at the head of the queue share the next record; nil when the
+    /// head goes alone (a single frame, a large one, or one already partly sent).
+    private func gatherableFrames(fitting capacity: Int) -> Int? {
+        guard plainOffset == 0, plainQueue.count > 1, plainQueue[0].count < capacity else { return nil }
+        var used = 0
+        var count = 0
+        while count < plainQueue.count, used + plainQueue[count].count <= capacity {
+            used += plainQueue[count].count
+            count += 1
+        }
+        return count
     }
 
     private func startLingering() {
@@ -376,7 +345,7 @@ final class Connection: EventHandler {
     }
 
     private var outboundBytes: Int {
-        cipher.count - cipherOffset + tls.pendingNetworkBytes + plainQueue.reduce(0) { $0 + $1.count } - plainOffset
+        plainQueue.reduce(0) { $0 + $1.count } - plainOffset
     }
 
     /// Reading pauses while an identity change is pending or too much output is queued.
@@ -407,6 +376,5 @@ final class Connection: EventHandler {
         server.connectionClosed(self)
         Syscall.close(fd)
         plainQueue = []
-        cipher = []
     }
 }

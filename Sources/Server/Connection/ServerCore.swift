@@ -84,7 +84,7 @@ final class ServerCore: @unchecked Sendable {
     func accepted(_ fd: Int32) {
         let engine: TLSEngine
         do {
-            engine = try TLSEngine(context: tlsContext, role: .server)
+            engine = try TLSEngine(context: tlsContext, role: .server, output: .socket(fd))
         } catch {
             logger.error("cannot create TLS session: \(error)")
             Syscall.close(fd)

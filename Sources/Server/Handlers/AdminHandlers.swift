@@ -83,6 +83,7 @@ extension RequestHandler {
         entries.append(StatEntry(name: "connections_open", value: metrics.openConnections))
         entries.append(StatEntry(name: "connections_accepted", value: metrics.acceptedConnections))
         entries.append(StatEntry(name: "requests", value: metrics.requestCount))
+        entries.append(StatEntry(name: "socket_send_waits", value: metrics.socketSendWaits))
         entries.append(StatEntry(name: "uptime_seconds", value: (now - metrics.startedAt) / 1000))
         return HandlerOutcome(Stats(entries: entries), requestID: context.requestID)
     }

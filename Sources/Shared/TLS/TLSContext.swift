@@ -17,6 +17,11 @@ public final class TLSContext: @unchecked Sendable {
     /// (measured for docs/benchmarks.md). P-256 stays accepted. Certificates are P-256 ECDSA either way.
     static let groups = "X25519:P-256"
 
+    /// TLS 1.3 cipher suites, most preferred first (a server picks by its own order). All three are AEADs with
+    /// 128-bit or better security; AES-128-GCM comes first because it is the cheapest on CPUs with AES-NI: sealing a
+    /// 100 KB photo costs about 39 µs here against 52 µs with AES-256-GCM (`openssl speed -evp`), on both ends.
+    static let cipherSuites = "TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256"
+
     private init(handle: OpaquePointer, verifiesPeerChain: Bool) {
         self.handle = handle
         self.verifiesPeerChain = verifiesPeerChain
@@ -112,10 +117,14 @@ public final class TLSContext: @unchecked Sendable {
         guard snapshare_SSL_CTX_set1_groups_list(ctx, groups) == 1 else {
             throw TLSError.drainingErrorQueue(.internal, "cannot set key-exchange groups \(groups)")
         }
-        // Memory BIOs never block, but partial writes keep one SSL_write call to one record's worth of work, and a
-        // moving buffer lets a retry pass Swift array storage that has moved. Release-buffers frees the 16 KiB
-        // record buffers while a connection is idle.
-        let modes = Int(SSL_MODE_RELEASE_BUFFERS | SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER)
+        guard SSL_CTX_set_ciphersuites(ctx, cipherSuites) == 1 else {
+            throw TLSError.drainingErrorQueue(.internal, "cannot set cipher suites \(cipherSuites)")
+        }
+        // Partial writes keep one SSL_write call to one record's worth of work, and a moving buffer lets a retry pass
+        // Swift array storage that has moved. No SSL_MODE_RELEASE_BUFFERS: it frees and reallocates the 16 KiB record
+        // buffers around every record of a busy connection; a quiet one gives them back through
+        // `TLSEngine.releaseIdleMemory()` instead.
+        let modes = Int(SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER)
         _ = snapshare_SSL_CTX_set_mode(ctx, modes)
         return context
     }

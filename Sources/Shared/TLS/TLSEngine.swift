@@ -1,4 +1,5 @@
 import COpenSSL
+import Glibc
 
 /// One TLS connection as a byte transformer: ciphertext in from the network, plaintext out, and back.
 ///
@@ -14,8 +15,20 @@ import COpenSSL
 /// After any thrown error the engine is dead (every call rethrows it); flush `takeNetworkBytes()` once to send
 /// OpenSSL's alert, then close the socket.
 ///
+/// A server may instead let OpenSSL send sealed records straight to the socket (`Output.socket`): each record then
+/// goes from OpenSSL's record buffer to the kernel without passing through a memory BIO and a second buffer, which
+/// for a 100 KB photo saves two copies of it. Input stays in memory either way.
+///
 /// Not Sendable: an `SSL*` must stay on the thread that owns the connection.
 public final class TLSEngine {
+    /// Where sealed records go.
+    public enum Output: Sendable, Equatable {
+        /// Into a memory BIO; take them with `takeNetworkBytes` and write them yourself.
+        case memory
+        /// Straight to this non-blocking socket (never closed by the engine); send with `send(_:)`.
+        case socket(Int32)
+    }
+
     /// Which end of the connection this engine plays.
     public enum Role: Sendable, Equatable {
         case server
@@ -28,6 +41,17 @@ public final class TLSEngine {
         case complete
         /// Send `takeNetworkBytes()`, then call again when more bytes arrive from the network.
         case needsMoreData
+        /// Socket output only: the socket pushes back; call again once it is writable.
+        case needsWritable
+    }
+
+    /// Outcome of one `send` call (socket output).
+    public enum SendResult: Sendable, Equatable {
+        /// This many plaintext bytes were sealed and handed to the kernel.
+        case sent(Int)
+        /// The socket pushes back. OpenSSL holds the unsent rest of the record: once the socket is writable, call
+        /// again with the same bytes (the same count; the memory may have moved).
+        case wouldBlock
     }
 
     /// Outcome of one `readPlaintext` call.
@@ -49,6 +73,8 @@ public final class TLSEngine {
     private var networkInput: OpaquePointer
     /// Ciphertext produced by OpenSSL, waiting to be sent. Owned by `ssl` (SSL_set_bio).
     private var networkOutput: OpaquePointer
+    /// True when sealed records go straight to a socket.
+    private let sendsToSocket: Bool
     /// Set when either memory BIO may have grown since the last `releaseIdleMemory()`.
     private var networkBuffersUsed = true
     /// `networkClosed()` was called: the input BIO carries the end-of-file mark and must stay.
@@ -58,6 +84,8 @@ public final class TLSEngine {
 
     private var handshakeCompleted = false
     private var closeNotifySent = false
+    /// Socket output: close_notify is sealed but the socket has not taken all of it yet.
+    private var closeNotifyPending = false
     private var closeNotifyReceived = false
     /// Set when the last read stopped at `maxBytes` rather than at "needs more data".
     private var lastReadHitLimit = false
@@ -66,7 +94,7 @@ public final class TLSEngine {
 
     /// Makes an engine for one connection. A client sends SNI (unless `serverName` is an IP literal) and checks
     /// that the server's certificate names `serverName`.
-    public init(context: TLSContext, role: Role) throws(TLSError) {
+    public init(context: TLSContext, role: Role, output destination: Output = .memory) throws(TLSError) {
         OpenSSLErrorQueue.clear()
         guard let ssl = SSL_new(context.handle) else {
             throw TLSError.drainingErrorQueue(.internal, "SSL_new failed")
@@ -75,7 +103,12 @@ public final class TLSEngine {
             SSL_free(ssl)
             throw TLSError.drainingErrorQueue(.internal, "BIO_new failed")
         }
-        guard let output = BIO_new(BIO_s_mem()) else {
+        let made: OpaquePointer?
+        switch destination {
+        case .memory: made = BIO_new(BIO_s_mem())
+        case .socket(let fd): made = Self.socketSinkMethod.flatMap { snapshare_socket_sink_new($0, fd) }
+        }
+        guard let output = made else {
             BIO_free(input)
             SSL_free(ssl)
             throw TLSError.drainingErrorQueue(.internal, "BIO_new failed")
@@ -86,6 +119,7 @@ public final class TLSEngine {
         self.ssl = ssl
         self.networkInput = input
         self.networkOutput = output
+        self.sendsToSocket = destination != .memory
         self.context = context
         self.role = role
 
@@ -101,6 +135,9 @@ public final class TLSEngine {
     deinit {
         SSL_free(ssl)
     }
+
+    /// The socket sink's BIO method, made once per process and never freed; nil if OpenSSL could not make it.
+    nonisolated(unsafe) private static let socketSinkMethod: OpaquePointer? = snapshare_socket_sink_method_new()
 
     // MARK: Network side
 
@@ -166,6 +203,13 @@ public final class TLSEngine {
         // Returns 0 while a partial record sits in OpenSSL's own buffer; that is fine, it stays where it is.
         _ = SSL_free_buffers(ssl)
         guard let input = BIO_new(BIO_s_mem()) else { return }
+        if sendsToSocket {
+            // The socket sink holds no bytes: only the input BIO is swapped (SSL_set0_rbio frees the old one).
+            SSL_set0_rbio(ssl, input)
+            networkInput = input
+            networkBuffersUsed = false
+            return
+        }
         guard let output = BIO_new(BIO_s_mem()) else {
             BIO_free(input)
             return
@@ -199,8 +243,11 @@ public final class TLSEngine {
             return .complete
         }
         let code = SSL_get_error(ssl, status)
-        // With memory BIOs, "want read" means the input BIO is empty and "want write" cannot really happen; both
-        // mean the same to the caller: flush what we produced and wait for the peer.
+        // "Want read" means the input BIO is empty. "Want write" only happens with socket output, when the socket
+        // pushes back; a memory BIO always takes everything.
+        if code == SSL_ERROR_WANT_WRITE && sendsToSocket {
+            return .needsWritable
+        }
         if code == SSL_ERROR_WANT_READ || code == SSL_ERROR_WANT_WRITE {
             return .needsMoreData
         }
@@ -295,15 +342,35 @@ public final class TLSEngine {
         SSL_pending(ssl) > 0 || (lastReadHitLimit && failure == nil && !closeNotifyReceived)
     }
 
-    /// Encrypts all of `bytes` into the outgoing buffer; send it with `takeNetworkBytes()`.
-    public func writePlaintext(_ bytes: UnsafeRawBufferPointer) throws(TLSError) {
+    /// Socket output: seals `bytes` (at most one record's worth, 16 KiB) into one TLS record and sends it.
+    public func send(_ bytes: UnsafeRawBufferPointer) throws(TLSError) -> SendResult {
+        precondition(sendsToSocket, "send(_:) is for socket output; use writePlaintext")
+        precondition(!bytes.isEmpty && bytes.count <= Self.readChunkSize, "send(_:) takes 1 to 16384 bytes")
+        try checkWritable("send")
+        var written = 0
+        OpenSSLErrorQueue.clear()
+        errno = 0
+        let status = SSL_write_ex(ssl, bytes.baseAddress!, bytes.count, &written)
+        if status == 1 { return .sent(written) }
+        let code = SSL_get_error(ssl, status)
+        if code == SSL_ERROR_WANT_WRITE { return .wouldBlock }
+        throw fail(error(forSSLError: code, duringHandshake: false))
+    }
+
+    private func checkWritable(_ operation: String) throws(TLSError) {
         if let failure { throw failure }
         guard handshakeCompleted else {
-            throw TLSError(kind: .internal, summary: "writePlaintext called before the handshake completed")
+            throw TLSError(kind: .internal, summary: "\(operation) called before the handshake completed")
         }
         guard !closeNotifySent else {
-            throw TLSError(kind: .closed, summary: "writePlaintext called after close()")
+            throw TLSError(kind: .closed, summary: "\(operation) called after close()")
         }
+    }
+
+    /// Encrypts all of `bytes` into the outgoing buffer; send it with `takeNetworkBytes()`.
+    public func writePlaintext(_ bytes: UnsafeRawBufferPointer) throws(TLSError) {
+        precondition(!sendsToSocket, "writePlaintext is for memory output; use send(_:)")
+        try checkWritable("writePlaintext")
         var offset = 0
         while offset < bytes.count {
             var written = 0
@@ -328,13 +395,17 @@ public final class TLSEngine {
 
     /// Queues close_notify for the peer (once). Send `takeNetworkBytes()`, then close the socket; waiting for the
     /// peer's own close_notify is not required. Does nothing before the handshake completes or after a failure.
-    public func close() {
-        guard handshakeCompleted, failure == nil, !closeNotifySent else { return }
+    /// With socket output, false means the socket pushed back: call again once it is writable.
+    @discardableResult
+    public func close() -> Bool {
+        guard handshakeCompleted, failure == nil, !closeNotifySent || closeNotifyPending else { return true }
         closeNotifySent = true
         OpenSSLErrorQueue.clear()
-        // Returns 0 ("sent ours, theirs not seen yet") or 1; neither needs a retry with memory BIOs.
-        _ = SSL_shutdown(ssl)
+        // Returns 0 ("sent ours, theirs not seen yet") or 1; with memory BIOs neither needs a retry.
+        let status = SSL_shutdown(ssl)
+        closeNotifyPending = status < 0 && SSL_get_error(ssl, status) == SSL_ERROR_WANT_WRITE
         OpenSSLErrorQueue.clear()
+        return !closeNotifyPending
     }
 
     // MARK: After the handshake
@@ -411,7 +482,12 @@ public final class TLSEngine {
         case SSL_ERROR_ZERO_RETURN:
             return TLSError(kind: .closed, summary: "peer closed the TLS session", openSSLErrors: texts)
         case SSL_ERROR_SYSCALL:
-            // Memory BIOs make no system calls; this is OpenSSL's way of saying the input ended.
+            // Memory BIOs make no system calls: this is OpenSSL's way of saying the input ended, or, with socket
+            // output, that send(2) failed (the peer reset or left).
+            if sendsToSocket && errno != 0 {
+                let reason = String(cString: strerror(errno))
+                return TLSError(kind: .unexpectedEOF, summary: "sending failed: \(reason)", openSSLErrors: texts)
+            }
             return TLSError(kind: .unexpectedEOF, summary: "network closed without close_notify", openSSLErrors: texts)
         case SSL_ERROR_SSL:
             break

@@ -13,7 +13,6 @@ extension RequestHandler {
         case .deletePin?: return try await deletePin(frame.decode(), context)
         case .getAlbum?: return try await getAlbum(frame.decode(), context)
         case .newCollection?: return try await newCollection(frame.decode(), context)
-        case .getPhoto?: return try await getPhoto(frame.decode(), context)
         case .deletePhoto?: return try await deletePhoto(frame.decode(), context)
         case .randomPin?: return try await randomPin(context)
         case .getMapState?: return try await getMapState(context)
@@ -102,29 +101,6 @@ extension RequestHandler {
     }
 
     // MARK: Photos
-
-    func getPhoto(_ request: GetPhoto, _ context: RequestContext) async throws -> HandlerOutcome {
-        let user = try requireUser(context)
-        let photoID = try Self.storageID(request.photoID, "photo")
-        let thumbnail = request.variant == .thumbnail
-        let found = try await storage.read { store -> (PhotoRecord?, StoredPhotoBytes?) in
-            try store.transaction {
-                guard let photo = try store.photo(id: photoID, userID: user.id) else { return (nil, nil) }
-                return (photo, try store.photoBytes(id: photoID, userID: user.id, thumbnail: thumbnail))
-            }
-        }
-        guard let photo = found.0 else { throw Self.noPhoto(request.photoID) }
-        switch photo.state {
-        case .pending:
-            throw ErrorMessage(code: .notFound, message: "photo \(photoID) is still downloading; try again when the album is ready")
-        case .failed:
-            throw ErrorMessage(code: .notFound, message: "photo \(photoID) could not be downloaded: \(photo.error)")
-        case .ready:
-            guard let stored = found.1 else { throw StoreError(.internalError, "ready photo \(photoID) has no bytes") }
-            return HandlerOutcome(PhotoImage(photo: Self.info(stored.photo), variant: request.variant, sha256: stored.sha256,
-                                             image: stored.bytes), requestID: context.requestID)
-        }
-    }
 
     /// Removes one photo; the others keep their positions. A photo still downloading may be
     /// removed too: its fetch's result is then dropped.

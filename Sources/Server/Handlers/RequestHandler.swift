@@ -65,6 +65,7 @@ public final class RequestHandler: Sendable {
 
     /// Handles a request that needs storage; `completion` runs on some other thread.
     func handle(_ frame: Frame, context: RequestContext, completion: @escaping @Sendable (HandlerOutcome) -> Void) {
+        if startImageReply(frame, context, completion) { return }
         Task(executorPreference: executor) {
             let outcome: HandlerOutcome
             do {
@@ -87,7 +88,6 @@ public final class RequestHandler: Sendable {
         case .listFeeds?: return try await listFeeds(context)
         case .listSnaps?: return try await listSnaps(frame.decode(), context)
         case .postSnap?: return try await postSnap(frame.decode(), context)
-        case .openSnap?: return try await openSnap(frame.decode(), context)
         case .adminCreateFeed?: return try await adminCreateFeed(frame.decode(), context)
         case .adminDeleteFeed?: return try await adminDeleteFeed(frame.decode(), context)
         case .adminResetFeeds?: return try await adminResetFeeds(frame.decode(), context)

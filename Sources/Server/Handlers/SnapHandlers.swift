@@ -48,18 +48,6 @@ extension RequestHandler {
         return HandlerOutcome(SnapPosted(snap: Self.info(listing)), requestID: context.requestID)
     }
 
-    /// The only path by which snap image bytes leave the server: the claim commits first.
-    func openSnap(_ request: OpenSnap, _ context: RequestContext) async throws -> HandlerOutcome {
-        let user = try requireUser(context)
-        guard let snapID = Int64(exactly: request.snapID) else { throw StoreError(.notFound, "no snap \(request.snapID)") }
-        let now = clock()
-        let opened = try await storage.write { store in try store.claimView(snapID: snapID, viewerID: user.id, now: now) }
-        changes.bump()
-        logger.info("\(user.name) opened snap \(snapID)")
-        return HandlerOutcome(SnapImage(snap: Self.info(opened.listing), sha256: opened.sha256, image: opened.image),
-                              requestID: context.requestID)
-    }
-
     func validateImage(_ bytes: [UInt8]) throws -> ImageHeader {
         let limits = ImageLimits(maxBytes: configuration.maxImageBytes, maxWidth: configuration.maxImageDimension,
                                  maxHeight: configuration.maxImageDimension, maxPixels: configuration.maxImagePixels)

@@ -48,9 +48,11 @@ public protocol PinStore: AnyObject {
     // MARK: Photos
     /// One photo of the user's pins, or nil.
     func photo(id: Int64, userID: Int64) throws -> PhotoRecord?
-    /// The stored bytes of one of the user's photos (nil when there is no such photo or it has
-    /// no bytes: pending or failed).
-    func photoBytes(id: Int64, userID: Int64, thumbnail: Bool) throws -> StoredPhotoBytes?
+    /// Runs `body` with one of the user's photos, the SHA-256 of the variant asked for and its
+    /// stored bytes (copied out by `body`, straight into its own memory); nil when there is no
+    /// such photo or it has no bytes (pending or failed). One consistent snapshot throughout.
+    func withPhotoBytes<R>(id: Int64, userID: Int64, thumbnail: Bool,
+                           _ body: (_ photo: PhotoRecord, _ sha256: [UInt8], _ bytes: any StoredBytes) throws -> R) throws -> R?
     /// Deletes one photo of the user's pins with its bytes; `notFound` otherwise. A pending
     /// photo's fetch is thereby cancelled (its result finds no slot); the album completes when
     /// it was the last pending one.
@@ -218,6 +220,16 @@ public struct FetchedPhoto: Sendable {
                 width: Int, height: Int) {
         self.photoID = photoID; self.image = image; self.imageSHA256 = imageSHA256
         self.thumbnail = thumbnail; self.thumbnailSHA256 = thumbnailSHA256; self.width = width; self.height = height
+    }
+}
+
+extension PinStore {
+    /// The stored bytes of one of the user's photos as an array (nil when there is no such photo
+    /// or it has no bytes: pending or failed).
+    public func photoBytes(id: Int64, userID: Int64, thumbnail: Bool) throws -> StoredPhotoBytes? {
+        try withPhotoBytes(id: id, userID: userID, thumbnail: thumbnail) { photo, sha256, bytes in
+            StoredPhotoBytes(photo: photo, sha256: sha256, bytes: try bytes.array())
+        }
     }
 }
 

@@ -81,6 +81,17 @@ public final class SQLiteDatabase {
         }
     }
 
+    // MARK: Blobs
+
+    /// Runs `body` with `table.column` of row `rowID` opened for reading straight from the
+    /// database pages (see `SQLiteBlob`); nil when there is no such row. Call it inside a
+    /// transaction: the blob is closed when `body` returns.
+    public func withBlob<R>(table: String, column: String, rowID: Int64, _ body: (any StoredBytes) throws -> R) throws -> R? {
+        guard let blob = try SQLiteBlob(connection: handle, table: table, column: column, rowID: rowID) else { return nil }
+        defer { blob.close() }
+        return try body(blob)
+    }
+
     // MARK: Statements
 
     /// Runs one or more SQL statements that take no parameters (schema, pragmas), ignoring rows.

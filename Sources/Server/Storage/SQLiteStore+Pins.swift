@@ -217,14 +217,15 @@ extension SQLiteStore {
         }
     }
 
-    public func photoBytes(id: Int64, userID: Int64, thumbnail: Bool) throws -> StoredPhotoBytes? {
+    public func withPhotoBytes<R>(id: Int64, userID: Int64, thumbnail: Bool,
+                                  _ body: (PhotoRecord, [UInt8], any StoredBytes) throws -> R) throws -> R? {
         try translatingErrors("reading photo") {
             try database.transaction {
                 guard let photo = try photo(id: id, userID: userID), photo.state == .ready else { return nil }
                 let table = thumbnail ? "photo_thumbnails" : "photo_images"
-                return try database.queryFirst("SELECT sha256, bytes FROM \(table) WHERE photo_id = ?1", [.integer(id)]) {
-                    StoredPhotoBytes(photo: photo, sha256: $0.blob(at: 0), bytes: $0.blob(at: 1))
-                }
+                guard let sha256 = try database.queryFirst("SELECT sha256 FROM \(table) WHERE photo_id = ?1", [.integer(id)],
+                                                           row: { $0.blob(at: 0) }) else { return nil }
+                return try database.withBlob(table: table, column: "bytes", rowID: id) { try body(photo, sha256, $0) }
             }
         }
     }

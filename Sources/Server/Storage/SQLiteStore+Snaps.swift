@@ -51,7 +51,8 @@ extension SQLiteStore {
     /// hits the primary key. The claim and the read of the bytes are one transaction (a savepoint
     /// when batched), so bytes are never handed out for a claim that was not committed with them,
     /// and the caller acknowledges only after COMMIT returned.
-    public func claimView(snapID: Int64, viewerID: Int64, now: Int64) throws -> OpenedSnap {
+    public func claimView<R>(snapID: Int64, viewerID: Int64, now: Int64,
+                             _ body: (SnapListing, [UInt8], any StoredBytes) throws -> R) throws -> R {
         try translatingErrors("opening snap") {
             try database.transaction {
                 guard let gate = try database.queryFirst(
@@ -73,18 +74,18 @@ extension SQLiteStore {
                 } catch let error as SQLiteError where error.isUniquenessViolation {
                     throw StoreError(.alreadyViewed, "snap \(snapID) was already opened by this viewer")
                 }
-                // A missing image with image_erased still 0 means a purge is racing us or the row was
-                // damaged; either way nobody gets bytes, and throwing rolls the claim back.
-                guard let image = try database.queryFirst("SELECT bytes FROM snap_images WHERE snap_id = ?1",
-                                                          [.integer(snapID)], row: { $0.blob(at: 0) }) else {
-                    throw StoreError(.expired, "snap \(snapID) has no image any more")
-                }
                 guard var listing = try database.queryFirst(Self.listingByIDSQL, [.integer(viewerID), .integer(snapID)],
                                                             row: Self.snapListing) else {
                     throw StoreError(.notFound, "no snap \(snapID)")
                 }
                 listing.status = .read
-                return OpenedSnap(listing: listing, image: image, sha256: gate.sha256)
+                // A missing image with image_erased still 0 means a purge is racing us or the row was
+                // damaged; either way nobody gets bytes, and throwing rolls the claim back.
+                let result = try database.withBlob(table: "snap_images", column: "bytes", rowID: snapID) { image in
+                    try body(listing, gate.sha256, image)
+                }
+                guard let result else { throw StoreError(.expired, "snap \(snapID) has no image any more") }
+                return result
             }
         }
     }

@@ -40,8 +40,11 @@ public protocol SnapshareStore: PinStore, MovieStore {
     func snapListing(id: Int64, viewerID: Int64, now: Int64) throws -> SnapListing?
     /// The view-once gate. In one transaction: the snap must exist (`notFound`), not be the
     /// viewer's own (`ownSnap`), not be expired (`expired`); then the (snap, viewer) view row is
-    /// inserted, and a primary-key conflict means `alreadyViewed`. Only the winner gets bytes.
-    func claimView(snapID: Int64, viewerID: Int64, now: Int64) throws -> OpenedSnap
+    /// inserted, and a primary-key conflict means `alreadyViewed`. Only the winner gets bytes:
+    /// `body` runs inside the same transaction with the listing, the SHA-256 and the image (to
+    /// copy out), and a throw from it rolls the claim back.
+    func claimView<R>(snapID: Int64, viewerID: Int64, now: Int64,
+                      _ body: (_ listing: SnapListing, _ sha256: [UInt8], _ image: any StoredBytes) throws -> R) throws -> R
     /// Removes one user's view of a snap so they may open it once more; `notFound` if no view.
     func restoreView(snapID: Int64, userID: Int64) throws
     /// Deletes one snap with its image and views; `notFound` if absent.
@@ -156,6 +159,15 @@ public struct SnapListing: Sendable, Equatable {
         self.id = id; self.feedName = feedName; self.posterName = posterName; self.postedAt = postedAt
         self.expiresAt = expiresAt; self.status = status; self.byteCount = byteCount
         self.width = width; self.height = height; self.format = format
+    }
+}
+
+extension SnapshareStore {
+    /// `claimView`, with the image copied into an array.
+    public func claimView(snapID: Int64, viewerID: Int64, now: Int64) throws -> OpenedSnap {
+        try claimView(snapID: snapID, viewerID: viewerID, now: now) { listing, sha256, image in
+            OpenedSnap(listing: listing, image: try image.array(), sha256: sha256)
+        }
     }
 }
 

@@ -234,7 +234,22 @@ public struct PhotoImage: WireMessage, Equatable {
         image = try r.readBytes("image")
     }
     public func encode(into w: inout ByteWriter) {
-        photo.encode(into: &w); w.write(variant.rawValue); w.writeRaw(sha256); w.writeBytes(image)
+        Self.encodeFields(photo: photo, variant: variant, sha256: sha256, into: &w)
+        w.writeBytes(image)
+    }
+
+    /// Every field before the image.
+    private static func encodeFields(photo: PhotoInfo, variant: PhotoVariant, sha256: [UInt8], into w: inout ByteWriter) {
+        photo.encode(into: &w); w.write(variant.rawValue); w.writeRaw(sha256)
+    }
+
+    /// The complete frame of a PhotoImage whose `imageByteCount` image bytes `fill` copies in
+    /// place: the same bytes as `Frame(PhotoImage(...), requestID:)`, with one copy of the image.
+    public static func frame(requestID: UInt32, photo: PhotoInfo, variant: PhotoVariant, sha256: [UInt8], imageByteCount: Int,
+                             fill: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows -> [UInt8] {
+        try Frame.wireBytes(type: type, requestID: requestID,
+                            fields: { encodeFields(photo: photo, variant: variant, sha256: sha256, into: &$0) },
+                            trailingByteCount: imageByteCount, fill: fill)
     }
 }
 

@@ -185,5 +185,21 @@ public struct SnapImage: WireMessage, Equatable {
         sha256 = try r.readRaw(32, "sha256")
         image = try r.readBytes("image")
     }
-    public func encode(into w: inout ByteWriter) { snap.encode(into: &w); w.writeRaw(sha256); w.writeBytes(image) }
+    public func encode(into w: inout ByteWriter) {
+        Self.encodeFields(snap: snap, sha256: sha256, into: &w)
+        w.writeBytes(image)
+    }
+
+    /// Every field before the image.
+    private static func encodeFields(snap: SnapInfo, sha256: [UInt8], into w: inout ByteWriter) {
+        snap.encode(into: &w); w.writeRaw(sha256)
+    }
+
+    /// The complete frame of a SnapImage whose `imageByteCount` image bytes `fill` copies in
+    /// place: the same bytes as `Frame(SnapImage(...), requestID:)`, with one copy of the image.
+    public static func frame(requestID: UInt32, snap: SnapInfo, sha256: [UInt8], imageByteCount: Int,
+                             fill: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows -> [UInt8] {
+        try Frame.wireBytes(type: type, requestID: requestID, fields: { encodeFields(snap: snap, sha256: sha256, into: &$0) },
+                            trailingByteCount: imageByteCount, fill: fill)
+    }
 }

@@ -1,0 +1,90 @@
+import Shared
+
+/// The two requests whose reply carries a stored image: GetPhoto and OpenSnap.
+///
+/// Each runs as one storage job that checks the request, lays out the reply frame and copies the
+/// image into it straight from the database pages; the job's completion hands the frame to the
+/// connection. No handler thread sits in between, and the image is copied once on its way from
+/// the database to TLS (see docs/benchmarks.md for what each hop and copy cost).
+extension RequestHandler {
+    /// Starts `frame` when it is one of these requests; false for any other type.
+    func startImageReply(_ frame: Frame, _ context: RequestContext,
+                         _ completion: @escaping @Sendable (HandlerOutcome) -> Void) -> Bool {
+        switch MessageType(rawValue: frame.type) {
+        case .getPhoto?: sendPhoto(frame, context, completion)
+        case .openSnap?: openSnap(frame, context, completion)
+        default: return false
+        }
+        return true
+    }
+
+    /// A photo of the user's albums, full size or thumbnail; pending and failed photos have no bytes yet.
+    private func sendPhoto(_ frame: Frame, _ context: RequestContext, _ completion: @escaping @Sendable (HandlerOutcome) -> Void) {
+        let request: GetPhoto
+        let user: AuthenticatedUser
+        let photoID: Int64
+        do {
+            request = try frame.decode()
+            user = try requireUser(context)
+            photoID = try Self.storageID(request.photoID, "photo")
+        } catch {
+            return completion(failure(error, context))
+        }
+        let requestID = context.requestID
+        storage.read({ store -> [UInt8] in
+            let reply = try store.withPhotoBytes(id: photoID, userID: user.id, thumbnail: request.variant == .thumbnail) {
+                photo, sha256, image in
+                try PhotoImage.frame(requestID: requestID, photo: Self.info(photo), variant: request.variant, sha256: sha256,
+                                     imageByteCount: image.count, fill: image.copy(into:))
+            }
+            if let reply { return reply }
+            // No bytes: say why.
+            guard let photo = try store.photo(id: photoID, userID: user.id) else { throw Self.noPhoto(request.photoID) }
+            switch photo.state {
+            case .pending:
+                throw ErrorMessage(code: .notFound, message: "photo \(photoID) is still downloading; try again when the album is ready")
+            case .failed:
+                throw ErrorMessage(code: .notFound, message: "photo \(photoID) could not be downloaded: \(photo.error)")
+            case .ready:
+                throw StoreError(.internalError, "ready photo \(photoID) has no bytes")
+            }
+        }, completion: { [self] result in
+            completion(outcome(result, context))
+        })
+    }
+
+    /// The only path by which snap image bytes leave the server: the claim commits first (the
+    /// storage job's completion runs after its batch's COMMIT returned).
+    private func openSnap(_ frame: Frame, _ context: RequestContext, _ completion: @escaping @Sendable (HandlerOutcome) -> Void) {
+        let request: OpenSnap
+        let user: AuthenticatedUser
+        do {
+            request = try frame.decode()
+            user = try requireUser(context)
+        } catch {
+            return completion(failure(error, context))
+        }
+        guard let snapID = Int64(exactly: request.snapID) else {
+            return completion(failure(StoreError(.notFound, "no snap \(request.snapID)"), context))
+        }
+        let now = clock()
+        let requestID = context.requestID
+        storage.write({ store -> [UInt8] in
+            try store.claimView(snapID: snapID, viewerID: user.id, now: now) { listing, sha256, image in
+                try SnapImage.frame(requestID: requestID, snap: Self.info(listing), sha256: sha256,
+                                    imageByteCount: image.count, fill: image.copy(into:))
+            }
+        }, completion: { [self] result in
+            if case .success = result { changes.bump() }
+            completion(outcome(result, context))
+            if case .success = result { logger.info("\(user.name) opened snap \(snapID)") }
+        })
+    }
+
+    private func outcome(_ result: Result<[UInt8], any Error>, _ context: RequestContext) -> HandlerOutcome {
+        switch result {
+        case .success(let frame): HandlerOutcome(frame: frame)
+        case .failure(let error): failure(error, context)
+        }
+    }
+}

@@ -149,6 +149,27 @@ struct SQLiteStoreTests {
         }
     }
 
+    @Test("a new file gets 16 KiB pages; a file made with another page size keeps it and still opens")
+    func pageSize() throws {
+        try withTemporaryDatabase { path in
+            _ = try SQLiteStore(path: path)
+            let reopened = try SQLiteDatabase(path: path, readOnly: true)
+            #expect(try reopened.scalar("PRAGMA page_size") == Int64(SQLiteDatabase.newFilePageSize))
+        }
+        try withTemporaryDatabase { path in
+            do {
+                // A file made before this rule: 4 KiB pages, and a table already there.
+                let old = try SQLiteDatabase(path: path, newFilePageSize: 4096)
+                try old.exec("CREATE TABLE before_us (x INTEGER) STRICT")
+                #expect(try old.scalar("PRAGMA page_size") == 4096)
+            }
+            let store = try SQLiteStore(path: path)
+            #expect(try store.database.scalar("PRAGMA page_size") == 4096)
+            _ = try store.createFeed(name: "still works", at: 1)
+            #expect(try store.feed(named: "still works") != nil)
+        }
+    }
+
     @Test("nested transactions roll back only the level that failed")
     func nestedTransactions() throws {
         struct Planned: Error {}

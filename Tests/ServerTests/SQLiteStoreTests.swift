@@ -170,6 +170,49 @@ struct SQLiteStoreTests {
         }
     }
 
+    @Test("a writer with background checkpoints never checkpoints itself; its checkpointer copies the WAL into the file")
+    func backgroundCheckpoints() throws {
+        try withTemporaryDatabase { path in
+            let image = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+            var posted: [Int64] = []
+            do {
+                let store = try SQLiteStore(path: path, checkpointsInBackground: true)
+                let poster = try store.createUser(name: "poster", passwordHash: "h", isAdmin: false, at: 1)
+                let feed = try #require(try store.feed(named: "Memes"))
+                let fileSizeBefore = try fileSize(path)
+                // About 8 MB of commits, twice the WAL size that asks for a checkpoint, while the
+                // checkpointer is held: the file does not grow, so the writer did not checkpoint.
+                try store.database.withBackgroundCheckpointsPaused {
+                    for index in 0..<80 {
+                        posted.append(try store.insertSnap(NewSnap(
+                            feedID: feed.id, posterID: poster.id, image: image, sha256: [UInt8](repeating: 1, count: 32),
+                            format: .png, width: 4, height: 3, postedAt: Int64(index), expiresAt: 1_000_000)).id)
+                    }
+                    #expect(try fileSize(path) == fileSizeBefore)
+                }
+                // The pages reach the database file although the writer never checkpointed. The
+                // deadline only turns a checkpointer that never runs into a failure, not a hang.
+                let deadline = Date().addingTimeInterval(60)
+                while try fileSize(path) < fileSizeBefore + 4_000_000 && Date() < deadline {
+                    Thread.sleep(forTimeInterval: 0.01)
+                }
+                #expect(try fileSize(path) >= fileSizeBefore + 4_000_000, "nothing was copied out of the WAL")
+                // compact's own TRUNCATE checkpoint waits for a running one instead of failing busy.
+                try store.compact()
+            }
+            // Closed (checkpointer stopped first): everything is there on reopening.
+            let reopened = try SQLiteStore(path: path, readOnly: true)
+            for id in posted {
+                let listing = try #require(try reopened.snapListing(id: id, viewerID: 0, now: 0))
+                #expect(listing.byteCount == Int64(image.count))
+            }
+        }
+    }
+
+    private func fileSize(_ path: String) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+    }
+
     @Test("nested transactions roll back only the level that failed")
     func nestedTransactions() throws {
         struct Planned: Error {}

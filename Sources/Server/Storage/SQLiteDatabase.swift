@@ -20,6 +20,8 @@ public final class SQLiteDatabase {
 
     private let handle: OpaquePointer
     private var statementCache: [String: SQLiteStatement] = [:]
+    /// Copies the WAL into the file on its own thread, when asked for at open (see `WALCheckpointer`).
+    private var checkpointer: WALCheckpointer?
     /// 0 outside a transaction, 1 inside the outermost `transaction`, +1 per savepoint.
     private var transactionDepth = 0
     /// Work to run once the outermost transaction has committed (see `afterCommit`).
@@ -28,7 +30,7 @@ public final class SQLiteDatabase {
     /// Opens (and for a writer, creates) the database at `path` and configures the connection.
     public init(path: String, readOnly: Bool = false,
                 busyTimeoutMilliseconds: Int32 = SQLiteDatabase.defaultBusyTimeoutMilliseconds,
-                newFilePageSize: Int = SQLiteDatabase.newFilePageSize) throws {
+                newFilePageSize: Int = SQLiteDatabase.newFilePageSize, checkpointsInBackground: Bool = false) throws {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         var connection: OpaquePointer?
@@ -44,12 +46,29 @@ public final class SQLiteDatabase {
         self.isReadOnly = readOnly
         // From here on a throw deinitializes self, which closes the handle once.
         try configure(busyTimeoutMilliseconds: busyTimeoutMilliseconds, newFilePageSize: newFilePageSize)
+        if checkpointsInBackground && !readOnly {
+            let checkpointer = try WALCheckpointer(path: path)
+            self.checkpointer = checkpointer
+            // Replaces SQLite's automatic checkpoints on this connection (they use the same hook).
+            sqlite3_wal_hook(handle, WALCheckpointer.walHook, Unmanaged.passUnretained(checkpointer).toOpaque())
+        }
     }
 
     deinit {
+        if let checkpointer {
+            sqlite3_wal_hook(handle, nil, nil)
+            checkpointer.stop()
+        }
         // Finalize cached statements first so the close is immediate rather than deferred.
         statementCache.removeAll()
         sqlite3_close_v2(handle)
+    }
+
+    /// Runs `body` while no background checkpoint runs (for a checkpoint of one's own, which
+    /// would otherwise fail busy); just runs it without background checkpoints.
+    public func withBackgroundCheckpointsPaused<T>(_ body: () throws -> T) rethrows -> T {
+        guard let checkpointer else { return try body() }
+        return try checkpointer.paused(body)
     }
 
     private func configure(busyTimeoutMilliseconds: Int32, newFilePageSize: Int) throws {

@@ -57,7 +57,9 @@ extension SQLiteStore {
     /// `PRAGMA wal_checkpoint(TRUNCATE)`; false when another connection kept it from finishing.
     private func checkpoint() throws -> Bool {
         // Columns: busy (1 if blocked), frames in the WAL, frames copied.
-        let busy = try database.queryFirst("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int64(at: 0) } ?? 0
+        let busy = try database.withBackgroundCheckpointsPaused {
+            try database.queryFirst("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int64(at: 0) } ?? 0
+        }
         return busy == 0
     }
 

@@ -23,17 +23,18 @@ public final class SQLiteStore: SnapshareStore {
         }
     }
 
-    /// Opens the file at `path` (creating and migrating it unless `readOnly`).
-    public convenience init(path: String, readOnly: Bool = false) throws {
+    /// Opens the file at `path` (creating and migrating it unless `readOnly`). A writer may hand
+    /// its WAL checkpoints to a thread of their own (`WALCheckpointer`).
+    public convenience init(path: String, readOnly: Bool = false, checkpointsInBackground: Bool = false) throws {
         let database = try Self.translatingErrors("opening \(path)") {
-            try SQLiteDatabase(path: path, readOnly: readOnly)
+            try SQLiteDatabase(path: path, readOnly: readOnly, checkpointsInBackground: checkpointsInBackground)
         }
         try self.init(database: database)
     }
 
-    /// A store factory in the shape `StorageExecutor` takes.
+    /// A store factory in the shape `StorageExecutor` takes; the writer checkpoints in the background.
     public static func open(path: String, readOnly: Bool) throws -> any SnapshareStore {
-        try SQLiteStore(path: path, readOnly: readOnly)
+        try SQLiteStore(path: path, readOnly: readOnly, checkpointsInBackground: !readOnly)
     }
 
     /// Runs `body` atomically; nested calls become savepoints (see `SQLiteDatabase.transaction`).

@@ -10,6 +10,8 @@ import CSQLite
 public final class SQLiteDatabase {
     /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
     public static let defaultBusyTimeoutMilliseconds: Int32 = 5_000
+    /// The size a WAL file is cut back to after a checkpoint started it over.
+    public static let walSizeLimit = 64 * 1024 * 1024
     /// The page size of newly created database files (a power of two from 512 to 65536).
     public static let newFilePageSize = 16_384
 
@@ -101,6 +103,9 @@ public final class SQLiteDatabase {
         // FULL: in WAL mode this fsyncs the WAL on every COMMIT, so a commit that returned is durable.
         try exec("PRAGMA synchronous = FULL")
         try exec("PRAGMA secure_delete = ON")
+        // Once a checkpoint has started the WAL over, its file is cut back to this size, so a
+        // burst of posts does not leave a WAL of gigabytes behind.
+        _ = try queryFirst("PRAGMA journal_size_limit = \(Self.walSizeLimit)") { $0.int64(at: 0) }
     }
 
     private func check(_ resultCode: Int32, sql: String? = nil) throws {

@@ -12,9 +12,18 @@ import Foundation
 ///
 /// The writer connection's WAL hook calls `nudge` after each commit once the WAL holds
 /// `thresholdBytes`; nudges that arrive while a checkpoint runs are merged into one more run.
+///
+/// A background checkpoint never catches up with a writer that keeps committing, and SQLite only
+/// starts the WAL over once every frame in it has been copied, so under sustained writes the WAL
+/// would grow without end. Once it passes `catchUpBytes`, the writer's hook waits for the running
+/// pass and copies the frames that arrived meanwhile itself (`catchUp`); the next commit then
+/// starts the WAL from its beginning, and the writer's `journal_size_limit` cuts the file back.
+/// The writer copies only that remainder, never the whole WAL.
 final class WALCheckpointer: @unchecked Sendable {
     /// WAL size that asks for a checkpoint (SQLite's own default is 1,000 pages of 4 KiB).
     static let thresholdBytes = 4 * 1024 * 1024
+    /// WAL size past which the writer catches up with the checkpointer itself.
+    static let catchUpBytes = 32 * 1024 * 1024
 
     private let condition = NSCondition()
     /// Guarded by `condition`.
@@ -28,12 +37,15 @@ final class WALCheckpointer: @unchecked Sendable {
     private let connection: SQLiteDatabase
     /// `thresholdBytes` in pages of this database.
     let thresholdPages: Int32
+    /// `catchUpBytes` in pages of this database.
+    let catchUpPages: Int32
 
     /// Opens a second read-write connection to `path` (a WAL database) and starts the thread.
     init(path: String) throws {
         connection = try SQLiteDatabase(path: path)
         let pageSize = max(512, try connection.scalar("PRAGMA page_size"))
         thresholdPages = Int32(clamping: Int64(Self.thresholdBytes) / pageSize)
+        catchUpPages = Int32(clamping: Int64(Self.catchUpBytes) / pageSize)
         let thread = Thread { [self] in run() }
         thread.name = "snapshare-storage-checkpointer"
         thread.start()
@@ -83,10 +95,15 @@ final class WALCheckpointer: @unchecked Sendable {
     /// The WAL hook SQLite calls on the writer's connection after each commit; `context` is an
     /// unretained `WALCheckpointer`, `pages` the WAL's size in pages.
     static let walHook: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Int32 = {
-        context, _, _, pages in
+        context, connection, _, pages in
         guard let context else { return SQLITE_OK }
         let checkpointer = Unmanaged<WALCheckpointer>.fromOpaque(context).takeUnretainedValue()
-        if pages >= checkpointer.thresholdPages { checkpointer.nudge() }
+        if pages >= checkpointer.catchUpPages, let connection {
+            // Calling a checkpoint from this hook is what SQLite's own automatic checkpoint does.
+            checkpointer.paused { _ = sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil) }
+        } else if pages >= checkpointer.thresholdPages {
+            checkpointer.nudge()
+        }
         return SQLITE_OK
     }
 }

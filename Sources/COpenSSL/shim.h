@@ -82,7 +82,7 @@ static inline int snapshare_socket_sink_create(BIO *bio) {
 
 // The method is made once per process (the caller keeps it for good); NULL if OpenSSL cannot allocate it.
 static inline BIO_METHOD *snapshare_socket_sink_method_new(void) {
-    BIO_METHOD *method = BIO_meth_new(BIO_get_new_index() | BIO_TYPE_SOURCE_SINK | BIO_TYPE_DESCRIPTOR,
+    BIO_METHOD *method = BIO_meth_new(BIO_get_new_index() | BIO_TYPE_SOURCE_SINK,
                                       "snapshare socket sink");
     if (method == NULL) return NULL;
     if (BIO_meth_set_write(method, snapshare_socket_sink_write) != 1

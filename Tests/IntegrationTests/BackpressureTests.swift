@@ -12,16 +12,21 @@ import TestSupport
         let server = try TestServer()
         let poster = try server.registeredSession("poster")
         let viewer = try server.registeredSession("viewer")
-        let image = TestImages.sample(1)
-        let count = 60
+        let image = try Self.noisePNG(bytes: 1_000_000)
+        let count = 24
         var snaps: [SnapInfo] = []
         for _ in 0..<count { snaps.append(try poster.post(feed: "Memes", image: image)) }
 
-        // About 7 MB of replies pipelined on one connection, and not a byte read back yet: more
-        // than a loopback socket pair holds (4 MB send buffer at most, 128 KB received unread).
+        // About 24 MB of replies pipelined on one connection, and not a byte read back yet: far
+        // more than a loopback socket pair holds (a few MB of send buffer, 128 KB unread).
         let connection = viewer.connection
         var waiting: [UInt32: UInt64] = [:]
         for snap in snaps { waiting[try connection.send(OpenSnap(snapID: snap.id))] = snap.id }
+        // Wait until the server has found the socket full. The deadline only turns a socket that
+        // never fills into a failure instead of a hang.
+        let deadline = Date().addingTimeInterval(60)
+        while server.server.metrics.socketSendWaits == 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(server.server.metrics.socketSendWaits > 0, "the socket never filled, so nothing waited")
         // The loop is not stuck on the viewer's full socket: the poster is answered meanwhile.
         for _ in 0..<5 { #expect(try poster.whoAmI().username == "poster") }
 
@@ -34,8 +39,18 @@ import TestSupport
             #expect(reply.snap.id == snapID && reply.image == image && SHA256.hash(reply.image) == reply.sha256)
         }
         #expect(waiting.isEmpty)
-        #expect(server.server.metrics.socketSendWaits > 0, "the socket never filled, so nothing waited")
         // The connection is still in step afterwards.
         #expect(try viewer.whoAmI().username == "viewer")
+    }
+
+    /// A PNG of noise (incompressible) of about `bytes`.
+    static func noisePNG(bytes: Int) throws -> [UInt8] {
+        let side = Int(Double(bytes / 3).squareRoot())
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let pixels = (0..<side * side * 3).map { _ -> UInt8 in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 33)
+        }
+        return try ImageCodec.encodePNG(RGBImage(width: side, height: side, pixels: pixels))
     }
 }

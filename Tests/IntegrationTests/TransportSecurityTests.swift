@@ -84,6 +84,30 @@ import TestSupport
         try MalformedFrameTests.expectServerStillServes(server)
     }
 
+    @Test("a client asking for 512-byte TLS records (max_fragment_length) gets every gathered reply whole")
+    func smallRecordsKeepGatheredRepliesWhole() throws {
+        let server = try TestServer()
+        let folder = TemporaryDirectory("snapshare-maxfrag")
+        // Hello and fifty Pings in one go: their replies are gathered into records of 512 bytes.
+        var request = Frame(Hello(clientName: "maxfrag"), requestID: 1).encoded()
+        for id in 2...51 { request += Frame(Ping(), requestID: UInt32(id)).encoded() }
+        let input = folder.path + "/request.bin", output = folder.path + "/reply.bin"
+        FileManager.default.createFile(atPath: input, contents: Data(request))
+        // -no_ign_eof: s_client sends close_notify and leaves once its input ends (after 2 s).
+        let script = "(cat '\(input)'; sleep 2) | /usr/bin/openssl s_client -quiet -no_ign_eof -tls1_3 -maxfraglen 512 "
+            + "-connect 127.0.0.1:\(server.port) -CAfile '\(server.caPath)' > '\(output)'"
+        let result = try Subprocess.runTool("/bin/sh", ["-c", script], timeout: 30)
+        let reply = try #require(FileManager.default.contents(atPath: output), "\(result.stderr)")
+        var decoder = FrameDecoder(maxPayload: 1 << 20)
+        decoder.append([UInt8](reply))
+        var frames: [Frame] = []
+        while let frame = try decoder.nextFrame() { frames.append(frame) }
+        #expect(frames.count == 51, "\(reply.count) bytes: \(result.stderr)")
+        #expect(frames.first?.type == MessageType.welcome.rawValue)
+        #expect(Set(frames.dropFirst().filter { $0.type == MessageType.pong.rawValue }.map(\.requestID)) == Set(2...51))
+        try MalformedFrameTests.expectServerStillServes(server)
+    }
+
     @Test func aSilentConnectionIsClosedAfterTheHandshakeDeadline() throws {
         let server = try TestServer { $0.handshakeTimeoutMilliseconds = 500 }
         let fd = try Socket.connect(host: "127.0.0.1", port: server.port, timeout: 5)

@@ -274,9 +274,10 @@ final class Connection: EventHandler {
                 return
             }
         }
-        // Everything is written.
+        // Everything is written. (A tick may have set a deadline for the final flush already;
+        // lingering replaces it.)
         setWriteInterest(false)
-        if state.phase == .closing && lingerDeadline == nil { startLingering() }
+        if state.phase == .closing && !finishing { startLingering() }
         updateReadInterest()
     }
 
@@ -296,12 +297,18 @@ final class Connection: EventHandler {
                     used += frame.count
                 }
                 // One seal and one record header for many replies, instead of one each.
-                guard case .sent = try tls.send(UnsafeRawBufferPointer(rebasing: record[0..<used])) else {
+                guard case .sent(var sent) = try tls.send(UnsafeRawBufferPointer(rebasing: record[0..<used])) else {
                     pendingGather = gather
                     return .wouldBlock
                 }
                 pendingGather = nil
-                plainQueue.removeFirst(gather)
+                // Usually all of it; less when the peer asked for smaller records (TLS
+                // max_fragment_length): the frame cut in two goes on alone from its offset.
+                while let head = plainQueue.first, sent >= head.count {
+                    sent -= head.count
+                    plainQueue.removeFirst()
+                }
+                plainOffset = sent
                 return .sent
             }
             let offset = plainOffset

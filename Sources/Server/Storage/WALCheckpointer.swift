@@ -31,10 +31,12 @@ final class WALCheckpointer: @unchecked Sendable {
     private var stopping = false
     private let finished = DispatchSemaphore(value: 0)
     /// Held for each checkpoint, so a TRUNCATE checkpoint elsewhere (compact) waits for it instead
-    /// of failing busy.
-    private let running = NSLock()
-    /// Used only by the checkpointer thread (and by `init`, before the thread starts).
-    private let connection: SQLiteDatabase
+    /// of failing busy. Recursive: a commit made inside `paused` may run the WAL hook's catch-up
+    /// on the same thread.
+    private let running = NSRecursiveLock()
+    /// Used only by the checkpointer thread (and by `init`, before the thread starts); closed by
+    /// that thread before `stop` returns, so the writer's connection is the last one to close.
+    private var connection: SQLiteDatabase?
     /// `thresholdBytes` in pages of this database.
     let thresholdPages: Int32
     /// `catchUpBytes` in pages of this database.
@@ -42,7 +44,8 @@ final class WALCheckpointer: @unchecked Sendable {
 
     /// Opens a second read-write connection to `path` (a WAL database) and starts the thread.
     init(path: String) throws {
-        connection = try SQLiteDatabase(path: path)
+        let connection = try SQLiteDatabase(path: path)
+        self.connection = connection
         let pageSize = max(512, try connection.scalar("PRAGMA page_size"))
         thresholdPages = Int32(clamping: Int64(Self.thresholdBytes) / pageSize)
         catchUpPages = Int32(clamping: Int64(Self.catchUpBytes) / pageSize)
@@ -86,9 +89,10 @@ final class WALCheckpointer: @unchecked Sendable {
             running.lock()
             // PASSIVE: copy what no reader still needs and never wait for anyone. A busy or
             // partial result is fine: the next nudge copies the rest.
-            _ = try? connection.queryFirst("PRAGMA wal_checkpoint(PASSIVE)") { $0.int64(at: 0) }
+            _ = try? connection?.queryFirst("PRAGMA wal_checkpoint(PASSIVE)") { $0.int64(at: 0) }
             running.unlock()
         }
+        connection = nil
         finished.signal()
     }
 

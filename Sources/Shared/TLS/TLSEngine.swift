@@ -236,6 +236,7 @@ public final class TLSEngine {
         if let failure { throw failure }
         if handshakeCompleted { return .complete }
         OpenSSLErrorQueue.clear()
+        errno = 0
         let status = SSL_do_handshake(ssl)
         if status == 1 {
             try checkPeerIdentityWithoutTrustRoots()
@@ -350,6 +351,8 @@ public final class TLSEngine {
         var written = 0
         OpenSSLErrorQueue.clear()
         errno = 0
+        // OpenSSL allocates its record buffer again for this: let the next idle release free it.
+        networkBuffersUsed = true
         let status = SSL_write_ex(ssl, bytes.baseAddress!, bytes.count, &written)
         if status == 1 { return .sent(written) }
         let code = SSL_get_error(ssl, status)
@@ -400,6 +403,7 @@ public final class TLSEngine {
     public func close() -> Bool {
         guard handshakeCompleted, failure == nil, !closeNotifySent || closeNotifyPending else { return true }
         closeNotifySent = true
+        networkBuffersUsed = true
         OpenSSLErrorQueue.clear()
         // Returns 0 ("sent ours, theirs not seen yet") or 1; with memory BIOs neither needs a retry.
         let status = SSL_shutdown(ssl)

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Lets photo fetches start, or holds them before they touch the provider.
 ///
 /// Open by default. An operator (or a test that needs an album to stay downloading without
@@ -8,80 +6,51 @@ import Synchronization
 /// count. Waiting is cancellable, so a held download still stops when its pin is deleted or the
 /// server stops.
 final class FetchGate: Sendable {
-    private struct Waiter {
-        var id: UInt64
-        var continuation: CheckedContinuation<Void, any Error>
-    }
-
-    private struct State {
+    private struct Condition {
         var isOpen = true
         /// Fetches allowed through while paused, not yet used.
         var allowance = 0
-        var waiters: [Waiter] = []
-        var nextID: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let queue = AsyncWaitQueue(Condition())
 
     /// Holds every fetch that has not started yet.
     func pause() {
-        state.withLock { state in
-            state.isOpen = false
-            state.allowance = 0
+        queue.update { condition, _ in
+            condition.isOpen = false
+            condition.allowance = 0
+            return 0
         }
     }
 
     /// Lets `count` more fetches through while paused (waiting ones first, in order).
     func allow(_ count: Int) {
-        let woken = state.withLock { state -> [Waiter] in
-            let taken = Array(state.waiters.prefix(max(0, count)))
-            state.waiters.removeFirst(taken.count)
-            state.allowance += max(0, count) - taken.count
-            return taken
+        queue.update { condition, waiting in
+            let woken = min(waiting, max(0, count))
+            condition.allowance += max(0, count) - woken
+            return woken
         }
-        for waiter in woken { waiter.continuation.resume() }
     }
 
     /// Lets every fetch through, now and later.
     func open() {
-        let woken = state.withLock { state -> [Waiter] in
-            state.isOpen = true
-            state.allowance = 0
-            defer { state.waiters.removeAll() }
-            return state.waiters
+        queue.update { condition, waiting in
+            condition.isOpen = true
+            condition.allowance = 0
+            return waiting
         }
-        for waiter in woken { waiter.continuation.resume() }
     }
 
     /// How many fetches are held right now.
-    var heldCount: Int { state.withLock { $0.waiters.count } }
+    var heldCount: Int { queue.waitingCount }
 
     /// Returns when the fetch may start; throws `CancellationError` if cancelled while held.
     func pass() async throws {
-        let id = state.withLock { state -> UInt64 in
-            state.nextID += 1
-            return state.nextID
-        }
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let outcome = state.withLock { state -> Result<Void, any Error>? in
-                    if Task.isCancelled { return .failure(CancellationError()) }
-                    if state.isOpen { return .success(()) }
-                    if state.allowance > 0 {
-                        state.allowance -= 1
-                        return .success(())
-                    }
-                    state.waiters.append(Waiter(id: id, continuation: continuation))
-                    return nil
-                }
-                if let outcome { continuation.resume(with: outcome) }
-            }
-        } onCancel: {
-            let waiter = state.withLock { state -> Waiter? in
-                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-                return state.waiters.remove(at: index)
-            }
-            waiter?.continuation.resume(throwing: CancellationError())
+        try await queue.wait { condition in
+            if condition.isOpen { return true }
+            guard condition.allowance > 0 else { return false }
+            condition.allowance -= 1
+            return true
         }
     }
 }

@@ -12,7 +12,8 @@ import TestSupport
         let server = try TestServer()
         let poster = try server.registeredSession("poster")
         let viewer = try server.registeredSession("viewer")
-        let image = try Self.noisePNG(bytes: 1_000_000)
+        // About 1 MB: noise does not compress.
+        let image = try ImageCodec.encodePNG(RGBImage.noise(side: 577, seed: 24))
         let count = 24
         var snaps: [SnapInfo] = []
         for _ in 0..<count { snaps.append(try poster.post(feed: "Memes", image: image)) }
@@ -41,16 +42,5 @@ import TestSupport
         #expect(waiting.isEmpty)
         // The connection is still in step afterwards.
         #expect(try viewer.whoAmI().username == "viewer")
-    }
-
-    /// A PNG of noise (incompressible) of about `bytes`.
-    static func noisePNG(bytes: Int) throws -> [UInt8] {
-        let side = Int(Double(bytes / 3).squareRoot())
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        let pixels = (0..<side * side * 3).map { _ -> UInt8 in
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return UInt8(truncatingIfNeeded: state >> 33)
-        }
-        return try ImageCodec.encodePNG(RGBImage(width: side, height: side, pixels: pixels))
     }
 }

@@ -167,7 +167,7 @@ import Testing
     }
 
     @Test func randomBytesNeverCrashTheDecoder() {
-        var random = ImageTestSupport.SeededGenerator(seed: 0xD0C0DE)
+        var random = SeededGenerator(seed: 0xD0C0DE)
         for round in 0..<1500 {
             var bytes = random.bytes(Int.random(in: 0...400, using: &random))
             switch round % 3 {
@@ -189,7 +189,7 @@ import Testing
         case "jpeg": try ImageCodec.encodeJPEG(image)
         default: try ImageCodec.encodeJPEG(image, progressive: true)
         }
-        var random = ImageTestSupport.SeededGenerator(seed: 0xBAD5EED)
+        var random = SeededGenerator(seed: 0xBAD5EED)
         let limits = ImageLimits(maxWidth: 2048, maxHeight: 2048, maxPixels: 1 << 20)
         for _ in 0..<400 {
             var bytes = original

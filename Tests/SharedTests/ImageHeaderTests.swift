@@ -101,7 +101,7 @@ import Testing
     }
 
     @Test func randomBytesNeverCrashTheParser() {
-        var random = ImageTestSupport.SeededGenerator(seed: 0x5EED_0001)
+        var random = SeededGenerator(seed: 0x5EED_0001)
         var parsed = 0
         for round in 0..<3000 {
             var bytes = random.bytes(Int.random(in: 0...300, using: &random))

@@ -66,3 +66,12 @@ public struct RGBImage: Sendable, Equatable {
         return (y * width + x) * 3
     }
 }
+
+extension RGBImage {
+    /// A square of random pixels, which no codec compresses: a PNG of it is about `side² × 3`
+    /// bytes. For load tests and tests that need big images; the same seed gives the same image.
+    public static func noise(side: Int, seed: UInt64) -> RGBImage {
+        var random = SeededGenerator(seed: seed)
+        return RGBImage(width: side, height: side, pixels: random.bytes(side * side * 3))
+    }
+}

@@ -101,19 +101,11 @@ static inline BIO *snapshare_socket_sink_new(BIO_METHOD *method, int fd) {
     return bio;
 }
 
-// MARK: Memory
-
-static inline void snapshare_OPENSSL_free(void *pointer) {
-    OPENSSL_free(pointer);
-}
-
 // MARK: SSL_OP_BIT constants
 
 static const uint64_t snapshare_SSL_OP_NO_RENEGOTIATION = SSL_OP_NO_RENEGOTIATION;
 static const uint64_t snapshare_SSL_OP_NO_COMPRESSION = SSL_OP_NO_COMPRESSION;
 static const uint64_t snapshare_SSL_OP_CIPHER_SERVER_PREFERENCE = SSL_OP_CIPHER_SERVER_PREFERENCE;
-static const uint64_t snapshare_SSL_OP_NO_TICKET = SSL_OP_NO_TICKET;
-static const uint64_t snapshare_SSL_OP_IGNORE_UNEXPECTED_EOF = SSL_OP_IGNORE_UNEXPECTED_EOF;
 static const long snapshare_SSL_SESS_CACHE_OFF = SSL_SESS_CACHE_OFF;
 
 #endif

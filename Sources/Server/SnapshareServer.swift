@@ -48,8 +48,7 @@ public final class SnapshareServer: @unchecked Sendable {
         let tls = try TLSContext.server(certificateChainFile: certificateFile, privateKeyFile: keyFile)
         metrics = ServerMetrics(startedAt: RequestHandler.wallClock())
         albums = AlbumDownloader(storage: storage, provider: photos, gazetteer: gazetteer,
-                                 limits: ImageLimits(maxBytes: configuration.maxImageBytes, maxWidth: configuration.maxImageDimension,
-                                                     maxHeight: configuration.maxImageDimension, maxPixels: configuration.maxImagePixels),
+                                 limits: configuration.imageLimits,
                                  logger: logger)
         handler = RequestHandler(storage: storage, configuration: configuration, metrics: metrics, logger: logger, albums: albums)
         core = try ServerCore(configuration: configuration, tlsContext: tls, handler: handler, metrics: metrics, logger: logger)
@@ -93,7 +92,6 @@ public final class SnapshareServer: @unchecked Sendable {
             switch result {
             case .success(let erased) where erased > 0:
                 logger.info("erased the images of \(erased) expired snaps")
-                self.storage.write({ store in try store.compact() }, completion: { _ in })
             case .success: break
             case .failure(let error): logger.error("expiry purge failed: \(error)")
             }

@@ -74,7 +74,6 @@ public enum OfflineAdmin {
             }
             return try store.resetAllFeeds()
         }
-        try storage.writeSync { store in try store.compact() }
         print("Reset \(feed ?? "every feed"): \(count) snap\(count == 1 ? "" : "s") deleted.")
         return 0
     }

@@ -1,3 +1,5 @@
+import Shared
+
 /// Everything the server can be told, with the defaults it runs on when told nothing.
 public struct ServerConfiguration: Sendable {
     public var host = "127.0.0.1"
@@ -47,4 +49,11 @@ public struct ServerConfiguration: Sendable {
     public var maxFrameBytes: Int { maxImageBytes + 64 * 1024 }
 
     public var databasePath: String { dataDirectory + "/snapshare.db" }
+}
+
+extension ServerConfiguration {
+    /// The limits every received image is checked against (posts and album photos alike).
+    public var imageLimits: ImageLimits {
+        ImageLimits(maxBytes: maxImageBytes, maxWidth: maxImageDimension, maxHeight: maxImageDimension, maxPixels: maxImagePixels)
+    }
 }

@@ -56,7 +56,7 @@ final class Connection: EventHandler {
 
     // MARK: Events
 
-    func handleEvent(readable: Bool, writable: Bool, hangup: Bool) {
+    func handleEvent(readable: Bool, writable: Bool) {
         if writable {
             // A handshake that the socket pushed back resumes where it stopped.
             if state.phase == .handshaking { process(now: server.now()) } else { flush() }
@@ -115,7 +115,7 @@ final class Connection: EventHandler {
                 }
             } catch {
                 // OpenSSL has already sent its alert through the socket output.
-                server.logger.info("connection \(id): TLS handshake failed: \(error)")
+                server.logger.debug("connection \(id): TLS handshake failed: \(error)")
                 closeNow()
                 return
             }
@@ -140,7 +140,7 @@ final class Connection: EventHandler {
                 break
             }
         } catch {
-            server.logger.info("connection \(id): TLS error: \(error)")
+            server.logger.debug("connection \(id): TLS error: \(error)")
             closeNow()
             return
         }
@@ -181,8 +181,7 @@ final class Connection: EventHandler {
     /// A handler on another thread finished a request of this connection.
     func deliver(requestID: UInt32, outcome: HandlerOutcome) {
         guard !closed, state.phase != .closing else { return }
-        state.requestCompleted(requestID: requestID, identity: outcome.identity, now: server.now())
-        send(outcome.frame)
+        deliverInline(requestID: requestID, outcome: outcome, now: server.now())
         // Frames that waited for an identity change can be judged now.
         processFrames(now: server.now())
         flush()
@@ -205,7 +204,7 @@ final class Connection: EventHandler {
     /// Sends a fatal error, then closes once it has been written.
     func fail(_ error: ErrorMessage, requestID: UInt32) {
         guard !closed, state.phase != .closing else { return }
-        server.logger.info("connection \(id): closing: \(error.code.name): \(error.message)")
+        server.logger.debug("connection \(id): closing: \(error.code.name): \(error.message)")
         var fatal = error
         fatal.fatal = true
         send(Frame(fatal, requestID: requestID).encoded())
@@ -222,7 +221,7 @@ final class Connection: EventHandler {
         }
         if state.phase == .closing {
             // Still flushing a final error: give it a bounded time.
-            if lingerDeadline == nil { lingerDeadline = now + 5_000 }
+            lingerDeadline = now + 5_000
             return
         }
         if let error = state.expiredDeadline(now: now) {
@@ -325,7 +324,7 @@ final class Connection: EventHandler {
             }
             return .sent
         } catch {
-            server.logger.info("connection \(id): TLS write failed: \(error)")
+            server.logger.debug("connection \(id): TLS write failed: \(error)")
             closeNow()
             return .failed
         }

@@ -27,7 +27,7 @@ struct ConnectionState {
     /// What to do with a frame that has arrived.
     enum FrameDecision: Equatable {
         /// Answer the Hello with Welcome.
-        case welcome(Hello)
+        case welcome
         /// Hand the request to the handlers.
         case dispatch
         /// Send this error; when it is fatal, close afterwards.
@@ -105,7 +105,7 @@ struct ConnectionState {
                     message: "server speaks version \(ProtocolConstants.version); client offered \(hello.minVersion)...\(hello.maxVersion)"))
             }
             phase = .open
-            return .welcome(hello)
+            return .welcome
         case .open:
             guard let type = MessageType(rawValue: frame.type) else {
                 return .reject(ErrorMessage(code: .unknownMessageType,

@@ -15,7 +15,7 @@ final class Listener: EventHandler {
         self.server = server
     }
 
-    func handleEvent(readable: Bool, writable: Bool, hangup: Bool) {
+    func handleEvent(readable: Bool, writable: Bool) {
         guard readable else { return }
         for _ in 0..<64 {
             guard server.hasRoomForConnection else {

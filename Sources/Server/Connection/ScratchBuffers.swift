@@ -1,3 +1,5 @@
+import Shared
+
 /// Buffers shared by every connection of one event loop.
 ///
 /// The loop handles one connection at a time, so bytes only pass through these on their way
@@ -12,7 +14,7 @@ final class ScratchBuffers {
     let record: UnsafeMutableRawBufferPointer
 
     /// The most plaintext one TLS record carries: gathering small frames up to this fills records.
-    static let recordSize = 16 * 1024
+    static let recordSize = TLSEngine.maxRecordPlaintext
 
     init(networkBytes: Int = 64 * 1024, plaintextBytes: Int = 256 * 1024) {
         network = .allocate(byteCount: networkBytes, alignment: 16)

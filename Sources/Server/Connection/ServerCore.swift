@@ -155,5 +155,4 @@ final class ServerCore: @unchecked Sendable {
         }
     }
 
-    var connectionCount: Int { connections.count }
 }

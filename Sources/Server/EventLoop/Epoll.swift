@@ -11,9 +11,9 @@ final class Epoll {
     struct Event {
         var fd: Int32
         var generation: UInt32
+        /// Also set on hang-up and error: the next read(2) reports them.
         var readable: Bool
         var writable: Bool
-        var hangup: Bool
     }
 
     private let fd: Int32
@@ -73,8 +73,7 @@ final class Epoll {
                 fd: Int32(bitPattern: UInt32(truncatingIfNeeded: data)),
                 generation: UInt32(truncatingIfNeeded: data >> 32),
                 readable: bits & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0,
-                writable: bits & EPOLLOUT.rawValue != 0,
-                hangup: bits & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0))
+                writable: bits & EPOLLOUT.rawValue != 0))
         }
         return ready
     }

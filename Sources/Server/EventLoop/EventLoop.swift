@@ -8,7 +8,8 @@ import Synchronization
 
 /// Something registered with the event loop that reacts to readiness.
 protocol EventHandler: AnyObject {
-    func handleEvent(readable: Bool, writable: Bool, hangup: Bool)
+    /// Hang-ups and errors arrive as `readable`: the next read(2) reports them.
+    func handleEvent(readable: Bool, writable: Bool)
 }
 
 /// One thread, one epoll set: all socket I/O and all connection state live here.
@@ -25,7 +26,6 @@ final class EventLoop: @unchecked Sendable {
     private let stopping = Atomic<Bool>(false)
     private var thread: Thread?
     private var tickHandlers: [(interval: Int64, next: Int64, body: () -> Void)] = []
-    private let threadID = Mutex<pthread_t?>(nil)
 
     init() throws(SystemError) {
         epoll = try Epoll()
@@ -42,8 +42,6 @@ final class EventLoop: @unchecked Sendable {
         return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
     }
 
-    /// True when called on the loop thread.
-    var inLoop: Bool { threadID.withLock { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false } }
 
     /// Queues `task` to run on the loop thread; callable from any thread.
     func execute(_ task: @escaping @Sendable () -> Void) {
@@ -101,7 +99,6 @@ final class EventLoop: @unchecked Sendable {
 
     /// The loop itself; returns after `stop()`.
     func run() {
-        threadID.withLock { $0 = pthread_self() }
         while !stopping.load(ordering: .acquiring) {
             let now = Self.monotonicMilliseconds()
             let nextTick = tickHandlers.map(\.next).min()
@@ -122,7 +119,7 @@ final class EventLoop: @unchecked Sendable {
                 // A handler closed during this batch may have had its number reused: compare
                 // generations so the stale event is dropped.
                 guard let entry = handlers[event.fd], entry.generation == event.generation else { continue }
-                entry.handler.handleEvent(readable: event.readable, writable: event.writable, hangup: event.hangup)
+                entry.handler.handleEvent(readable: event.readable, writable: event.writable)
             }
             runQueuedTasks()
             runTicks()

@@ -1,16 +1,19 @@
 import Shared
 
 extension RequestHandler {
+    /// The login throttle's key for wrong class codes; no user name can contain a NUL.
+    static let classCodeThrottleKey = "\u{0}class-code"
+
     func register(_ request: Register, _ requestID: UInt32) async throws -> HandlerOutcome {
         if let problem = InputRules.validateUsername(request.username) { throw InputError(problem) }
         if let problem = InputRules.validatePassword(request.password) { throw InputError(problem) }
         if let code = configuration.classCode {
             let now = clock()
-            if let wait = throttle.retryAfter(user: "\u{0}class-code", now: now) {
+            if let wait = throttle.retryAfter(user: Self.classCodeThrottleKey, now: now) {
                 throw ErrorMessage(code: .rateLimited, message: "too many wrong class codes; try again in \(wait / 1000 + 1) s")
             }
             guard ConstantTime.equal(Array(request.classCode.utf8), Array(code.utf8)) else {
-                throttle.recordFailure(user: "\u{0}class-code", now: now)
+                throttle.recordFailure(user: Self.classCodeThrottleKey, now: now)
                 throw ErrorMessage(code: .badClassCode, message: "wrong class code; ask your instructor")
             }
         }

@@ -21,7 +21,6 @@ extension RequestHandler {
         try await storage.write { store in
             try store.deleteFeed(named: name)
         }
-        try? await storage.write { store in try store.compact() }
         changes.bump()
         logger.info("admin \(admin.name) deleted feed \(name)")
         return HandlerOutcome(Ok(), requestID: context.requestID)
@@ -37,7 +36,6 @@ extension RequestHandler {
             }
             return try store.resetAllFeeds()
         }
-        try? await storage.write { store in try store.compact() }
         changes.bump()
         logger.info("admin \(admin.name) reset \(name ?? "all feeds"): \(count) snaps deleted")
         return HandlerOutcome(Count(count: UInt64(count)), requestID: context.requestID)
@@ -45,9 +43,8 @@ extension RequestHandler {
 
     func adminDeleteSnap(_ request: AdminDeleteSnap, _ context: RequestContext) async throws -> HandlerOutcome {
         let admin = try requireAdmin(context)
-        guard let id = Int64(exactly: request.snapID) else { throw StoreError(.notFound, "no snap \(request.snapID)") }
+        let id = try Self.storageID(request.snapID, orThrow: StoreError(.notFound, "no snap \(request.snapID)"))
         try await storage.write { store in try store.deleteSnap(id: id) }
-        try? await storage.write { store in try store.compact() }
         changes.bump()
         logger.info("admin \(admin.name) deleted snap \(id)")
         return HandlerOutcome(Ok(), requestID: context.requestID)
@@ -55,7 +52,7 @@ extension RequestHandler {
 
     func adminRestoreView(_ request: AdminRestoreView, _ context: RequestContext) async throws -> HandlerOutcome {
         let admin = try requireAdmin(context)
-        guard let id = Int64(exactly: request.snapID) else { throw StoreError(.notFound, "no snap \(request.snapID)") }
+        let id = try Self.storageID(request.snapID, orThrow: StoreError(.notFound, "no snap \(request.snapID)"))
         let username = request.username
         try await storage.write { store in
             guard let user = try store.user(named: username) else { throw StoreError(.notFound, "no user named \(username)") }

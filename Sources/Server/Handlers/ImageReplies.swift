@@ -26,7 +26,7 @@ extension RequestHandler {
         do {
             request = try frame.decode()
             user = try requireUser(context)
-            photoID = try Self.storageID(request.photoID, "photo")
+            photoID = try Self.storageID(request.photoID, orThrow: Self.noPhoto(request.photoID))
         } catch {
             return completion(failure(error, context))
         }
@@ -64,8 +64,11 @@ extension RequestHandler {
         } catch {
             return completion(failure(error, context))
         }
-        guard let snapID = Int64(exactly: request.snapID) else {
-            return completion(failure(StoreError(.notFound, "no snap \(request.snapID)"), context))
+        let snapID: Int64
+        do {
+            snapID = try Self.storageID(request.snapID, orThrow: StoreError(.notFound, "no snap \(request.snapID)"))
+        } catch {
+            return completion(failure(error, context))
         }
         let now = clock()
         let requestID = context.requestID
@@ -77,7 +80,8 @@ extension RequestHandler {
         }, completion: { [self] result in
             if case .success = result { changes.bump() }
             completion(outcome(result, context))
-            if case .success = result { logger.info("\(user.name) opened snap \(snapID)") }
+            // Debug, not info: this runs on the writer thread, up to a batch's worth at a time.
+            if case .success = result { logger.debug("\(user.name) opened snap \(snapID)") }
         })
     }
 

@@ -56,7 +56,7 @@ extension RequestHandler {
 
     func deletePin(_ request: DeletePin, _ context: RequestContext) async throws -> HandlerOutcome {
         let user = try requireUser(context)
-        let pinID = try Self.storageID(request.pinID, "pin")
+        let pinID = try Self.storageID(request.pinID, orThrow: Self.noPin(request.pinID))
         try await storage.write { store in try store.deletePin(id: pinID, userID: user.id) }
         albums.cancel(pinID: pinID)
         logger.info("\(user.name) deleted pin \(pinID)")
@@ -67,7 +67,7 @@ extension RequestHandler {
 
     func getAlbum(_ request: GetAlbum, _ context: RequestContext) async throws -> HandlerOutcome {
         let user = try requireUser(context)
-        let pinID = try Self.storageID(request.pinID, "pin")
+        let pinID = try Self.storageID(request.pinID, orThrow: Self.noPin(request.pinID))
         let album = try await storage.read { store in try store.album(pinID: pinID, userID: user.id) }
         guard let album else { throw Self.noPin(request.pinID) }
         return HandlerOutcome(Self.albumMessage(album), requestID: context.requestID)
@@ -76,7 +76,7 @@ extension RequestHandler {
     /// Empties the album and fetches another page; refused while the album is downloading.
     func newCollection(_ request: NewCollection, _ context: RequestContext) async throws -> HandlerOutcome {
         let user = try requireUser(context)
-        let pinID = try Self.storageID(request.pinID, "pin")
+        let pinID = try Self.storageID(request.pinID, orThrow: Self.noPin(request.pinID))
         let provider = albums.provider.name
         let perPage = AlbumDownloader.photosPerAlbum
         let now = clock()
@@ -106,7 +106,7 @@ extension RequestHandler {
     /// removed too: its fetch's result is then dropped.
     func deletePhoto(_ request: DeletePhoto, _ context: RequestContext) async throws -> HandlerOutcome {
         let user = try requireUser(context)
-        let photoID = try Self.storageID(request.photoID, "photo")
+        let photoID = try Self.storageID(request.photoID, orThrow: Self.noPhoto(request.photoID))
         let now = clock()
         do {
             try await storage.write { store in try store.deletePhoto(id: photoID, userID: user.id, at: now) }
@@ -175,13 +175,6 @@ extension RequestHandler {
         }
     }
 
-    /// A wire id as a storage id; ids past Int64's range cannot exist.
-    static func storageID(_ id: UInt64, _ kind: String) throws -> Int64 {
-        guard let value = Int64(exactly: id) else {
-            throw ErrorMessage(code: .notFound, message: "you have no \(kind) \(id)")
-        }
-        return value
-    }
 
     /// The same answer for another user's pin as for one that never existed: ids leak nothing.
     static func noPin(_ id: UInt64) -> ErrorMessage { ErrorMessage(code: .notFound, message: "you have no pin \(id)") }

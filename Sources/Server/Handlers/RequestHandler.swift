@@ -43,7 +43,7 @@ public final class RequestHandler: Sendable {
             return reply(frame, context) { (_: Ping) in Pong() }
         case MessageType.poll.rawValue:
             return reply(frame, context) { (poll: Poll) in
-                guard context.user != nil else { throw ErrorMessage(code: .authRequired, message: "log in first") }
+                _ = try requireUser(context)
                 let version = changes.current
                 return PollResult(version: version, changed: version != poll.knownVersion)
             }
@@ -134,6 +134,13 @@ public final class RequestHandler: Sendable {
         case .ownSnap: ErrorMessage(code: .ownSnap, message: error.message)
         case .corrupt, .unavailable, .internalError: ErrorMessage(code: .storageFailure, message: "storage failure")
         }
+    }
+
+    /// A wire id as a storage id; ids past Int64's range cannot exist, so they get the same
+    /// `notFound` as a missing row.
+    static func storageID(_ id: UInt64, orThrow notFound: @autoclosure () -> any Error) throws -> Int64 {
+        guard let value = Int64(exactly: id) else { throw notFound() }
+        return value
     }
 
     func requireUser(_ context: RequestContext) throws -> AuthenticatedUser {

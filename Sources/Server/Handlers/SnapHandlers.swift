@@ -49,8 +49,7 @@ extension RequestHandler {
     }
 
     func validateImage(_ bytes: [UInt8]) throws -> ImageHeader {
-        let limits = ImageLimits(maxBytes: configuration.maxImageBytes, maxWidth: configuration.maxImageDimension,
-                                 maxHeight: configuration.maxImageDimension, maxPixels: configuration.maxImagePixels)
+        let limits = configuration.imageLimits
         do {
             return try limits.validate(bytes)
         } catch {

@@ -139,11 +139,6 @@ public final class SQLiteDatabase {
         }
     }
 
-    /// Prepares a statement that is not cached; it is finalized when released.
-    public func prepare(_ sql: String) throws -> SQLiteStatement {
-        try makeStatement(sql, persistent: false)
-    }
-
     private func makeStatement(_ sql: String, persistent: Bool) throws -> SQLiteStatement {
         var statement: OpaquePointer?
         var trailingGarbage = false

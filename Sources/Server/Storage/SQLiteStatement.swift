@@ -120,14 +120,6 @@ public final class SQLiteStatement {
 
     // MARK: Columns
 
-    /// The number of result columns.
-    public var columnCount: Int32 { sqlite3_column_count(handle) }
-
-    /// True when column `index` (from 0) of the current row is NULL.
-    public func isNull(at index: Int32) -> Bool {
-        sqlite3_column_type(handle, index) == SQLITE_NULL
-    }
-
     /// Column `index` as a 64-bit integer (NULL reads as 0).
     public func int64(at index: Int32) -> Int64 {
         sqlite3_column_int64(handle, index)
@@ -151,16 +143,5 @@ public final class SQLiteStatement {
         guard let bytes = sqlite3_column_blob(handle, index) else { return [] }
         let count = Int(sqlite3_column_bytes(handle, index))
         return Array(UnsafeRawBufferPointer(start: bytes, count: count))
-    }
-
-    /// Column `index` as whichever storage class it holds.
-    public func value(at index: Int32) -> SQLiteValue {
-        switch sqlite3_column_type(handle, index) {
-        case SQLITE_INTEGER: return .integer(int64(at: index))
-        case SQLITE_FLOAT: return .real(double(at: index))
-        case SQLITE_TEXT: return .text(string(at: index))
-        case SQLITE_BLOB: return .blob(blob(at: index))
-        default: return .null
-        }
     }
 }

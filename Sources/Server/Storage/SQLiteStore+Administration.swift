@@ -3,13 +3,17 @@ extension SQLiteStore {
     public func resetFeed(id: Int64) throws -> Int {
         try translatingErrors("resetting feed") {
             // One statement, so it is atomic even outside a transaction; images and views cascade.
-            try database.run("DELETE FROM snaps WHERE feed_id = ?1", [.integer(id)])
+            let deleted = try database.run("DELETE FROM snaps WHERE feed_id = ?1", [.integer(id)])
+            eraseDeletedBytes()
+            return deleted
         }
     }
 
     public func resetAllFeeds() throws -> Int {
         try translatingErrors("resetting all feeds") {
-            try database.run("DELETE FROM snaps")
+            let deleted = try database.run("DELETE FROM snaps")
+            eraseDeletedBytes()
+            return deleted
         }
     }
 
@@ -22,9 +26,17 @@ extension SQLiteStore {
                     """, [.integer(now)])
                 try database.run("UPDATE snaps SET image_erased = 1 WHERE image_erased = 0 AND expires_at <= ?1",
                                  [.integer(now)])
+                if erased > 0 { eraseDeletedBytes() }
                 return erased
             }
         }
+    }
+
+    /// Called by every method that deletes image bytes: `secure_delete` has zeroed their pages,
+    /// and the compaction after the commit removes the older copies the WAL still holds. A
+    /// failure there is not the delete's failure; the next compaction repeats the work.
+    func eraseDeletedBytes() {
+        try? compact()
     }
 
     /// Copies the WAL into the database file and truncates the WAL to zero bytes. With
@@ -34,8 +46,8 @@ extension SQLiteStore {
     /// SQLite refuses to checkpoint inside a transaction, and a group-commit batch is always one.
     /// So inside a transaction the checkpoint is scheduled for right after the outermost COMMIT
     /// (still before the batch's completions run); a failure there cannot reach this caller, and
-    /// the next compaction repeats the work. Outside a transaction (`writeUnbatched`) it runs at
-    /// once and reports a checkpoint that readers kept from finishing as `unavailable`.
+    /// the next compaction repeats the work. Outside a transaction it runs at once and reports a
+    /// checkpoint that readers kept from finishing as `unavailable`.
     public func compact() throws {
         guard !database.isReadOnly else {
             throw StoreError(.internalError, "compact needs the writer connection")

@@ -16,6 +16,7 @@ extension SQLiteStore {
             // Snaps, their images and views go with the feed (ON DELETE CASCADE), in one statement.
             let deleted = try database.run("DELETE FROM feeds WHERE name = ?1", [.text(name)])
             guard deleted > 0 else { throw StoreError(.notFound, "no feed named \(name)") }
+            eraseDeletedBytes()
         }
     }
 

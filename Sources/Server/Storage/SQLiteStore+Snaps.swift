@@ -105,6 +105,7 @@ extension SQLiteStore {
             // The image and the views go with it (ON DELETE CASCADE).
             let deleted = try database.run("DELETE FROM snaps WHERE id = ?1", [.integer(id)])
             guard deleted > 0 else { throw StoreError(.notFound, "no snap \(id)") }
+            eraseDeletedBytes()
         }
     }
 

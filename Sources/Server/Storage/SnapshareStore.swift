@@ -56,7 +56,9 @@ public protocol SnapshareStore: PinStore, MovieStore {
     /// Deletes the image bytes of snaps past their expiry (metadata stays, so opens answer
     /// `expired`); returns how many images were erased.
     func purgeExpired(now: Int64) throws -> Int
-    /// Makes deleted bytes unrecoverable from the files (WAL checkpoint and truncate).
+    /// Makes deleted bytes unrecoverable from the files (WAL checkpoint and truncate). The
+    /// methods that delete image bytes already do this after their commit; this is for doing it
+    /// on demand.
     func compact() throws
     /// Named counters for `admin stats`.
     func statistics(now: Int64) throws -> [Statistic]

@@ -7,13 +7,6 @@ extension StorageExecutor {
         }
     }
 
-    /// `writeUnbatched`, awaited.
-    public func writeUnbatched<T: Sendable>(_ job: @escaping @Sendable (any SnapshareStore) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            writeUnbatched(job) { continuation.resume(with: $0) }
-        }
-    }
-
     /// `read`, awaited.
     public func read<T: Sendable>(_ job: @escaping @Sendable (any SnapshareStore) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in

@@ -70,31 +70,19 @@ public final class StorageExecutor: @unchecked Sendable {
     /// after the batch's COMMIT returned (or failed).
     public func write<T: Sendable>(_ job: @escaping @Sendable (any SnapshareStore) throws -> T,
                                    completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
-        submit(TypedStorageJob(mode: .batchedWrite, body: job, completion: completion), to: writes)
-    }
-
-    /// Queues a write that runs alone on the writer, outside any transaction: for `compact()`,
-    /// which SQLite refuses inside one. The job's store calls are each atomic on their own.
-    public func writeUnbatched<T: Sendable>(_ job: @escaping @Sendable (any SnapshareStore) throws -> T,
-                                            completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
-        submit(TypedStorageJob(mode: .unbatchedWrite, body: job, completion: completion), to: writes)
+        submit(TypedStorageJob(body: job, completion: completion), to: writes)
     }
 
     /// Queues a read for whichever reader thread is free; it sees one consistent snapshot of
     /// committed data. Writing through a reader's store fails.
     public func read<T: Sendable>(_ job: @escaping @Sendable (any SnapshareStore) throws -> T,
                                   completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
-        submit(TypedStorageJob(mode: .read, body: job, completion: completion), to: reads)
+        submit(TypedStorageJob(body: job, completion: completion), to: reads)
     }
 
     /// `write`, waiting for the outcome (admin commands, tests). Never call it from a storage thread.
     public func writeSync<T: Sendable>(_ job: @escaping @Sendable (any SnapshareStore) throws -> T) throws -> T {
         try waitFor { write(job, completion: $0) }
-    }
-
-    /// `writeUnbatched`, waiting for the outcome.
-    public func writeUnbatchedSync<T: Sendable>(_ job: @escaping @Sendable (any SnapshareStore) throws -> T) throws -> T {
-        try waitFor { writeUnbatched(job, completion: $0) }
     }
 
     /// `read`, waiting for the outcome. Never call it from a storage thread.
@@ -111,7 +99,7 @@ public final class StorageExecutor: @unchecked Sendable {
         threadsRunning.wait()
     }
 
-    /// How many batches (or lone unbatched writes) the writer has finished; counted before their
+    /// How many batches the writer has finished; counted before their
     /// completions run (for tests and stats).
     var committedBatchCount: Int {
         counterLock.withLock { batchCount }
@@ -159,15 +147,9 @@ public final class StorageExecutor: @unchecked Sendable {
         thread.start()
     }
 
-    /// Runs one group-commit batch (or a lone unbatched write) on the writer's store.
+    /// Runs one group-commit batch on the writer's store.
     private static func runWriteBatch(_ batch: [any StorageJob], on store: any SnapshareStore,
                                       beforeCompletions: () -> Void) {
-        if batch.count == 1, batch[0].mode == .unbatchedWrite {
-            batch[0].run(on: store)
-            beforeCompletions()
-            batch[0].complete(batchFailure: nil)
-            return
-        }
         var batchFailure: (any Error)?
         do {
             try store.transaction {

@@ -30,22 +30,15 @@ final class StorageQueue: @unchecked Sendable {
         nextBatch(maximumCount: 1).first
     }
 
-    /// Waits for work, then takes every queued batchable write up to `maximumCount`, stopping
-    /// before an unbatched job; an unbatched job at the head comes alone. Empty once the queue
-    /// is closed and drained.
+    /// Waits for work, then takes every queued job, up to `maximumCount`. Empty once the queue is
+    /// closed and drained.
     func nextBatch(maximumCount: Int) -> [any StorageJob] {
         condition.lock()
         defer { condition.unlock() }
         while jobs.isEmpty && !isClosed {
             condition.wait()
         }
-        guard let first = jobs.first else { return [] }
-        var count = 1
-        if first.mode == .batchedWrite {
-            while count < min(maximumCount, jobs.count) && jobs[count].mode == .batchedWrite {
-                count += 1
-            }
-        }
+        let count = min(maximumCount, jobs.count)
         let batch = Array(jobs[0..<count])
         jobs.removeFirst(count)
         return batch

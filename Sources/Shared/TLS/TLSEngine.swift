@@ -3,8 +3,8 @@ import Glibc
 
 /// One TLS connection as a byte transformer: ciphertext in from the network, plaintext out, and back.
 ///
-/// The engine never touches a socket. The event loop owns read(2)/write(2) and moves bytes through two memory BIOs
-/// (the swift-nio-ssl design), so handshakes can run entirely in memory in tests:
+/// By default the engine never touches a socket: the caller owns read(2)/write(2) and moves bytes through two memory
+/// BIOs (the swift-nio-ssl design), so handshakes can run entirely in memory in tests:
 ///
 ///     engine.receiveFromNetwork(bytesReadFromSocket)
 ///     try engine.handshake() / try engine.readPlaintext(into: &inbox, maxBytes: n)
@@ -15,9 +15,9 @@ import Glibc
 /// After any thrown error the engine is dead (every call rethrows it); flush `takeNetworkBytes()` once to send
 /// OpenSSL's alert, then close the socket.
 ///
-/// A server may instead let OpenSSL send sealed records straight to the socket (`Output.socket`): each record then
-/// goes from OpenSSL's record buffer to the kernel without passing through a memory BIO and a second buffer, which
-/// for a 100 KB photo saves two copies of it. Input stays in memory either way.
+/// The server instead lets OpenSSL send sealed records straight to the socket (`Output.socket`, then `send(_:)`):
+/// each record goes from OpenSSL's record buffer to the kernel without passing through a memory BIO and a second
+/// buffer, which for a 100 KB photo saves two copies of it. Input stays in memory either way.
 ///
 /// Not Sendable: an `SSL*` must stay on the thread that owns the connection.
 public final class TLSEngine {
@@ -64,8 +64,9 @@ public final class TLSEngine {
         case closed
     }
 
-    /// Largest chunk handed to one SSL_read_ex: one TLS record's worth of plaintext.
-    private static let readChunkSize = 16 * 1024
+    /// The most plaintext one TLS record carries: the largest chunk handed to one SSL_read_ex, and
+    /// the most `send(_:)` takes.
+    public static let maxRecordPlaintext = 16 * 1024
 
     private let ssl: OpaquePointer
     /// Ciphertext from the network, consumed by OpenSSL. Owned by `ssl` (SSL_set_bio); replaced by
@@ -270,7 +271,7 @@ public final class TLSEngine {
         // Grow the array a chunk at a time and let the raw-memory read below do the work.
         var total = 0
         while total < maxBytes {
-            let wanted = min(maxBytes - total, Self.readChunkSize)
+            let wanted = min(maxBytes - total, Self.maxRecordPlaintext)
             let start = buffer.count
             buffer.append(contentsOf: repeatElement(0, count: wanted))
             let result: ReadResult
@@ -346,7 +347,7 @@ public final class TLSEngine {
     /// Socket output: seals `bytes` (at most one record's worth, 16 KiB) into one TLS record and sends it.
     public func send(_ bytes: UnsafeRawBufferPointer) throws(TLSError) -> SendResult {
         precondition(sendsToSocket, "send(_:) is for socket output; use writePlaintext")
-        precondition(!bytes.isEmpty && bytes.count <= Self.readChunkSize, "send(_:) takes 1 to 16384 bytes")
+        precondition(!bytes.isEmpty && bytes.count <= Self.maxRecordPlaintext, "send(_:) takes 1 to 16384 bytes")
         try checkWritable("send")
         var written = 0
         OpenSSLErrorQueue.clear()

@@ -95,7 +95,7 @@ final class LoadConnection {
     @discardableResult
     func send<M: WireMessage>(_ message: M, kind: OperationKind, snapID: UInt64 = 0, now: UInt64) -> UInt32 {
         let id = takeRequestID()
-        appendFrame(type: M.type.rawValue, requestID: id) { writer in message.encode(into: &writer) }
+        plaintext.append(contentsOf: Frame(message, requestID: id).encoded())
         inFlight[id] = PendingRequest(kind: kind, sentAt: now, snapID: snapID)
         return id
     }
@@ -104,15 +104,6 @@ final class LoadConnection {
         let id = nextRequestID
         nextRequestID = nextRequestID == UInt32.max ? 1 : nextRequestID + 1
         return id
-    }
-
-    private func appendFrame(type: UInt16, requestID: UInt32, _ encode: (inout ByteWriter) -> Void) {
-        var payload = ByteWriter()
-        encode(&payload)
-        var header = ByteWriter(capacity: FrameHeader.size)
-        FrameHeader(length: UInt32(payload.bytes.count), type: type, requestID: requestID).encode(into: &header)
-        plaintext.append(contentsOf: header.bytes)
-        plaintext.append(contentsOf: payload.bytes)
     }
 
     /// Encrypts the queued frames a record at a time into the loop's buffer and writes what the

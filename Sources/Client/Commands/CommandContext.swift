@@ -9,6 +9,8 @@ final class CommandContext {
     let environment: [String: String]
     let state: ClientState
     let console: Console
+    /// `settings()` once worked out, failure included.
+    private var resolvedSettings: Result<ConnectionSettings, ClientError>?
 
     init(parsed: ParsedCommand, environment: [String: String], console: Console) {
         self.parsed = parsed
@@ -19,9 +21,14 @@ final class CommandContext {
 
     var json: Bool { parsed.flag("--json") }
 
+    /// The server and how to trust it, worked out once: config.json is read on the first call.
     func settings() throws(ClientError) -> ConnectionSettings {
-        try ConnectionSettings.resolve(serverFlag: parsed.string("--server"), caFlag: parsed.string("--ca"),
-                                       environment: environment, state: state)
+        if let resolvedSettings { return try resolvedSettings.get() }
+        let resolved = Result { () throws(ClientError) in
+            try ConnectionSettings.resolve(serverFlag: parsed.string("--server"), caFlag: parsed.string("--ca"), state: state)
+        }
+        resolvedSettings = resolved
+        return try resolved.get()
     }
 
     /// A connected, not yet authenticated session.

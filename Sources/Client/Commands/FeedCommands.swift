@@ -15,7 +15,7 @@ enum FeedCommands {
         }
         var table = TextTable(columns: [.init("FEED"), .init("SNAPS", alignment: .right), .init("UNREAD", alignment: .right)])
         for feed in feeds { table.append([feed.name, "\(feed.snapCount)", "\(feed.unreadCount)"]) }
-        context.console.raw(table.render().hasSuffix("\n") ? table.render() : table.render() + "\n")
+        context.console.raw(table.render() + "\n")
     }
 
     static func feed(_ context: CommandContext) throws(ClientError) {
@@ -24,7 +24,8 @@ enum FeedCommands {
         let clockOffset = (session.welcome.serverTime) - Timestamp.now()
         guard context.parsed.flag("--watch") else {
             let listing = try session.snaps(feed: name)
-            try show(listing, name: name, session: session, context: context, now: Timestamp.now() + clockOffset)
+            let sections = try sectionNames(listing, name: name, session: session, context: context)
+            context.console.raw(render(listing, sections: sections, context: context, now: Timestamp.now() + clockOffset))
             return
         }
         let interval: Double
@@ -43,7 +44,9 @@ enum FeedCommands {
             if poll.changed {
                 let listing = try session.snaps(feed: name)
                 version = listing.version
-                let drawn = try render(listing, name: name, session: session, context: context, now: Timestamp.now() + clockOffset)
+                // The feed list is fetched again on each change: a feed made or deleted moves the version too.
+                let sections = try sectionNames(listing, name: name, session: session, context: context)
+                let drawn = render(listing, sections: sections, context: context, now: Timestamp.now() + clockOffset)
                 // Redraw only when what the user sees changed.
                 if drawn != lastDrawn {
                     lastDrawn = drawn
@@ -55,21 +58,21 @@ enum FeedCommands {
         }
     }
 
-    private static func show(_ listing: Snaps, name: String?, session: SnapshareSession, context: CommandContext, now: Int64) throws(ClientError) {
-        context.console.raw(try render(listing, name: name, session: session, context: context, now: now))
+    /// The feeds a listing is drawn under: the named one, else every feed, empty ones included
+    /// (which only the feed list names). JSON has no sections, so it costs no request.
+    private static func sectionNames(_ listing: Snaps, name: String?, session: SnapshareSession,
+                                     context: CommandContext) throws(ClientError) -> [String] {
+        if context.json { return [] }
+        if let name { return [listing.snaps.first?.feed ?? name] }
+        return try session.feeds().map(\.name)
     }
 
-    private static func render(_ listing: Snaps, name: String?, session: SnapshareSession, context: CommandContext, now: Int64) throws(ClientError) -> String {
+    /// The listing as printed: one JSON line, or a section per feed in `sections`.
+    private static func render(_ listing: Snaps, sections: [String], context: CommandContext, now: Int64) -> String {
         if context.json {
             return JSONValue.array(listing.snaps.map(SnapPresenter.json)).toJSON(pretty: false) + "\n"
         }
-        let feedNames: [String]
-        if let name {
-            feedNames = [listing.snaps.first?.feed ?? name]
-        } else {
-            feedNames = try session.feeds().map(\.name)
-        }
-        return SnapPresenter.sections(feeds: feedNames, snaps: listing.snaps, now: now)
+        return SnapPresenter.sections(feeds: sections, snaps: listing.snaps, now: now)
     }
 
     static func post(_ context: CommandContext) throws(ClientError) {
@@ -95,7 +98,8 @@ enum FeedCommands {
             throw context.usage("give either --sample or --file, not both")
         }
         let session = try context.authenticated()
-        if let limit = session.welcome.maxImageBytes as UInt32?, image.count > Int(limit) {
+        let limit = session.welcome.maxImageBytes
+        if image.count > Int(limit) {
             throw ClientError(.rejected, "\(source) is \(ByteCount.describe(image.count)); the server accepts at most \(ByteCount.describe(Int(limit)))")
         }
         var bar = ProgressBar(label: "Posting", console: context.console)

@@ -69,7 +69,7 @@ struct MovieBrowser: Equatable {
         default:
             // A printable character is named as typed; anything else by its bytes.
             if let text = String(validating: bytes, as: UTF8.self),
-               !text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+               !text.unicodeScalars.contains(where: PrintableText.isControl) {
                 return .other(text)
             }
             return .other(bytes.map { String($0, radix: 16, uppercase: true) }.joined(separator: " "))

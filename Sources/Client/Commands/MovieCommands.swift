@@ -3,21 +3,9 @@ import Shared
 
 /// movies add | delete | search | edit | list | browse: the favorite-movies list on the server.
 enum MovieCommands {
-    static func run(_ context: CommandContext, _ action: String) throws(ClientError) {
-        switch action {
-        case "add": try add(context)
-        case "delete": try delete(context)
-        case "search": try search(context)
-        case "edit": try edit(context)
-        case "list": try list(context)
-        case "browse": try browse(context)
-        default: throw context.usage("unknown movies action '\(action)'")
-        }
-    }
-
     // MARK: Commands
 
-    private static func add(_ context: CommandContext) throws(ClientError) {
+    static func add(_ context: CommandContext) throws(ClientError) {
         guard let title = context.parsed.string("--title") else { throw context.usage("--title TITLE is required") }
         guard let genre = context.parsed.string("--genre") else { throw context.usage("--genre GENRE is required") }
         guard let salesText = context.parsed.string("--sales") else { throw context.usage("--sales DOLLARS is required") }
@@ -30,7 +18,7 @@ enum MovieCommands {
         context.console.out("Added \"\(PrintableText.clean(added.title))\" (\(PrintableText.clean(added.genre)), \(MoviePresenter.dollars(added.sales))).")
     }
 
-    private static func delete(_ context: CommandContext) throws(ClientError) {
+    static func delete(_ context: CommandContext) throws(ClientError) {
         let title = try titleArgument(context)
         let session = try context.authenticated()
         // Look the movie up first so the message names it as stored.
@@ -39,7 +27,7 @@ enum MovieCommands {
         context.console.out("Deleted \"\(PrintableText.clean(movie.title))\".")
     }
 
-    private static func search(_ context: CommandContext) throws(ClientError) {
+    static func search(_ context: CommandContext) throws(ClientError) {
         let title = try titleArgument(context)
         let session = try context.authenticated()
         let movie = try found(title) { () throws(ClientError) in try session.findMovie(title: title) }
@@ -47,7 +35,7 @@ enum MovieCommands {
         context.console.out(MoviePresenter.card(movie))
     }
 
-    private static func edit(_ context: CommandContext) throws(ClientError) {
+    static func edit(_ context: CommandContext) throws(ClientError) {
         let title = try titleArgument(context)
         guard let salesText = context.parsed.string("--sales") else {
             throw context.usage("--sales DOLLARS is required: the new ticket sales")
@@ -59,7 +47,7 @@ enum MovieCommands {
         context.console.out("Updated \"\(PrintableText.clean(movie.title))\": ticket sales \(MoviePresenter.dollars(movie.sales)).")
     }
 
-    private static func list(_ context: CommandContext) throws(ClientError) {
+    static func list(_ context: CommandContext) throws(ClientError) {
         let session = try context.authenticated()
         let movies = try session.movies()
         if context.json { context.printJSON(.array(movies.map(MoviePresenter.json))); return }
@@ -70,7 +58,7 @@ enum MovieCommands {
     /// One record at a time from the first: `n` next, `p` previous, `q` quit. On a terminal the
     /// keys are read one by one in raw mode; otherwise every character of standard input is a
     /// key (white space ignored), so `printf 'nnpq' | snapshare movies browse` is a script.
-    private static func browse(_ context: CommandContext) throws(ClientError) {
+    static func browse(_ context: CommandContext) throws(ClientError) {
         let session = try context.authenticated()
         let movies = try session.movies()
         guard !movies.isEmpty else { context.console.out(emptyList); return }

@@ -2,15 +2,7 @@ import Shared
 
 /// photo show PHOTO_ID [--thumbnail], photo rm PHOTO_ID.
 enum PhotoCommands {
-    static func run(_ context: CommandContext, _ action: String) throws(ClientError) {
-        switch action {
-        case "show": try show(context)
-        case "rm": try remove(context)
-        default: throw context.usage("unknown photo action '\(action)'")
-        }
-    }
-
-    private static func show(_ context: CommandContext) throws(ClientError) {
+    static func show(_ context: CommandContext) throws(ClientError) {
         let id = try context.identifier(0, "PHOTO_ID")
         let session = try context.authenticated()
         let image = try session.photo(id, variant: context.parsed.flag("--thumbnail") ? .thumbnail : .full)
@@ -38,7 +30,7 @@ enum PhotoCommands {
         try ImageDisplay.show(bytes: image.image, context: context, caption: line)
     }
 
-    private static func remove(_ context: CommandContext) throws(ClientError) {
+    static func remove(_ context: CommandContext) throws(ClientError) {
         let id = try context.identifier(0, "PHOTO_ID")
         let session = try context.authenticated()
         try session.deletePhoto(id)

@@ -3,14 +3,6 @@ import Shared
 
 /// pin add LAT LON, pin rm ID, pins.
 enum PinCommands {
-    static func run(_ context: CommandContext, _ action: String) throws(ClientError) {
-        switch action {
-        case "add": try add(context)
-        case "rm": try remove(context)
-        default: throw context.usage("unknown pin action '\(action)'")
-        }
-    }
-
     static func add(_ context: CommandContext) throws(ClientError) {
         let latitude = try number(context.parsed.positional(0), name: "LAT", context: context)
         let longitude = try number(context.parsed.positional(1), name: "LON", context: context)

@@ -4,19 +4,9 @@ import Shared
 /// show, visit, unvisit, itinerary, tags. Only `visit` talks to the server; everything else
 /// works with the server unreachable.
 enum VacationCommands {
-    static func vacation(_ context: CommandContext, _ action: String) throws(ClientError) {
-        switch action {
-        case "list": try list(context)
-        case "new": try create(context)
-        case "rm": try remove(context)
-        case "show": try show(context)
-        default: throw context.usage("unknown vacation action '\(action)'")
-        }
-    }
-
     // MARK: The folder
 
-    private static func list(_ context: CommandContext) throws(ClientError) {
+    static func list(_ context: CommandContext) throws(ClientError) {
         let (vacations, warnings) = library(context).list()
         for warning in warnings { context.console.err(warning.line) }
         if context.json { context.printJSON(.array(vacations.map(VacationPresenter.json))); return }
@@ -27,7 +17,7 @@ enum VacationCommands {
         }
     }
 
-    private static func create(_ context: CommandContext) throws(ClientError) {
+    static func create(_ context: CommandContext) throws(ClientError) {
         let store = try checked { () throws(VacationError) in try library(context).create(context.parsed.positional(0) ?? "") }
         if context.json {
             context.printJSON(VacationPresenter.json(try checked { () throws(VacationError) in try store.summary() }))
@@ -37,13 +27,13 @@ enum VacationCommands {
         }
     }
 
-    private static func remove(_ context: CommandContext) throws(ClientError) {
+    static func remove(_ context: CommandContext) throws(ClientError) {
         let name = try checked { () throws(VacationError) in try library(context).remove(context.parsed.positional(0) ?? "") }
         context.console.out("Removed vacation \(PrintableText.clean(name)).")
     }
 
     /// vacation show PHOTO_ID: draws a visited photo from the vacation's file, offline.
-    private static func show(_ context: CommandContext) throws(ClientError) {
+    static func show(_ context: CommandContext) throws(ClientError) {
         let id = try context.identifier(0, "PHOTO_ID")
         let store = try open(context)
         let thumbnail = context.parsed.flag("--thumbnail")
@@ -68,23 +58,24 @@ enum VacationCommands {
         let origin = try context.settings().serverKey
         // Visiting twice changes nothing, and needs no server.
         if try checked({ () throws(VacationError) in try store.contains(origin: origin, photoID: id) }) {
-            return report(visited: nil, id: id, store: store, added: false, context)
+            return report(visited: nil, id: id, store: store, context)
         }
         let session = try context.authenticated()
         let photo = try AlbumPhotoDownload.fetch(photoID: id, session: session)
         let outcome = try checked { () throws(VacationError) in try store.visit(photo, now: Timestamp.now()) }
         switch outcome {
-        case .added(let newPlace): report(visited: (photo, newPlace), id: id, store: store, added: true, context)
-        case .alreadyVisited: report(visited: nil, id: id, store: store, added: false, context)  // another process was quicker
+        case .added(let newPlace): report(visited: (photo, newPlace), id: id, store: store, context)
+        case .alreadyVisited: report(visited: nil, id: id, store: store, context)  // another process was quicker
         }
     }
 
+    /// What `visit` did: `visited` is the photo it added, nil when the photo was there already.
     private static func report(visited: (photo: VisitedPhoto, newPlace: Bool)?, id: UInt64, store: VacationStore,
-                               added: Bool, _ context: CommandContext) {
+                               _ context: CommandContext) {
         let vacation = PrintableText.clean(store.name)
         if context.json {
             var members: [(key: String, value: JSONValue)] = [("vacation", .string(store.name)), ("id", .int(Int64(bitPattern: id))),
-                                                              ("added", .bool(added))]
+                                                              ("added", .bool(visited != nil))]
             if let photo = visited?.photo {
                 members += [("title", .string(photo.title.isEmpty ? VacationPhoto.unknownTitle : photo.title)),
                             ("place", .string(VacationStore.placeName(photo.place)))]

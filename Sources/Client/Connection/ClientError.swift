@@ -61,17 +61,4 @@ public struct ExitCode: Sendable, Equatable {
         case .server, .integrity, .local: .failure
         }
     }
-
-    /// The table printed by `--help` and the README.
-    public static let documentation = """
-        0  success
-        1  other failure (server error, damaged reply, local file problem)
-        2  usage error (bad command line)
-        3  cannot connect, or TLS/certificate failure
-        4  not logged in, wrong password, or not allowed
-        5  not found (feed, snap, user, pin, photo, movie, vacation)
-        6  already viewed (your one view of this snap is used)
-        7  expired (the snap is past its lifetime)
-        8  rejected input (bad image, name taken, invalid value, album still downloading)
-        """
 }

@@ -10,7 +10,6 @@ import Shared
 public final class ServerConnection {
     public let host: String
     public let port: Int
-    public private(set) var welcome: Welcome?
     /// SHA-256 of the server's leaf certificate.
     public private(set) var peerFingerprint: [UInt8] = []
     private let fd: Int32
@@ -75,9 +74,7 @@ public final class ServerConnection {
     /// Sends Hello and reads Welcome.
     public func hello(clientName: String = "snapshare-cli") throws(ClientError) -> Welcome {
         let frame = try roundTrip(Hello(clientName: clientName))
-        let welcome: Welcome = try Self.expect(frame)
-        self.welcome = welcome
-        return welcome
+        return try Self.expect(frame)
     }
 
     // MARK: Requests

@@ -16,10 +16,7 @@ struct AlbumProgressBar {
         guard last?.done != done || last?.expected != expected else { return }
         last = (done, expected)
         let percent = expected == 0 ? 0 : min(100, Int(done) * 100 / Int(expected))
-        let width = 30
-        let filled = percent * width / 100
-        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        console.rawError("\r\u{1B}[K\(label) \(bar) \(percent)% (\(done)/\(expected) photos)")
+        console.rawError("\r\u{1B}[K\(label) \(ProgressBar.bar(percent: percent)) \(percent)% (\(done)/\(expected) photos)")
     }
 
     /// Clears the bar's line, so what follows starts clean.

@@ -15,6 +15,9 @@ public struct Console: Sendable {
     /// Writes `text` and a newline to standard error.
     public func err(_ text: String) { write(2, text + "\n") }
 
+    /// Writes `text` to standard error as is: progress bars redraw their line with `\r`.
+    func rawError(_ text: String) { write(2, text) }
+
     public var outputIsTerminal: Bool { isatty(1) == 1 }
     public var errorIsTerminal: Bool { isatty(2) == 1 }
 

@@ -9,7 +9,8 @@ enum PrintableText {
         return String(cleaned)
     }
 
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    /// Whether `scalar` is a C0/C1 control character or DEL.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 /// A one-line progress bar on standard error for long transfers, drawn only on a terminal.
 struct ProgressBar {
     let label: String
@@ -18,30 +15,15 @@ struct ProgressBar {
         let percent = min(100, done * 100 / total)
         guard percent != lastPercent else { return }
         lastPercent = percent
-        let width = 30
-        let filled = percent * width / 100
-        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        console.rawError("\r\(label) \(bar) \(percent)% (\(ByteCount.describe(done))/\(ByteCount.describe(total)))")
+        console.rawError("\r\(label) \(Self.bar(percent: percent)) \(percent)% (\(ByteCount.describe(done))/\(ByteCount.describe(total)))")
         if percent == 100 { console.rawError("\r\u{1B}[K") }
     }
-}
 
-extension Console {
-    func rawError(_ text: String) {
-        var copy = text
-        copy.withUTF8 { buffer in _ = write2(buffer) }
-    }
-
-    private func write2(_ buffer: UnsafeBufferPointer<UInt8>) -> Int {
-        var offset = 0
-        while offset < buffer.count {
-            #if canImport(Glibc)
-            let n = Glibc.write(2, buffer.baseAddress! + offset, buffer.count - offset)
-            #endif
-            if n <= 0 { break }
-            offset += n
-        }
-        return offset
+    /// The bar itself: 30 cells, `percent` of them filled.
+    static func bar(percent: Int) -> String {
+        let width = 30
+        let filled = percent * width / 100
+        return String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
     }
 }
 

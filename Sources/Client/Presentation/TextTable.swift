@@ -41,8 +41,8 @@ public struct TextTable: Sendable {
 
     /// The table as lines joined by newlines, with no trailing newline.
     public func render() -> String {
-        let header = columns.map { Self.clean($0.title) }
-        let body = rows.map { row in columns.indices.map { $0 < row.count ? Self.clean(row[$0]) : "" } }
+        let header = columns.map { PrintableText.clean($0.title) }
+        let body = rows.map { row in columns.indices.map { $0 < row.count ? PrintableText.clean(row[$0]) : "" } }
         let lines = showsHeader ? [header] + body : body
         let widths = columns.indices.map { column in lines.map { Self.displayWidth(of: $0[column]) }.max() ?? 0 }
         return lines.map { cells in
@@ -94,19 +94,5 @@ public struct TextTable: Sendable {
         default:
             return false
         }
-    }
-
-    /// Replaces C0/C1 controls and DEL, which would break the layout or drive the terminal.
-    private static func clean(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
-        var cleaned = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            cleaned.append(isControl(scalar) ? "?" : scalar)
-        }
-        return String(cleaned)
-    }
-
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 }

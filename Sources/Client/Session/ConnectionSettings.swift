@@ -17,13 +17,13 @@ public struct ConnectionSettings: Sendable, Equatable {
         self.host = host; self.port = port; self.caFile = caFile
     }
 
-    /// Precedence: the flag, then the environment variable, then the saved default.
-    public static func resolve(serverFlag: String?, caFlag: String?, environment: [String: String],
-                               state: ClientState) throws(ClientError) -> ConnectionSettings {
+    /// Precedence: the flag or its environment variable (the command line parser fills one from
+    /// the other), then the saved default.
+    public static func resolve(serverFlag: String?, caFlag: String?, state: ClientState) throws(ClientError) -> ConnectionSettings {
         let config: ClientConfig
         do { config = try state.config() } catch { throw ClientError(.local, error.description) }
-        let server = serverFlag ?? environment["SNAPSHARE_SERVER"].flatMap { $0.isEmpty ? nil : $0 } ?? config.server ?? defaultServer
-        let ca = caFlag ?? environment["SNAPSHARE_CA"].flatMap { $0.isEmpty ? nil : $0 } ?? config.caFile
+        let server = serverFlag ?? config.server ?? defaultServer
+        let ca = caFlag ?? config.caFile
         let endpoint: HostPort
         do { endpoint = try HostPort(parsing: server, defaultPort: 7443) } catch {
             throw ClientError(.usage, "bad server address \"\(server)\": \(error)")

@@ -43,7 +43,7 @@ extension SnapshareSession {
     public func photo(_ photoID: UInt64, variant: PhotoVariant = .full) throws(ClientError) -> PhotoImage {
         let image: PhotoImage = try request(GetPhoto(photoID: photoID, variant: variant))
         guard SHA256.hash(image.image) == image.sha256 else {
-            throw ClientError(.integrity, "photo \(photoID) arrived damaged (SHA-256 mismatch); not shown")
+            throw ClientError(.integrity, "photo \(photoID) arrived damaged (SHA-256 mismatch) and was not used")
         }
         return image
     }

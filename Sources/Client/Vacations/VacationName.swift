@@ -12,7 +12,7 @@ enum VacationName {
     /// The name with white space trimmed from both ends, or why it cannot name a vacation:
     /// empty, a path separator, a leading dot, a control character, or too long.
     static func validated(_ raw: String) -> Result<String, VacationError> {
-        let name = String(raw.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        let name = raw.trimmedWhitespace
         func refuse(_ why: String) -> Result<String, VacationError> {
             .failure(VacationError(.invalidName, "\"\(PrintableText.clean(raw))\" cannot name a vacation: \(why)"))
         }

@@ -179,7 +179,7 @@ final class LoadConnection {
     }
 
     /// One TLS record's worth of plaintext, and the room a sealed one needs.
-    private static let recordSize = 16 * 1024
+    private static let recordSize = TLSEngine.maxRecordPlaintext
     private static let recordCeiling = recordSize + 256
 
     private func setWriteInterest(_ on: Bool) {

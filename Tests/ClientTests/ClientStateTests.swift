@@ -91,6 +91,9 @@ private let fingerprintB = String(repeating: "cd", count: 32)
         #expect(mode(state.configPath) == 0o600)
         try state.saveConfig(ClientConfig(server: "h:2"))
         #expect(try state.config() == ClientConfig(server: "h:2", caFile: nil))
+        // A relative CA path is saved absolute, so commands run from another folder still find it.
+        try state.saveConfig(server: "h:2", ca: "certs/./ca.pem")
+        #expect(try state.caFile == FileManager.default.currentDirectoryPath + "/certs/ca.pem")
     }
 
     @Test func unknownConfigKeysSurviveASave() throws {

@@ -43,6 +43,9 @@ import TestSupport
         #expect(clientError { _ = try bob.resetAllFeeds() }?.serverCode == .forbidden)
 
         // The admin gives Bob one more view, exactly one.
+        let notOpened = clientError { try admin.restoreView(snapID: posted.id, username: "teacher") }
+        #expect(notOpened?.serverCode == .notFound && notOpened?.message.contains("teacher has not opened snap") == true,
+                "the admin asked by name and is answered by name: \(notOpened?.message ?? "")")
         try admin.restoreView(snapID: posted.id, username: "bob")
         #expect(try bob.open(snapID: posted.id).image.count == TestImages.sample(3).count)
         #expect(clientError { _ = try bob.open(snapID: posted.id) }?.serverCode == .alreadyViewed)
@@ -110,6 +113,8 @@ import TestSupport
         let server = try TestServer { $0.classCode = "CS193P" }
         let (session, _) = try server.session()
         #expect(clientError { _ = try session.register(username: "eve", password: "long enough pw", classCode: "nope") }?.serverCode == .badClassCode)
+        let none = clientError { _ = try session.register(username: "eve", password: "long enough pw", classCode: "") }
+        #expect(none?.serverCode == .badClassCode && none?.message.contains("needs a class code") == true, "\(none?.message ?? "")")
         #expect(try session.register(username: "eve", password: "long enough pw", classCode: "CS193P").username == "eve")
         #expect(clientError { _ = try session.register(username: "EVE", password: "long enough pw", classCode: "CS193P") }?.serverCode == .usernameTaken)
     }

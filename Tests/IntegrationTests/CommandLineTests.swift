@@ -151,6 +151,8 @@ import TestSupport
         #expect(one.status == 0, "\(one.stderr)")
         #expect(try alice.snaps(feed: nil).snaps.map(\.feed) == ["Random"])
         #expect(try Subprocess.run("snapshare-server", ["reset-feeds", "--data", server.dataPath]).status == 2)
+        let missing = try Subprocess.run("snapshare-server", ["reset-feeds", "--feed", "Nope", "--data", server.dataPath])
+        #expect(missing.status == 1 && missing.stderr == "snapshare-server: no feed named Nope\n", "\(missing.stderr)")
         #expect(try Subprocess.run("snapshare-server", ["reset-feeds", "--all", "--data", server.dataPath]).status == 0)
         #expect(try alice.snaps(feed: nil).snaps.isEmpty)
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The client's files in its state directory (see `ClientStatePaths`):
 ///
 ///     config.json                 default server and CA file
@@ -61,7 +63,9 @@ public struct ClientState: Sendable {
         var object = try configObject().filter { $0.key != "server" && $0.key != "ca" }
         if let server = config.server { object.insert((key: "server", value: .string(server)), at: 0) }
         if let ca = config.caFile {
-            object.insert((key: "ca", value: .string(ca)), at: config.server == nil ? 0 : 1)
+            // Saved absolute: later commands may run from another folder.
+            let path = URL(fileURLWithPath: ca).standardizedFileURL.path
+            object.insert((key: "ca", value: .string(path)), at: config.server == nil ? 0 : 1)
         }
         try write(JSONValue.object(object).toJSON(pretty: true) + "\n", to: configPath)
     }

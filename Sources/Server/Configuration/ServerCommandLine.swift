@@ -71,6 +71,9 @@ public enum ServerCommandLine {
         } catch let error as UsageError {
             FileHandle.standardError.write(Data("snapshare-server: \(error.description)\n".utf8))
             return 2
+        } catch let error as StoreError {
+            FileHandle.standardError.write(Data("snapshare-server: \(error.message)\n".utf8))
+            return 1
         } catch {
             FileHandle.standardError.write(Data("snapshare-server: \(error)\n".utf8))
             return 1

@@ -8,6 +8,9 @@ extension RequestHandler {
         if let problem = InputRules.validateUsername(request.username) { throw InputError(problem) }
         if let problem = InputRules.validatePassword(request.password) { throw InputError(problem) }
         if let code = configuration.classCode {
+            guard !request.classCode.isEmpty else {
+                throw ErrorMessage(code: .badClassCode, message: "this server needs a class code to register; ask your instructor")
+            }
             let now = clock()
             if let wait = throttle.retryAfter(user: Self.classCodeThrottleKey, now: now) {
                 throw ErrorMessage(code: .rateLimited, message: "too many wrong class codes; try again in \(wait / 1000 + 1) s")

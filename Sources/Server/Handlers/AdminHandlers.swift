@@ -56,7 +56,12 @@ extension RequestHandler {
         let username = request.username
         try await storage.write { store in
             guard let user = try store.user(named: username) else { throw StoreError(.notFound, "no user named \(username)") }
-            try store.restoreView(snapID: id, userID: user.id)
+            do {
+                try store.restoreView(snapID: id, userID: user.id)
+            } catch let error as StoreError where error.kind == .notFound {
+                // The store knows the user by number; the admin asked by name.
+                throw StoreError(.notFound, "\(user.name) has not opened snap \(id)")
+            }
         }
         changes.bump()
         logger.info("admin \(admin.name) restored \(username)'s view of snap \(id)")

@@ -1,4 +1,5 @@
 import COpenSSL
+import Shared
 import Foundation
 
 /// Hashes and verifies passwords with scrypt (OpenSSL `EVP_PBE_scrypt`).
@@ -58,10 +59,7 @@ public struct PasswordHasher: Sendable {
 
     /// A new salted hash of `password`, encoded for storage.
     public func hash(password: String) throws -> String {
-        var salt = [UInt8](repeating: 0, count: Self.saltLength)
-        guard RAND_bytes(&salt, Int32(salt.count)) == 1 else {
-            throw Failure(description: "RAND_bytes failed")
-        }
+        let salt = SecureRandom.bytes(Self.saltLength)
         guard let key = Self.derive(password: password, salt: salt, cost: cost, keyLength: Self.keyLength) else {
             throw Failure(description: "EVP_PBE_scrypt failed")
         }

@@ -31,8 +31,7 @@ extension RequestHandler {
         let name = request.allFeeds ? nil : try InputRules.normalizedFeedName(request.name).get()
         let count = try await storage.write { store -> Int in
             if let name {
-                guard let feed = try store.feed(named: name) else { throw StoreError(.notFound, "no feed named \(name)") }
-                return try store.resetFeed(id: feed.id)
+                return try store.resetFeed(id: store.requireFeed(named: name).id)
             }
             return try store.resetAllFeeds()
         }

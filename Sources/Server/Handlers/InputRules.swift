@@ -21,13 +21,21 @@ public enum InputRules {
 
     /// 1 to 40 characters after trimming spaces, no control characters.
     public static func normalizedFeedName(_ raw: String) -> Result<String, InputError> {
-        let name = raw.trimmingSpaces
-        guard !name.isEmpty else { return .failure(InputError("a feed name cannot be empty")) }
-        guard name.count <= 40 else { return .failure(InputError("feed names are at most 40 characters")) }
-        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            return .failure(InputError("feed names cannot contain control characters"))
+        normalizedText(raw, maxCharacters: 40, empty: "a feed name cannot be empty", plural: "feed names")
+    }
+
+    /// The rule for every name-like text field: trimmed of spaces, 1 to `maxCharacters`
+    /// characters, no control characters. `plural` names the field in messages ("feed names").
+    static func normalizedText(_ raw: String, maxCharacters: Int, empty: String, plural: String) -> Result<String, InputError> {
+        let text = raw.trimmingSpaces
+        guard !text.isEmpty else { return .failure(InputError(empty)) }
+        guard text.count <= maxCharacters else {
+            return .failure(InputError("\(plural) are at most \(maxCharacters) characters, got \(text.count)"))
         }
-        return .success(name)
+        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            return .failure(InputError("\(plural) cannot contain control characters"))
+        }
+        return .success(text)
     }
 }
 

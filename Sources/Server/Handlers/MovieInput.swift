@@ -12,12 +12,14 @@ public enum MovieInput {
 
     /// 1 to 200 characters after trimming white space, no control characters.
     public static func normalizedTitle(_ raw: String) -> Result<String, InputError> {
-        normalized(raw, what: "title", plural: "movie titles", maxCharacters: maxTitleCharacters)
+        InputRules.normalizedText(raw, maxCharacters: maxTitleCharacters, empty: "a movie needs a title; it cannot be empty",
+                                  plural: "movie titles")
     }
 
     /// 1 to 60 characters after trimming white space, no control characters.
     public static func normalizedGenre(_ raw: String) -> Result<String, InputError> {
-        normalized(raw, what: "genre", plural: "genres", maxCharacters: maxGenreCharacters)
+        InputRules.normalizedText(raw, maxCharacters: maxGenreCharacters, empty: "a movie needs a genre; it cannot be empty",
+                                  plural: "genres")
     }
 
     /// Ticket sales as SQLite stores them: whole dollars up to `Int64.max`.
@@ -26,17 +28,5 @@ public enum MovieInput {
             return .failure(InputError("ticket sales are at most \(Int64.max) dollars, got \(sales)"))
         }
         return .success(value)
-    }
-
-    private static func normalized(_ raw: String, what: String, plural: String, maxCharacters: Int) -> Result<String, InputError> {
-        let text = raw.trimmingSpaces
-        guard !text.isEmpty else { return .failure(InputError("a movie needs a \(what); it cannot be empty")) }
-        guard text.count <= maxCharacters else {
-            return .failure(InputError("\(plural) are at most \(maxCharacters) characters, got \(text.count)"))
-        }
-        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            return .failure(InputError("\(plural) cannot contain control characters"))
-        }
-        return .success(text)
     }
 }

@@ -108,11 +108,8 @@ extension RequestHandler {
         let user = try requireUser(context)
         let photoID = try Self.storageID(request.photoID, orThrow: Self.noPhoto(request.photoID))
         let now = clock()
-        do {
-            try await storage.write { store in try store.deletePhoto(id: photoID, userID: user.id, at: now) }
-        } catch let error as StoreError where error.kind == .notFound {
-            throw Self.noPhoto(request.photoID)
-        }
+        // A photo of another user's pin is not found either (the store checks ownership).
+        try await storage.write { store in try store.deletePhoto(id: photoID, userID: user.id, at: now) }
         return HandlerOutcome(Ok(), requestID: context.requestID)
     }
 

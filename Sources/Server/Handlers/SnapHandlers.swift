@@ -20,8 +20,7 @@ extension RequestHandler {
         let listings = try await storage.read { store -> [SnapListing] in
             var feedID: Int64?
             if let feedName {
-                guard let feed = try store.feed(named: feedName) else { throw StoreError(.notFound, "no feed named \(feedName)") }
-                feedID = feed.id
+                feedID = try store.requireFeed(named: feedName).id
             }
             return try store.snapListings(feedID: feedID, viewerID: user.id, now: now)
         }
@@ -38,9 +37,8 @@ extension RequestHandler {
             format: header.format == .png ? .png : .jpeg, width: header.width, height: header.height,
             postedAt: now, expiresAt: now + configuration.snapTTLMilliseconds)
         let listing = try await storage.write { store -> SnapListing in
-            guard let feed = try store.feed(named: feedName) else { throw StoreError(.notFound, "no feed named \(feedName)") }
             var stored = snap
-            stored.feedID = feed.id
+            stored.feedID = try store.requireFeed(named: feedName).id
             return try store.insertSnap(stored)
         }
         changes.bump()

@@ -165,6 +165,12 @@ public struct SnapListing: Sendable, Equatable {
 }
 
 extension SnapshareStore {
+    /// The feed of that name; `notFound` when there is none.
+    public func requireFeed(named name: String) throws -> FeedRecord {
+        guard let feed = try feed(named: name) else { throw StoreError(.notFound, "no feed named \(name)") }
+        return feed
+    }
+
     /// `claimView`, with the image copied into an array.
     public func claimView(snapID: Int64, viewerID: Int64, now: Int64) throws -> OpenedSnap {
         try claimView(snapID: snapID, viewerID: viewerID, now: now) { listing, sha256, image in

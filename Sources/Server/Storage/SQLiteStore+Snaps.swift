@@ -55,17 +55,17 @@ extension SQLiteStore {
                              _ body: (SnapListing, [UInt8], any StoredBytes) throws -> R) throws -> R {
         try translatingErrors("opening snap") {
             try database.transaction {
-                guard let gate = try database.queryFirst(
-                    "SELECT poster_id, expires_at, image_erased, sha256 FROM snaps WHERE id = ?1", [.integer(snapID)],
-                    row: { row in (posterID: row.int64(at: 0), expiresAt: row.int64(at: 1),
-                                   erased: row.int64(at: 2) != 0, sha256: row.blob(at: 3)) }
-                ) else {
+                // One read of the snap serves the checks and the reply.
+                guard let gate = try database.queryFirst(Self.claimGateSQL, [.integer(viewerID), .integer(snapID)], row: { row in
+                    (listing: try Self.snapListing(row), posterID: row.int64(at: 10), erased: row.int64(at: 11) != 0,
+                     sha256: row.blob(at: 12))
+                }) else {
                     throw StoreError(.notFound, "no snap \(snapID)")
                 }
                 guard gate.posterID != viewerID else {
                     throw StoreError(.ownSnap, "snap \(snapID) is the viewer's own")
                 }
-                guard gate.expiresAt > now, !gate.erased else {
+                guard gate.listing.expiresAt > now, !gate.erased else {
                     throw StoreError(.expired, "snap \(snapID) has expired")
                 }
                 do {
@@ -74,10 +74,7 @@ extension SQLiteStore {
                 } catch let error as SQLiteError where error.isUniquenessViolation {
                     throw StoreError(.alreadyViewed, "snap \(snapID) was already opened by this viewer")
                 }
-                guard var listing = try database.queryFirst(Self.listingByIDSQL, [.integer(viewerID), .integer(snapID)],
-                                                            row: Self.snapListing) else {
-                    throw StoreError(.notFound, "no snap \(snapID)")
-                }
+                var listing = gate.listing
                 listing.status = .read
                 // A missing image with image_erased still 0 means a purge is racing us or the row was
                 // damaged; either way nobody gets bytes, and throwing rolls the claim back.
@@ -111,16 +108,24 @@ extension SQLiteStore {
 
     // MARK: Listing SQL (never touches snap_images)
 
-    /// Columns of a `SnapListing`; ?1 is the viewer.
-    static let listingSelect = """
-        SELECT s.id, f.name, u.name, s.posted_at, s.expires_at,
+    /// Columns of a `SnapListing` (0 to 9); ?1 is the viewer.
+    static let listingColumns = """
+        s.id, f.name, u.name, s.posted_at, s.expires_at,
                CASE WHEN s.poster_id = ?1 THEN 2
                     WHEN EXISTS (SELECT 1 FROM views v WHERE v.snap_id = s.id AND v.viewer_id = ?1) THEN 1
                     ELSE 0 END,
                s.byte_count, s.width, s.height, s.format
+        """
+    static let listingFrom = """
         FROM snaps s
         JOIN feeds f ON f.id = s.feed_id
         JOIN users u ON u.id = s.poster_id
+        """
+    static let listingSelect = "SELECT " + listingColumns + "\n" + listingFrom
+    /// ?1 viewer, ?2 snap id: the listing, then what the view-once gate checks (10 to 12).
+    static let claimGateSQL = "SELECT " + listingColumns + ", s.poster_id, s.image_erased, s.sha256\n" + listingFrom + """
+
+        WHERE s.id = ?2
         """
     /// ?1 viewer, ?2 now.
     static let liveListingSQL = listingSelect + """

@@ -25,10 +25,6 @@ public struct BuiltinPhotoProvider: PhotoProvider {
 
     /// A point has photos when a town lies within this distance.
     public static let coverageKilometres = 50.0
-    /// The most photos one page may hold (Flickr's limit for geo searches).
-    public static let maximumPerPage = 250
-    /// Only this many results of a search are served, as on Flickr.
-    public static let resultCap = 4000
     /// The most photos any place has.
     public static let maximumTotal = 12_000
 
@@ -83,20 +79,17 @@ public struct BuiltinPhotoProvider: PhotoProvider {
 
     /// The synchronous body of `search`, also used by tests.
     func searchPage(latitude: Double, longitude: Double, page: Int, perPage: Int) throws(ProviderError) -> PhotoSearchPage {
-        let perPage = min(Self.maximumPerPage, max(1, perPage))
-        let page = max(1, page)
+        let (page, perPage) = PhotoSearchPage.clamped(page: page, perPage: perPage)
         guard let key = PositionKey(latitude: latitude, longitude: longitude) else {
             return PhotoSearchPage(page: page, pages: 0, perPage: perPage, total: 0, photos: [])
         }
-        guard page <= Self.resultCap / perPage else {
-            throw ProviderError(.pageOutOfRange, "page \(page) of \(perPage) photos is past the first \(Self.resultCap) results a search serves")
-        }
+        try PhotoSearchPage.checkWithinResultCap(page: page, perPage: perPage, source: "a search")
         let area = area(at: key)
         let total = area.map(Self.total(of:)) ?? 0
         let pages = (total + perPage - 1) / perPage
         guard page <= pages else { return PhotoSearchPage(page: page, pages: pages, perPage: perPage, total: total, photos: []) }
         let first = (page - 1) * perPage
-        let end = min(total, first + perPage, Self.resultCap)
+        let end = min(total, first + perPage, PhotoSearchPage.resultCap)
         let photos = (first..<end).map { photo(at: key, index: $0, areaPopulation: area?.place.population ?? 0) }
         return PhotoSearchPage(page: page, pages: pages, perPage: perPage, total: total, photos: photos)
     }

@@ -144,14 +144,11 @@ public struct DirectoryPhotoProvider: PhotoProvider {
     /// to 1...250; a page past the last is empty; past the first 4,000 results it fails with
     /// `.pageOutOfRange`, as the other sources do.
     public func search(latitude: Double, longitude: Double, page: Int, perPage: Int) async throws(ProviderError) -> PhotoSearchPage {
-        let perPage = min(BuiltinPhotoProvider.maximumPerPage, max(1, perPage))
-        let page = max(1, page)
+        let (page, perPage) = PhotoSearchPage.clamped(page: page, perPage: perPage)
         guard latitude.isFinite, longitude.isFinite else {
             return PhotoSearchPage(page: page, pages: 0, perPage: perPage, total: 0, photos: [])
         }
-        guard page <= BuiltinPhotoProvider.resultCap / perPage else {
-            throw ProviderError(.pageOutOfRange, "page \(page) of \(perPage) photos is past the first \(BuiltinPhotoProvider.resultCap) results a search serves")
-        }
+        try PhotoSearchPage.checkWithinResultCap(page: page, perPage: perPage, source: "a search")
         let latitude = GreatCircle.clampedLatitude(latitude), longitude = GreatCircle.normalizedLongitude(longitude)
         let near = photos.compactMap { photo -> (Photo, Double)? in
             let distance = GreatCircle.distanceKilometres(

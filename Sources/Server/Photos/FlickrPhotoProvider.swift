@@ -18,10 +18,6 @@ import Shared
 public struct FlickrPhotoProvider: PhotoProvider {
     public let name = "flickr"
 
-    /// Flickr's limit on `per_page` for geo searches.
-    public static let maximumPerPage = 250
-    /// Flickr serves at most this many results of one search.
-    public static let resultCap = 4000
     /// A search answer larger than this is not a search answer (250 photos take ~250 KB).
     public static let maximumResponseBytes = 4 * 1024 * 1024
     /// Where images live when a result lacks `url_m`: `{host}/{server}/{id}_{secret}.jpg`.
@@ -54,14 +50,11 @@ public struct FlickrPhotoProvider: PhotoProvider {
     /// One page of `flickr.photos.search` around the point. `perPage` is clamped to 1...250
     /// and a page below 1 reads as 1; a point that is not finite has no photos.
     public func search(latitude: Double, longitude: Double, page: Int, perPage: Int) async throws(ProviderError) -> PhotoSearchPage {
-        let perPage = min(Self.maximumPerPage, max(1, perPage))
-        let page = max(1, page)
+        let (page, perPage) = PhotoSearchPage.clamped(page: page, perPage: perPage)
         guard latitude.isFinite, longitude.isFinite else {
             return PhotoSearchPage(page: page, pages: 0, perPage: perPage, total: 0, photos: [])
         }
-        guard page <= Self.resultCap / perPage else {
-            throw ProviderError(.pageOutOfRange, "page \(page) of \(perPage) photos is past the first \(Self.resultCap) results Flickr serves")
-        }
+        try PhotoSearchPage.checkWithinResultCap(page: page, perPage: perPage, source: "Flickr")
         let latitude = GreatCircle.clampedLatitude(latitude)
         let longitude = GreatCircle.normalizedLongitude(longitude)
         let url = searchURL(latitude: latitude, longitude: longitude, page: page, perPage: perPage)

@@ -23,10 +23,28 @@ public struct PhotoSearchPage: Sendable, Equatable {
         self.page = page; self.pages = pages; self.perPage = perPage; self.total = total; self.photos = photos
     }
 
-    /// The highest page worth asking for: providers return at most 4,000 results per search.
-    public static func maximumUsefulPage(pages: Int, perPage: Int, resultCap: Int = 4000) -> Int {
+    /// The most photos one page may hold (Flickr's limit for geo searches; every source keeps it).
+    public static let maximumPerPage = 250
+    /// Only this many results of one search are served (Flickr's rule; every source keeps it).
+    public static let resultCap = 4000
+
+    /// The highest page worth asking for: providers return at most `resultCap` results per search.
+    public static func maximumUsefulPage(pages: Int, perPage: Int, resultCap: Int = resultCap) -> Int {
         guard pages > 0, perPage > 0 else { return 0 }
         return max(1, min(pages, resultCap / perPage))
+    }
+
+    /// A request's page and page size as every source reads them: at least 1, and at most
+    /// `maximumPerPage` photos per page.
+    public static func clamped(page: Int, perPage: Int) -> (page: Int, perPage: Int) {
+        (max(1, page), min(maximumPerPage, max(1, perPage)))
+    }
+
+    /// Fails with `.pageOutOfRange` for a page past the first `resultCap` results.
+    public static func checkWithinResultCap(page: Int, perPage: Int, source: String) throws(ProviderError) {
+        guard page <= resultCap / perPage else {
+            throw ProviderError(.pageOutOfRange, "page \(page) of \(perPage) photos is past the first \(resultCap) results \(source) serves")
+        }
     }
 }
 

@@ -3,8 +3,8 @@ import Testing
 
 @Suite("Album download plan")
 struct AlbumDownloadTests {
-    static func pin(_ id: Int64 = 5) -> PinRecord {
-        PinRecord(id: id, userID: 1, latitude: 42.28, longitude: -83.74, createdAt: 1, albumState: .downloading, expected: 0, done: 0)
+    static func pin(_ id: Int64 = 5, albumState: StoredAlbumState = .downloading) -> PinRecord {
+        PinRecord(id: id, userID: 1, latitude: 42.28, longitude: -83.74, createdAt: 1, albumState: albumState, expected: 0, done: 0)
     }
 
     static func photo(_ id: Int64, state: StoredPhotoState = .pending) -> PhotoRecord {
@@ -14,7 +14,7 @@ struct AlbumDownloadTests {
 
     static func album(searched: Bool, photos: [PhotoRecord] = [], state: StoredAlbumState = .downloading,
                       provider: String = "builtin") -> AlbumRecord {
-        AlbumRecord(pin: pin(), state: state, error: "", provider: provider, searched: searched, page: 3, pages: 9, perPage: 21,
+        AlbumRecord(pin: pin(albumState: state), error: "", provider: provider, searched: searched, page: 3, pages: 9, perPage: 21,
                     total: 180, generation: 2, photos: photos)
     }
 

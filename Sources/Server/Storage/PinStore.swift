@@ -121,8 +121,9 @@ public struct PinRecord: Sendable, Equatable {
 
 /// An album: its state, its download bookkeeping, and its photo slots in order.
 public struct AlbumRecord: Sendable, Equatable {
+    /// The pin, whose summary already carries the album's state and counts.
     public var pin: PinRecord
-    public var state: StoredAlbumState
+    public var state: StoredAlbumState { pin.albumState }
     /// Why the album failed; empty otherwise.
     public var error: String
     /// The photo source the current collection comes from.
@@ -137,9 +138,9 @@ public struct AlbumRecord: Sendable, Equatable {
     public var total: Int
     public var generation: Int64
     public var photos: [PhotoRecord]
-    public init(pin: PinRecord, state: StoredAlbumState, error: String, provider: String, searched: Bool, page: Int,
+    public init(pin: PinRecord, error: String, provider: String, searched: Bool, page: Int,
                 pages: Int, perPage: Int, total: Int, generation: Int64, photos: [PhotoRecord]) {
-        self.pin = pin; self.state = state; self.error = error; self.provider = provider; self.searched = searched
+        self.pin = pin; self.error = error; self.provider = provider; self.searched = searched
         self.page = page; self.pages = pages; self.perPage = perPage; self.total = total; self.generation = generation
         self.photos = photos
     }

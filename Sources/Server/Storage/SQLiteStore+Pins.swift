@@ -297,15 +297,13 @@ extension SQLiteStore {
             ORDER BY f.position
             """, [.integer(pin.id)], row: Self.photoRecord)
         return try database.queryFirst("""
-            SELECT state, error, provider, searched, page, pages, per_page, total, generation FROM albums WHERE pin_id = ?1
+            SELECT error, provider, searched, page, pages, per_page, total, generation FROM albums WHERE pin_id = ?1
             """, [.integer(pin.id)]) { row in
-            guard let state = StoredAlbumState(rawValue: row.int64(at: 0)) else {
-                throw StoreError(.corrupt, "album of pin \(pin.id) has an unknown state")
-            }
-            return AlbumRecord(pin: pin, state: state, error: row.string(at: 1), provider: row.string(at: 2),
-                               searched: row.int64(at: 3) != 0, page: Int(row.int64(at: 4)), pages: Int(row.int64(at: 5)),
-                               perPage: Int(row.int64(at: 6)), total: Int(row.int64(at: 7)), generation: row.int64(at: 8),
-                               photos: photos)
+            // The state is the pin's summary's, read from the same row by `pinSelect`.
+            AlbumRecord(pin: pin, error: row.string(at: 0), provider: row.string(at: 1),
+                        searched: row.int64(at: 2) != 0, page: Int(row.int64(at: 3)), pages: Int(row.int64(at: 4)),
+                        perPage: Int(row.int64(at: 5)), total: Int(row.int64(at: 6)), generation: row.int64(at: 7),
+                        photos: photos)
         }
     }
 

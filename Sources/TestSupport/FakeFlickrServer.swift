@@ -93,12 +93,10 @@ public final class FakeFlickrServer: @unchecked Sendable {
         port = Socket.localPort(listener)
         // The thread holds the server weakly, so dropping the last reference stops it too.
         let listener = listener
-        let thread = Thread { [weak self] in
+        NamedThread.start("flickr-accept") { [weak self] in
             while let server = self, server.acceptOnce() {}
             Syscall.close(listener)
         }
-        thread.name = "fake-flickr-accept"
-        thread.start()
     }
 
     deinit { stop() }
@@ -171,9 +169,7 @@ public final class FakeFlickrServer: @unchecked Sendable {
         var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
         guard poll(&descriptor, 1, 100) > 0 else { return true }
         guard case .processed(let client)? = try? Socket.accept(listener) else { return true }
-        let thread = Thread { [self] in serve(client) }
-        thread.name = "fake-flickr-connection"
-        thread.start()
+        NamedThread.start("flickr-serve") { [self] in serve(client) }
         return true
     }
 

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Shared
 
 /// Runs the built executables as a user would, with a deadline after which they are killed.
 public enum Subprocess {
@@ -51,10 +52,12 @@ public enum Subprocess {
         try? input.fileHandleForWriting.close()
         // Read both pipes while waiting so a chatty child never blocks on a full pipe.
         let outData = LockedData(), errData = LockedData()
+        // On threads of their own: Dispatch's global queues share their few threads with the
+        // test runner's blocked ones, and a reader waiting for one can stall the child.
         let group = DispatchGroup()
         for (pipe, sink) in [(out, outData), (err, errData)] {
             group.enter()
-            DispatchQueue.global().async {
+            NamedThread.start("pipe-reader") {
                 sink.set(pipe.fileHandleForReading.readDataToEndOfFile())
                 group.leave()
             }

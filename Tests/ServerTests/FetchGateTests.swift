@@ -12,13 +12,6 @@ private func eventually(_ condition: () -> Bool) async {
     #expect(condition())
 }
 
-/// A counter tasks can share.
-private final class Tally: Sendable {
-    private let count = Atomic<Int>(0)
-    func add() { count.add(1, ordering: .relaxed) }
-    var value: Int { count.load(ordering: .relaxed) }
-}
-
 @Suite("Fetch gate and permits")
 struct FetchGateTests {
     @Test("an open gate lets every fetch through at once")

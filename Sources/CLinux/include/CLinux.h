@@ -14,6 +14,9 @@ int snapshare_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags);
 /// ioctl is variadic; this asks the terminal for its size. Returns 0 on success.
 int snapshare_terminal_size(int fd, unsigned short *columns, unsigned short *rows);
 
+/// Names the calling thread for ps, perf, gdb and crash backtraces (at most 15 bytes are kept).
+void snapshare_name_this_thread(const char *name);
+
 /// The errno of the calling thread, read in C so no Swift runtime call can clobber it.
 int snapshare_errno(void);
 #endif

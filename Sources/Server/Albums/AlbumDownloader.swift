@@ -41,7 +41,7 @@ public final class AlbumDownloader: Sendable {
     private let limits: ImageLimits
     private let logger: Logger
     private let clock: @Sendable () -> Int64
-    private let executor: HandlerExecutor
+    private let executor: ThreadPoolExecutor
     private let permits = FetchPermits(limit: AlbumDownloader.fetchesPerServer)
     private let searchPermits = FetchPermits(limit: AlbumDownloader.searchesPerServer)
     private let gate = FetchGate()
@@ -67,8 +67,11 @@ public final class AlbumDownloader: Sendable {
         self.limits = limits
         self.logger = logger
         self.clock = clock
-        self.executor = HandlerExecutor(threads: 2, name: "snapshare-album")
+        self.executor = ThreadPoolExecutor(threads: 2, name: "album")
     }
+
+    /// A downloader that never started (the server failed to start) still lets its threads go.
+    deinit { executor.shutdown() }
 
     // MARK: Starting and stopping
 

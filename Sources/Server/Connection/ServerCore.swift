@@ -3,7 +3,6 @@ import Glibc
 #endif
 import Foundation
 import Shared
-import Synchronization
 
 /// The I/O side of the server: the listener, the connections, and the hand-off of requests to
 /// the handlers and of their answers back to the connections. Everything except `stop()` and
@@ -49,14 +48,14 @@ final class ServerCore: @unchecked Sendable {
         let listener = Listener(fd: fd, server: self)
         self.listener = listener
         try loop.register(fd, handler: listener, read: true, write: false)
-        loop.every(milliseconds: 250) { [unowned self] in tick() }
+        loop.every(milliseconds: 250) { [weak self] in self?.tick() }
         loop.start()
         return port
     }
 
     /// Stops accepting, tells every connection the server is going away, and stops the loop.
     func stop() {
-        let done = Mutex(false)
+        let announced = DispatchSemaphore(value: 0)
         loop.execute { [self] in
             if let listener {
                 loop.deregister(listener.fd)
@@ -66,14 +65,18 @@ final class ServerCore: @unchecked Sendable {
             for connection in connections.values {
                 connection.fail(ErrorMessage(code: .shuttingDown, message: "server is shutting down"), requestID: 0)
             }
-            done.withLock { $0 = true }
+            announced.signal()
         }
-        let deadline = Date().addingTimeInterval(2)
-        while !done.withLock({ $0 }), Date() < deadline { usleep(2_000) }
-        // Give final frames a moment to leave, then stop.
-        usleep(50_000)
+        if announced.wait(timeout: .now() + 2) == .success {
+            // Give the final frames a moment to leave.
+            usleep(50_000)
+        }
         loop.stop()
-        loop.join()
+        guard loop.join() else {
+            // Closing its sockets now would race with it; the process is ending anyway.
+            logger.error("the event loop did not stop within 10 s; its connections are left open")
+            return
+        }
         for connection in connections.values { connection.closeNow() }
     }
 

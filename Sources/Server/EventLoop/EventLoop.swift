@@ -24,7 +24,9 @@ final class EventLoop: @unchecked Sendable {
     private var nextGeneration: UInt32 = 1
     private let queue = Mutex<[@Sendable () -> Void]>([])
     private let stopping = Atomic<Bool>(false)
-    private var thread: Thread?
+    private var started = false
+    /// Signalled once by the loop thread as it returns.
+    private let finished = DispatchSemaphore(value: 0)
     private var tickHandlers: [(interval: Int64, next: Int64, body: () -> Void)] = []
 
     init() throws(SystemError) {
@@ -83,12 +85,12 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Starts the loop on its own thread.
-    func start(name: String = "snapshare-loop") {
-        let thread = Thread { [self] in run() }
-        thread.name = name
-        thread.stackSize = 1 << 20
-        self.thread = thread
-        thread.start()
+    func start(name: String = "event-loop") {
+        started = true
+        NamedThread.start(name, stackSize: 1 << 20) { [self] in
+            run()
+            finished.signal()
+        }
     }
 
     /// Asks the loop to finish its current iteration and return.
@@ -148,9 +150,12 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// Waits for the loop thread to finish after `stop()`.
-    func join(timeoutSeconds: Double = 10) {
-        let deadline = Date().addingTimeInterval(timeoutSeconds)
-        while let thread, !thread.isFinished, Date() < deadline { usleep(5_000) }
+    /// Waits for the loop thread to finish after `stop()`; false if it is still running after
+    /// `timeoutSeconds` (then its state must not be touched from another thread).
+    func join(timeoutSeconds: Double = 10) -> Bool {
+        guard started else { return true }
+        guard finished.wait(timeout: .now() + timeoutSeconds) == .success else { return false }
+        finished.signal()  // a second join returns at once
+        return true
     }
 }

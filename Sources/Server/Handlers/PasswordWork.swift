@@ -1,38 +1,32 @@
 import Foundation
 
-/// Runs the deliberately slow password KDF off the event loop and off the storage threads, two
-/// at a time, so a burst of logins costs bounded memory (scrypt takes 16 MiB each) and never
-/// delays other requests' storage work.
+/// Runs the deliberately slow password KDF off the event loop, off the storage threads and off
+/// the handler threads, on two threads of its own: a burst of logins costs bounded memory
+/// (scrypt takes 16 MiB each), never delays other requests, and never waits for a thread from
+/// a shared pool that someone else may be blocking.
 final class PasswordWork: Sendable {
-    private let queue: OperationQueue
+    private let executor = ThreadPoolExecutor(threads: 2, name: "kdf")
     private let hasher = PasswordHasher()
     /// A real hash of a random password, verified against when the user does not exist.
     private let dummyHash: String
 
     init() {
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = 2
-        queue.name = "snapshare-kdf"
-        self.queue = queue
         dummyHash = (try? PasswordHasher().hash(password: UUID().uuidString)) ?? ""
     }
 
+    deinit { executor.shutdown() }
+
     func hash(_ password: String) async throws -> String {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.addOperation { [hasher] in
-                continuation.resume(with: Result { try hasher.hash(password: password) })
-            }
+        try await withTaskExecutorPreference(executor) { [hasher] in
+            try hasher.hash(password: password)
         }
     }
 
     /// Verifies `password` against `encoded`, or against a dummy hash when `encoded` is nil
     /// (always false then, after the same work).
     func verify(_ password: String, encoded: String?) async -> Bool {
-        await withCheckedContinuation { continuation in
-            queue.addOperation { [hasher, dummyHash] in
-                let ok = hasher.verify(password: password, encoded: encoded ?? dummyHash)
-                continuation.resume(returning: ok && encoded != nil)
-            }
+        await withTaskExecutorPreference(executor) { [hasher, dummyHash] in
+            hasher.verify(password: password, encoded: encoded ?? dummyHash) && encoded != nil
         }
     }
 }

@@ -12,7 +12,7 @@ public final class RequestHandler: Sendable {
     let metrics: ServerMetrics
     let logger: Logger
     let clock: @Sendable () -> Int64
-    let executor: HandlerExecutor
+    let executor: ThreadPoolExecutor
     /// Fetches pins' albums in the background (see PinHandlers).
     let albums: AlbumDownloader
 
@@ -27,11 +27,13 @@ public final class RequestHandler: Sendable {
         self.metrics = metrics
         self.logger = logger
         self.clock = clock
-        self.executor = HandlerExecutor(threads: 2)
+        self.executor = ThreadPoolExecutor(threads: 2, name: "handler")
     }
 
     /// Stops the handler threads once their queued work is done.
     func shutdown() { executor.shutdown() }
+
+    deinit { executor.shutdown() }
 
     /// Milliseconds since the Unix epoch.
     @Sendable public static func wallClock() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }

@@ -277,8 +277,8 @@ public final class SQLiteDatabase {
         } catch {
             afterCommitActions.removeSubrange(min(actionsBefore, afterCommitActions.count)...)
             if isInTransaction {
-                try? run("ROLLBACK TO \(name)")
-                try? run("RELEASE \(name)")
+                _ = try? run("ROLLBACK TO \(name)")
+                _ = try? run("RELEASE \(name)")
             }
             throw error
         }
@@ -297,7 +297,7 @@ public final class SQLiteDatabase {
         } catch {
             transactionDepth = 0
             afterCommitActions.removeAll()
-            if isInTransaction { try? run("ROLLBACK") }
+            if isInTransaction { _ = try? run("ROLLBACK") }
             throw error
         }
         transactionDepth = 0

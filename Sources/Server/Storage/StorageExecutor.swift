@@ -1,4 +1,5 @@
 import Foundation
+import Shared
 
 /// Runs storage work on dedicated threads: one writer with group commit, and a few readers.
 ///
@@ -41,7 +42,7 @@ public final class StorageExecutor: @unchecked Sendable {
         let writer = StoreOwner(try makeStore(path, false))
         let readers = try (0..<readerCount).map { _ in StoreOwner(try makeStore(path, true)) }
 
-        startThread(named: "snapshare-storage-writer", owner: writer) { [writes, maximumBatchSize, weak self] store in
+        startThread(named: "store-writer", owner: writer) { [writes, maximumBatchSize, weak self] store in
             while true {
                 let batch = writes.nextBatch(maximumCount: maximumBatchSize)
                 if batch.isEmpty { return }
@@ -49,7 +50,7 @@ public final class StorageExecutor: @unchecked Sendable {
             }
         }
         for (index, reader) in readers.enumerated() {
-            startThread(named: "snapshare-storage-reader-\(index)", owner: reader) { [reads] store in
+            startThread(named: "store-reader-\(index)", owner: reader) { [reads] store in
                 while let job = reads.next() {
                     job.run(on: store)
                     job.complete(batchFailure: nil)
@@ -134,7 +135,7 @@ public final class StorageExecutor: @unchecked Sendable {
                              loop: @escaping @Sendable (any SnapshareStore) -> Void) {
         threadsRunning.enter()
         let finished = threadsRunning
-        let thread = Thread {
+        NamedThread.start(name) {
             Thread.current.threadDictionary[Self.storageThreadKey] = true
             if let store = owner.store {
                 loop(store)
@@ -143,8 +144,6 @@ public final class StorageExecutor: @unchecked Sendable {
             owner.store = nil
             finished.leave()
         }
-        thread.name = name
-        thread.start()
     }
 
     /// Runs one group-commit batch on the writer's store.

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import Shared
 
 /// Copies the WAL back into the database file on a thread of its own, so the writer never does.
 ///
@@ -49,9 +50,7 @@ final class WALCheckpointer: @unchecked Sendable {
         let pageSize = max(512, try connection.scalar("PRAGMA page_size"))
         thresholdPages = Int32(clamping: Int64(Self.thresholdBytes) / pageSize)
         catchUpPages = Int32(clamping: Int64(Self.catchUpBytes) / pageSize)
-        let thread = Thread { [self] in run() }
-        thread.name = "snapshare-storage-checkpointer"
-        thread.start()
+        NamedThread.start("wal-checkpoint") { [self] in run() }
     }
 
     /// Asks for a checkpoint soon; callable from any thread (the WAL hook runs on the writer's).

@@ -211,6 +211,7 @@ struct DevCertificateAuthorityTests {
             #expect(set.fingerprintSHA256.count == 95)
             #expect(set.fingerprintSHA256.replacingOccurrences(of: ":", with: "").lowercased() == set.fingerprintHex)
             #expect(DevCertificateAuthority.formatFingerprint([0x0a, 0xbc, 0xff]) == "0A:BC:FF")
+            #expect(DevCertificateAuthority.formatFingerprint(hex: "0abcff") == "0A:BC:FF")
         }
     }
 

@@ -36,15 +36,15 @@ public final class SnapshareSession {
             case .changed(let trusted):
                 throw ClientError(.tls, """
                     the certificate of \(serverKey) has CHANGED since you first trusted it.
-                      trusted:  \(Fingerprint.colonSeparated(trusted))
-                      now:      \(Fingerprint.colonSeparated(hex))
+                      trusted:  \(DevCertificateAuthority.formatFingerprint(hex: trusted))
+                      now:      \(DevCertificateAuthority.formatFingerprint(hex: hex))
                     This may be an attack. If the instructor really replaced the certificate, verify the new \
                     fingerprint with them and remove the line for \(serverKey) from \(state.knownServersPath).
                     """)
             }
         }
         if let firstUse {
-            notice("Trusting \(serverKey) on first use; certificate SHA-256 fingerprint:\n  \(Fingerprint.colonSeparated(firstUse))\nCompare it with the one the server printed; a later change will be refused. Use --ca FILE to verify with the class CA instead.")
+            notice("Trusting \(serverKey) on first use; certificate SHA-256 fingerprint:\n  \(DevCertificateAuthority.formatFingerprint(hex: firstUse))\nCompare it with the one the server printed; a later change will be refused. Use --ca FILE to verify with the class CA instead.")
         }
         welcome = try connection.hello()
     }
@@ -148,20 +148,5 @@ public final class SnapshareSession {
         _ message: Request, progress: ((Int, Int) -> Void)? = nil
     ) throws(ClientError) -> Reply {
         try ServerConnection.expect(try connection.roundTrip(message, progress: progress))
-    }
-}
-
-/// Fingerprint display.
-public enum Fingerprint {
-    /// `ab12…` as `AB:12:…`.
-    public static func colonSeparated(_ hex: String) -> String {
-        var parts: [String] = []
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex) ?? hex.endIndex
-            parts.append(hex[index..<next].uppercased())
-            index = next
-        }
-        return parts.joined(separator: ":")
     }
 }

@@ -75,10 +75,19 @@ public enum DevCertificateAuthority {
 
     /// Formats a fingerprint as colon-separated uppercase hex: "AB:CD:EF:…".
     public static func formatFingerprint(_ bytes: some Sequence<UInt8>) -> String {
-        bytes.map { byte in
-            let hex = String(byte, radix: 16, uppercase: true)
-            return byte < 0x10 ? "0" + hex : hex
-        }.joined(separator: ":")
+        formatFingerprint(hex: SHA256.hex(bytes))
+    }
+
+    /// Formats a fingerprint kept as hex ("ab12…", as in the client's known servers) the same way.
+    public static func formatFingerprint(hex: String) -> String {
+        var pairs: [String] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex) ?? hex.endIndex
+            pairs.append(hex[index..<next].uppercased())
+            index = next
+        }
+        return pairs.joined(separator: ":")
     }
 
     // MARK: Loading

@@ -78,10 +78,26 @@ import TestSupport
         let bob = try server.registeredSession("bob")
         let first = try bob.snaps(feed: nil)
         #expect(try bob.poll(knownVersion: first.version).changed == false)
-        _ = try alice.post(feed: "Random", image: TestImages.sample(2))
+        let posted = try alice.post(feed: "Random", image: TestImages.sample(2))
         let poll = try bob.poll(knownVersion: first.version)
         #expect(poll.changed)
         #expect(try bob.poll(knownVersion: poll.version).changed == false)
+
+        // An open changes only what its viewer sees: carol's listing, not bob's or the poster's.
+        let carol = try server.registeredSession("carol")
+        let carolBefore = try carol.snaps(feed: nil)
+        let aliceBefore = try alice.snaps(feed: nil)
+        _ = try carol.open(snapID: posted.id)
+        let carolAfter = try carol.poll(knownVersion: carolBefore.version)
+        #expect(carolAfter.changed, "the viewer's own snap went from unread to read")
+        #expect(try carol.snaps(feed: nil).version == carolAfter.version)
+        #expect(try bob.poll(knownVersion: poll.version).changed == false, "another user's open changes nothing bob sees")
+        #expect(try alice.poll(knownVersion: aliceBefore.version).changed == false)
+
+        // A post still reaches everyone, whatever each has opened.
+        _ = try bob.post(feed: "Random", image: TestImages.sample(3))
+        #expect(try carol.poll(knownVersion: carolAfter.version).changed)
+        #expect(try alice.poll(knownVersion: aliceBefore.version).changed)
     }
 
     @Test func sessionsResumeOnNewConnectionsAndLogoutEndsThem() throws {

@@ -92,7 +92,7 @@ import TestSupport
         var request = Frame(Hello(clientName: "maxfrag"), requestID: 1).encoded()
         for id in 2...51 { request += Frame(Ping(), requestID: UInt32(id)).encoded() }
         let input = folder.path + "/request.bin", output = folder.path + "/reply.bin"
-        FileManager.default.createFile(atPath: input, contents: Data(request))
+        _ = FileManager.default.createFile(atPath: input, contents: Data(request))
         // -no_ign_eof: s_client sends close_notify and leaves once its input ends (after 2 s).
         let script = "(cat '\(input)'; sleep 2) | /usr/bin/openssl s_client -quiet -no_ign_eof -tls1_3 -maxfraglen 512 "
             + "-connect 127.0.0.1:\(server.port) -CAfile '\(server.caPath)' > '\(output)'"

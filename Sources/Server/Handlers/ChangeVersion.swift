@@ -1,18 +1,34 @@
 import Synchronization
 import Shared
 
-/// The server-wide change version that Poll compares against. It moves on every change that
-/// could alter a listing (post, view, admin change). It starts from a random value at each
-/// start, so a client holding a version from before a restart sees "changed".
+/// The change version Poll compares against, as each user sees it.
+///
+/// A user's version is the shared count (posts, admin changes: anything that can alter every
+/// listing) plus that user's own opens. An open changes only its viewer's listing (read instead
+/// of unread); counting it for everyone would make every watcher in the class re-list after each
+/// open. Both parts only grow, so a user's version changes exactly when something they can see
+/// may have. The shared count starts from a random value at each start, so a client holding a
+/// version from before a restart sees "changed".
 public final class ChangeVersion: Sendable {
-    private let value: Atomic<UInt64>
+    private let shared: Atomic<UInt64>
+    /// Opens per user since the start; one entry per user who opened something.
+    private let opens = Mutex<[Int64: UInt64]>([:])
 
     public init() {
         let seed = SecureRandom.bytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        value = Atomic(seed & 0x7FFF_FFFF_FFFF_0000)
+        shared = Atomic(seed & 0x7FFF_FFFF_FFFF_0000)
     }
 
-    public var current: UInt64 { value.load(ordering: .acquiring) }
+    /// The version `userID` sees; read it before reading the listing it goes with.
+    public func current(for userID: Int64) -> UInt64 {
+        shared.load(ordering: .acquiring) &+ opens.withLock { $0[userID] ?? 0 }
+    }
 
-    public func bump() { value.add(1, ordering: .releasing) }
+    /// Something every user may see changed (a post, an admin change).
+    public func bump() { shared.add(1, ordering: .releasing) }
+
+    /// Only `userID`'s own listing changed (they opened a snap).
+    public func bump(for userID: Int64) {
+        opens.withLock { $0[userID, default: 0] &+= 1 }
+    }
 }

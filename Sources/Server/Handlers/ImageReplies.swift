@@ -78,7 +78,7 @@ extension RequestHandler {
                                     imageByteCount: image.count, fill: image.copy(into:))
             }
         }, completion: { [self] result in
-            if case .success = result { changes.bump() }
+            if case .success = result { changes.bump(for: user.id) }
             completion(outcome(result, context))
             // Debug, not info: this runs on the writer thread, up to a batch's worth at a time.
             if case .success = result { logger.debug("\(user.name) opened snap \(snapID)") }

@@ -45,8 +45,7 @@ public final class RequestHandler: Sendable {
             return reply(frame, context) { (_: Ping) in Pong() }
         case MessageType.poll.rawValue:
             return reply(frame, context) { (poll: Poll) in
-                _ = try requireUser(context)
-                let version = changes.current
+                let version = changes.current(for: try requireUser(context).id)
                 return PollResult(version: version, changed: version != poll.knownVersion)
             }
         default:

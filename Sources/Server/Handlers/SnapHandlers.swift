@@ -14,7 +14,7 @@ extension RequestHandler {
         let user = try requireUser(context)
         // Read the version first: a change racing with the listing then shows up as "changed"
         // on the next poll instead of being missed.
-        let version = changes.current
+        let version = changes.current(for: user.id)
         let now = clock()
         let feedName = request.feed.isEmpty ? nil : try InputRules.normalizedFeedName(request.feed).get()
         let listings = try await storage.read { store -> [SnapListing] in

@@ -32,6 +32,15 @@ public enum Subprocess {
         return try launch(executable(name), arguments, environment: env, stdin: stdin, timeout: timeout)
     }
 
+    /// Starts the built executable `name` and leaves it running, its standard output readable
+    /// line by line (standard error is discarded); for commands that keep going, like a watch.
+    public static func start(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> RunningProcess {
+        var env = ProcessInfo.processInfo.environment
+        for key in env.keys where key.hasPrefix("SNAPSHARE_") { env[key] = nil }
+        env.merge(environment) { _, new in new }
+        return try RunningProcess(executable(name), arguments, environment: env)
+    }
+
     /// Runs a program that is not ours (by absolute path).
     public static func runTool(_ path: String, _ arguments: [String], stdin: String? = nil, timeout: Double = 60) throws -> Result {
         try launch(path, arguments, environment: nil, stdin: stdin, timeout: timeout)
@@ -99,18 +108,10 @@ public final class ServerProcess: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // The first stdout line says it is listening.
-        let handle = output.fileHandleForReading
-        var text = ""
-        let deadline = Date().addingTimeInterval(30)
-        while !text.contains("listening"), Date() < deadline {
-            let chunk = handle.availableData
-            if chunk.isEmpty { if !process.isRunning { break }; usleep(10_000); continue }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        guard text.contains("listening") else {
+        // A stdout line says it is listening.
+        guard OutputLines(output.fileHandleForReading).first(where: { $0.contains("listening") }) != nil else {
             kill(process.processIdentifier, SIGKILL)
-            throw ProcessError("server did not start: \(text)")
+            throw ProcessError("snapshare-server did not start listening on port \(port)")
         }
     }
 
@@ -151,3 +152,31 @@ public struct ProcessError: Error, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
+
+/// A child left running, whose output a test reads as it comes; killed when dropped.
+public final class RunningProcess: @unchecked Sendable {
+    public let process: Process
+    private let output = Pipe()
+    public let lines: OutputLines
+
+    init(_ path: String, _ arguments: [String], environment: [String: String]) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.environment = environment
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        lines = OutputLines(output.fileHandleForReading)
+        try process.run()
+    }
+
+    /// SIGKILL (see `Subprocess.launch` on why not `terminate()`), then wait.
+    public func kill() {
+        guard process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    deinit { kill() }
+}

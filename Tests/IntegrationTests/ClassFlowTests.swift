@@ -100,6 +100,34 @@ import TestSupport
         #expect(try alice.poll(knownVersion: aliceBefore.version).changed)
     }
 
+    @Test func aFeedWatchFetchesOnlyAfterAChangeItsUserCanSeeAndDropsExpiredSnaps() throws {
+        let server = try TestServer()
+        let alice = try server.registeredSession("alice")
+        let bob = try server.registeredSession("bob")
+        let carol = try server.registeredSession("carol")
+        let watch = FeedWatch(session: bob, feed: nil, wantsFeedNames: true)
+        #expect(try watch.refresh(), "the first refresh always fetches")
+        #expect(watch.listing.snaps.isEmpty)
+        #expect(watch.feedNames == (try bob.feeds()).map(\.name), "every feed, empty ones included")
+        #expect(try !watch.refresh())
+
+        let posted = try alice.post(feed: "Random", image: TestImages.sample(2))
+        #expect(try watch.refresh())
+        #expect(watch.listing.snaps.map(\.id) == [posted.id])
+        _ = try carol.open(snapID: posted.id)
+        #expect(try !watch.refresh(), "carol's open changes nothing bob sees")
+        _ = try bob.open(snapID: posted.id)
+        #expect(try watch.refresh())
+        #expect(watch.listing.snaps.first?.state == .read)
+
+        #expect(watch.liveSnaps(now: posted.expiresAt - 1).map(\.id) == [posted.id])
+        #expect(watch.liveSnaps(now: posted.expiresAt).isEmpty, "gone the moment it expires")
+
+        let named = FeedWatch(session: bob, feed: "random", wantsFeedNames: true)
+        try named.refresh()
+        #expect(named.feedNames == ["Random"], "the feed as the server spells it")
+    }
+
     @Test func sessionsResumeOnNewConnectionsAndLogoutEndsThem() throws {
         let server = try TestServer()
         let home = TemporaryDirectory("snapshare-home")

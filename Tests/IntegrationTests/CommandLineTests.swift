@@ -29,6 +29,25 @@ import TestSupport
         #expect(server.stdout.contains("--snap-ttl"))
     }
 
+    @Test func aWatchedFeedPrintsANewListingWhenASnapArrivesAndWhenItIsRead() throws {
+        let server = try TestServer()
+        let alice = Student(server: server), bob = Student(server: server)
+        #expect(try alice.run("register", "alice", "--password-stdin", stdin: "alice password\n").status == 0)
+        #expect(try bob.run("register", "bob", "--password-stdin", stdin: "bob password 1\n").status == 0)
+        let watch = try Subprocess.start("snapshare", ["feed", "--watch", "--json", "--interval", "0.2"], environment: bob.environment)
+        defer { watch.kill() }
+        #expect(watch.lines.next() == "[]", "the empty feed comes first")
+
+        let post = try alice.run("post", "--feed", "Memes", "--sample", "3", "--json")
+        let id = try #require(try JSONSerialization.jsonObject(with: Data(post.stdout.utf8)) as? [String: Any])["id"] as? Int
+        let arrived = try #require(watch.lines.next(), "a listing with the new snap")
+        #expect(arrived.contains("\"id\":\(id ?? -1)") && arrived.contains("\"status\":\"unread\""), "\(arrived)")
+
+        #expect(try bob.run("view", "\(id ?? -1)").status == 0)
+        let read = try #require(watch.lines.next(), "a listing after bob's own open")
+        #expect(read.contains("\"status\":\"read\""), "\(read)")
+    }
+
     @Test func aStudentPostsAndAnotherViewsOnceFromTheCommandLine() throws {
         let server = try TestServer()
         let alice = Student(server: server), bob = Student(server: server)

@@ -20,12 +20,12 @@ enum FeedCommands {
 
     static func feed(_ context: CommandContext) throws(ClientError) {
         let session = try context.authenticated()
-        let name = context.parsed.positional(0)
         let clockOffset = (session.welcome.serverTime) - Timestamp.now()
+        // JSON has no sections, so it needs no feed names.
+        let watch = FeedWatch(session: session, feed: context.parsed.positional(0), wantsFeedNames: !context.json)
+        try watch.refresh()
         guard context.parsed.flag("--watch") else {
-            let listing = try session.snaps(feed: name)
-            let sections = try sectionNames(listing, name: name, session: session, context: context)
-            context.console.raw(render(listing, sections: sections, context: context, now: Timestamp.now() + clockOffset))
+            context.console.raw(render(watch, context: context, now: Timestamp.now() + clockOffset))
             return
         }
         let interval: Double
@@ -37,42 +37,36 @@ enum FeedCommands {
         } else {
             interval = 2
         }
-        var version = UInt64.max
-        var lastDrawn = ""
+        // A terminal shows ages ("5 min ago"), so it is redrawn whenever the text changes; a pipe
+        // gets a new listing only when the snaps themselves do (new, read, deleted or expired).
+        let redrawsAges = context.console.outputIsTerminal && !context.json
+        var lastShown: String?
         while true {
-            let poll = try session.poll(knownVersion: version)
-            if poll.changed {
-                let listing = try session.snaps(feed: name)
-                version = listing.version
-                // The feed list is fetched again on each change: a feed made or deleted moves the version too.
-                let sections = try sectionNames(listing, name: name, session: session, context: context)
-                let drawn = render(listing, sections: sections, context: context, now: Timestamp.now() + clockOffset)
-                // Redraw only when what the user sees changed.
-                if drawn != lastDrawn {
-                    lastDrawn = drawn
-                    if context.console.outputIsTerminal && !context.json { context.console.raw("\u{1B}[H\u{1B}[2J") }
-                    context.console.raw(drawn)
-                }
+            let now = Timestamp.now() + clockOffset
+            let drawn = render(watch, context: context, now: now)
+            let shown = redrawsAges || context.json ? drawn : snapshot(watch, now: now)
+            if shown != lastShown {
+                lastShown = shown
+                if redrawsAges { context.console.raw("\u{1B}[H\u{1B}[2J") }
+                context.console.raw(drawn)
             }
             usleep(useconds_t(interval * 1_000_000))
+            try watch.refresh()
         }
     }
 
-    /// The feeds a listing is drawn under: the named one, else every feed, empty ones included
-    /// (which only the feed list names). JSON has no sections, so it costs no request.
-    private static func sectionNames(_ listing: Snaps, name: String?, session: SnapshareSession,
-                                     context: CommandContext) throws(ClientError) -> [String] {
-        if context.json { return [] }
-        if let name { return [listing.snaps.first?.feed ?? name] }
-        return try session.feeds().map(\.name)
-    }
-
-    /// The listing as printed: one JSON line, or a section per feed in `sections`.
-    private static func render(_ listing: Snaps, sections: [String], context: CommandContext, now: Int64) -> String {
+    /// The watched listing as printed: one JSON line, or a section per feed.
+    private static func render(_ watch: FeedWatch, context: CommandContext, now: Int64) -> String {
+        let snaps = watch.liveSnaps(now: now)
         if context.json {
-            return JSONValue.array(listing.snaps.map(SnapPresenter.json)).toJSON(pretty: false) + "\n"
+            return JSONValue.array(snaps.map(SnapPresenter.json)).toJSON(pretty: false) + "\n"
         }
-        return SnapPresenter.sections(feeds: sections, snaps: listing.snaps, now: now)
+        return SnapPresenter.sections(feeds: watch.feedNames, snaps: snaps, now: now)
+    }
+
+    /// What a listing shows apart from ages: its feeds and each live snap with its state.
+    private static func snapshot(_ watch: FeedWatch, now: Int64) -> String {
+        (watch.feedNames + watch.liveSnaps(now: now).map { "\($0.id) \($0.state)" }).joined(separator: "\n")
     }
 
     static func post(_ context: CommandContext) throws(ClientError) {

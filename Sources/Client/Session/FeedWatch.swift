@@ -1,0 +1,48 @@
+import Shared
+
+/// Keeps one feed's listing (or every feed's) current for as long as someone looks at it.
+///
+/// It polls cheaply, fetches the listing only when the server says something this user can see
+/// changed, and drops snaps as they expire (the server moves no version for that: an expiry is
+/// a time, which the watcher knows). Nothing here draws: the command line and a full-screen view
+/// both render `liveSnaps(now:)` under `feedNames`.
+public final class FeedWatch {
+    /// The feed watched; nil for every feed.
+    public let feed: String?
+    private let session: SnapshareSession
+    private let wantsFeedNames: Bool
+    private var version: UInt64?
+    public private(set) var listing = Snaps(version: 0, snaps: [])
+    /// The feeds to draw the listing under: the watched one (as the server spells it), or every
+    /// feed, empty ones included. Empty unless asked for, since it costs a request.
+    public private(set) var feedNames: [String] = []
+
+    public init(session: SnapshareSession, feed: String?, wantsFeedNames: Bool) {
+        self.session = session
+        self.feed = feed
+        self.wantsFeedNames = wantsFeedNames
+    }
+
+    /// Fetches the listing the first time, then only after a poll reports a change; true when a
+    /// new listing arrived.
+    @discardableResult
+    public func refresh() throws(ClientError) -> Bool {
+        if let version, !(try session.poll(knownVersion: version)).changed { return false }
+        listing = try session.snaps(feed: feed)
+        version = listing.version
+        // A feed made or deleted also moves the version, so the names are fetched again too.
+        if wantsFeedNames {
+            if let feed {
+                feedNames = [listing.snaps.first?.feed ?? feed]
+            } else {
+                feedNames = try session.feeds().map(\.name)
+            }
+        }
+        return true
+    }
+
+    /// The listed snaps not yet expired at `now` (the server's clock, in milliseconds).
+    public func liveSnaps(now: Int64) -> [SnapInfo] {
+        listing.snaps.filter { $0.expiresAt > now }
+    }
+}

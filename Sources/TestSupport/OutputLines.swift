@@ -1,0 +1,45 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// A child's output read line by line as it comes, so a test can wait for what it prints.
+/// Each wait has a deadline that only turns a hang into a failure.
+public final class OutputLines: @unchecked Sendable {
+    private let fd: Int32
+    private var pending: [UInt8] = []
+    private var ended = false
+
+    /// Reads from `handle`, which the caller keeps open.
+    public init(_ handle: FileHandle) { fd = handle.fileDescriptor }
+
+    /// The next whole line (without its newline), or nil when the output ends or `timeout`
+    /// seconds pass first.
+    public func next(timeout: Double = 30) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                return line
+            }
+            let left = deadline.timeIntervalSinceNow
+            guard !ended, left > 0 else { return nil }
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, Int32(min(left, 1) * 1000)) > 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+            let count = read(fd, &chunk, chunk.count)
+            if count > 0 { pending += chunk[..<count] } else if count == 0 || errno != EINTR { ended = true }
+        }
+    }
+
+    /// Lines until one satisfies `wanted` (returned last), or nil when the output ends or
+    /// `timeout` seconds pass first.
+    public func first(timeout: Double = 30, where wanted: (String) -> Bool) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while let line = next(timeout: max(0, deadline.timeIntervalSinceNow)) {
+            if wanted(line) { return line }
+        }
+        return nil
+    }
+}

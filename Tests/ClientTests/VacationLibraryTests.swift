@@ -81,7 +81,7 @@ struct VacationLibraryTests {
         defer { _ = home }
         do { _ = try library.open("Typo Trip"); Issue.record("opened a vacation that does not exist") } catch {
             #expect(error.kind == .notFound)
-            #expect(error.message.contains("vacation new"))
+            #expect(error.remedy == .createVacation("Typo Trip"))
         }
         #expect(try library.open("my vacation").name == "My Vacation")
     }

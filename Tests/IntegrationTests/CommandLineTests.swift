@@ -99,7 +99,10 @@ import TestSupport
         let whoami = try bob.run("whoami")
         #expect(whoami.stdout.contains("bob"))
         #expect(try bob.run("logout").status == 0)
-        #expect(try bob.run("feeds").status == 4, "logged out")
+        let loggedOut = try bob.run("feeds")
+        #expect(loggedOut.status == 4, "logged out")
+        #expect(loggedOut.stderr.contains("not logged in to \(server.address); run `snapshare login USER` or `snapshare register USER`"),
+                "\(loggedOut.stderr)")
         #expect(try bob.run("login", "bob", "--password-stdin", stdin: "wrong password\n").status == 4)
         #expect(try bob.run("login", "bob", "--password-stdin", stdin: "bob password 1\n").status == 0)
     }

@@ -27,7 +27,7 @@ public enum CLI {
             try dispatch(context)
             return ExitCode.success.rawValue
         } catch {
-            console.err("snapshare: \(error.message)")
+            console.err("snapshare: \(error.message)" + (error.remedy.map { "; " + $0.commandLine } ?? ""))
             return error.exitCode
         }
     }

@@ -172,18 +172,16 @@ enum VacationCommands {
         try? context.settings().serverKey
     }
 
-    private static func suffix(_ store: VacationStore) -> String {
-        store.name == VacationName.defaultName ? "" : " --vacation \"\(PrintableText.clean(store.name))\""
-    }
+    private static func suffix(_ store: VacationStore) -> String { Remedy.vacationOption(store.name) }
 
     /// Runs `body`, mapping its failure to the documented exit codes.
     private static func checked<T>(_ body: () throws(VacationError) -> T) throws(ClientError) -> T {
         do { return try body() } catch {
             switch error.kind {
-            case .invalidName: throw ClientError(.usage, error.message)
-            case .alreadyExists: throw ClientError(.rejected, error.message)
-            case .notFound: throw ClientError(.notFound, error.message)
-            case .damaged, .unavailable: throw ClientError(.local, error.message)
+            case .invalidName: throw ClientError(.usage, error.message, remedy: error.remedy)
+            case .alreadyExists: throw ClientError(.rejected, error.message, remedy: error.remedy)
+            case .notFound: throw ClientError(.notFound, error.message, remedy: error.remedy)
+            case .damaged, .unavailable: throw ClientError(.local, error.message, remedy: error.remedy)
             }
         }
     }

@@ -10,9 +10,11 @@ public struct ClientError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// The server's error code, when the server said no.
     public var serverCode: ErrorCode?
+    /// What the user can do about it, for the presenter to word.
+    public var remedy: Remedy?
 
-    public init(_ kind: Kind, _ message: String, serverCode: ErrorCode? = nil) {
-        self.kind = kind; self.message = message; self.serverCode = serverCode
+    public init(_ kind: Kind, _ message: String, serverCode: ErrorCode? = nil, remedy: Remedy? = nil) {
+        self.kind = kind; self.message = message; self.serverCode = serverCode; self.remedy = remedy
     }
 
     public var description: String { message }

@@ -64,7 +64,7 @@ public final class SnapshareSession {
         let saved: StoredSession?
         do { saved = try state.session(for: settings.serverKey) } catch { throw ClientError(.local, error.description) }
         guard let saved else {
-            throw ClientError(.auth, "not logged in to \(settings.serverKey); run `snapshare login USER` or `snapshare register USER`")
+            throw ClientError(.auth, "not logged in to \(settings.serverKey)", remedy: .logIn(username: nil))
         }
         do {
             let identity: Authenticated = try request(Resume(token: saved.token))
@@ -72,8 +72,7 @@ public final class SnapshareSession {
             return identity
         } catch let error where error.serverCode == .sessionInvalid {
             try? state.removeSession(for: settings.serverKey)
-            throw ClientError(.auth, "your session has ended; log in again with `snapshare login \(saved.username)`",
-                              serverCode: .sessionInvalid)
+            throw ClientError(.auth, "your session has ended", serverCode: .sessionInvalid, remedy: .logIn(username: saved.username))
         }
     }
 

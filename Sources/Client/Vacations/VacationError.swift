@@ -15,8 +15,10 @@ struct VacationError: Error, Sendable, Equatable, CustomStringConvertible {
 
     var kind: Kind
     var message: String
+    /// What the user can do about it, for the presenter to word.
+    var remedy: Remedy?
 
-    init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
+    init(_ kind: Kind, _ message: String, remedy: Remedy? = nil) { self.kind = kind; self.message = message; self.remedy = remedy }
 
     var description: String { message }
 }

@@ -91,7 +91,7 @@ struct VacationLibrary {
             return try VacationStore(name: name, path: path(for: name))
         }
         guard VacationName.same(requested, VacationName.defaultName) else {
-            throw VacationError(.notFound, "no vacation named \"\(requested)\"; create it with `snapshare vacation new \"\(requested)\"` (see `snapshare vacation list`)")
+            throw VacationError(.notFound, "no vacation named \"\(requested)\"", remedy: .createVacation(requested))
         }
         let folder = try makeDirectory()
         let name = VacationName.defaultName
@@ -111,7 +111,7 @@ struct VacationLibrary {
     func remove(_ raw: String) throws(VacationError) -> String {
         let requested = try VacationName.validated(raw).get()
         guard let name = existingName(matching: requested) else {
-            throw VacationError(.notFound, "no vacation named \"\(requested)\" (see `snapshare vacation list`)")
+            throw VacationError(.notFound, "no vacation named \"\(requested)\"", remedy: .listVacations)
         }
         let path = path(for: name)
         guard unlink(path) == 0 else {

@@ -150,7 +150,7 @@ final class VacationStore {
         let wanted = requested.trimmedWhitespace
         guard let place = places.first(where: { $0.name == wanted })
                 ?? places.first(where: { $0.name.lowercased() == wanted.lowercased() }) else {
-            throw VacationError(.notFound, "no place \"\(PrintableText.clean(wanted))\" in vacation \(name); see `snapshare itinerary\(optionSuffix)`")
+            throw VacationError(.notFound, "no place \"\(PrintableText.clean(wanted))\" in vacation \(name)", remedy: .showItinerary(vacation: name))
         }
         let photos = try translating {
             try database.query(Self.photoColumns + " WHERE pl.name = ?1", [.text(place.name)], row: Self.photo)
@@ -176,7 +176,7 @@ final class VacationStore {
         let wanted = requested.trimmedWhitespace.lowercased()
         guard let tag = try tags().first(where: { $0.name == wanted }) else {
             let why = wanted.contains(":") ? " (tags with a colon are machine tags and are left out)" : ""
-            throw VacationError(.notFound, "no tag \"\(PrintableText.clean(requested))\" in vacation \(name)\(why); see `snapshare tags\(optionSuffix)`")
+            throw VacationError(.notFound, "no tag \"\(PrintableText.clean(requested))\" in vacation \(name)\(why)", remedy: .showTags(vacation: name))
         }
         let photos = try translating {
             try database.query(Self.photoColumns + """
@@ -217,8 +217,6 @@ final class VacationStore {
         let name = raw.trimmedWhitespace
         return name.isEmpty ? VacationPlace.unknown : name
     }
-
-    private var optionSuffix: String { name == VacationName.defaultName ? "" : " --vacation \"\(name)\"" }
 
     /// The row of photo `photoID`: the only one with that id, else the one from `preferredOrigin`.
     private func resolve(photoID: UInt64, preferredOrigin: String?) throws -> (Int64, VacationPhoto) {

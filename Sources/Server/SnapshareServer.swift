@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Shared
+import Synchronization
 
 /// The whole server: storage, certificates, TLS, handlers and the event loop, wired from one
 /// configuration. `main` and the tests both start it through this type.
@@ -22,6 +23,7 @@ public final class SnapshareServer: @unchecked Sendable {
     public let albums: AlbumDownloader
     /// Counters shown by `admin stats`.
     public let metrics: ServerMetrics
+    private let stopped = Atomic<Bool>(false)
 
     public init(configuration: ServerConfiguration, logger: Logger) throws {
         self.configuration = configuration
@@ -53,6 +55,8 @@ public final class SnapshareServer: @unchecked Sendable {
         handler = RequestHandler(storage: storage, configuration: configuration, metrics: metrics, logger: logger, albums: albums)
         core = try ServerCore(configuration: configuration, tlsContext: tls, handler: handler, metrics: metrics, logger: logger)
     }
+
+    deinit { stop() }
 
     /// The names every generated certificate covers.
     public static var defaultCertificateHosts: [String] {
@@ -98,8 +102,10 @@ public final class SnapshareServer: @unchecked Sendable {
         })
     }
 
-    /// Stops serving and closes storage.
+    /// Stops serving and closes storage. Only the first call does anything, and a server
+    /// released without one stops itself.
     public func stop() {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         purgeTimer?.cancel()
         purgeTimer = nil
         albums.shutdown()

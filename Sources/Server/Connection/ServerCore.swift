@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Shared
+import Synchronization
 
 /// The I/O side of the server: the listener, the connections, and the hand-off of requests to
 /// the handlers and of their answers back to the connections. Everything except `stop()` and
@@ -20,6 +21,7 @@ final class ServerCore: @unchecked Sendable {
     /// Buffers shared by every connection (the loop handles one at a time).
     let scratch = ScratchBuffers()
     private let limits: ConnectionState.Limits
+    private let stopped = Atomic<Bool>(false)
 
     init(configuration: ServerConfiguration, tlsContext: TLSContext, handler: RequestHandler,
          metrics: ServerMetrics, logger: Logger) throws {
@@ -54,7 +56,9 @@ final class ServerCore: @unchecked Sendable {
     }
 
     /// Stops accepting, tells every connection the server is going away, and stops the loop.
+    /// Only the first call does anything; a core that never started has nothing to stop.
     func stop() {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing), loop.started else { return }
         let announced = DispatchSemaphore(value: 0)
         loop.execute { [self] in
             if let listener {

@@ -24,7 +24,8 @@ final class EventLoop: @unchecked Sendable {
     private var nextGeneration: UInt32 = 1
     private let queue = Mutex<[@Sendable () -> Void]>([])
     private let stopping = Atomic<Bool>(false)
-    private var started = false
+    /// Whether `start()` has run (set before the thread starts, read by whoever stops the loop).
+    private(set) var started = false
     /// Signalled once by the loop thread as it returns.
     private let finished = DispatchSemaphore(value: 0)
     private var tickHandlers: [(interval: Int64, next: Int64, body: () -> Void)] = []

@@ -127,7 +127,7 @@ done
 # 2. The other scenarios on the same server.
 bench poll-new-snaps "${COMMON[@]}" --scenario poll --connections 50 --depth 3 --new-snaps-per-sec 20
 bench post "${COMMON[@]}" --scenario post --connections 50 --depth 4
-bench view "${COMMON[@]}" --scenario view --connections 50 --depth 4 --view-snaps 1500
+bench view "${COMMON[@]}" --scenario view --connections 50 --depth 4 --view-snaps 3000
 bench photo "${COMMON[@]}" --scenario photo --connections 50 --depth 4
 bench mixed "${COMMON[@]}" --scenario mixed --connections 50 --depth 2 --view-snaps 400
 bench handshake "${COMMON[@]}" --scenario handshake --connections 1

@@ -110,7 +110,6 @@ public final class SnapshareServer: @unchecked Sendable {
         purgeTimer = nil
         albums.shutdown()
         core.stop()
-        handler.shutdown()
         storage.shutdown()
     }
 }

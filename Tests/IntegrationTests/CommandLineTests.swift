@@ -34,6 +34,8 @@ import TestSupport
         let alice = Student(server: server), bob = Student(server: server)
         #expect(try alice.run("register", "alice", "--password-stdin", stdin: "alice password\n").status == 0)
         #expect(try bob.run("register", "bob", "--password-stdin", stdin: "bob password 1\n").status == 0)
+        #expect(try bob.run("feed", "NoSuch", "--watch", "--interval", "0").status == 2, "a bad interval is a usage error before any request")
+        #expect(try bob.run("feed", "--interval", "1").status == 2, "--interval needs --watch")
         let watch = try Subprocess.start("snapshare", ["feed", "--watch", "--json", "--interval", "0.2"], environment: bob.environment)
         defer { watch.kill() }
         #expect(watch.lines.next() == "[]", "the empty feed comes first")

@@ -14,7 +14,7 @@ struct ServerLifecycleTests {
         return config
     }
 
-    @Test("a server released without stop() stops itself: its port closes and its threads go")
+    @Test("a server released without stop() stops itself: its port closes")
     func releasedServerStops() throws {
         let directory = TemporaryDirectory("snapshare-lifecycle")
         var port = 0
@@ -29,16 +29,47 @@ struct ServerLifecycleTests {
         }
     }
 
-    @Test("stop() twice, and a server that never started, are both fine")
+    @Test("stop() twice, and a server that never started, are both fine; a stopped one cannot start again")
     func stopIsIdempotent() throws {
         let directory = TemporaryDirectory("snapshare-lifecycle")
         let server = try SnapshareServer(configuration: configuration(directory), logger: Logger(level: .error))
         server.stop()
         server.stop()
+        #expect(throws: ConfigurationError.self) { try server.start() }
         let started = try SnapshareServer(configuration: configuration(directory), logger: Logger(level: .error))
         let port = try started.start()
         started.stop()
         started.stop()
         #expect(throws: SystemError.self) { try Socket.connect(host: "127.0.0.1", port: port, timeout: 5) }
+    }
+
+    @Test("a server stopped while logins are in the password KDF lets go of everything afterwards")
+    func stopDuringLogins() throws {
+        for round in 0..<3 {
+            var server: TestServer? = try TestServer()
+            weak let albums = server?.server.albums
+            let sessions = try (0..<8).map { _ in try server!.session() }
+            let before = server!.server.metrics.requestCount
+            let finished = DispatchGroup()
+            for (index, (session, _)) in sessions.enumerated() {
+                nonisolated(unsafe) let session = session
+                finished.enter()
+                NamedThread.start("register-\(index)") {
+                    _ = try? session.register(username: "user\(round)x\(index)", password: "correct horse battery", classCode: "")
+                    finished.leave()
+                }
+            }
+            // Stop once every register has reached the server: two hash at a time, so most wait
+            // in the KDF. The deadline only turns a request that never arrives into a failure.
+            let deadline = Date().addingTimeInterval(30)
+            while server!.server.metrics.requestCount < before + 8 && Date() < deadline { usleep(1_000) }
+            server!.stop()
+            #expect(finished.wait(timeout: .now() + 60) == .success, "every client got an answer or a closed connection")
+            server = nil
+            // The requests finish after the stop and let go of the handler, which holds the
+            // album worker: once it is gone, nothing of the server is held any more.
+            while albums != nil && Date() < deadline.addingTimeInterval(30) { usleep(10_000) }
+            #expect(albums == nil, "round \(round): the stopped server is still held")
+        }
     }
 }

@@ -19,23 +19,24 @@ enum FeedCommands {
     }
 
     static func feed(_ context: CommandContext) throws(ClientError) {
+        // Usage first: a bad flag is reported before anything is asked of the server.
+        let watching = context.parsed.flag("--watch")
+        var interval = 2.0
+        if let text = context.parsed.string("--interval") {
+            guard watching else { throw context.usage("--interval only applies with --watch") }
+            guard let value = Double(text), value >= 0.2, value <= 3600 else {
+                throw context.usage("--interval takes seconds between 0.2 and 3600")
+            }
+            interval = value
+        }
         let session = try context.authenticated()
         let clockOffset = (session.welcome.serverTime) - Timestamp.now()
         // JSON has no sections, so it needs no feed names.
         let watch = FeedWatch(session: session, feed: context.parsed.positional(0), wantsFeedNames: !context.json)
         try watch.refresh()
-        guard context.parsed.flag("--watch") else {
+        guard watching else {
             context.console.raw(render(watch, context: context, now: Timestamp.now() + clockOffset))
             return
-        }
-        let interval: Double
-        if let text = context.parsed.string("--interval") {
-            guard let value = Double(text), value >= 0.2, value <= 3600 else {
-                throw context.usage("--interval takes seconds between 0.2 and 3600")
-            }
-            interval = value
-        } else {
-            interval = 2
         }
         // A terminal shows ages ("5 min ago"), so it is redrawn whenever the text changes; a pipe
         // gets a new listing only when the snaps themselves do (new, read, deleted or expired).

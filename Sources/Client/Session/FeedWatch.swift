@@ -28,8 +28,7 @@ public final class FeedWatch {
     @discardableResult
     public func refresh() throws(ClientError) -> Bool {
         if let version, !(try session.poll(knownVersion: version)).changed { return false }
-        listing = try session.snaps(feed: feed)
-        version = listing.version
+        let listing = try session.snaps(feed: feed)
         // A feed made or deleted also moves the version, so the names are fetched again too.
         if wantsFeedNames {
             if let feed {
@@ -38,6 +37,9 @@ public final class FeedWatch {
                 feedNames = try session.feeds().map(\.name)
             }
         }
+        // Kept only once everything arrived: after a failure the next refresh asks again.
+        self.listing = listing
+        version = listing.version
         return true
     }
 

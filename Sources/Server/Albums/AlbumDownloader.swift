@@ -70,7 +70,7 @@ public final class AlbumDownloader: Sendable {
         self.executor = ThreadPoolExecutor(threads: 2, name: "album")
     }
 
-    /// A downloader that never started (the server failed to start) still lets its threads go.
+    /// Every download holds this object, so when it goes no album job can arrive any more.
     deinit { executor.shutdown() }
 
     // MARK: Starting and stopping
@@ -128,7 +128,8 @@ public final class AlbumDownloader: Sendable {
         if running.wait(timeout: .now() + 5) == .timedOut {
             logger.warning("album downloads did not stop within 5 s; leaving them behind")
         }
-        executor.shutdown()
+        // The album threads end in deinit, once the last download has let go of this object:
+        // a download left behind still gets to finish instead of being stranded mid-way.
     }
 
     // MARK: Holding fetches (operators, tests)

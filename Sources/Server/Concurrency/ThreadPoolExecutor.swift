@@ -17,9 +17,11 @@ final class ThreadPoolExecutor: TaskExecutor, @unchecked Sendable {
     private let available = DispatchSemaphore(value: 0)
     private let stopping = Atomic<Bool>(false)
     let threadCount: Int
+    private let running: Atomic<Int>
 
     init(threads count: Int, name: String) {
         threadCount = max(1, count)
+        running = Atomic(threadCount)
         for index in 0..<threadCount {
             NamedThread.start("\(name)-\(index)") { [self] in work() }
         }
@@ -40,15 +42,26 @@ final class ThreadPoolExecutor: TaskExecutor, @unchecked Sendable {
 
     private func work() {
         Thread.current.threadDictionary[Self.poolKey] = ObjectIdentifier(self)
+        defer { running.subtract(1, ordering: .releasing) }
+        // Every wake-up is one signal: one per job, plus one per thread at shutdown. A thread
+        // takes a job if there is one and leaves only when there is none after shutdown, so
+        // each thread ends on exactly one of the shutdown signals.
         while true {
             available.wait()
-            if stopping.load(ordering: .acquiring) && jobs.withLock({ $0.isEmpty }) { return }
-            guard let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
-            job.runSynchronously(on: asUnownedTaskExecutor())
+            if let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+                job.runSynchronously(on: asUnownedTaskExecutor())
+            } else if stopping.load(ordering: .acquiring) {
+                return
+            }
         }
     }
 
-    /// Lets the threads finish queued jobs and exit; safe to call more than once.
+    /// How many of the pool's threads have not ended yet.
+    var runningThreads: Int { running.load(ordering: .acquiring) }
+
+    /// Lets the threads finish queued jobs and exit; safe to call more than once. A job
+    /// enqueued after that never runs, so owners call this only once no more can arrive (in
+    /// their `deinit`: every task holds its owner).
     func shutdown() {
         guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
         for _ in 0..<threadCount { available.signal() }

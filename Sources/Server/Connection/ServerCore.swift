@@ -45,6 +45,7 @@ final class ServerCore: @unchecked Sendable {
 
     /// Binds the listening socket and starts the loop thread; returns the bound port.
     func start() throws -> Int {
+        guard !stopped.load(ordering: .acquiring) else { throw ConfigurationError("this server was stopped; start a new one") }
         let fd = try Socket.listen(host: configuration.host, port: configuration.port)
         let port = Socket.localPort(fd)
         let listener = Listener(fd: fd, server: self)
@@ -77,8 +78,10 @@ final class ServerCore: @unchecked Sendable {
         }
         loop.stop()
         guard loop.join() else {
-            // Closing its sockets now would race with it; the process is ending anyway.
+            // Closing its sockets now would race with it, and its connections point back at
+            // this core: keep the core alive for as long as that thread may still run.
             logger.error("the event loop did not stop within 10 s; its connections are left open")
+            _ = Unmanaged.passRetained(self)
             return
         }
         for connection in connections.values { connection.closeNow() }

@@ -23,6 +23,9 @@ final class EventLoop: @unchecked Sendable {
     private var handlers: [Int32: (generation: UInt32, handler: any EventHandler)] = [:]
     private var nextGeneration: UInt32 = 1
     private let queue = Mutex<[@Sendable () -> Void]>([])
+    /// Set once the loop has returned: `execute` then drops its task, so a late completion
+    /// cannot keep whatever it captured (the server core, a connection) alive forever.
+    private let closed = Atomic<Bool>(false)
     private let stopping = Atomic<Bool>(false)
     /// Whether `start()` has run (set before the thread starts, read by whoever stops the loop).
     private(set) var started = false
@@ -49,6 +52,7 @@ final class EventLoop: @unchecked Sendable {
     /// Queues `task` to run on the loop thread; callable from any thread.
     func execute(_ task: @escaping @Sendable () -> Void) {
         let wasEmpty = queue.withLock { tasks -> Bool in
+            if closed.load(ordering: .relaxed) { return false }
             tasks.append(task)
             return tasks.count == 1
         }
@@ -128,6 +132,13 @@ final class EventLoop: @unchecked Sendable {
             runTicks()
         }
         runQueuedTasks()
+        let left = queue.withLock { tasks -> [@Sendable () -> Void] in
+            closed.store(true, ordering: .relaxed)
+            defer { tasks.removeAll() }
+            return tasks
+        }
+        // Released here, outside the lock: a task's captures may call `execute` as they go.
+        _ = left
     }
 
     private func runQueuedTasks() {

@@ -30,9 +30,9 @@ public final class RequestHandler: Sendable {
         self.executor = ThreadPoolExecutor(threads: 2, name: "handler")
     }
 
-    /// Stops the handler threads once their queued work is done.
-    func shutdown() { executor.shutdown() }
-
+    /// The handler threads stop when the handler goes: every task holds it, so by then no job
+    /// can arrive. Stopping them earlier would strand a request still in the KDF or in storage,
+    /// and with it everything the request holds.
     deinit { executor.shutdown() }
 
     /// Milliseconds since the Unix epoch.

@@ -109,9 +109,10 @@ public final class ServerProcess: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         try process.run()
         // A stdout line says it is listening.
-        guard OutputLines(output.fileHandleForReading).first(where: { $0.contains("listening") }) != nil else {
+        var printed: [String] = []
+        guard OutputLines(output.fileHandleForReading).first(where: { printed.append($0); return $0.contains("listening") }) != nil else {
             kill(process.processIdentifier, SIGKILL)
-            throw ProcessError("snapshare-server did not start listening on port \(port)")
+            throw ProcessError("snapshare-server did not start listening on port \(port): \(printed.joined(separator: "\n"))")
         }
     }
 

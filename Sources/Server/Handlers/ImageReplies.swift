@@ -32,21 +32,10 @@ extension RequestHandler {
         }
         let requestID = context.requestID
         storage.read({ store -> [UInt8] in
-            let reply = try store.withPhotoBytes(id: photoID, userID: user.id, thumbnail: request.variant == .thumbnail) {
+            try store.withPhotoBytes(id: photoID, userID: user.id, thumbnail: request.variant == .thumbnail) {
                 photo, sha256, image in
                 try PhotoImage.frame(requestID: requestID, photo: Self.info(photo), variant: request.variant, sha256: sha256,
                                      imageByteCount: image.count, fill: image.copy(into:))
-            }
-            if let reply { return reply }
-            // No bytes: say why.
-            guard let photo = try store.photo(id: photoID, userID: user.id) else { throw Self.noPhoto(request.photoID) }
-            switch photo.state {
-            case .pending:
-                throw ErrorMessage(code: .notFound, message: "photo \(photoID) is still downloading; try again when the album is ready")
-            case .failed:
-                throw ErrorMessage(code: .notFound, message: "photo \(photoID) could not be downloaded: \(photo.error)")
-            case .ready:
-                throw StoreError(.internalError, "ready photo \(photoID) has no bytes")
             }
         }, completion: { [self] result in
             completion(outcome(result, context))

@@ -49,10 +49,11 @@ public protocol PinStore: AnyObject {
     /// One photo of the user's pins, or nil.
     func photo(id: Int64, userID: Int64) throws -> PhotoRecord?
     /// Runs `body` with one of the user's photos, the SHA-256 of the variant asked for and its
-    /// stored bytes (copied out by `body`, straight into its own memory); nil when there is no
-    /// such photo or it has no bytes (pending or failed). One consistent snapshot throughout.
+    /// stored bytes (copied out by `body`, straight into its own memory). One consistent
+    /// snapshot throughout; `notFound` saying why when there is no such photo or it has no
+    /// bytes (still downloading, or failed with the source's reason).
     func withPhotoBytes<R>(id: Int64, userID: Int64, thumbnail: Bool,
-                           _ body: (_ photo: PhotoRecord, _ sha256: [UInt8], _ bytes: any StoredBytes) throws -> R) throws -> R?
+                           _ body: (_ photo: PhotoRecord, _ sha256: [UInt8], _ bytes: any StoredBytes) throws -> R) throws -> R
     /// Deletes one photo of the user's pins with its bytes; `notFound` otherwise. A pending
     /// photo's fetch is thereby cancelled (its result finds no slot); the album completes when
     /// it was the last pending one.
@@ -228,8 +229,12 @@ extension PinStore {
     /// The stored bytes of one of the user's photos as an array (nil when there is no such photo
     /// or it has no bytes: pending or failed).
     public func photoBytes(id: Int64, userID: Int64, thumbnail: Bool) throws -> StoredPhotoBytes? {
-        try withPhotoBytes(id: id, userID: userID, thumbnail: thumbnail) { photo, sha256, bytes in
-            StoredPhotoBytes(photo: photo, sha256: sha256, bytes: try bytes.array())
+        do {
+            return try withPhotoBytes(id: id, userID: userID, thumbnail: thumbnail) { photo, sha256, bytes in
+                StoredPhotoBytes(photo: photo, sha256: sha256, bytes: try bytes.array())
+            }
+        } catch let error as StoreError where error.kind == .notFound {
+            return nil
         }
     }
 }

@@ -218,14 +218,26 @@ extension SQLiteStore {
     }
 
     public func withPhotoBytes<R>(id: Int64, userID: Int64, thumbnail: Bool,
-                                  _ body: (PhotoRecord, [UInt8], any StoredBytes) throws -> R) throws -> R? {
+                                  _ body: (PhotoRecord, [UInt8], any StoredBytes) throws -> R) throws -> R {
         try translatingErrors("reading photo") {
             try database.transaction {
-                guard let photo = try photo(id: id, userID: userID), photo.state == .ready else { return nil }
+                guard let photo = try photo(id: id, userID: userID) else { throw StoreError(.notFound, "you have no photo \(id)") }
+                switch photo.state {
+                case .pending:
+                    throw StoreError(.notFound, "photo \(id) is still downloading; try again when the album is ready")
+                case .failed:
+                    throw StoreError(.notFound, "photo \(id) could not be downloaded: \(photo.error)")
+                case .ready:
+                    break
+                }
                 let table = thumbnail ? "photo_thumbnails" : "photo_images"
+                let missing = StoreError(.internalError, "ready photo \(id) has no bytes")
                 guard let sha256 = try database.queryFirst("SELECT sha256 FROM \(table) WHERE photo_id = ?1", [.integer(id)],
-                                                           row: { $0.blob(at: 0) }) else { return nil }
-                return try database.withBlob(table: table, column: "bytes", rowID: id) { try body(photo, sha256, $0) }
+                                                           row: { $0.blob(at: 0) }) else { throw missing }
+                guard let reply = try database.withBlob(table: table, column: "bytes", rowID: id, { try body(photo, sha256, $0) }) else {
+                    throw missing
+                }
+                return reply
             }
         }
     }

@@ -13,24 +13,19 @@ import Synchronization
 /// The threads hold the executor until `shutdown()` lets them finish, so the executor can be
 /// released at any time without a thread still starting up reading freed memory.
 final class ThreadPoolExecutor: TaskExecutor, @unchecked Sendable {
-    private let jobs = Mutex<[UnownedJob]>([])
-    private let available = DispatchSemaphore(value: 0)
-    private let stopping = Atomic<Bool>(false)
-    let threadCount: Int
+    private let jobs = WorkQueue<UnownedJob>()
     private let running: Atomic<Int>
 
     init(threads count: Int, name: String) {
-        threadCount = max(1, count)
-        running = Atomic(threadCount)
-        for index in 0..<threadCount {
+        let count = max(1, count)
+        running = Atomic(count)
+        for index in 0..<count {
             NamedThread.start("\(name)-\(index)") { [self] in work() }
         }
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
-        let unowned = UnownedJob(job)
-        jobs.withLock { $0.append(unowned) }
-        available.signal()
+        _ = jobs.submit(UnownedJob(job))
     }
 
     /// Whether the calling thread is one of this pool's.
@@ -43,16 +38,8 @@ final class ThreadPoolExecutor: TaskExecutor, @unchecked Sendable {
     private func work() {
         Thread.current.threadDictionary[Self.poolKey] = ObjectIdentifier(self)
         defer { running.subtract(1, ordering: .releasing) }
-        // Every wake-up is one signal: one per job, plus one per thread at shutdown. A thread
-        // takes a job if there is one and leaves only when there is none after shutdown, so
-        // each thread ends on exactly one of the shutdown signals.
-        while true {
-            available.wait()
-            if let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
-                job.runSynchronously(on: asUnownedTaskExecutor())
-            } else if stopping.load(ordering: .acquiring) {
-                return
-            }
+        while let job = jobs.next() {
+            job.runSynchronously(on: asUnownedTaskExecutor())
         }
     }
 
@@ -62,8 +49,5 @@ final class ThreadPoolExecutor: TaskExecutor, @unchecked Sendable {
     /// Lets the threads finish queued jobs and exit; safe to call more than once. A job
     /// enqueued after that never runs, so owners call this only once no more can arrive (in
     /// their `deinit`: every task holds its owner).
-    func shutdown() {
-        guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        for _ in 0..<threadCount { available.signal() }
-    }
+    func shutdown() { jobs.close() }
 }

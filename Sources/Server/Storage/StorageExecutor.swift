@@ -23,8 +23,8 @@ public final class StorageExecutor: @unchecked Sendable {
     /// The most writes one COMMIT covers.
     public let maximumBatchSize: Int
 
-    private let writes = StorageQueue()
-    private let reads = StorageQueue()
+    private let writes = WorkQueue<any StorageJob>()
+    private let reads = WorkQueue<any StorageJob>()
     private let threadsRunning = DispatchGroup()
     private let counterLock = NSLock()
     /// Guarded by `counterLock`.
@@ -108,7 +108,7 @@ public final class StorageExecutor: @unchecked Sendable {
 
     // MARK: Internals
 
-    private func submit<T>(_ job: TypedStorageJob<T>, to queue: StorageQueue) {
+    private func submit<T>(_ job: TypedStorageJob<T>, to queue: WorkQueue<any StorageJob>) {
         if !queue.submit(job) {
             job.reject(StoreError(.unavailable, "storage is shut down"))
         }

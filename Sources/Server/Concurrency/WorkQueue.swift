@@ -1,14 +1,15 @@
 import Foundation
 
-/// A FIFO of storage jobs shared by one or more storage threads, closable for shutdown.
-final class StorageQueue: @unchecked Sendable {
+/// A FIFO of work shared by one or more threads of our own (storage jobs, executor jobs),
+/// closable for shutdown: the threads drain what is queued, then `next` says there is no more.
+final class WorkQueue<Job>: @unchecked Sendable {
     private let condition = NSCondition()
     /// Guarded by `condition`.
-    private var jobs: [any StorageJob] = []
+    private var jobs: [Job] = []
     private var isClosed = false
 
     /// Adds a job; false if the queue is closed.
-    func submit(_ job: any StorageJob) -> Bool {
+    func submit(_ job: Job) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         guard !isClosed else { return false }
@@ -26,13 +27,13 @@ final class StorageQueue: @unchecked Sendable {
     }
 
     /// Waits for a job; nil once the queue is closed and empty.
-    func next() -> (any StorageJob)? {
+    func next() -> Job? {
         nextBatch(maximumCount: 1).first
     }
 
     /// Waits for work, then takes every queued job, up to `maximumCount`. Empty once the queue is
     /// closed and drained.
-    func nextBatch(maximumCount: Int) -> [any StorageJob] {
+    func nextBatch(maximumCount: Int) -> [Job] {
         condition.lock()
         defer { condition.unlock() }
         while jobs.isEmpty && !isClosed {

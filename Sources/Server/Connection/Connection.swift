@@ -40,7 +40,6 @@ final class Connection: EventHandler {
     private var quietTicks = 0
 
     /// Plaintext handed to TLS at once: one full record.
-    private static let encryptChunk = ScratchBuffers.recordSize
 
     init(id: UInt64, fd: Int32, server: ServerCore, tls: TLSEngine, limits: ConnectionState.Limits, now: Int64) {
         self.id = id
@@ -311,7 +310,7 @@ final class Connection: EventHandler {
                 return .sent
             }
             let offset = plainOffset
-            let end = min(plainQueue[0].count, offset + Self.encryptChunk)
+            let end = min(plainQueue[0].count, offset + TLSEngine.maxRecordPlaintext)
             let result = try plainQueue[0].withUnsafeBytes { (raw) throws(TLSError) -> TLSEngine.SendResult in
                 try tls.send(UnsafeRawBufferPointer(rebasing: raw[offset..<end]))
             }

@@ -142,8 +142,9 @@ final class ServerCore: @unchecked Sendable {
             serverTime: RequestHandler.wallClock())
     }
 
-    /// Hands a request to the handlers. Cheap requests are answered inline on the loop; the
-    /// rest run on the storage threads and come back through `loop.execute`.
+    /// Hands a request to the handlers. Cheap requests are answered inline on the loop; GetPhoto
+    /// and OpenSnap run as one storage job each, the rest on the handler threads; their replies
+    /// come back through `loop.execute`.
     func dispatch(_ connection: Connection, _ frame: Frame) {
         metrics.requestReceived()
         let context = RequestContext(requestID: frame.requestID, user: connection.user)

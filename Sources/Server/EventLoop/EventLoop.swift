@@ -165,9 +165,6 @@ final class EventLoop: @unchecked Sendable {
     /// Waits for the loop thread to finish after `stop()`; false if it is still running after
     /// `timeoutSeconds` (then its state must not be touched from another thread).
     func join(timeoutSeconds: Double = 10) -> Bool {
-        guard started else { return true }
-        guard finished.wait(timeout: .now() + timeoutSeconds) == .success else { return false }
-        finished.signal()  // a second join returns at once
-        return true
+        finished.wait(timeout: .now() + timeoutSeconds) == .success
     }
 }

@@ -22,16 +22,14 @@ extension RequestHandler {
         }
         // A taken name is refused before the deliberately slow hash; the unique index still
         // decides a race between two registrations of the same name.
-        let wanted = request.username
-        if try await storage.read({ store in try store.user(named: wanted) }) != nil {
-            throw ErrorMessage(code: .usernameTaken, message: "the user name \(wanted) is taken")
-        }
+        let username = request.username
+        let taken = ErrorMessage(code: .usernameTaken, message: "the user name \(username) is taken")
+        if try await storage.read({ store in try store.user(named: username) }) != nil { throw taken }
         let hash = try await passwords.hash(request.password)
         let token = SecureRandom.token()
         let tokenHash = SHA256.hash(Array(token.utf8))
         let now = clock()
         let lifetime = configuration.sessionLifetimeMilliseconds
-        let username = request.username
         let user: UserRecord
         do {
             user = try await storage.write { store in
@@ -40,7 +38,7 @@ extension RequestHandler {
                 return user
             }
         } catch let error as StoreError where error.kind == .conflict {
-            throw ErrorMessage(code: .usernameTaken, message: "the user name \(username) is taken")
+            throw taken
         }
         logger.info("registered user \(user.name)")
         return authenticated(user, token: token, tokenHash: tokenHash, requestID: requestID)

@@ -42,7 +42,7 @@ extension RequestHandler {
 
     func adminDeleteSnap(_ request: AdminDeleteSnap, _ context: RequestContext) async throws -> HandlerOutcome {
         let admin = try requireAdmin(context)
-        let id = try Self.storageID(request.snapID, orThrow: StoreError(.notFound, "no snap \(request.snapID)"))
+        let id = try Self.storageID(request.snapID, orThrow: Self.noSnap(request.snapID))
         try await storage.write { store in try store.deleteSnap(id: id) }
         changes.bump()
         logger.info("admin \(admin.name) deleted snap \(id)")
@@ -51,7 +51,7 @@ extension RequestHandler {
 
     func adminRestoreView(_ request: AdminRestoreView, _ context: RequestContext) async throws -> HandlerOutcome {
         let admin = try requireAdmin(context)
-        let id = try Self.storageID(request.snapID, orThrow: StoreError(.notFound, "no snap \(request.snapID)"))
+        let id = try Self.storageID(request.snapID, orThrow: Self.noSnap(request.snapID))
         let username = request.username
         try await storage.write { store in
             guard let user = try store.user(named: username) else { throw StoreError(.notFound, "no user named \(username)") }

@@ -47,15 +47,11 @@ extension RequestHandler {
     private func openSnap(_ frame: Frame, _ context: RequestContext, _ completion: @escaping @Sendable (HandlerOutcome) -> Void) {
         let request: OpenSnap
         let user: AuthenticatedUser
+        let snapID: Int64
         do {
             request = try frame.decode()
             user = try requireUser(context)
-        } catch {
-            return completion(failure(error, context))
-        }
-        let snapID: Int64
-        do {
-            snapID = try Self.storageID(request.snapID, orThrow: StoreError(.notFound, "no snap \(request.snapID)"))
+            snapID = try Self.storageID(request.snapID, orThrow: Self.noSnap(request.snapID))
         } catch {
             return completion(failure(error, context))
         }
@@ -67,10 +63,11 @@ extension RequestHandler {
                                     imageByteCount: image.count, fill: image.copy(into:))
             }
         }, completion: { [self] result in
-            if case .success = result { changes.bump(for: user.id) }
+            let opened = if case .success = result { true } else { false }
+            if opened { changes.bump(for: user.id) }
             completion(outcome(result, context))
             // Debug, not info: this runs on the writer thread, up to a batch's worth at a time.
-            if case .success = result { logger.debug("\(user.name) opened snap \(snapID)") }
+            if opened { logger.debug("\(user.name) opened snap \(snapID)") }
         })
     }
 

@@ -176,6 +176,7 @@ extension RequestHandler {
     /// The same answer for another user's pin as for one that never existed: ids leak nothing.
     static func noPin(_ id: UInt64) -> ErrorMessage { ErrorMessage(code: .notFound, message: "you have no pin \(id)") }
     static func noPhoto(_ id: UInt64) -> ErrorMessage { ErrorMessage(code: .notFound, message: "you have no photo \(id)") }
+    static func noSnap(_ id: UInt64) -> ErrorMessage { ErrorMessage(code: .notFound, message: "no snap \(id)") }
 
     static func info(_ pin: PinRecord) -> PinInfo {
         PinInfo(id: UInt64(pin.id), latitude: pin.latitude, longitude: pin.longitude, createdAt: pin.createdAt,

@@ -12,7 +12,6 @@ public enum NamedThread {
             snapshare_name_this_thread(name)
             body()
         }
-        thread.name = name
         if let stackSize { thread.stackSize = stackSize }
         thread.start()
     }

@@ -72,11 +72,13 @@ public final class TLSEngine {
     /// Ciphertext from the network, consumed by OpenSSL. Owned by `ssl` (SSL_set_bio); replaced by
     /// `releaseIdleMemory()`.
     private var networkInput: OpaquePointer
-    /// Ciphertext produced by OpenSSL, waiting to be sent. Owned by `ssl` (SSL_set_bio).
+    /// Where OpenSSL's sealed records go: a memory BIO holding them until taken, or the socket
+    /// sink that sends them at once. Owned by `ssl` (SSL_set_bio).
     private var networkOutput: OpaquePointer
     /// True when sealed records go straight to a socket.
     private let sendsToSocket: Bool
-    /// Set when either memory BIO may have grown since the last `releaseIdleMemory()`.
+    /// Set when a memory BIO or OpenSSL's record buffers may have grown since the last
+    /// `releaseIdleMemory()`.
     private var networkBuffersUsed = true
     /// `networkClosed()` was called: the input BIO carries the end-of-file mark and must stay.
     private var inputClosed = false
@@ -182,8 +184,9 @@ public final class TLSEngine {
         return appended
     }
 
-    /// Moves up to `buffer.count` bytes of pending ciphertext into `buffer` and returns how many. A server can
-    /// take ciphertext into one scratch buffer shared by all its connections and write it from there.
+    /// Moves up to `buffer.count` bytes of pending ciphertext into `buffer` and returns how many
+    /// (memory output only). A program driving many connections from one thread can take
+    /// ciphertext into one scratch buffer they all share and write it from there.
     public func takeNetworkBytes(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         let count = min(buffer.count, Int(Int32.max))
         guard count > 0, let base = buffer.baseAddress else { return 0 }

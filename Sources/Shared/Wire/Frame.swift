@@ -46,17 +46,22 @@ public struct Frame: Sendable, Equatable {
         var bytes = writer.bytes
         // Drop the writer's reference first, so patching the length below happens in place.
         writer = ByteWriter(capacity: 0)
-        let length = UInt32(bytes.count - FrameHeader.size)
-        bytes.withUnsafeMutableBufferPointer { header in
-            header[0] = UInt8(truncatingIfNeeded: length >> 24)
-            header[1] = UInt8(truncatingIfNeeded: length >> 16)
-            header[2] = UInt8(truncatingIfNeeded: length >> 8)
-            header[3] = UInt8(truncatingIfNeeded: length)
-        }
+        let length = bytes.count - FrameHeader.size
+        bytes.withUnsafeMutableBufferPointer { Self.writeLength(length, into: $0) }
         type = M.type.rawValue
         self.requestID = requestID
         storage = bytes
         storageHasHeader = true
+    }
+
+    /// Patches the header's length field (its first four bytes, big-endian), written as 0 while
+    /// the frame's size was not yet known.
+    private static func writeLength(_ length: Int, into frame: UnsafeMutableBufferPointer<UInt8>) {
+        let length = UInt32(length)
+        frame[0] = UInt8(truncatingIfNeeded: length >> 24)
+        frame[1] = UInt8(truncatingIfNeeded: length >> 16)
+        frame[2] = UInt8(truncatingIfNeeded: length >> 8)
+        frame[3] = UInt8(truncatingIfNeeded: length)
     }
 
     /// The wire bytes of a message whose last field is a byte field (u32 length, then the bytes)
@@ -75,13 +80,9 @@ public struct Frame: Sendable, Equatable {
         head.write(UInt32(count))
         let prefix = head.bytes
         let total = prefix.count + count
-        let length = UInt32(total - FrameHeader.size)
         return try [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
             _ = buffer.initialize(from: prefix)
-            buffer[0] = UInt8(truncatingIfNeeded: length >> 24)
-            buffer[1] = UInt8(truncatingIfNeeded: length >> 16)
-            buffer[2] = UInt8(truncatingIfNeeded: length >> 8)
-            buffer[3] = UInt8(truncatingIfNeeded: length)
+            writeLength(total - FrameHeader.size, into: buffer)
             initialized = prefix.count
             try fill(UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[prefix.count...])))
             initialized = total

@@ -48,7 +48,10 @@ public struct ServerConfiguration: Sendable {
     /// Largest frame payload after login: an image plus room for the other fields.
     public var maxFrameBytes: Int { maxImageBytes + 64 * 1024 }
 
-    public var databasePath: String { dataDirectory + "/snapshare.db" }
+    public var databasePath: String { Self.databasePath(in: dataDirectory) }
+
+    /// The database file in a data folder.
+    public static func databasePath(in dataDirectory: String) -> String { dataDirectory + "/snapshare.db" }
 }
 
 extension ServerConfiguration {

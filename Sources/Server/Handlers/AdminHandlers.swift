@@ -29,12 +29,7 @@ extension RequestHandler {
     func adminResetFeeds(_ request: AdminResetFeeds, _ context: RequestContext) async throws -> HandlerOutcome {
         let admin = try requireAdmin(context)
         let name = request.allFeeds ? nil : try InputRules.normalizedFeedName(request.name).get()
-        let count = try await storage.write { store -> Int in
-            if let name {
-                return try store.resetFeed(id: store.requireFeed(named: name).id)
-            }
-            return try store.resetAllFeeds()
-        }
+        let count = try await storage.write { store in try store.resetFeeds(named: name) }
         changes.bump()
         logger.info("admin \(admin.name) reset \(name ?? "all feeds"): \(count) snaps deleted")
         return HandlerOutcome(Count(count: UInt64(count)), requestID: context.requestID)

@@ -171,6 +171,13 @@ extension SnapshareStore {
         return feed
     }
 
+    /// Deletes the snaps of the feed named `name` (`notFound` when there is none), or of every
+    /// feed when `name` is nil; returns how many went.
+    public func resetFeeds(named name: String?) throws -> Int {
+        guard let name else { return try resetAllFeeds() }
+        return try resetFeed(id: requireFeed(named: name).id)
+    }
+
     /// `claimView`, with the image copied into an array.
     public func claimView(snapID: Int64, viewerID: Int64, now: Int64) throws -> OpenedSnap {
         try claimView(snapID: snapID, viewerID: viewerID, now: now) { listing, sha256, image in

@@ -4,7 +4,7 @@ extension SQLiteStore {
         try translatingErrors("resetting feed") {
             // One statement, so it is atomic even outside a transaction; images and views cascade.
             let deleted = try database.run("DELETE FROM snaps WHERE feed_id = ?1", [.integer(id)])
-            eraseDeletedBytes()
+            if deleted > 0 { eraseDeletedBytes() }
             return deleted
         }
     }
@@ -12,7 +12,7 @@ extension SQLiteStore {
     public func resetAllFeeds() throws -> Int {
         try translatingErrors("resetting all feeds") {
             let deleted = try database.run("DELETE FROM snaps")
-            eraseDeletedBytes()
+            if deleted > 0 { eraseDeletedBytes() }
             return deleted
         }
     }
@@ -32,11 +32,12 @@ extension SQLiteStore {
         }
     }
 
-    /// Called by every method that deletes image bytes: `secure_delete` has zeroed their pages,
-    /// and the compaction after the commit removes the older copies the WAL still holds. A
-    /// failure there is not the delete's failure; the next compaction repeats the work.
+    /// Called by every method that deletes snap images: `secure_delete` has zeroed their pages,
+    /// and the checkpoint right after the commit (at once outside a transaction) removes the
+    /// older copies the WAL still holds. A failure there is not the delete's failure; the next
+    /// one repeats the work.
     func eraseDeletedBytes() {
-        try? compact()
+        database.afterCommit(key: "checkpoint") { [weak self] in _ = try? self?.checkpoint() }
     }
 
     /// Copies the WAL into the database file and truncates the WAL to zero bytes. With
@@ -52,12 +53,7 @@ extension SQLiteStore {
         guard !database.isReadOnly else {
             throw StoreError(.internalError, "compact needs the writer connection")
         }
-        if database.isInTransaction {
-            database.afterCommit(key: "checkpoint") { [weak self] in
-                _ = try? self?.checkpoint()
-            }
-            return
-        }
+        if database.isInTransaction { return eraseDeletedBytes() }
         try translatingErrors("compacting") {
             guard try checkpoint() else {
                 throw StoreError(.unavailable, "the checkpoint could not finish because another connection "

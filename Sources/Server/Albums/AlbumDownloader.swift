@@ -140,8 +140,6 @@ public final class AlbumDownloader: Sendable {
     public func allowFetches(_ count: Int) { gate.allow(count) }
     /// Lets every fetch through again.
     public func resumeFetches() { gate.open() }
-    /// Fetches waiting at the gate right now.
-    public var heldFetchCount: Int { gate.heldCount }
 
     // MARK: The download
 

@@ -29,7 +29,7 @@ public struct PhotoSearchPage: Sendable, Equatable {
     public static let resultCap = 4000
 
     /// The highest page worth asking for: providers return at most `resultCap` results per search.
-    public static func maximumUsefulPage(pages: Int, perPage: Int, resultCap: Int = resultCap) -> Int {
+    public static func maximumUsefulPage(pages: Int, perPage: Int) -> Int {
         guard pages > 0, perPage > 0 else { return 0 }
         return max(1, min(pages, resultCap / perPage))
     }

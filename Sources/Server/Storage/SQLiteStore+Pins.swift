@@ -18,11 +18,9 @@ extension SQLiteStore {
                         VALUES (?1, 0, ?2, ?3, ?4, ?5)
                         """, [.integer(id), .text(pin.provider), .int(max(1, pin.firstPage)), .int(pin.perPage),
                               .integer(pin.createdAt)])
-                    guard let record = try database.queryFirst(Self.pinByIDSQL, [.integer(id), .integer(pin.userID)],
-                                                               row: Self.pinRecord) else {
-                        throw StoreError(.internalError, "pin \(id) vanished right after its insert")
-                    }
-                    return record
+                    // A new pin's album is downloading and has no slots yet: nothing to read back.
+                    return PinRecord(id: id, userID: pin.userID, latitude: pin.latitude, longitude: pin.longitude,
+                                     createdAt: pin.createdAt, albumState: .downloading, expected: 0, done: 0)
                 }
             }
         } catch let error as StoreError where error.kind == .notFound {
@@ -147,17 +145,16 @@ extension SQLiteStore {
         try translatingErrors("storing photo") {
             try database.transaction {
                 // The state check makes a late result for a removed or replaced slot a no-op.
-                let changed = try database.run("""
+                guard let pinID = try database.queryFirst("""
                     UPDATE photos SET state = 1, width = ?2, height = ?3, byte_count = ?4, error = '' WHERE id = ?1 AND state = 0
-                    """, [.integer(image.photoID), .int(image.width), .int(image.height), .int(image.image.count)])
-                guard changed > 0 else { return false }
+                    RETURNING pin_id
+                    """, [.integer(image.photoID), .int(image.width), .int(image.height), .int(image.image.count)],
+                    row: { $0.int64(at: 0) }) else { return false }
                 try database.run("INSERT INTO photo_images (photo_id, sha256, bytes) VALUES (?1, ?2, ?3)",
                                  [.integer(image.photoID), .blob(image.imageSHA256), .blob(image.image)])
                 try database.run("INSERT INTO photo_thumbnails (photo_id, sha256, bytes) VALUES (?1, ?2, ?3)",
                                  [.integer(image.photoID), .blob(image.thumbnailSHA256), .blob(image.thumbnail)])
-                if let pinID = try pinID(ofPhoto: image.photoID) {
-                    _ = try completeAlbumIfDone(pinID: pinID, at: at)
-                }
+                _ = try completeAlbumIfDone(pinID: pinID, at: at)
                 return true
             }
         }
@@ -166,12 +163,10 @@ extension SQLiteStore {
     public func failPhoto(id: Int64, message: String, at: Int64) throws -> Bool {
         try translatingErrors("marking photo failed") {
             try database.transaction {
-                let changed = try database.run("UPDATE photos SET state = 2, error = ?2 WHERE id = ?1 AND state = 0",
-                                               [.integer(id), .text(message)])
-                guard changed > 0 else { return false }
-                if let pinID = try pinID(ofPhoto: id) {
-                    _ = try completeAlbumIfDone(pinID: pinID, at: at)
-                }
+                guard let pinID = try database.queryFirst(
+                    "UPDATE photos SET state = 2, error = ?2 WHERE id = ?1 AND state = 0 RETURNING pin_id",
+                    [.integer(id), .text(message)], row: { $0.int64(at: 0) }) else { return false }
+                _ = try completeAlbumIfDone(pinID: pinID, at: at)
                 return true
             }
         }
@@ -297,10 +292,6 @@ extension SQLiteStore {
     }
 
     // MARK: Helpers
-
-    private func pinID(ofPhoto id: Int64) throws -> Int64? {
-        try database.queryFirst("SELECT pin_id FROM photos WHERE id = ?1", [.integer(id)]) { $0.int64(at: 0) }
-    }
 
     private func albumRecord(of pin: PinRecord) throws -> AlbumRecord? {
         let photos = try database.query(Self.photoSelect + """

@@ -186,7 +186,8 @@ extension SnapshareStore {
     }
 }
 
-/// The result of winning a view claim: the only path by which image bytes leave storage.
+/// The result of winning a view claim, with the image as an array (for tests and tools; the
+/// server itself copies the image straight into its reply with `claimView(...body:)`).
 public struct OpenedSnap: Sendable {
     public var listing: SnapListing
     public var image: [UInt8]

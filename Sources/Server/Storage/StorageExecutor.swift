@@ -101,7 +101,7 @@ public final class StorageExecutor: @unchecked Sendable {
     }
 
     /// How many batches the writer has finished; counted before their
-    /// completions run (for tests and stats).
+    /// completions run (for tests).
     var committedBatchCount: Int {
         counterLock.withLock { batchCount }
     }

@@ -5,7 +5,7 @@
 # same `openssl s_time` client, and rewrites the top of docs/benchmarks.md (machine facts and
 # tables). Everything below the notes marker in that file is kept as written.
 #
-# Usage: scripts/bench.sh            (about 6 minutes of runs on 2 cores, plus the build)
+# Usage: scripts/bench.sh            (about 8 minutes of runs on 2 cores, plus the build)
 # Env:   BENCH_SCRATCH=DIR  build folder (default .build/bench), BENCH_KEEP=1 keeps the temp folder.
 set -euo pipefail
 
@@ -112,7 +112,8 @@ COMMON=(--duration "$D" --warmup 1 --users 50)
 #    The first list run posts the 1,000 snaps of the listed feed. Album photos come from a
 #    folder of 21 PNGs of 100 KB that the bench writes.
 "$BIN/snapshare-bench" --write-photos "$WORK/photos"
-#    Each of these four runs five times for 4 s; the table shows the median run.
+#    Each of these four runs five times for 4 s; the table shows each figure's median over
+#    the five (so one row may mix runs), the sum of their errors and the largest RSS.
 start_server main --photos "dir:$WORK/photos"
 SHORT=(--duration 4 --warmup 1 --users 50)
 for _ in 1 2 3 4 5; do
@@ -176,7 +177,7 @@ fi
     echo "- Cores: $(nproc); CPU: $CPU_MODEL; kernel $(uname -r)"
     echo "- $OPENSSL_VERSION; SQLite $SQLITE_VERSION; $(swift --version 2>/dev/null | head -1)"
     echo "- Disk: one 100 KB write + fdatasync takes ${FSYNC_MS:-?} ms here (\`dd oflag=dsync\`); build took ${BUILD_SECONDS}s"
-    echo "- Each run: ${D}s measured after 1s of warm-up (poll and list: median of five 4s runs), 50 users;"
+    echo "- Each run: ${D}s measured after 1s of warm-up (poll and list: per-figure medians of five 4s runs), 50 users;"
     echo "  \`snapshare-bench --help\` explains the flags, the notes below explain the scenarios"
     echo
     echo "## Results"

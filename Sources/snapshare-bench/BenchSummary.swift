@@ -35,14 +35,18 @@ struct BenchSummary {
         return order.map { label in
             let group = byLabel[label]!
             guard group.count > 1 else { return group[0] }
-            func value(_ run: [String: Any], _ key: String) -> Double { (run[key] as? NSNumber)?.doubleValue ?? 0 }
             var median = group[0]
             for key in ["ops_per_sec", "mean_ms", "p50_ms", "p90_ms", "p99_ms", "max_ms", "server_cpu_us_per_op",
                         "client_cpu_us_per_op"] where group[0][key] != nil {
-                let sorted = group.map { value($0, key) }.sorted()
+                let sorted = group.map { double($0, key) }.sorted()
                 median[key] = sorted[sorted.count / 2]
             }
-            let runs = group.map { String(format: "%.0f/s p99 %.2f ms", value($0, "ops_per_sec"), value($0, "p99_ms")) }
+            // Failures are never a median: every run's count, and the largest memory seen.
+            for key in ["errors", "double_views", "double_view_checks"] where group[0][key] != nil {
+                median[key] = group.reduce(0) { $0 + int($1, key) }
+            }
+            if group[0]["server_rss_kb"] != nil { median["server_rss_kb"] = group.map { int($0, "server_rss_kb") }.max() }
+            let runs = group.map { String(format: "%.0f/s p99 %.2f ms", double($0, "ops_per_sec"), double($0, "p99_ms")) }
             median["notes"] = ((median["notes"] as? [String]) ?? [])
                 + ["medians of \(group.count) runs: \(runs.joined(separator: ", "))"]
             return median
@@ -153,8 +157,10 @@ struct BenchSummary {
 
     private func run(_ label: String) -> [String: Any]? { runs.first { $0["label"] as? String == label } }
     private func string(_ run: [String: Any], _ key: String) -> String { run[key] as? String ?? "" }
-    private func int(_ run: [String: Any], _ key: String) -> Int { (run[key] as? NSNumber)?.intValue ?? 0 }
-    private func double(_ run: [String: Any], _ key: String) -> Double { (run[key] as? NSNumber)?.doubleValue ?? 0 }
+    private func int(_ run: [String: Any], _ key: String) -> Int { Self.int(run, key) }
+    private func double(_ run: [String: Any], _ key: String) -> Double { Self.double(run, key) }
+    private static func int(_ run: [String: Any], _ key: String) -> Int { (run[key] as? NSNumber)?.intValue ?? 0 }
+    private static func double(_ run: [String: Any], _ key: String) -> Double { (run[key] as? NSNumber)?.doubleValue ?? 0 }
 
     private func format(_ value: Any?, _ pattern: String) -> String {
         guard let number = value as? NSNumber else { return "" }

@@ -15,6 +15,27 @@ import TestSupport
         return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
     }
 
+    @Test func repeatedRunsBecomeOneRowOfMediansThatKeepsEveryError() throws {
+        let folder = TemporaryDirectory("snapshare-bench-summary")
+        let rates = [1000, 3000, 2000]
+        for (index, rate) in rates.enumerated() {
+            let run: [String: Any] = [
+                "label": "poll-1k", "scenario": "poll", "connections": 50, "depth": 3, "ops_per_sec": rate,
+                "p50_ms": 1.0, "p99_ms": Double(index + 1), "max_ms": 9.0, "server_cpu_us_per_op": 5.0,
+                "client_cpu_us_per_op": 4.0, "errors": index == 2 ? 3 : 0, "double_views": 0,
+                "server_rss_kb": 1024 * (index + 1),
+            ]
+            try JSONSerialization.data(withJSONObject: run).write(to: URL(fileURLWithPath: folder.path + "/0\(index)-poll-1k.json"))
+        }
+        let summary = try Subprocess.run("snapshare-bench", ["--summarize", folder.path])
+        #expect(summary.status == 0, "\(summary.stderr)")
+        let row = try #require(summary.stdout.split(separator: "\n").first { $0.hasPrefix("| poll-1k |") }, "\(summary.stdout)")
+        let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(cells[2] == "2000", "the median rate: \(row)")
+        #expect(cells[8] == "3.0 MiB", "the largest memory seen: \(row)")
+        #expect(cells[9] == "3", "an error in a later run stays in the row: \(row)")
+    }
+
     @Test func aShortPollRunReportsEveryRequiredKey() throws {
         let server = try TestServer()
         let report = try bench(server, ["--scenario", "poll", "--connections", "4", "--depth", "2", "--operations", "200"])

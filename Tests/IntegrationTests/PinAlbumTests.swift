@@ -189,8 +189,9 @@ struct PinAlbumTests {
         let after = try alice.settled(pin.id)
         // A full page, or the last page of Paris's results, which is shorter.
         let total = try BuiltinPhotoProvider.bundled().total(latitude: Spots.paris.latitude, longitude: Spots.paris.longitude)
-        let lastPage = total % 21 == 0 ? 21 : total % 21
-        #expect(after.expected == 21 || after.expected == UInt32(lastPage), "\(after.expected) photos of \(total)")
+        let perPage = AlbumDownloader.photosPerAlbum
+        let lastPage = total % perPage == 0 ? perPage : total % perPage
+        #expect(after.expected == UInt32(perPage) || after.expected == UInt32(lastPage), "\(after.expected) photos of \(total)")
         #expect(after.state == .ready && after.done == after.expected && after.photos.count == Int(after.expected))
         #expect(Set(after.photos.map(\.id)).isDisjoint(with: before.photos.map(\.id)), "the old photos are gone")
         let describe = { (album: Album) in Set(album.photos.map { "\($0.title)|\($0.latitude)|\($0.longitude)" }) }

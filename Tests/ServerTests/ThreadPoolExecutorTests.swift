@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Thread pool executor")
 struct ThreadPoolExecutorTests {
-    @Test("work that prefers the pool runs on the pool's own named threads")
+    @Test("work that prefers the pool runs on the pool's own threads")
     func runsOnItsOwnThreads() async {
         let pool = ThreadPoolExecutor(threads: 2, name: "test-pool")
         defer { pool.shutdown() }
@@ -52,7 +52,7 @@ struct ThreadPoolExecutorTests {
         #expect(pools.allSatisfy { $0.runningThreads == 0 }, "\(pools.filter { $0.runningThreads > 0 }.count) pools kept a thread")
     }
 
-    @Test("the password KDF hashes and verifies")
+    @Test("the password KDF hashes and verifies, and an unknown user never verifies")
     func passwordWork() async throws {
         let work = PasswordWork()
         let encoded = try await work.hash("correct horse")

@@ -7,13 +7,8 @@ extension Remedy {
         case .createVacation(let name):
             "create it with `snapshare vacation new \"\(PrintableText.clean(name))\"` (see `snapshare vacation list`)"
         case .listVacations: "see `snapshare vacation list`"
-        case .showItinerary(let vacation): "see `snapshare itinerary\(Self.vacationOption(vacation))`"
-        case .showTags(let vacation): "see `snapshare tags\(Self.vacationOption(vacation))`"
+        case .showItinerary(let vacation): "see `snapshare itinerary\(VacationPresenter.option(vacation))`"
+        case .showTags(let vacation): "see `snapshare tags\(VacationPresenter.option(vacation))`"
         }
-    }
-
-    /// ` --vacation "NAME"`, or nothing for the default vacation.
-    static func vacationOption(_ name: String) -> String {
-        VacationName.same(name, VacationName.defaultName) ? "" : " --vacation \"\(PrintableText.clean(name))\""
     }
 }

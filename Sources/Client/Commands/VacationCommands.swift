@@ -23,7 +23,7 @@ enum VacationCommands {
             context.printJSON(VacationPresenter.json(try checked { () throws(VacationError) in try store.summary() }))
         } else {
             context.console.out("Created vacation \(PrintableText.clean(store.name)). Visit photos into it with "
-                                + "`snapshare visit PHOTO_ID --vacation \"\(PrintableText.clean(store.name))\"`.")
+                                + "`snapshare visit PHOTO_ID\(suffix(store))`.")
         }
     }
 
@@ -172,17 +172,18 @@ enum VacationCommands {
         try? context.settings().serverKey
     }
 
-    private static func suffix(_ store: VacationStore) -> String { Remedy.vacationOption(store.name) }
+    private static func suffix(_ store: VacationStore) -> String { VacationPresenter.option(store.name) }
 
     /// Runs `body`, mapping its failure to the documented exit codes.
     private static func checked<T>(_ body: () throws(VacationError) -> T) throws(ClientError) -> T {
         do { return try body() } catch {
-            switch error.kind {
-            case .invalidName: throw ClientError(.usage, error.message, remedy: error.remedy)
-            case .alreadyExists: throw ClientError(.rejected, error.message, remedy: error.remedy)
-            case .notFound: throw ClientError(.notFound, error.message, remedy: error.remedy)
-            case .damaged, .unavailable: throw ClientError(.local, error.message, remedy: error.remedy)
+            let kind: ClientError.Kind = switch error.kind {
+            case .invalidName: .usage
+            case .alreadyExists: .rejected
+            case .notFound: .notFound
+            case .damaged, .unavailable: .local
             }
+            throw ClientError(kind, error.message, remedy: error.remedy)
         }
     }
 }

@@ -1,5 +1,11 @@
 /// How Virtual Vacations look in text and in JSON.
 enum VacationPresenter {
+    /// ` --vacation "NAME"` for a command that should act on vacation `name`, or nothing for the
+    /// default vacation.
+    static func option(_ name: String) -> String {
+        VacationName.same(name, VacationName.defaultName) ? "" : " --vacation \"\(PrintableText.clean(name))\""
+    }
+
     static func json(_ vacation: VacationSummary) -> JSONValue {
         .object([("name", .string(vacation.name)), ("photos", .int(Int64(vacation.photos))),
                  ("places", .int(Int64(vacation.places))), ("tags", .int(Int64(vacation.tags))),

@@ -4,8 +4,8 @@ import Shared
 ///
 /// It polls cheaply, fetches the listing only when the server says something this user can see
 /// changed, and drops snaps as they expire (the server moves no version for that: an expiry is
-/// a time, which the watcher knows). Nothing here draws: the command line and a full-screen view
-/// both render `liveSnaps(now:)` under `feedNames`.
+/// a time, which the watcher knows). Nothing here draws: the command line renders
+/// `liveSnaps(now:)` under `feedNames`, and a full-screen view could do the same.
 public final class FeedWatch {
     /// The feed watched; nil for every feed.
     public let feed: String?

@@ -39,9 +39,16 @@ extension SnapshareSession {
         }
     }
 
-    /// A photo's bytes (full size or thumbnail), checked against the SHA-256 the server sent.
+    /// A photo's bytes (full size or thumbnail), checked to be the photo and variant asked for
+    /// and against the SHA-256 the server sent.
     public func photo(_ photoID: UInt64, variant: PhotoVariant = .full) throws(ClientError) -> PhotoImage {
         let image: PhotoImage = try request(GetPhoto(photoID: photoID, variant: variant))
+        guard image.photo.id == photoID else {
+            throw ClientError(.integrity, "the server answered for another photo than \(photoID)")
+        }
+        guard image.variant == variant else {
+            throw ClientError(.integrity, "the server sent the wrong image variant of photo \(photoID)")
+        }
         guard SHA256.hash(image.image) == image.sha256 else {
             throw ClientError(.integrity, "photo \(photoID) arrived damaged (SHA-256 mismatch) and was not used")
         }

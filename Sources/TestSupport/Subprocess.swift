@@ -26,19 +26,21 @@ public enum Subprocess {
     /// variables; kills it after `timeout` seconds.
     public static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:],
                            stdin: String? = nil, timeout: Double = 60) throws -> Result {
-        var env = ProcessInfo.processInfo.environment
-        for key in env.keys where key.hasPrefix("SNAPSHARE_") { env[key] = nil }
-        env.merge(environment) { _, new in new }
-        return try launch(executable(name), arguments, environment: env, stdin: stdin, timeout: timeout)
+        try launch(executable(name), arguments, environment: ourEnvironment(environment), stdin: stdin, timeout: timeout)
     }
 
     /// Starts the built executable `name` and leaves it running, its standard output readable
     /// line by line (standard error is discarded); for commands that keep going, like a watch.
     public static func start(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> RunningProcess {
-        var env = ProcessInfo.processInfo.environment
-        for key in env.keys where key.hasPrefix("SNAPSHARE_") { env[key] = nil }
-        env.merge(environment) { _, new in new }
-        return try RunningProcess(executable(name), arguments, environment: env)
+        try RunningProcess(executable(name), arguments, environment: ourEnvironment(environment))
+    }
+
+    /// This process's environment without any SNAPSHARE_* variable (a developer's own class code
+    /// or server must not leak into a test), plus `extra`.
+    private static func ourEnvironment(_ extra: [String: String]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SNAPSHARE_") }
+        environment.merge(extra) { _, new in new }
+        return environment
     }
 
     /// Runs a program that is not ours (by absolute path).
@@ -94,33 +96,25 @@ final class LockedData: @unchecked Sendable {
 
 /// A server started as its own process, for kill -9 and restart tests.
 public final class ServerProcess: @unchecked Sendable {
-    public let process: Process
+    private let child: RunningProcess
+    public var process: Process { child.process }
     public let port: Int
-    private let output = Pipe()
 
     /// Starts `snapshare-server` with `arguments` plus `--listen 127.0.0.1:PORT`, waits until it listens.
     public init(dataDirectory: String, certsDirectory: String, port: Int, arguments: [String] = []) throws {
         self.port = port
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: Subprocess.executable("snapshare-server"))
-        process.arguments = ["--listen", "127.0.0.1:\(port)", "--data", dataDirectory, "--certs", certsDirectory,
-                             "--log-level", "warning"] + arguments
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        child = try Subprocess.start("snapshare-server", ["--listen", "127.0.0.1:\(port)", "--data", dataDirectory,
+                                                         "--certs", certsDirectory, "--log-level", "warning"] + arguments)
         // A stdout line says it is listening.
         var printed: [String] = []
-        guard OutputLines(output.fileHandleForReading).first(where: { printed.append($0); return $0.contains("listening") }) != nil else {
-            kill(process.processIdentifier, SIGKILL)
+        guard child.lines.first(where: { printed.append($0); return $0.contains("listening") }) != nil else {
+            child.kill()
             throw ProcessError("snapshare-server did not start listening on port \(port): \(printed.joined(separator: "\n"))")
         }
     }
 
     /// kill -9.
-    public func killHard() {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
+    public func killHard() { child.kill() }
 
     /// SIGTERM, then wait.
     public func stop() {
@@ -129,8 +123,6 @@ public final class ServerProcess: @unchecked Sendable {
         while process.isRunning && Date() < deadline { usleep(10_000) }
         if process.isRunning { killHard() }
     }
-
-    deinit { if process.isRunning { killHard() } }
 
     /// A port that was free a moment ago.
     public static func freePort() -> Int {

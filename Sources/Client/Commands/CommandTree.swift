@@ -11,7 +11,7 @@ enum CommandTree {
         ExitCodeSpec(5, "not found (feed, snap, user, pin, photo, movie, vacation)"),
         ExitCodeSpec(6, "already viewed (your one view of this snap is used)"),
         ExitCodeSpec(7, "expired (the snap is past its lifetime)"),
-        ExitCodeSpec(8, "rejected input (bad image, name taken, invalid value, album still downloading)"),
+        ExitCodeSpec(8, "rejected input (bad image, name taken, value out of range, your own snap, album still downloading)"),
     ]
 
     static let json = FlagSpec("--json", help: "print JSON for scripts instead of text")

@@ -26,8 +26,8 @@ protocol LoadConnectionDelegate: AnyObject {
 ///
 /// The same `TLSEngine` as the client and the server, over memory BIOs: `LoadLoop` reports
 /// readiness, this type does read(2)/write(2). Requests queued while one readiness event is
-/// handled leave together in one TLS write (one record, one write(2)), as a pipelining client
-/// would send them.
+/// handled leave together, as a pipelining client would send them: sealed 16 KB at a time into
+/// the loop's shared buffer and written with as few write(2) calls as the socket allows.
 final class LoadConnection {
     enum Phase: Equatable {
         case handshaking, awaitingWelcome, awaitingLogin, ready, closed

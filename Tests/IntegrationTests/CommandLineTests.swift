@@ -159,6 +159,8 @@ import TestSupport
         let changed = try Subprocess.run("snapshare", ["whoami"], environment: environment)
         #expect(changed.status == 3)
         #expect(changed.stderr.contains("CHANGED"))
+        #expect(changed.stderr.contains("verify the new fingerprint with them and remove the line for localhost:\(port) from"),
+                "\(changed.stderr)")
         process?.stop()
     }
 

@@ -34,7 +34,7 @@ final class CommandContext {
     /// A connected, not yet authenticated session.
     func connect() throws(ClientError) -> SnapshareSession {
         let console = self.console
-        return try SnapshareSession(settings: try settings(), state: state) { console.err($0) }
+        return try SnapshareSession(settings: try settings(), state: state) { console.err($0.commandLine) }
     }
 
     /// A session resumed from the saved login.

@@ -15,4 +15,14 @@ public enum Remedy: Sendable, Equatable {
     case showItinerary(vacation: String)
     /// See a vacation's tags.
     case showTags(vacation: String)
+    /// A pinned certificate changed: check the new one with the instructor before trusting it.
+    case checkChangedCertificate(serverKey: String, knownServersPath: String)
+    /// A photo id exists in several servers' albums: say which server.
+    case chooseServer
+}
+
+/// Something a session tells its user without failing.
+public enum SessionNotice: Sendable, Equatable {
+    /// The server's certificate was trusted on first use (no CA given) and pinned from now on.
+    case trustedOnFirstUse(serverKey: String, fingerprintHex: String)
 }

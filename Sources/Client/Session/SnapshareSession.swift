@@ -12,8 +12,8 @@ public final class SnapshareSession {
     public private(set) var identity: Authenticated?
 
     /// Connects, verifies the server (CA, or the pinned fingerprint), and says Hello.
-    /// `notice` receives messages for the user, such as a first-use fingerprint.
-    public init(settings: ConnectionSettings, state: ClientState, notice: (String) -> Void) throws(ClientError) {
+    /// `notice` hears what the user should know, such as a fingerprint trusted on first use.
+    public init(settings: ConnectionSettings, state: ClientState, notice: (SessionNotice) -> Void) throws(ClientError) {
         self.settings = settings
         self.state = state
         let context: TLSContext
@@ -38,14 +38,10 @@ public final class SnapshareSession {
                     the certificate of \(serverKey) has CHANGED since you first trusted it.
                       trusted:  \(DevCertificateAuthority.formatFingerprint(hex: trusted))
                       now:      \(DevCertificateAuthority.formatFingerprint(hex: hex))
-                    This may be an attack. If the instructor really replaced the certificate, verify the new \
-                    fingerprint with them and remove the line for \(serverKey) from \(state.knownServersPath).
-                    """)
+                    """, remedy: .checkChangedCertificate(serverKey: serverKey, knownServersPath: state.knownServersPath))
             }
         }
-        if let firstUse {
-            notice("Trusting \(serverKey) on first use; certificate SHA-256 fingerprint:\n  \(DevCertificateAuthority.formatFingerprint(hex: firstUse))\nCompare it with the one the server printed; a later change will be refused. Use --ca FILE to verify with the class CA instead.")
-        }
+        if let firstUse { notice(.trustedOnFirstUse(serverKey: serverKey, fingerprintHex: firstUse)) }
         welcome = try connection.hello()
     }
 

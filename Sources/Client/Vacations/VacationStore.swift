@@ -227,7 +227,8 @@ final class VacationStore {
         guard !rows.isEmpty else { throw VacationError(.notFound, "photo \(photoID) is not in vacation \(name)") }
         if let match = rows.first(where: { $0.1.origin == preferredOrigin }) { return match }
         let origins = rows.map(\.1.origin).joined(separator: ", ")
-        throw VacationError(.notFound, "photo \(photoID) of vacation \(name) was visited from several servers (\(origins)); name one with --server")
+        throw VacationError(.notFound, "photo \(photoID) of vacation \(name) was visited from several servers (\(origins))",
+                            remedy: .chooseServer)
     }
 
     private static let photoColumns = """

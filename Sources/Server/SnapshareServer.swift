@@ -72,9 +72,10 @@ public final class SnapshareServer: @unchecked Sendable {
     /// Binds, starts serving, and starts the expiry purge; returns the bound port.
     @discardableResult
     public func start() throws -> Int {
+        // Bind first: a server that cannot listen starts nothing else (and reports only that).
+        port = try core.start()
         purgeExpired()
         albums.resumeUnfinished()
-        port = try core.start()
         let interval = configuration.expiryPurgeIntervalMilliseconds
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "snapshare-purge"))
         timer.schedule(deadline: .now() + .milliseconds(Int(interval)), repeating: .milliseconds(Int(interval)))

@@ -170,6 +170,9 @@ import TestSupport
         let down = try Subprocess.run("snapshare", ["feeds"], environment: ["SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": "127.0.0.1:\(port)"])
         #expect(down.status == 3)
         #expect(down.stderr.contains("cannot connect"))
+        let unknown = try Subprocess.run("snapshare", ["feeds"], environment: ["SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": "nosuchhost.invalid:7443"])
+        #expect(unknown.status == 3)
+        #expect(unknown.stderr.contains("cannot resolve host nosuchhost.invalid"), "\(unknown.stderr)")
         #expect(try Subprocess.run("snapshare", ["bogus"]).status == 2)
         #expect(try Subprocess.run("snapshare", ["post", "--sample", "1"]).status == 2, "--feed is required")
     }

@@ -30,7 +30,7 @@ public final class ServerConnection {
         do {
             fd = try Socket.connect(host: host, port: port, timeout: timeout)
         } catch {
-            throw ClientError(.connection, "cannot connect to \(host):\(port): \(Self.reason(error))")
+            throw ClientError(.connection, "cannot connect to \(host):\(port): \(error.reason)")
         }
         Socket.setTimeouts(fd, seconds: timeout)
         do {
@@ -51,10 +51,6 @@ public final class ServerConnection {
     }
 
     deinit { close() }
-
-    private static func reason(_ error: SystemError) -> String {
-        String(cString: strerror(error.errno))
-    }
 
     private func handshake() throws(ClientError) {
         while true {

@@ -15,7 +15,8 @@ public enum Socket {
         var list: UnsafeMutablePointer<addrinfo>?
         let rc = getaddrinfo(host, String(port), &hints, &list)
         guard rc == 0, let first = list else {
-            throw SystemError("getaddrinfo(\(host)): \(String(cString: gai_strerror(rc)))", errno: EINVAL)
+            throw SystemError("getaddrinfo(\(host))", errno: EINVAL,
+                              detail: "cannot resolve host \(host): \(String(cString: gai_strerror(rc)))")
         }
         defer { freeaddrinfo(list) }
         var results: [(Int32, [UInt8])] = []

@@ -6,10 +6,15 @@ import Glibc
 public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
     public var call: String
     public var errno: Int32
+    /// Why, when the call says more than errno can (a name lookup's own message).
+    public var detail: String?
 
-    public init(_ call: String, errno: Int32) { self.call = call; self.errno = errno }
+    public init(_ call: String, errno: Int32, detail: String? = nil) { self.call = call; self.errno = errno; self.detail = detail }
 
-    public var description: String { "\(call) failed: \(String(cString: strerror(errno))) (errno \(errno))" }
+    /// Why the call failed, in words.
+    public var reason: String { detail ?? String(cString: strerror(errno)) }
+
+    public var description: String { "\(call) failed: \(reason) (errno \(errno))" }
 }
 
 /// The outcome of a non-blocking call.

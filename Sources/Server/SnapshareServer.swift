@@ -53,7 +53,8 @@ public final class SnapshareServer: @unchecked Sendable {
                                  limits: configuration.imageLimits,
                                  logger: logger)
         handler = RequestHandler(storage: storage, configuration: configuration, metrics: metrics, logger: logger, albums: albums)
-        core = try ServerCore(configuration: configuration, tlsContext: tls, handler: handler, metrics: metrics, logger: logger)
+        core = try ServerCore(configuration: configuration, tlsContext: tls, handler: handler, storage: storage,
+                              metrics: metrics, logger: logger)
     }
 
     deinit { stop() }

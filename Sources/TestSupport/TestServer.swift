@@ -14,17 +14,26 @@ public final class TestServer: @unchecked Sendable {
     public var dataPath: String { configuration.dataDirectory }
     public var address: String { "127.0.0.1:\(port)" }
 
-    public init(quiet: Bool = true, _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+    private let log: LogCapture?
+
+    /// `log`, when given, receives the server's log lines at info level and above.
+    public init(quiet: Bool = true, log: LogCapture? = nil, _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+        self.log = log
         directory = TemporaryDirectory("snapshare-server")
         var config = ServerConfiguration()
         config.port = 0
         config.dataDirectory = directory.path + "/data"
         config.certificatesDirectory = directory.path + "/certs"
         config.logLevel = quiet ? .error : .info
+        if log != nil { config.logLevel = .info }
         configure(&config)
         configuration = config
-        server = try SnapshareServer(configuration: config, logger: Logger(level: config.logLevel))
+        server = try SnapshareServer(configuration: config, logger: Self.logger(config, log))
         port = try server.start()
+    }
+
+    private static func logger(_ config: ServerConfiguration, _ log: LogCapture?) -> Logger {
+        log?.logger(level: config.logLevel) ?? Logger(level: config.logLevel)
     }
 
     /// Stops the server (the data folder stays until this object goes away).
@@ -35,8 +44,17 @@ public final class TestServer: @unchecked Sendable {
         server.stop()
         var config = configuration
         config.port = port
-        server = try SnapshareServer(configuration: config, logger: Logger(level: config.logLevel))
+        server = try SnapshareServer(configuration: config, logger: Self.logger(config, log))
         port = try server.start()
+    }
+
+    /// A raw connection that has said Hello, from `source` (another loopback address such as
+    /// 127.0.0.2 stands in for another machine).
+    public func connection(from source: String? = nil, timeout: Double = 10) throws -> ServerConnection {
+        let connection = try ServerConnection(host: "127.0.0.1", port: port, context: TLSContext.client(trustRootsFile: caPath),
+                                              timeout: timeout, source: source)
+        _ = try connection.hello()
+        return connection
     }
 
     /// Client settings that verify this server with its CA.

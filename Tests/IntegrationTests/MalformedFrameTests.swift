@@ -32,8 +32,22 @@ import TestSupport
         let error = try frame.decode(ErrorMessage.self)
         #expect(error.code == code, "\(error.message)")
         #expect(error.fatal)
-        #expect(throws: ClientError.self) { _ = try connection.receive() }
+        expectClosed(connection)
         try expectServerStillServes(server)
+    }
+
+    /// The server really closed the connection after a fatal error: a Ping gets no Pong, and
+    /// reading ends with the server's close, not with our read timeout.
+    static func expectClosed(_ connection: ServerConnection, sourceLocation: SourceLocation = #_sourceLocation) {
+        _ = try? connection.send(Ping())
+        do {
+            while true {
+                let frame = try connection.receive()
+                Issue.record("the connection stayed open: got frame type 0x\(String(frame.type, radix: 16))", sourceLocation: sourceLocation)
+            }
+        } catch {
+            #expect(error.message.contains("closed"), "expected the server to close; got: \(error.message)", sourceLocation: sourceLocation)
+        }
     }
 
     static func expectServerStillServes(_ server: TestServer) throws {
@@ -118,6 +132,77 @@ import TestSupport
         try Self.expectFatal(server, .timeout, afterHello: true, Self.header(length: 100, type: MessageType.login.rawValue) + [0, 3])
     }
 
+    /// Payloads that break the message encoding, each sent after Hello; every one must end
+    /// the connection (Error, close_notify, close), whichever thread decoded it.
+    static let malformedPayloads: [(String, [UInt8])] = {
+        func frame(_ type: MessageType, _ payload: [UInt8]) -> [UInt8] {
+            header(length: UInt32(payload.count), type: type.rawValue, requestID: 7) + payload
+        }
+        func string(_ bytes: [UInt8]) -> [UInt8] { [UInt8(bytes.count >> 8), UInt8(bytes.count & 0xFF)] + bytes }
+        let password = string(Array("long enough pw".utf8))
+        let nan: [UInt8] = [0x7F, 0xF8, 0, 0, 0, 0, 0, 0]
+        let infinity: [UInt8] = [0x7F, 0xF0, 0, 0, 0, 0, 0, 0]
+        return [
+            ("invalid UTF-8 in a user name", frame(.login, string([0x61, 0xFF, 0xFE]) + password)),
+            ("a payload shorter than its fields", frame(.login, string(Array("ada".utf8)))),
+            ("trailing bytes after the fields", frame(.login, string(Array("ada".utf8)) + password + [0])),
+            ("a length past the end of the payload", frame(.login, [0x00, 0x40, 0x61])),
+            ("a string over its limit", frame(.login, string(Array(repeating: 0x61, count: 65)) + password)),
+            ("a bool that is 2", frame(.adminResetFeeds, [2] + string([]))),
+            ("an unknown variant", frame(.getPhoto, [0, 0, 0, 0, 0, 0, 0, 1, 7])),
+            ("a NaN", frame(.addPin, nan + nan)),
+            ("an infinity", frame(.addPin, [0, 0, 0, 0, 0, 0, 0, 0] + infinity)),
+            ("an empty-payload message with a payload", frame(.listFeeds, [1])),
+        ]
+    }()
+
+    @Test(arguments: malformedPayloads.map(\.0))
+    func aMalformedPayloadEndsTheConnection(_ name: String) throws {
+        let server = try TestServer()
+        let bytes = try #require(Self.malformedPayloads.first { $0.0 == name }?.1)
+        let connection = try Self.raw(server)
+        _ = try connection.hello()
+        try connection.sendRaw(bytes)
+        let frame = try connection.receive()
+        let error = try frame.decode(ErrorMessage.self)
+        #expect(error.code == .malformedFrame, "\(error.message)")
+        #expect(error.fatal)
+        #expect(frame.requestID == 7, "a fatal error answers the frame that caused it")
+        Self.expectClosed(connection)
+        try Self.expectServerStillServes(server)
+    }
+
+    @Test func aMalformedPayloadAfterLoginEndsTheConnectionToo() throws {
+        let server = try TestServer()
+        let session = try server.registeredSession("mallory")
+        try session.connection.sendRaw(Self.header(length: 16, type: MessageType.addPin.rawValue, requestID: 9)
+                                       + [0x7F, 0xF8, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, 0])
+        let frame = try session.connection.receive()
+        #expect(try frame.decode(ErrorMessage.self).code == .malformedFrame)
+        Self.expectClosed(session.connection)
+    }
+
+    @Test func aFrameRefusedAtItsHeaderIsAnsweredWithItsOwnRequestID() throws {
+        let server = try TestServer()
+        let connection = try Self.raw(server)
+        _ = try connection.hello()
+        try connection.sendRaw(Self.header(length: 100_000, type: MessageType.postSnap.rawValue, requestID: 42))
+        let frame = try connection.receive()
+        #expect(try frame.decode(ErrorMessage.self).code == .frameTooLarge)
+        #expect(frame.requestID == 42)
+        Self.expectClosed(connection)
+    }
+
+    @Test func aFrameTimeoutAnswersTheFrameThatDidNotFinish() throws {
+        let server = try TestServer { $0.frameTimeoutMilliseconds = 400 }
+        let connection = try Self.raw(server)
+        _ = try connection.hello()
+        try connection.sendRaw(Self.header(length: 100, type: MessageType.login.rawValue, requestID: 31) + [0, 3])
+        let frame = try connection.receive()
+        #expect(try frame.decode(ErrorMessage.self).code == .timeout)
+        #expect(frame.requestID == 31)
+    }
+
     @Test func requestsBeforeLoginNeedAuthenticationButKeepTheConnection() throws {
         let server = try TestServer()
         let connection = try Self.raw(server)
@@ -132,7 +217,7 @@ import TestSupport
         let server = try TestServer { $0.maxRequestsInFlight = 2 }
         let session = try server.registeredSession("piper")
         var burst: [UInt8] = []
-        for id in 100..<105 { burst += Frame(ListFeeds(), requestID: UInt32(id)).encoded() }
+        for id in 100..<105 { burst += Frame(WhoAmI(), requestID: UInt32(id)).encoded() }
         try session.connection.sendRaw(burst)
         var codes: [ErrorCode] = []
         while let frame = try? session.connection.receive() {

@@ -3,8 +3,13 @@ import Testing
 @testable import Shared
 
 @Suite struct ConnectionStateTests {
-    let limits = ConnectionState.Limits(handshakeTimeout: 1000, idleTimeout: 5000, frameTimeout: 2000,
-                                        maxRequestsInFlight: 2, maxFrameBeforeLogin: 100, maxFrame: 10_000)
+    let limits = ConnectionState.Limits(handshakeTimeout: 1000, idleTimeout: 5000, frameTimeout: 2000, loginTimeout: 3000,
+                                        maxRequestsInFlight: 2, maxFrameBeforeLogin: 100, maxFrame: 10_000, bufferBudget: 1 << 20)
+
+    static func isDispatch(_ decision: ConnectionState.FrameDecision) -> Bool {
+        if case .dispatch = decision { return true }
+        return false
+    }
 
     func opened(now: Int64 = 0) -> ConnectionState {
         var state = ConnectionState(limits: limits, now: now)
@@ -47,7 +52,7 @@ import Testing
         state.handshakeCompleted(now: 0)
         _ = state.received(Frame(Hello(clientName: "t"), requestID: 1), now: 0)
         #expect(state.frameLimit == 100)
-        #expect(state.received(Frame(Login(username: "a", password: "b"), requestID: 2), now: 0) == .dispatch)
+        #expect(Self.isDispatch(state.received(Frame(Login(username: "a", password: "b"), requestID: 2), now: 0)))
         #expect(!state.acceptsFrames, "an account request is a barrier")
         state.requestCompleted(requestID: 2, identity: .loggedIn(Self.user), now: 0)
         #expect(state.acceptsFrames)
@@ -67,9 +72,9 @@ import Testing
 
     @Test func tooManyRequestsInFlightIsFatal() {
         var state = opened()
-        #expect(state.received(Frame(ListFeeds(), requestID: 2), now: 0) == .dispatch)
-        #expect(state.received(Frame(ListFeeds(), requestID: 3), now: 0) == .dispatch)
-        guard case .reject(let error) = state.received(Frame(ListFeeds(), requestID: 4), now: 0) else { Issue.record("accepted"); return }
+        #expect(Self.isDispatch(state.received(Frame(WhoAmI(), requestID: 2), now: 0)))
+        #expect(Self.isDispatch(state.received(Frame(WhoAmI(), requestID: 3), now: 0)))
+        guard case .reject(let error) = state.received(Frame(WhoAmI(), requestID: 4), now: 0) else { Issue.record("accepted"); return }
         #expect(error.code == .tooManyInFlight)
         #expect(error.fatal)
     }
@@ -89,15 +94,16 @@ import Testing
     @Test func theHandshakeDeadlineCoversTLSAndHello() {
         var state = ConnectionState(limits: limits, now: 0)
         #expect(state.expiredDeadline(now: 999) == nil)
-        #expect(state.expiredDeadline(now: 1000)?.code == .timeout)
+        #expect(state.expiredDeadline(now: 1000)?.error.code == .timeout)
         state.handshakeCompleted(now: 500)
-        #expect(state.expiredDeadline(now: 1000)?.code == .timeout, "Hello must also arrive before the deadline")
+        #expect(state.expiredDeadline(now: 1000)?.error.code == .timeout, "Hello must also arrive before the deadline")
     }
 
     @Test func anIdleConnectionTimesOutButNotWhileARequestIsInFlight() {
         var state = opened(now: 0)
+        state.requestCompleted(requestID: 9, identity: .loggedIn(Self.user), now: 0)
         #expect(state.expiredDeadline(now: 4999) == nil)
-        #expect(state.expiredDeadline(now: 5000)?.code == .timeout)
+        #expect(state.expiredDeadline(now: 5000)?.error.code == .timeout)
         _ = state.received(Frame(ListFeeds(), requestID: 2), now: 5000)
         #expect(state.expiredDeadline(now: 20_000) == nil)
     }
@@ -107,6 +113,60 @@ import Testing
         state.bytesArrived(now: 100, insideFrame: true)
         state.bytesArrived(now: 1500, insideFrame: true)
         #expect(state.expiredDeadline(now: 2099) == nil)
-        #expect(state.expiredDeadline(now: 2100)?.code == .timeout, "trickling bytes must not extend the frame deadline")
+        let expired = state.expiredDeadline(now: 2100)
+        #expect(expired?.error.code == .timeout, "trickling bytes must not extend the frame deadline")
+        #expect(expired?.frame == true, "the error answers the frame")
+    }
+
+    @Test func aConnectionThatDoesNotLogInIsClosedWhateverItSends() {
+        var state = opened(now: 0)
+        _ = state.received(Frame(Ping(), requestID: 2), now: 2000)
+        #expect(state.expiredDeadline(now: 2999) == nil)
+        #expect(state.expiredDeadline(now: 3000)?.error.message == "not logged in within 3 s", "Pings do not extend the login deadline")
+    }
+
+    @Test func loggingOutStartsTheLoginDeadlineAgain() {
+        var state = opened(now: 0)
+        state.requestCompleted(requestID: 2, identity: .loggedIn(Self.user), now: 100)
+        #expect(state.expiredDeadline(now: 4000) == nil)
+        state.requestCompleted(requestID: 3, identity: .loggedOut, now: 4000)
+        #expect(state.expiredDeadline(now: 6999) == nil)
+        #expect(state.expiredDeadline(now: 7000)?.error.code == .timeout)
+    }
+
+    @Test func requestsWaitWhenRepliesWouldExceedTheBudget() {
+        var state = opened()
+        state.requestCompleted(requestID: 1, identity: .loggedIn(Self.user), now: 0)
+        guard case .dispatch(let first) = state.received(Frame(WhoAmI(), requestID: 2), now: 0) else { Issue.record(); return }
+        #expect(first.bytes == ReplySize.smallEstimate)
+        // Almost a budget of replies already queued: a second request does not fit beside the first.
+        let queued = (1 << 20) - 4 * 1024
+        #expect(state.received(Frame(WhoAmI(), requestID: 3), now: 0, queuedBytes: queued) == .hold)
+        #expect(!state.mayRead(queuedBytes: queued, bufferedBytes: 0))
+        state.requestCompleted(requestID: 2, identity: .unchanged, reservation: first, replyBytes: 50, now: 0)
+        #expect(Self.isDispatch(state.received(Frame(WhoAmI(), requestID: 3), now: 0, queuedBytes: queued)),
+                "with nothing in flight one request always goes, so nothing deadlocks")
+    }
+
+    @Test func oneListingIsPreparedAtATimeAndTheNextIsEstimatedFromTheLast() {
+        var state = opened()
+        state.requestCompleted(requestID: 1, identity: .loggedIn(Self.user), now: 0)
+        guard case .dispatch(let listing) = state.received(Frame(ListSnaps(feed: ""), requestID: 2), now: 0) else { Issue.record(); return }
+        #expect(listing.listing)
+        #expect(state.received(Frame(ListFeeds(), requestID: 3), now: 0) == .hold)
+        state.requestCompleted(requestID: 2, identity: .unchanged, reservation: listing, replyBytes: 20_000, now: 0)
+        #expect(state.reservedBytes == 0)
+        #expect(state.listingEstimate == 20_000)
+    }
+
+    @Test func anImageRequestReservesTheLargestFrame() {
+        var state = opened()
+        state.requestCompleted(requestID: 1, identity: .loggedIn(Self.user), now: 0)
+        guard case .dispatch(let open) = state.received(Frame(OpenSnap(snapID: 1), requestID: 2), now: 0) else { Issue.record(); return }
+        #expect(open.bytes == 8 + 10_000 + FrameHeader.size)
+        guard case .dispatch(let thumbnail) = state.received(Frame(GetPhoto(photoID: 1, variant: .thumbnail), requestID: 3), now: 0) else {
+            Issue.record(); return
+        }
+        #expect(thumbnail.bytes == 9 + ReplySize.smallEstimate)
     }
 }

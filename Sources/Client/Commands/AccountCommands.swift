@@ -28,6 +28,13 @@ enum AccountCommands {
         context.console.out("Logged out of \(session.settings.serverKey).")
     }
 
+    static func changePassword(_ context: CommandContext) throws(ClientError) {
+        let (old, new) = try PasswordInput.readChange(context)
+        let session = try context.authenticated()
+        try session.changePassword(from: old, to: new)
+        context.console.out("Password changed. Your other sessions were logged out; this one stays.")
+    }
+
     static func whoAmI(_ context: CommandContext) throws(ClientError) {
         let session = try context.authenticated()
         let identity = try session.whoAmI()
@@ -54,22 +61,39 @@ enum AccountCommands {
 
 /// Reads a password without echo on a terminal, or from standard input with --password-stdin.
 enum PasswordInput {
-    static func read(_ context: CommandContext, confirm: Bool) throws(ClientError) -> String {
-        if context.parsed.flag("--password-stdin") {
-            guard let line = readLine(strippingNewline: true) else {
-                throw ClientError(.usage, "--password-stdin given but standard input is empty")
-            }
-            return line
-        }
-        guard isatty(0) == 1 else {
-            throw ClientError(.usage, "no terminal to ask for the password on; pass it with --password-stdin")
-        }
-        let first = try prompt("Password: ")
+    static func read(_ context: CommandContext, confirm: Bool, prompt text: String = "Password: ") throws(ClientError) -> String {
+        if context.parsed.flag("--password-stdin") { return try line("the password") }
+        try requireTerminal()
+        let first = try prompt(text)
         if confirm {
             let second = try prompt("Repeat password: ")
             guard first == second else { throw ClientError(.usage, "the passwords do not match") }
         }
         return first
+    }
+
+    /// The current and the new password, for `passwd`.
+    static func readChange(_ context: CommandContext) throws(ClientError) -> (old: String, new: String) {
+        if context.parsed.flag("--password-stdin") {
+            return (try line("the current password (first line)"), try line("the new password (second line)"))
+        }
+        try requireTerminal()
+        let old = try prompt("Current password: ")
+        let new = try read(context, confirm: true, prompt: "New password: ")
+        return (old, new)
+    }
+
+    private static func line(_ what: String) throws(ClientError) -> String {
+        guard let line = readLine(strippingNewline: true) else {
+            throw ClientError(.usage, "--password-stdin given but standard input has no \(what)")
+        }
+        return line
+    }
+
+    private static func requireTerminal() throws(ClientError) {
+        guard isatty(0) == 1 else {
+            throw ClientError(.usage, "no terminal to ask for the password on; pass it with --password-stdin")
+        }
     }
 
     private static func prompt(_ text: String) throws(ClientError) -> String {

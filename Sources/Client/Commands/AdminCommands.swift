@@ -1,6 +1,7 @@
 import Shared
 
-/// admin create-feed | delete-feed | reset-feed | reset-feeds --all | delete-snap | restore-view | users | stats.
+/// admin create-feed | delete-feed | reset-feed | reset-feeds --all | delete-snap | restore-view | users | stats
+/// | unlock | promote | demote | reset-password.
 enum AdminCommands {
     static func createFeed(_ context: CommandContext) throws(ClientError) {
         let session = try context.authenticated()
@@ -78,5 +79,33 @@ enum AdminCommands {
         var table = TextTable(columns: [.init("COUNTER"), .init("VALUE", alignment: .right)])
         for entry in entries { table.append([entry.name, "\(entry.value)"]) }
         context.console.raw(table.render() + "\n")
+    }
+
+    static func unlock(_ context: CommandContext) throws(ClientError) {
+        let session = try context.authenticated()
+        let user = context.parsed.positional(0) ?? ""
+        let cleared = try session.unlock(user)
+        if context.json {
+            context.printJSON(.object([("username", .string(user)), ("cleared", .int(Int64(cleared)))]))
+        } else if cleared == 0 {
+            context.console.out("\(user) was not throttled; nothing to lift.")
+        } else {
+            context.console.out("Lifted the login throttle of \(user) (\(cleared) entr\(cleared == 1 ? "y" : "ies") cleared).")
+        }
+    }
+
+    static func setAdmin(_ context: CommandContext, _ isAdmin: Bool) throws(ClientError) {
+        let session = try context.authenticated()
+        let user = context.parsed.positional(0) ?? ""
+        try session.setAdmin(user, isAdmin: isAdmin)
+        context.console.out(isAdmin ? "\(user) is now an admin." : "\(user) is no longer an admin (on every connection, at once).")
+    }
+
+    static func resetPassword(_ context: CommandContext) throws(ClientError) {
+        let user = context.parsed.positional(0) ?? ""
+        let password = try PasswordInput.read(context, confirm: true, prompt: "New password for \(user): ")
+        let session = try context.authenticated()
+        try session.resetPassword(of: user, to: password)
+        context.console.out("Password of \(user) reset; their sessions were ended, so they log in with the new password.")
     }
 }

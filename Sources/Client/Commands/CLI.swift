@@ -38,6 +38,7 @@ public enum CLI {
         case ["login"]: try AccountCommands.login(context)
         case ["logout"]: try AccountCommands.logout(context)
         case ["whoami"]: try AccountCommands.whoAmI(context)
+        case ["passwd"]: try AccountCommands.changePassword(context)
         case ["feeds"]: try FeedCommands.feeds(context)
         case ["feed"]: try FeedCommands.feed(context)
         case ["post"]: try FeedCommands.post(context)
@@ -73,6 +74,10 @@ public enum CLI {
         case ["admin", "restore-view"]: try AdminCommands.restoreView(context)
         case ["admin", "users"]: try AdminCommands.users(context)
         case ["admin", "stats"]: try AdminCommands.stats(context)
+        case ["admin", "unlock"]: try AdminCommands.unlock(context)
+        case ["admin", "promote"]: try AdminCommands.setAdmin(context, true)
+        case ["admin", "demote"]: try AdminCommands.setAdmin(context, false)
+        case ["admin", "reset-password"]: try AdminCommands.resetPassword(context)
         default: throw ClientError(.usage, "unknown command \(context.parsed.path.joined(separator: " "))")
         }
     }

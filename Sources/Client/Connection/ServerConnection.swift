@@ -22,13 +22,14 @@ public final class ServerConnection {
     private var closed = false
 
     /// Connects and completes the TLS handshake. `verifyPeer` sees the leaf fingerprint before
-    /// anything is sent over the connection (pinning); throwing from it aborts.
-    public init(host: String, port: Int, context: TLSContext, timeout: Double = 15,
+    /// anything is sent over the connection (pinning); throwing from it aborts. `source` is the
+    /// local address to connect from (tests standing in for another machine).
+    public init(host: String, port: Int, context: TLSContext, timeout: Double = 15, source: String? = nil,
                 verifyPeer: ([UInt8]) throws(ClientError) -> Void = { _ throws(ClientError) in }) throws(ClientError) {
         self.host = host
         self.port = port
         do {
-            fd = try Socket.connect(host: host, port: port, timeout: timeout)
+            fd = try Socket.connect(host: host, port: port, timeout: timeout, source: source)
         } catch {
             throw ClientError(.connection, "cannot connect to \(host):\(port): \(error.reason)")
         }

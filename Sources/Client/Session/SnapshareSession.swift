@@ -103,6 +103,11 @@ public final class SnapshareSession {
 
     public func whoAmI() throws(ClientError) -> Authenticated { try request(WhoAmI()) }
 
+    /// Changes this user's password; the server ends every other session of the user.
+    public func changePassword(from old: String, to new: String) throws(ClientError) {
+        let _: Ok = try request(ChangePassword(oldPassword: old, newPassword: new))
+    }
+
     // MARK: Snaps
 
     public func feeds() throws(ClientError) -> [FeedInfo] { (try request(ListFeeds()) as Feeds).feeds }
@@ -137,6 +142,14 @@ public final class SnapshareSession {
     }
     public func users() throws(ClientError) -> [UserInfo] { (try request(AdminListUsers()) as Users).users }
     public func stats() throws(ClientError) -> [StatEntry] { (try request(AdminStats()) as Stats).entries }
+    /// Lifts the login throttle of `username`; returns how many throttle entries held failures.
+    public func unlock(_ username: String) throws(ClientError) -> UInt64 { (try request(AdminUnlock(username: username)) as Count).count }
+    public func setAdmin(_ username: String, isAdmin: Bool) throws(ClientError) {
+        let _: Ok = try request(AdminSetAdmin(username: username, isAdmin: isAdmin))
+    }
+    public func resetPassword(of username: String, to password: String) throws(ClientError) {
+        let _: Ok = try request(AdminResetPassword(username: username, newPassword: password))
+    }
 
     /// One request, one typed reply.
     public func request<Request: WireMessage, Reply: WireMessage>(

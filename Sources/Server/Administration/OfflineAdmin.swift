@@ -24,19 +24,55 @@ public enum OfflineAdmin {
         // The deliberately slow hash runs before, not inside, the storage job.
         let hash = try password.map { try PasswordHasher().hash(password: $0) }
         try DataDirectory.prepare(dataDirectory)
-        let storage = try StorageExecutor.sqlite(path: ServerConfiguration.databasePath(in: dataDirectory), readers: 1)
-        defer { storage.shutdown() }
         let now = RequestHandler.wallClock()
-        return try storage.writeSync { store in
+        return try write(dataDirectory: dataDirectory) { store in
             if let existing = try store.user(named: username) {
                 try store.setAdmin(userID: existing.id, isAdmin: true)
-                if let hash { try store.setPasswordHash(userID: existing.id, passwordHash: hash) }
+                if let hash {
+                    // A new password ends the old sessions, as everywhere else.
+                    try store.setPasswordHash(userID: existing.id, passwordHash: hash)
+                    _ = try store.deleteSessions(userID: existing.id, keeping: nil)
+                }
                 return .promoted
             }
             guard let hash else { throw NewAdminNeedsPassword(username: username) }
             _ = try store.createUser(name: username, passwordHash: hash, isAdmin: true, at: now)
             return .created
         }
+    }
+
+    /// Takes away `username`'s admin right (the account stays). A running server applies it to
+    /// the user's live connections within a second.
+    public static func removeAdmin(dataDirectory: String, username: String) throws {
+        try write(dataDirectory: dataDirectory) { store in
+            guard let user = try store.user(named: username) else { throw StoreError(.notFound, "no user named \(username)") }
+            try store.setAdmin(userID: user.id, isAdmin: false)
+        }
+    }
+
+    /// Sets `username`'s password without changing its admin right, and ends all its sessions
+    /// (a running server closes their connections within a second). Returns the sessions ended.
+    @discardableResult
+    public static func resetPassword(dataDirectory: String, username: String, password: String) throws -> Int {
+        if let problem = InputRules.validatePassword(password) { throw InputError(problem) }
+        let hash = try PasswordHasher().hash(password: password)
+        return try write(dataDirectory: dataDirectory) { store in
+            guard let user = try store.user(named: username) else { throw StoreError(.notFound, "no user named \(username)") }
+            try store.setPasswordHash(userID: user.id, passwordHash: hash)
+            return try store.deleteSessions(userID: user.id, keeping: nil)
+        }
+    }
+
+    /// Runs one write job on the data folder's database, which must exist unless `create`.
+    private static func write<T: Sendable>(dataDirectory: String, create: Bool = true,
+                                           _ job: @escaping @Sendable (any SnapshareStore) throws -> T) throws -> T {
+        let path = ServerConfiguration.databasePath(in: dataDirectory)
+        guard create || FileManager.default.fileExists(atPath: path) else {
+            throw ConfigurationError("no Snapshare database in \(dataDirectory)")
+        }
+        let storage = try StorageExecutor.sqlite(path: path, readers: 1)
+        defer { storage.shutdown() }
+        return try storage.writeSync(job)
     }
 
     static func addAdmin(_ parsed: ParsedCommand) throws -> Int32 {
@@ -53,8 +89,30 @@ public enum OfflineAdmin {
         }
         switch change {
         case .created: print("Created admin \(name).")
-        case .promoted: print("\(name) is now an admin\(password != nil ? " (password changed)" : "").")
+        case .promoted: print("\(name) is now an admin\(password != nil ? " (password changed; their other sessions ended)" : "").")
         }
+        return 0
+    }
+
+    static func removeAdmin(_ parsed: ParsedCommand) throws -> Int32 {
+        let name = parsed.positional(0) ?? ""
+        try removeAdmin(dataDirectory: parsed.string("--data") ?? ServerConfiguration().dataDirectory, username: name)
+        print("\(name) is no longer an admin.")
+        return 0
+    }
+
+    static func resetPassword(_ parsed: ParsedCommand) throws -> Int32 {
+        let name = parsed.positional(0) ?? ""
+        guard parsed.flag("--password-stdin") else { throw parsed.usageError("give the new password on standard input with --password-stdin") }
+        let password = try readPassword(parsed)
+        let ended: Int
+        do {
+            ended = try resetPassword(dataDirectory: parsed.string("--data") ?? ServerConfiguration().dataDirectory,
+                                      username: name, password: password)
+        } catch let error as InputError {
+            throw parsed.usageError(error.message)
+        }
+        print("Password of \(name) reset; \(ended) session\(ended == 1 ? "" : "s") ended.")
         return 0
     }
 
@@ -74,14 +132,8 @@ public enum OfflineAdmin {
         }
         guard (feed != nil) != all else { throw parsed.usageError("give exactly one of --feed NAME or --all") }
         let data = parsed.string("--data") ?? ServerConfiguration().dataDirectory
-        let path = ServerConfiguration.databasePath(in: data)
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw ConfigurationError("no Snapshare database in \(data)")
-        }
-        let storage = try StorageExecutor.sqlite(path: path, readers: 1)
-        defer { storage.shutdown() }
         let name = feed
-        let count = try storage.writeSync { store in try store.resetFeeds(named: name) }
+        let count = try write(dataDirectory: data, create: false) { store in try store.resetFeeds(named: name) }
         print("Reset \(feed ?? "every feed"): \(count) snap\(count == 1 ? "" : "s") deleted.")
         return 0
     }

@@ -29,7 +29,12 @@ public enum ServerCommandLine {
             OptionSpec("--max-image-dimension", valueName: "N", help: "largest width or height in pixels (default 8192)"),
             OptionSpec("--max-image-pixels", valueName: "N", help: "largest width x height (default 40000000)"),
             OptionSpec("--max-connections", valueName: "N", help: "connections served at once; above it the server stops accepting (default 10000)"),
+            OptionSpec("--max-connections-per-address", valueName: "N", help: "connections from one IP address (default 1000; a class behind one NAT shares one)"),
+            OptionSpec("--max-anonymous-per-address", valueName: "N", help: "connections from one IP address that have not logged in (default 64)"),
+            OptionSpec("--max-connections-per-user", valueName: "N", help: "logged-in connections of one user; more close the oldest (default 32)"),
+            OptionSpec("--login-timeout", valueName: "DURATION", help: "time to log in after Hello, whatever else is sent (default 30s)"),
             OptionSpec("--max-in-flight", valueName: "N", help: "requests in flight per connection (default 64)"),
+            OptionSpec("--max-connection-buffer", valueName: "BYTES", help: "requests and replies one connection may hold (default 12582912 = 12 MiB)"),
             OptionSpec("--max-frame-before-login", valueName: "N", help: "largest frame before login, bytes (default 16384)"),
             OptionSpec("--handshake-timeout", valueName: "DURATION", help: "time to finish TLS and Hello (default 10s)"),
             OptionSpec("--idle-timeout", valueName: "DURATION", help: "close connections idle this long (default 5m)"),
@@ -41,10 +46,15 @@ public enum ServerCommandLine {
             OptionSpec("--photo-radius", valueName: "KM", help: "search photos within this distance of a pin, 0.1 to 32 (default 5)"),
         ],
         subcommands: [
-            CommandSpec("admin", summary: "Manage admins offline (works while the server is stopped)", subcommands: [
+            CommandSpec("admin", summary: "Manage accounts offline (works while the server runs or is stopped)", subcommands: [
                 CommandSpec("add", summary: "Create an admin, or promote an existing user",
                             arguments: [ArgumentSpec("USER", help: "the user name")],
                             flags: [FlagSpec("--password-stdin", help: "read the password from standard input (required for a new user)")]),
+                CommandSpec("remove", summary: "Take away a user's admin right (the account stays)",
+                            arguments: [ArgumentSpec("USER", help: "the user name")]),
+                CommandSpec("reset-password", summary: "Set a user's password without making them an admin; ends their sessions",
+                            arguments: [ArgumentSpec("USER", help: "the user name")],
+                            flags: [FlagSpec("--password-stdin", help: "read the new password from standard input (required)")]),
             ]),
             CommandSpec("reset-feeds", summary: "Delete snaps offline: one feed (--feed NAME) or all (--all)",
                         options: [OptionSpec("--feed", valueName: "NAME", help: "the feed to reset")],
@@ -64,6 +74,8 @@ public enum ServerCommandLine {
             case .run(let parsed):
                 switch parsed.path {
                 case ["admin", "add"]: return try OfflineAdmin.addAdmin(parsed)
+                case ["admin", "remove"]: return try OfflineAdmin.removeAdmin(parsed)
+                case ["admin", "reset-password"]: return try OfflineAdmin.resetPassword(parsed)
                 case ["reset-feeds"]: return try OfflineAdmin.resetFeeds(parsed)
                 default: return try serve(parsed)
                 }
@@ -109,7 +121,12 @@ public enum ServerCommandLine {
         if let v = try positive("--max-image-dimension", 16...65535) { config.maxImageDimension = v }
         if let v = try positive("--max-image-pixels", 256...1_000_000_000) { config.maxImagePixels = v }
         if let v = try positive("--max-connections", 1...1_000_000) { config.maxConnections = v }
+        if let v = try positive("--max-connections-per-address", 1...1_000_000) { config.maxConnectionsPerAddress = v }
+        if let v = try positive("--max-anonymous-per-address", 1...1_000_000) { config.maxAnonymousConnectionsPerAddress = v }
+        if let v = try positive("--max-connections-per-user", 1...100_000) { config.maxConnectionsPerUser = v }
+        if let t = try parsed.timeSpan("--login-timeout") { config.loginTimeoutMilliseconds = max(1000, t.milliseconds) }
         if let v = try positive("--max-in-flight", 1...4096) { config.maxRequestsInFlight = v }
+        if let v = try positive("--max-connection-buffer", (1 << 20)...(1 << 30)) { config.connectionBufferBytes = v }
         if let v = try positive("--max-frame-before-login", 1024...(1 << 20)) { config.maxFrameBytesBeforeLogin = v }
         if let t = try parsed.timeSpan("--handshake-timeout") { config.handshakeTimeoutMilliseconds = max(100, t.milliseconds) }
         if let t = try parsed.timeSpan("--idle-timeout") { config.idleTimeoutMilliseconds = max(1000, t.milliseconds) }

@@ -33,14 +33,31 @@ public struct ServerConfiguration: Sendable {
     /// Once a frame's header has arrived, its payload must arrive within this time.
     public var frameTimeoutMilliseconds: Int64 = 60_000
     public var maxConnections = 10_000
+    /// Connections from one IP address; a class behind one NAT shares an address.
+    public var maxConnectionsPerAddress = 1_000
+    /// Connections from one IP address that have not logged in yet (handshakes included).
+    public var maxAnonymousConnectionsPerAddress = 64
+    /// Logged-in connections of one user; above it the user's oldest connection closes.
+    public var maxConnectionsPerUser = 32
+    /// After Hello (or Logout) a connection must log in within this time, whatever it sends.
+    public var loginTimeoutMilliseconds: Int64 = 30_000
     public var maxRequestsInFlight = 64
-    /// Above this many bytes waiting to be sent to one peer, stop reading from it.
-    public var outboundHighWater = 8 * 1024 * 1024
+    /// Bytes one connection may hold: payloads of requests being handled, the largest reply
+    /// each can produce, and replies not yet sent. Requests wait, and reading stops, beyond it.
+    public var connectionBufferBytes = 12 * 1024 * 1024
     public var storageReaders = 2
     public var sessionLifetimeMilliseconds: Int64 = 30 * 24 * 3600 * 1000
-    /// Failed logins per user name in `loginWindowMilliseconds` before further tries are refused.
-    public var maxLoginFailures = 5
-    public var loginWindowMilliseconds: Int64 = 15 * 60 * 1000
+    /// How wrong passwords are throttled (see `LoginThrottle`).
+    public var loginThrottle = LoginThrottle.Policy()
+    /// How wrong class codes are throttled: per address, with delays for everyone past a
+    /// class-wide allowance (a class behind one NAT shares an address, so it gets more tries).
+    public var classCodeThrottle: LoginThrottle.Policy = {
+        var policy = LoginThrottle.Policy()
+        policy.perNameAndAddress = 10
+        policy.perAddress = 10
+        policy.freePerName = 20
+        return policy
+    }()
     public var expiryPurgeIntervalMilliseconds: Int64 = 60_000
 
     public init() {}

@@ -6,7 +6,9 @@ import Shared
 
 /// One client connection: the I/O shell around `ConnectionState`.
 ///
-/// Lives on the event loop thread only. The socket is non-blocking. This type reads it and hands
+/// Lives on the event loop thread only. What it holds is bounded by the state's buffer budget:
+/// a request starts only while its payload, its largest possible reply and the replies not yet
+/// sent fit in the budget; otherwise the frame is held and reading stops until replies drain. The socket is non-blocking. This type reads it and hands
 /// the ciphertext to `TLSEngine`'s input memory BIO through the loop's shared `ScratchBuffers`;
 /// sealed records leave through the engine's socket output, straight from OpenSSL's record buffer
 /// to the kernel. Replies queued while one event is handled leave together: small frames share a
@@ -17,6 +19,8 @@ import Shared
 final class Connection: EventHandler {
     let id: UInt64
     let fd: Int32
+    /// The peer's IP address as text, for per-address caps, throttles and logs.
+    let peerAddress: String
     private unowned let server: ServerCore
     private let tls: TLSEngine
     private var decoder: FrameDecoder
@@ -25,6 +29,12 @@ final class Connection: EventHandler {
     /// Encoded frames waiting to be encrypted, oldest first; `plainOffset` bytes of the first are done.
     private var plainQueue: [[UInt8]] = []
     private var plainOffset = 0
+    /// Bytes in `plainQueue` not yet sent.
+    private var queuedBytes = 0
+    /// A complete request waiting for the buffer budget; nothing more is read meanwhile.
+    private var heldFrame: Frame?
+    /// The user this connection is counted under in the server's census (nil: not logged in).
+    var countedUserID: Int64?
     /// The socket pushed back while a record of this many gathered small frames was leaving: the
     /// retry must hand OpenSSL the same frames (see `TLSEngine.SendResult.wouldBlock`).
     private var pendingGather: Int?
@@ -39,11 +49,11 @@ final class Connection: EventHandler {
     /// Ticks since the last I/O; at 1 the connection has been quiet for a whole tick.
     private var quietTicks = 0
 
-    /// Plaintext handed to TLS at once: one full record.
-
-    init(id: UInt64, fd: Int32, server: ServerCore, tls: TLSEngine, limits: ConnectionState.Limits, now: Int64) {
+    init(id: UInt64, fd: Int32, peerAddress: String, server: ServerCore, tls: TLSEngine,
+         limits: ConnectionState.Limits, now: Int64) {
         self.id = id
         self.fd = fd
+        self.peerAddress = peerAddress
         self.server = server
         self.tls = tls
         state = ConnectionState(limits: limits, now: now)
@@ -58,7 +68,16 @@ final class Connection: EventHandler {
     func handleEvent(readable: Bool, writable: Bool) {
         if writable {
             // A handshake that the socket pushed back resumes where it stopped.
-            if state.phase == .handshaking { process(now: server.now()) } else { flush() }
+            if state.phase == .handshaking {
+                process(now: server.now())
+            } else {
+                flush()
+                // Sent replies make room in the budget for a request that was held.
+                if heldFrame != nil {
+                    processFrames(now: server.now())
+                    flush()
+                }
+            }
         }
         if readable && !closed { onReadable() }
     }
@@ -152,18 +171,29 @@ final class Connection: EventHandler {
         while state.acceptsFrames {
             decoder.maxPayload = state.frameLimit
             let frame: Frame
-            do {
-                guard let next = try decoder.nextFrame() else { break }
-                frame = next
-            } catch {
-                fail(ErrorMessage(code: error.code, message: error.description), requestID: decoder.currentRequestID ?? 0)
-                return
+            if let held = heldFrame {
+                frame = held
+            } else {
+                do {
+                    guard let next = try decoder.nextFrame() else { break }
+                    frame = next
+                } catch {
+                    // The error answers the frame whose header was refused.
+                    fail(ErrorMessage(code: error.code, message: error.description), requestID: decoder.lastHeaderRequestID ?? 0)
+                    return
+                }
             }
-            switch state.received(frame, now: now) {
+            let decision = state.received(frame, now: now, queuedBytes: queuedBytes)
+            heldFrame = nil
+            switch decision {
             case .welcome:
                 send(Frame(server.welcome(), requestID: frame.requestID).encoded())
-            case .dispatch:
-                server.dispatch(self, frame)
+            case .dispatch(let reservation):
+                server.dispatch(self, frame, reservation: reservation)
+            case .hold:
+                heldFrame = frame
+                updateReadInterest()
+                return
             case .reject(let error):
                 if error.fatal {
                     fail(error, requestID: frame.requestID)
@@ -178,37 +208,76 @@ final class Connection: EventHandler {
     // MARK: Replies
 
     /// A handler on another thread finished a request of this connection.
-    func deliver(requestID: UInt32, outcome: HandlerOutcome) {
+    func deliver(requestID: UInt32, outcome: HandlerOutcome, reservation: Reservation) {
         guard !closed, state.phase != .closing else { return }
-        deliverInline(requestID: requestID, outcome: outcome, now: server.now())
-        // Frames that waited for an identity change can be judged now.
+        deliverInline(requestID: requestID, outcome: outcome, reservation: reservation, now: server.now())
+        // Frames that waited for an identity change or for room in the budget can go on now.
         processFrames(now: server.now())
         flush()
     }
 
     /// A request answered on the loop while its frame was being handled: the reply joins the
     /// others of this event and leaves with them when `process` flushes.
-    func deliverInline(requestID: UInt32, outcome: HandlerOutcome, now: Int64) {
+    func deliverInline(requestID: UInt32, outcome: HandlerOutcome, reservation: Reservation, now: Int64) {
         guard !closed, state.phase != .closing else { return }
-        state.requestCompleted(requestID: requestID, identity: outcome.identity, now: now)
-        send(outcome.frame)
+        let wasLoggedIn = state.user != nil
+        state.requestCompleted(requestID: requestID, identity: outcome.identity, reservation: reservation,
+                               replyBytes: outcome.frame.count, now: now)
+        if wasLoggedIn != (state.user != nil) || outcome.identity != .unchanged {
+            server.identityChanged(self, wasLoggedIn: wasLoggedIn)
+        }
+        if outcome.closesConnection {
+            finish(with: outcome.frame)
+        } else {
+            send(outcome.frame)
+        }
     }
 
     /// Queues one encoded frame for sending.
     func send(_ frame: [UInt8]) {
         guard !closed else { return }
         plainQueue.append(frame)
+        queuedBytes += frame.count
     }
 
-    /// Sends a fatal error, then closes once it has been written.
+    /// Sends a fatal error, then closes once it has been written. `requestID` is the id of the
+    /// frame that caused it, or 0 when no frame did (a timeout, a shutdown, a revoked session).
     func fail(_ error: ErrorMessage, requestID: UInt32) {
         guard !closed, state.phase != .closing else { return }
         server.logger.debug("connection \(id): closing: \(error.code.name): \(error.message)")
         var fatal = error
         fatal.fatal = true
-        send(Frame(fatal, requestID: requestID).encoded())
+        finish(with: Frame(fatal, requestID: requestID).encoded())
+    }
+
+    /// Queues the last frame of the connection; close_notify and the close follow it.
+    private func finish(with frame: [UInt8]) {
+        send(frame)
         state.beginClosing()
+        heldFrame = nil
         flush()
+    }
+
+    /// The session or the rights this connection logged in with changed elsewhere.
+    func accessChanged(_ change: AccessChange) {
+        guard let user = state.user, !closed else { return }
+        switch change {
+        case .sessionEnded(let hash) where hash == user.sessionHash:
+            fail(ErrorMessage(code: .sessionInvalid, fatal: true, message: "your session was logged out on another connection"), requestID: 0)
+        case .userSessionsEnded(let userID, let keeping) where userID == user.id && keeping != user.sessionHash:
+            fail(ErrorMessage(code: .sessionInvalid, fatal: true,
+                              message: "your password was changed, which ended this session; log in again"), requestID: 0)
+        case .adminRightChanged(let userID, let isAdmin) where userID == user.id:
+            state.adminRightChanged(to: isAdmin)
+        default:
+            break
+        }
+    }
+
+    /// The session this connection logged in with no longer exists (found by the session audit).
+    func sessionVanished() {
+        fail(ErrorMessage(code: .sessionInvalid, fatal: true, message: "your session ended (logged out, password changed, or expired); log in again"),
+             requestID: 0)
     }
 
     /// Checks deadlines and gives back the buffers of a quiet connection; called from the loop's timer.
@@ -223,8 +292,13 @@ final class Connection: EventHandler {
             lingerDeadline = now + 5_000
             return
         }
-        if let error = state.expiredDeadline(now: now) {
-            if state.phase == .handshaking { closeNow() } else { fail(error, requestID: 0) }
+        if let (error, isFrameDeadline) = state.expiredDeadline(now: now) {
+            if state.phase == .handshaking {
+                closeNow()
+            } else {
+                // A frame's deadline answers that frame when its header has arrived.
+                fail(error, requestID: isFrameDeadline ? decoder.currentRequestID ?? 0 : 0)
+            }
             return
         }
         quietTicks += 1
@@ -233,7 +307,7 @@ final class Connection: EventHandler {
 
     /// Quiet since the tick before last: drop every buffer that only carries bytes in transit.
     private func releaseIdleMemory() {
-        guard plainQueue.isEmpty, !writeInterest, state.phase != .handshaking else { return }
+        guard plainQueue.isEmpty, heldFrame == nil, !writeInterest, state.phase != .handshaking else { return }
         plainQueue = []
         decoder.releaseMemoryIfEmpty()
         tls.releaseIdleMemory()
@@ -300,6 +374,7 @@ final class Connection: EventHandler {
                     return .wouldBlock
                 }
                 pendingGather = nil
+                queuedBytes -= sent
                 // Usually all of it; less when the peer asked for smaller records (TLS
                 // max_fragment_length): the frame cut in two goes on alone from its offset.
                 while let head = plainQueue.first, sent >= head.count {
@@ -315,6 +390,7 @@ final class Connection: EventHandler {
                 try tls.send(UnsafeRawBufferPointer(rebasing: raw[offset..<end]))
             }
             guard case .sent(let count) = result else { return .wouldBlock }
+            queuedBytes -= count
             if offset + count == plainQueue[0].count {
                 plainQueue.removeFirst()
                 plainOffset = 0
@@ -349,16 +425,16 @@ final class Connection: EventHandler {
         setReadInterest(true)
     }
 
-    private var outboundBytes: Int {
-        plainQueue.reduce(0) { $0 + $1.count } - plainOffset
-    }
-
-    /// Reading pauses while an identity change is pending or too much output is queued.
+    /// Reading pauses while an identity change is pending, a frame waits for the budget, or what
+    /// the connection holds has reached it.
     private func updateReadInterest() {
         guard !closed else { return }
         if finishing { setReadInterest(true); return }
-        let wanted = state.phase != .closing && !state.awaitingIdentity && outboundBytes < server.configuration.outboundHighWater
-        setReadInterest(wanted)
+        if state.phase == .handshaking {
+            setReadInterest(true)
+        } else {
+            setReadInterest(heldFrame == nil && state.mayRead(queuedBytes: queuedBytes, bufferedBytes: decoder.bufferedByteCount))
+        }
     }
 
     private func setReadInterest(_ on: Bool) {
@@ -381,5 +457,7 @@ final class Connection: EventHandler {
         server.connectionClosed(self)
         Syscall.close(fd)
         plainQueue = []
+        queuedBytes = 0
+        heldFrame = nil
     }
 }

@@ -11,8 +11,9 @@ public struct AuthenticatedUser: Sendable, Equatable {
 }
 
 /// The protocol rules of one connection as a value: which frame may come next, which limits
-/// apply, and when a deadline has passed. The I/O shell (`Connection`) feeds it events and
-/// performs what it decides; tests drive it with plain numbers for time.
+/// apply, how many bytes it may hold, and when a deadline has passed. The I/O shell
+/// (`Connection`) feeds it events and performs what it decides; tests drive it with plain
+/// numbers for time and bytes.
 struct ConnectionState {
     enum Phase: Equatable {
         /// TLS handshake under way.
@@ -28,8 +29,11 @@ struct ConnectionState {
     enum FrameDecision: Equatable {
         /// Answer the Hello with Welcome.
         case welcome
-        /// Hand the request to the handlers.
-        case dispatch
+        /// Hand the request to the handlers; its reservation counts against the connection's
+        /// buffer budget until it is answered.
+        case dispatch(Reservation)
+        /// Keep the frame and read nothing more until replies drain: the buffer budget is spent.
+        case hold
         /// Send this error; when it is fatal, close afterwards.
         case reject(ErrorMessage)
     }
@@ -38,15 +42,21 @@ struct ConnectionState {
         var handshakeTimeout: Int64
         var idleTimeout: Int64
         var frameTimeout: Int64
+        /// After Hello (and after a Logout), the connection must log in within this time.
+        var loginTimeout: Int64
         var maxRequestsInFlight: Int
         var maxFrameBeforeLogin: UInt32
         var maxFrame: UInt32
+        /// Bytes of requests being handled and replies not yet sent that one connection may hold.
+        var bufferBudget: Int
     }
 
     let limits: Limits
     private(set) var phase: Phase = .handshaking
     /// Handshake and Hello must both be done by this time.
     private let setupDeadline: Int64
+    /// A connection that is not logged in must be by this time.
+    private(set) var loginDeadline: Int64?
     private(set) var lastActivity: Int64
     private(set) var frameStartedAt: Int64?
     private(set) var requestsInFlight = 0
@@ -55,6 +65,12 @@ struct ConnectionState {
     private(set) var identityRequestID: UInt32?
     var awaitingIdentity: Bool { identityRequestID != nil }
     private(set) var user: AuthenticatedUser?
+    /// Bytes reserved by requests in flight: their payload plus the most their reply can be.
+    private(set) var reservedBytes = 0
+    /// A listing's reply grows with the data, so one is prepared at a time; its estimate is the
+    /// size of this connection's last listing.
+    private(set) var listingInFlight = false
+    private(set) var listingEstimate = ReplySize.initialListingEstimate
 
     init(limits: Limits, now: Int64) {
         self.limits = limits
@@ -73,6 +89,13 @@ struct ConnectionState {
     /// Frames are taken from the decoder only while this is true.
     var acceptsFrames: Bool { (phase == .awaitingHello || phase == .open) && !awaitingIdentity }
 
+    /// Whether more bytes may be read, given what the connection already holds: replies queued
+    /// (`queuedBytes`) and a frame still arriving (`bufferedBytes`).
+    func mayRead(queuedBytes: Int, bufferedBytes: Int) -> Bool {
+        guard phase != .closing, !awaitingIdentity else { return false }
+        return queuedBytes + reservedBytes + bufferedBytes < limits.bufferBudget
+    }
+
     mutating func handshakeCompleted(now: Int64) {
         if phase == .handshaking { phase = .awaitingHello }
         lastActivity = now
@@ -83,7 +106,9 @@ struct ConnectionState {
         if insideFrame { if frameStartedAt == nil { frameStartedAt = now } } else { frameStartedAt = nil }
     }
 
-    mutating func received(_ frame: Frame, now: Int64) -> FrameDecision {
+    /// Judges a complete frame. `queuedBytes` is the reply output not yet sent.
+    mutating func received(_ frame: Frame, now: Int64, queuedBytes: Int = 0) -> FrameDecision {
+        // The frame is complete, so its deadline is over, held or not.
         frameStartedAt = nil
         lastActivity = now
         switch phase {
@@ -105,6 +130,7 @@ struct ConnectionState {
                     message: "server speaks version \(ProtocolConstants.version); client offered \(hello.minVersion)...\(hello.maxVersion)"))
             }
             phase = .open
+            loginDeadline = now + limits.loginTimeout
             return .welcome
         case .open:
             guard let type = MessageType(rawValue: frame.type) else {
@@ -114,13 +140,24 @@ struct ConnectionState {
             guard type.isRequest, type != .hello else {
                 return .reject(ErrorMessage(code: .unexpectedMessage, message: "\(type.name) is not a request a client may send now"))
             }
+            // A held frame is still in flight from the client's side, so the cap counts it.
             guard requestsInFlight < limits.maxRequestsInFlight else {
                 return .reject(ErrorMessage(code: .tooManyInFlight,
                     message: "more than \(limits.maxRequestsInFlight) requests in flight"))
             }
+            let reply = ReplySize(type, frame: frame)
+            let reservation = frame.payloadCount + reply.estimate(maxFrame: Int(limits.maxFrame), listing: listingEstimate)
+            // Whatever a client pipelines, requests start only while what the connection holds
+            // stays within its budget; one request is always allowed, so nothing deadlocks.
+            if requestsInFlight > 0 {
+                guard !(reply == .listing && listingInFlight),
+                      queuedBytes + reservedBytes + reservation <= limits.bufferBudget else { return .hold }
+            }
             requestsInFlight += 1
+            reservedBytes += reservation
+            if reply == .listing { listingInFlight = true }
             if Self.changesIdentity(type) { identityRequestID = frame.requestID }
-            return .dispatch
+            return .dispatch(Reservation(bytes: reservation, listing: reply == .listing))
         }
     }
 
@@ -129,31 +166,48 @@ struct ConnectionState {
         type == .register || type == .login || type == .resume || type == .logout
     }
 
-    /// A dispatched request has been answered.
-    mutating func requestCompleted(requestID: UInt32, identity: IdentityChange, now: Int64) {
+    /// A dispatched request has been answered with a reply of `replyBytes`.
+    mutating func requestCompleted(requestID: UInt32, identity: IdentityChange, reservation: Reservation = .none,
+                                   replyBytes: Int = 0, now: Int64) {
         requestsInFlight = max(0, requestsInFlight - 1)
+        reservedBytes = max(0, reservedBytes - reservation.bytes)
+        if reservation.listing {
+            listingInFlight = false
+            listingEstimate = max(ReplySize.smallEstimate, replyBytes)
+        }
         switch identity {
         case .unchanged: break
-        case .loggedIn(let newUser): user = newUser
-        case .loggedOut: user = nil
+        case .loggedIn(let newUser):
+            user = newUser
+            loginDeadline = nil
+        case .loggedOut:
+            user = nil
+            loginDeadline = now + limits.loginTimeout
         }
         if requestID == identityRequestID { identityRequestID = nil }
         lastActivity = now
     }
 
-    /// An error that ends the connection because a deadline passed, if one has.
-    func expiredDeadline(now: Int64) -> ErrorMessage? {
+    /// Another connection changed this user's admin right.
+    mutating func adminRightChanged(to isAdmin: Bool) { user?.isAdmin = isAdmin }
+
+    /// An error that ends the connection because a deadline passed, if one has, and whether it
+    /// is a frame's deadline (the error then answers that frame).
+    func expiredDeadline(now: Int64) -> (error: ErrorMessage, frame: Bool)? {
         switch phase {
         case .handshaking, .awaitingHello:
             if now >= setupDeadline {
-                return ErrorMessage(code: .timeout, message: "TLS handshake and Hello not completed in \(limits.handshakeTimeout) ms")
+                return (ErrorMessage(code: .timeout, message: "TLS handshake and Hello not completed in \(limits.handshakeTimeout) ms"), false)
             }
         case .open:
             if let started = frameStartedAt, now - started >= limits.frameTimeout {
-                return ErrorMessage(code: .timeout, message: "frame not completed in \(limits.frameTimeout) ms")
+                return (ErrorMessage(code: .timeout, message: "frame not completed in \(limits.frameTimeout) ms"), true)
+            }
+            if user == nil, !awaitingIdentity, let deadline = loginDeadline, now >= deadline {
+                return (ErrorMessage(code: .timeout, message: "not logged in within \(limits.loginTimeout / 1000) s"), false)
             }
             if requestsInFlight == 0, now - lastActivity >= limits.idleTimeout {
-                return ErrorMessage(code: .timeout, message: "idle for \(limits.idleTimeout / 1000) s")
+                return (ErrorMessage(code: .timeout, message: "idle for \(limits.idleTimeout / 1000) s"), false)
             }
         case .closing:
             break
@@ -162,6 +216,15 @@ struct ConnectionState {
     }
 
     mutating func beginClosing() { phase = .closing }
+}
+
+/// The share of a connection's buffer budget a request holds while it is handled.
+struct Reservation: Equatable, Sendable {
+    var bytes: Int
+    /// The request is a listing (at most one is prepared at a time per connection).
+    var listing: Bool
+
+    static let none = Reservation(bytes: 0, listing: false)
 }
 
 /// How a request changed the connection's identity.

@@ -3,8 +3,9 @@ import Glibc
 #endif
 import Shared
 
-/// The listening socket. Above the connection limit it stops accepting (its epoll interest is
-/// dropped) so the kernel backlog absorbs the burst, instead of accepting and closing.
+/// The listening socket. At the connection limit, with no connection that has not logged in
+/// left to make room, it stops accepting (its epoll interest is dropped) so the kernel backlog
+/// absorbs the burst, instead of accepting and closing.
 final class Listener: EventHandler {
     let fd: Int32
     private unowned let server: ServerCore
@@ -18,7 +19,7 @@ final class Listener: EventHandler {
     func handleEvent(readable: Bool, writable: Bool) {
         guard readable else { return }
         for _ in 0..<64 {
-            guard server.hasRoomForConnection else {
+            guard server.canAccept else {
                 pause()
                 return
             }

@@ -22,9 +22,13 @@ final class ServerCore: @unchecked Sendable {
     let scratch = ScratchBuffers()
     private let limits: ConnectionState.Limits
     private let stopped = Atomic<Bool>(false)
+    /// Who holds how many connections, for the per-address and per-user caps.
+    private var census = ConnectionCensus()
+    /// Notices sessions ended and rights changed by other processes.
+    private let audit: SessionAudit
 
     init(configuration: ServerConfiguration, tlsContext: TLSContext, handler: RequestHandler,
-         metrics: ServerMetrics, logger: Logger) throws {
+         storage: StorageExecutor, metrics: ServerMetrics, logger: Logger) throws {
         self.configuration = configuration
         self.tlsContext = tlsContext
         self.handler = handler
@@ -32,13 +36,17 @@ final class ServerCore: @unchecked Sendable {
         self.logger = logger
         MemoryPolicy.apply()
         loop = try EventLoop()
+        audit = SessionAudit(storage: storage, loop: loop)
         limits = ConnectionState.Limits(
             handshakeTimeout: configuration.handshakeTimeoutMilliseconds,
             idleTimeout: configuration.idleTimeoutMilliseconds,
             frameTimeout: configuration.frameTimeoutMilliseconds,
+            loginTimeout: configuration.loginTimeoutMilliseconds,
             maxRequestsInFlight: configuration.maxRequestsInFlight,
             maxFrameBeforeLogin: UInt32(configuration.maxFrameBytesBeforeLogin),
-            maxFrame: UInt32(configuration.maxFrameBytes))
+            maxFrame: UInt32(configuration.maxFrameBytes),
+            // A budget below one largest frame could never assemble that frame.
+            bufferBudget: max(configuration.connectionBufferBytes, configuration.maxFrameBytes + 2 * FrameHeader.size))
     }
 
     func now() -> Int64 { EventLoop.monotonicMilliseconds() }
@@ -52,6 +60,7 @@ final class ServerCore: @unchecked Sendable {
         self.listener = listener
         try loop.register(fd, handler: listener, read: true, write: false)
         loop.every(milliseconds: 250) { [weak self] in self?.tick() }
+        loop.every(milliseconds: 1000) { [weak self] in self?.auditSessions() }
         loop.start()
         return port
     }
@@ -89,9 +98,18 @@ final class ServerCore: @unchecked Sendable {
 
     // MARK: Connections (loop thread)
 
-    var hasRoomForConnection: Bool { connections.count < configuration.maxConnections }
+    /// A new connection can be taken: there is room, or an anonymous one to make room with.
+    var canAccept: Bool { connections.count < configuration.maxConnections || census.anonymousCount > 0 }
 
     func accepted(_ fd: Int32) {
+        let address = Socket.peerAddress(fd) ?? "unknown"
+        if let refusal = census.refusal(address: address, configuration: configuration) {
+            metrics.connectionRefused()
+            census.noteRefused(address: address, reason: refusal)
+            Syscall.close(fd)
+            return
+        }
+        if connections.count >= configuration.maxConnections { shedAnonymousConnection() }
         let engine: TLSEngine
         do {
             engine = try TLSEngine(context: tlsContext, role: .server, output: .socket(fd))
@@ -103,7 +121,7 @@ final class ServerCore: @unchecked Sendable {
         Socket.setNoDelay(fd)
         let id = nextConnectionID
         nextConnectionID += 1
-        let connection = Connection(id: id, fd: fd, server: self, tls: engine, limits: limits, now: now())
+        let connection = Connection(id: id, fd: fd, peerAddress: address, server: self, tls: engine, limits: limits, now: now())
         do {
             try loop.register(fd, handler: connection, read: true, write: false)
         } catch {
@@ -112,19 +130,91 @@ final class ServerCore: @unchecked Sendable {
             return
         }
         connections[id] = connection
+        census.opened(id: id, address: address)
         metrics.connectionOpened()
+    }
+
+    /// The server is full: the oldest connection that has not logged in makes room, so a
+    /// flood of anonymous connections can never keep logged-in users out.
+    private func shedAnonymousConnection() {
+        while let id = census.oldestAnonymous() {
+            guard let connection = connections[id], !connection.isClosed, connection.user == nil else { continue }
+            metrics.connectionShed()
+            logger.debug("connection \(id) from \(connection.peerAddress) shed: the server is full")
+            connection.fail(ErrorMessage(code: .tooManyConnections,
+                                         message: "the server is full; connections that have not logged in are closed first"),
+                            requestID: 0)
+            connection.closeNow()
+            return
+        }
     }
 
     func connectionClosed(_ connection: Connection) {
         loop.deregister(connection.fd)
-        if connections.removeValue(forKey: connection.id) != nil { metrics.connectionClosed() }
-        if hasRoomForConnection { listener?.resume() }
+        if connections.removeValue(forKey: connection.id) != nil {
+            census.closed(id: connection.id, address: connection.peerAddress, userID: connection.countedUserID)
+            connection.countedUserID = nil
+            metrics.connectionClosed()
+        }
+        if canAccept { listener?.resume() }
+    }
+
+    /// A connection logged in, out, or in as someone else: recount it, and close the user's
+    /// oldest connection when the user now has more than allowed.
+    func identityChanged(_ connection: Connection, wasLoggedIn: Bool) {
+        let newUserID = connection.user?.id
+        guard newUserID != connection.countedUserID else { return }
+        census.moved(id: connection.id, address: connection.peerAddress, from: connection.countedUserID, to: newUserID)
+        connection.countedUserID = newUserID
+        guard let userID = newUserID, let user = connection.user else { return }
+        while census.connections(ofUser: userID).count > configuration.maxConnectionsPerUser,
+              let oldest = census.connections(ofUser: userID).first, oldest != connection.id {
+            guard let victim = connections[oldest] else {
+                census.forget(id: oldest, userID: userID)
+                continue
+            }
+            logger.info("user \(user.name) has more than \(configuration.maxConnectionsPerUser) connections; closing the oldest")
+            victim.fail(ErrorMessage(code: .tooManyConnections,
+                                     message: "\(user.name) has more than \(configuration.maxConnectionsPerUser) connections; this, the oldest, is closed"),
+                        requestID: 0)
+            victim.closeNow()
+        }
     }
 
     private func tick() {
         let now = now()
         for connection in Array(connections.values) { connection.tick(now: now) }
-        if let listener, !listener.accepting, hasRoomForConnection { listener.resume() }
+        if let listener, !listener.accepting, canAccept { listener.resume() }
+        for line in census.refusalReport(now: now) { logger.warning(line) }
+    }
+
+    // MARK: Access changes
+
+    /// Applies a handler's change to every other live connection it concerns.
+    private func apply(_ change: AccessChange, except origin: UInt64) {
+        for connection in Array(connections.values) where connection.id != origin {
+            connection.accessChanged(change)
+        }
+    }
+
+    /// Once a second: when any process ended a session or changed a user's rights, checks the
+    /// sessions of the live connections and applies what changed.
+    private func auditSessions() {
+        let hashes = { [self] in Set(connections.values.compactMap { $0.user?.sessionHash }) }
+        audit.check(liveSessions: hashes, now: RequestHandler.wallClock()) { [self] results in
+            loop.execute { [self] in
+                let access = Dictionary(results.map { ($0.tokenHash, $0.isAdmin) }, uniquingKeysWith: { a, _ in a })
+                for connection in Array(connections.values) {
+                    guard let user = connection.user, let entry = access[user.sessionHash] else { continue }
+                    if let isAdmin = entry {
+                        if isAdmin != user.isAdmin { connection.accessChanged(.adminRightChanged(userID: user.id, isAdmin: isAdmin)) }
+                    } else {
+                        logger.info("the session of \(user.name) on connection \(connection.id) ended elsewhere; closing it")
+                        connection.sessionVanished()
+                    }
+                }
+            }
+        }
     }
 
     // MARK: Requests
@@ -145,25 +235,26 @@ final class ServerCore: @unchecked Sendable {
     /// Hands a request to the handlers. Cheap requests are answered inline on the loop; GetPhoto
     /// and OpenSnap run as one storage job each, the rest on the handler threads; their replies
     /// come back through `loop.execute`.
-    func dispatch(_ connection: Connection, _ frame: Frame) {
+    func dispatch(_ connection: Connection, _ frame: Frame, reservation: Reservation) {
         metrics.requestReceived()
-        let context = RequestContext(requestID: frame.requestID, user: connection.user)
+        let context = RequestContext(requestID: frame.requestID, user: connection.user, peerAddress: connection.peerAddress)
         if let outcome = handler.handleInline(frame, context: context) {
-            connection.deliverInline(requestID: frame.requestID, outcome: outcome, now: now())
+            connection.deliverInline(requestID: frame.requestID, outcome: outcome, reservation: reservation, now: now())
             return
         }
         let connectionID = connection.id
         let requestID = frame.requestID
         handler.handle(frame, context: context) { [self] outcome in
             loop.execute { [self] in
+                // Other connections learn of a logout before its Ok goes out.
+                if let change = outcome.access { apply(change, except: connectionID) }
                 guard let connection = connections[connectionID], !connection.isClosed else {
                     // The peer left first. For OpenSnap the view stays claimed: at most once.
                     logger.debug("connection \(connectionID) gone before reply to request \(requestID)")
                     return
                 }
-                connection.deliver(requestID: requestID, outcome: outcome)
+                connection.deliver(requestID: requestID, outcome: outcome, reservation: reservation)
             }
         }
     }
-
 }

@@ -1,24 +1,21 @@
 import Shared
 
 extension RequestHandler {
-    /// The login throttle's key for wrong class codes; no user name can contain a NUL.
-    static let classCodeThrottleKey = "\u{0}class-code"
-
-    func register(_ request: Register, _ requestID: UInt32) async throws -> HandlerOutcome {
+    func register(_ request: Register, _ context: RequestContext) async throws -> HandlerOutcome {
         if let problem = InputRules.validateUsername(request.username) { throw InputError(problem) }
         if let problem = InputRules.validatePassword(request.password) { throw InputError(problem) }
         if let code = configuration.classCode {
             guard !request.classCode.isEmpty else {
                 throw ErrorMessage(code: .badClassCode, message: "this server needs a class code to register; ask your instructor")
             }
-            let now = clock()
-            if let wait = throttle.retryAfter(user: Self.classCodeThrottleKey, now: now) {
-                throw ErrorMessage(code: .rateLimited, message: "too many wrong class codes; try again in \(wait / 1000 + 1) s")
-            }
+            // One budget for the whole class: the "name" guessed at is the class code itself.
+            let attempt = try await beginAttempt(classCodes, name: "", context, what: "class code")
             guard ConstantTime.equal(Array(request.classCode.utf8), Array(code.utf8)) else {
-                throttle.recordFailure(user: Self.classCodeThrottleKey, now: now)
+                classCodes.finish(attempt, .failed, now: clock())
+                logger.warning("wrong class code from \(context.peerAddress) (registering \(request.username))")
                 throw ErrorMessage(code: .badClassCode, message: "wrong class code; ask your instructor")
             }
+            classCodes.finish(attempt, .succeeded, now: clock())
         }
         // A taken name is refused before the deliberately slow hash; the unique index still
         // decides a race between two registrations of the same name.
@@ -40,25 +37,33 @@ extension RequestHandler {
         } catch let error as StoreError where error.kind == .conflict {
             throw taken
         }
-        logger.info("registered user \(user.name)")
-        return authenticated(user, token: token, tokenHash: tokenHash, requestID: requestID)
+        logger.info("registered user \(user.name) from \(context.peerAddress)")
+        return authenticated(user, token: token, tokenHash: tokenHash, requestID: context.requestID)
     }
 
-    func login(_ request: Login, _ requestID: UInt32) async throws -> HandlerOutcome {
-        let now = clock()
-        if let wait = throttle.retryAfter(user: request.username, now: now) {
-            throw ErrorMessage(code: .rateLimited, message: "too many failed logins; try again in \(wait / 1000 + 1) s")
-        }
+    func login(_ request: Login, _ context: RequestContext) async throws -> HandlerOutcome {
         let username = request.username
-        let user = try await storage.read { store in try store.user(named: username) }
-        // Verify against a fixed dummy hash when the user does not exist, so timing does not
-        // reveal which names are registered.
-        let valid = await passwords.verify(request.password, encoded: user?.passwordHash)
+        // The attempt is counted before the password is checked, so parallel guesses cannot
+        // slip past the budget while the KDF runs.
+        let attempt = try await beginAttempt(logins, name: username, context, what: "login")
+        let user: UserRecord?
+        let valid: Bool
+        do {
+            user = try await storage.read { store in try store.user(named: username) }
+            // Verify against a fixed dummy hash when the user does not exist, so timing does not
+            // reveal which names are registered.
+            valid = await passwords.verify(request.password, encoded: user?.passwordHash)
+        } catch {
+            logins.finish(attempt, .abandoned, now: clock())
+            throw error
+        }
         guard let user, valid else {
-            throttle.recordFailure(user: username, now: clock())
+            logins.finish(attempt, .failed, now: clock())
+            logger.info("failed login for \(username.lowercased()) from \(context.peerAddress) "
+                        + "(\(attempt.recentFailures + 1) for this name in the last \(logins.policy.window / 60_000) min)")
             throw ErrorMessage(code: .badCredentials, message: "wrong user name or password")
         }
-        throttle.recordSuccess(user: username)
+        logins.finish(attempt, .succeeded, now: clock())
         let token = SecureRandom.token()
         let tokenHash = SHA256.hash(Array(token.utf8))
         let issued = clock()
@@ -66,23 +71,88 @@ extension RequestHandler {
         try await storage.write { store in
             try store.createSession(userID: user.id, tokenHash: tokenHash, at: issued, expiresAt: issued + lifetime)
         }
-        return authenticated(user, token: token, tokenHash: tokenHash, requestID: requestID)
+        return authenticated(user, token: token, tokenHash: tokenHash, requestID: context.requestID)
     }
 
-    func resume(_ request: Resume, _ requestID: UInt32) async throws -> HandlerOutcome {
+    /// Reserves a password (or class code) attempt, waiting out its delay; a refusal is
+    /// `RATE_LIMITED` with when to retry. Every decision that holds someone back is logged with
+    /// the name and address, never the secret.
+    private func beginAttempt(_ throttle: LoginThrottle, name: String, _ context: RequestContext,
+                              what: String) async throws -> LoginThrottle.Attempt {
+        let shown = name.isEmpty ? "" : " for \(name.lowercased())"
+        switch throttle.begin(name: name, address: context.peerAddress, now: clock()) {
+        case .refused(let scope, let retryAfter):
+            let seconds = (retryAfter + 999) / 1000
+            let minutes = throttle.policy.window / 60_000
+            let reason = switch scope {
+            case .nameAndAddress: "too many failed \(what) attempts\(shown) from your address"
+            case .address: "too many failed \(what) attempts from your address"
+            case .name: "too many failed \(what) attempts\(shown) from several addresses"
+            }
+            logger.warning("\(what)\(shown) from \(context.peerAddress) refused: \(reason) in \(minutes) min; retry in \(seconds) s")
+            let remedy = name.isEmpty ? "" : " (an admin can lift this with: snapshare admin unlock \(name.lowercased()))"
+            throw ErrorMessage(code: .rateLimited, message: "\(reason); try again in \(seconds) s\(remedy)")
+        case .allowed(let attempt):
+            if attempt.delay > 0 {
+                logger.info("\(what)\(shown) from \(context.peerAddress) delayed \(attempt.delay) ms: "
+                            + "\(attempt.recentFailures) recent failures\(shown)")
+                do {
+                    try await Task.sleep(for: .milliseconds(attempt.delay))
+                } catch {
+                    throttle.finish(attempt, .abandoned, now: clock())
+                    throw error
+                }
+            }
+            return attempt
+        }
+    }
+
+    func resume(_ request: Resume, _ context: RequestContext) async throws -> HandlerOutcome {
         let tokenHash = SHA256.hash(Array(request.token.utf8))
         let now = clock()
         guard let user = try await storage.read({ store in try store.sessionUser(tokenHash: tokenHash, now: now) }) else {
             throw ErrorMessage(code: .sessionInvalid, message: "session expired or logged out; log in again")
         }
-        return authenticated(user, token: "", tokenHash: tokenHash, requestID: requestID)
+        // The same token comes back, so a client that saves every Authenticated token keeps its session.
+        return authenticated(user, token: request.token, tokenHash: tokenHash, requestID: context.requestID)
     }
 
     func logout(_ context: RequestContext) async throws -> HandlerOutcome {
         let user = try requireUser(context)
         let tokenHash = user.sessionHash
         try await storage.write { store in try store.deleteSession(tokenHash: tokenHash) }
-        return HandlerOutcome(Ok(), requestID: context.requestID, identity: .loggedOut)
+        return HandlerOutcome(Ok(), requestID: context.requestID, identity: .loggedOut, access: .sessionEnded(tokenHash: tokenHash))
+    }
+
+    func changePassword(_ request: ChangePassword, _ context: RequestContext) async throws -> HandlerOutcome {
+        let user = try requireUser(context)
+        if let problem = InputRules.validatePassword(request.newPassword) { throw InputError(problem) }
+        // Checking the old password is a login in disguise: the same budgets apply, so a
+        // borrowed session cannot be used to guess the password.
+        let attempt = try await beginAttempt(logins, name: user.name, context, what: "password change")
+        let userID = user.id
+        let valid: Bool
+        do {
+            let stored = try await storage.read { store in try store.user(id: userID) }
+            valid = await passwords.verify(request.oldPassword, encoded: stored?.passwordHash)
+        } catch {
+            logins.finish(attempt, .abandoned, now: clock())
+            throw error
+        }
+        guard valid else {
+            logins.finish(attempt, .failed, now: clock())
+            logger.info("failed password change for \(user.name) from \(context.peerAddress): wrong current password")
+            throw ErrorMessage(code: .badCredentials, message: "your current password is wrong")
+        }
+        logins.finish(attempt, .succeeded, now: clock())
+        let hash = try await passwords.hash(request.newPassword)
+        let keep = user.sessionHash
+        let ended = try await storage.write { store in
+            try store.setPasswordHash(userID: userID, passwordHash: hash)
+            return try store.deleteSessions(userID: userID, keeping: keep)
+        }
+        logger.info("\(user.name) changed their password from \(context.peerAddress); \(ended) other sessions ended")
+        return HandlerOutcome(Ok(), requestID: context.requestID, access: .userSessionsEnded(userID: userID, keeping: keep))
     }
 
     func whoAmI(_ context: RequestContext) async throws -> HandlerOutcome {

@@ -62,6 +62,50 @@ extension RequestHandler {
         return HandlerOutcome(Ok(), requestID: context.requestID)
     }
 
+    func adminUnlock(_ request: AdminUnlock, _ context: RequestContext) async throws -> HandlerOutcome {
+        let admin = try requireAdmin(context)
+        let cleared = logins.unlock(name: request.username)
+        logger.warning("admin \(admin.name) unlocked logins for \(request.username.lowercased()) (\(cleared) throttle entries held failures)")
+        return HandlerOutcome(Count(count: UInt64(cleared)), requestID: context.requestID)
+    }
+
+    func adminSetAdmin(_ request: AdminSetAdmin, _ context: RequestContext) async throws -> HandlerOutcome {
+        let admin = try requireAdmin(context)
+        let username = request.username
+        if !request.isAdmin && username.lowercased() == admin.name.lowercased() {
+            throw ErrorMessage(code: .invalidArgument,
+                               message: "you cannot take away your own admin right; another admin (or snapshare-server admin remove) can")
+        }
+        let isAdmin = request.isAdmin
+        let user = try await storage.write { store -> UserRecord in
+            guard let user = try store.user(named: username) else { throw StoreError(.notFound, "no user named \(username)") }
+            try store.setAdmin(userID: user.id, isAdmin: isAdmin)
+            return user
+        }
+        logger.warning("admin \(admin.name) \(isAdmin ? "made \(user.name) an admin" : "took away \(user.name)'s admin right")")
+        return HandlerOutcome(Ok(), requestID: context.requestID, access: .adminRightChanged(userID: user.id, isAdmin: isAdmin))
+    }
+
+    func adminResetPassword(_ request: AdminResetPassword, _ context: RequestContext) async throws -> HandlerOutcome {
+        let admin = try requireAdmin(context)
+        let username = request.username
+        if username.lowercased() == admin.name.lowercased() {
+            throw ErrorMessage(code: .invalidArgument, message: "to change your own password, use snapshare passwd")
+        }
+        if let problem = InputRules.validatePassword(request.newPassword) { throw InputError(problem) }
+        guard let user = try await storage.read({ store in try store.user(named: username) }) else {
+            throw ErrorMessage(code: .notFound, message: "no user named \(username)")
+        }
+        let hash = try await passwords.hash(request.newPassword)
+        let ended = try await storage.write { store in
+            try store.setPasswordHash(userID: user.id, passwordHash: hash)
+            return try store.deleteSessions(userID: user.id, keeping: nil)
+        }
+        _ = logins.unlock(name: user.name)
+        logger.warning("admin \(admin.name) reset the password of \(user.name); \(ended) sessions ended")
+        return HandlerOutcome(Ok(), requestID: context.requestID, access: .userSessionsEnded(userID: user.id, keeping: nil))
+    }
+
     func adminListUsers(_ context: RequestContext) async throws -> HandlerOutcome {
         _ = try requireAdmin(context)
         let users = try await storage.read { store in try store.userSummaries() }
@@ -80,6 +124,8 @@ extension RequestHandler {
         entries.append(StatEntry(name: "connections_accepted", value: metrics.acceptedConnections))
         entries.append(StatEntry(name: "requests", value: metrics.requestCount))
         entries.append(StatEntry(name: "socket_send_waits", value: metrics.socketSendWaits))
+        entries.append(StatEntry(name: "connections_refused", value: metrics.refusedConnections))
+        entries.append(StatEntry(name: "connections_shed", value: metrics.shedConnections))
         entries.append(StatEntry(name: "uptime_seconds", value: (now - metrics.startedAt) / 1000))
         return HandlerOutcome(Stats(entries: entries), requestID: context.requestID)
     }

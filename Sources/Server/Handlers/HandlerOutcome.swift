@@ -1,17 +1,31 @@
 import Shared
 
-/// A handler's answer: the reply frame, already encoded, and what it did to the identity.
+/// A handler's answer: the reply frame, already encoded, what it did to the connection's
+/// identity, and what it did to other connections' access.
 public struct HandlerOutcome: Sendable {
     public var frame: [UInt8]
     public var identity: IdentityChange
+    /// The reply is a fatal Error: the connection sends it, then close_notify, then closes.
+    public var closesConnection: Bool
+    /// Other live connections this request changed (a logout ends its session everywhere).
+    public var access: AccessChange?
 
-    public init(frame: [UInt8], identity: IdentityChange = .unchanged) {
+    public init(frame: [UInt8], identity: IdentityChange = .unchanged, closesConnection: Bool = false,
+                access: AccessChange? = nil) {
         self.frame = frame
         self.identity = identity
+        self.closesConnection = closesConnection
+        self.access = access
     }
 
-    public init<M: WireMessage>(_ message: M, requestID: UInt32, identity: IdentityChange = .unchanged) {
-        self.init(frame: Frame(message, requestID: requestID).encoded(), identity: identity)
+    public init<M: WireMessage>(_ message: M, requestID: UInt32, identity: IdentityChange = .unchanged,
+                                access: AccessChange? = nil) {
+        self.init(frame: Frame(message, requestID: requestID).encoded(), identity: identity, access: access)
+    }
+
+    /// An Error reply; a fatal one closes the connection after it is sent.
+    public init(_ error: ErrorMessage, requestID: UInt32) {
+        self.init(frame: Frame(error, requestID: requestID).encoded(), closesConnection: error.fatal)
     }
 }
 
@@ -19,5 +33,21 @@ public struct HandlerOutcome: Sendable {
 public struct RequestContext: Sendable {
     public var requestID: UInt32
     public var user: AuthenticatedUser?
-    public init(requestID: UInt32, user: AuthenticatedUser?) { self.requestID = requestID; self.user = user }
+    /// The peer's IP address as text (`203.0.113.7`, `2001:db8::1`), for throttles and logs.
+    public var peerAddress: String
+
+    public init(requestID: UInt32, user: AuthenticatedUser?, peerAddress: String = "") {
+        self.requestID = requestID; self.user = user; self.peerAddress = peerAddress
+    }
+}
+
+/// A change to the access of connections other than the one that asked, applied by the
+/// connection layer on every live connection before the reply goes out.
+public enum AccessChange: Sendable, Equatable {
+    /// The session with this token hash ended (Logout): its other connections close.
+    case sessionEnded(tokenHash: [UInt8])
+    /// Every session of the user ended except `keeping` (a password change or reset).
+    case userSessionsEnded(userID: Int64, keeping: [UInt8]?)
+    /// The user's admin right was granted or taken away.
+    case adminRightChanged(userID: Int64, isAdmin: Bool)
 }

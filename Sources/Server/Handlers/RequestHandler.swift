@@ -7,7 +7,10 @@ public final class RequestHandler: Sendable {
     let storage: StorageExecutor
     let configuration: ServerConfiguration
     let changes: ChangeVersion
-    let throttle: LoginThrottle
+    /// Wrong passwords, per name and address, per address, and per name.
+    let logins: LoginThrottle
+    /// Wrong class codes at registration, per address and server-wide.
+    let classCodes: LoginThrottle
     let passwords: PasswordWork
     let metrics: ServerMetrics
     let logger: Logger
@@ -22,7 +25,8 @@ public final class RequestHandler: Sendable {
         self.albums = albums
         self.configuration = configuration
         self.changes = ChangeVersion()
-        self.throttle = LoginThrottle(limit: configuration.maxLoginFailures, windowMilliseconds: configuration.loginWindowMilliseconds)
+        self.logins = LoginThrottle(policy: configuration.loginThrottle)
+        self.classCodes = LoginThrottle(policy: configuration.classCodeThrottle)
         self.passwords = PasswordWork()
         self.metrics = metrics
         self.logger = logger
@@ -78,14 +82,21 @@ public final class RequestHandler: Sendable {
         }
     }
 
+    /// Requests without fields, whose handlers take no message: they are decoded all the same,
+    /// so a payload where none belongs is malformed (and fatal) like any other.
+    private static let fieldlessRequests: [UInt16: any WireMessage.Type] = Dictionary(uniqueKeysWithValues: (
+        [Logout.self, WhoAmI.self, ListFeeds.self, AdminListUsers.self, AdminStats.self, ListPins.self, RandomPin.self,
+         GetMapState.self, ListMovies.self] as [any WireMessage.Type]).map { ($0.type.rawValue, $0) })
+
     private func route(_ frame: Frame, _ context: RequestContext) async throws -> HandlerOutcome {
-        let id = context.requestID
+        if let fieldless = Self.fieldlessRequests[frame.type] { _ = try frame.decode(fieldless) }
         switch MessageType(rawValue: frame.type) {
-        case .register?: return try await register(frame.decode(), id)
-        case .login?: return try await login(frame.decode(), id)
-        case .resume?: return try await resume(frame.decode(), id)
+        case .register?: return try await register(frame.decode(), context)
+        case .login?: return try await login(frame.decode(), context)
+        case .resume?: return try await resume(frame.decode(), context)
         case .logout?: return try await logout(context)
         case .whoAmI?: return try await whoAmI(context)
+        case .changePassword?: return try await changePassword(frame.decode(), context)
         case .listFeeds?: return try await listFeeds(context)
         case .listSnaps?: return try await listSnaps(frame.decode(), context)
         case .postSnap?: return try await postSnap(frame.decode(), context)
@@ -96,6 +107,9 @@ public final class RequestHandler: Sendable {
         case .adminRestoreView?: return try await adminRestoreView(frame.decode(), context)
         case .adminListUsers?: return try await adminListUsers(context)
         case .adminStats?: return try await adminStats(context)
+        case .adminUnlock?: return try await adminUnlock(frame.decode(), context)
+        case .adminSetAdmin?: return try await adminSetAdmin(frame.decode(), context)
+        case .adminResetPassword?: return try await adminResetPassword(frame.decode(), context)
         default:
             // Each feature area routes its own messages (PinHandlers, MovieHandlers).
             if let outcome = try await routePins(frame, context) { return outcome }

@@ -92,6 +92,33 @@ extension SQLiteStore {
         }
     }
 
+    public func deleteSessions(userID: Int64, keeping tokenHash: [UInt8]?) throws -> Int {
+        try translatingErrors("ending sessions") {
+            try database.run("DELETE FROM sessions WHERE user_id = ?1 AND token_hash IS NOT ?2",
+                             [.integer(userID), tokenHash.map { .blob($0) } ?? .null])
+        }
+    }
+
+    public func accessEpoch() throws -> Int64 {
+        try translatingErrors("reading the access epoch") {
+            try database.scalar("SELECT value FROM access_epoch WHERE id = 1")
+        }
+    }
+
+    public func sessionAccess(tokenHashes: [[UInt8]], now: Int64) throws -> [SessionAccess] {
+        try translatingErrors("checking sessions") {
+            try database.transaction {
+                try tokenHashes.map { hash in
+                    let isAdmin = try database.queryFirst("""
+                        SELECT u.is_admin FROM sessions s JOIN users u ON u.id = s.user_id
+                        WHERE s.token_hash = ?1 AND s.expires_at > ?2
+                        """, [.blob(hash), .integer(now)]) { $0.int64(at: 0) != 0 }
+                    return SessionAccess(tokenHash: hash, isAdmin: isAdmin)
+                }
+            }
+        }
+    }
+
     // MARK: Rows
 
     static let userColumns = "SELECT id, name, password_hash, is_admin, created_at FROM users"

@@ -21,7 +21,14 @@ public protocol SnapshareStore: PinStore, MovieStore {
     /// The user owning an unexpired session, or nil.
     func sessionUser(tokenHash: [UInt8], now: Int64) throws -> UserRecord?
     func deleteSession(tokenHash: [UInt8]) throws
+    /// Ends every session of the user except the one with `tokenHash`; returns how many ended.
+    func deleteSessions(userID: Int64, keeping tokenHash: [UInt8]?) throws -> Int
     func deleteExpiredSessions(now: Int64) throws -> Int
+    /// A number that moves whenever any process ends a session or changes a user's admin
+    /// flag or password.
+    func accessEpoch() throws -> Int64
+    /// For each token hash, whether its session is still live and with which admin right.
+    func sessionAccess(tokenHashes: [[UInt8]], now: Int64) throws -> [SessionAccess]
 
     // MARK: Feeds
     /// Throws `StoreError.conflict` when a feed of that name exists.
@@ -65,6 +72,13 @@ public protocol SnapshareStore: PinStore, MovieStore {
 
     /// Runs `body` atomically; nested calls become savepoints.
     func transaction<T>(_ body: () throws -> T) throws -> T
+}
+
+/// A live connection's session as storage sees it now.
+public struct SessionAccess: Sendable, Equatable {
+    public var tokenHash: [UInt8]
+    /// The user's admin right, or nil when the session no longer exists (or expired).
+    public var isAdmin: Bool?
 }
 
 /// A stored account.

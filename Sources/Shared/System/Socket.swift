@@ -84,6 +84,34 @@ public enum Socket {
         }
     }
 
+    /// The IP address of a connected socket's peer as text (`203.0.113.7`, `2001:db8::1`; an
+    /// IPv4 peer on an IPv6 socket is shown as IPv4), or nil when it cannot be read.
+    public static func peerAddress(_ fd: Int32) -> String? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let rc = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) }
+        }
+        guard rc == 0 else { return nil }
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        let family = Int32(storage.ss_family)
+        let converted: UnsafePointer<CChar>? = withUnsafePointer(to: &storage) { pointer in
+            if family == AF_INET6 {
+                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
+                    var bytes = address.pointee.sin6_addr
+                    return inet_ntop(AF_INET6, &bytes, &text, socklen_t(text.count))
+                }
+            }
+            return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
+                var bytes = address.pointee.sin_addr
+                return inet_ntop(AF_INET, &bytes, &text, socklen_t(text.count))
+            }
+        }
+        guard converted != nil else { return nil }
+        let address = String(cString: text)
+        return address.hasPrefix("::ffff:") && address.contains(".") ? String(address.dropFirst(7)) : address
+    }
+
     /// Disables Nagle so small replies leave at once.
     public static func setNoDelay(_ fd: Int32) {
         var one: Int32 = 1
@@ -91,12 +119,28 @@ public enum Socket {
     }
 
     /// A blocking TCP connection to host:port, giving up after `timeout` seconds per address.
-    public static func connect(host: String, port: Int, timeout: Double) throws(SystemError) -> Int32 {
+    /// `source`, when given, is the local address to connect from (a test standing in for a
+    /// second machine binds 127.0.0.2).
+    public static func connect(host: String, port: Int, timeout: Double, source: String? = nil) throws(SystemError) -> Int32 {
         let addresses = try resolve(host: host, port: port, passive: false)
         var lastError = SystemError("connect(\(host):\(port))", errno: ECONNREFUSED)
         for (family, address) in addresses {
             let fd = try Syscall.checked("socket") {
                 socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            }
+            if let source {
+                guard let local = try resolve(host: source, port: 0, passive: false).first(where: { $0.family == family }) else {
+                    Syscall.close(fd)
+                    throw SystemError("bind(\(source))", errno: EADDRNOTAVAIL)
+                }
+                let bound = local.address.withUnsafeBytes { raw in
+                    Glibc.bind(fd, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count))
+                }
+                guard bound == 0 else {
+                    let error = SystemError("bind(\(source))", errno: snapshare_errno())
+                    Syscall.close(fd)
+                    throw error
+                }
             }
             let rc = address.withUnsafeBytes { raw in
                 Glibc.connect(fd, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count))

@@ -16,6 +16,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let timeout = Self(rawValue: 107)
     public static let shuttingDown = Self(rawValue: 108)
     public static let unexpectedMessage = Self(rawValue: 109)
+    public static let tooManyConnections = Self(rawValue: 110)
     // Accounts.
     public static let authRequired = Self(rawValue: 200)
     public static let badCredentials = Self(rawValue: 201)
@@ -52,6 +53,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .timeout: "TIMEOUT"
         case .shuttingDown: "SHUTTING_DOWN"
         case .unexpectedMessage: "UNEXPECTED_MESSAGE"
+        case .tooManyConnections: "TOO_MANY_CONNECTIONS"
         case .authRequired: "AUTH_REQUIRED"
         case .badCredentials: "BAD_CREDENTIALS"
         case .usernameTaken: "USERNAME_TAKEN"

@@ -47,6 +47,7 @@ public struct FrameDecoder: Sendable {
         if pendingHeader == nil {
             guard bufferedByteCount >= FrameHeader.size else { return nil }
             let header = FrameHeader(bytes: buffer, at: start)
+            lastHeaderRequestID = header.requestID
             guard header.length <= maxPayload else {
                 throw WireError.frameTooLarge(length: header.length, limit: maxPayload)
             }
@@ -80,4 +81,8 @@ public struct FrameDecoder: Sendable {
 
     /// The request id of the frame being read, when its header has arrived.
     public var currentRequestID: UInt32? { pendingHeader?.requestID }
+
+    /// The request id of the last header read, accepted or not: an error about a refused
+    /// header (too large, bad flags) answers that frame.
+    public private(set) var lastHeaderRequestID: UInt32?
 }

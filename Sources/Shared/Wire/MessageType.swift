@@ -32,6 +32,7 @@ public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let authenticated = Self(0x0013, "Authenticated", request: false)
     public static let logout = Self(0x0014, "Logout", request: true)
     public static let whoAmI = Self(0x0015, "WhoAmI", request: true)
+    public static let changePassword = Self(0x0016, "ChangePassword", request: true)
     // Feeds and snaps
     public static let listFeeds = Self(0x0020, "ListFeeds", request: true)
     public static let feeds = Self(0x0021, "Feeds", request: false)
@@ -54,6 +55,9 @@ public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let users = Self(0x0047, "Users", request: false)
     public static let adminStats = Self(0x0048, "AdminStats", request: true)
     public static let stats = Self(0x0049, "Stats", request: false)
+    public static let adminUnlock = Self(0x004A, "AdminUnlock", request: true)
+    public static let adminSetAdmin = Self(0x004B, "AdminSetAdmin", request: true)
+    public static let adminResetPassword = Self(0x004C, "AdminResetPassword", request: true)
 
     // Pins, albums, photos and the saved map
     public static let addPin = Self(0x0060, "AddPin", request: true)
@@ -83,10 +87,10 @@ public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringCon
 
     public static let all: [MessageType] = [
         hello, welcome, error, ping, pong, ok,
-        register, login, resume, authenticated, logout, whoAmI,
+        register, login, resume, authenticated, logout, whoAmI, changePassword,
         listFeeds, feeds, listSnaps, snaps, poll, pollResult, postSnap, snapPosted, openSnap, snapImage,
         adminCreateFeed, adminDeleteFeed, adminResetFeeds, count, adminDeleteSnap, adminRestoreView,
-        adminListUsers, users, adminStats, stats,
+        adminListUsers, users, adminStats, stats, adminUnlock, adminSetAdmin, adminResetPassword,
         addPin, pin, listPins, pins, deletePin, getAlbum, album, newCollection, getPhoto, photoImage, deletePhoto,
         randomPin, randomPinResult, getMapState, mapState, setMapState,
         addMovie, movie, deleteMovie, findMovie, setMovieSales, listMovies, movies,

@@ -5,7 +5,8 @@
 /// Migrations are append-only: a released step is never edited, a change is a new step.
 enum Schema {
     /// Every step in order; the version of the last one is what this code expects.
-    static let migrations: [SchemaMigration] = [SchemaVersion1.migration, SchemaVersion2.migration, SchemaVersion3.migration]
+    static let migrations: [SchemaMigration] = [SchemaVersion1.migration, SchemaVersion2.migration, SchemaVersion3.migration,
+                                                 SchemaVersion4.migration]
 
     /// The version this code reads and writes.
     static var currentVersion: Int64 { migrations.last?.version ?? 0 }

@@ -45,6 +45,7 @@ public enum FrameFuzzing {
         PostSnap.self, SnapPosted.self, OpenSnap.self, SnapImage.self,
         AdminCreateFeed.self, AdminDeleteFeed.self, AdminResetFeeds.self, Count.self, AdminDeleteSnap.self,
         AdminRestoreView.self, AdminListUsers.self, Users.self, AdminStats.self, Stats.self,
+        AdminUnlock.self, AdminSetAdmin.self, AdminResetPassword.self, ChangePassword.self,
         AddPin.self, PinResult.self, ListPins.self, Pins.self, DeletePin.self, GetAlbum.self, Album.self,
         NewCollection.self, GetPhoto.self, PhotoImage.self, DeletePhoto.self, RandomPin.self, RandomPinResult.self,
         GetMapState.self, MapState.self, SetMapState.self,

@@ -71,3 +71,20 @@ public struct Authenticated: WireMessage, Equatable {
 public struct Logout: EmptyWireMessage, Equatable { public static let type = MessageType.logout; public init() {} }
 /// Client → server: who am I? Answered by Authenticated.
 public struct WhoAmI: EmptyWireMessage, Equatable { public static let type = MessageType.whoAmI; public init() {} }
+
+/// Client → server: change this user's password (the old one is checked, like a login). Every
+/// other session of the user ends; this connection's session stays. Answered by Ok.
+public struct ChangePassword: WireMessage, Equatable {
+    public static let type = MessageType.changePassword
+    public var oldPassword: String
+    public var newPassword: String
+
+    public init(oldPassword: String, newPassword: String) { self.oldPassword = oldPassword; self.newPassword = newPassword }
+
+    public init(from r: inout ByteReader) throws(WireError) {
+        oldPassword = try r.readString("old_password", maxBytes: FieldLimits.password)
+        newPassword = try r.readString("new_password", maxBytes: FieldLimits.password)
+    }
+
+    public func encode(into w: inout ByteWriter) { w.write(oldPassword); w.write(newPassword) }
+}

@@ -117,3 +117,41 @@ public struct Stats: WireMessage, Equatable {
     }
     public func encode(into w: inout ByteWriter) { w.writeArray(entries) { w, e in w.write(e.name); w.write(e.value) } }
 }
+
+/// Admin → server: lift the login throttle of one user name (every address's failures for it
+/// and its delays). Answered by Count: how many throttle entries held failures.
+public struct AdminUnlock: WireMessage, Equatable {
+    public static let type = MessageType.adminUnlock
+    public var username: String
+    public init(username: String) { self.username = username }
+    public init(from r: inout ByteReader) throws(WireError) { username = try r.readString("username", maxBytes: FieldLimits.username) }
+    public func encode(into w: inout ByteWriter) { w.write(username) }
+}
+
+/// Admin → server: grant (`isAdmin` true) or take away an admin right. Taking it away applies
+/// to the user's live connections at once. Answered by Ok.
+public struct AdminSetAdmin: WireMessage, Equatable {
+    public static let type = MessageType.adminSetAdmin
+    public var username: String
+    public var isAdmin: Bool
+    public init(username: String, isAdmin: Bool) { self.username = username; self.isAdmin = isAdmin }
+    public init(from r: inout ByteReader) throws(WireError) {
+        username = try r.readString("username", maxBytes: FieldLimits.username)
+        isAdmin = try r.readBool("is_admin")
+    }
+    public func encode(into w: inout ByteWriter) { w.write(username); w.write(isAdmin) }
+}
+
+/// Admin → server: set a user's password without making them an admin. Every session of the
+/// user ends (their connections close); they log in with the new password. Answered by Ok.
+public struct AdminResetPassword: WireMessage, Equatable {
+    public static let type = MessageType.adminResetPassword
+    public var username: String
+    public var newPassword: String
+    public init(username: String, newPassword: String) { self.username = username; self.newPassword = newPassword }
+    public init(from r: inout ByteReader) throws(WireError) {
+        username = try r.readString("username", maxBytes: FieldLimits.username)
+        newPassword = try r.readString("new_password", maxBytes: FieldLimits.password)
+    }
+    public func encode(into w: inout ByteWriter) { w.write(username); w.write(newPassword) }
+}

@@ -1,0 +1,41 @@
+import Shared
+
+/// How large a request's reply can get, for the connection's buffer budget: the budget must
+/// hold before a request starts, so every reply needs a bound known from the request alone.
+enum ReplySize: Equatable {
+    /// A reply of a few fields: Ok, Pong, Authenticated, a record, an error.
+    case small
+    /// A reply carrying a stored image: at most the largest frame the server accepts.
+    case image
+    /// A list that grows with the data (snaps, feeds, pins, an album, movies, users).
+    case listing
+
+    /// Every small reply fits in this many bytes (an error message is at most 1 KiB).
+    static let smallEstimate = 4 * 1024
+    /// A connection's first listing is assumed this large; later ones the size of the last.
+    static let initialListingEstimate = 256 * 1024
+
+    init(_ type: MessageType, frame: Frame) {
+        switch type {
+        case .openSnap:
+            self = .image
+        case .getPhoto:
+            // A thumbnail (variant 1, the last payload byte) fits in 120x90: small.
+            let thumbnail = frame.payloadCount == 9 && frame.withUnsafePayloadBytes { $0[8] } == PhotoVariant.thumbnail.rawValue
+            self = thumbnail ? .small : .image
+        case .listFeeds, .listSnaps, .listPins, .getAlbum, .newCollection, .listMovies, .adminListUsers, .adminStats:
+            self = .listing
+        default:
+            self = .small
+        }
+    }
+
+    /// The bytes to reserve for the reply.
+    func estimate(maxFrame: Int, listing: Int) -> Int {
+        switch self {
+        case .small: Self.smallEstimate
+        case .image: maxFrame + FrameHeader.size
+        case .listing: listing
+        }
+    }
+}

@@ -140,12 +140,14 @@ import Testing
         guard case .dispatch(let first) = state.received(Frame(WhoAmI(), requestID: 2), now: 0) else { Issue.record(); return }
         #expect(first.bytes == ReplySize.smallEstimate)
         // Almost a budget of replies already queued: a second request does not fit beside the first.
-        let queued = (1 << 20) - 4 * 1024
+        let queued = (1 << 20) - 2 * 1024
         #expect(state.received(Frame(WhoAmI(), requestID: 3), now: 0, queuedBytes: queued) == .hold)
         #expect(!state.mayRead(queuedBytes: queued, bufferedBytes: 0))
         state.requestCompleted(requestID: 2, identity: .unchanged, reservation: first, replyBytes: 50, now: 0)
-        #expect(Self.isDispatch(state.received(Frame(WhoAmI(), requestID: 3), now: 0, queuedBytes: queued)),
-                "with nothing in flight one request always goes, so nothing deadlocks")
+        #expect(state.received(Frame(WhoAmI(), requestID: 3), now: 0, queuedBytes: queued) == .hold,
+                "queued replies alone hold requests back until they drain")
+        #expect(Self.isDispatch(state.received(Frame(WhoAmI(), requestID: 3), now: 0, queuedBytes: 0)),
+                "a connection holding nothing may always start one request, so nothing deadlocks")
     }
 
     @Test func oneListingIsPreparedAtATimeAndTheNextIsEstimatedFromTheLast() {

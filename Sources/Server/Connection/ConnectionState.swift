@@ -148,8 +148,10 @@ struct ConnectionState {
             let reply = ReplySize(type, frame: frame)
             let reservation = frame.payloadCount + reply.estimate(maxFrame: Int(limits.maxFrame), listing: listingEstimate)
             // Whatever a client pipelines, requests start only while what the connection holds
-            // stays within its budget; one request is always allowed, so nothing deadlocks.
-            if requestsInFlight > 0 {
+            // stays within its budget. A connection holding nothing may always start one, so a
+            // reply larger than the budget cannot deadlock it; anything held drains by itself.
+            let holdsNothing = requestsInFlight == 0 && queuedBytes == 0
+            if !holdsNothing {
                 guard !(reply == .listing && listingInFlight),
                       queuedBytes + reservedBytes + reservation <= limits.bufferBudget else { return .hold }
             }

@@ -33,10 +33,10 @@ final class SessionAudit: @unchecked Sendable {
                     checking = false
                     return
                 }
-                let firstLook = knownEpoch == nil
+                // The first look checks too: a change may have come between the start and now.
                 knownEpoch = epoch
                 let hashes = Array(box.value.0())
-                guard !firstLook, !hashes.isEmpty else {
+                guard !hashes.isEmpty else {
                     checking = false
                     return
                 }

@@ -22,31 +22,40 @@ import Testing
     static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47]
 
     /// Every documented vector: the core ones below plus each feature area's.
-    static func cases() -> [(String, Frame)] { coreCases() + PinProtocolVectors.cases() + MovieProtocolVectors.cases() }
+    static func cases() -> [(String, Frame)] {
+        coreCases() + AccountProtocolVectors.cases() + AdminProtocolVectors.cases() + PinProtocolVectors.cases()
+            + MovieProtocolVectors.cases()
+    }
 
     static func coreCases() -> [(String, Frame)] {
         let snap = SnapInfo(id: 7, feed: "Memes", poster: "bob", postedAt: time, expiresAt: time + 7 * 86_400_000,
                             state: .unread, imageKind: .png, byteCount: 115_471, width: 256, height: 256)
         var opened = snap
         opened.state = .read; opened.byteCount = 4; opened.width = 1; opened.height = 1
+        var posted = opened
+        posted.id = 8; posted.feed = "Random"; posted.poster = "ada"; posted.state = .sent
         return [
             ("hello", Frame(Hello(clientName: "demo"), requestID: 1)),
             ("welcome", Frame(Welcome(version: 1, serverName: "snapshare-server", maxFrameBytes: 5_308_416, maxFrameBytesBeforeLogin: 16_384,
                                       maxRequestsInFlight: 64, maxImageBytes: 5_242_880, maxImageDimension: 8192,
                                       maxImagePixels: 40_000_000, idleTimeoutSeconds: 300, serverTime: time), requestID: 1)),
             ("error-already-viewed", Frame(ErrorMessage(code: .alreadyViewed, message: "already viewed"), requestID: 7)),
-            ("error-fatal-hello-required", Frame(ErrorMessage(code: .helloRequired, message: "send Hello first"), requestID: 0)),
+            ("error-fatal-hello-required", Frame(ErrorMessage(code: .helloRequired, message: "send Hello first"), requestID: 1)),
+            ("error-fatal-idle-timeout", Frame(ErrorMessage(code: .timeout, message: "idle for 300 s"), requestID: 0)),
             ("ping", Frame(Ping(), requestID: 2)),
             ("pong", Frame(Pong(), requestID: 2)),
             ("register", Frame(Register(username: "ada", password: "correct horse", classCode: "CS193"), requestID: 2)),
             ("login", Frame(Login(username: "ada", password: "correct horse"), requestID: 2)),
             ("authenticated", Frame(Authenticated(token: "tok", username: "ada", isAdmin: false, createdAt: time), requestID: 2)),
             ("resume", Frame(Resume(token: "tok"), requestID: 3)),
+            ("list-feeds", Frame(ListFeeds(), requestID: 4)),
+            ("feeds", Frame(Feeds(feeds: [FeedInfo(id: 1, name: "Memes", snapCount: 5, unreadCount: 2)]), requestID: 4)),
             ("list-snaps", Frame(ListSnaps(feed: "Memes"), requestID: 4)),
             ("snaps", Frame(Snaps(version: 42, snaps: [snap]), requestID: 4)),
             ("poll", Frame(Poll(knownVersion: 42), requestID: 5)),
             ("poll-result", Frame(PollResult(version: 43, changed: true), requestID: 5)),
             ("post-snap", Frame(PostSnap(feed: "Random", image: png), requestID: 8)),
+            ("snap-posted", Frame(SnapPosted(snap: posted), requestID: 8)),
             ("open-snap", Frame(OpenSnap(snapID: 7), requestID: 6)),
             ("snap-image", Frame(SnapImage(snap: opened, sha256: SHA256.hash(png), image: png), requestID: 6)),
             ("admin-reset-feeds-all", Frame(AdminResetFeeds(allFeeds: true, name: ""), requestID: 9)),
@@ -74,11 +83,29 @@ import Testing
 
     @Test func everyErrorCodeIsDocumented() {
         let codes: [ErrorCode] = [.malformedFrame, .frameTooLarge, .helloRequired, .badMagic, .unsupportedVersion, .unknownMessageType,
-                                  .tooManyInFlight, .timeout, .shuttingDown, .unexpectedMessage, .authRequired, .badCredentials,
+                                  .tooManyInFlight, .timeout, .shuttingDown, .unexpectedMessage, .tooManyConnections, .authRequired, .badCredentials,
                                   .usernameTaken, .badClassCode, .forbidden, .rateLimited, .sessionInvalid, .invalidArgument,
                                   .notFound, .alreadyViewed, .expired, .ownSnap, .alreadyExists, .imageTooLarge, .unsupportedImage,
                                   .imageDimensionsTooLarge, .albumBusy, .internalError, .storageFailure]
         for code in codes { #expect(Self.document.contains("| \(code.rawValue) | `\(code.name)` |"), "\(code)") }
+    }
+
+    @Test func everyMessageTypeHasAGoldenVector() {
+        let shown = Set(Self.cases().map(\.1.type))
+        for type in MessageType.all { #expect(shown.contains(type.rawValue), "no vector shows \(type)") }
+    }
+
+    /// Prints the hex of every case in the document's layout (header line, then 16 bytes a
+    /// line): `PRINT_VECTORS=1 swift test --filter printVectors` when adding a message.
+    @Test func printVectors() {
+        guard ProcessInfo.processInfo.environment["PRINT_VECTORS"] != nil else { return }
+        for (name, frame) in Self.cases() {
+            let bytes = frame.encoded().map { String(format: "%02X", $0) }
+            var lines = [bytes.prefix(12).joined(separator: " ")]
+            var rest = bytes.dropFirst(12)
+            while !rest.isEmpty { lines.append(rest.prefix(16).joined(separator: " ")); rest = rest.dropFirst(16) }
+            print("<!-- vector: \(name) -->\n```hex\n" + lines.joined(separator: "\n") + "\n```\n")
+        }
     }
 
     @Test func everyMessageTypeIsDocumented() {

@@ -28,6 +28,10 @@ extension RequestHandler {
 
     func adminResetFeeds(_ request: AdminResetFeeds, _ context: RequestContext) async throws -> HandlerOutcome {
         let admin = try requireAdmin(context)
+        // Exactly one of the two: every feed, or the one named.
+        if request.allFeeds && !request.name.isEmpty {
+            throw ErrorMessage(code: .invalidArgument, message: "give either all_feeds or a feed name, not both")
+        }
         let name = request.allFeeds ? nil : try InputRules.normalizedFeedName(request.name).get()
         let count = try await storage.write { store in try store.resetFeeds(named: name) }
         changes.bump()

@@ -1,0 +1,17 @@
+@testable import Shared
+
+/// Golden vectors of docs/PROTOCOL.md for accounts and sessions beyond the core ones (5.2).
+enum AccountProtocolVectors {
+    static func cases() -> [(String, Frame)] {
+        [
+            ("logout", Frame(Logout(), requestID: 40)),
+            ("ok", Frame(Ok(), requestID: 40)),
+            ("who-am-i", Frame(WhoAmI(), requestID: 41)),
+            ("authenticated-who-am-i", Frame(Authenticated(token: "", username: "ada", isAdmin: true, createdAt: ProtocolDocumentTests.time),
+                                             requestID: 41)),
+            ("change-password", Frame(ChangePassword(oldPassword: "correct horse", newPassword: "battery staple"), requestID: 42)),
+            ("error-rate-limited", Frame(ErrorMessage(code: .rateLimited, message: "try again in 900 s"), requestID: 2)),
+            ("error-session-ended", Frame(ErrorMessage(code: .sessionInvalid, fatal: true, message: "logged out"), requestID: 0)),
+        ]
+    }
+}

@@ -1,0 +1,23 @@
+@testable import Shared
+
+/// Golden vectors of docs/PROTOCOL.md for administration (5.4).
+enum AdminProtocolVectors {
+    static func cases() -> [(String, Frame)] {
+        let time = ProtocolDocumentTests.time
+        return [
+            ("admin-create-feed", Frame(AdminCreateFeed(name: "Lecture 5"), requestID: 50)),
+            ("admin-delete-feed", Frame(AdminDeleteFeed(name: "Lecture 5"), requestID: 51)),
+            ("admin-reset-feeds-one", Frame(AdminResetFeeds(allFeeds: false, name: "Memes"), requestID: 52)),
+            ("admin-delete-snap", Frame(AdminDeleteSnap(snapID: 7), requestID: 53)),
+            ("admin-list-users", Frame(AdminListUsers(), requestID: 54)),
+            ("users", Frame(Users(users: [UserInfo(username: "ada", isAdmin: true, createdAt: time, postCount: 3, viewCount: 12)]),
+                            requestID: 54)),
+            ("admin-stats", Frame(AdminStats(), requestID: 55)),
+            ("stats", Frame(Stats(entries: [StatEntry(name: "users", value: 31), StatEntry(name: "snaps_live", value: 204)]),
+                            requestID: 55)),
+            ("admin-unlock", Frame(AdminUnlock(username: "bob"), requestID: 56)),
+            ("admin-set-admin", Frame(AdminSetAdmin(username: "bob", isAdmin: false), requestID: 57)),
+            ("admin-reset-password", Frame(AdminResetPassword(username: "bob", newPassword: "new password"), requestID: 58)),
+        ]
+    }
+}

@@ -37,6 +37,8 @@ struct BenchOptions: Sendable {
     var summarizeFolder: String?
     /// Instead of running: write a photo folder for the server's `--photos dir:FOLDER`.
     var photoFolder: String?
+    /// Instead of a scenario: a hostile pattern (`--attack`, see AttackRun).
+    var attack: Attack?
 
     static let command = CommandSpec(
         "snapshare-bench",
@@ -72,6 +74,7 @@ struct BenchOptions: Sendable {
             OptionSpec("--label", valueName: "NAME", help: "name of this run in the JSON"),
             OptionSpec("--summarize", valueName: "DIR", help: "print Markdown tables for the *.json results in DIR, run nothing"),
             OptionSpec("--write-photos", valueName: "DIR", help: "write 21 photos of --image-bytes and index.csv for the server's --photos dir:DIR, run nothing"),
+            OptionSpec("--attack", valueName: "NAME", help: "instead of a scenario: hog-list, hog-open or flood (see scripts/attack.sh; needs --pid)"),
         ],
         flags: [FlagSpec("--json", help: "print one JSON object instead of text")],
         exitCodes: [
@@ -135,6 +138,12 @@ struct BenchOptions: Sendable {
         if let v = try count("--stored-snaps", 0...10_000_000) { options.storedSnaps = v }
         if let v = try count("--view-snaps", 1...1_000_000) { options.viewSnaps = v }
         if let v = try count("--new-snaps-per-sec", 0...10_000) { options.newSnapsPerSecond = v }
+        if let name = parsed.string("--attack") {
+            guard let attack = Attack(rawValue: name) else {
+                throw parsed.usageError("unknown attack '\(name)'; one of \(Attack.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            options.attack = attack
+        }
         options.sessionCache = parsed.string("--session-cache")
         options.label = parsed.string("--label")
         return options

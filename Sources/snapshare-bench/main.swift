@@ -22,6 +22,19 @@ if options.summarizeFolder != nil || options.photoFolder != nil {
         exit(1)
     }
 }
+let progress: @Sendable (String) -> Void = { line in
+    if !options.json { FileHandle.standardError.write(Data("snapshare-bench: \(line)\n".utf8)) }
+}
+if let attack = options.attack {
+    do {
+        let report = try AttackRun.run(attack, options: options, log: progress)
+        print(options.json ? report.json : report.text)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("snapshare-bench: \(error)\n".utf8))
+        exit(1)
+    }
+}
 do {
     let report = try BenchRunner.run(options) { line in
         if !options.json { FileHandle.standardError.write(Data("snapshare-bench: \(line)\n".utf8)) }

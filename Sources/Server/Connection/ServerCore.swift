@@ -141,9 +141,12 @@ final class ServerCore: @unchecked Sendable {
             guard let connection = connections[id], !connection.isClosed, connection.user == nil else { continue }
             metrics.connectionShed()
             logger.debug("connection \(id) from \(connection.peerAddress) shed: the server is full")
-            connection.fail(ErrorMessage(code: .tooManyConnections,
-                                         message: "the server is full; connections that have not logged in are closed first"),
-                            requestID: 0)
+            // One still in its TLS handshake cannot be told why.
+            if connection.state.phase != .handshaking {
+                connection.fail(ErrorMessage(code: .tooManyConnections,
+                                             message: "the server is full; connections that have not logged in are closed first"),
+                                requestID: 0)
+            }
             connection.closeNow()
             return
         }

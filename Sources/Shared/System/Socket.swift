@@ -108,7 +108,7 @@ public enum Socket {
             }
         }
         guard converted != nil else { return nil }
-        let address = String(cString: text)
+        let address = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return address.hasPrefix("::ffff:") && address.contains(".") ? String(address.dropFirst(7)) : address
     }
 

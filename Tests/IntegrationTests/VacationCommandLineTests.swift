@@ -231,7 +231,8 @@ struct VacationCommandLineTests {
         #expect(removed.stderr.contains("see `snapshare vacation list`"), "\(removed.stderr)")
         #expect(try dee.run("visit", "999999").status == 5, "no such photo on the server")
         #expect(try dee.run("visit", "zero").status == 2)
-        #expect(try dee.run("vacation", "rm", "ROAD TRIP").status == 0)
+        #expect(try dee.run("vacation", "rm", "ROAD TRIP").status == 2, "no terminal to ask on, and no --yes")
+        #expect(try dee.run("vacation", "rm", "ROAD TRIP", "--yes").status == 0)
         #expect(try dee.rows("vacation", "list", "--json").map { $0["name"] as? String } == ["My Vacation"])
     }
 

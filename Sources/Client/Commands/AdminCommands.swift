@@ -13,6 +13,7 @@ enum AdminCommands {
     static func deleteFeed(_ context: CommandContext) throws(ClientError) {
         let session = try context.authenticated()
         let name = context.parsed.positional(0) ?? ""
+        try context.confirm("Delete the feed \(PrintableText.clean(name)) with all its snaps?")
         try session.deleteFeed(name)
         context.console.out("Deleted feed \(name) and its snaps.")
     }
@@ -20,6 +21,7 @@ enum AdminCommands {
     static func resetFeed(_ context: CommandContext) throws(ClientError) {
         let session = try context.authenticated()
         let name = context.parsed.positional(0) ?? ""
+        try context.confirm("Delete every snap of \(PrintableText.clean(name))?")
         let count = try session.resetFeed(name)
         if context.json { context.printJSON(.object([("feed", .string(name)), ("deleted", .int(Int64(count)))])) }
         else { context.console.out("Reset \(name): \(count) snap\(count == 1 ? "" : "s") deleted.") }
@@ -27,7 +29,8 @@ enum AdminCommands {
 
     static func resetFeeds(_ context: CommandContext) throws(ClientError) {
         let session = try context.authenticated()
-        guard context.parsed.flag("--all") else { throw context.usage("reset-feeds deletes every snap of every feed; confirm with --all") }
+        guard context.parsed.flag("--all") else { throw context.usage("reset-feeds deletes every snap of every feed; say so with --all") }
+        try context.confirm("Delete every snap of every feed?")
         let count = try session.resetAllFeeds()
         if context.json { context.printJSON(.object([("deleted", .int(Int64(count)))])) }
         else { context.console.out("Reset every feed: \(count) snap\(count == 1 ? "" : "s") deleted.") }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 import Shared
 
 /// What every command gets: its parsed line, the environment, the state folder, the console.
@@ -25,7 +26,8 @@ final class CommandContext {
     func settings() throws(ClientError) -> ConnectionSettings {
         if let resolvedSettings { return try resolvedSettings.get() }
         let resolved = Result { () throws(ClientError) in
-            try ConnectionSettings.resolve(serverFlag: parsed.string("--server"), caFlag: parsed.string("--ca"), state: state)
+            try ConnectionSettings.resolve(serverFlag: parsed.string("--server"), caFlag: parsed.string("--ca"),
+                                           caVariable: parsed.environmentVariable(of: "--ca"), state: state) { [console] in console.err($0) }
         }
         resolvedSettings = resolved
         return try resolved.get()
@@ -52,6 +54,18 @@ final class CommandContext {
             throw usage("\(name) must be a positive whole number, got '\(parsed.positional(index) ?? "")'")
         }
         return value
+    }
+
+    /// Asks before something that cannot be undone: `--yes` skips the question; on a terminal the
+    /// answer must be y or yes; without a terminal to ask on, the command is refused.
+    func confirm(_ question: String) throws(ClientError) {
+        if parsed.flag("--yes") { return }
+        guard isatty(0) == 1 else {
+            throw ClientError(.usage, "\(question) There is no terminal to ask on; add --yes to go ahead")
+        }
+        console.rawError("\(question) [y/N] ")
+        let answer = (readLine(strippingNewline: true) ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        guard answer == "y" || answer == "yes" else { throw ClientError(.usage, "nothing was changed") }
     }
 
     /// Prints a JSON document.

@@ -17,6 +17,7 @@ enum CommandTree {
     static let json = FlagSpec("--json", help: "print JSON for scripts instead of text")
     static let vacationOption = OptionSpec("--vacation", valueName: "NAME", help: "the vacation (default: My Vacation)")
     static let passwordStdin = FlagSpec("--password-stdin", help: "read the password from the first line of standard input")
+    static let yes = FlagSpec("--yes", help: "do not ask for confirmation (required without a terminal)")
 
     static let root = CommandSpec(
         "snapshare",
@@ -132,8 +133,8 @@ enum CommandTree {
                             flags: [json], exitCodes: exitCodes),
                 CommandSpec("new", summary: "Make a new, empty vacation (a taken name is refused)",
                             arguments: [ArgumentSpec("NAME", help: "the vacation's name")], flags: [json], exitCodes: exitCodes),
-                CommandSpec("rm", summary: "Remove a vacation and everything visited into it",
-                            arguments: [ArgumentSpec("NAME", help: "the vacation's name")], exitCodes: exitCodes),
+                CommandSpec("rm", summary: "Remove a vacation and everything visited into it (asks first)",
+                            arguments: [ArgumentSpec("NAME", help: "the vacation's name")], flags: [yes], exitCodes: exitCodes),
                 CommandSpec("show", summary: "Draw a visited photo from the vacation's file (no server needed)",
                             discussion: """
                                 On a terminal the photo fills the alternate screen; any key closes it. Otherwise the
@@ -179,11 +180,13 @@ enum CommandTree {
                             flags: [json], exitCodes: exitCodes),
                 CommandSpec("delete", summary: "Delete a movie",
                             arguments: [ArgumentSpec("TITLE", help: "the movie's title, in any case")], exitCodes: exitCodes),
-                CommandSpec("search", summary: "Show a movie's title, genre and ticket sales",
-                            arguments: [ArgumentSpec("TITLE", help: "the movie's title, in any case")], flags: [json], exitCodes: exitCodes),
-                CommandSpec("edit", summary: "Change a movie's ticket sales",
+                CommandSpec("search", summary: "Find movies whose title contains TEXT (any case); an exact title comes first",
+                            arguments: [ArgumentSpec("TEXT", help: "part of a title, in any case")], flags: [json], exitCodes: exitCodes),
+                CommandSpec("edit", summary: "Change a movie's title, genre or ticket sales",
                             arguments: [ArgumentSpec("TITLE", help: "the movie's title, in any case")],
-                            options: [OptionSpec("--sales", valueName: "DOLLARS", help: "the new ticket sales in whole dollars (required)")],
+                            options: [OptionSpec("--title", valueName: "NEW", help: "the new title"),
+                                      OptionSpec("--genre", valueName: "GENRE", help: "the new genre"),
+                                      OptionSpec("--sales", valueName: "DOLLARS", help: "the new ticket sales in whole dollars")],
                             flags: [json], exitCodes: exitCodes),
                 CommandSpec("list", summary: "List your movies by title", flags: [json], exitCodes: exitCodes),
                 CommandSpec("browse", summary: "Show one movie at a time: n next, p previous, q quit",
@@ -197,10 +200,12 @@ enum CommandTree {
             ]),
             CommandSpec("admin", summary: "Instructor commands (admins only)", subcommands: [
                 CommandSpec("create-feed", summary: "Create a feed", arguments: [ArgumentSpec("NAME", help: "the new feed's name")], exitCodes: exitCodes),
-                CommandSpec("delete-feed", summary: "Delete a feed and all its snaps", arguments: [ArgumentSpec("NAME", help: "the feed")], exitCodes: exitCodes),
-                CommandSpec("reset-feed", summary: "Delete every snap of one feed", arguments: [ArgumentSpec("NAME", help: "the feed")], flags: [json], exitCodes: exitCodes),
-                CommandSpec("reset-feeds", summary: "Delete every snap of every feed (needs --all)",
-                            flags: [FlagSpec("--all", help: "confirm: every feed"), json], exitCodes: exitCodes),
+                CommandSpec("delete-feed", summary: "Delete a feed and all its snaps (asks first)",
+                            arguments: [ArgumentSpec("NAME", help: "the feed")], flags: [yes], exitCodes: exitCodes),
+                CommandSpec("reset-feed", summary: "Delete every snap of one feed (asks first)",
+                            arguments: [ArgumentSpec("NAME", help: "the feed")], flags: [yes, json], exitCodes: exitCodes),
+                CommandSpec("reset-feeds", summary: "Delete every snap of every feed (needs --all; asks first)",
+                            flags: [FlagSpec("--all", help: "every feed"), yes, json], exitCodes: exitCodes),
                 CommandSpec("delete-snap", summary: "Delete one snap", arguments: [ArgumentSpec("ID", help: "the snap id")], exitCodes: exitCodes),
                 CommandSpec("restore-view", summary: "Give one user one more view of a snap",
                             arguments: [ArgumentSpec("SNAP_ID", help: "the snap id"), ArgumentSpec("USER", help: "the user")], exitCodes: exitCodes),

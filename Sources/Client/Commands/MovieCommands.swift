@@ -6,9 +6,12 @@ enum MovieCommands {
     // MARK: Commands
 
     static func add(_ context: CommandContext) throws(ClientError) {
-        guard let title = context.parsed.string("--title") else { throw context.usage("--title TITLE is required") }
-        guard let genre = context.parsed.string("--genre") else { throw context.usage("--genre GENRE is required") }
-        guard let salesText = context.parsed.string("--sales") else { throw context.usage("--sales DOLLARS is required") }
+        let required = [("--title", "TITLE"), ("--genre", "GENRE"), ("--sales", "DOLLARS")]
+        let missing = required.filter { context.parsed.string($0.0) == nil }.map { "\($0.0) \($0.1)" }
+        guard missing.isEmpty, let title = context.parsed.string("--title"), let genre = context.parsed.string("--genre"),
+              let salesText = context.parsed.string("--sales") else {
+            throw context.usage("missing \(missing.joined(separator: " and ")): a movie needs a title, a genre and its ticket sales")
+        }
         let movie = MovieInfo(title: try checkedText(title, option: "--title", maxBytes: FieldLimits.movieTitle, context),
                               genre: try checkedText(genre, option: "--genre", maxBytes: FieldLimits.movieGenre, context),
                               sales: try sales(salesText, context))
@@ -28,23 +31,35 @@ enum MovieCommands {
     }
 
     static func search(_ context: CommandContext) throws(ClientError) {
-        let title = try titleArgument(context)
+        let text = try titleArgument(context)
         let session = try context.authenticated()
-        let movie = try found(title) { () throws(ClientError) in try session.findMovie(title: title) }
-        if context.json { context.printJSON(MoviePresenter.json(movie)); return }
-        context.console.out(MoviePresenter.card(movie))
+        let movies = try session.searchMovies(text)
+        if context.json { context.printJSON(.array(movies.map(MoviePresenter.json))) }
+        guard !movies.isEmpty else {
+            throw ClientError(.notFound, "No movie in your favorites has \"\(PrintableText.clean(text))\" in its title (see `snapshare movies list`).")
+        }
+        if context.json { return }
+        context.console.out(movies.map(MoviePresenter.card).joined(separator: "\n\n"))
     }
 
     static func edit(_ context: CommandContext) throws(ClientError) {
         let title = try titleArgument(context)
-        guard let salesText = context.parsed.string("--sales") else {
-            throw context.usage("--sales DOLLARS is required: the new ticket sales")
+        let newTitle = try context.parsed.string("--title").map { (text) throws(ClientError) in
+            try checkedText(text, option: "--title", maxBytes: FieldLimits.movieTitle, context)
         }
-        let amount = try sales(salesText, context)
+        let newGenre = try context.parsed.string("--genre").map { (text) throws(ClientError) in
+            try checkedText(text, option: "--genre", maxBytes: FieldLimits.movieGenre, context)
+        }
+        let newSales = try context.parsed.string("--sales").map { (text) throws(ClientError) in try sales(text, context) }
+        guard newTitle != nil || newGenre != nil || newSales != nil else {
+            throw context.usage("say what to change: --title NEW, --genre GENRE and/or --sales DOLLARS")
+        }
         let session = try context.authenticated()
-        let movie = try found(title) { () throws(ClientError) in try session.setMovieSales(title: title, sales: amount) }
+        let current = try found(title) { () throws(ClientError) in try session.findMovie(title: title) }
+        let wanted = MovieInfo(title: newTitle ?? current.title, genre: newGenre ?? current.genre, sales: newSales ?? current.sales)
+        let movie = try found(title) { () throws(ClientError) in try session.updateMovie(title: current.title, to: wanted) }
         if context.json { context.printJSON(MoviePresenter.json(movie)); return }
-        context.console.out("Updated \"\(PrintableText.clean(movie.title))\": ticket sales \(MoviePresenter.dollars(movie.sales)).")
+        context.console.out("Updated \"\(PrintableText.clean(movie.title))\": \(PrintableText.clean(movie.genre)), ticket sales \(MoviePresenter.dollars(movie.sales)).")
     }
 
     static func list(_ context: CommandContext) throws(ClientError) {

@@ -28,7 +28,10 @@ enum VacationCommands {
     }
 
     static func remove(_ context: CommandContext) throws(ClientError) {
-        let name = try checked { () throws(VacationError) in try library(context).remove(context.parsed.positional(0) ?? "") }
+        let vacations = library(context)
+        let stored = try checked { () throws(VacationError) in try vacations.existing(context.parsed.positional(0) ?? "") }
+        try context.confirm("Remove the vacation \(PrintableText.clean(stored)) and every photo visited into it?")
+        let name = try checked { () throws(VacationError) in try vacations.remove(stored) }
         context.console.out("Removed vacation \(PrintableText.clean(name)).")
     }
 

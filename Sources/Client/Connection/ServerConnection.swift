@@ -31,7 +31,9 @@ public final class ServerConnection {
         do {
             fd = try Socket.connect(host: host, port: port, timeout: timeout, source: source)
         } catch {
-            throw ClientError(.connection, "cannot connect to \(host):\(port): \(error.reason)")
+            let hint = [ECONNREFUSED, ETIMEDOUT, EHOSTUNREACH].contains(error.errno)
+                ? " (is snapshare-server running at \(HostPort(host: host, port: UInt16(clamping: port)))? --server or SNAPSHARE_SERVER picks another)" : ""
+            throw ClientError(.connection, "cannot connect to \(HostPort(host: host, port: UInt16(clamping: port))): \(error.reason)\(hint)")
         }
         Socket.setTimeouts(fd, seconds: timeout)
         do {

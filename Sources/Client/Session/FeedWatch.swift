@@ -1,3 +1,4 @@
+import Foundation
 import Shared
 
 /// Keeps one feed's listing (or every feed's) current for as long as someone looks at it.
@@ -32,7 +33,11 @@ public final class FeedWatch {
         // A feed made or deleted also moves the version, so the names are fetched again too.
         if wantsFeedNames {
             if let feed {
-                feedNames = [listing.snaps.first?.feed ?? feed]
+                // Spelled as the server does: from a snap, or from the feed list when it is empty.
+                let wanted = feed.trimmingCharacters(in: .whitespaces).lowercased()
+                var spelled = listing.snaps.first?.feed
+                if spelled == nil { spelled = try session.feeds().map(\.name).first { $0.lowercased() == wanted } }
+                feedNames = [spelled ?? feed]
             } else {
                 feedNames = try session.feeds().map(\.name)
             }

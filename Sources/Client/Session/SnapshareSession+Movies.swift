@@ -1,3 +1,4 @@
+import Foundation
 import Shared
 
 /// Favorite movies, kept on the server per user (docs/PROTOCOL.md 5.6).
@@ -20,6 +21,19 @@ extension SnapshareSession {
     /// Changes a movie's ticket sales and returns the changed record.
     public func setMovieSales(title: String, sales: UInt64) throws(ClientError) -> MovieInfo {
         (try request(SetMovieSales(title: title, sales: sales)) as MovieResult).movie
+    }
+
+    /// Replaces a movie's title, genre and sales; returns the changed record.
+    public func updateMovie(title: String, to movie: MovieInfo) throws(ClientError) -> MovieInfo {
+        (try request(UpdateMovie(title: title, movie: movie)) as MovieResult).movie
+    }
+
+    /// The movies whose title contains `text` ignoring case: an exact title first, then the
+    /// rest in list order.
+    public func searchMovies(_ text: String) throws(ClientError) -> [MovieInfo] {
+        let wanted = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let matches = try movies().filter { $0.title.lowercased().contains(wanted) }
+        return matches.filter { $0.title.lowercased() == wanted } + matches.filter { $0.title.lowercased() != wanted }
     }
 
     /// Every movie, ordered by title ignoring case.

@@ -17,10 +17,14 @@ public final class SnapshareSession {
         self.settings = settings
         self.state = state
         let context: TLSContext
+        if let caFile = settings.caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+            let reason = FileManager.default.fileExists(atPath: caFile) ? "permission denied" : "no such file"
+            throw settings.unreadableCA(reason)
+        }
         do {
             context = try TLSContext.client(trustRootsFile: settings.caFile)
         } catch {
-            throw ClientError(.tls, "cannot use CA file \(settings.caFile ?? "-"): \(error)")
+            throw settings.unreadableCA("\(error)")
         }
         let serverKey = settings.serverKey
         var firstUse: String?
@@ -55,21 +59,39 @@ public final class SnapshareSession {
 
     // MARK: Accounts
 
-    /// Resumes the session saved for this server; an auth error when there is none.
+    /// Resumes the session saved for this server: under this name, or under another name for
+    /// the same server (the same certificate, such as `localhost` and `127.0.0.1`). An auth
+    /// error when there is none, saying where the user is logged in instead.
     public func resumeSavedSession() throws(ClientError) -> Authenticated {
-        let saved: StoredSession?
-        do { saved = try state.session(for: settings.serverKey) } catch { throw ClientError(.local, error.description) }
-        guard let saved else {
-            throw ClientError(.auth, "not logged in to \(settings.serverKey)", remedy: .logIn(username: nil))
-        }
+        let (key, saved) = try savedSession()
         do {
             let identity: Authenticated = try request(Resume(token: saved.token))
             self.identity = identity
+            sessionKey = key
             return identity
         } catch let error where error.serverCode == .sessionInvalid {
-            try? state.removeSession(for: settings.serverKey)
+            try? state.removeSession(for: key)
             throw ClientError(.auth, "your session has ended", serverCode: .sessionInvalid, remedy: .logIn(username: saved.username))
         }
+    }
+
+    /// The server name of the session file in use (this server's, or another name of it).
+    public private(set) var sessionKey: String?
+
+    private func savedSession() throws(ClientError) -> (String, StoredSession) {
+        let here = settings.serverKey
+        let all: [(server: String, session: StoredSession)]
+        do {
+            if let saved = try state.session(for: here) { return (here, saved) }
+            all = try state.sessions()
+        } catch {
+            throw ClientError(.local, error.description)
+        }
+        let fingerprint = SHA256.hex(connection.peerFingerprint)
+        if let same = all.first(where: { $0.session.serverFingerprint == fingerprint }) { return (same.server, same.session) }
+        let elsewhere = all.map { "\($0.session.username) on \($0.server)" }
+        let detail = elsewhere.isEmpty ? "" : " (logged in as \(elsewhere.joined(separator: ", ")): a different server, or a login from before servers were recognised by certificate)"
+        throw ClientError(.auth, "not logged in to \(here)\(detail)", remedy: .logIn(username: nil))
     }
 
     public func register(username: String, password: String, classCode: String) throws(ClientError) -> Authenticated {
@@ -87,7 +109,9 @@ public final class SnapshareSession {
     private func remember(_ identity: Authenticated) throws(ClientError) {
         self.identity = identity
         do {
-            try state.saveSession(StoredSession(token: identity.token, username: identity.username), for: settings.serverKey)
+            try state.saveSession(StoredSession(token: identity.token, username: identity.username,
+                                                serverFingerprint: SHA256.hex(connection.peerFingerprint)), for: settings.serverKey)
+            sessionKey = settings.serverKey
             try state.saveConfig(server: settings.serverKey, ca: settings.caFile)
         } catch {
             throw ClientError(.local, "logged in, but could not save the session: \(error.description)")
@@ -97,7 +121,7 @@ public final class SnapshareSession {
     /// Ends the session on the server and forgets it locally.
     public func logout() throws(ClientError) {
         let _: Ok = try request(Logout())
-        try? state.removeSession(for: settings.serverKey)
+        try? state.removeSession(for: sessionKey ?? settings.serverKey)
         identity = nil
     }
 

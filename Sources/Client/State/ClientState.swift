@@ -98,13 +98,31 @@ public struct ClientState: Sendable {
 
     /// The login saved for `server`, or nil.
     public func session(for server: String) throws(ClientStateError) -> StoredSession? {
-        let file = sessionPath(for: server)
+        try readSession(sessionPath(for: server))
+    }
+
+    /// Every saved login with the server it is for.
+    public func sessions() throws(ClientStateError) -> [(server: String, session: StoredSession)] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: sessionsDirectory)) ?? []
+        var found: [(server: String, session: StoredSession)] = []
+        for name in names.sorted() where name.hasSuffix(".token") {
+            guard let server = Self.server(fromFileName: String(name.dropLast(6))),
+                  let session = try readSession(sessionsDirectory + "/" + name) else { continue }
+            found.append((server, session))
+        }
+        return found
+    }
+
+    /// A session file: a token line, a username line, and (since fingerprints are kept) the
+    /// server certificate's fingerprint line.
+    private func readSession(_ file: String) throws(ClientStateError) -> StoredSession? {
         guard let text = try StateFile.read(file) else { return nil }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        guard lines.count == 3, lines[2].isEmpty, !lines[0].isEmpty, !lines[1].isEmpty else {
-            throw .corrupt(file: file, reason: "expected a token line and a username line")
+        guard (lines.count == 3 || lines.count == 4), lines.last?.isEmpty == true, !lines[0].isEmpty, !lines[1].isEmpty else {
+            throw .corrupt(file: file, reason: "expected a token line, a username line and a fingerprint line")
         }
-        return StoredSession(token: String(lines[0]), username: String(lines[1]))
+        let fingerprint = lines.count == 4 ? KnownServers.normalized(String(lines[2])) : nil
+        return StoredSession(token: String(lines[0]), username: String(lines[1]), serverFingerprint: fingerprint)
     }
 
     /// Remembers `session` for `server`, replacing an earlier one.
@@ -114,7 +132,8 @@ public struct ClientState: Sendable {
                 throw .invalidSession("the \(field) must be one non-empty line")
             }
         }
-        try write("\(session.token)\n\(session.username)\n", to: sessionPath(for: server))
+        let fingerprint = session.serverFingerprint.flatMap(KnownServers.normalized).map { $0 + "\n" } ?? ""
+        try write("\(session.token)\n\(session.username)\n\(fingerprint)", to: sessionPath(for: server))
     }
 
     /// Forgets the session for `server`; nothing happens when there is none.
@@ -200,6 +219,30 @@ public struct ClientState: Sendable {
     /// A file name for `server` that is the same for the same server and different for
     /// different ones: letters, digits, `.` and `-` stay, `:` becomes `_`, and every other
     /// byte (including `_` itself) becomes `%XX`, so `localhost:7443` is `localhost_7443`.
+    /// The server a session file name stands for (the inverse of `fileName(for:)`).
+    static func server(fromFileName name: String) -> String? {
+        var bytes: [UInt8] = []
+        var index = name.utf8.startIndex
+        let utf8 = name.utf8
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            if byte == UInt8(ascii: "_") {
+                bytes.append(UInt8(ascii: ":"))
+            } else if byte == UInt8(ascii: "%") {
+                let hexStart = utf8.index(after: index)
+                guard let hexEnd = utf8.index(hexStart, offsetBy: 2, limitedBy: utf8.endIndex),
+                      let value = UInt8(String(decoding: utf8[hexStart..<hexEnd], as: UTF8.self), radix: 16) else { return nil }
+                bytes.append(value)
+                index = hexEnd
+                continue
+            } else {
+                bytes.append(byte)
+            }
+            index = utf8.index(after: index)
+        }
+        return String(bytes: bytes, encoding: .utf8)
+    }
+
     static func fileName(for server: String) -> String {
         var name = ""
         for byte in server.utf8 {

@@ -109,15 +109,21 @@ struct VacationLibrary {
     /// A damaged file can be removed too: that is how a user gets rid of one.
     @discardableResult
     func remove(_ raw: String) throws(VacationError) -> String {
-        let requested = try VacationName.validated(raw).get()
-        guard let name = existingName(matching: requested) else {
-            throw VacationError(.notFound, "no vacation named \"\(requested)\"", remedy: .listVacations)
-        }
+        let name = try existing(raw)
         let path = path(for: name)
         guard unlink(path) == 0 else {
             throw VacationError(.unavailable, "cannot remove \(path): \(String(cString: strerror(errno)))")
         }
         for suffix in Self.companionSuffixes { unlink(path + suffix) }
+        return name
+    }
+
+    /// The stored spelling of an existing vacation named `raw` in any case; `notFound` otherwise.
+    func existing(_ raw: String) throws(VacationError) -> String {
+        let requested = try VacationName.validated(raw).get()
+        guard let name = existingName(matching: requested) else {
+            throw VacationError(.notFound, "no vacation named \"\(requested)\"", remedy: .listVacations)
+        }
         return name
     }
 

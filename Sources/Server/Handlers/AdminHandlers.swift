@@ -19,6 +19,8 @@ extension RequestHandler {
         let admin = try requireAdmin(context)
         let name = try InputRules.normalizedFeedName(request.name).get()
         try await storage.write { store in
+            // Looked up first for the message: an unknown name is answered with the closest feed.
+            _ = try store.requireFeed(named: name)
             try store.deleteFeed(named: name)
         }
         changes.bump()

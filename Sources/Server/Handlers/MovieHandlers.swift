@@ -10,6 +10,7 @@ extension RequestHandler {
         case .findMovie?: return try await findMovie(frame.decode(), context)
         case .setMovieSales?: return try await setMovieSales(frame.decode(), context)
         case .listMovies?: return try await listMovies(context)
+        case .updateMovie?: return try await updateMovie(frame.decode(), context)
         default: return nil
         }
     }
@@ -58,6 +59,17 @@ extension RequestHandler {
             try store.setMovieSales(title: title, sales: sales, userID: user.id, at: now)
         }
         return HandlerOutcome(MovieResult(movie: Self.info(movie)), requestID: context.requestID)
+    }
+
+    func updateMovie(_ request: UpdateMovie, _ context: RequestContext) async throws -> HandlerOutcome {
+        let user = try requireUser(context)
+        let title = try MovieInput.normalizedTitle(request.title).get()
+        let movie = MovieRecord(title: try MovieInput.normalizedTitle(request.movie.title).get(),
+                                genre: try MovieInput.normalizedGenre(request.movie.genre).get(),
+                                sales: try MovieInput.validatedSales(request.movie.sales).get())
+        let now = clock()
+        let updated = try await storage.write { store in try store.updateMovie(title: title, to: movie, userID: user.id, at: now) }
+        return HandlerOutcome(MovieResult(movie: Self.info(updated)), requestID: context.requestID)
     }
 
     func listMovies(_ context: RequestContext) async throws -> HandlerOutcome {

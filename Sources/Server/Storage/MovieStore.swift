@@ -15,6 +15,10 @@ public protocol MovieStore: AnyObject {
     /// Sets the ticket sales of the user's movie with this title (any case) and returns it;
     /// `StoreError.notFound` if absent.
     func setMovieSales(title: String, sales: Int64, userID: Int64, at: Int64) throws -> MovieRecord
+    /// Replaces the title, genre and sales of the user's movie with this title (any case) and
+    /// returns it; `StoreError.notFound` if absent, `StoreError.conflict` when the new title is
+    /// another of the user's movies.
+    func updateMovie(title: String, to movie: MovieRecord, userID: Int64, at: Int64) throws -> MovieRecord
     /// Every movie of the user, ordered by title case-insensitively.
     func movies(userID: Int64) throws -> [MovieRecord]
     /// How many movies the user keeps.

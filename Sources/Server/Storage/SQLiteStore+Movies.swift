@@ -48,6 +48,26 @@ extension SQLiteStore {
         }
     }
 
+    public func updateMovie(title: String, to movie: MovieRecord, userID: Int64, at: Int64) throws -> MovieRecord {
+        do {
+            return try translatingErrors("changing movie") {
+                guard let updated = try database.queryFirst("""
+                    UPDATE movies SET title = ?3, title_key = ?4, genre = ?5, sales = ?6, updated_at = ?7
+                    WHERE user_id = ?1 AND title_key = ?2
+                    RETURNING title, genre, sales
+                    """, [.integer(userID), .text(MovieRecord.titleKey(title)), .text(movie.title),
+                          .text(MovieRecord.titleKey(movie.title)), .text(movie.genre), .integer(movie.sales), .integer(at)],
+                    row: Self.movieRecord) else {
+                    throw StoreError(.notFound, "no movie titled \"\(title)\"")
+                }
+                return updated
+            }
+        } catch let error as StoreError where error.kind == .conflict {
+            let existing = (try? self.movie(title: movie.title, userID: userID))?.title ?? movie.title
+            throw StoreError(.conflict, "you already have a movie titled \"\(existing)\"")
+        }
+    }
+
     public func movies(userID: Int64) throws -> [MovieRecord] {
         try translatingErrors("listing movies") {
             // The unique index (user_id, title_key) yields this order without a sort; the

@@ -63,7 +63,7 @@ extension SQLiteStore {
                     throw StoreError(.notFound, "no snap \(snapID)")
                 }
                 guard gate.posterID != viewerID else {
-                    throw StoreError(.ownSnap, "snap \(snapID) is the viewer's own")
+                    throw StoreError(.ownSnap, "snap \(snapID) is yours: posters cannot open their own snaps")
                 }
                 guard gate.listing.expiresAt > now, !gate.erased else {
                     throw StoreError(.expired, "snap \(snapID) has expired")
@@ -72,7 +72,7 @@ extension SQLiteStore {
                     try database.run("INSERT INTO views (snap_id, viewer_id, claimed_at) VALUES (?1, ?2, ?3)",
                                      [.integer(snapID), .integer(viewerID), .integer(now)])
                 } catch let error as SQLiteError where error.isUniquenessViolation {
-                    throw StoreError(.alreadyViewed, "snap \(snapID) was already opened by this viewer")
+                    throw StoreError(.alreadyViewed, "you already opened snap \(snapID); each snap opens once per person")
                 }
                 var listing = gate.listing
                 listing.status = .read

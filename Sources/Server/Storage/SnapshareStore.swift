@@ -1,3 +1,4 @@
+import Shared
 /// The one interface every storage engine implements (SQLite now, PostgreSQL later).
 ///
 /// Methods are synchronous and throwing; a store instance is used by exactly one thread at a
@@ -179,9 +180,14 @@ public struct SnapListing: Sendable, Equatable {
 }
 
 extension SnapshareStore {
-    /// The feed of that name; `notFound` when there is none.
+    /// The feed of that name; `notFound` when there is none, naming the closest feed when one
+    /// is a likely typo ("no feed named Memse; did you mean Memes?").
     public func requireFeed(named name: String) throws -> FeedRecord {
-        guard let feed = try feed(named: name) else { throw StoreError(.notFound, "no feed named \(name)") }
+        guard let feed = try feed(named: name) else {
+            let names = try feedSummaries(viewerID: 0, now: 0).map(\.name)
+            let suggestion = EditDistance.suggestion(ignoringCaseFor: name, among: names).map { "; did you mean \($0)?" } ?? ""
+            throw StoreError(.notFound, "no feed named \(name)\(suggestion)")
+        }
         return feed
     }
 

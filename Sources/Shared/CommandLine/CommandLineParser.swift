@@ -118,9 +118,11 @@ public struct CommandLineParser: Sendable {
         if command.arguments.last?.isVariadic != true && positionals.count > command.arguments.count {
             throw failure("unexpected argument '\(positionals[command.arguments.count])'")
         }
+        var environmentOrigins: [String: String] = [:]
         for option in scope.options where values[option.name] == nil {
             if let variable = option.environmentVariable, let value = environment[variable], !value.isEmpty {
                 values[option.name] = [value]
+                environmentOrigins[option.name] = variable
             }
         }
         return .run(ParsedCommand(
@@ -129,6 +131,7 @@ public struct CommandLineParser: Sendable {
             usage: HelpText.usage(chain),
             commandPath: HelpText.commandPath(chain),
             values: values,
+            environmentOrigins: environmentOrigins,
             flags: flags,
             arguments: command.arguments,
             treeNames: treeNames

@@ -15,6 +15,8 @@ public struct ParsedCommand: Sendable {
     public let commandPath: String
 
     private let values: [String: [String]]
+    /// Options whose value came from their environment variable, by option name.
+    private let environmentOrigins: [String: String]
     private let flags: Set<String>
     private let arguments: [ArgumentSpec]
     /// Every option, flag and argument name in the whole tree, to catch typos.
@@ -22,8 +24,10 @@ public struct ParsedCommand: Sendable {
 
     init(
         path: [String], positionals: [String], usage: String, commandPath: String,
-        values: [String: [String]], flags: Set<String>, arguments: [ArgumentSpec], treeNames: Set<String>
+        values: [String: [String]], environmentOrigins: [String: String] = [:], flags: Set<String>,
+        arguments: [ArgumentSpec], treeNames: Set<String>
     ) {
+        self.environmentOrigins = environmentOrigins
         self.path = path
         self.positionals = positionals
         self.usage = usage
@@ -33,6 +37,10 @@ public struct ParsedCommand: Sendable {
         self.arguments = arguments
         self.treeNames = treeNames
     }
+
+    /// The environment variable an option's value came from, or nil when it was given on the
+    /// command line (or not at all).
+    public func environmentVariable(of name: String) -> String? { environmentOrigins[name] }
 
     /// The positional at `index`, or nil when fewer were given.
     public func positional(_ index: Int) -> String? {

@@ -84,6 +84,7 @@ public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let setMovieSales = Self(0x0084, "SetMovieSales", request: true)
     public static let listMovies = Self(0x0085, "ListMovies", request: true)
     public static let movies = Self(0x0086, "Movies", request: false)
+    public static let updateMovie = Self(0x0087, "UpdateMovie", request: true)
 
     public static let all: [MessageType] = [
         hello, welcome, error, ping, pong, ok,
@@ -93,6 +94,6 @@ public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringCon
         adminListUsers, users, adminStats, stats, adminUnlock, adminSetAdmin, adminResetPassword,
         addPin, pin, listPins, pins, deletePin, getAlbum, album, newCollection, getPhoto, photoImage, deletePhoto,
         randomPin, randomPinResult, getMapState, mapState, setMapState,
-        addMovie, movie, deleteMovie, findMovie, setMovieSales, listMovies, movies,
+        addMovie, movie, deleteMovie, findMovie, setMovieSales, listMovies, movies, updateMovie,
     ]
 }

@@ -49,6 +49,6 @@ public enum FrameFuzzing {
         AddPin.self, PinResult.self, ListPins.self, Pins.self, DeletePin.self, GetAlbum.self, Album.self,
         NewCollection.self, GetPhoto.self, PhotoImage.self, DeletePhoto.self, RandomPin.self, RandomPinResult.self,
         GetMapState.self, MapState.self, SetMapState.self,
-        AddMovie.self, MovieResult.self, DeleteMovie.self, FindMovie.self, SetMovieSales.self, ListMovies.self, Movies.self,
+        AddMovie.self, MovieResult.self, DeleteMovie.self, FindMovie.self, SetMovieSales.self, ListMovies.self, Movies.self, UpdateMovie.self,
     ]
 }

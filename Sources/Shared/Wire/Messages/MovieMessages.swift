@@ -65,6 +65,20 @@ public struct SetMovieSales: WireMessage, Equatable {
     public func encode(into w: inout ByteWriter) { w.write(title); w.write(sales) }
 }
 
+/// Client → server: replace a movie's title, genre and ticket sales at once (the title found
+/// in any case; the new one must not be another of the user's titles). Answered by MovieResult.
+public struct UpdateMovie: WireMessage, Equatable {
+    public static let type = MessageType.updateMovie
+    public var title: String
+    public var movie: MovieInfo
+    public init(title: String, movie: MovieInfo) { self.title = title; self.movie = movie }
+    public init(from r: inout ByteReader) throws(WireError) {
+        title = try r.readString("title", maxBytes: FieldLimits.movieTitle)
+        movie = try MovieInfo(from: &r)
+    }
+    public func encode(into w: inout ByteWriter) { w.write(title); movie.encode(into: &w) }
+}
+
 /// Client → server: every movie of the requester.
 public struct ListMovies: EmptyWireMessage, Equatable { public static let type = MessageType.listMovies; public init() {} }
 

@@ -34,6 +34,8 @@ import Testing
         opened.state = .read; opened.byteCount = 4; opened.width = 1; opened.height = 1
         var posted = opened
         posted.id = 8; posted.feed = "Random"; posted.poster = "ada"; posted.state = .sent
+        var openedTwice = posted
+        openedTwice.openedCount = 2
         return [
             ("hello", Frame(Hello(clientName: "demo"), requestID: 1)),
             ("welcome", Frame(Welcome(version: 1, serverName: "snapshare-server", maxFrameBytes: 5_308_416, maxFrameBytesBeforeLogin: 16_384,
@@ -56,6 +58,10 @@ import Testing
             ("poll-result", Frame(PollResult(version: 43, changed: true), requestID: 5)),
             ("post-snap", Frame(PostSnap(feed: "Random", image: png), requestID: 8)),
             ("snap-posted", Frame(SnapPosted(snap: posted), requestID: 8)),
+            ("get-snap-views", Frame(GetSnapViews(snapID: 8), requestID: 11)),
+            ("snap-views", Frame(SnapViews(snap: openedTwice, viewers: [SnapViewer(username: "bob", viewedAt: time + 60_000),
+                                                                        SnapViewer(username: "carol", viewedAt: time + 120_000)]),
+                                 requestID: 11)),
             ("open-snap", Frame(OpenSnap(snapID: 7), requestID: 6)),
             ("snap-image", Frame(SnapImage(snap: opened, sha256: SHA256.hash(png), image: png), requestID: 6)),
             ("admin-reset-feeds-all", Frame(AdminResetFeeds(allFeeds: true, name: ""), requestID: 9)),

@@ -43,6 +43,7 @@ public enum CLI {
         case ["feed"]: try FeedCommands.feed(context)
         case ["post"]: try FeedCommands.post(context)
         case ["view"]: try ViewCommand.run(context)
+        case ["snap"]: try SnapCommand.run(context)
         case ["samples"]: try SampleCommands.run(context)
         case ["pin", "add"]: try PinCommands.add(context)
         case ["pin", "rm"]: try PinCommands.remove(context)

@@ -71,6 +71,9 @@ enum CommandTree {
                             """,
                         arguments: [ArgumentSpec("SNAP_ID", help: "the snap's id from `snapshare feed`")],
                         flags: [json], exitCodes: exitCodes),
+            CommandSpec("snap", summary: "Show a snap you posted and who opened it, with when (posters and admins)",
+                        arguments: [ArgumentSpec("SNAP_ID", help: "the snap's id from `snapshare feed`")],
+                        flags: [json], exitCodes: exitCodes),
             // Pins, albums, photos, Random Pin and the map (issue 3).
             CommandSpec("pin", summary: "Drop a pin (its photo album downloads on the server) or remove one", subcommands: [
                 CommandSpec("add", summary: "Drop a pin; its album starts downloading at once",

@@ -14,6 +14,7 @@ enum SnapPresenter {
             ("bytes", .int(Int64(snap.byteCount))),
             ("width", .int(Int64(snap.width))),
             ("height", .int(Int64(snap.height))),
+            ("opened", snap.state == .sent ? .int(Int64(snap.openedCount)) : .null),
         ])
     }
 
@@ -22,13 +23,39 @@ enum SnapPresenter {
                  ("snaps", .int(Int64(feed.snapCount))), ("unread", .int(Int64(feed.unreadCount)))])
     }
 
-    /// The marker in the status column: unread snaps stand out.
-    static func marker(_ state: SnapState) -> String {
-        switch state {
+    /// The marker in the status column: unread snaps stand out; the poster sees how many opened theirs.
+    static func marker(_ snap: SnapInfo) -> String {
+        switch snap.state {
         case .unread: "● unread"
         case .read: "○ read"
-        case .sent: "➤ sent"
+        case .sent: snap.openedCount == 0 ? "➤ sent, not opened yet" : "➤ sent, opened by \(snap.openedCount)"
         }
+    }
+
+    /// `snapshare snap ID`: the snap, and who opened it with when (`now` is the server's clock).
+    static func details(_ views: SnapViews, now: Int64) -> String {
+        let snap = views.snap
+        var lines = ["Snap \(snap.id) in \(PrintableText.clean(snap.feed)) from \(PrintableText.clean(snap.poster))",
+                     "  posted   \(TimeAgo.describe(snap.postedAt, now: now)) (\(Timestamp.iso8601(snap.postedAt)))",
+                     "  expires  \(Timestamp.iso8601(snap.expiresAt))",
+                     "  image    \(snap.imageKind.name.uppercased()), \(snap.width)x\(snap.height), \(ByteCount.describe(Int(snap.byteCount)))"]
+        if views.viewers.isEmpty {
+            lines.append("Not opened by anyone yet.")
+        } else {
+            lines.append("Opened by \(views.viewers.count):")
+            for viewer in views.viewers {
+                lines.append("  \(PrintableText.clean(viewer.username))  \(TimeAgo.describe(viewer.viewedAt, now: now))")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func json(_ views: SnapViews) -> JSONValue {
+        guard case .object(var fields) = json(views.snap) else { return .null }
+        fields.append(("viewers", .array(views.viewers.map {
+            .object([("username", .string($0.username)), ("viewed_at", .string(Timestamp.iso8601($0.viewedAt)))])
+        })))
+        return .object(fields)
     }
 
     /// One section per feed, in the order given; `now` is the server's clock.
@@ -45,7 +72,7 @@ enum SnapPresenter {
             }
             var table = TextTable(columns: [.init("ID", alignment: .right), .init("POSTER"), .init("WHEN"), .init("STATUS")])
             for snap in rows {
-                table.append(["\(snap.id)", snap.poster, TimeAgo.describe(snap.postedAt, now: now), marker(snap.state)])
+                table.append(["\(snap.id)", snap.poster, TimeAgo.describe(snap.postedAt, now: now), marker(snap)])
             }
             text += table.render().split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
             if !text.hasSuffix("\n") { text += "\n" }

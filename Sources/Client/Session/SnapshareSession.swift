@@ -140,6 +140,9 @@ public final class SnapshareSession {
 
     public func poll(knownVersion: UInt64) throws(ClientError) -> PollResult { try request(Poll(knownVersion: knownVersion)) }
 
+    /// A snap and who opened it (its poster and admins only).
+    public func snapViews(_ id: UInt64) throws(ClientError) -> SnapViews { try request(GetSnapViews(snapID: id)) }
+
     public func post(feed: String, image: [UInt8], progress: ((Int, Int) -> Void)? = nil) throws(ClientError) -> SnapInfo {
         (try request(PostSnap(feed: feed, image: image), progress: progress) as SnapPosted).snap
     }

@@ -23,7 +23,8 @@ enum ReplySize: Equatable {
             // A thumbnail (variant 1, the last payload byte) fits in 120x90: small.
             let thumbnail = frame.payloadCount == 9 && frame.withUnsafePayloadBytes { $0[8] } == PhotoVariant.thumbnail.rawValue
             self = thumbnail ? .small : .image
-        case .listFeeds, .listSnaps, .listPins, .getAlbum, .newCollection, .listMovies, .adminListUsers, .adminStats:
+        case .listFeeds, .listSnaps, .listPins, .getAlbum, .newCollection, .listMovies, .adminListUsers, .adminStats,
+             .getSnapViews:
             self = .listing
         default:
             self = .small

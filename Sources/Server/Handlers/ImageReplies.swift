@@ -57,15 +57,19 @@ extension RequestHandler {
         }
         let now = clock()
         let requestID = context.requestID
-        storage.write({ store -> [UInt8] in
+        storage.write({ store -> (frame: [UInt8], posterID: Int64) in
             try store.claimView(snapID: snapID, viewerID: user.id, now: now) { listing, sha256, image in
-                try SnapImage.frame(requestID: requestID, snap: Self.info(listing), sha256: sha256,
-                                    imageByteCount: image.count, fill: image.copy(into:))
+                (try SnapImage.frame(requestID: requestID, snap: Self.info(listing), sha256: sha256,
+                                     imageByteCount: image.count, fill: image.copy(into:)), listing.posterID)
             }
         }, completion: { [self] result in
             let opened = if case .success = result { true } else { false }
-            if opened { changes.bump(for: user.id) }
-            completion(outcome(result, context))
+            if case .success(let claimed) = result {
+                // The viewer's snap turned read, and the poster's count of opens moved.
+                changes.bump(for: user.id)
+                changes.bump(for: claimed.posterID)
+            }
+            completion(outcome(result.map(\.frame), context))
             // Debug, not info: this runs on the writer thread, up to a batch's worth at a time.
             if opened { logger.debug("\(user.name) opened snap \(snapID)") }
         })

@@ -100,6 +100,7 @@ public final class RequestHandler: Sendable {
         case .listFeeds?: return try await listFeeds(context)
         case .listSnaps?: return try await listSnaps(frame.decode(), context)
         case .postSnap?: return try await postSnap(frame.decode(), context)
+        case .getSnapViews?: return try await snapViews(frame.decode(), context)
         case .adminCreateFeed?: return try await adminCreateFeed(frame.decode(), context)
         case .adminDeleteFeed?: return try await adminDeleteFeed(frame.decode(), context)
         case .adminResetFeeds?: return try await adminResetFeeds(frame.decode(), context)

@@ -46,6 +46,24 @@ extension RequestHandler {
         return HandlerOutcome(SnapPosted(snap: Self.info(listing)), requestID: context.requestID)
     }
 
+    /// Who opened a snap: for its poster and for admins.
+    func snapViews(_ request: GetSnapViews, _ context: RequestContext) async throws -> HandlerOutcome {
+        let user = try requireUser(context)
+        let id = try Self.storageID(request.snapID, orThrow: Self.noSnap(request.snapID))
+        let now = clock()
+        let (listing, viewers) = try await storage.read { store -> (SnapListing, [SnapViewerRecord]) in
+            guard let listing = try store.snapListing(id: id, viewerID: user.id, now: now) else { throw Self.noSnap(request.snapID) }
+            guard listing.posterID == user.id || user.isAdmin else {
+                throw ErrorMessage(code: .forbidden, message: "only the poster of snap \(id) and admins see who opened it")
+            }
+            return (listing, try store.snapViewers(snapID: id))
+        }
+        var info = Self.info(listing)
+        info.openedCount = UInt32(clamping: viewers.count)
+        return HandlerOutcome(SnapViews(snap: info, viewers: viewers.map { SnapViewer(username: $0.name, viewedAt: $0.viewedAt) }),
+                              requestID: context.requestID)
+    }
+
     func validateImage(_ bytes: [UInt8]) throws -> ImageHeader {
         let limits = configuration.imageLimits
         do {
@@ -63,6 +81,7 @@ extension RequestHandler {
         SnapInfo(id: UInt64(listing.id), feed: listing.feedName, poster: listing.posterName, postedAt: listing.postedAt,
                  expiresAt: listing.expiresAt, state: SnapState(rawValue: listing.status.rawValue) ?? .unread,
                  imageKind: listing.format == .png ? .png : .jpeg, byteCount: UInt32(clamping: listing.byteCount),
-                 width: UInt32(clamping: listing.width), height: UInt32(clamping: listing.height))
+                 width: UInt32(clamping: listing.width), height: UInt32(clamping: listing.height),
+                 openedCount: UInt32(clamping: listing.openedCount))
     }
 }

@@ -57,12 +57,11 @@ extension SQLiteStore {
             try database.transaction {
                 // One read of the snap serves the checks and the reply.
                 guard let gate = try database.queryFirst(Self.claimGateSQL, [.integer(viewerID), .integer(snapID)], row: { row in
-                    (listing: try Self.snapListing(row), posterID: row.int64(at: 10), erased: row.int64(at: 11) != 0,
-                     sha256: row.blob(at: 12))
+                    (listing: try Self.snapListing(row), erased: row.int64(at: 12) != 0, sha256: row.blob(at: 13))
                 }) else {
                     throw StoreError(.notFound, "no snap \(snapID)")
                 }
-                guard gate.posterID != viewerID else {
+                guard gate.listing.posterID != viewerID else {
                     throw StoreError(.ownSnap, "snap \(snapID) is yours: posters cannot open their own snaps")
                 }
                 guard gate.listing.expiresAt > now, !gate.erased else {
@@ -87,6 +86,15 @@ extension SQLiteStore {
         }
     }
 
+    public func snapViewers(snapID: Int64) throws -> [SnapViewerRecord] {
+        try translatingErrors("listing who opened a snap") {
+            try database.query("""
+                SELECT u.name, v.claimed_at FROM views v JOIN users u ON u.id = v.viewer_id
+                WHERE v.snap_id = ?1 ORDER BY v.claimed_at, u.name
+                """, [.integer(snapID)]) { row in SnapViewerRecord(name: row.string(at: 0), viewedAt: row.int64(at: 1)) }
+        }
+    }
+
     public func restoreView(snapID: Int64, userID: Int64) throws {
         try translatingErrors("restoring view") {
             let deleted = try database.run("DELETE FROM views WHERE snap_id = ?1 AND viewer_id = ?2",
@@ -108,13 +116,15 @@ extension SQLiteStore {
 
     // MARK: Listing SQL (never touches snap_images)
 
-    /// Columns of a `SnapListing` (0 to 9); ?1 is the viewer.
+    /// Columns of a `SnapListing` (0 to 11); ?1 is the viewer. Only the poster's own snaps
+    /// count their views (one primary-key range each), so others' rows cost nothing more.
     static let listingColumns = """
         s.id, f.name, u.name, s.posted_at, s.expires_at,
                CASE WHEN s.poster_id = ?1 THEN 2
                     WHEN EXISTS (SELECT 1 FROM views v WHERE v.snap_id = s.id AND v.viewer_id = ?1) THEN 1
                     ELSE 0 END,
-               s.byte_count, s.width, s.height, s.format
+               s.byte_count, s.width, s.height, s.format, s.poster_id,
+               CASE WHEN s.poster_id = ?1 THEN (SELECT count(*) FROM views v WHERE v.snap_id = s.id) ELSE 0 END
         """
     static let listingFrom = """
         FROM snaps s
@@ -122,8 +132,8 @@ extension SQLiteStore {
         JOIN users u ON u.id = s.poster_id
         """
     static let listingSelect = "SELECT " + listingColumns + "\n" + listingFrom
-    /// ?1 viewer, ?2 snap id: the listing, then what the view-once gate checks (10 to 12).
-    static let claimGateSQL = "SELECT " + listingColumns + ", s.poster_id, s.image_erased, s.sha256\n" + listingFrom + """
+    /// ?1 viewer, ?2 snap id: the listing, then what the view-once gate checks (12 and 13).
+    static let claimGateSQL = "SELECT " + listingColumns + ", s.image_erased, s.sha256\n" + listingFrom + """
 
         WHERE s.id = ?2
         """
@@ -153,6 +163,6 @@ extension SQLiteStore {
         return SnapListing(id: row.int64(at: 0), feedName: row.string(at: 1), posterName: row.string(at: 2),
                            postedAt: row.int64(at: 3), expiresAt: row.int64(at: 4), status: status,
                            byteCount: row.int64(at: 6), width: Int(row.int64(at: 7)), height: Int(row.int64(at: 8)),
-                           format: format)
+                           format: format, posterID: row.int64(at: 10), openedCount: Int(row.int64(at: 11)))
     }
 }

@@ -53,6 +53,8 @@ public protocol SnapshareStore: PinStore, MovieStore {
     /// copy out), and a throw from it rolls the claim back.
     func claimView<R>(snapID: Int64, viewerID: Int64, now: Int64,
                       _ body: (_ listing: SnapListing, _ sha256: [UInt8], _ image: any StoredBytes) throws -> R) throws -> R
+    /// Who opened the snap, first opened first.
+    func snapViewers(snapID: Int64) throws -> [SnapViewerRecord]
     /// Removes one user's view of a snap so they may open it once more; `notFound` if no view.
     func restoreView(snapID: Int64, userID: Int64) throws
     /// Deletes one snap with its image and views; `notFound` if absent.
@@ -171,12 +173,23 @@ public struct SnapListing: Sendable, Equatable {
     public var width: Int
     public var height: Int
     public var format: StoredImageFormat
+    public var posterID: Int64
+    /// How many people opened the snap, counted only when the viewer is its poster (else 0).
+    public var openedCount: Int
     public init(id: Int64, feedName: String, posterName: String, postedAt: Int64, expiresAt: Int64,
-                status: SnapStatus, byteCount: Int64, width: Int, height: Int, format: StoredImageFormat) {
+                status: SnapStatus, byteCount: Int64, width: Int, height: Int, format: StoredImageFormat,
+                posterID: Int64 = 0, openedCount: Int = 0) {
         self.id = id; self.feedName = feedName; self.posterName = posterName; self.postedAt = postedAt
         self.expiresAt = expiresAt; self.status = status; self.byteCount = byteCount
         self.width = width; self.height = height; self.format = format
+        self.posterID = posterID; self.openedCount = openedCount
     }
+}
+
+/// Someone who opened a snap, and when.
+public struct SnapViewerRecord: Sendable, Equatable {
+    public var name: String
+    public var viewedAt: Int64
 }
 
 extension SnapshareStore {

@@ -44,6 +44,8 @@ public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let snapPosted = Self(0x0027, "SnapPosted", request: false)
     public static let openSnap = Self(0x0028, "OpenSnap", request: true)
     public static let snapImage = Self(0x0029, "SnapImage", request: false)
+    public static let getSnapViews = Self(0x002A, "GetSnapViews", request: true)
+    public static let snapViews = Self(0x002B, "SnapViews", request: false)
     // Administration
     public static let adminCreateFeed = Self(0x0040, "AdminCreateFeed", request: true)
     public static let adminDeleteFeed = Self(0x0041, "AdminDeleteFeed", request: true)
@@ -89,7 +91,7 @@ public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let all: [MessageType] = [
         hello, welcome, error, ping, pong, ok,
         register, login, resume, authenticated, logout, whoAmI, changePassword,
-        listFeeds, feeds, listSnaps, snaps, poll, pollResult, postSnap, snapPosted, openSnap, snapImage,
+        listFeeds, feeds, listSnaps, snaps, poll, pollResult, postSnap, snapPosted, openSnap, snapImage, getSnapViews, snapViews,
         adminCreateFeed, adminDeleteFeed, adminResetFeeds, count, adminDeleteSnap, adminRestoreView,
         adminListUsers, users, adminStats, stats, adminUnlock, adminSetAdmin, adminResetPassword,
         addPin, pin, listPins, pins, deletePin, getAlbum, album, newCollection, getPhoto, photoImage, deletePhoto,

@@ -42,7 +42,7 @@ public enum FrameFuzzing {
         Hello.self, Welcome.self, ErrorMessage.self, Ping.self, Pong.self, Ok.self,
         Register.self, Login.self, Resume.self, Authenticated.self, Logout.self, WhoAmI.self,
         ListFeeds.self, Feeds.self, ListSnaps.self, Snaps.self, Poll.self, PollResult.self,
-        PostSnap.self, SnapPosted.self, OpenSnap.self, SnapImage.self,
+        PostSnap.self, SnapPosted.self, OpenSnap.self, SnapImage.self, GetSnapViews.self, SnapViews.self,
         AdminCreateFeed.self, AdminDeleteFeed.self, AdminResetFeeds.self, Count.self, AdminDeleteSnap.self,
         AdminRestoreView.self, AdminListUsers.self, Users.self, AdminStats.self, Stats.self,
         AdminUnlock.self, AdminSetAdmin.self, AdminResetPassword.self, ChangePassword.self,

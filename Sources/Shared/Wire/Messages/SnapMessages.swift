@@ -52,15 +52,17 @@ public struct SnapInfo: Sendable, Equatable {
     public var byteCount: UInt32
     public var width: UInt32
     public var height: UInt32
+    /// How many people opened it: counted for the poster's own snaps (state sent), 0 otherwise.
+    public var openedCount: UInt32
 
     public init(id: UInt64, feed: String, poster: String, postedAt: Int64, expiresAt: Int64, state: SnapState,
-                imageKind: ImageKind, byteCount: UInt32, width: UInt32, height: UInt32) {
+                imageKind: ImageKind, byteCount: UInt32, width: UInt32, height: UInt32, openedCount: UInt32 = 0) {
         self.id = id; self.feed = feed; self.poster = poster; self.postedAt = postedAt
         self.expiresAt = expiresAt; self.state = state; self.imageKind = imageKind
-        self.byteCount = byteCount; self.width = width; self.height = height
+        self.byteCount = byteCount; self.width = width; self.height = height; self.openedCount = openedCount
     }
 
-    static let minimumEncodedSize = 8 + 2 + 2 + 8 + 8 + 1 + 1 + 4 + 4 + 4
+    static let minimumEncodedSize = 8 + 2 + 2 + 8 + 8 + 1 + 1 + 4 + 4 + 4 + 4
 
     init(from r: inout ByteReader) throws(WireError) {
         id = try r.readUInt64("snap.id")
@@ -77,11 +79,13 @@ public struct SnapInfo: Sendable, Equatable {
         byteCount = try r.readUInt32("snap.byte_count")
         width = try r.readUInt32("snap.width")
         height = try r.readUInt32("snap.height")
+        openedCount = try r.readUInt32("snap.opened_count")
     }
 
     func encode(into w: inout ByteWriter) {
         w.write(id); w.write(feed); w.write(poster); w.write(postedAt); w.write(expiresAt)
         w.write(state.rawValue); w.write(imageKind.rawValue); w.write(byteCount); w.write(width); w.write(height)
+        w.write(openedCount)
     }
 }
 
@@ -201,5 +205,41 @@ public struct SnapImage: WireMessage, Equatable {
                              fill: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows -> [UInt8] {
         try Frame.wireBytes(type: type, requestID: requestID, fields: { encodeFields(snap: snap, sha256: sha256, into: &$0) },
                             trailingByteCount: imageByteCount, fill: fill)
+    }
+}
+
+/// Client → server: who opened a snap, and when (its poster and admins only).
+public struct GetSnapViews: WireMessage, Equatable {
+    public static let type = MessageType.getSnapViews
+    public var snapID: UInt64
+    public init(snapID: UInt64) { self.snapID = snapID }
+    public init(from r: inout ByteReader) throws(WireError) { snapID = try r.readUInt64("snap_id") }
+    public func encode(into w: inout ByteWriter) { w.write(snapID) }
+}
+
+/// One person who opened a snap.
+public struct SnapViewer: Sendable, Equatable {
+    public var username: String
+    public var viewedAt: Int64
+    public init(username: String, viewedAt: Int64) { self.username = username; self.viewedAt = viewedAt }
+    static let minimumEncodedSize = 2 + 8
+}
+
+/// Server → client: a snap and the people who opened it, first opened first.
+public struct SnapViews: WireMessage, Equatable {
+    public static let type = MessageType.snapViews
+    public var snap: SnapInfo
+    public var viewers: [SnapViewer]
+    public init(snap: SnapInfo, viewers: [SnapViewer]) { self.snap = snap; self.viewers = viewers }
+    public init(from r: inout ByteReader) throws(WireError) {
+        snap = try SnapInfo(from: &r)
+        viewers = try r.readArray("viewers", minElementBytes: SnapViewer.minimumEncodedSize) { (r: inout ByteReader) throws(WireError) in
+            SnapViewer(username: try r.readString("viewer.username", maxBytes: FieldLimits.username),
+                       viewedAt: try r.readInt64("viewer.viewed_at"))
+        }
+    }
+    public func encode(into w: inout ByteWriter) {
+        snap.encode(into: &w)
+        w.writeArray(viewers) { w, viewer in w.write(viewer.username); w.write(viewer.viewedAt) }
     }
 }

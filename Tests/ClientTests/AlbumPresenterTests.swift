@@ -23,8 +23,8 @@ import Testing
             Issue.record("no photos array")
             return
         }
-        #expect(Set(first.map(\.key)).isSuperset(of: ["id", "title", "place", "tags", "state", "lat", "lon"]))
-        #expect(photos[0]["tags"] == "lake sunset")
+        #expect(Set(first.map(\.key)).isSuperset(of: ["id", "title", "place", "tags", "state", "latitude", "longitude"]))
+        #expect(photos[0]["tags"] == .array(["lake", "sunset"]))
         #expect(photos[1]["state"] == "pending")
     }
 
@@ -32,8 +32,8 @@ import Testing
         let pin = PinInfo(id: 5, latitude: -33.87, longitude: 151.21, createdAt: 0, albumState: .empty, expected: 0, done: 0)
         let json = AlbumPresenter.json(pin)
         #expect(json["id"] == 5)
-        #expect(json["lat"] == .double(-33.87))
-        #expect(json["lon"] == .double(151.21))
+        #expect(json["latitude"] == .double(-33.87))
+        #expect(json["longitude"] == .double(151.21))
         #expect(json["state"] == "empty")
         let none = AlbumPresenter.json(RandomPinResult(pin: nil, description: "", photo: nil))
         #expect(none["pin"] == .null && none["photo"] == .null && none["description"] == "")

@@ -43,11 +43,11 @@ import TestSupport
         let post = try alice.run("post", "--feed", "Memes", "--sample", "3", "--json")
         let id = try #require(try JSONSerialization.jsonObject(with: Data(post.stdout.utf8)) as? [String: Any])["id"] as? Int
         let arrived = try #require(watch.lines.next(), "a listing with the new snap")
-        #expect(arrived.contains("\"id\":\(id ?? -1)") && arrived.contains("\"status\":\"unread\""), "\(arrived)")
+        #expect(arrived.contains("\"id\":\(id ?? -1)") && arrived.contains("\"state\":\"unread\""), "\(arrived)")
 
         #expect(try bob.run("view", "\(id ?? -1)").status == 0)
         let read = try #require(watch.lines.next(), "a listing after bob's own open")
-        #expect(read.contains("\"status\":\"read\""), "\(read)")
+        #expect(read.contains("\"state\":\"read\""), "\(read)")
     }
 
     @Test func aStudentPostsAndAnotherViewsOnceFromTheCommandLine() throws {
@@ -64,7 +64,7 @@ import TestSupport
         #expect(post.status == 0, "\(post.stderr)")
         let snap = try #require(try JSONSerialization.jsonObject(with: Data(post.stdout.utf8)) as? [String: Any])
         let id = try #require(snap["id"] as? Int)
-        #expect(snap["status"] as? String == "sent")
+        #expect(snap["state"] as? String == "sent")
         #expect(snap["feed"] as? String == "Memes")
         #expect(snap["poster"] as? String == "alice")
         #expect(snap["posted_at"] is String)
@@ -75,7 +75,7 @@ import TestSupport
         let feed = try bob.run("feed", "--json")
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(feed.stdout.utf8)) as? [[String: Any]])
         #expect(rows.count == 2)
-        #expect(rows.allSatisfy { $0["status"] as? String == "unread" })
+        #expect(rows.allSatisfy { $0["state"] as? String == "unread" })
 
         let text = try bob.run("feed")
         #expect(text.stdout.contains("Memes"))
@@ -96,7 +96,7 @@ import TestSupport
         #expect(try bob.run("admin", "users").status == 4, "not an admin")
 
         let listing = try bob.run("feed", "Memes", "--json")
-        #expect(listing.stdout.contains("\"status\":\"read\""))
+        #expect(listing.stdout.contains("\"state\":\"read\""))
 
         let whoami = try bob.run("whoami")
         #expect(whoami.stdout.contains("bob"))

@@ -52,8 +52,8 @@ import TestSupport
         let alice = try Traveller("alice", server: server)
         let sydney = try alice.object("pin", "add", "-33.87", "151.21")
         let id = try #require(sydney["id"] as? Int)
-        #expect(sydney["lat"] as? Double == -33.87)
-        #expect(sydney["lon"] as? Double == 151.21)
+        #expect(sydney["latitude"] as? Double == -33.87)
+        #expect(sydney["longitude"] as? Double == 151.21)
         #expect(["downloading", "ready", "empty", "failed"].contains(sydney["state"] as? String))
 
         let text = try alice.run("pin", "add", "42.28", "-83.74")
@@ -104,7 +104,7 @@ import TestSupport
         #expect(!photos.isEmpty)
         #expect(album["done"] as? Int == album["expected"] as? Int)
         for photo in photos {
-            for key in ["id", "title", "place", "tags", "state", "lat", "lon"] { #expect(photo[key] != nil, "\(key)") }
+            for key in ["id", "title", "place", "tags", "state", "latitude", "longitude"] { #expect(photo[key] != nil, "\(key)") }
         }
 
         let text = try alice.run("album", "\(pinID)")
@@ -243,7 +243,7 @@ import TestSupport
         func saved() throws -> (Double?, Double?, Double?) {
             let view = try alice.object("map")
             let center = view["center"] as? [String: Any]
-            return (center?["lat"] as? Double, center?["lon"] as? Double, view["zoom"] as? Double)
+            return (center?["latitude"] as? Double, center?["longitude"] as? Double, view["zoom"] as? Double)
         }
         #expect(try saved() == (42.28, -83.74, 4))
         try server.restart()

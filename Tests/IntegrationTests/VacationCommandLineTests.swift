@@ -62,7 +62,7 @@ struct VacationCommandLineTests {
             for tag in tags where !tag.contains(":") { counts[tag, default: 0] += 1 }
         }
         return counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-            .map { "\($0.key.prefix(1).uppercased() + $0.key.dropFirst())=\($0.value)" }
+            .map { "\($0.key)=\($0.value)" }
     }
 
     /// Places in order of first appearance with their photo counts, as the itinerary must list them.

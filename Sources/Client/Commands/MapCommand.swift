@@ -17,7 +17,7 @@ enum MapCommand {
         }
         if context.json {
             context.printJSON(.object([
-                ("center", .object([("lat", .double(view.centerLatitude)), ("lon", .double(view.centerLongitude))])),
+                ("center", .object([("latitude", .double(view.centerLatitude)), ("longitude", .double(view.centerLongitude))])),
                 ("zoom", .double(view.zoom)),
             ]))
             return

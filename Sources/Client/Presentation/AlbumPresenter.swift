@@ -7,8 +7,8 @@ enum AlbumPresenter {
     static func json(_ pin: PinInfo) -> JSONValue {
         .object([
             ("id", .int(Int64(bitPattern: pin.id))),
-            ("lat", .double(pin.latitude)),
-            ("lon", .double(pin.longitude)),
+            ("latitude", .double(pin.latitude)),
+            ("longitude", .double(pin.longitude)),
             ("created_at", .string(Timestamp.iso8601(pin.createdAt))),
             ("state", .string(pin.albumState.name)),
             ("expected", .int(Int64(pin.expected))),
@@ -24,9 +24,9 @@ enum AlbumPresenter {
             ("state", .string(name(photo.state))),
             ("title", .string(photo.title)),
             ("place", .string(photo.place)),
-            ("tags", .string(photo.tags)),
-            ("lat", .double(photo.latitude)),
-            ("lon", .double(photo.longitude)),
+            ("tags", JSONConvention.tags(photo.tags)),
+            ("latitude", .double(photo.latitude)),
+            ("longitude", .double(photo.longitude)),
             ("width", .int(Int64(photo.width))),
             ("height", .int(Int64(photo.height))),
             ("bytes", .int(Int64(photo.byteCount))),

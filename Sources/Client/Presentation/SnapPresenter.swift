@@ -9,7 +9,7 @@ enum SnapPresenter {
             ("poster", .string(snap.poster)),
             ("posted_at", .string(Timestamp.iso8601(snap.postedAt))),
             ("expires_at", .string(Timestamp.iso8601(snap.expiresAt))),
-            ("status", .string(snap.state.name)),
+            ("state", .string(snap.state.name)),
             ("format", .string(snap.imageKind.name)),
             ("bytes", .int(Int64(snap.byteCount))),
             ("width", .int(Int64(snap.width))),

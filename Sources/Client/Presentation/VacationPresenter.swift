@@ -18,14 +18,14 @@ enum VacationPresenter {
                  ("photos", .int(Int64(place.photoCount)))])
     }
 
-    /// `{"tag": "Beach", "count": N}`: the tag as shown.
+    /// `{"tag": "beach", "count": N}`: the tag as stored (text shows it capitalized).
     static func json(_ tag: VacationTag) -> JSONValue {
-        .object([("tag", .string(tag.displayName)), ("count", .int(Int64(tag.count)))])
+        .object([("tag", .string(tag.name)), ("count", .int(Int64(tag.count)))])
     }
 
     static func json(_ photo: VacationPhoto) -> JSONValue {
         .object([("id", .int(Int64(bitPattern: photo.photoID))), ("title", .string(photo.displayTitle)),
-                 ("place", .string(photo.place)), ("tags", .array(photo.tags.map { .string(VacationTag.display($0)) })),
+                 ("place", .string(photo.place)), ("tags", .array(photo.tags.map { .string($0) })),
                  ("latitude", .double(photo.latitude)), ("longitude", .double(photo.longitude)),
                  ("width", .int(Int64(photo.width))), ("height", .int(Int64(photo.height))),
                  ("visited_at", .string(Timestamp.iso8601(photo.visitedAt))), ("server", .string(photo.origin))])

@@ -4,6 +4,9 @@ import Shared
 /// Maintenance that opens the database directly, for when the server is stopped (SQLite's
 /// locking makes it safe while it runs, too).
 public enum OfflineAdmin {
+    /// Says on standard error what was changed besides the request (a data folder made owner-only).
+    private static let logger = Logger(level: .warning)
+
     /// What `addAdmin` did.
     public enum AdminChange: Sendable, Equatable {
         case created, promoted
@@ -23,7 +26,7 @@ public enum OfflineAdmin {
         if let password, let problem = InputRules.validatePassword(password) { throw InputError(problem) }
         // The deliberately slow hash runs before, not inside, the storage job.
         let hash = try password.map { try PasswordHasher().hash(password: $0) }
-        try DataDirectory.prepare(dataDirectory)
+        try DataDirectory.prepare(dataDirectory, logger: logger)
         let storage = try StorageExecutor.sqlite(path: ServerConfiguration.databasePath(in: dataDirectory), readers: 1)
         defer { storage.shutdown() }
         let now = RequestHandler.wallClock()
@@ -78,6 +81,7 @@ public enum OfflineAdmin {
         guard FileManager.default.fileExists(atPath: path) else {
             throw ConfigurationError("no Snapshare database in \(data)")
         }
+        try DataDirectory.prepare(data, logger: logger)
         let storage = try StorageExecutor.sqlite(path: path, readers: 1)
         defer { storage.shutdown() }
         let name = feed

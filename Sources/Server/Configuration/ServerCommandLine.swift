@@ -55,6 +55,8 @@ public enum ServerCommandLine {
     /// Parses and runs; returns the process exit code.
     public static func run(arguments: [String], environment: [String: String]) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
+        // Whatever the server or its admin commands create is for the server's user alone.
+        umask(0o077)
         let parser = CommandLineParser(root: root)
         do {
             switch try parser.parse(arguments, environment: environment) {

@@ -80,6 +80,8 @@ extension RequestHandler {
         entries.append(StatEntry(name: "connections_accepted", value: metrics.acceptedConnections))
         entries.append(StatEntry(name: "requests", value: metrics.requestCount))
         entries.append(StatEntry(name: "socket_send_waits", value: metrics.socketSendWaits))
+        // The process's standard error, not this server's: only one writes there.
+        entries.append(StatEntry(name: "log_lines_dropped", value: StandardErrorLog.shared.droppedLines))
         entries.append(StatEntry(name: "uptime_seconds", value: (now - metrics.startedAt) / 1000))
         return HandlerOutcome(Stats(entries: entries), requestID: context.requestID)
     }

@@ -16,6 +16,6 @@ enum ViewCommand {
             context.printJSON(object)
             return
         }
-        try ImageDisplay.show(bytes: opened.image, context: context, caption: line)
+        try ImageDisplay.show(bytes: opened.image, limits: ImageDisplay.limits(for: session.welcome), context: context, caption: line)
     }
 }

@@ -27,7 +27,7 @@ public enum ServerCommandLine {
             OptionSpec("--snap-ttl", valueName: "DURATION", help: "how long snaps live, e.g. 7d, 12h, 30m (default 7d)"),
             OptionSpec("--max-image-bytes", valueName: "N", help: "largest image accepted (default 5242880)"),
             OptionSpec("--max-image-dimension", valueName: "N", help: "largest width or height in pixels (default 8192)"),
-            OptionSpec("--max-image-pixels", valueName: "N", help: "largest width x height (default 40000000)"),
+            OptionSpec("--max-image-pixels", valueName: "N", help: "largest width x height (default 16777216, 4096x4096)"),
             OptionSpec("--max-connections", valueName: "N", help: "connections served at once; above it the server stops accepting (default 10000)"),
             OptionSpec("--max-in-flight", valueName: "N", help: "requests in flight per connection (default 64)"),
             OptionSpec("--max-frame-before-login", valueName: "N", help: "largest frame before login, bytes (default 16384)"),

@@ -213,6 +213,17 @@ import Testing
         }
     }
 
+    @Test func anInterlacedPNGPassesVerificationAndDecodesToTheSamePixels() throws {
+        let image = ImageTestSupport.gradient(width: 37, height: 23)
+        let interlaced = ImageTestSupport.png(width: 37, height: 23, bitDepth: 8, colourType: 2, interlace: 1,
+                                              rows: ImageTestSupport.adam7Rows(image))
+        #expect(try ImageCodec.verify(interlaced) == ImageHeader(format: .png, width: 37, height: 23))
+        #expect(try ImageCodec.decode(interlaced) == image)
+        #expect(throws: ImageError.self, "one pass short") { try ImageCodec.verify(ImageTestSupport.png(
+            width: 37, height: 23, bitDepth: 8, colourType: 2, interlace: 1, rows: ImageTestSupport.adam7Rows(image).dropLast(3)))
+        }
+    }
+
     @Test(arguments: ["png", "jpeg", "progressive"])
     func everyPrefixOfAFileFailsVerificationEvenOneMissingOnlyItsEndMarker(kind: String) throws {
         let bytes = try #require(try wholeFiles().first { $0.0 == kind }?.1)

@@ -83,6 +83,21 @@ enum ImageTestSupport {
         return bytes
     }
 
+    /// The scanlines of an Adam7-interlaced RGB8 PNG of `image`, pass by pass, for `png(interlace: 1)`.
+    static func adam7Rows(_ image: RGBImage) -> [[UInt8]] {
+        let passes = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+        return passes.flatMap { x0, y0, dx, dy in
+            // A pass with no columns has no scanlines (and no filter bytes) at all.
+            guard x0 < image.width else { return [[UInt8]]() }
+            return stride(from: y0, to: image.height, by: dy).map { y in
+                stride(from: x0, to: image.width, by: dx).flatMap { x in
+                    let pixel = image[x, y]
+                    return [pixel.red, pixel.green, pixel.blue]
+                }
+            }
+        }
+    }
+
     /// A zlib stream of uncompressed (stored) deflate blocks.
     static func storedZlib(_ data: [UInt8]) -> [UInt8] {
         var stream: [UInt8] = [0x78, 0x01]

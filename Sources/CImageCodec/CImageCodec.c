@@ -58,6 +58,37 @@ static int check_limits(uint32_t width, uint32_t height, const snapshare_image_l
 
 void snapshare_image_free(void *buffer) { free(buffer); }
 
+/// What a read from memory is given: the bytes, the limits, and where its reason goes. The
+/// first member of every read job, so a job can be made by `new_read_job`.
+struct codec_input {
+    const unsigned char *bytes;
+    size_t count;
+    const snapshare_image_limits *limits;
+    char *message;
+    size_t message_capacity;
+};
+
+/// Allocates a zeroed read job of `size` bytes (one that starts with a `struct codec_input`) and
+/// fills in its input; NULL with `*code` and the message saying why when `arguments_ok` is false,
+/// an argument is out of range, or memory runs out.
+static void *new_read_job(size_t size, int arguments_ok, const unsigned char *bytes, size_t count,
+                          const snapshare_image_limits *limits, char *message, size_t message_capacity,
+                          int *code) {
+    if (!arguments_ok || bytes == NULL || count == 0 || limits == NULL || count > ULONG_MAX) {
+        set_message(message, message_capacity, "invalid argument");
+        *code = SNAPSHARE_IMAGE_INVALID_ARGUMENT;
+        return NULL;
+    }
+    struct codec_input *input = calloc(1, size);
+    if (input == NULL) {
+        set_message(message, message_capacity, "out of memory");
+        *code = SNAPSHARE_IMAGE_OUT_OF_MEMORY;
+        return NULL;
+    }
+    *input = (struct codec_input){bytes, count, limits, message, message_capacity};
+    return input;
+}
+
 // MARK: - PNG
 
 /// libpng's simplified API keeps its own setjmp inside; failures come back as a message string.
@@ -122,6 +153,99 @@ int snapshare_png_decode(const unsigned char *bytes, size_t count,
     return SNAPSHARE_IMAGE_OK;
 }
 
+/// Everything a PNG verification needs after libpng may have longjmp'd (see the file comment).
+struct png_verify_job {
+    struct codec_input input;
+    png_structp png;
+    png_infop info;
+    /// How far libpng has read into the input.
+    size_t offset;
+    unsigned char *row;
+    snapshare_image_size size;
+    /// SNAPSHARE_IMAGE_* code to report after a longjmp; DECODE_FAILED when left OK.
+    int code;
+};
+
+/// libpng's read callback: hands out the memory buffer, and running out of it is truncation.
+static void png_verify_read(png_structp png, png_bytep target, size_t length) {
+    struct png_verify_job *job = png_get_io_ptr(png);
+    if (length > job->input.count - job->offset) {
+        job->code = SNAPSHARE_IMAGE_TRUNCATED;
+        png_error(png, "the file ends before the image does");
+    }
+    memcpy(target, job->input.bytes + job->offset, length);
+    job->offset += length;
+}
+
+/// libpng's error callback: keep the message (libpng would print it) and jump back.
+static void png_verify_error(png_structp png, png_const_charp library_message) {
+    struct png_verify_job *job = png_get_error_ptr(png);
+    set_message(job->input.message, job->input.message_capacity, "PNG: %s", library_message);
+    png_longjmp(png, 1);
+}
+
+/// Warnings (benign errors such as extra compressed data) pass silently, as they do in decode.
+static void png_verify_warning(png_structp png, png_const_charp library_message) {
+    (void)png;
+    (void)library_message;
+}
+
+/// The part of the verification that libpng may longjmp out of. Returns a SNAPSHARE_IMAGE_* code.
+static int run_png_verify(struct png_verify_job *job) {
+    if (setjmp(png_jmpbuf(job->png)) != 0) {
+        return job->code != SNAPSHARE_IMAGE_OK ? job->code : SNAPSHARE_IMAGE_DECODE_FAILED;
+    }
+    // A CRC that does not match means damaged bytes, in an ancillary chunk as much as in IDAT.
+    png_set_crc_action(job->png, PNG_CRC_ERROR_QUIT, PNG_CRC_ERROR_QUIT);
+    png_set_read_fn(job->png, job, png_verify_read);
+    png_read_info(job->png, job->info);
+
+    uint32_t width = png_get_image_width(job->png, job->info);
+    uint32_t height = png_get_image_height(job->png, job->info);
+    int code = check_limits(width, height, job->input.limits, job->input.message, job->input.message_capacity);
+    if (code != SNAPSHARE_IMAGE_OK) return code;
+
+    // Interlaced files are read pass by pass into the same row: only the reading matters here.
+    int passes = png_set_interlace_handling(job->png);
+    png_read_update_info(job->png, job->info);
+    job->row = malloc(png_get_rowbytes(job->png, job->info));
+    if (job->row == NULL) {
+        set_message(job->input.message, job->input.message_capacity, "out of memory for a row");
+        return SNAPSHARE_IMAGE_OUT_OF_MEMORY;
+    }
+    for (int pass = 0; pass < passes; pass += 1) {
+        for (uint32_t y = 0; y < height; y += 1) png_read_row(job->png, job->row, NULL);
+    }
+    // The rest of the zlib stream and every chunk after it, through IEND, CRCs included.
+    png_read_end(job->png, NULL);
+    job->size.width = width;
+    job->size.height = height;
+    return SNAPSHARE_IMAGE_OK;
+}
+
+int snapshare_png_verify(const unsigned char *bytes, size_t count,
+                         const snapshare_image_limits *limits, snapshare_image_size *out,
+                         char *message, size_t message_capacity) {
+    if (out != NULL) memset(out, 0, sizeof *out);
+    int code = SNAPSHARE_IMAGE_OK;
+    struct png_verify_job *job = new_read_job(sizeof *job, out != NULL, bytes, count, limits,
+                                              message, message_capacity, &code);
+    if (job == NULL) return code;
+    job->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, job, png_verify_error, png_verify_warning);
+    job->info = job->png != NULL ? png_create_info_struct(job->png) : NULL;
+    code = SNAPSHARE_IMAGE_OUT_OF_MEMORY;
+    if (job->info != NULL) {
+        code = run_png_verify(job);
+    } else {
+        set_message(message, message_capacity, "out of memory");
+    }
+    if (code == SNAPSHARE_IMAGE_OK) *out = job->size;
+    png_destroy_read_struct(&job->png, &job->info, NULL);
+    free(job->row);
+    free(job);
+    return code;
+}
+
 int snapshare_png_encode(const unsigned char *pixels, uint32_t width, uint32_t height,
                          unsigned char **out, size_t *out_count,
                          char *message, size_t message_capacity) {
@@ -184,6 +308,8 @@ struct codec_error {
     int code;
     /// Set once every scanline has been read: a missing EOI after that is harmless.
     int pixels_complete;
+    /// Set by verify: every warning about damaged data is a failure, a missing EOI included.
+    int strict;
     /// Our own reason, used instead of libjpeg's message when set.
     const char *reason;
 };
@@ -197,13 +323,24 @@ static void codec_error_exit(j_common_ptr cinfo) {
     longjmp(error->jump, 1);
 }
 
+/// True for the warnings about metadata we never use, the ones a strict read still lets pass.
+static int is_metadata_warning(int msg_code) {
+    return msg_code == JWRN_ADOBE_XFORM || msg_code == JWRN_JFIF_MAJOR || msg_code == JWRN_BOGUS_ICC;
+}
+
 /// Warnings are silent (libjpeg would print to stderr), except running out of data before the
-/// pixels are complete: libjpeg would pad with grey and carry on, we refuse the file.
+/// pixels are complete: libjpeg would pad with grey and carry on, we refuse the file. A strict
+/// read (verify) also refuses every other warning about the data, which libjpeg papers over.
 static void codec_emit_message(j_common_ptr cinfo, int level) {
     struct codec_error *error = (struct codec_error *)cinfo->err;
     if (level >= 0) return;
-    if (cinfo->err->msg_code == JWRN_JPEG_EOF && !error->pixels_complete) {
+    int msg_code = cinfo->err->msg_code;
+    if (msg_code == JWRN_JPEG_EOF && (!error->pixels_complete || error->strict)) {
         error->code = SNAPSHARE_IMAGE_TRUNCATED;
+        longjmp(error->jump, 1);
+    }
+    if (error->strict && !is_metadata_warning(msg_code)) {
+        error->code = SNAPSHARE_IMAGE_DECODE_FAILED;
         longjmp(error->jump, 1);
     }
     cinfo->err->num_warnings += 1;
@@ -239,21 +376,20 @@ static void copy_jpeg_message(j_common_ptr cinfo, const struct codec_error *erro
     set_message(message, capacity, "JPEG: %s", text);
 }
 
-// MARK: - JPEG decode
+// MARK: - JPEG decode and verify
 
 struct jpeg_decode_job {
+    struct codec_input input;
     struct jpeg_decompress_struct cinfo;
     struct codec_error error;
     struct jpeg_progress_mgr progress;
-    const unsigned char *bytes;
-    size_t count;
-    const snapshare_image_limits *limits;
+    /// Read every scan and scanline but keep no pixels (snapshare_jpeg_verify).
+    int verify_only;
     unsigned char *pixels;
-    unsigned char *cmyk_row;
+    /// A row of CMYK samples on their way to RGB; when verifying, the one row every scanline goes to.
+    unsigned char *row;
     uint32_t width;
     uint32_t height;
-    char *message;
-    size_t message_capacity;
 };
 
 /// Photoshop writes Adobe-marked CMYK inverted (0 = full ink); others write it plain.
@@ -270,27 +406,35 @@ static void cmyk_row_to_rgb(const unsigned char *cmyk, unsigned char *rgb, uint3
     }
 }
 
+/// Stops the job with `reason` (libjpeg's own jump, from our side).
+static void fail_jpeg_job(struct jpeg_decode_job *job, int code, const char *reason) {
+    job->error.reason = reason;
+    job->error.code = code;
+    longjmp(job->error.jump, 1);
+}
+
 /// The part of the decode that libjpeg may longjmp out of. Returns a SNAPSHARE_IMAGE_* code.
 static int run_jpeg_decode(struct jpeg_decode_job *job) {
     j_decompress_ptr cinfo = &job->cinfo;
     install_error_manager(&job->error, (j_common_ptr)cinfo);
+    job->error.strict = job->verify_only;
     if (setjmp(job->error.jump) != 0) {
-        copy_jpeg_message((j_common_ptr)cinfo, &job->error, job->message, job->message_capacity);
+        copy_jpeg_message((j_common_ptr)cinfo, &job->error, job->input.message, job->input.message_capacity);
         jpeg_destroy_decompress(cinfo);
         return job->error.code;
     }
 
     jpeg_create_decompress(cinfo);
     // Coefficient buffers of a progressive image: at most 4 components of 2-byte samples.
-    uint64_t memory = job->limits->max_pixels * 8u + 64u * 1024u * 1024u;
+    uint64_t memory = job->input.limits->max_pixels * 8u + 64u * 1024u * 1024u;
     cinfo->mem->max_memory_to_use = memory > (uint64_t)LONG_MAX ? LONG_MAX : (long)memory;
     job->progress.progress_monitor = codec_progress;
     cinfo->progress = &job->progress;
-    jpeg_mem_src(cinfo, job->bytes, (unsigned long)job->count);
+    jpeg_mem_src(cinfo, job->input.bytes, (unsigned long)job->input.count);
     jpeg_read_header(cinfo, TRUE);
 
-    int code = check_limits(cinfo->image_width, cinfo->image_height, job->limits,
-                            job->message, job->message_capacity);
+    int code = check_limits(cinfo->image_width, cinfo->image_height, job->input.limits,
+                            job->input.message, job->input.message_capacity);
     if (code != SNAPSHARE_IMAGE_OK) {
         jpeg_destroy_decompress(cinfo);
         return code;
@@ -298,63 +442,63 @@ static int run_jpeg_decode(struct jpeg_decode_job *job) {
 
     int cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
     // libjpeg-turbo converts gray and YCbCr to RGB itself, but not CMYK: take CMYK and convert.
+    // A verification asks for the same, so it refuses whatever the decoder cannot convert.
     cinfo->out_color_space = cmyk ? JCS_CMYK : JCS_RGB;
+    if (job->verify_only) {
+        // At 1/8 scale every coefficient is still entropy-decoded, which is where damage shows;
+        // only the inverse DCT, upsampling and colour conversion shrink to a 64th of the work.
+        cinfo->scale_num = 1;
+        cinfo->scale_denom = 8;
+        cinfo->dct_method = JDCT_IFAST;
+        cinfo->do_fancy_upsampling = FALSE;
+    }
     jpeg_start_decompress(cinfo);
-    if (cinfo->output_width != cinfo->image_width || cinfo->output_height != cinfo->image_height ||
-        cinfo->output_components != (cmyk ? 4 : 3)) {
-        job->error.reason = "JPEG decoder produced an unexpected layout";
-        job->error.code = SNAPSHARE_IMAGE_DECODE_FAILED;
-        longjmp(job->error.jump, 1);
+    int full_size = cinfo->output_width == cinfo->image_width && cinfo->output_height == cinfo->image_height;
+    if ((!full_size && !job->verify_only) || cinfo->output_components != (cmyk ? 4 : 3)) {
+        fail_jpeg_job(job, SNAPSHARE_IMAGE_DECODE_FAILED, "JPEG decoder produced an unexpected layout");
     }
 
-    job->width = cinfo->output_width;
-    job->height = cinfo->output_height;
-    size_t stride = (size_t)job->width * 3u;
-    job->pixels = malloc(stride * job->height);
-    if (cmyk) job->cmyk_row = malloc((size_t)job->width * 4u);
-    if (job->pixels == NULL || (cmyk && job->cmyk_row == NULL)) {
-        job->error.reason = "out of memory for pixels";
-        job->error.code = SNAPSHARE_IMAGE_OUT_OF_MEMORY;
-        longjmp(job->error.jump, 1);
+    job->width = cinfo->image_width;
+    job->height = cinfo->image_height;
+    size_t stride = (size_t)cinfo->output_width * 3u;
+    if (job->verify_only) {
+        job->row = malloc((size_t)cinfo->output_width * (size_t)cinfo->output_components);
+    } else {
+        job->pixels = malloc(stride * cinfo->output_height);
+        if (cmyk) job->row = malloc((size_t)cinfo->output_width * 4u);
+    }
+    if ((job->verify_only || cmyk) ? job->row == NULL : job->pixels == NULL) {
+        fail_jpeg_job(job, SNAPSHARE_IMAGE_OUT_OF_MEMORY, "out of memory for pixels");
     }
 
     while (cinfo->output_scanline < cinfo->output_height) {
-        unsigned char *target = job->pixels + stride * cinfo->output_scanline;
-        JSAMPROW row = cmyk ? job->cmyk_row : target;
+        unsigned char *target = job->pixels != NULL ? job->pixels + stride * cinfo->output_scanline : NULL;
+        JSAMPROW row = job->row != NULL ? job->row : target;
         if (jpeg_read_scanlines(cinfo, &row, 1) != 1) {
-            job->error.reason = "JPEG decoder stopped early";
-            job->error.code = SNAPSHARE_IMAGE_DECODE_FAILED;
-            longjmp(job->error.jump, 1);
+            fail_jpeg_job(job, SNAPSHARE_IMAGE_DECODE_FAILED, "JPEG decoder stopped early");
         }
-        if (cmyk) cmyk_row_to_rgb(job->cmyk_row, target, job->width, cinfo->saw_Adobe_marker);
+        if (target != NULL && cmyk) cmyk_row_to_rgb(job->row, target, cinfo->output_width, cinfo->saw_Adobe_marker);
     }
     job->error.pixels_complete = 1;
+    // Reads on to EOI: a strict read refuses a file that ends before it.
     jpeg_finish_decompress(cinfo);
     jpeg_destroy_decompress(cinfo);
     return SNAPSHARE_IMAGE_OK;
 }
 
-int snapshare_jpeg_decode(const unsigned char *bytes, size_t count,
-                          const snapshare_image_limits *limits, snapshare_rgb_image *out,
-                          char *message, size_t message_capacity) {
+/// Decodes (or, with `verify_only`, reads without keeping pixels) a JPEG; `out->pixels` stays
+/// NULL when verifying.
+static int read_jpeg(const unsigned char *bytes, size_t count, const snapshare_image_limits *limits,
+                     int verify_only, snapshare_rgb_image *out, char *message, size_t message_capacity) {
     if (out != NULL) memset(out, 0, sizeof *out);
-    if (bytes == NULL || count == 0 || limits == NULL || out == NULL || count > ULONG_MAX) {
-        set_message(message, message_capacity, "invalid argument");
-        return SNAPSHARE_IMAGE_INVALID_ARGUMENT;
-    }
-    struct jpeg_decode_job *job = calloc(1, sizeof *job);
-    if (job == NULL) {
-        set_message(message, message_capacity, "out of memory");
-        return SNAPSHARE_IMAGE_OUT_OF_MEMORY;
-    }
-    job->bytes = bytes;
-    job->count = count;
-    job->limits = limits;
-    job->message = message;
-    job->message_capacity = message_capacity;
+    int code = SNAPSHARE_IMAGE_OK;
+    struct jpeg_decode_job *job = new_read_job(sizeof *job, out != NULL, bytes, count, limits,
+                                               message, message_capacity, &code);
+    if (job == NULL) return code;
+    job->verify_only = verify_only;
 
-    int code = run_jpeg_decode(job);
-    free(job->cmyk_row);
+    code = run_jpeg_decode(job);
+    free(job->row);
     if (code == SNAPSHARE_IMAGE_OK) {
         out->width = job->width;
         out->height = job->height;
@@ -363,6 +507,25 @@ int snapshare_jpeg_decode(const unsigned char *bytes, size_t count,
         free(job->pixels);
     }
     free(job);
+    return code;
+}
+
+int snapshare_jpeg_decode(const unsigned char *bytes, size_t count,
+                          const snapshare_image_limits *limits, snapshare_rgb_image *out,
+                          char *message, size_t message_capacity) {
+    return read_jpeg(bytes, count, limits, 0, out, message, message_capacity);
+}
+
+int snapshare_jpeg_verify(const unsigned char *bytes, size_t count,
+                          const snapshare_image_limits *limits, snapshare_image_size *out,
+                          char *message, size_t message_capacity) {
+    if (out != NULL) memset(out, 0, sizeof *out);
+    snapshare_rgb_image image;
+    int code = read_jpeg(bytes, count, limits, 1, out != NULL ? &image : NULL, message, message_capacity);
+    if (code == SNAPSHARE_IMAGE_OK) {
+        out->width = image.width;
+        out->height = image.height;
+    }
     return code;
 }
 

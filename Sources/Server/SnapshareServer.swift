@@ -28,7 +28,7 @@ public final class SnapshareServer: @unchecked Sendable {
     public init(configuration: ServerConfiguration, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
-        try DataDirectory.prepare(configuration.dataDirectory)
+        try DataDirectory.prepare(configuration.dataDirectory, logger: logger)
         // Before storage starts its threads: a photo source that cannot work stops the start here.
         let photos = try configuration.makeProvider(logger: logger)
         let gazetteer = try Gazetteer.bundled()
@@ -113,19 +113,6 @@ public final class SnapshareServer: @unchecked Sendable {
         albums.shutdown()
         core.stop()
         storage.shutdown()
-    }
-}
-
-/// The server's data folder: created owner-only, since it holds password hashes and snaps.
-enum DataDirectory {
-    static func prepare(_ path: String) throws {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw ConfigurationError("\(path) exists and is not a directory") }
-            return
-        }
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
     }
 }
 

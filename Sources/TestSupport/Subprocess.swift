@@ -30,9 +30,12 @@ public enum Subprocess {
     }
 
     /// Starts the built executable `name` and leaves it running, its standard output readable
-    /// line by line (standard error is discarded); for commands that keep going, like a watch.
-    public static func start(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> RunningProcess {
-        try RunningProcess(executable(name), arguments, environment: ourEnvironment(environment))
+    /// line by line; for commands that keep going, like a watch. Standard error is discarded, or
+    /// with `mergingStandardError` goes into the same pipe, as with `2>&1 | tee`.
+    public static func start(_ name: String, _ arguments: [String], environment: [String: String] = [:],
+                             mergingStandardError: Bool = false) throws -> RunningProcess {
+        try RunningProcess(executable(name), arguments, environment: ourEnvironment(environment),
+                           mergingStandardError: mergingStandardError)
     }
 
     /// This process's environment without any SNAPSHARE_* variable (a developer's own class code
@@ -152,16 +155,22 @@ public final class RunningProcess: @unchecked Sendable {
     private let output = Pipe()
     public let lines: OutputLines
 
-    init(_ path: String, _ arguments: [String], environment: [String: String]) throws {
+    init(_ path: String, _ arguments: [String], environment: [String: String], mergingStandardError: Bool) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         process.environment = environment
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = mergingStandardError ? output : FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         lines = OutputLines(output.fileHandleForReading)
         try process.run()
+    }
+
+    /// Closes this end of the output pipe, as when the `tee` or `head` reading it exits: the
+    /// child's next write to it fails with EPIPE. `lines` must not be read afterwards.
+    public func closeOutput() {
+        try? output.fileHandleForReading.close()
     }
 
     /// SIGKILL (see `Subprocess.launch` on why not `terminate()`), then wait.

@@ -191,7 +191,7 @@ private let fingerprintB = String(repeating: "cd", count: 32)
         try state.saveSession(StoredSession(token: "t", username: "u"), for: "h:1")
         let file = state.sessionPath(for: "h:1")
         put("just-a-token\n", at: file)
-        #expect(throws: ClientStateError.corrupt(file: file, reason: "expected a token line and a username line")) {
+        #expect(throws: ClientStateError.corrupt(file: file, reason: "expected a token line, a username line and a fingerprint line")) {
             try state.session(for: "h:1")
         }
     }

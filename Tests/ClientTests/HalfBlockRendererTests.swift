@@ -96,3 +96,43 @@ import Testing
         return count
     }
 }
+
+@Suite struct ColorDepthTests {
+    @Test func theTerminalSaysHowManyColoursItHas() {
+        #expect(ColorDepth.detect(["COLORTERM": "truecolor", "TERM": "xterm"]) == .trueColor)
+        #expect(ColorDepth.detect(["COLORTERM": "24bit"]) == .trueColor)
+        #expect(ColorDepth.detect(["TERM": "xterm-direct"]) == .trueColor)
+        #expect(ColorDepth.detect(["TERM": "screen-256color"]) == .palette256)
+        #expect(ColorDepth.detect(["TERM": "xterm"]) == .plain)
+        #expect(ColorDepth.detect(["TERM": "dumb"]) == .plain)
+        #expect(ColorDepth.detect([:]) == .plain)
+    }
+
+    @Test func noColorTurnsOffDecorationsOnly() {
+        #expect(ColorDepth.decorationsColored(["TERM": "xterm-256color"], onTerminal: true))
+        #expect(!ColorDepth.decorationsColored(["TERM": "xterm-256color", "NO_COLOR": "1"], onTerminal: true))
+        #expect(!ColorDepth.decorationsColored(["TERM": "xterm-256color"], onTerminal: false))
+        #expect(ColorDepth.detect(["COLORTERM": "truecolor", "NO_COLOR": "1"]) == .trueColor, "pictures keep their colours")
+    }
+
+    @Test func paletteColoursAreTheNearestCubeOrGrey() {
+        #expect(ColorDepth.paletteIndex(red: 255, green: 0, blue: 0) == 196)
+        #expect(ColorDepth.paletteIndex(red: 0, green: 0, blue: 0) == 16)
+        #expect(ColorDepth.paletteIndex(red: 255, green: 255, blue: 255) == 231)
+        #expect(ColorDepth.paletteIndex(red: 128, green: 128, blue: 128) == 244)
+    }
+
+    @Test func aPictureIn256ColoursUsesThePalette() {
+        let red = RGBImage(width: 2, height: 2, color: RGBImage.Color(red: 255, green: 0, blue: 0))
+        #expect(HalfBlockRenderer(depth: .palette256).render(red, columns: 2, rows: 1)
+                == ["\u{1B}[38;5;196m\u{1B}[48;5;196m▀▀\u{1B}[0m"])
+    }
+
+    @Test func aPictureWithoutColourIsShadedCharacters() {
+        var image = RGBImage(width: 2, height: 2, color: RGBImage.Color(red: 255, green: 255, blue: 255))
+        image[0, 0] = RGBImage.Color(red: 0, green: 0, blue: 0)
+        image[0, 1] = RGBImage.Color(red: 0, green: 0, blue: 0)
+        let lines = HalfBlockRenderer(depth: .plain).render(image, columns: 2, rows: 1)
+        #expect(lines == ["@ "], "black is the heaviest ink, white none, and no escape is sent")
+    }
+}

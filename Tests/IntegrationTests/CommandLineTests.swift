@@ -9,7 +9,9 @@ import TestSupport
         let home = TemporaryDirectory("snapshare-cli-home")
         let server: TestServer
         var environment: [String: String] {
-            ["SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": server.address, "SNAPSHARE_CA": server.caPath]
+            // A true-colour terminal's environment, whatever the test runner's is.
+            ["SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": server.address, "SNAPSHARE_CA": server.caPath,
+             "COLORTERM": "truecolor", "TERM": "xterm-256color"]
         }
         func run(_ arguments: String..., stdin: String? = nil) throws -> Subprocess.Result {
             try Subprocess.run("snapshare", arguments, environment: environment, stdin: stdin)

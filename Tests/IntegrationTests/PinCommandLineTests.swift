@@ -11,7 +11,9 @@ import TestSupport
         let home = TemporaryDirectory("snapshare-pin-home")
         let server: TestServer
         var environment: [String: String] {
-            ["SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": server.address, "SNAPSHARE_CA": server.caPath]
+            // A true-colour terminal's environment, whatever the test runner's is.
+            ["SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": server.address, "SNAPSHARE_CA": server.caPath,
+             "COLORTERM": "truecolor", "TERM": "xterm-256color"]
         }
 
         init(_ name: String, server: TestServer) throws {

@@ -22,7 +22,9 @@ struct VacationCommandLineTests {
         }
 
         var environment: [String: String] {
-            ["SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": server.address, "SNAPSHARE_CA": server.caPath]
+            // A true-colour terminal's environment, whatever the test runner's is.
+            ["SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": server.address, "SNAPSHARE_CA": server.caPath,
+             "COLORTERM": "truecolor", "TERM": "xterm-256color"]
         }
 
         func run(_ arguments: [String]) throws -> Subprocess.Result {

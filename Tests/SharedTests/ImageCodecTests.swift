@@ -141,12 +141,7 @@ import Testing
 
     @Test(arguments: ["png", "jpeg", "progressive"])
     func everyPrefixOfAFileFailsCleanlyOrDecodesTheWholeImage(kind: String) throws {
-        let image = ImageTestSupport.gradient(width: 12, height: 10)
-        let bytes = switch kind {
-        case "png": try ImageCodec.encodePNG(image)
-        case "jpeg": try ImageCodec.encodeJPEG(image)
-        default: try ImageCodec.encodeJPEG(image, progressive: true)
-        }
+        let bytes = try ImageTestSupport.encoded(ImageTestSupport.gradient(width: 12, height: 10), as: kind)
         let full = try ImageCodec.decode(bytes)
         var truncations = 0
         for length in 0..<bytes.count {
@@ -167,14 +162,7 @@ import Testing
     }
 
     @Test func randomBytesNeverCrashTheDecoder() {
-        var random = SeededGenerator(seed: 0xD0C0DE)
-        for round in 0..<1500 {
-            var bytes = random.bytes(Int.random(in: 0...400, using: &random))
-            switch round % 3 {
-            case 0: bytes = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + bytes
-            case 1: bytes = [0xFF, 0xD8, 0xFF] + bytes
-            default: break
-            }
+        for bytes in ImageTestSupport.randomInputs(count: 1500, seed: 0xD0C0DE) {
             if let image = try? ImageCodec.decode(bytes) {
                 #expect(image.pixels.count == image.width * image.height * 3)
             }
@@ -183,22 +171,141 @@ import Testing
 
     @Test(arguments: ["png", "jpeg", "progressive"])
     func damagedFilesNeverCrashTheDecoder(kind: String) throws {
-        let image = ImageTestSupport.gradient(width: 24, height: 16)
-        let original = switch kind {
-        case "png": try ImageCodec.encodePNG(image)
-        case "jpeg": try ImageCodec.encodeJPEG(image)
-        default: try ImageCodec.encodeJPEG(image, progressive: true)
-        }
-        var random = SeededGenerator(seed: 0xBAD5EED)
+        let original = try ImageTestSupport.encoded(ImageTestSupport.gradient(width: 24, height: 16), as: kind)
         let limits = ImageLimits(maxWidth: 2048, maxHeight: 2048, maxPixels: 1 << 20)
-        for _ in 0..<400 {
-            var bytes = original
-            for _ in 0..<Int.random(in: 1...6, using: &random) {
-                bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
-            }
+        for bytes in ImageTestSupport.damagedCopies(of: original, count: 400, seed: 0xBAD5EED) {
             if let decoded = try? ImageCodec.decode(bytes, limits: limits) {
                 #expect(decoded.pixels.count == decoded.width * decoded.height * 3)
             }
+        }
+    }
+
+    // MARK: Verification without keeping pixels
+
+    /// A photo as baseline JPEG, progressive JPEG and PNG: the files verification must pass.
+    private func wholeFiles() throws -> [(String, [UInt8])] {
+        let photo = try ImageCodec.decode(ImageTestSupport.fixture("04-rocket.png"))
+        return [
+            ("png", try ImageTestSupport.fixture("04-rocket.png")),
+            ("jpeg", try ImageCodec.encodeJPEG(photo)),
+            ("progressive", try ImageCodec.encodeJPEG(photo, progressive: true)),
+        ]
+    }
+
+    @Test func wholePNGsAndJPEGsPassVerificationWithTheirHeader() throws {
+        for (kind, bytes) in try wholeFiles() {
+            #expect(try ImageCodec.verify(bytes) == ImageHeader.parse(bytes), "\(kind)")
+        }
+        for name in ["09-brick.png", "gray-64-192-16x8.jpg", "cmyk-red-blue-16x8.jpg"] {
+            let bytes = try ImageTestSupport.fixture(name)
+            #expect(try ImageCodec.verify(bytes) == ImageHeader.parse(bytes), "\(name)")
+        }
+        let variants = [
+            ImageTestSupport.png(width: 4, height: 1, bitDepth: 1, colourType: 0, rows: [[0b1010_0000]]),
+            ImageTestSupport.png(width: 2, height: 1, bitDepth: 8, colourType: 3, rows: [[1, 0]],
+                                 chunksBeforeData: [("PLTE", [255, 0, 0, 0, 255, 0])]),
+            ImageTestSupport.png(width: 1, height: 1, bitDepth: 16, colourType: 2, rows: [[1, 2, 3, 4, 5, 6]]),
+            ImageTestSupport.png(width: 1, height: 1, bitDepth: 8, colourType: 2, interlace: 1, rows: [[7, 8, 9]]),
+            try ImageCodec.encodePNG(ImageTestSupport.gradient(width: 33, height: 21)),
+        ]
+        for png in variants {
+            #expect(try ImageCodec.verify(png) == ImageHeader.parse(png))
+        }
+    }
+
+    @Test func anInterlacedPNGPassesVerificationAndDecodesToTheSamePixels() throws {
+        let image = ImageTestSupport.gradient(width: 37, height: 23)
+        let interlaced = ImageTestSupport.png(width: 37, height: 23, bitDepth: 8, colourType: 2, interlace: 1,
+                                              rows: ImageTestSupport.adam7Rows(image))
+        #expect(try ImageCodec.verify(interlaced) == ImageHeader(format: .png, width: 37, height: 23))
+        #expect(try ImageCodec.decode(interlaced) == image)
+        #expect(throws: ImageError.self, "one pass short") { try ImageCodec.verify(ImageTestSupport.png(
+            width: 37, height: 23, bitDepth: 8, colourType: 2, interlace: 1, rows: ImageTestSupport.adam7Rows(image).dropLast(3)))
+        }
+    }
+
+    @Test(arguments: ["png", "jpeg", "progressive"])
+    func everyPrefixOfAFileFailsVerificationEvenOneMissingOnlyItsEndMarker(kind: String) throws {
+        let bytes = try #require(try wholeFiles().first { $0.0 == kind }?.1)
+        for length in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 400)).map({ $0 }) + [bytes.count - 1] {
+            #expect(throws: ImageError.self, "prefix \(length) of \(bytes.count)") { try ImageCodec.verify(bytes[..<length]) }
+        }
+    }
+
+    @Test func aPNGWithAValidHeaderAndGarbageDataFailsVerification() throws {
+        let png = try ImageTestSupport.fixture("04-rocket.png")
+        var random = SeededGenerator(seed: 0x6A7BA6E)
+        // The signature and IHDR stay: the header alone says nothing is wrong.
+        let garbage = Array(png.prefix(33)) + random.bytes(png.count - 33)
+        #expect(try ImageHeader.parse(garbage) == ImageHeader.parse(png))
+        #expect(throws: ImageError.self) { try ImageCodec.verify(garbage) }
+    }
+
+    @Test func aBadCRCFailsVerificationInImageDataAndInAnAncillaryChunk() throws {
+        var png = ImageTestSupport.png(width: 2, height: 2, bitDepth: 8, colourType: 2, rows: [[1, 2, 3, 4, 5, 6], [7, 8, 9, 10, 11, 12]])
+        // The IDAT's CRC: the 4 bytes before IEND's 12.
+        png[png.count - 13] ^= 0x01
+        #expect {
+            try ImageCodec.verify(png)
+        } throws: { error in
+            guard case .decodeFailed(let message) = error as? ImageError else { return false }
+            return message.contains("CRC")
+        }
+        let comment = Array("Comment\u{0}hello".utf8)
+        var text = ImageTestSupport.png(width: 1, height: 1, bitDepth: 8, colourType: 2, rows: [[7, 8, 9]],
+                                        chunksBeforeData: [("tEXt", comment)])
+        // The last byte of tEXt's CRC: after the signature, IHDR, and tEXt's 12 bytes of framing and its data.
+        text[8 + 25 + 12 + comment.count - 1] ^= 0x01
+        #expect(try ImageCodec.decode(text).pixels == [7, 8, 9], "decode passes over a damaged comment")
+        #expect(throws: ImageError.self, "verification does not") { try ImageCodec.verify(text) }
+    }
+
+    @Test func aJPEGWithCorruptScanDataFailsVerificationThoughDecodePapersOverIt() throws {
+        let jpeg = try #require(try wholeFiles().first { $0.0 == "jpeg" }?.1)
+        // A marker in the middle of the scan: libjpeg warns "Corrupt JPEG data" and pads with grey.
+        var corrupt = jpeg
+        corrupt.replaceSubrange(jpeg.count / 2..<jpeg.count / 2 + 2, with: [0xFF, 0xD0])
+        #expect(try ImageCodec.decode(corrupt).width == 256, "decode takes it")
+        #expect {
+            try ImageCodec.verify(corrupt)
+        } throws: { error in
+            guard case .decodeFailed(let message) = error as? ImageError else { return false }
+            return message.contains("Corrupt JPEG data")
+        }
+        // Random bytes in place of the whole scan.
+        let scan = try #require(jpeg.indices.last { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xDA }) + 14
+        var random = SeededGenerator(seed: 0x5CA9)
+        let garbage = Array(jpeg[..<scan]) + random.bytes(jpeg.count - scan - 2) + [0xFF, 0xD9]
+        #expect(throws: ImageError.self) { try ImageCodec.verify(garbage) }
+    }
+
+    @Test func verificationChecksTheLimitsBeforeReading() {
+        let bomb = ImageTestSupport.forgedPNG(width: 60_000, height: 60_000, size: 4096)
+        #expect(throws: ImageError.dimensionsTooLarge(width: 60_000, height: 60_000, limit: .standard)) {
+            try ImageCodec.verify(bomb)
+        }
+        let small = ImageLimits(maxWidth: 100, maxHeight: 100, maxPixels: 5_000)
+        let wide = ImageTestSupport.forgedJPEG(width: 90, height: 90, size: 2048)
+        #expect(throws: ImageError.dimensionsTooLarge(width: 90, height: 90, limit: small)) {
+            try ImageCodec.verify(wide, limits: small)
+        }
+    }
+
+    @Test(arguments: ["png", "jpeg", "progressive"])
+    func whateverPassesVerificationDecodes(kind: String) throws {
+        let original = try ImageTestSupport.encoded(ImageTestSupport.gradient(width: 24, height: 16), as: kind)
+        let limits = ImageLimits(maxWidth: 2048, maxHeight: 2048, maxPixels: 1 << 20)
+        for bytes in ImageTestSupport.damagedCopies(of: original, count: 400, seed: 0x7E21F7) {
+            if let header = try? ImageCodec.verify(bytes, limits: limits) {
+                let decoded = try ImageCodec.decode(bytes, limits: limits)
+                #expect(decoded.width == header.width && decoded.height == header.height)
+            }
+        }
+    }
+
+    @Test func randomBytesNeverCrashVerification() {
+        for bytes in ImageTestSupport.randomInputs(count: 1500, seed: 0xC0FFEE) {
+            _ = try? ImageCodec.verify(bytes)
         }
     }
 }

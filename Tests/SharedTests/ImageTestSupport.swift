@@ -25,6 +25,41 @@ enum ImageTestSupport {
         return image
     }
 
+    /// `image` as a "png", a baseline "jpeg" or a "progressive" JPEG.
+    static func encoded(_ image: RGBImage, as kind: String) throws -> [UInt8] {
+        switch kind {
+        case "png": try ImageCodec.encodePNG(image)
+        case "jpeg": try ImageCodec.encodeJPEG(image)
+        default: try ImageCodec.encodeJPEG(image, progressive: true)
+        }
+    }
+
+    /// `count` copies of `original`, each with 1 to 6 bytes set to random values.
+    static func damagedCopies(of original: [UInt8], count: Int, seed: UInt64) -> [[UInt8]] {
+        var random = SeededGenerator(seed: seed)
+        return (0..<count).map { _ in
+            var bytes = original
+            for _ in 0..<Int.random(in: 1...6, using: &random) {
+                bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+            }
+            return bytes
+        }
+    }
+
+    /// `count` runs of up to 400 random bytes: a third after a PNG signature, a third after a
+    /// JPEG start of image, a third as they come.
+    static func randomInputs(count: Int, seed: UInt64) -> [[UInt8]] {
+        var random = SeededGenerator(seed: seed)
+        return (0..<count).map { round in
+            let bytes = random.bytes(Int.random(in: 0...400, using: &random))
+            switch round % 3 {
+            case 0: return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + bytes
+            case 1: return [0xFF, 0xD8, 0xFF] + bytes
+            default: return bytes
+            }
+        }
+    }
+
     /// A PNG chunk: length, type, data, CRC.
     static func pngChunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let typeBytes = Array(type.utf8)
@@ -46,6 +81,21 @@ enum ImageTestSupport {
         bytes += pngChunk("IDAT", storedZlib(rows.flatMap { [0] + $0 }))
         bytes += pngChunk("IEND", [])
         return bytes
+    }
+
+    /// The scanlines of an Adam7-interlaced RGB8 PNG of `image`, pass by pass, for `png(interlace: 1)`.
+    static func adam7Rows(_ image: RGBImage) -> [[UInt8]] {
+        let passes = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+        return passes.flatMap { x0, y0, dx, dy in
+            // A pass with no columns has no scanlines (and no filter bytes) at all.
+            guard x0 < image.width else { return [[UInt8]]() }
+            return stride(from: y0, to: image.height, by: dy).map { y in
+                stride(from: x0, to: image.width, by: dx).flatMap { x in
+                    let pixel = image[x, y]
+                    return [pixel.red, pixel.green, pixel.blue]
+                }
+            }
+        }
     }
 
     /// A zlib stream of uncompressed (stored) deflate blocks.

@@ -44,6 +44,12 @@ typedef struct snapshare_rgb_image {
     unsigned char *pixels;
 } snapshare_rgb_image;
 
+/// The dimensions of an image that was read but not kept.
+typedef struct snapshare_image_size {
+    uint32_t width;
+    uint32_t height;
+} snapshare_image_size;
+
 /// Decodes a PNG (any bit depth / colour type, interlaced or not) to RGB8.
 /// Alpha is composited over black; 16-bit samples are reduced to 8 bits.
 int snapshare_png_decode(const unsigned char *bytes, size_t count,
@@ -54,6 +60,20 @@ int snapshare_png_decode(const unsigned char *bytes, size_t count,
 /// Grayscale is expanded; CMYK/YCCK is converted naively (no colour profile).
 int snapshare_jpeg_decode(const unsigned char *bytes, size_t count,
                           const snapshare_image_limits *limits, snapshare_rgb_image *out,
+                          char *message, size_t message_capacity);
+
+/// Reads a whole PNG without keeping its pixels: every row into one row buffer, every chunk's
+/// CRC checked (ancillary chunks too), through IEND. Succeeds only for files the decoder takes,
+/// and refuses some it would take (a bad CRC in an ancillary chunk, a missing IEND).
+int snapshare_png_verify(const unsigned char *bytes, size_t count,
+                         const snapshare_image_limits *limits, snapshare_image_size *out,
+                         char *message, size_t message_capacity);
+
+/// Reads a whole JPEG without keeping its pixels: every scan entropy-decoded, scanlines produced
+/// at 1/8 scale into one row buffer, through EOI. Corrupt-data warnings that the decoder lets
+/// pass (premature end of data, bad Huffman codes, extraneous bytes) are failures here.
+int snapshare_jpeg_verify(const unsigned char *bytes, size_t count,
+                          const snapshare_image_limits *limits, snapshare_image_size *out,
                           char *message, size_t message_capacity);
 
 /// Encodes RGB8 pixels as an 8-bit RGB PNG. `*out` is malloc'd, `*out_count` bytes long.

@@ -48,7 +48,10 @@ enum FeedCommands {
             let shown = redrawsAges || context.json ? drawn : snapshot(watch, now: now)
             if shown != lastShown {
                 lastShown = shown
-                if redrawsAges { context.console.raw("\u{1B}[H\u{1B}[2J") }
+                if redrawsAges {
+                    context.console.raw("\u{1B}[H\u{1B}[2J")
+                    context.console.out("Watching \(watch.feedNames.count == 1 ? watch.feedNames[0] : "every feed") · Ctrl-C stops\n")
+                }
                 context.console.raw(drawn)
             }
             usleep(useconds_t(interval * 1_000_000))

@@ -40,7 +40,7 @@ enum MapCommand {
         let zoom = min(max(1, view.zoom), SnapshareSession.zoomRange.upperBound)
         let worldRows = Int((Double(columns * 2) * zoom / 2 / 4).rounded(.up))
         let rows = max(4, min(available, worldRows))
-        let colour = onTerminal && (context.environment["NO_COLOR"] ?? "").isEmpty
+        let colour = ColorDepth.decorationsColored(context.environment, onTerminal: onTerminal)
         let drawing = MapRenderer(world: world).draw(
             centerLatitude: view.centerLatitude, centerLongitude: view.centerLongitude, zoom: zoom,
             columns: columns, rows: rows, pins: pins, highlight: colour ? ("\u{1B}[1;31m", "\u{1B}[0m") : nil)

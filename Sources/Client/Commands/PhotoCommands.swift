@@ -6,12 +6,12 @@ enum PhotoCommands {
         let id = try context.identifier(0, "PHOTO_ID")
         let session = try context.authenticated()
         let image = try session.photo(id, variant: context.parsed.flag("--thumbnail") ? .thumbnail : .full)
-        try draw(image, context: context)
+        try draw(image, limits: ImageDisplay.limits(for: session.welcome), context: context)
     }
 
     /// Prints a photo as `view` prints a snap: JSON with its SHA-256, or a caption, the drawing
-    /// and, off a terminal, the line `photo ID WxH BYTES sha256:HEX`.
-    static func draw(_ image: PhotoImage, context: CommandContext) throws(ClientError) {
+    /// (within `limits`) and, off a terminal, the line `photo ID WxH BYTES sha256:HEX`.
+    static func draw(_ image: PhotoImage, limits: ImageLimits, context: CommandContext) throws(ClientError) {
         if context.json {
             var object = AlbumPresenter.json(image.photo)
             if case .object(var members) = object {
@@ -27,7 +27,9 @@ enum PhotoCommands {
         // gives it without decoding twice.
         let header = try? ImageHeader.parse(image.image)
         let line = AlbumPresenter.infoLine(image, width: header?.width ?? Int(image.photo.width), height: header?.height ?? Int(image.photo.height))
-        try ImageDisplay.show(bytes: image.image, context: context, caption: line)
+        try ImageDisplay.show(bytes: image.image, limits: limits, context: context, title: AlbumPresenter.caption(image.photo),
+                              afterwards: "Showed " + AlbumPresenter.caption(image.photo).prefix(1).lowercased()
+                                + AlbumPresenter.caption(image.photo).dropFirst(), caption: line)
     }
 
     static func remove(_ context: CommandContext) throws(ClientError) {

@@ -37,6 +37,7 @@ enum SampleCommands {
     private static func show(_ context: CommandContext, _ number: String) throws(ClientError) {
         let sample = try SampleLibrary.sample(numberText: number)
         let bytes = try sample.bytes()
-        try ImageDisplay.show(bytes: bytes, context: context, caption: "sample \(sample.number) \(sample.name)")
+        try ImageDisplay.show(bytes: bytes, context: context, title: "Sample \(sample.number): \(sample.name)",
+                              caption: "sample \(sample.number) \(sample.name)")
     }
 }

@@ -47,9 +47,9 @@ enum VacationCommands {
             context.printJSON(VacationPresenter.json(photo))
             return
         }
-        try ImageDisplay.show(bytes: bytes, context: context,
-                              caption: "photo \(photo.photoID) \"\(PrintableText.clean(photo.displayTitle))\" at "
-                                + "\(PrintableText.clean(photo.place)) (\(PrintableText.clean(store.name)))")
+        let about = "photo \(photo.photoID) \"\(PrintableText.clean(photo.displayTitle))\" at "
+            + "\(PrintableText.clean(photo.place)) (\(PrintableText.clean(store.name)))"
+        try ImageDisplay.show(bytes: bytes, context: context, title: "Photo" + about.dropFirst(5), caption: about)
     }
 
     // MARK: Visiting

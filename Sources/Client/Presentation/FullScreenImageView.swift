@@ -20,12 +20,16 @@ public struct FullScreenImageView: Sendable {
     public let terminal: Terminal
     /// How pixels become cells.
     public let renderer: HalfBlockRenderer
+    /// One line under the picture (what it is, and that any key closes), or nil for none.
+    public let caption: String?
 
     /// A view of `image` on `terminal` (standard input and output by default).
-    public init(image: RGBImage, terminal: Terminal = Terminal(), renderer: HalfBlockRenderer = HalfBlockRenderer()) {
+    public init(image: RGBImage, terminal: Terminal = Terminal(), renderer: HalfBlockRenderer = HalfBlockRenderer(),
+                caption: String? = nil) {
         self.image = image
         self.terminal = terminal
         self.renderer = renderer
+        self.caption = caption
     }
 
     /// Shows the image and waits for a key; returns the key's bytes (empty if input closed).
@@ -52,12 +56,20 @@ public struct FullScreenImageView: Sendable {
         try terminal.write(frame(columns: size.columns, rows: size.rows))
     }
 
-    /// The bytes of one full-screen frame: every row positioned explicitly, so nothing scrolls.
+    /// The bytes of one full-screen frame: every row positioned explicitly, so nothing scrolls;
+    /// the caption, cut to the width, on the last row.
     func frame(columns: Int, rows: Int) -> [UInt8] {
         var bytes: [UInt8] = []
-        for (index, line) in renderer.render(image, columns: columns, rows: rows).enumerated() {
+        let pictureRows = caption == nil ? rows : max(1, rows - 1)
+        for (index, line) in renderer.render(image, columns: columns, rows: pictureRows).enumerated() {
             bytes += Array("\u{1B}[\(index + 1);1H".utf8)
             bytes += Array(line.utf8)
+        }
+        if let caption, rows > 1 {
+            let text = PrintableText.clean(caption)
+            let shown = text.count > columns ? String(text.prefix(max(0, columns - 1))) + "…" : text
+            let pad = max(0, (columns - shown.count) / 2)
+            bytes += Array("\u{1B}[\(rows);1H\u{1B}[2K".utf8) + Array((String(repeating: " ", count: pad) + shown).utf8)
         }
         return bytes
     }

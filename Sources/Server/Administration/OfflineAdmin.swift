@@ -4,6 +4,9 @@ import Shared
 /// Maintenance that opens the database directly, for when the server is stopped (SQLite's
 /// locking makes it safe while it runs, too).
 public enum OfflineAdmin {
+    /// Says on standard error what was changed besides the request (a data folder made owner-only).
+    private static let logger = Logger(level: .warning)
+
     /// What `addAdmin` did.
     public enum AdminChange: Sendable, Equatable {
         case created, promoted
@@ -23,7 +26,6 @@ public enum OfflineAdmin {
         if let password, let problem = InputRules.validatePassword(password) { throw InputError(problem) }
         // The deliberately slow hash runs before, not inside, the storage job.
         let hash = try password.map { try PasswordHasher().hash(password: $0) }
-        try DataDirectory.prepare(dataDirectory)
         let now = RequestHandler.wallClock()
         return try write(dataDirectory: dataDirectory) { store in
             if let existing = try store.user(named: username) {
@@ -70,6 +72,8 @@ public enum OfflineAdmin {
         guard create || FileManager.default.fileExists(atPath: path) else {
             throw ConfigurationError("no Snapshare database in \(dataDirectory)")
         }
+        // The same owner-only folder and files as the server makes.
+        try DataDirectory.prepare(dataDirectory, logger: logger)
         let storage = try StorageExecutor.sqlite(path: path, readers: 1)
         defer { storage.shutdown() }
         return try storage.writeSync(job)

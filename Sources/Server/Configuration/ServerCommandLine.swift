@@ -27,7 +27,7 @@ public enum ServerCommandLine {
             OptionSpec("--snap-ttl", valueName: "DURATION", help: "how long snaps live, e.g. 7d, 12h, 30m (default 7d)"),
             OptionSpec("--max-image-bytes", valueName: "N", help: "largest image accepted (default 5242880)"),
             OptionSpec("--max-image-dimension", valueName: "N", help: "largest width or height in pixels (default 8192)"),
-            OptionSpec("--max-image-pixels", valueName: "N", help: "largest width x height (default 40000000)"),
+            OptionSpec("--max-image-pixels", valueName: "N", help: "largest width x height (default 16777216, 4096x4096)"),
             OptionSpec("--max-connections", valueName: "N", help: "connections served at once; above it the server stops accepting (default 10000)"),
             OptionSpec("--max-connections-per-address", valueName: "N", help: "connections from one IP address (default 1000; a class behind one NAT shares one)"),
             OptionSpec("--max-anonymous-per-address", valueName: "N", help: "connections from one IP address that have not logged in (default 64)"),
@@ -65,6 +65,8 @@ public enum ServerCommandLine {
     /// Parses and runs; returns the process exit code.
     public static func run(arguments: [String], environment: [String: String]) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
+        // Whatever the server or its admin commands create is for the server's user alone.
+        umask(0o077)
         let parser = CommandLineParser(root: root)
         do {
             switch try parser.parse(arguments, environment: environment) {

@@ -25,7 +25,7 @@ public struct ServerConfiguration: Sendable {
     // Limits.
     public var maxImageBytes = 5 * 1024 * 1024
     public var maxImageDimension = 8192
-    public var maxImagePixels = 40_000_000
+    public var maxImagePixels = 16_777_216  // 4096x4096: a 12 MP phone photo fits; viewers decode w x h x 3 bytes
     /// Largest frame payload before login (Register and Login are small).
     public var maxFrameBytesBeforeLogin = 16 * 1024
     public var handshakeTimeoutMilliseconds: Int64 = 10_000

@@ -114,7 +114,7 @@ final class EventLoop: @unchecked Sendable {
             do {
                 events = try epoll.wait(timeoutMilliseconds: timeout)
             } catch {
-                FileHandle.standardError.write(Data("event loop: \(error)\n".utf8))
+                StandardErrorLog.shared.write("event loop: \(error)")
                 continue
             }
             for event in events {

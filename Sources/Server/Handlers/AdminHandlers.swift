@@ -132,6 +132,8 @@ extension RequestHandler {
         entries.append(StatEntry(name: "socket_send_waits", value: metrics.socketSendWaits))
         entries.append(StatEntry(name: "connections_refused", value: metrics.refusedConnections))
         entries.append(StatEntry(name: "connections_shed", value: metrics.shedConnections))
+        // The process's standard error, not this server's: only one writes there.
+        entries.append(StatEntry(name: "log_lines_dropped", value: StandardErrorLog.shared.droppedLines))
         entries.append(StatEntry(name: "uptime_seconds", value: (now - metrics.startedAt) / 1000))
         return HandlerOutcome(Stats(entries: entries), requestID: context.requestID)
     }

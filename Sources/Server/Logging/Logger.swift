@@ -19,8 +19,9 @@ public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
     public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 }
 
-/// A small leveled logger writing one line per event to standard error. Messages are built
-/// only when their level is enabled. Never pass secrets (passwords, tokens) to it.
+/// A small leveled logger writing one line per event to standard error (by default; any sink
+/// will do). Messages are built only when their level is enabled. Never pass secrets
+/// (passwords, tokens) to it.
 public struct Logger: Sendable {
     public var level: LogLevel
     private let sink: @Sendable (String) -> Void
@@ -29,8 +30,10 @@ public struct Logger: Sendable {
         self.level = level; self.sink = sink
     }
 
+    /// Writes each line to standard error; a line that cannot be written is dropped and counted
+    /// (see `StandardErrorLog`).
     public static let standardError: @Sendable (String) -> Void = { line in
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        StandardErrorLog.shared.write(line)
     }
 
     public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {

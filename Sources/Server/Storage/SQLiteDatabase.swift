@@ -2,10 +2,10 @@ import CSQLite
 
 /// One SQLite connection, used by one thread at a time (it is opened with `SQLITE_OPEN_NOMUTEX`).
 ///
-/// A writer connection creates the file and switches it to WAL with `synchronous=FULL`, so a
-/// transaction whose COMMIT has returned survives `kill -9` and power loss. `secure_delete` zeroes
-/// deleted content (image pages) in the file. A read-only connection sees the last committed state
-/// and cannot change anything. Statements run through `withStatement` are prepared once per
+/// A writer connection creates the file owner-only (as `DatabaseFiles` says) and switches it to
+/// WAL with `synchronous=FULL`, so a transaction whose COMMIT has returned survives `kill -9` and
+/// power loss. `secure_delete` zeroes deleted content (image pages) in the file. A read-only
+/// connection sees the last committed state and cannot change anything. Statements run through `withStatement` are prepared once per
 /// connection and cached by their SQL text.
 public final class SQLiteDatabase {
     /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
@@ -35,6 +35,9 @@ public final class SQLiteDatabase {
                 newFilePageSize: Int = SQLiteDatabase.newFilePageSize, checkpointsInBackground: Bool = false) throws {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        if !readOnly && !path.isEmpty && path != ":memory:" {
+            try DatabaseFiles.makeOwnerOnly(path)
+        }
         var connection: OpaquePointer?
         let resultCode = sqlite3_open_v2(path, &connection, flags, nil)
         guard resultCode == SQLITE_OK, let connection else {

@@ -18,35 +18,36 @@ public enum ImageCodec {
         limits: ImageLimits = .standard
     ) throws(ImageError) -> RGBImage {
         let header = try limits.validate(bytes)
-        var cLimits = snapshare_image_limits(
-            max_width: UInt32(clamping: limits.maxWidth),
-            max_height: UInt32(clamping: limits.maxHeight),
-            max_pixels: UInt64(clamping: limits.maxPixels)
-        )
-        let result: Result<RGBImage, ImageError> = withContiguousBytes(bytes) { buffer in
-            var output = snapshare_rgb_image()
-            let (code, message) = withMessageBuffer { message, capacity in
-                switch header.format {
-                case .png:
-                    snapshare_png_decode(buffer.baseAddress, buffer.count, &cLimits, &output, message, capacity)
-                case .jpeg:
-                    snapshare_jpeg_decode(buffer.baseAddress, buffer.count, &cLimits, &output, message, capacity)
-                }
-            }
-            defer { snapshare_image_free(output.pixels) }
-            guard code == Int32(SNAPSHARE_IMAGE_OK), let pixels = output.pixels else {
-                return .failure(decodeError(code: code, message: message, header: header, limits: limits))
-            }
-            let width = Int(output.width)
-            let height = Int(output.height)
-            // The header and the library read the same fields; disagreeing means a parser bug.
-            guard width == header.width, height == header.height else {
-                return .failure(.decodeFailed("decoded \(width)x\(height), header said \(header.width)x\(header.height)"))
-            }
-            let copy = Array(UnsafeBufferPointer(start: pixels, count: width * height * 3))
-            return .success(RGBImage(width: width, height: height, pixels: copy))
+        var output = snapshare_rgb_image()
+        let (code, message) = read(bytes, header, limits, into: &output,
+                                   png: snapshare_png_decode, jpeg: snapshare_jpeg_decode)
+        defer { snapshare_image_free(output.pixels) }
+        guard code == Int32(SNAPSHARE_IMAGE_OK), let pixels = output.pixels else {
+            throw decodeError(code: code, message: message, header: header, limits: limits)
         }
-        return try result.get()
+        try check(width: output.width, height: output.height, against: header)
+        let copy = Array(UnsafeBufferPointer(start: pixels, count: header.width * header.height * 3))
+        return RGBImage(width: header.width, height: header.height, pixels: copy)
+    }
+
+    /// Validates `bytes` against `limits`, then reads the whole image without keeping its pixels:
+    /// every row (one row in memory), every PNG CRC through IEND, every JPEG scan through EOI.
+    /// What passes, `decode` decodes; for a server that stores images it never draws, at a
+    /// fraction of a decode's time and memory. Damaged or incomplete data throws `.truncated` or
+    /// `.decodeFailed` with the library's reason.
+    public static func verify(
+        _ bytes: some Collection<UInt8>,
+        limits: ImageLimits = .standard
+    ) throws(ImageError) -> ImageHeader {
+        let header = try limits.validate(bytes)
+        var size = snapshare_image_size()
+        let (code, message) = read(bytes, header, limits, into: &size,
+                                   png: snapshare_png_verify, jpeg: snapshare_jpeg_verify)
+        guard code == Int32(SNAPSHARE_IMAGE_OK) else {
+            throw decodeError(code: code, message: message, header: header, limits: limits)
+        }
+        try check(width: size.width, height: size.height, against: header)
+        return header
     }
 
     /// Encodes `image` as an 8-bit RGB PNG (lossless).
@@ -73,6 +74,33 @@ public enum ImageCodec {
 
     // MARK: Plumbing
 
+    /// A C read of a whole image from memory: bytes, count, limits, output, message, capacity.
+    private typealias ReadCall<Output> = (
+        UnsafePointer<UInt8>?, Int, UnsafePointer<snapshare_image_limits>, UnsafeMutablePointer<Output>,
+        UnsafeMutablePointer<CChar>, Int
+    ) -> Int32
+
+    /// Runs the read for `header`'s format over `bytes` into `output`; returns its code and message.
+    private static func read<Output>(
+        _ bytes: some Collection<UInt8>, _ header: ImageHeader, _ limits: ImageLimits, into output: inout Output,
+        png: ReadCall<Output>, jpeg: ReadCall<Output>
+    ) -> (Int32, String) {
+        var cLimits = cLimits(limits)
+        let call = header.format == .png ? png : jpeg
+        return withContiguousBytes(bytes) { buffer in
+            withMessageBuffer { message, capacity in
+                call(buffer.baseAddress, buffer.count, &cLimits, &output, message, capacity)
+            }
+        }
+    }
+
+    /// The header and the library read the same fields; disagreeing means a parser bug.
+    private static func check(width: UInt32, height: UInt32, against header: ImageHeader) throws(ImageError) {
+        guard Int(width) == header.width, Int(height) == header.height else {
+            throw .decodeFailed("read \(width)x\(height), header said \(header.width)x\(header.height)")
+        }
+    }
+
     private typealias EncodeCall = (
         UnsafePointer<UInt8>?, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
         UnsafeMutablePointer<Int>, UnsafeMutablePointer<CChar>, Int
@@ -94,6 +122,15 @@ public enum ImageCodec {
             return .success(Array(UnsafeBufferPointer(start: output, count: count)))
         }
         return try result.get()
+    }
+
+    /// The limits as the C side takes them.
+    private static func cLimits(_ limits: ImageLimits) -> snapshare_image_limits {
+        snapshare_image_limits(
+            max_width: UInt32(clamping: limits.maxWidth),
+            max_height: UInt32(clamping: limits.maxHeight),
+            max_pixels: UInt64(clamping: limits.maxPixels)
+        )
     }
 
     private static func decodeError(code: Int32, message: String, header: ImageHeader, limits: ImageLimits) -> ImageError {

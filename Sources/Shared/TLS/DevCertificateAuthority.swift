@@ -26,11 +26,15 @@ public enum DevCertificateAuthority {
     {
         let hosts = try validated(hosts)
         let paths = DevCertificateSet.paths(in: directory)
+        let existed = FileManager.default.fileExists(atPath: directory)
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
             throw TLSError(kind: .configuration, summary: "cannot create directory \(directory): \(error)")
         }
+        // Readable by everyone: it holds the public ca.pem that students copy (the keys live in
+        // private/, mode 0700, and are 0600 themselves).
+        if !existed { chmod(directory, 0o755) }
         try PEMFile.makeDirectory(paths.privateDirectory, mode: 0o700)
 
         var authority = try loadAuthority(certificatePath: paths.caCertificate, keyPath: paths.caKey, now: now)

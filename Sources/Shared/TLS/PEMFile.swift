@@ -40,12 +40,18 @@ enum PEMFile {
         return bytes
     }
 
-    /// Replaces `path` with `bytes` atomically; the new file has exactly `mode` (less any umask bits).
+    /// Replaces `path` with `bytes` atomically; the new file has exactly `mode`, whatever the
+    /// umask (a server running with umask 077 still writes a readable public certificate).
     static func write(_ bytes: [UInt8], to path: String, mode: mode_t) throws(TLSError) {
         let temporary = "\(path).tmp-\(SHA256.hex(SecureRandom.bytes(6)))"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard descriptor >= 0 else {
             throw systemError("cannot create \(temporary)")
+        }
+        guard fchmod(descriptor, mode) == 0 else {
+            Glibc.close(descriptor)
+            unlink(temporary)
+            throw systemError("cannot set mode of \(temporary)")
         }
         var renamed = false
         defer {

@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux
+import Synchronization
+
+/// Where the server's log lines go by default: file descriptor 2, written with write(2).
+///
+/// Whoever reads the log may go away (`snapshare-server 2>&1 | tee server.log`, then Ctrl-C on
+/// tee; `| head -1`). Foundation's FileHandle.write traps on EPIPE, which killed the server at
+/// its next log line; here a line that cannot be written is dropped and counted, and the
+/// server goes on serving (SIGPIPE is ignored, so EPIPE arrives as an error).
+public final class StandardErrorLog: Sendable {
+    /// The process's standard error.
+    public static let shared = StandardErrorLog(fileDescriptor: 2)
+
+    private let fileDescriptor: Int32
+    private let dropped = Atomic<Int64>(0)
+
+    /// A log writing to `fileDescriptor`, which the caller keeps open (tests pass a pipe).
+    public init(fileDescriptor: Int32) {
+        self.fileDescriptor = fileDescriptor
+    }
+
+    /// Lines that could not be written (the reader went away, the disk is full, fd 2 is closed).
+    public var droppedLines: Int64 { dropped.load(ordering: .relaxed) }
+
+    /// Writes `line` and a newline, or counts it as dropped; never traps, whatever the error.
+    public func write(_ line: String) {
+        var text = line + "\n"
+        let written = text.withUTF8 { bytes in writeAll(bytes) }
+        if !written { dropped.add(1, ordering: .relaxed) }
+    }
+
+    /// Writes all of `bytes`, going on after partial writes and EINTR; false on any other error.
+    /// Not through `Syscall`: that treats EBADF as a bug and stops the process, and a closed
+    /// standard error is the operator's choice, not ours.
+    private func writeAll(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var offset = 0
+        while offset < bytes.count {
+            let count = Glibc.write(fileDescriptor, base + offset, bytes.count - offset)
+            if count > 0 {
+                offset += count
+            } else if count < 0 && snapshare_errno() == EINTR {
+                continue
+            } else {
+                return false
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,80 @@
+import Client
+import Foundation
+import Server
+import Shared
+import Testing
+import TestSupport
+
+/// The server binary run as `snapshare-server ... 2>&1 | tee server.log`: when whoever reads its
+/// output goes away (Ctrl-C on tee, `| head -1`), it keeps serving and counts the lines it drops.
+@Suite struct ServerOutputTests {
+    /// The built server with standard output and standard error in one pipe that the test reads.
+    private final class PipedServer {
+        let directory = TemporaryDirectory("snapshare-piped")
+        let child: RunningProcess
+        private var homes: [TemporaryDirectory] = []
+
+        init(port: Int) throws {
+            child = try Subprocess.start("snapshare-server", [
+                "--listen", "127.0.0.1:\(port)", "--data", directory.file("data"), "--certs", directory.file("certs"),
+                "--log-level", "info",
+            ], mergingStandardError: true)
+        }
+
+        /// A new client session (its own state folder) on `port`.
+        func session(port: Int) throws -> SnapshareSession {
+            let home = TemporaryDirectory("snapshare-home")
+            homes.append(home)
+            let settings = ConnectionSettings(host: "127.0.0.1", port: port, caFile: directory.file("certs/ca.pem"))
+            return try SnapshareSession(settings: settings, state: ClientState(directory: home.path)) { _ in }
+        }
+
+        /// Registers a user (which the server logs) and returns the logged-in session.
+        func register(_ username: String, port: Int) throws -> SnapshareSession {
+            let session = try session(port: port)
+            _ = try session.register(username: username, password: "correct horse battery", classCode: "")
+            return session
+        }
+    }
+
+    @Test func theServerKeepsServingAfterTheReaderOfItsLogGoesAway() throws {
+        let server = try PipedServer(port: 0)
+        defer { server.child.kill() }
+        let listening = try #require(server.child.lines.first { $0.contains("listening on") }, "the server starts")
+        let port = try #require(listening.split(separator: ":").last?.split(separator: " ").first.flatMap { Int($0) },
+                                "the port in: \(listening)")
+        server.child.closeOutput()
+
+        // Every request below writes an INFO line into the pipe nobody reads any more.
+        let alice = try server.register("alice", port: port)
+        _ = try alice.post(feed: "Memes", image: TestImages.sample(4))
+        for name in ["bob", "carol"] { _ = try server.register(name, port: port) }
+
+        #expect(server.child.process.isRunning, "the server is still running")
+        #expect(try alice.snaps(feed: nil).snaps.count == 1, "and still answering")
+        try OfflineAdmin.addAdmin(dataDirectory: server.directory.file("data"), username: "teacher",
+                                  password: "correct horse battery")
+        let teacher = try server.session(port: port)
+        _ = try teacher.login(username: "teacher", password: "correct horse battery")
+        let dropped = try teacher.stats().first { $0.name == "log_lines_dropped" }?.value
+        #expect((dropped ?? 0) >= 4, "admin stats counts the lines it could not write: \(String(describing: dropped))")
+    }
+
+    @Test func aServerWhoseOutputIsClosedBeforeItSaysWhereItListensStillServes() throws {
+        let port = ServerProcess.freePort()
+        let server = try PipedServer(port: port)
+        defer { server.child.kill() }
+        server.child.closeOutput()
+        // No line says when it listens: wait until it answers (the deadline only turns a hang into a failure).
+        let deadline = Date().addingTimeInterval(30)
+        var alice: SnapshareSession?
+        while alice == nil && server.child.process.isRunning && Date() < deadline {
+            alice = try? server.register("alice", port: port)
+            if alice == nil { usleep(50_000) }
+        }
+        let session = try #require(alice, "the server answers")
+        _ = try session.post(feed: "Memes", image: TestImages.sample(4))
+        #expect(server.child.process.isRunning)
+        #expect(try session.snaps(feed: nil).snaps.count == 1)
+    }
+}

@@ -160,6 +160,30 @@ import TestSupport
         #expect(try teacher.run("admin", "unlock", "sam").status == 0)
     }
 
+    @Test func aLargePhotoIsShrunkBeforePostingAndAnUnreadableFileSaysWhy() throws {
+        let server = try TestServer {
+            $0.maxImageBytes = 200_000
+            $0.maxImageDimension = 800
+        }
+        let student = Student(server: server)
+        #expect(try student.run("register", "pat", "--password-stdin", stdin: "pat password\n").status == 0)
+        var generator = SeededGenerator(seed: 3)
+        let noise = RGBImage(width: 1200, height: 900, pixels: (0..<1200 * 900 * 3).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let path = student.home.path + "/phone.png"
+        try Data(try ImageCodec.encodePNG(noise)).write(to: URL(fileURLWithPath: path))
+        let posted = try student.run("post", "--feed", "Memes", "--file", path)
+        #expect(posted.status == 0, "\(posted.stderr)")
+        #expect(posted.stderr.contains("Shrank \(path) from 1200x900") && posted.stderr.contains("aspect ratio is kept"), "\(posted.stderr)")
+        // Noise barely compresses, so it ends smaller than 800x600 to fit 200 KB too; always 4:3.
+        let size = try #require(posted.stdout.firstMatch(of: /, (\d+)x(\d+),/))
+        let (width, height) = (Int(size.1) ?? 0, Int(size.2) ?? 0)
+        #expect(width <= 800 && abs(Double(width) / Double(height) - 4.0 / 3.0) < 0.02, "\(posted.stdout)")
+        let missing = try student.run("post", "--feed", "Memes", "--file", "no/such/rex.jpg")
+        #expect(missing.status == 1 && missing.stderr.contains("cannot read no/such/rex.jpg: no such file"), "\(missing.stderr)")
+        let folder = try student.run("post", "--feed", "Memes", "--file", student.home.path)
+        #expect(folder.stderr.contains("it is a folder"), "\(folder.stderr)")
+    }
+
     @Test func withoutACATheFingerprintIsPinnedOnFirstUseAndAChangeIsRefused() throws {
         let directory = TemporaryDirectory("snapshare-tofu")
         let port = ServerProcess.freePort()

@@ -85,10 +85,7 @@ enum FeedCommands {
             image = try picked.bytes()
             source = "sample \(picked.number) (\(picked.name))"
         case (nil, let path?):
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw ClientError(.local, "cannot read \(path)")
-            }
-            image = [UInt8](data)
+            image = try readPicture(path)
             source = path
         case (nil, nil):
             throw context.usage("choose a picture: --sample N (1-10) or --file PATH")
@@ -96,16 +93,40 @@ enum FeedCommands {
             throw context.usage("give either --sample or --file, not both")
         }
         let session = try context.authenticated()
-        let limit = session.welcome.maxImageBytes
-        if image.count > Int(limit) {
-            throw ClientError(.rejected, "\(source) is \(ByteCount.describe(image.count)); the server accepts at most \(ByteCount.describe(Int(limit)))")
+        let welcome = session.welcome
+        let limits = ImageLimits(maxBytes: Int(welcome.maxImageBytes), maxWidth: Int(welcome.maxImageDimension),
+                                 maxHeight: Int(welcome.maxImageDimension), maxPixels: Int(welcome.maxImagePixels))
+        let prepared: PostImage.Prepared
+        do { prepared = try PostImage.prepare(image, limits: limits) } catch {
+            throw ClientError(error.kind, "cannot post \(source): \(error.message)")
+        }
+        if let shrunk = prepared.shrunk, !context.json {
+            context.console.err("Shrank \(source) from \(shrunk.from.width)x\(shrunk.from.height) (\(ByteCount.describe(shrunk.from.bytes))) "
+                                + "to \(shrunk.to.width)x\(shrunk.to.height) (\(ByteCount.describe(prepared.bytes.count)) JPEG) "
+                                + "to fit the server's limits; the aspect ratio is kept.")
         }
         var bar = ProgressBar(label: "Posting", console: context.console)
-        let snap = try session.post(feed: feed, image: image, progress: image.count > 256 * 1024 ? { bar.update(done: $0, total: $1) } : nil)
+        let bytes = prepared.bytes
+        let snap = try session.post(feed: feed, image: bytes, progress: bytes.count > 256 * 1024 ? { bar.update(done: $0, total: $1) } : nil)
         if context.json {
             context.printJSON(SnapPresenter.json(snap))
         } else {
             context.console.out("Posted snap \(snap.id) to \(snap.feed) (\(source), \(snap.width)x\(snap.height), \(ByteCount.describe(Int(snap.byteCount)))).")
+        }
+    }
+
+    /// The bytes of a picture file, or why they cannot be read.
+    private static func readPicture(_ path: String) throws(ClientError) -> [UInt8] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ClientError(.local, "cannot read \(path): no such file (from \(FileManager.default.currentDirectoryPath))")
+        }
+        guard !isDirectory.boolValue else { throw ClientError(.local, "cannot read \(path): it is a folder, not a picture") }
+        do {
+            return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            let reason = FileManager.default.isReadableFile(atPath: path) ? "\(error.localizedDescription)" : "permission denied"
+            throw ClientError(.local, "cannot read \(path): \(reason)")
         }
     }
 }

@@ -67,9 +67,10 @@ import Testing
         let lines = AlbumPresenter.text(album, width: 80).split(separator: "\n").map(String.init)
         #expect(lines[0] == "Album of pin 3: ready (2 photos)")
         #expect(lines[1] == "[■][■]")
-        #expect(lines[2].hasPrefix("#  PHOTO  TITLE"))
-        #expect(lines[3].contains("10") && lines[3].contains("First") && lines[3].contains("near Ann Arbor"))
-        #expect(lines[4].contains("11") && lines[4].contains("Second"))
+        #expect(lines[2] == "Every photo is tagged: lake sunset")
+        #expect(lines[3].hasPrefix("#  PHOTO  TITLE"))
+        #expect(lines[4].contains("10") && lines[4].contains("First") && lines[4].contains("near Ann Arbor"))
+        #expect(lines[5].contains("11") && lines[5].contains("Second"))
     }
 
     @Test func decimalsAreShortAndSigned() {
@@ -87,5 +88,19 @@ import Testing
         #expect(PrintableText.clean("a\u{1B}[2Jb\nc\u{9B}d") == "a?[2Jb?c?d")
         let caption = AlbumPresenter.caption(photo(1, 0, .ready, title: "\u{1B}]0;x\u{07}"))
         #expect(!caption.unicodeScalars.contains { $0.value < 0x20 })
+    }
+
+    @Test func theTagsColumnShowsEachPhotosOwnTagsAndTheSharedOnesOnce() {
+        func tagged(_ id: UInt64, _ tags: String) -> PhotoInfo {
+            PhotoInfo(id: id, pinID: 3, position: UInt32(id), state: .ready, title: "T\(id)", tags: tags, place: "Ann Arbor",
+                      latitude: 42.28, longitude: -83.74, width: 640, height: 480, byteCount: 1234)
+        }
+        let photos = [tagged(1, "annarbor michigan unitedstates lake"), tagged(2, "annarbor michigan unitedstates cat sleepy"),
+                      tagged(3, "michigan annarbor unitedstates rocket")]
+        #expect(AlbumPresenter.sharedTags(photos) == ["annarbor", "michigan", "unitedstates"])
+        let text = AlbumPresenter.text(Album(pinID: 3, state: .ready, expected: 3, done: 3, error: "", photos: photos), width: 100)
+        #expect(text.contains("Every photo is tagged: annarbor michigan unitedstates"))
+        let rows = text.split(separator: "\n").filter { $0.contains("T2") }
+        #expect(rows.first?.hasSuffix("cat sleepy") == true, "\(rows)")
     }
 }

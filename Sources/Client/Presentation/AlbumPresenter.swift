@@ -138,15 +138,30 @@ enum AlbumPresenter {
         }
         lines += placeholderGrid(album, width: width)
         if !album.photos.isEmpty {
+            let shared = sharedTags(album.photos)
+            if !shared.isEmpty { lines += ["", "Every photo is tagged: " + clip(shared.joined(separator: " "), max(20, width - 23))] }
             lines += ["", photoTable(album.photos, width: width)]
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The tags every ready photo of an album carries (a source tags each photo with its
+    /// place), in the order the first photo lists them; the table shows each photo's own.
+    static func sharedTags(_ photos: [PhotoInfo]) -> [String] {
+        let ready = photos.filter { $0.state == .ready }
+        guard ready.count > 1, let first = ready.first else { return [] }
+        let others = ready.dropFirst().map { Set($0.tags.split(whereSeparator: \.isWhitespace).map(String.init)) }
+        return first.tags.split(whereSeparator: \.isWhitespace).map(String.init).filter { tag in others.allSatisfy { $0.contains(tag) } }
+    }
+
     /// One row per slot, in album order. Tags go first, then titles and places get shorter,
-    /// until the table fits `width`.
+    /// until the table fits `width`. The TAGS column leaves out the tags every photo shares.
     static func photoTable(_ photos: [PhotoInfo], width: Int) -> String {
         let ordered = photos.sorted { $0.position < $1.position }
+        let shared = Set(sharedTags(photos))
+        func ownTags(_ photo: PhotoInfo) -> String {
+            photo.tags.split(whereSeparator: \.isWhitespace).map(String.init).filter { !shared.contains($0) }.joined(separator: " ")
+        }
         var rendered = ""
         for (limit, withTags) in [(40, true), (40, false), (28, false), (18, false)] {
             var columns: [TextTable.Column] = [.init("#", alignment: .right), .init("PHOTO", alignment: .right), .init("TITLE"), .init("PLACE")]
@@ -157,7 +172,7 @@ enum AlbumPresenter {
                 switch photo.state {
                 case .pending: table.append([number, "\(photo.id)", "[ … ] downloading"])
                 case .failed: table.append([number, "\(photo.id)", "[ ✗ ] could not be downloaded"])
-                case .ready: table.append([number, "\(photo.id)", clip(photo.title, limit), clip(photo.place, limit), clip(photo.tags, 30)])
+                case .ready: table.append([number, "\(photo.id)", clip(photo.title, limit), clip(photo.place, limit), clip(ownTags(photo), 30)])
                 }
             }
             rendered = table.render()

@@ -86,3 +86,20 @@ import Testing
         #expect(drawing.lines[5].contains("\u{1B}[1;31m1\u{1B}[0m"))
     }
 }
+
+@Suite struct MapCommandLayoutTests {
+    static func pin(_ id: UInt64) -> PinInfo {
+        PinInfo(id: id, latitude: Double(id), longitude: Double(id) * 3, createdAt: 0, albumState: .ready, expected: 21, done: 21)
+    }
+
+    @Test(arguments: [0, 3, 40])
+    func theMapWithItsTitleAndLegendFitsAnEightyByTwentyFourTerminal(pins count: Int) throws {
+        let world = try WorldMap.bundled()
+        let text = MapCommand.render(view: MapState(centerLatitude: 0, centerLongitude: 0, zoom: 1), pins: (0..<count).map { Self.pin(UInt64($0 + 1)) },
+                                     world: world, size: (80, 24), onTerminal: true, colour: false)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count <= 23, "one line stays for the prompt: \(lines.count) lines")
+        #expect(lines.first?.hasPrefix("World map") == true)
+        #expect(lines.allSatisfy { TextTable.displayWidth(of: String($0)) <= 80 })
+    }
+}

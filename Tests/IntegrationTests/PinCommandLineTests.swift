@@ -176,6 +176,21 @@ import TestSupport
         let busy = try alice.run("album", "new", "\(pinID)")
         #expect(busy.status == 8)
         #expect(busy.stderr.contains("still downloading; try again when it is ready"), "\(busy.stderr)")
+        let photoID = try #require(slots.first?["id"] as? Int)
+        let pending = try alice.run("photo", "show", "\(photoID)")
+        #expect(pending.status == 5 && pending.stderr.contains("still downloading"), "\(pending.stderr)")
+
+        // Ctrl-C stops the waiting, says the download goes on, and exits 130.
+        let watcher = try Subprocess.start("snapshare", ["album", "\(pinID)", "--wait"], environment: alice.environment,
+                                           mergingStandardError: true)
+        Thread.sleep(forTimeInterval: 1.5)
+        kill(watcher.process.processIdentifier, SIGINT)
+        var said: [String] = []
+        while let line = watcher.lines.next(timeout: 10) { said.append(line) }
+        watcher.process.waitUntilExit()
+        #expect(watcher.process.terminationStatus == 130)
+        #expect(said.contains { $0.contains("keeps downloading on the server") }, "\(said)")
+
         server.server.albums.resumeFetches()
         #expect(try alice.object("album", "\(pinID)", "--wait")["state"] as? String == "ready")
         #expect(try alice.run("album", "new", "\(pinID)").status == 0)

@@ -14,6 +14,22 @@ struct ServerLifecycleTests {
         return config
     }
 
+    @Test func aSecondServerOnTheSamePortSaysAnotherIsProbablyRunning() throws {
+        let first = try TestServer()
+        let directory = TemporaryDirectory("snapshare-second")
+        var config = ServerConfiguration()
+        config.port = first.port
+        config.dataDirectory = directory.path + "/data"
+        config.certificatesDirectory = directory.path + "/certs"
+        let second = try SnapshareServer(configuration: config, logger: Logger(level: .error))
+        do {
+            try second.start()
+            Issue.record("two servers listened on one port")
+        } catch {
+            #expect("\(error)".contains("already in use. Another snapshare-server is probably running there"), "\(error)")
+        }
+    }
+
     @Test("a server released without stop() stops itself: its port closes")
     func releasedServerStops() throws {
         let directory = TemporaryDirectory("snapshare-lifecycle")

@@ -43,13 +43,21 @@ enum AlbumCommands {
     }
 
     /// Polls until the download ends, with a progress bar on a terminal's standard error.
+    /// Ctrl-C stops the waiting, not the download: the server goes on fetching the album.
     private static func wait(for first: Album, session: SnapshareSession, context: CommandContext) throws(ClientError) -> Album {
         var album = first
+        let interrupt = InterruptFlag()
+        defer { interrupt.stop() }
         var bar = AlbumProgressBar(label: "Pin \(album.pinID)", console: context.console)
         defer { bar.finish() }
         while album.state == .downloading {
             bar.update(done: album.done, expected: album.expected)
-            usleep(pollInterval)
+            for _ in 0..<10 where !interrupt.raised { usleep(pollInterval / 10) }
+            if interrupt.raised {
+                bar.finish()
+                throw ClientError(.interrupted, "stopped waiting at \(album.done) of \(album.expected) photos; the album of pin "
+                                  + "\(album.pinID) keeps downloading on the server (see it with `snapshare album \(album.pinID) --wait`)")
+            }
             album = try session.album(pinID: album.pinID)
         }
         return album

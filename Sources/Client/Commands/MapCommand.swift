@@ -25,22 +25,26 @@ enum MapCommand {
         let world: WorldMap
         do { world = try WorldMap.bundled() } catch { throw ClientError(.local, error.description) }
         let pins = try session.pins()
-        context.console.raw(render(view: view, pins: pins, world: world, context: context))
+        let onTerminal = context.console.outputIsTerminal
+        context.console.raw(render(view: view, pins: pins, world: world, size: Terminal.sizeOrDefault(of: 1), onTerminal: onTerminal,
+                                   colour: ColorDepth.decorationsColored(context.environment, onTerminal: onTerminal)))
     }
 
-    private static func render(view: MapState, pins: [PinInfo], world: WorldMap, context: CommandContext) -> String {
-        let size = Terminal.sizeOrDefault(of: 1)
-        let onTerminal = context.console.outputIsTerminal
+    /// The map as printed on a terminal of `size`: on a terminal everything, title included,
+    /// fits above the prompt's line, so nothing scrolls off.
+    static func render(view: MapState, pins: [PinInfo], world: WorldMap, size: (columns: Int, rows: Int),
+                       onTerminal: Bool, colour: Bool) -> String {
         let columns = max(10, size.columns - 2)
-        // Title, frame top and bottom, hint; the legend gets at most a third of a terminal.
+        // Title, frame top and bottom, hint, the prompt's line after it; the legend gets at most
+        // a third of a terminal, plus a line saying how many it left out.
         let legendRows = pins.isEmpty ? 1 : (onTerminal ? min(pins.count, max(1, size.rows / 3)) : pins.count)
-        let available = max(4, size.rows - 4 - legendRows)
+        let leftOut = pins.count > legendRows ? 1 : 0
+        let available = max(4, size.rows - 5 - legendRows - leftOut)
         // No taller than the world at this zoom: 180° of latitude is width * zoom / 2 dots.
         // Clamped as the server clamps it, so an odd saved value cannot overflow the sums below.
         let zoom = min(max(1, view.zoom), SnapshareSession.zoomRange.upperBound)
         let worldRows = Int((Double(columns * 2) * zoom / 2 / 4).rounded(.up))
         let rows = max(4, min(available, worldRows))
-        let colour = ColorDepth.decorationsColored(context.environment, onTerminal: onTerminal)
         let drawing = MapRenderer(world: world).draw(
             centerLatitude: view.centerLatitude, centerLongitude: view.centerLongitude, zoom: zoom,
             columns: columns, rows: rows, pins: pins, highlight: colour ? ("\u{1B}[1;31m", "\u{1B}[0m") : nil)

@@ -4,6 +4,8 @@ import Shared
 public struct ClientError: Error, Sendable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
         case usage, connection, tls, auth, notFound, alreadyViewed, expired, rejected, server, integrity, local
+        /// The user pressed Ctrl-C while the command waited.
+        case interrupted
     }
 
     public var kind: Kind
@@ -50,6 +52,8 @@ public struct ExitCode: Sendable, Equatable {
     public static let alreadyViewed = ExitCode(rawValue: 6)
     public static let expired = ExitCode(rawValue: 7)
     public static let rejected = ExitCode(rawValue: 8)
+    /// 128 + SIGINT, as shells report a command stopped by Ctrl-C.
+    public static let interrupted = ExitCode(rawValue: 130)
 
     static func `for`(_ kind: ClientError.Kind) -> ExitCode {
         switch kind {
@@ -61,6 +65,7 @@ public struct ExitCode: Sendable, Equatable {
         case .expired: .expired
         case .rejected: .rejected
         case .server, .integrity, .local: .failure
+        case .interrupted: .interrupted
         }
     }
 }

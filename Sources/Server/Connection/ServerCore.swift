@@ -54,7 +54,7 @@ final class ServerCore: @unchecked Sendable {
     /// Binds the listening socket and starts the loop thread; returns the bound port.
     func start() throws -> Int {
         guard !stopped.load(ordering: .acquiring) else { throw ConfigurationError("this server was stopped; start a new one") }
-        let fd = try Socket.listen(host: configuration.host, port: configuration.port)
+        let fd = try listeningSocket()
         let port = Socket.localPort(fd)
         let listener = Listener(fd: fd, server: self)
         self.listener = listener
@@ -63,6 +63,19 @@ final class ServerCore: @unchecked Sendable {
         loop.every(milliseconds: 1000) { [weak self] in self?.auditSessions() }
         loop.start()
         return port
+    }
+
+    /// The listening socket; an address in use says what is probably holding it.
+    private func listeningSocket() throws -> Int32 {
+        let result = Result { () throws(SystemError) -> Int32 in try Socket.listen(host: configuration.host, port: configuration.port) }
+        if case .failure(let error) = result, error.errno == EADDRINUSE {
+            let address = HostPort(host: configuration.host, port: UInt16(clamping: configuration.port))
+            throw ConfigurationError("""
+                cannot listen on \(address): the address is already in use. Another snapshare-server is probably \
+                running there (stop it first), or another program has the port; choose another with --listen HOST:PORT
+                """)
+        }
+        return try result.get()
     }
 
     /// Stops accepting, tells every connection the server is going away, and stops the loop.

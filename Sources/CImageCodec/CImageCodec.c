@@ -17,6 +17,7 @@
 #include <jpeglib.h>
 #include <jerror.h>
 #include <png.h>
+#include <zlib.h>
 
 /// A progressive JPEG can hold any number of scans and each one costs a pass over the whole
 /// image; real encoders emit around ten. More than this is treated as an attack.
@@ -153,74 +154,204 @@ int snapshare_png_decode(const unsigned char *bytes, size_t count,
     return SNAPSHARE_IMAGE_OK;
 }
 
-/// Everything a PNG verification needs after libpng may have longjmp'd (see the file comment).
-struct png_verify_job {
-    struct codec_input input;
-    png_structp png;
-    png_infop info;
-    /// How far libpng has read into the input.
-    size_t offset;
-    unsigned char *row;
-    snapshare_image_size size;
-    /// SNAPSHARE_IMAGE_* code to report after a longjmp; DECODE_FAILED when left OK.
-    int code;
+/// Why a PNG's bytes cannot decode: a message and a code.
+static int png_refuse(const struct codec_input *input, int code, const char *format, ...) {
+    if (input->message != NULL && input->message_capacity > 0) {
+        char detail[SNAPSHARE_IMAGE_MESSAGE_CAPACITY];
+        va_list arguments;
+        va_start(arguments, format);
+        vsnprintf(detail, sizeof detail, format, arguments);
+        va_end(arguments);
+        snprintf(input->message, input->message_capacity, "PNG: %s", detail);
+    }
+    return code;
+}
+
+static uint32_t read_be32(const unsigned char *p) {
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+
+/// Where the decompressed image data stands: which pass and row, and how much of the row is
+/// left. Every row starts with a filter byte (0 to 4); nothing may follow the last row.
+struct png_rows {
+    uint32_t width, height;
+    unsigned bits_per_pixel;
+    int interlaced;
+    int pass;             // 0 for a plain image; 0...6 for Adam7
+    uint32_t rows_left;   // in the current pass
+    uint64_t row_bytes;   // of the current pass, filter byte excluded
+    uint64_t left_in_row; // 0: the next byte is a filter byte
+    int done;
 };
 
-/// libpng's read callback: hands out the memory buffer, and running out of it is truncation.
-static void png_verify_read(png_structp png, png_bytep target, size_t length) {
-    struct png_verify_job *job = png_get_io_ptr(png);
-    if (length > job->input.count - job->offset) {
-        job->code = SNAPSHARE_IMAGE_TRUNCATED;
-        png_error(png, "the file ends before the image does");
+/// Adam7's passes: first column and row, then the steps between them.
+static const uint32_t adam7[7][4] = {{0, 0, 8, 8}, {4, 0, 8, 8}, {0, 4, 4, 8}, {2, 0, 4, 4},
+                                     {0, 2, 2, 4}, {1, 0, 2, 2}, {0, 1, 1, 2}};
+
+/// Moves to the next pass that has pixels (Adam7 skips empty ones, filter bytes included).
+static void png_rows_enter(struct png_rows *rows, int pass) {
+    for (rows->pass = pass; rows->pass < (rows->interlaced ? 7 : 1); rows->pass += 1) {
+        uint32_t width = rows->width, height = rows->height;
+        if (rows->interlaced) {
+            const uint32_t *a = adam7[rows->pass];
+            width = rows->width > a[0] ? (rows->width - a[0] + a[2] - 1) / a[2] : 0;
+            height = rows->height > a[1] ? (rows->height - a[1] + a[3] - 1) / a[3] : 0;
+        }
+        if (width == 0 || height == 0) continue;
+        rows->rows_left = height;
+        rows->row_bytes = ((uint64_t)width * rows->bits_per_pixel + 7) / 8;
+        rows->left_in_row = 0;
+        return;
     }
-    memcpy(target, job->input.bytes + job->offset, length);
-    job->offset += length;
+    rows->done = 1;
 }
 
-/// libpng's error callback: keep the message (libpng would print it) and jump back.
-static void png_verify_error(png_structp png, png_const_charp library_message) {
-    struct png_verify_job *job = png_get_error_ptr(png);
-    set_message(job->input.message, job->input.message_capacity, "PNG: %s", library_message);
-    png_longjmp(png, 1);
+/// Walks `count` decompressed bytes; 0 when they fit the image, else 1 (bad filter byte) or 2
+/// (more data than the image has).
+static int png_rows_take(struct png_rows *rows, const unsigned char *bytes, size_t count) {
+    size_t at = 0;
+    while (at < count) {
+        if (rows->done) return 2;
+        if (rows->left_in_row == 0) {
+            if (bytes[at] > 4) return 1;
+            at += 1;
+            rows->left_in_row = rows->row_bytes;
+            continue;
+        }
+        uint64_t step = count - at < rows->left_in_row ? count - at : rows->left_in_row;
+        at += (size_t)step;
+        rows->left_in_row -= step;
+        if (rows->left_in_row == 0) {
+            rows->rows_left -= 1;
+            if (rows->rows_left == 0) png_rows_enter(rows, rows->pass + 1);
+        }
+    }
+    return 0;
 }
 
-/// Warnings (benign errors such as extra compressed data) pass silently, as they do in decode.
-static void png_verify_warning(png_structp png, png_const_charp library_message) {
-    (void)png;
-    (void)library_message;
-}
+/// Reads a PNG's structure the way a decoder must, without unfiltering a pixel: the
+/// signature, every chunk's length and CRC through IEND, the header's values, and the zlib
+/// stream of the IDAT chunks inflated in small pieces (zlib checks its Adler-32) into exactly
+/// the rows the header promises, each with a valid filter byte. Unfiltering cannot fail, so
+/// what passes decodes; it costs a CRC and an inflate, a fraction of a decode.
+static int png_verify_structure(const struct codec_input *input, snapshare_image_size *size) {
+    static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+    const unsigned char *bytes = input->bytes;
+    size_t count = input->count;
+    if (count < 8 || memcmp(bytes, signature, 8) != 0) return png_refuse(input, SNAPSHARE_IMAGE_DECODE_FAILED, "not a PNG signature");
 
-/// The part of the verification that libpng may longjmp out of. Returns a SNAPSHARE_IMAGE_* code.
-static int run_png_verify(struct png_verify_job *job) {
-    if (setjmp(png_jmpbuf(job->png)) != 0) {
-        return job->code != SNAPSHARE_IMAGE_OK ? job->code : SNAPSHARE_IMAGE_DECODE_FAILED;
+    struct png_rows rows;
+    memset(&rows, 0, sizeof rows);
+    int have_header = 0, have_palette = 0, color_type = 0, idat_state = 0;  // 0 before, 1 in, 2 after
+    z_stream zlib;
+    memset(&zlib, 0, sizeof zlib);
+    int zlib_open = 0, zlib_ended = 0, code = SNAPSHARE_IMAGE_OK;
+    unsigned char window[16384];
+    size_t at = 8;
+    for (;;) {
+        if (count - at < 12) { code = png_refuse(input, SNAPSHARE_IMAGE_TRUNCATED, "the file ends before IEND"); break; }
+        uint32_t length = read_be32(bytes + at);
+        const unsigned char *type = bytes + at + 4;
+        if (length > 0x7FFFFFFFu || count - at - 12 < length) {
+            code = png_refuse(input, SNAPSHARE_IMAGE_TRUNCATED, "the %.4s chunk runs past the end of the file", type);
+            break;
+        }
+        for (int i = 0; i < 4; i += 1) {
+            unsigned char c = type[i];
+            if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'))) {
+                code = png_refuse(input, SNAPSHARE_IMAGE_DECODE_FAILED, "a chunk has an invalid type");
+                goto finish;
+            }
+        }
+        const unsigned char *data = type + 4;
+        uint32_t stored_crc = read_be32(data + length);
+        if ((uint32_t)crc32(crc32(0L, Z_NULL, 0), type, length + 4u) != stored_crc) {
+            code = png_refuse(input, SNAPSHARE_IMAGE_DECODE_FAILED, "%.4s: CRC error", type);
+            break;
+        }
+        at += 12u + length;
+        int is_idat = memcmp(type, "IDAT", 4) == 0;
+        if (idat_state == 1 && !is_idat) idat_state = 2;
+        if (!have_header) {
+            if (memcmp(type, "IHDR", 4) != 0 || length != 13) {
+                code = png_refuse(input, SNAPSHARE_IMAGE_DECODE_FAILED, "IHDR is not the first chunk");
+                break;
+            }
+            uint32_t width = read_be32(data), height = read_be32(data + 4);
+            unsigned depth = data[8];
+            color_type = data[9];
+            if (width > 0x7FFFFFFFu || height > 0x7FFFFFFFu) { code = png_refuse(input, SNAPSHARE_IMAGE_DECODE_FAILED, "IHDR: invalid size"); break; }
+            code = check_limits(width, height, input->limits, input->message, input->message_capacity);
+            if (code != SNAPSHARE_IMAGE_OK) break;
+            unsigned channels = color_type == 0 ? 1 : color_type == 2 ? 3 : color_type == 3 ? 1 : color_type == 4 ? 2 : color_type == 6 ? 4 : 0;
+            int depth_ok = (color_type == 0 && (depth == 1 || depth == 2 || depth == 4 || depth == 8 || depth == 16)) ||
+                           (color_type == 3 && (depth == 1 || depth == 2 || depth == 4 || depth == 8)) ||
+                           ((color_type == 2 || color_type == 4 || color_type == 6) && (depth == 8 || depth == 16));
+            if (channels == 0 || !depth_ok || data[10] != 0 || data[11] != 0 || data[12] > 1) {
+                code = png_refuse(input, SNAPSHARE_IMAGE_DECODE_FAILED, "IHDR: invalid colour type %d, depth %u or method", color_type, depth);
+                break;
+            }
+            rows.width = width;
+            rows.height = height;
+            rows.bits_per_pixel = channels * depth;
+            rows.interlaced = data[12];
+            png_rows_enter(&rows, 0);
+            have_header = 1;
+            continue;
+        }
+        if (memcmp(type, "IHDR", 4) == 0) { code = png_refuse(input, SNAPSHARE_IMAGE_DECODE_FAILED, "a second IHDR"); break; }
+        if (memcmp(type, "PLTE", 4) == 0) {
+            if (idat_state != 0 || length == 0 || length % 3 != 0 || length > 768) {
+                code = png_refuse(input, SNAPSHARE_IMAGE_DECODE_FAILED, "PLTE: invalid palette");
+                break;
+            }
+            have_palette = 1;
+            continue;
+        }
+        if (is_idat) {
+            if (idat_state == 2) { code = png_refuse(input, SNAPSHARE_IMAGE_DECODE_FAILED, "IDAT chunks are not consecutive"); break; }
+            if (color_type == 3 && !have_palette) { code = png_refuse(input, SNAPSHARE_IMAGE_DECODE_FAILED, "missing PLTE before IDAT"); break; }
+            if (!zlib_open) {
+                if (inflateInit(&zlib) != Z_OK) { code = png_refuse(input, SNAPSHARE_IMAGE_OUT_OF_MEMORY, "zlib: out of memory"); break; }
+                zlib_open = 1;
+            }
+            idat_state = 1;
+            zlib.next_in = (Bytef *)data;
+            zlib.avail_in = length;
+            while (zlib.avail_in > 0 && !zlib_ended) {
+                zlib.next_out = window;
+                zlib.avail_out = sizeof window;
+                int status = inflate(&zlib, Z_NO_FLUSH);
+                if (status != Z_OK && status != Z_STREAM_END && !(status == Z_BUF_ERROR && zlib.avail_in == 0)) {
+                    code = png_refuse(input, SNAPSHARE_IMAGE_DECODE_FAILED, "IDAT: %s", zlib.msg != NULL ? zlib.msg : "bad compressed data");
+                    goto finish;
+                }
+                int walked = png_rows_take(&rows, window, sizeof window - zlib.avail_out);
+                if (walked != 0) {
+                    code = png_refuse(input, SNAPSHARE_IMAGE_DECODE_FAILED, walked == 1 ? "IDAT: invalid filter type" : "IDAT: too much image data");
+                    goto finish;
+                }
+                if (status == Z_STREAM_END) zlib_ended = 1;
+            }
+            if (zlib.avail_in > 0) { code = png_refuse(input, SNAPSHARE_IMAGE_DECODE_FAILED, "IDAT: data after the end of the image stream"); break; }
+            continue;
+        }
+        if (memcmp(type, "IEND", 4) == 0) {
+            if (!zlib_open) { code = png_refuse(input, SNAPSHARE_IMAGE_DECODE_FAILED, "no IDAT"); break; }
+            if (!zlib_ended || !rows.done) { code = png_refuse(input, SNAPSHARE_IMAGE_TRUNCATED, "IDAT: not enough image data"); break; }
+            size->width = rows.width;
+            size->height = rows.height;
+            break;
+        }
+        // An unknown critical chunk (upper-case first letter) cannot be skipped by a decoder.
+        if (type[0] >= 'A' && type[0] <= 'Z') {
+            code = png_refuse(input, SNAPSHARE_IMAGE_DECODE_FAILED, "unknown critical chunk %.4s", type);
+            break;
+        }
     }
-    // A CRC that does not match means damaged bytes, in an ancillary chunk as much as in IDAT.
-    png_set_crc_action(job->png, PNG_CRC_ERROR_QUIT, PNG_CRC_ERROR_QUIT);
-    png_set_read_fn(job->png, job, png_verify_read);
-    png_read_info(job->png, job->info);
-
-    uint32_t width = png_get_image_width(job->png, job->info);
-    uint32_t height = png_get_image_height(job->png, job->info);
-    int code = check_limits(width, height, job->input.limits, job->input.message, job->input.message_capacity);
-    if (code != SNAPSHARE_IMAGE_OK) return code;
-
-    // Interlaced files are read pass by pass into the same row: only the reading matters here.
-    int passes = png_set_interlace_handling(job->png);
-    png_read_update_info(job->png, job->info);
-    job->row = malloc(png_get_rowbytes(job->png, job->info));
-    if (job->row == NULL) {
-        set_message(job->input.message, job->input.message_capacity, "out of memory for a row");
-        return SNAPSHARE_IMAGE_OUT_OF_MEMORY;
-    }
-    for (int pass = 0; pass < passes; pass += 1) {
-        for (uint32_t y = 0; y < height; y += 1) png_read_row(job->png, job->row, NULL);
-    }
-    // The rest of the zlib stream and every chunk after it, through IEND, CRCs included.
-    png_read_end(job->png, NULL);
-    job->size.width = width;
-    job->size.height = height;
-    return SNAPSHARE_IMAGE_OK;
+finish:
+    if (zlib_open) inflateEnd(&zlib);
+    return code;
 }
 
 int snapshare_png_verify(const unsigned char *bytes, size_t count,
@@ -228,21 +359,13 @@ int snapshare_png_verify(const unsigned char *bytes, size_t count,
                          char *message, size_t message_capacity) {
     if (out != NULL) memset(out, 0, sizeof *out);
     int code = SNAPSHARE_IMAGE_OK;
-    struct png_verify_job *job = new_read_job(sizeof *job, out != NULL, bytes, count, limits,
-                                              message, message_capacity, &code);
-    if (job == NULL) return code;
-    job->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, job, png_verify_error, png_verify_warning);
-    job->info = job->png != NULL ? png_create_info_struct(job->png) : NULL;
-    code = SNAPSHARE_IMAGE_OUT_OF_MEMORY;
-    if (job->info != NULL) {
-        code = run_png_verify(job);
-    } else {
-        set_message(message, message_capacity, "out of memory");
-    }
-    if (code == SNAPSHARE_IMAGE_OK) *out = job->size;
-    png_destroy_read_struct(&job->png, &job->info, NULL);
-    free(job->row);
-    free(job);
+    struct codec_input *input = new_read_job(sizeof *input, out != NULL, bytes, count, limits,
+                                             message, message_capacity, &code);
+    if (input == NULL) return code;
+    snapshare_image_size size = {0, 0};
+    code = png_verify_structure(input, &size);
+    if (code == SNAPSHARE_IMAGE_OK) *out = size;
+    free(input);
     return code;
 }
 

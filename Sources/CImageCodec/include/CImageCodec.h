@@ -62,8 +62,9 @@ int snapshare_jpeg_decode(const unsigned char *bytes, size_t count,
                           const snapshare_image_limits *limits, snapshare_rgb_image *out,
                           char *message, size_t message_capacity);
 
-/// Reads a whole PNG without keeping its pixels: every row into one row buffer, every chunk's
-/// CRC checked (ancillary chunks too), through IEND. Succeeds only for files the decoder takes,
+/// Reads a whole PNG without keeping its pixels: every chunk's CRC (ancillary chunks too)
+/// through IEND, the header's values, and the IDAT stream inflated into exactly the rows the
+/// header promises, each with a valid filter byte. Succeeds only for files the decoder takes,
 /// and refuses some it would take (a bad CRC in an ancillary chunk, a missing IEND).
 int snapshare_png_verify(const unsigned char *bytes, size_t count,
                          const snapshare_image_limits *limits, snapshare_image_size *out,

@@ -60,3 +60,20 @@ import Testing
         #expect(frame == "\u{1B}[1;1H\(white)\u{1B}[48;2;255;255;255m▀▀▀\u{1B}[0m\u{1B}[2;1H\(white)▀▀▀\u{1B}[0m")
     }
 }
+
+@Suite struct FullScreenCaptionTests {
+    @Test func theCaptionSitsOnTheLastRowUnderThePicture() {
+        let image = RGBImage(width: 4, height: 4, color: RGBImage.Color(red: 10, green: 20, blue: 30))
+        let view = FullScreenImageView(image: image, caption: "Snap 6 from alice in Memes, 2m ago · any key closes")
+        let frame = String(decoding: view.frame(columns: 60, rows: 10), as: UTF8.self)
+        #expect(frame.contains("\u{1B}[10;1H\u{1B}[2K"), "the last row is cleared for the caption")
+        #expect(frame.hasSuffix("Snap 6 from alice in Memes, 2m ago · any key closes"))
+        #expect(!frame.contains("\u{1B}[10;1H\u{1B}[38"), "the picture stops above it")
+    }
+
+    @Test func aCaptionWiderThanTheTerminalIsCut() {
+        let view = FullScreenImageView(image: RGBImage(width: 2, height: 2, color: .black), caption: String(repeating: "x", count: 100))
+        let frame = String(decoding: view.frame(columns: 20, rows: 5), as: UTF8.self)
+        #expect(frame.hasSuffix(String(repeating: "x", count: 19) + "…"))
+    }
+}

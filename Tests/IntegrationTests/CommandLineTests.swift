@@ -85,14 +85,18 @@ import TestSupport
         #expect(text.stdout.contains("unread"))
         #expect(text.stdout.contains("ago") || text.stdout.contains("just now"))
 
+        let jsonView = try bob.run("view", "\(id)", "--json")
+        #expect(jsonView.status == 2 && jsonView.stderr.contains("would spend your one view"), "\(jsonView.stderr)")
         let view = try bob.run("view", "\(id)")
-        #expect(view.status == 0, "\(view.stderr)")
+        #expect(view.status == 0, "the refused --json spent nothing: \(view.stderr)")
         let last = view.stdout.split(separator: "\n").last.map(String.init) ?? ""
         #expect(last.hasPrefix("viewed snap \(id) 256x170 80670 sha256:"), "\(last)")
         #expect(view.stdout.contains("\u{1B}[38;2;"), "the drawing uses true colour")
 
-        #expect(try bob.run("view", "\(id)").status == 6, "already viewed")
-        #expect(try alice.run("view", "\(id)").status == 8, "own snap")
+        let again = try bob.run("view", "\(id)")
+        #expect(again.status == 6 && again.stderr.contains("you already opened snap \(id)"), "\(again.stderr)")
+        let own = try alice.run("view", "\(id)")
+        #expect(own.status == 8 && own.stderr.contains("snap \(id) is yours"), "\(own.stderr)")
         #expect(try bob.run("view", "999999").status == 5, "not found")
         #expect(try bob.run("view", "abc").status == 2, "usage")
         #expect(try bob.run("admin", "users").status == 4, "not an admin")
@@ -184,6 +188,31 @@ import TestSupport
         #expect(folder.stderr.contains("it is a folder"), "\(folder.stderr)")
     }
 
+    @Test func theSavedCAAndSessionWorkFromAnyFolderAndUnderEitherName() throws {
+        let server = try TestServer()
+        let student = Student(server: server)
+        #expect(try student.run("register", "lee", "--password-stdin", stdin: "lee password\n").status == 0)
+        func run(_ environment: [String: String], _ arguments: String...) throws -> Subprocess.Result {
+            try Subprocess.run("snapshare", arguments, environment: environment)
+        }
+        var relative = student.environment
+        relative["SNAPSHARE_CA"] = "class-certs/ca.pem"  // an export made in another folder
+        let fromElsewhere = try run(relative, "whoami")
+        #expect(fromElsewhere.status == 0, "\(fromElsewhere.stderr)")
+        #expect(fromElsewhere.stderr.contains("using the CA saved at login"), "\(fromElsewhere.stderr)")
+        var missing = student.environment
+        missing["SNAPSHARE_CA"] = "/no/such/ca.pem"
+        let refused = try run(missing, "whoami")
+        #expect(refused.status == 3)
+        #expect(refused.stderr.contains("cannot read the CA file /no/such/ca.pem (from SNAPSHARE_CA)")
+                && refused.stderr.contains("your login saved \(server.caPath)"), "\(refused.stderr)")
+        // Logged in through 127.0.0.1; localhost is the same server, by its certificate.
+        var byName = student.environment
+        byName["SNAPSHARE_SERVER"] = "localhost:\(server.port)"
+        let same = try run(byName, "whoami")
+        #expect(same.status == 0 && same.stdout.hasPrefix("lee"), "\(same.stdout)\(same.stderr)")
+    }
+
     @Test func withoutACATheFingerprintIsPinnedOnFirstUseAndAChangeIsRefused() throws {
         let directory = TemporaryDirectory("snapshare-tofu")
         let port = ServerProcess.freePort()
@@ -212,7 +241,12 @@ import TestSupport
         let port = ServerProcess.freePort()
         let down = try Subprocess.run("snapshare", ["feeds"], environment: ["SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": "127.0.0.1:\(port)"])
         #expect(down.status == 3)
-        #expect(down.stderr.contains("cannot connect"))
+        #expect(down.stderr.contains("cannot connect") && down.stderr.contains("is snapshare-server running at 127.0.0.1:\(port)?"),
+                "\(down.stderr)")
+        let badPort = try Subprocess.run("snapshare", ["feeds", "--server", "localhost:99999"], environment: ["SNAPSHARE_HOME": home.path])
+        #expect(badPort.status == 2)
+        #expect(badPort.stderr == "snapshare: bad server invalid address 'localhost:99999': the port must be from 0 to 65535\n",
+                "one message, said once: \(badPort.stderr)")
         let unknown = try Subprocess.run("snapshare", ["feeds"], environment: ["SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": "nosuchhost.invalid:7443"])
         #expect(unknown.status == 3)
         #expect(unknown.stderr.contains("cannot resolve host nosuchhost.invalid"), "\(unknown.stderr)")

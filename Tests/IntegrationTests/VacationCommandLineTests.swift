@@ -113,7 +113,7 @@ struct VacationCommandLineTests {
 
         let itinerary = try ann.rows("itinerary", "--json")
         #expect(Self.placeRows(itinerary) == Self.expectedItinerary(defaultVisits))
-        #expect(itinerary.allSatisfy { ($0["first_visited"] as? String)?.hasSuffix("Z") == true })
+        #expect(itinerary.allSatisfy { ($0["first_visited_at"] as? String)?.hasSuffix("Z") == true })
         let tags = try ann.rows("tags", "--json")
         #expect(Self.tagRows(tags) == Self.expectedTags(defaultVisits))
         #expect(tags.allSatisfy { !(($0["tag"] as? String) ?? ":").contains(":") })

@@ -12,6 +12,7 @@ enum CommandTree {
         ExitCodeSpec(6, "already viewed (your one view of this snap is used)"),
         ExitCodeSpec(7, "expired (the snap is past its lifetime)"),
         ExitCodeSpec(8, "rejected input (bad image, name taken, value out of range, your own snap, album still downloading)"),
+        ExitCodeSpec(130, "interrupted with Ctrl-C while waiting"),
     ]
 
     static let json = FlagSpec("--json", help: "print JSON for scripts instead of text")
@@ -161,7 +162,7 @@ enum CommandTree {
             CommandSpec("itinerary", summary: "A vacation's places, first visited first, or the photos of one place",
                         discussion: """
                             A place is identified by its name alone. Photos are sorted by title, ignoring case
-                            ("Unknown" when a photo has none). JSON rows: place, first_visited, photos.
+                            ("Unknown" when a photo has none). JSON rows: place, first_visited_at, photos.
                             """,
                         arguments: [ArgumentSpec("PLACE", help: "a place's name: list its photos", isRequired: false)],
                         options: [vacationOption], flags: [json], exitCodes: exitCodes),
@@ -169,7 +170,7 @@ enum CommandTree {
                         discussion: """
                             Each tag is shown with its first letter capitalized and the number of photos that
                             carry it; ties are ordered by name. Machine tags (containing ":") are left out.
-                            JSON rows: tag (as shown), count.
+                            JSON rows: tag (lower case, as stored), count.
                             """,
                         arguments: [ArgumentSpec("TAG", help: "a tag: list the photos that carry it", isRequired: false)],
                         options: [vacationOption,

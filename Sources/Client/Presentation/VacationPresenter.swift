@@ -12,9 +12,9 @@ enum VacationPresenter {
                  ("created", .bool(vacation.exists))])
     }
 
-    /// `{"place": …, "first_visited": …, "photos": N}`.
+    /// `{"place": …, "first_visited_at": …, "photos": N}`.
     static func json(_ place: VacationPlace) -> JSONValue {
-        .object([("place", .string(place.name)), ("first_visited", .string(Timestamp.iso8601(place.firstVisited))),
+        .object([("place", .string(place.name)), ("first_visited_at", .string(Timestamp.iso8601(place.firstVisited))),
                  ("photos", .int(Int64(place.photoCount)))])
     }
 

@@ -101,9 +101,14 @@ enum FeedCommands {
             throw ClientError(error.kind, "cannot post \(source): \(error.message)")
         }
         if let shrunk = prepared.shrunk, !context.json {
-            context.console.err("Shrank \(source) from \(shrunk.from.width)x\(shrunk.from.height) (\(ByteCount.describe(shrunk.from.bytes))) "
-                                + "to \(shrunk.to.width)x\(shrunk.to.height) (\(ByteCount.describe(prepared.bytes.count)) JPEG) "
-                                + "to fit the server's limits; the aspect ratio is kept.")
+            let before = "\(shrunk.from.width)x\(shrunk.from.height)", after = "\(shrunk.to.width)x\(shrunk.to.height)"
+            if before == after {
+                context.console.err("Re-encoded \(source) (\(ByteCount.describe(shrunk.from.bytes))) as a \(ByteCount.describe(prepared.bytes.count)) "
+                                    + "JPEG, still \(after), to fit the server's limit of \(ByteCount.describe(limits.maxBytes)).")
+            } else {
+                context.console.err("Shrank \(source) from \(before) (\(ByteCount.describe(shrunk.from.bytes))) to \(after) "
+                                    + "(\(ByteCount.describe(prepared.bytes.count)) JPEG) to fit the server's limits; the aspect ratio is kept.")
+            }
         }
         var bar = ProgressBar(label: "Posting", console: context.console)
         let bytes = prepared.bytes

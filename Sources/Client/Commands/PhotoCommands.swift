@@ -22,7 +22,9 @@ enum PhotoCommands {
             context.printJSON(object)
             return
         }
-        context.console.out(AlbumPresenter.caption(image.photo))
+        // On a terminal the caption is on the picture and left behind after it; in a pipe it
+        // heads the drawing.
+        if !context.console.outputIsTerminal { context.console.out(AlbumPresenter.caption(image.photo)) }
         // The caption line needs the decoded size, which only the drawing knows; the header
         // gives it without decoding twice.
         let header = try? ImageHeader.parse(image.image)

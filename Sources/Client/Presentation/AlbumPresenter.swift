@@ -154,8 +154,8 @@ enum AlbumPresenter {
         return first.tags.split(whereSeparator: \.isWhitespace).map(String.init).filter { tag in others.allSatisfy { $0.contains(tag) } }
     }
 
-    /// One row per slot, in album order. Tags go first, then titles and places get shorter,
-    /// until the table fits `width`. The TAGS column leaves out the tags every photo shares.
+    /// One row per slot, in album order. Titles and places get shorter, then the tags go, until
+    /// the table fits `width`. The TAGS column leaves out the tags every photo shares.
     static func photoTable(_ photos: [PhotoInfo], width: Int) -> String {
         let ordered = photos.sorted { $0.position < $1.position }
         let shared = Set(sharedTags(photos))
@@ -163,7 +163,7 @@ enum AlbumPresenter {
             photo.tags.split(whereSeparator: \.isWhitespace).map(String.init).filter { !shared.contains($0) }.joined(separator: " ")
         }
         var rendered = ""
-        for (limit, withTags) in [(40, true), (40, false), (28, false), (18, false)] {
+        for (limit, withTags) in [(40, true), (28, true), (20, true), (40, false), (28, false), (18, false)] {
             var columns: [TextTable.Column] = [.init("#", alignment: .right), .init("PHOTO", alignment: .right), .init("TITLE"), .init("PLACE")]
             if withTags { columns.append(.init("TAGS")) }
             var table = TextTable(columns: columns)

@@ -42,12 +42,16 @@ cleanup() {
 trap cleanup EXIT
 
 # start_server NAME [ARGS...]: a fresh server on port 0; sets SERVER_PORT, SERVER_PID, SERVER_DIR.
+# Every load comes from one address (127.0.0.1) and 50 users, so the per-address and per-user
+# caps are raised to the connection limit (scripts/attack.sh measures them at their defaults).
 start_server() {
     SERVER_DIR=$WORK/$1
     shift
     mkdir -p "$SERVER_DIR"
     "$BIN/snapshare-server" --listen 127.0.0.1:0 --data "$SERVER_DIR/data" --certs "$SERVER_DIR/certs" \
-        --log-level warning --max-connections $(( IDLE_CONNECTIONS + 100 )) "$@" \
+        --log-level warning --max-connections $(( IDLE_CONNECTIONS + 100 )) \
+        --max-connections-per-address $(( IDLE_CONNECTIONS + 100 )) --max-anonymous-per-address 1000 \
+        --max-connections-per-user $(( IDLE_CONNECTIONS + 100 )) "$@" \
         >"$SERVER_DIR/stdout" 2>"$SERVER_DIR/stderr" &
     SERVER_PID=$!
     PIDS+=("$SERVER_PID")

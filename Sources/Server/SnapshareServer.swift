@@ -49,12 +49,14 @@ public final class SnapshareServer: @unchecked Sendable {
         }
         let tls = try TLSContext.server(certificateChainFile: certificateFile, privateKeyFile: keyFile)
         metrics = ServerMetrics(startedAt: RequestHandler.wallClock())
+        let ceiling = ImageCeiling(largestStoredImage: try storage.readSync { store in try store.largestStoredImage() })
         albums = AlbumDownloader(storage: storage, provider: photos, gazetteer: gazetteer,
-                                 limits: configuration.imageLimits,
+                                 limits: configuration.imageLimits, imageCeiling: ceiling,
                                  logger: logger)
-        handler = RequestHandler(storage: storage, configuration: configuration, metrics: metrics, logger: logger, albums: albums)
+        handler = RequestHandler(storage: storage, configuration: configuration, metrics: metrics, logger: logger, albums: albums,
+                                 imageCeiling: ceiling)
         core = try ServerCore(configuration: configuration, tlsContext: tls, handler: handler, storage: storage,
-                              metrics: metrics, logger: logger)
+                              imageCeiling: ceiling, metrics: metrics, logger: logger)
     }
 
     deinit { stop() }

@@ -161,14 +161,23 @@ import Testing
         #expect(state.listingEstimate == 20_000)
     }
 
-    @Test func anImageRequestReservesTheLargestFrame() {
+    @Test func anImageRequestReservesTheLargestImageReply() {
         var state = opened()
         state.requestCompleted(requestID: 1, identity: .loggedIn(Self.user), now: 0)
         guard case .dispatch(let open) = state.received(Frame(OpenSnap(snapID: 1), requestID: 2), now: 0) else { Issue.record(); return }
-        #expect(open.bytes == 8 + 10_000 + FrameHeader.size)
-        guard case .dispatch(let thumbnail) = state.received(Frame(GetPhoto(photoID: 1, variant: .thumbnail), requestID: 3), now: 0) else {
+        #expect(open.bytes == 8 + 10_000 + FrameHeader.size, "without a ceiling, the largest frame")
+        guard case .dispatch(let photo) = state.received(Frame(GetPhoto(photoID: 1, variant: .thumbnail), requestID: 3), now: 0,
+                                                         imageReply: 120_000) else {
             Issue.record(); return
         }
-        #expect(thumbnail.bytes == 9 + ReplySize.smallEstimate)
+        #expect(photo.bytes == 9 + 120_000)
+    }
+
+    @Test func theImageCeilingOnlyGrows() {
+        let ceiling = ImageCeiling(largestStoredImage: 100)
+        ceiling.noteStored(50)
+        #expect(ceiling.replyBytes == 100 + ImageCeiling.replyOverhead)
+        ceiling.noteStored(5000)
+        #expect(ceiling.replyBytes == 5000 + ImageCeiling.replyOverhead)
     }
 }

@@ -59,9 +59,14 @@ public final class AlbumDownloader: Sendable {
         var isStopped = false
     }
 
+    /// Raised with every photo stored (see `ImageCeiling`).
+    private let imageCeiling: ImageCeiling
+
     public init(storage: StorageExecutor, provider: any PhotoProvider, gazetteer: Gazetteer, limits: ImageLimits,
-                logger: Logger, clock: @escaping @Sendable () -> Int64 = RequestHandler.wallClock) {
+                imageCeiling: ImageCeiling = ImageCeiling(), logger: Logger,
+                clock: @escaping @Sendable () -> Int64 = RequestHandler.wallClock) {
         self.storage = storage
+        self.imageCeiling = imageCeiling
         self.provider = provider
         self.gazetteer = gazetteer
         self.limits = limits
@@ -318,6 +323,8 @@ public final class AlbumDownloader: Sendable {
         case .success(let bytes):
             do {
                 let prepared = try Thumbnail.prepare(photoID: photo.id, bytes: bytes, limits: limits)
+                // Raised before the photo is stored, so no reply can outgrow a reservation.
+                imageCeiling.noteStored(max(prepared.image.count, prepared.thumbnail.count))
                 _ = await write("storing photo") { store in try store.storePhotoImage(prepared, at: now) }
             } catch {
                 let message = "the photo is not a usable image: \(error.description)"

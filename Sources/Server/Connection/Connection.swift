@@ -183,7 +183,7 @@ final class Connection: EventHandler {
                     return
                 }
             }
-            let decision = state.received(frame, now: now, queuedBytes: queuedBytes)
+            let decision = state.received(frame, now: now, queuedBytes: queuedBytes, imageReply: server.imageCeiling.replyBytes)
             heldFrame = nil
             switch decision {
             case .welcome:

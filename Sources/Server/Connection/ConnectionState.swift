@@ -106,8 +106,9 @@ struct ConnectionState {
         if insideFrame { if frameStartedAt == nil { frameStartedAt = now } } else { frameStartedAt = nil }
     }
 
-    /// Judges a complete frame. `queuedBytes` is the reply output not yet sent.
-    mutating func received(_ frame: Frame, now: Int64, queuedBytes: Int = 0) -> FrameDecision {
+    /// Judges a complete frame. `queuedBytes` is the reply output not yet sent; `imageReply`
+    /// the most an image reply can be now (see `ImageCeiling`), the largest frame by default.
+    mutating func received(_ frame: Frame, now: Int64, queuedBytes: Int = 0, imageReply: Int? = nil) -> FrameDecision {
         // The frame is complete, so its deadline is over, held or not.
         frameStartedAt = nil
         lastActivity = now
@@ -146,7 +147,8 @@ struct ConnectionState {
                     message: "more than \(limits.maxRequestsInFlight) requests in flight"))
             }
             let reply = ReplySize(type, frame: frame)
-            let reservation = frame.payloadCount + reply.estimate(maxFrame: Int(limits.maxFrame), listing: listingEstimate)
+            let image = imageReply ?? Int(limits.maxFrame) + FrameHeader.size
+            let reservation = frame.payloadCount + reply.estimate(image: image, listing: listingEstimate)
             // Whatever a client pipelines, requests start only while what the connection holds
             // stays within its budget. A connection holding nothing may always start one, so a
             // reply larger than the budget cannot deadlock it; anything held drains by itself.

@@ -5,7 +5,7 @@ import Shared
 enum ReplySize: Equatable {
     /// A reply of a few fields: Ok, Pong, Authenticated, a record, an error.
     case small
-    /// A reply carrying a stored image: at most the largest frame the server accepts.
+    /// A reply carrying a stored image: at most the largest stored image (`ImageCeiling`).
     case image
     /// A list that grows with the data (snaps, feeds, pins, an album, movies, users).
     case listing
@@ -17,12 +17,8 @@ enum ReplySize: Equatable {
 
     init(_ type: MessageType, frame: Frame) {
         switch type {
-        case .openSnap:
+        case .openSnap, .getPhoto:
             self = .image
-        case .getPhoto:
-            // A thumbnail (variant 1, the last payload byte) fits in 120x90: small.
-            let thumbnail = frame.payloadCount == 9 && frame.withUnsafePayloadBytes { $0[8] } == PhotoVariant.thumbnail.rawValue
-            self = thumbnail ? .small : .image
         case .listFeeds, .listSnaps, .listPins, .getAlbum, .newCollection, .listMovies, .adminListUsers, .adminStats,
              .getSnapViews:
             self = .listing
@@ -32,10 +28,10 @@ enum ReplySize: Equatable {
     }
 
     /// The bytes to reserve for the reply.
-    func estimate(maxFrame: Int, listing: Int) -> Int {
+    func estimate(image: Int, listing: Int) -> Int {
         switch self {
         case .small: Self.smallEstimate
-        case .image: maxFrame + FrameHeader.size
+        case .image: image
         case .listing: listing
         }
     }

@@ -18,6 +18,8 @@ final class ServerCore: @unchecked Sendable {
     private var connections: [UInt64: Connection] = [:]
     private var nextConnectionID: UInt64 = 1
     let metrics: ServerMetrics
+    /// How much an image reply can be, for the connections' budgets.
+    let imageCeiling: ImageCeiling
     /// Buffers shared by every connection (the loop handles one at a time).
     let scratch = ScratchBuffers()
     private let limits: ConnectionState.Limits
@@ -28,8 +30,9 @@ final class ServerCore: @unchecked Sendable {
     private let audit: SessionAudit
 
     init(configuration: ServerConfiguration, tlsContext: TLSContext, handler: RequestHandler,
-         storage: StorageExecutor, metrics: ServerMetrics, logger: Logger) throws {
+         storage: StorageExecutor, imageCeiling: ImageCeiling, metrics: ServerMetrics, logger: Logger) throws {
         self.configuration = configuration
+        self.imageCeiling = imageCeiling
         self.tlsContext = tlsContext
         self.handler = handler
         self.metrics = metrics

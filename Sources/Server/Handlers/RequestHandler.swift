@@ -18,10 +18,14 @@ public final class RequestHandler: Sendable {
     let executor: ThreadPoolExecutor
     /// Fetches pins' albums in the background (see PinHandlers).
     let albums: AlbumDownloader
+    /// Raised with every snap posted (see `ImageCeiling`).
+    let imageCeiling: ImageCeiling
 
     public init(storage: StorageExecutor, configuration: ServerConfiguration, metrics: ServerMetrics,
-                logger: Logger, albums: AlbumDownloader, clock: @escaping @Sendable () -> Int64 = RequestHandler.wallClock) {
+                logger: Logger, albums: AlbumDownloader, imageCeiling: ImageCeiling = ImageCeiling(),
+                clock: @escaping @Sendable () -> Int64 = RequestHandler.wallClock) {
         self.storage = storage
+        self.imageCeiling = imageCeiling
         self.albums = albums
         self.configuration = configuration
         self.changes = ChangeVersion()

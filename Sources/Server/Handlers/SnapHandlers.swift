@@ -36,6 +36,7 @@ extension RequestHandler {
             feedID: 0, posterID: user.id, image: request.image, sha256: SHA256.hash(request.image),
             format: header.format == .png ? .png : .jpeg, width: header.width, height: header.height,
             postedAt: now, expiresAt: now + configuration.snapTTLMilliseconds)
+        imageCeiling.noteStored(request.image.count)
         let listing = try await storage.write { store -> SnapListing in
             var stored = snap
             stored.feedID = try store.requireFeed(named: feedName).id

@@ -71,6 +71,17 @@ extension SQLiteStore {
         return busy == 0
     }
 
+    public func largestStoredImage() throws -> Int {
+        try translatingErrors("measuring stored images") {
+            // length() of a blob reads the record header, not the image pages.
+            Int(try database.scalar("""
+                SELECT max(coalesce((SELECT max(length(bytes)) FROM snap_images), 0),
+                           coalesce((SELECT max(length(bytes)) FROM photo_images), 0),
+                           coalesce((SELECT max(length(bytes)) FROM photo_thumbnails), 0))
+                """))
+        }
+    }
+
     public func statistics(now: Int64) throws -> [Statistic] {
         try translatingErrors("collecting statistics") {
             try database.transaction {

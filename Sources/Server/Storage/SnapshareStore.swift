@@ -70,6 +70,8 @@ public protocol SnapshareStore: PinStore, MovieStore {
     /// methods that delete image bytes already do this after their commit; this is for doing it
     /// on demand.
     func compact() throws
+    /// The size of the largest image stored (snaps, album photos and thumbnails), 0 when none.
+    func largestStoredImage() throws -> Int
     /// Named counters for `admin stats`.
     func statistics(now: Int64) throws -> [Statistic]
 

@@ -26,18 +26,22 @@ let package = Package(
 
         // Bytes, frames, messages, TLS, images: no SQLite, no terminal.
         .target(name: "Shared", dependencies: ["COpenSSL", "CLinux", "CImageCodec"]),
+        // The one SQLite layer: connections, cached statements read by column name, transactions
+        // and savepoints, blobs, background WAL checkpoints. Used by the server's store and the
+        // client's vacation files.
+        .target(name: "SQLite", dependencies: ["CSQLite", "Shared"]),
         // Event loop, connections, request handlers, storage.
         .target(
             name: "Server",
-            dependencies: ["Shared", "CSQLite", "COpenSSL", "CLinux"],
+            dependencies: ["Shared", "SQLite", "COpenSSL", "CLinux"],
             // The GeoNames gazetteer and the built-in album photo pool (see README, attribution).
             resources: [.copy("Resources/places.csv"), .copy("Resources/AlbumPool")]
         ),
         // Connection, commands, presentation.
         .target(
             name: "Client",
-            // CSQLite: each Virtual Vacation is its own SQLite file on the client.
-            dependencies: ["Shared", "CLinux", "CSQLite"],
+            // SQLite: each Virtual Vacation is its own SQLite file on the client.
+            dependencies: ["Shared", "CLinux", "SQLite"],
             resources: [.copy("Resources/Samples"), .copy("Resources/world-110m.geojson")]
         ),
         .executableTarget(name: "snapshare-server", dependencies: ["Server"]),
@@ -52,8 +56,8 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Shared", "Server", "Client"]),
 
         .testTarget(name: "SharedTests", dependencies: ["Shared", "TestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "Shared", "TestSupport"]),
-        .testTarget(name: "ClientTests", dependencies: ["Client", "Shared", "TestSupport"]),
+        .testTarget(name: "ServerTests", dependencies: ["Server", "Shared", "SQLite", "TestSupport"]),
+        .testTarget(name: "ClientTests", dependencies: ["Client", "Shared", "SQLite", "TestSupport"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["Server", "Client", "Shared", "TestSupport"]

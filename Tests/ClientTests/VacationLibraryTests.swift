@@ -1,4 +1,5 @@
 import Foundation
+import SQLite
 import Testing
 @testable import Client
 import TestSupport
@@ -107,9 +108,9 @@ struct VacationLibraryTests {
         let folder = library.directory
         try Data("this is not a database, just text that is long enough to be a header".utf8)
             .write(to: URL(fileURLWithPath: folder + "/Garbage.vacation"))
-        let foreign = try ClientSQLite(path: folder + "/Foreign.vacation", create: true)
+        let foreign = try SQLiteDatabase(path: folder + "/Foreign.vacation", create: true, configuresJournal: false)
         try foreign.exec("CREATE TABLE accounts (id INTEGER PRIMARY KEY, balance INTEGER)")
-        let newer = try ClientSQLite(path: folder + "/Future.vacation", create: true)
+        let newer = try SQLiteDatabase(path: folder + "/Future.vacation", create: true, configuresJournal: false)
         try newer.exec("CREATE TABLE x (y)")
         try newer.setApplicationID(VacationSchema.applicationID)
         try newer.setUserVersion(VacationSchema.version + 1)

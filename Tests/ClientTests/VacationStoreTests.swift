@@ -1,4 +1,5 @@
 import Foundation
+import SQLite
 import Testing
 @testable import Client
 import Shared
@@ -155,7 +156,7 @@ struct VacationStoreTests {
         #expect(photo.displayTitle == "Pixel")
         #expect(image == VacationTestSupport.png)
         #expect(try store.image(photoID: 9, preferredOrigin: nil, thumbnail: true).image == Array(VacationTestSupport.png.prefix(24)))
-        let raw = try ClientSQLite(path: store.path, create: false)
+        let raw = try SQLiteDatabase(path: store.path, create: false, configuresJournal: false)
         try raw.run("UPDATE photo_images SET image = x'00'")
         do { _ = try store.image(photoID: 9, preferredOrigin: nil); Issue.record("a damaged image was returned") } catch {
             #expect(error.kind == .damaged)

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CSQLite
 import Shared
+import SQLite
 
 /// One Virtual Vacation: a SQLite file holding the photos visited into it, their places and
 /// tags, and their images, so it can be browsed with the server unreachable.
@@ -15,14 +16,16 @@ final class VacationStore {
     let name: String
     /// The file.
     let path: String
-    private let database: ClientSQLite
+    private let database: SQLiteDatabase
+    /// How long a statement waits for another snapshare process's lock before giving up.
+    static let busyTimeoutMilliseconds: Int32 = 20_000
 
     /// Opens the existing file at `path`, turning an empty file into an empty vacation.
     /// Refuses (`damaged`) a file that is not a vacation, is damaged, or is from a newer client.
     init(name: String, path: String) throws(VacationError) {
         self.name = name
         self.path = path
-        database = try Self.translating(path) { try ClientSQLite(path: path, create: false) }
+        database = try Self.translating(path) { try Self.open(path) }
         try Self.translating(path) {
             try database.transaction {
                 if try Self.identify(database, path: path) == .empty {
@@ -39,7 +42,7 @@ final class VacationStore {
     /// (a foreign file in the folder is only looked at).
     static func summary(name: String, path: String) throws(VacationError) -> VacationSummary {
         try translating(path) {
-            let database = try ClientSQLite(path: path, create: false)
+            let database = try open(path)
             return try database.readTransaction {
                 guard try identify(database, path: path) == .vacation else {
                     return VacationSummary(name: name, photos: 0, places: 0, tags: 0, exists: true)
@@ -49,6 +52,11 @@ final class VacationStore {
                                        tags: Int(try database.scalar("SELECT count(*) FROM tags")), exists: true)
             }
         }
+    }
+
+    /// An existing file, opened without touching its header: it may not be a vacation at all.
+    private static func open(_ path: String) throws -> SQLiteDatabase {
+        try SQLiteDatabase(path: path, create: false, configuresJournal: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
     }
 
     /// This vacation's counts.
@@ -81,7 +89,7 @@ final class VacationStore {
                 let placeName = Self.placeName(photo.place)
                 var newPlace = false
                 let placeID: Int64
-                if let existing = try database.queryFirst("SELECT id FROM places WHERE name = ?1", [.text(placeName)], row: { $0.int64(at: 0) }) {
+                if let existing = try database.queryFirst("SELECT id FROM places WHERE name = ?1", [.text(placeName)], row: { $0.int64("id") }) {
                     placeID = existing
                 } else {
                     // Strictly later than every place already here: the itinerary's order is the
@@ -137,9 +145,9 @@ final class VacationStore {
     func itinerary() throws(VacationError) -> [VacationPlace] {
         try translating {
             try database.query("""
-                SELECT pl.name, pl.first_visited, count(ph.id) FROM places pl JOIN photos ph ON ph.place_id = pl.id
+                SELECT pl.name, pl.first_visited, count(ph.id) AS photos FROM places pl JOIN photos ph ON ph.place_id = pl.id
                 GROUP BY pl.id ORDER BY pl.first_visited, pl.name
-                """) { VacationPlace(name: $0.string(at: 0), firstVisited: $0.int64(at: 1), photoCount: Int($0.int64(at: 2))) }
+                """) { VacationPlace(name: $0.string("name"), firstVisited: $0.int64("first_visited"), photoCount: $0.int("photos")) }
         }
     }
 
@@ -163,9 +171,9 @@ final class VacationStore {
     func tags(search: String? = nil) throws(VacationError) -> [VacationTag] {
         let all = try translating {
             try database.query("""
-                SELECT t.name, count(*) FROM tags t JOIN photo_tags pt ON pt.tag_id = t.id
+                SELECT t.name, count(*) AS photos FROM tags t JOIN photo_tags pt ON pt.tag_id = t.id
                 GROUP BY t.id ORDER BY count(*) DESC, t.name
-                """) { VacationTag(name: $0.string(at: 0), count: Int($0.int64(at: 1))) }
+                """) { VacationTag(name: $0.string("name"), count: $0.int("photos")) }
         }
         guard let search = search?.lowercased(), !search.isEmpty else { return all }
         return all.filter { $0.name.contains(search) }
@@ -196,9 +204,9 @@ final class VacationStore {
         let (photo, bytes, digest) = try translating {
             try database.readTransaction { () throws -> (VacationPhoto, [UInt8], [UInt8]) in
                 let (rowID, photo) = try resolve(photoID: photoID, preferredOrigin: preferredOrigin)
-                let columns = thumbnail ? "thumbnail, thumbnail_sha256" : "image, image_sha256"
+                let columns = thumbnail ? "thumbnail AS bytes, thumbnail_sha256 AS sha256" : "image AS bytes, image_sha256 AS sha256"
                 guard let stored = try database.queryFirst("SELECT \(columns) FROM photo_images WHERE photo_id = ?1",
-                                                           [.integer(rowID)], row: { ($0.blob(at: 0), $0.blob(at: 1)) }) else {
+                                                           [.integer(rowID)], row: { ($0.blob("bytes"), $0.blob("sha256")) }) else {
                     throw VacationError(.damaged, "\(path): the image of photo \(photoID) is missing")
                 }
                 return (photo, stored.0, stored.1)
@@ -221,7 +229,7 @@ final class VacationStore {
     /// The row of photo `photoID`: the only one with that id, else the one from `preferredOrigin`.
     private func resolve(photoID: UInt64, preferredOrigin: String?) throws -> (Int64, VacationPhoto) {
         let rows = try database.query(Self.photoColumns + " WHERE ph.photo_id = ?1", [.integer(Int64(bitPattern: photoID))]) {
-            ($0.int64(at: 10), Self.photo($0))
+            ($0.int64("row_id"), Self.photo($0))
         }
         if rows.count == 1 { return rows[0] }
         guard !rows.isEmpty else { throw VacationError(.notFound, "photo \(photoID) is not in vacation \(name)") }
@@ -232,24 +240,24 @@ final class VacationStore {
     }
 
     private static let photoColumns = """
-        SELECT ph.origin, ph.photo_id, ph.title, pl.name, ph.latitude, ph.longitude, ph.width, ph.height, ph.visited_at,
-               (SELECT group_concat(t.name, ' ') FROM photo_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.photo_id = ph.id),
-               ph.id
+        SELECT ph.origin, ph.photo_id, ph.title, pl.name AS place, ph.latitude, ph.longitude, ph.width, ph.height, ph.visited_at,
+               (SELECT group_concat(t.name, ' ') FROM photo_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.photo_id = ph.id) AS tags,
+               ph.id AS row_id
         FROM photos ph JOIN places pl ON pl.id = ph.place_id
         """
 
-    private static func photo(_ row: ClientSQLiteStatement) -> VacationPhoto {
-        VacationPhoto(origin: row.string(at: 0), photoID: UInt64(bitPattern: row.int64(at: 1)), title: row.string(at: 2),
-                      place: row.string(at: 3), tags: row.string(at: 9).split(separator: " ").map(String.init).sorted(),
-                      latitude: row.double(at: 4), longitude: row.double(at: 5), width: Int(row.int64(at: 6)),
-                      height: Int(row.int64(at: 7)), visitedAt: row.int64(at: 8))
+    private static func photo(_ row: SQLiteStatement) -> VacationPhoto {
+        VacationPhoto(origin: row.string("origin"), photoID: UInt64(bitPattern: row.int64("photo_id")), title: row.string("title"),
+                      place: row.string("place"), tags: row.string("tags").split(separator: " ").map(String.init).sorted(),
+                      latitude: row.double("latitude"), longitude: row.double("longitude"), width: row.int("width"),
+                      height: row.int("height"), visitedAt: row.int64("visited_at"))
     }
 
     /// What is in a file, as far as opening it goes.
     private enum FileKind { case empty, vacation }
 
     /// Tells a vacation from an empty file and refuses everything else.
-    private static func identify(_ database: ClientSQLite, path: String) throws -> FileKind {
+    private static func identify(_ database: SQLiteDatabase, path: String) throws -> FileKind {
         let application = try database.applicationID()
         let version = try database.userVersion()
         let objects = try database.scalar("SELECT count(*) FROM sqlite_schema")
@@ -279,15 +287,11 @@ final class VacationStore {
         }
         var waited: Int32 = 0
         while true {
-            let failure: ClientSQLiteError
             do {
                 try database.useWriteAheadLog()
                 return
-            } catch {
-                failure = error
-            }
-            guard failure.isBusy || failure.code == SQLITE_ERROR, waited < ClientSQLite.busyTimeoutMilliseconds else {
-                throw failure
+            } catch let failure as SQLiteError {
+                guard failure.isBusy || failure.code == SQLITE_ERROR, waited < Self.busyTimeoutMilliseconds else { throw failure }
             }
             usleep(20_000)
             waited += 20
@@ -304,7 +308,7 @@ final class VacationStore {
             return try body()
         } catch let error as VacationError {
             throw error
-        } catch let error as ClientSQLiteError {
+        } catch let error as SQLiteError {
             if error.isCorruption {
                 throw VacationError(.damaged, "\(path) is damaged or is not a database (\(error.message))")
             }

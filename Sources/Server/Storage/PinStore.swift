@@ -1,3 +1,5 @@
+import SQLite
+
 /// Storage of pins, albums, photos and the saved map view (issue: pins and albums).
 /// Implemented by `SQLiteStore` in `SQLiteStore+Pins.swift`.
 ///

@@ -1,3 +1,5 @@
+import SQLite
+
 /// Users and sessions.
 extension SQLiteStore {
     public func createUser(name: String, passwordHash: String, isAdmin: Bool, at: Int64) throws -> UserRecord {
@@ -47,13 +49,13 @@ extension SQLiteStore {
             try database.transaction {
                 try database.query("""
                     SELECT u.name, u.is_admin, u.created_at,
-                           (SELECT count(*) FROM snaps s WHERE s.poster_id = u.id),
-                           (SELECT count(*) FROM views v WHERE v.viewer_id = u.id)
+                           (SELECT count(*) FROM snaps s WHERE s.poster_id = u.id) AS post_count,
+                           (SELECT count(*) FROM views v WHERE v.viewer_id = u.id) AS view_count
                     FROM users u
                     ORDER BY u.name, u.id
                     """) { row in
-                    UserSummary(name: row.string(at: 0), isAdmin: row.int64(at: 1) != 0, createdAt: row.int64(at: 2),
-                                postCount: row.int64(at: 3), viewCount: row.int64(at: 4))
+                    UserSummary(name: row.string("name"), isAdmin: row.bool("is_admin"), createdAt: row.int64("created_at"),
+                                postCount: row.int64("post_count"), viewCount: row.int64("view_count"))
                 }
             }
         }
@@ -124,7 +126,7 @@ extension SQLiteStore {
     static let userColumns = "SELECT id, name, password_hash, is_admin, created_at FROM users"
 
     static func userRecord(_ row: SQLiteStatement) -> UserRecord {
-        UserRecord(id: row.int64(at: 0), name: row.string(at: 1), passwordHash: row.string(at: 2),
-                   isAdmin: row.int64(at: 3) != 0, createdAt: row.int64(at: 4))
+        UserRecord(id: row.int64("id"), name: row.string("name"), passwordHash: row.string("password_hash"),
+                   isAdmin: row.bool("is_admin"), createdAt: row.int64("created_at"))
     }
 }

@@ -1,3 +1,5 @@
+import SQLite
+
 /// Resets, purging, compaction and counters for the admin commands.
 extension SQLiteStore {
     public func resetFeed(id: Int64) throws -> Int {

@@ -1,3 +1,5 @@
+import SQLite
+
 /// Feeds.
 extension SQLiteStore {
     public func createFeed(name: String, at: Int64) throws -> FeedRecord {
@@ -23,7 +25,7 @@ extension SQLiteStore {
     public func feed(named name: String) throws -> FeedRecord? {
         try translatingErrors("looking up feed") {
             try database.queryFirst("SELECT id, name, created_at FROM feeds WHERE name = ?1", [.text(name)]) { row in
-                FeedRecord(id: row.int64(at: 0), name: row.string(at: 1), createdAt: row.int64(at: 2))
+                FeedRecord(id: row.int64("id"), name: row.string("name"), createdAt: row.int64("created_at"))
             }
         }
     }
@@ -31,8 +33,8 @@ extension SQLiteStore {
     public func feedSummaries(viewerID: Int64, now: Int64) throws -> [FeedSummary] {
         try translatingErrors("listing feeds") {
             try database.query(Self.feedSummariesSQL, [.integer(viewerID), .integer(now)]) { row in
-                FeedSummary(id: row.int64(at: 0), name: row.string(at: 1),
-                            snapCount: row.int64(at: 2), unreadCount: row.int64(at: 3))
+                FeedSummary(id: row.int64("id"), name: row.string("name"),
+                            snapCount: row.int64("snap_count"), unreadCount: row.int64("unread_count"))
             }
         }
     }
@@ -42,11 +44,11 @@ extension SQLiteStore {
     static let feedSummariesSQL = """
         SELECT f.id, f.name,
                (SELECT count(*) FROM snaps s
-                WHERE s.feed_id = f.id AND s.expires_at > ?2 AND s.image_erased = 0),
+                WHERE s.feed_id = f.id AND s.expires_at > ?2 AND s.image_erased = 0) AS snap_count,
                (SELECT count(*) FROM snaps s
                 WHERE s.feed_id = f.id AND s.expires_at > ?2 AND s.image_erased = 0
                   AND s.poster_id <> ?1
-                  AND NOT EXISTS (SELECT 1 FROM views v WHERE v.snap_id = s.id AND v.viewer_id = ?1))
+                  AND NOT EXISTS (SELECT 1 FROM views v WHERE v.snap_id = s.id AND v.viewer_id = ?1)) AS unread_count
         FROM feeds f
         ORDER BY f.name, f.id
         """

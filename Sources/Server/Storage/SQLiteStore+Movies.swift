@@ -1,3 +1,5 @@
+import SQLite
+
 /// Favorite movies: one row per (user, title), titles compared by their lower-case key.
 extension SQLiteStore {
     public func addMovie(_ movie: MovieRecord, userID: Int64, at: Int64) throws -> MovieRecord {
@@ -86,6 +88,6 @@ extension SQLiteStore {
     static let movieColumns = "SELECT title, genre, sales FROM movies"
 
     static func movieRecord(_ row: SQLiteStatement) -> MovieRecord {
-        MovieRecord(title: row.string(at: 0), genre: row.string(at: 1), sales: row.int64(at: 2))
+        MovieRecord(title: row.string("title"), genre: row.string("genre"), sales: row.int64("sales"))
     }
 }

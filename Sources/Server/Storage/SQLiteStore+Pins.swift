@@ -1,3 +1,5 @@
+import SQLite
+
 /// Pins, albums, photos and the saved map view.
 ///
 /// Ownership is checked in SQL (`JOIN pins ... AND user_id = ?`), never after reading a row, so
@@ -181,9 +183,10 @@ extension SQLiteStore {
                     return false
                 }
                 let counts = try database.queryFirst("""
-                    SELECT count(*) FILTER (WHERE state = 0), count(*) FILTER (WHERE state = 1), count(*) FILTER (WHERE state = 2)
+                    SELECT count(*) FILTER (WHERE state = 0) AS pending, count(*) FILTER (WHERE state = 1) AS ready,
+                           count(*) FILTER (WHERE state = 2) AS failed
                     FROM photos WHERE pin_id = ?1
-                    """, [.integer(pinID)]) { (pending: $0.int64(at: 0), ready: $0.int64(at: 1), failed: $0.int64(at: 2)) }
+                    """, [.integer(pinID)]) { (pending: $0.int64("pending"), ready: $0.int64("ready"), failed: $0.int64("failed")) }
                 guard let counts, counts.pending == 0 else { return false }
                 if counts.ready == 0 && counts.failed > 0 {
                     let reason = try database.queryFirst(
@@ -276,7 +279,8 @@ extension SQLiteStore {
         try translatingErrors("reading map state") {
             try database.queryFirst("SELECT center_latitude, center_longitude, zoom FROM map_states WHERE user_id = ?1",
                                     [.integer(userID)]) {
-                MapStateRecord(centerLatitude: $0.double(at: 0), centerLongitude: $0.double(at: 1), zoom: $0.double(at: 2))
+                MapStateRecord(centerLatitude: $0.double("center_latitude"), centerLongitude: $0.double("center_longitude"),
+                               zoom: $0.double("zoom"))
             }
         }
     }
@@ -303,9 +307,9 @@ extension SQLiteStore {
             SELECT error, provider, searched, page, pages, per_page, total, generation FROM albums WHERE pin_id = ?1
             """, [.integer(pin.id)]) { row in
             // The state is the pin's summary's, read from the same row by `pinSelect`.
-            AlbumRecord(pin: pin, error: row.string(at: 0), provider: row.string(at: 1),
-                        searched: row.int64(at: 2) != 0, page: Int(row.int64(at: 3)), pages: Int(row.int64(at: 4)),
-                        perPage: Int(row.int64(at: 5)), total: Int(row.int64(at: 6)), generation: row.int64(at: 7),
+            AlbumRecord(pin: pin, error: row.string("error"), provider: row.string("provider"),
+                        searched: row.bool("searched"), page: row.int("page"), pages: row.int("pages"),
+                        perPage: row.int("per_page"), total: row.int("total"), generation: row.int64("generation"),
                         photos: photos)
         }
     }
@@ -315,8 +319,8 @@ extension SQLiteStore {
     /// Columns of a `PinRecord`: the counts come from `photos_by_state`.
     static let pinSelect = """
         SELECT p.id, p.user_id, p.latitude, p.longitude, p.created_at, a.state,
-               (SELECT count(*) FROM photos f WHERE f.pin_id = p.id),
-               (SELECT count(*) FROM photos f WHERE f.pin_id = p.id AND f.state != 0)
+               (SELECT count(*) FROM photos f WHERE f.pin_id = p.id) AS expected,
+               (SELECT count(*) FROM photos f WHERE f.pin_id = p.id AND f.state != 0) AS done
         FROM pins p
         JOIN albums a ON a.pin_id = p.id
         """
@@ -333,11 +337,12 @@ extension SQLiteStore {
         """
 
     static func pinRecord(_ row: SQLiteStatement) throws -> PinRecord {
-        guard let state = StoredAlbumState(rawValue: row.int64(at: 5)) else {
-            throw StoreError(.corrupt, "album of pin \(row.int64(at: 0)) has an unknown state")
+        guard let state = StoredAlbumState(rawValue: row.int64("state")) else {
+            throw StoreError(.corrupt, "album of pin \(row.int64("id")) has an unknown state")
         }
-        return PinRecord(id: row.int64(at: 0), userID: row.int64(at: 1), latitude: row.double(at: 2), longitude: row.double(at: 3),
-                         createdAt: row.int64(at: 4), albumState: state, expected: Int(row.int64(at: 6)), done: Int(row.int64(at: 7)))
+        return PinRecord(id: row.int64("id"), userID: row.int64("user_id"), latitude: row.double("latitude"),
+                         longitude: row.double("longitude"), createdAt: row.int64("created_at"), albumState: state,
+                         expected: row.int("expected"), done: row.int("done"))
     }
 
     /// Columns of a `PhotoRecord` (never the bytes), from `photos f`.
@@ -348,13 +353,13 @@ extension SQLiteStore {
         """
 
     static func photoRecord(_ row: SQLiteStatement) throws -> PhotoRecord {
-        guard let state = StoredPhotoState(rawValue: row.int64(at: 3)) else {
-            throw StoreError(.corrupt, "photo \(row.int64(at: 0)) has an unknown state")
+        guard let state = StoredPhotoState(rawValue: row.int64("state")) else {
+            throw StoreError(.corrupt, "photo \(row.int64("id")) has an unknown state")
         }
-        return PhotoRecord(id: row.int64(at: 0), pinID: row.int64(at: 1), position: Int(row.int64(at: 2)), state: state,
-                           providerPhotoID: row.string(at: 4), reference: row.string(at: 5), title: row.string(at: 6),
-                           tags: row.string(at: 7), place: row.string(at: 8), latitude: row.double(at: 9),
-                           longitude: row.double(at: 10), width: Int(row.int64(at: 11)), height: Int(row.int64(at: 12)),
-                           byteCount: Int(row.int64(at: 13)), error: row.string(at: 14))
+        return PhotoRecord(id: row.int64("id"), pinID: row.int64("pin_id"), position: row.int("position"), state: state,
+                           providerPhotoID: row.string("provider_photo_id"), reference: row.string("reference"),
+                           title: row.string("title"), tags: row.string("tags"), place: row.string("place"),
+                           latitude: row.double("latitude"), longitude: row.double("longitude"), width: row.int("width"),
+                           height: row.int("height"), byteCount: row.int("byte_count"), error: row.string("error"))
     }
 }

@@ -1,3 +1,5 @@
+import SQLite
+
 /// Snaps: posting, listing, and the view-once claim.
 extension SQLiteStore {
     public func insertSnap(_ snap: NewSnap) throws -> SnapListing {
@@ -57,7 +59,7 @@ extension SQLiteStore {
             try database.transaction {
                 // One read of the snap serves the checks and the reply.
                 guard let gate = try database.queryFirst(Self.claimGateSQL, [.integer(viewerID), .integer(snapID)], row: { row in
-                    (listing: try Self.snapListing(row), erased: row.int64(at: 12) != 0, sha256: row.blob(at: 13))
+                    (listing: try Self.snapListing(row), erased: row.bool("image_erased"), sha256: row.blob("sha256"))
                 }) else {
                     throw StoreError(.notFound, "no snap \(snapID)")
                 }
@@ -91,7 +93,7 @@ extension SQLiteStore {
             try database.query("""
                 SELECT u.name, v.claimed_at FROM views v JOIN users u ON u.id = v.viewer_id
                 WHERE v.snap_id = ?1 ORDER BY v.claimed_at, u.name
-                """, [.integer(snapID)]) { row in SnapViewerRecord(name: row.string(at: 0), viewedAt: row.int64(at: 1)) }
+                """, [.integer(snapID)]) { row in SnapViewerRecord(name: row.string("name"), viewedAt: row.int64("claimed_at")) }
         }
     }
 
@@ -116,15 +118,15 @@ extension SQLiteStore {
 
     // MARK: Listing SQL (never touches snap_images)
 
-    /// Columns of a `SnapListing` (0 to 11); ?1 is the viewer. Only the poster's own snaps
-    /// count their views (one primary-key range each), so others' rows cost nothing more.
+    /// Columns of a `SnapListing`; ?1 is the viewer. Only the poster's own snaps count their
+    /// views (one primary-key range each), so others' rows cost nothing more.
     static let listingColumns = """
-        s.id, f.name, u.name, s.posted_at, s.expires_at,
+        s.id, f.name AS feed_name, u.name AS poster_name, s.posted_at, s.expires_at,
                CASE WHEN s.poster_id = ?1 THEN 2
                     WHEN EXISTS (SELECT 1 FROM views v WHERE v.snap_id = s.id AND v.viewer_id = ?1) THEN 1
-                    ELSE 0 END,
+                    ELSE 0 END AS status,
                s.byte_count, s.width, s.height, s.format, s.poster_id,
-               CASE WHEN s.poster_id = ?1 THEN (SELECT count(*) FROM views v WHERE v.snap_id = s.id) ELSE 0 END
+               CASE WHEN s.poster_id = ?1 THEN (SELECT count(*) FROM views v WHERE v.snap_id = s.id) ELSE 0 END AS opened_count
         """
     static let listingFrom = """
         FROM snaps s
@@ -132,7 +134,7 @@ extension SQLiteStore {
         JOIN users u ON u.id = s.poster_id
         """
     static let listingSelect = "SELECT " + listingColumns + "\n" + listingFrom
-    /// ?1 viewer, ?2 snap id: the listing, then what the view-once gate checks (12 and 13).
+    /// ?1 viewer, ?2 snap id: the listing, then what the view-once gate checks.
     static let claimGateSQL = "SELECT " + listingColumns + ", s.image_erased, s.sha256\n" + listingFrom + """
 
         WHERE s.id = ?2
@@ -156,13 +158,13 @@ extension SQLiteStore {
         """
 
     static func snapListing(_ row: SQLiteStatement) throws -> SnapListing {
-        guard let status = UInt8(exactly: row.int64(at: 5)).flatMap(SnapStatus.init(rawValue:)),
-              let format = UInt8(exactly: row.int64(at: 9)).flatMap(StoredImageFormat.init(rawValue:)) else {
-            throw StoreError(.corrupt, "snap \(row.int64(at: 0)) has an unknown status or format")
+        guard let status = UInt8(exactly: row.int64("status")).flatMap(SnapStatus.init(rawValue:)),
+              let format = UInt8(exactly: row.int64("format")).flatMap(StoredImageFormat.init(rawValue:)) else {
+            throw StoreError(.corrupt, "snap \(row.int64("id")) has an unknown status or format")
         }
-        return SnapListing(id: row.int64(at: 0), feedName: row.string(at: 1), posterName: row.string(at: 2),
-                           postedAt: row.int64(at: 3), expiresAt: row.int64(at: 4), status: status,
-                           byteCount: row.int64(at: 6), width: Int(row.int64(at: 7)), height: Int(row.int64(at: 8)),
-                           format: format, posterID: row.int64(at: 10), openedCount: Int(row.int64(at: 11)))
+        return SnapListing(id: row.int64("id"), feedName: row.string("feed_name"), posterName: row.string("poster_name"),
+                           postedAt: row.int64("posted_at"), expiresAt: row.int64("expires_at"), status: status,
+                           byteCount: row.int64("byte_count"), width: row.int("width"), height: row.int("height"),
+                           format: format, posterID: row.int64("poster_id"), openedCount: row.int("opened_count"))
     }
 }

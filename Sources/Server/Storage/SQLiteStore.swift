@@ -1,4 +1,5 @@
 import CSQLite
+import SQLite
 
 /// `SnapshareStore` over one SQLite connection (see `SQLiteDatabase`).
 ///
@@ -27,7 +28,9 @@ public final class SQLiteStore: SnapshareStore {
     /// its WAL checkpoints to a thread of their own (`WALCheckpointer`).
     public convenience init(path: String, readOnly: Bool = false, checkpointsInBackground: Bool = false) throws {
         let database = try Self.translatingErrors("opening \(path)") {
-            try SQLiteDatabase(path: path, readOnly: readOnly, checkpointsInBackground: checkpointsInBackground)
+            // The store holds password hashes and images: its files are the owner's alone.
+            if !readOnly && !path.isEmpty && path != ":memory:" { try DatabaseFiles.makeOwnerOnly(path) }
+            return try SQLiteDatabase(path: path, readOnly: readOnly, checkpointsInBackground: checkpointsInBackground)
         }
         try self.init(database: database)
     }

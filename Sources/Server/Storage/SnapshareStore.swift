@@ -1,4 +1,6 @@
 import Shared
+import SQLite
+
 /// The one interface every storage engine implements (SQLite now, PostgreSQL later).
 ///
 /// Methods are synchronous and throwing; a store instance is used by exactly one thread at a

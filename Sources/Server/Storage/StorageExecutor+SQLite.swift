@@ -1,3 +1,5 @@
+import SQLite
+
 /// Wiring of the executor to the SQLite store.
 extension StorageExecutor {
     /// An executor whose writer and `readers` reader threads each own a `SQLiteStore` on `path`.

@@ -1,3 +1,5 @@
+import SQLite
+
 /// The SQLite schema's history and the code that brings a file up to date.
 ///
 /// The version lives in `PRAGMA user_version`. Each migration runs in its own `BEGIN IMMEDIATE`

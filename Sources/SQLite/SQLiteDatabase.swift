@@ -1,12 +1,15 @@
 import CSQLite
 
-/// One SQLite connection, used by one thread at a time (it is opened with `SQLITE_OPEN_NOMUTEX`).
+/// One SQLite connection, used by one thread at a time (it is opened with `SQLITE_OPEN_NOMUTEX`):
+/// the one SQLite layer of the server's store and the client's vacation files.
 ///
-/// A writer connection creates the file owner-only (as `DatabaseFiles` says) and switches it to
-/// WAL with `synchronous=FULL`, so a transaction whose COMMIT has returned survives `kill -9` and
-/// power loss. `secure_delete` zeroes deleted content (image pages) in the file. A read-only
-/// connection sees the last committed state and cannot change anything. Statements run through `withStatement` are prepared once per
-/// connection and cached by their SQL text.
+/// A writer connection switches its file to WAL with `synchronous=FULL`, so a transaction whose
+/// COMMIT has returned survives `kill -9` and power loss, and `secure_delete` zeroes deleted
+/// content (image pages) in the file. A connection to a file not yet known to be ours opens
+/// without touching its header (`configuresJournal: false`) and switches later with
+/// `useWriteAheadLog()`. A read-only connection sees the last committed state and cannot change
+/// anything. Statements are prepared once per connection and cached by their SQL text; rows
+/// are read by column name (`row.int64("id")`).
 public final class SQLiteDatabase {
     /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
     public static let defaultBusyTimeoutMilliseconds: Int32 = 5_000
@@ -29,15 +32,14 @@ public final class SQLiteDatabase {
     /// Work to run once the outermost transaction has committed (see `afterCommit`).
     private var afterCommitActions: [(key: String?, action: () -> Void)] = []
 
-    /// Opens (and for a writer, creates) the database at `path` and configures the connection.
-    public init(path: String, readOnly: Bool = false,
+    /// Opens the database at `path` and configures the connection. A writer creates a missing
+    /// file unless `create` is false (then `SQLITE_CANTOPEN`), and with `configuresJournal`
+    /// switches it to WAL with full syncs and secure delete at once.
+    public init(path: String, readOnly: Bool = false, create: Bool = true, configuresJournal: Bool = true,
                 busyTimeoutMilliseconds: Int32 = SQLiteDatabase.defaultBusyTimeoutMilliseconds,
                 newFilePageSize: Int = SQLiteDatabase.newFilePageSize, checkpointsInBackground: Bool = false) throws {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-        if !readOnly && !path.isEmpty && path != ":memory:" {
-            try DatabaseFiles.makeOwnerOnly(path)
-        }
+        flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0))
         var connection: OpaquePointer?
         let resultCode = sqlite3_open_v2(path, &connection, flags, nil)
         guard resultCode == SQLITE_OK, let connection else {
@@ -50,7 +52,8 @@ public final class SQLiteDatabase {
         self.path = path
         self.isReadOnly = readOnly
         // From here on a throw deinitializes self, which closes the handle once.
-        try configure(busyTimeoutMilliseconds: busyTimeoutMilliseconds, newFilePageSize: newFilePageSize)
+        try configure(busyTimeoutMilliseconds: busyTimeoutMilliseconds, newFilePageSize: newFilePageSize,
+                      configuresJournal: configuresJournal)
         if checkpointsInBackground && !readOnly {
             let checkpointer = try WALCheckpointer(path: path)
             self.checkpointer = checkpointer
@@ -76,7 +79,7 @@ public final class SQLiteDatabase {
         return try checkpointer.paused(body)
     }
 
-    private func configure(busyTimeoutMilliseconds: Int32, newFilePageSize: Int) throws {
+    private func configure(busyTimeoutMilliseconds: Int32, newFilePageSize: Int, configuresJournal: Bool) throws {
         try check(sqlite3_busy_timeout(handle, busyTimeoutMilliseconds))
         // Defensive mode forbids writable_schema and other ways of corrupting the file with SQL;
         // double-quoted string literals are a classic typo trap.
@@ -92,12 +95,24 @@ public final class SQLiteDatabase {
             _ = try queryFirst("PRAGMA mmap_size = 268435456") { $0.int64(at: 0) }
             return
         }
+        guard configuresJournal else { return }
         // A new file gets 16 KiB pages (fixed once the first table exists): a 100 KB image is then
         // 7 overflow pages instead of 25, so each write and checkpoint makes about a quarter of
         // the system calls and page lookups. Existing files keep the size they were made with.
         if try scalar("PRAGMA page_count") == 0 {
             try exec("PRAGMA page_size = \(newFilePageSize)")
         }
+        try useWriteAheadLog()
+        try exec("PRAGMA secure_delete = ON")
+        // Once a checkpoint has started the WAL over, its file is cut back to this size, so a
+        // burst of posts does not leave a WAL of gigabytes behind.
+        _ = try queryFirst("PRAGMA journal_size_limit = \(Self.walSizeLimit)") { $0.int64(at: 0) }
+    }
+
+    /// Switches the file to WAL with full syncs: a COMMIT that returned survives a crash, and a
+    /// reader in one process never blocks a writer in another. Rewrites the header, so only for
+    /// files known to be ours.
+    public func useWriteAheadLog() throws {
         let mode = try queryFirst("PRAGMA journal_mode = WAL") { $0.string(at: 0) } ?? ""
         let isMemory = path.isEmpty || path == ":memory:"
         guard mode.lowercased() == "wal" || isMemory else {
@@ -105,10 +120,6 @@ public final class SQLiteDatabase {
         }
         // FULL: in WAL mode this fsyncs the WAL on every COMMIT, so a commit that returned is durable.
         try exec("PRAGMA synchronous = FULL")
-        try exec("PRAGMA secure_delete = ON")
-        // Once a checkpoint has started the WAL over, its file is cut back to this size, so a
-        // burst of posts does not leave a WAL of gigabytes behind.
-        _ = try queryFirst("PRAGMA journal_size_limit = \(Self.walSizeLimit)") { $0.int64(at: 0) }
     }
 
     private func check(_ resultCode: Int32, sql: String? = nil) throws {
@@ -251,6 +262,12 @@ public final class SQLiteDatabase {
         try exec("PRAGMA user_version = \(version)")
     }
 
+    /// `PRAGMA application_id`: which program's file this is (0 for none).
+    public func applicationID() throws -> Int32 { Int32(truncatingIfNeeded: try scalar("PRAGMA application_id")) }
+
+    /// Sets `PRAGMA application_id`.
+    public func setApplicationID(_ id: Int32) throws { try exec("PRAGMA application_id = \(id)") }
+
     // MARK: Transactions
 
     /// Runs `body` atomically. The outermost call is `BEGIN IMMEDIATE ... COMMIT` on a writer
@@ -260,8 +277,18 @@ public final class SQLiteDatabase {
     /// The control statements come from the statement cache: every request runs several, and
     /// parsing each one anew cost more than running it.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try transaction(writing: !isReadOnly, body)
+    }
+
+    /// A transaction that only reads, on any connection: outermost it is a deferred `BEGIN`, so
+    /// it takes no write lock and sees one snapshot; nested it is a savepoint like any other.
+    public func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        try transaction(writing: false, body)
+    }
+
+    private func transaction<T>(writing: Bool, _ body: () throws -> T) throws -> T {
         if transactionDepth == 0 {
-            return try outermostTransaction(body)
+            return try outermostTransaction(writing: writing, body)
         }
         // SQLite rolls the whole transaction back on some errors (SQLITE_FULL, IOERR, NOMEM).
         // Without this check the rest of the batch would silently run in autocommit mode.
@@ -287,8 +314,8 @@ public final class SQLiteDatabase {
         }
     }
 
-    private func outermostTransaction<T>(_ body: () throws -> T) throws -> T {
-        try run(isReadOnly ? "BEGIN DEFERRED" : "BEGIN IMMEDIATE")
+    private func outermostTransaction<T>(writing: Bool, _ body: () throws -> T) throws -> T {
+        try run(writing ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
         transactionDepth = 1
         let result: T
         do {

@@ -6,13 +6,17 @@ private let transientDestructor = snapshare_sqlite_transient()
 
 /// One prepared statement: typed binds, stepping and column reads. Finalized in `deinit`.
 ///
-/// Parameters and columns are numbered as SQLite numbers them: parameters from 1, columns from 0.
+/// Parameters are numbered as SQLite numbers them, from 1. Columns are read by name
+/// (`row.int64("id")`, GRDB's way), so a query that gains a column cannot shift another one;
+/// the names are looked up once per prepared statement.
 public final class SQLiteStatement {
     /// The statement's SQL text, for error messages.
     public let sql: String
     let handle: OpaquePointer
     /// True while a `SQLiteDatabase.withStatement` body holds this cached statement.
     var isCheckedOut = false
+    /// Column index by name, filled on the first read by name.
+    private var columnIndexes: [String: Int32]?
 
     init(handle: OpaquePointer, sql: String) {
         self.handle = handle
@@ -118,9 +122,41 @@ public final class SQLiteStatement {
         sqlite3_clear_bindings(handle)
     }
 
-    // MARK: Columns
+    // MARK: Columns by name
 
-    /// Column `index` as a 64-bit integer (NULL reads as 0).
+    /// The index of the result column called `name` (as the SQL names it, `AS` included).
+    /// A name the query does not have is a programming error.
+    public func column(_ name: String) -> Int32 {
+        if columnIndexes == nil {
+            var indexes: [String: Int32] = [:]
+            for index in 0..<sqlite3_column_count(handle) {
+                if let text = sqlite3_column_name(handle, index) { indexes[String(cString: text)] = index }
+            }
+            columnIndexes = indexes
+        }
+        guard let index = columnIndexes?[name] else { preconditionFailure("no column \(name) in: \(sql)") }
+        return index
+    }
+
+    /// Column `name` as a 64-bit integer (NULL reads as 0).
+    public func int64(_ name: String) -> Int64 { int64(at: column(name)) }
+    /// Column `name` as an `Int` (NULL reads as 0).
+    public func int(_ name: String) -> Int { Int(int64(at: column(name))) }
+    /// Column `name` as a flag stored as 0 or 1.
+    public func bool(_ name: String) -> Bool { int64(at: column(name)) != 0 }
+    /// Column `name` as a double.
+    public func double(_ name: String) -> Double { double(at: column(name)) }
+    /// Column `name` as text (NULL reads as the empty string).
+    public func string(_ name: String) -> String { string(at: column(name)) }
+    /// Column `name` as bytes (NULL and the empty blob both read as `[]`).
+    public func blob(_ name: String) -> [UInt8] { blob(at: column(name)) }
+    /// Whether column `name` is NULL.
+    public func isNull(_ name: String) -> Bool { sqlite3_column_type(handle, column(name)) == SQLITE_NULL }
+
+    // MARK: Columns by position
+
+    /// Column `index` as a 64-bit integer (NULL reads as 0). For one-column results
+    /// (`SELECT count(*)`, pragmas); rows of several columns are read by name.
     public func int64(at index: Int32) -> Int64 {
         sqlite3_column_int64(handle, index)
     }

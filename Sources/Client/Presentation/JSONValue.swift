@@ -1,5 +1,14 @@
+import Foundation
+
 /// A JSON document for `--json` output, with object keys kept in the order they were given
 /// so output is stable and reads the way the table view does.
+///
+/// Reading JSON goes through Foundation (`parse`, Codable). Writing does not, for a measured
+/// reason: `JSONEncoder` writes the members of a keyed container in hash order, which changes
+/// from one process to the next (the same object came out as `{"mid":3,"alpha":2,…}` and in
+/// another order on the next run), so `snapshare feed --json` would reorder its keys on every
+/// call and defeat anyone diffing it. Its `.sortedKeys` is stable but alphabetical, losing
+/// the table's order. The writer below is the few lines that keep the given order.
 public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
@@ -123,5 +132,44 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
     /// Keeps the literal's order, which is the point of an ordered object.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(elements.map { (key: $0.0, value: $0.1) })
+    }
+}
+
+extension JSONValue: Decodable {
+    /// Reads any JSON value; numbers that are whole and fit 64 bits become `.int`. Objects come
+    /// back in no particular order (Foundation keeps none).
+    public init(from decoder: any Decoder) throws {
+        if var array = try? decoder.unkeyedContainer() {
+            var elements: [JSONValue] = []
+            while !array.isAtEnd { elements.append(try array.decode(JSONValue.self)) }
+            self = .array(elements)
+        } else if let object = try? decoder.container(keyedBy: AnyKey.self) {
+            self = .object(try object.allKeys.map { ($0.stringValue, try object.decode(JSONValue.self, forKey: $0)) })
+        } else {
+            let value = try decoder.singleValueContainer()
+            if value.decodeNil() {
+                self = .null
+            } else if let flag = try? value.decode(Bool.self) {
+                self = .bool(flag)
+            } else if let number = try? value.decode(Int64.self) {
+                self = .int(number)
+            } else if let number = try? value.decode(Double.self) {
+                self = .double(number)
+            } else {
+                self = .string(try value.decode(String.self))
+            }
+        }
+    }
+
+    /// Parses JSON text with Foundation's decoder.
+    public static func parse(_ text: String) throws -> JSONValue {
+        try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+    }
+
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 }

@@ -79,9 +79,9 @@ public struct ClientState: Sendable {
         guard let text = try StateFile.read(configPath) else { return [] }
         let value: JSONValue
         do {
-            value = try JSONParser.parse(text)
+            value = try JSONValue.parse(text)
         } catch {
-            throw .corrupt(file: configPath, reason: error.message)
+            throw .corrupt(file: configPath, reason: "not valid JSON")
         }
         guard case .object(let members) = value else {
             throw .corrupt(file: configPath, reason: "expected a JSON object")

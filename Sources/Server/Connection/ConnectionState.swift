@@ -1,15 +1,5 @@
 import Shared
 
-/// The user a connection is logged in as.
-public struct AuthenticatedUser: Sendable, Equatable {
-    public var id: Int64
-    public var name: String
-    public var isAdmin: Bool
-    public var createdAt: Int64
-    /// SHA-256 of the session token this connection authenticated with.
-    public var sessionHash: [UInt8]
-}
-
 /// The protocol rules of one connection as a value: which frame may come next, which limits
 /// apply, how many bytes it may hold, and when a deadline has passed. The I/O shell
 /// (`Connection`) feeds it events and performs what it decides; tests drive it with plain
@@ -138,7 +128,7 @@ struct ConnectionState {
                 return .reject(ErrorMessage(code: .unknownMessageType,
                     message: "unknown message type 0x\(String(frame.type, radix: 16, uppercase: true))"))
             }
-            guard type.isRequest, type != .hello else {
+            guard let route = RequestTable.route(frame.type) else {
                 return .reject(ErrorMessage(code: .unexpectedMessage, message: "\(type.name) is not a request a client may send now"))
             }
             // A held frame is still in flight from the client's side, so the cap counts it.
@@ -146,7 +136,7 @@ struct ConnectionState {
                 return .reject(ErrorMessage(code: .tooManyInFlight,
                     message: "more than \(limits.maxRequestsInFlight) requests in flight"))
             }
-            let reply = ReplySize(type, frame: frame)
+            let reply = route.replySize
             let image = imageReply ?? Int(limits.maxFrame) + FrameHeader.size
             let reservation = frame.payloadCount + reply.estimate(image: image, listing: listingEstimate)
             // Whatever a client pipelines, requests start only while what the connection holds
@@ -160,14 +150,9 @@ struct ConnectionState {
             requestsInFlight += 1
             reservedBytes += reservation
             if reply == .listing { listingInFlight = true }
-            if Self.changesIdentity(type) { identityRequestID = frame.requestID }
+            if route.isBarrier { identityRequestID = frame.requestID }
             return .dispatch(Reservation(bytes: reservation, listing: reply == .listing))
         }
-    }
-
-    /// Register, Login, Resume and Logout change who the connection is.
-    static func changesIdentity(_ type: MessageType) -> Bool {
-        type == .register || type == .login || type == .resume || type == .logout
     }
 
     /// A dispatched request has been answered with a reply of `replyBytes`.
@@ -229,11 +214,4 @@ struct Reservation: Equatable, Sendable {
     var listing: Bool
 
     static let none = Reservation(bytes: 0, listing: false)
-}
-
-/// How a request changed the connection's identity.
-public enum IdentityChange: Sendable, Equatable {
-    case unchanged
-    case loggedIn(AuthenticatedUser)
-    case loggedOut
 }

@@ -251,19 +251,22 @@ final class ServerCore: @unchecked Sendable {
             serverTime: RequestHandler.wallClock())
     }
 
-    /// Hands a request to the handlers. Cheap requests are answered inline on the loop; GetPhoto
-    /// and OpenSnap run as one storage job each, the rest on the handler threads; their replies
-    /// come back through `loop.execute`.
+    /// Hands a request to where its route says it runs (`RequestTable`): on the loop at once,
+    /// as one storage job, or on the handler threads; replies from elsewhere come back through
+    /// `loop.execute`.
     func dispatch(_ connection: Connection, _ frame: Frame, reservation: Reservation) {
         metrics.requestReceived()
         let context = RequestContext(requestID: frame.requestID, user: connection.user, peerAddress: connection.peerAddress)
-        if let outcome = handler.handleInline(frame, context: context) {
-            connection.deliverInline(requestID: frame.requestID, outcome: outcome, reservation: reservation, now: now())
+        // ConnectionState dispatches only frames that have a route.
+        guard let route = RequestTable.route(frame.type) else { preconditionFailure("no route for type \(frame.type)") }
+        if route.venue == .eventLoop {
+            connection.deliverInline(requestID: frame.requestID, outcome: handler.answerInline(route, frame, context: context),
+                                     reservation: reservation, now: now())
             return
         }
         let connectionID = connection.id
         let requestID = frame.requestID
-        handler.handle(frame, context: context) { [self] outcome in
+        handler.handle(route, frame, context: context) { [self] outcome in
             loop.execute { [self] in
                 // Other connections learn of a logout before its Ok goes out.
                 if let change = outcome.access { apply(change, except: connectionID) }

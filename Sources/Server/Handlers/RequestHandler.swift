@@ -46,81 +46,48 @@ public final class RequestHandler: Sendable {
     /// Milliseconds since the Unix epoch.
     @Sendable public static func wallClock() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
 
-    /// Answers requests that need no storage (Ping, Poll) on the calling thread; nil otherwise.
-    func handleInline(_ frame: Frame, context: RequestContext) -> HandlerOutcome? {
-        switch frame.type {
-        case MessageType.ping.rawValue:
-            return reply(frame, context) { (_: Ping) in Pong() }
-        case MessageType.poll.rawValue:
-            return reply(frame, context) { (poll: Poll) in
-                let version = changes.current(for: try requireUser(context).id)
-                return PollResult(version: version, changed: version != poll.knownVersion)
+    /// Answers a request whose route runs on the event loop, on the calling thread.
+    func answerInline(_ route: RequestRoute, _ frame: Frame, context: RequestContext) -> HandlerOutcome {
+        guard case .inline(let body) = route.run else { preconditionFailure("\(route.request) is not answered inline") }
+        do { return try body(self, frame, context) } catch { return failure(error, context) }
+    }
+
+    /// Answers a request whose route runs in storage or on the handler threads; `completion`
+    /// runs on some other thread, once.
+    func handle(_ route: RequestRoute, _ frame: Frame, context: RequestContext,
+                completion: @escaping @Sendable (HandlerOutcome) -> Void) {
+        switch route.run {
+        case .inline(let body):
+            completion((try? body(self, frame, context)) ?? failure(ErrorMessage(code: .internalError, message: "internal server error"), context))
+        case .job(let start):
+            do { try start(self, frame, context, completion) } catch { completion(failure(error, context)) }
+        case .async(let body):
+            Task(executorPreference: executor) {
+                let outcome: HandlerOutcome
+                do {
+                    outcome = try await body(self, frame, context)
+                } catch {
+                    outcome = self.failure(error, context)
+                }
+                completion(outcome)
             }
-        default:
-            return nil
         }
     }
 
-    private func reply<Request: WireMessage, Reply: WireMessage>(
-        _ frame: Frame, _ context: RequestContext, _ body: (Request) throws -> Reply
-    ) -> HandlerOutcome {
-        do {
-            let request: Request = try frame.decode()
-            return HandlerOutcome(try body(request), requestID: context.requestID)
-        } catch {
-            return failure(error, context)
+    /// Refuses a request its sender may not make: `AUTH_REQUIRED` before login, `FORBIDDEN` for
+    /// an admin request from someone else. The one place these rules live (see `RequestTable`).
+    func admit(_ audience: RequestRoute.Audience, _ context: RequestContext) throws {
+        switch audience {
+        case .anyone: return
+        case .user: _ = try requireUser(context)
+        case .admin: _ = try requireAdmin(context)
         }
     }
 
-    /// Handles a request that needs storage; `completion` runs on some other thread.
-    func handle(_ frame: Frame, context: RequestContext, completion: @escaping @Sendable (HandlerOutcome) -> Void) {
-        if startImageReply(frame, context, completion) { return }
-        Task(executorPreference: executor) {
-            let outcome: HandlerOutcome
-            do {
-                outcome = try await self.route(frame, context)
-            } catch {
-                outcome = self.failure(error, context)
-            }
-            completion(outcome)
-        }
-    }
-
-    /// Requests without fields, whose handlers take no message: they are decoded all the same,
-    /// so a payload where none belongs is malformed (and fatal) like any other.
-    private static let fieldlessRequests: [UInt16: any WireMessage.Type] = Dictionary(uniqueKeysWithValues: (
-        [Logout.self, WhoAmI.self, ListFeeds.self, AdminListUsers.self, AdminStats.self, ListPins.self, RandomPin.self,
-         GetMapState.self, ListMovies.self] as [any WireMessage.Type]).map { ($0.type.rawValue, $0) })
-
-    private func route(_ frame: Frame, _ context: RequestContext) async throws -> HandlerOutcome {
-        if let fieldless = Self.fieldlessRequests[frame.type] { _ = try frame.decode(fieldless) }
-        switch MessageType(rawValue: frame.type) {
-        case .register?: return try await register(frame.decode(), context)
-        case .login?: return try await login(frame.decode(), context)
-        case .resume?: return try await resume(frame.decode(), context)
-        case .logout?: return try await logout(context)
-        case .whoAmI?: return try await whoAmI(context)
-        case .changePassword?: return try await changePassword(frame.decode(), context)
-        case .listFeeds?: return try await listFeeds(context)
-        case .listSnaps?: return try await listSnaps(frame.decode(), context)
-        case .postSnap?: return try await postSnap(frame.decode(), context)
-        case .getSnapViews?: return try await snapViews(frame.decode(), context)
-        case .adminCreateFeed?: return try await adminCreateFeed(frame.decode(), context)
-        case .adminDeleteFeed?: return try await adminDeleteFeed(frame.decode(), context)
-        case .adminResetFeeds?: return try await adminResetFeeds(frame.decode(), context)
-        case .adminDeleteSnap?: return try await adminDeleteSnap(frame.decode(), context)
-        case .adminRestoreView?: return try await adminRestoreView(frame.decode(), context)
-        case .adminListUsers?: return try await adminListUsers(context)
-        case .adminStats?: return try await adminStats(context)
-        case .adminUnlock?: return try await adminUnlock(frame.decode(), context)
-        case .adminSetAdmin?: return try await adminSetAdmin(frame.decode(), context)
-        case .adminResetPassword?: return try await adminResetPassword(frame.decode(), context)
-        default:
-            // Each feature area routes its own messages (PinHandlers, MovieHandlers).
-            if let outcome = try await routePins(frame, context) { return outcome }
-            if let outcome = try await routeMovies(frame, context) { return outcome }
-            throw ErrorMessage(code: .unexpectedMessage, message: "message type 0x\(String(frame.type, radix: 16)) is not a request")
-        }
+    /// Poll: the user's change version, compared with the one the client knows.
+    func poll(_ request: Poll, _ context: RequestContext) -> HandlerOutcome {
+        let version = changes.current(for: context.user?.id ?? 0)
+        return HandlerOutcome(PollResult(version: version, changed: version != request.knownVersion), requestID: context.requestID)
     }
 
     /// Maps any error to an Error frame; internal details go to the log, not to the client.

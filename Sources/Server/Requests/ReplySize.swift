@@ -1,7 +1,8 @@
 import Shared
 
 /// How large a request's reply can get, for the connection's buffer budget: the budget must
-/// hold before a request starts, so every reply needs a bound known from the request alone.
+/// hold before a request starts, so every reply needs a bound known from the request alone
+/// (each route says which, in `RequestTable`).
 enum ReplySize: Equatable {
     /// A reply of a few fields: Ok, Pong, Authenticated, a record, an error.
     case small
@@ -14,18 +15,6 @@ enum ReplySize: Equatable {
     static let smallEstimate = 4 * 1024
     /// A connection's first listing is assumed this large; later ones the size of the last.
     static let initialListingEstimate = 256 * 1024
-
-    init(_ type: MessageType, frame: Frame) {
-        switch type {
-        case .openSnap, .getPhoto:
-            self = .image
-        case .listFeeds, .listSnaps, .listPins, .getAlbum, .newCollection, .listMovies, .adminListUsers, .adminStats,
-             .getSnapViews:
-            self = .listing
-        default:
-            self = .small
-        }
-    }
 
     /// The bytes to reserve for the reply.
     func estimate(image: Int, listing: Int) -> Int {

@@ -1,0 +1,61 @@
+import Shared
+
+/// Every request the server answers, one declaration each (like a router's route table): its
+/// message and reply types, who may send it, where it runs, whether it is a barrier, how large
+/// its reply can get, and its handler. Adding a request touches the codec, this table and one
+/// handler. Hello is not here: it is the connection's own (see `ConnectionState`).
+enum RequestTable {
+    static let routes: [RequestRoute] = [
+        // Connection
+        .inline(Ping.self, Pong.self, .anyone) { _, _, context in HandlerOutcome(Pong(), requestID: context.requestID) },
+        .inline(Poll.self, PollResult.self, .user) { handler, request, context in handler.poll(request, context) },
+        // Accounts
+        .handled(Register.self, Authenticated.self, .anyone, on: .kdf, barrier: true) { try await $0.register($1, $2) },
+        .handled(Login.self, Authenticated.self, .anyone, on: .kdf, barrier: true) { try await $0.login($1, $2) },
+        .handled(Resume.self, Authenticated.self, .anyone, barrier: true) { try await $0.resume($1, $2) },
+        .handled(Logout.self, Ok.self, .user, barrier: true) { handler, _, context in try await handler.logout(context) },
+        .handled(WhoAmI.self, Authenticated.self, .user) { handler, _, context in try await handler.whoAmI(context) },
+        .handled(ChangePassword.self, Ok.self, .user, on: .kdf) { try await $0.changePassword($1, $2) },
+        // Feeds and snaps
+        .handled(ListFeeds.self, Feeds.self, .user, replySize: .listing) { handler, _, context in try await handler.listFeeds(context) },
+        .handled(ListSnaps.self, Snaps.self, .user, replySize: .listing) { try await $0.listSnaps($1, $2) },
+        .handled(PostSnap.self, SnapPosted.self, .user) { try await $0.postSnap($1, $2) },
+        .job(OpenSnap.self, SnapImage.self, .user, on: .storageWriter, replySize: .image) { try $0.openSnap($1, $2, $3) },
+        .handled(GetSnapViews.self, SnapViews.self, .user, replySize: .listing) { try await $0.snapViews($1, $2) },
+        // Administration
+        .handled(AdminCreateFeed.self, Ok.self, .admin) { try await $0.adminCreateFeed($1, $2) },
+        .handled(AdminDeleteFeed.self, Ok.self, .admin) { try await $0.adminDeleteFeed($1, $2) },
+        .handled(AdminResetFeeds.self, Count.self, .admin) { try await $0.adminResetFeeds($1, $2) },
+        .handled(AdminDeleteSnap.self, Ok.self, .admin) { try await $0.adminDeleteSnap($1, $2) },
+        .handled(AdminRestoreView.self, Ok.self, .admin) { try await $0.adminRestoreView($1, $2) },
+        .handled(AdminListUsers.self, Users.self, .admin, replySize: .listing) { handler, _, context in try await handler.adminListUsers(context) },
+        .handled(AdminStats.self, Stats.self, .admin, replySize: .listing) { handler, _, context in try await handler.adminStats(context) },
+        .handled(AdminUnlock.self, Count.self, .admin) { try await $0.adminUnlock($1, $2) },
+        .handled(AdminSetAdmin.self, Ok.self, .admin) { try await $0.adminSetAdmin($1, $2) },
+        .handled(AdminResetPassword.self, Ok.self, .admin, on: .kdf) { try await $0.adminResetPassword($1, $2) },
+        // Pins, albums, photos and the map
+        .handled(AddPin.self, PinResult.self, .user) { try await $0.addPin($1, $2) },
+        .handled(ListPins.self, Pins.self, .user, replySize: .listing) { handler, _, context in try await handler.listPins(context) },
+        .handled(DeletePin.self, Ok.self, .user) { try await $0.deletePin($1, $2) },
+        .handled(GetAlbum.self, Album.self, .user, replySize: .listing) { try await $0.getAlbum($1, $2) },
+        .handled(NewCollection.self, Album.self, .user, replySize: .listing) { try await $0.newCollection($1, $2) },
+        .job(GetPhoto.self, PhotoImage.self, .user, on: .storageReader, replySize: .image) { try $0.sendPhoto($1, $2, $3) },
+        .handled(DeletePhoto.self, Ok.self, .user) { try await $0.deletePhoto($1, $2) },
+        .handled(RandomPin.self, RandomPinResult.self, .user) { handler, _, context in try await handler.randomPin(context) },
+        .handled(GetMapState.self, MapState.self, .user) { handler, _, context in try await handler.getMapState(context) },
+        .handled(SetMapState.self, MapState.self, .user) { try await $0.setMapState($1, $2) },
+        // Favorite movies
+        .handled(AddMovie.self, MovieResult.self, .user) { try await $0.addMovie($1, $2) },
+        .handled(DeleteMovie.self, Ok.self, .user) { try await $0.deleteMovie($1, $2) },
+        .handled(FindMovie.self, MovieResult.self, .user) { try await $0.findMovie($1, $2) },
+        .handled(SetMovieSales.self, MovieResult.self, .user) { try await $0.setMovieSales($1, $2) },
+        .handled(UpdateMovie.self, MovieResult.self, .user) { try await $0.updateMovie($1, $2) },
+        .handled(ListMovies.self, Movies.self, .user, replySize: .listing) { handler, _, context in try await handler.listMovies(context) },
+    ]
+
+    /// The routes by message type number, for the lookup of every frame.
+    private static let byType: [UInt16: RequestRoute] = Dictionary(uniqueKeysWithValues: routes.map { ($0.request.rawValue, $0) })
+
+    /// The route of a request type; nil for Hello, replies and unknown numbers.
+    static func route(_ type: UInt16) -> RequestRoute? { byType[type] }
+}

@@ -1,0 +1,27 @@
+import Testing
+@testable import Server
+@testable import Shared
+
+@Suite struct RequestTableTests {
+    @Test func everyRequestTypeHasExactlyOneRouteAndNothingElseHasOne() {
+        let requests = MessageType.all.filter { $0.isRequest && $0 != .hello }
+        #expect(Set(RequestTable.routes.map(\.request.rawValue)) == Set(requests.map(\.rawValue)))
+        #expect(RequestTable.routes.count == requests.count, "one declaration per request")
+        #expect(RequestTable.route(MessageType.hello.rawValue) == nil, "Hello is the connection's own")
+        #expect(RequestTable.route(MessageType.pong.rawValue) == nil)
+    }
+
+    @Test func repliesAreServerMessagesAndBarriersAreTheAccountRequests() {
+        #expect(RequestTable.routes.allSatisfy { !$0.reply.isRequest })
+        let barriers = Set(RequestTable.routes.filter(\.isBarrier).map(\.request.rawValue))
+        #expect(barriers == Set([MessageType.register, .login, .resume, .logout].map(\.rawValue)))
+    }
+
+    @Test func imageRepliesRunAsStorageJobsAndOnlyPingAndPollOnTheLoop() {
+        let loop = RequestTable.routes.filter { $0.venue == .eventLoop }.map(\.request.rawValue)
+        #expect(Set(loop) == Set([MessageType.ping.rawValue, MessageType.poll.rawValue]))
+        for route in RequestTable.routes where route.replySize == .image {
+            #expect(route.venue == .storageReader || route.venue == .storageWriter, "\(route.request)")
+        }
+    }
+}

@@ -1,6 +1,7 @@
 import Shared
 
-/// The `snapshare` command tree: every command, its arguments, options and help.
+/// The `snapshare` command tree: every command once, with its arguments, options, help and
+/// what runs it. The parser reads `root`; `CLI` runs what `command` says.
 enum CommandTree {
     static let exitCodes: [ExitCodeSpec] = [
         ExitCodeSpec(0, "success"),
@@ -20,7 +21,10 @@ enum CommandTree {
     static let passwordStdin = FlagSpec("--password-stdin", help: "read the password from the first line of standard input")
     static let yes = FlagSpec("--yes", help: "do not ask for confirmation (required without a terminal)")
 
-    static let root = CommandSpec(
+    /// The parser's view of the tree.
+    static var root: CommandSpec { command.tree }
+
+    static let command = Command(
         "snapshare",
         summary: "Share snaps with your class: post a picture, open each snap once.",
         discussion: """
@@ -34,61 +38,61 @@ enum CommandTree {
                        environmentVariable: "SNAPSHARE_CA"),
         ],
         subcommands: [
-            CommandSpec("register", summary: "Create an account and log in",
+            Command("register", summary: "Create an account and log in",
                         arguments: [ArgumentSpec("USER", help: "3-32 letters, digits, '_', '.', '-'")],
                         options: [OptionSpec("--class-code", valueName: "CODE", help: "the code your instructor gave the class")],
-                        flags: [passwordStdin, json], exitCodes: exitCodes),
-            CommandSpec("login", summary: "Log in (the session is saved for later commands)",
+                        flags: [passwordStdin, json], exitCodes: exitCodes, run: AccountCommands.register),
+            Command("login", summary: "Log in (the session is saved for later commands)",
                         arguments: [ArgumentSpec("USER", help: "your user name")],
-                        flags: [passwordStdin, json], exitCodes: exitCodes),
-            CommandSpec("logout", summary: "End your session on the server and forget it here", exitCodes: exitCodes),
-            CommandSpec("passwd", summary: "Change your password (your other sessions are logged out)",
+                        flags: [passwordStdin, json], exitCodes: exitCodes, run: AccountCommands.login),
+            Command("logout", summary: "End your session on the server and forget it here", exitCodes: exitCodes, run: AccountCommands.logout),
+            Command("passwd", summary: "Change your password (your other sessions are logged out)",
                         discussion: "Asks for your current password and the new one twice; with --password-stdin reads the current password from the first line and the new one from the second.",
                         flags: [FlagSpec("--password-stdin", help: "read the current password, then the new one, from standard input")],
-                        exitCodes: exitCodes),
-            CommandSpec("whoami", summary: "Show who you are logged in as", flags: [json], exitCodes: exitCodes),
-            CommandSpec("feeds", summary: "List the feeds with snap and unread counts", flags: [json], exitCodes: exitCodes),
-            CommandSpec("samples", summary: "List the ten bundled sample images, or draw one",
+                        exitCodes: exitCodes, run: AccountCommands.changePassword),
+            Command("whoami", summary: "Show who you are logged in as", flags: [json], exitCodes: exitCodes, run: AccountCommands.whoAmI),
+            Command("feeds", summary: "List the feeds with snap and unread counts", flags: [json], exitCodes: exitCodes, run: FeedCommands.feeds),
+            Command("samples", summary: "List the ten bundled sample images, or draw one",
                         discussion: "`snapshare samples` lists them; `snapshare samples show N` draws sample N.",
                         arguments: [ArgumentSpec("show", help: "the word `show`", isRequired: false),
                                     ArgumentSpec("N", help: "sample number 1-10", isRequired: false)],
-                        flags: [json], exitCodes: exitCodes),
-            CommandSpec("post", summary: "Post a picture to exactly one feed",
+                        flags: [json], exitCodes: exitCodes, run: SampleCommands.run),
+            Command("post", summary: "Post a picture to exactly one feed",
                         options: [OptionSpec("--feed", valueName: "NAME", help: "the feed to post to (required)"),
                                   OptionSpec("--sample", valueName: "N", help: "post bundled sample N (see `snapshare samples`)"),
                                   OptionSpec("--file", valueName: "PATH", help: "post a PNG or JPEG file")],
-                        flags: [json], exitCodes: exitCodes),
-            CommandSpec("feed", summary: "List the snaps of one feed, or of every feed",
+                        flags: [json], exitCodes: exitCodes, run: FeedCommands.post),
+            Command("feed", summary: "List the snaps of one feed, or of every feed",
                         discussion: "Each row: snap id, poster, how long ago, and unread / read / sent (your own).",
                         arguments: [ArgumentSpec("NAME", help: "a feed name (default: every feed)", isRequired: false)],
                         options: [OptionSpec("--interval", valueName: "SECONDS", help: "with --watch, seconds between polls (default 2)")],
                         flags: [FlagSpec("--watch", help: "keep polling and redraw when something changes (Ctrl-C to stop)"), json],
-                        exitCodes: exitCodes),
-            CommandSpec("view", summary: "Open a snap full screen; this uses your one view of it",
+                        exitCodes: exitCodes, run: FeedCommands.feed),
+            Command("view", summary: "Open a snap full screen; this uses your one view of it",
                         discussion: """
                             On a terminal the image fills the alternate screen; any key closes it. Otherwise the
                             drawing is written to standard output, followed by one line:
                               viewed snap ID WxH BYTES sha256:HEX
                             """,
                         arguments: [ArgumentSpec("SNAP_ID", help: "the snap's id from `snapshare feed`")],
-                        flags: [json], exitCodes: exitCodes),
-            CommandSpec("snap", summary: "Show a snap you posted and who opened it, with when (posters and admins)",
+                        flags: [json], exitCodes: exitCodes, run: ViewCommand.run),
+            Command("snap", summary: "Show a snap you posted and who opened it, with when (posters and admins)",
                         arguments: [ArgumentSpec("SNAP_ID", help: "the snap's id from `snapshare feed`")],
-                        flags: [json], exitCodes: exitCodes),
+                        flags: [json], exitCodes: exitCodes, run: SnapCommand.run),
             // Pins, albums, photos, Random Pin and the map (issue 3).
-            CommandSpec("pin", summary: "Drop a pin (its photo album downloads on the server) or remove one", subcommands: [
-                CommandSpec("add", summary: "Drop a pin; its album starts downloading at once",
+            Command("pin", summary: "Drop a pin (its photo album downloads on the server) or remove one", subcommands: [
+                Command("add", summary: "Drop a pin; its album starts downloading at once",
                             discussion: """
                                 Decimal degrees, south and west negative: `snapshare pin add -33.87 151.21` (Sydney).
                                 Latitude -90 to 90, longitude -180 to 180.
                                 """,
                             arguments: [ArgumentSpec("LAT", help: "latitude, -90 to 90"), ArgumentSpec("LON", help: "longitude, -180 to 180")],
-                            flags: [json], exitCodes: exitCodes),
-                CommandSpec("rm", summary: "Remove a pin with its album and photos",
-                            arguments: [ArgumentSpec("ID", help: "the pin's id from `snapshare pins`")], flags: [json], exitCodes: exitCodes),
+                            flags: [json], exitCodes: exitCodes, run: PinCommands.add),
+                Command("rm", summary: "Remove a pin with its album and photos",
+                            arguments: [ArgumentSpec("ID", help: "the pin's id from `snapshare pins`")], flags: [json], exitCodes: exitCodes, run: PinCommands.remove),
             ]),
-            CommandSpec("pins", summary: "List your pins with their album state and progress", flags: [json], exitCodes: exitCodes),
-            CommandSpec("album", summary: "Show a pin's photo album, or take a New Collection",
+            Command("pins", summary: "List your pins with their album state and progress", flags: [json], exitCodes: exitCodes, run: PinCommands.list),
+            Command("album", summary: "Show a pin's photo album, or take a New Collection",
                         discussion: """
                             `snapshare album PIN_ID` shows the album: downloading (one placeholder per expected
                             photo), ready, empty ("No Images") or failed (the photo source's error; exit 1).
@@ -98,9 +102,9 @@ enum CommandTree {
                         arguments: [ArgumentSpec("new", help: "the word `new`: take a New Collection", isRequired: false),
                                     ArgumentSpec("PIN_ID", help: "the pin's id from `snapshare pins`", isRequired: false)],
                         flags: [FlagSpec("--wait", help: "poll until the download ends, with a progress bar on a terminal"), json],
-                        exitCodes: exitCodes),
-            CommandSpec("photo", summary: "Draw or remove one photo of an album", subcommands: [
-                CommandSpec("show", summary: "Draw a photo in the terminal",
+                        exitCodes: exitCodes, run: AlbumCommands.run),
+            Command("photo", summary: "Draw or remove one photo of an album", subcommands: [
+                Command("show", summary: "Draw a photo in the terminal",
                             discussion: """
                                 On a terminal the photo fills the alternate screen; any key closes it. Otherwise the
                                 drawing is written to standard output, followed by one line:
@@ -108,13 +112,13 @@ enum CommandTree {
                                 """,
                             arguments: [ArgumentSpec("PHOTO_ID", help: "the photo's id from `snapshare album PIN_ID`")],
                             flags: [FlagSpec("--thumbnail", help: "fetch the small thumbnail instead of the full photo"), json],
-                            exitCodes: exitCodes),
-                CommandSpec("rm", summary: "Remove a photo from its album (the rest keep their order)",
-                            arguments: [ArgumentSpec("PHOTO_ID", help: "the photo's id")], flags: [json], exitCodes: exitCodes),
+                            exitCodes: exitCodes, run: PhotoCommands.show),
+                Command("rm", summary: "Remove a photo from its album (the rest keep their order)",
+                            arguments: [ArgumentSpec("PHOTO_ID", help: "the photo's id")], flags: [json], exitCodes: exitCodes, run: PhotoCommands.remove),
             ]),
-            CommandSpec("random", summary: "Show one of your pins at random, where it is, and one of its photos",
-                        flags: [json], exitCodes: exitCodes),
-            CommandSpec("map", summary: "Draw the world with your pins at your saved centre and zoom",
+            Command("random", summary: "Show one of your pins at random, where it is, and one of its photos",
+                        flags: [json], exitCodes: exitCodes, run: RandomCommand.run),
+            Command("map", summary: "Draw the world with your pins at your saved centre and zoom",
                         discussion: """
                             The view is saved on the server, so every client starts where you left it. Given
                             --center or --zoom, the map is drawn there and the view is saved. Zoom 1 fits the
@@ -122,9 +126,9 @@ enum CommandTree {
                             """,
                         options: [OptionSpec("--center", valueName: "LAT,LON", help: "centre the map here, e.g. 42.28,-83.74 (saved)"),
                                   OptionSpec("--zoom", valueName: "Z", help: "1 (whole world) to 64 (saved)")],
-                        flags: [json], exitCodes: exitCodes),
+                        flags: [json], exitCodes: exitCodes, run: MapCommand.run),
             // Virtual Vacations (kept by the client, one SQLite file each) and favorite movies (issue 5).
-            CommandSpec("vacation", summary: "List, make, remove Virtual Vacations, or draw a visited photo",
+            Command("vacation", summary: "List, make, remove Virtual Vacations, or draw a visited photo",
                         discussion: """
                             Each vacation is its own file in the state folder (vacations/NAME.vacation). With
                             none, the list shows the default "My Vacation", created the first time you use it.
@@ -132,14 +136,14 @@ enum CommandTree {
                             case does not matter ("Paris" and "paris" are one vacation).
                             """,
                         subcommands: [
-                CommandSpec("list", summary: "List the vacations with their photo, place and tag counts",
+                Command("list", summary: "List the vacations with their photo, place and tag counts",
                             discussion: "A damaged or foreign file in the folder is reported on standard error and skipped.",
-                            flags: [json], exitCodes: exitCodes),
-                CommandSpec("new", summary: "Make a new, empty vacation (a taken name is refused)",
-                            arguments: [ArgumentSpec("NAME", help: "the vacation's name")], flags: [json], exitCodes: exitCodes),
-                CommandSpec("rm", summary: "Remove a vacation and everything visited into it (asks first)",
-                            arguments: [ArgumentSpec("NAME", help: "the vacation's name")], flags: [yes], exitCodes: exitCodes),
-                CommandSpec("show", summary: "Draw a visited photo from the vacation's file (no server needed)",
+                            flags: [json], exitCodes: exitCodes, run: VacationCommands.list),
+                Command("new", summary: "Make a new, empty vacation (a taken name is refused)",
+                            arguments: [ArgumentSpec("NAME", help: "the vacation's name")], flags: [json], exitCodes: exitCodes, run: VacationCommands.create),
+                Command("rm", summary: "Remove a vacation and everything visited into it (asks first)",
+                            arguments: [ArgumentSpec("NAME", help: "the vacation's name")], flags: [yes], exitCodes: exitCodes, run: VacationCommands.remove),
+                Command("show", summary: "Draw a visited photo from the vacation's file (no server needed)",
                             discussion: """
                                 On a terminal the photo fills the alternate screen; any key closes it. Otherwise the
                                 drawing is written to standard output, followed by one line naming the photo.
@@ -147,26 +151,26 @@ enum CommandTree {
                             arguments: [ArgumentSpec("PHOTO_ID", help: "the photo's id (see `snapshare itinerary PLACE`)")],
                             options: [vacationOption],
                             flags: [FlagSpec("--thumbnail", help: "draw the small thumbnail kept with the photo"), json],
-                            exitCodes: exitCodes),
+                            exitCodes: exitCodes, run: VacationCommands.show),
             ]),
-            CommandSpec("visit", summary: "Copy a photo of one of your albums into a vacation",
+            Command("visit", summary: "Copy a photo of one of your albums into a vacation",
                         discussion: """
                             Copies the title, place, tags, coordinates, the image and its thumbnail, so the
                             vacation can be browsed with the server unreachable. Visiting twice changes nothing.
                             """,
                         arguments: [ArgumentSpec("PHOTO_ID", help: "the photo's id from `snapshare album PIN_ID`")],
-                        options: [vacationOption], flags: [json], exitCodes: exitCodes),
-            CommandSpec("unvisit", summary: "Remove a photo from a vacation (places and tags left empty go too)",
+                        options: [vacationOption], flags: [json], exitCodes: exitCodes, run: VacationCommands.visit),
+            Command("unvisit", summary: "Remove a photo from a vacation (places and tags left empty go too)",
                         arguments: [ArgumentSpec("PHOTO_ID", help: "the photo's id")],
-                        options: [vacationOption], flags: [json], exitCodes: exitCodes),
-            CommandSpec("itinerary", summary: "A vacation's places, first visited first, or the photos of one place",
+                        options: [vacationOption], flags: [json], exitCodes: exitCodes, run: VacationCommands.unvisit),
+            Command("itinerary", summary: "A vacation's places, first visited first, or the photos of one place",
                         discussion: """
                             A place is identified by its name alone. Photos are sorted by title, ignoring case
                             ("Unknown" when a photo has none). JSON rows: place, first_visited_at, photos.
                             """,
                         arguments: [ArgumentSpec("PLACE", help: "a place's name: list its photos", isRequired: false)],
-                        options: [vacationOption], flags: [json], exitCodes: exitCodes),
-            CommandSpec("tags", summary: "A vacation's tags, most often seen first, or the photos with one tag",
+                        options: [vacationOption], flags: [json], exitCodes: exitCodes, run: VacationCommands.itinerary),
+            Command("tags", summary: "A vacation's tags, most often seen first, or the photos with one tag",
                         discussion: """
                             Each tag is shown with its first letter capitalized and the number of photos that
                             carry it; ties are ordered by name. Machine tags (containing ":") are left out.
@@ -175,55 +179,55 @@ enum CommandTree {
                         arguments: [ArgumentSpec("TAG", help: "a tag: list the photos that carry it", isRequired: false)],
                         options: [vacationOption,
                                   OptionSpec("--search", valueName: "TEXT", help: "only tags containing TEXT, ignoring case")],
-                        flags: [json], exitCodes: exitCodes),
-            CommandSpec("movies", summary: "Your favorite movies, kept on the server", subcommands: [
-                CommandSpec("add", summary: "Add a movie (titles are unique, ignoring case)",
+                        flags: [json], exitCodes: exitCodes, run: VacationCommands.tags),
+            Command("movies", summary: "Your favorite movies, kept on the server", subcommands: [
+                Command("add", summary: "Add a movie (titles are unique, ignoring case)",
                             options: [OptionSpec("--title", valueName: "TITLE", help: "the title, 1-200 characters (required)"),
                                       OptionSpec("--genre", valueName: "GENRE", help: "the genre, 1-60 characters (required)"),
                                       OptionSpec("--sales", valueName: "DOLLARS", help: "ticket sales, a whole number of dollars (required)")],
-                            flags: [json], exitCodes: exitCodes),
-                CommandSpec("delete", summary: "Delete a movie",
-                            arguments: [ArgumentSpec("TITLE", help: "the movie's title, in any case")], exitCodes: exitCodes),
-                CommandSpec("search", summary: "Find movies whose title contains TEXT (any case); an exact title comes first",
-                            arguments: [ArgumentSpec("TEXT", help: "part of a title, in any case")], flags: [json], exitCodes: exitCodes),
-                CommandSpec("edit", summary: "Change a movie's title, genre or ticket sales",
+                            flags: [json], exitCodes: exitCodes, run: MovieCommands.add),
+                Command("delete", summary: "Delete a movie",
+                            arguments: [ArgumentSpec("TITLE", help: "the movie's title, in any case")], exitCodes: exitCodes, run: MovieCommands.delete),
+                Command("search", summary: "Find movies whose title contains TEXT (any case); an exact title comes first",
+                            arguments: [ArgumentSpec("TEXT", help: "part of a title, in any case")], flags: [json], exitCodes: exitCodes, run: MovieCommands.search),
+                Command("edit", summary: "Change a movie's title, genre or ticket sales",
                             arguments: [ArgumentSpec("TITLE", help: "the movie's title, in any case")],
                             options: [OptionSpec("--title", valueName: "NEW", help: "the new title"),
                                       OptionSpec("--genre", valueName: "GENRE", help: "the new genre"),
                                       OptionSpec("--sales", valueName: "DOLLARS", help: "the new ticket sales in whole dollars")],
-                            flags: [json], exitCodes: exitCodes),
-                CommandSpec("list", summary: "List your movies by title", flags: [json], exitCodes: exitCodes),
-                CommandSpec("browse", summary: "Show one movie at a time: n next, p previous, q quit",
+                            flags: [json], exitCodes: exitCodes, run: MovieCommands.edit),
+                Command("list", summary: "List your movies by title", flags: [json], exitCodes: exitCodes, run: MovieCommands.list),
+                Command("browse", summary: "Show one movie at a time: n next, p previous, q quit",
                             discussion: """
                                 Starts at the first movie (in `movies list` order). Next on the last prints
                                 "No more records"; previous on the first prints "Showing the first Record".
                                 On a terminal each key acts at once; otherwise every character of standard input
                                 is a key (white space ignored), so `printf 'nnpq' | snapshare movies browse` works.
                                 """,
-                            exitCodes: exitCodes),
+                            exitCodes: exitCodes, run: MovieCommands.browse),
             ]),
-            CommandSpec("admin", summary: "Instructor commands (admins only)", subcommands: [
-                CommandSpec("create-feed", summary: "Create a feed", arguments: [ArgumentSpec("NAME", help: "the new feed's name")], exitCodes: exitCodes),
-                CommandSpec("delete-feed", summary: "Delete a feed and all its snaps (asks first)",
-                            arguments: [ArgumentSpec("NAME", help: "the feed")], flags: [yes], exitCodes: exitCodes),
-                CommandSpec("reset-feed", summary: "Delete every snap of one feed (asks first)",
-                            arguments: [ArgumentSpec("NAME", help: "the feed")], flags: [yes, json], exitCodes: exitCodes),
-                CommandSpec("reset-feeds", summary: "Delete every snap of every feed (needs --all; asks first)",
-                            flags: [FlagSpec("--all", help: "every feed"), yes, json], exitCodes: exitCodes),
-                CommandSpec("delete-snap", summary: "Delete one snap", arguments: [ArgumentSpec("ID", help: "the snap id")], exitCodes: exitCodes),
-                CommandSpec("restore-view", summary: "Give one user one more view of a snap",
-                            arguments: [ArgumentSpec("SNAP_ID", help: "the snap id"), ArgumentSpec("USER", help: "the user")], exitCodes: exitCodes),
-                CommandSpec("users", summary: "List the accounts", flags: [json], exitCodes: exitCodes),
-                CommandSpec("stats", summary: "Show server counters", flags: [json], exitCodes: exitCodes),
-                CommandSpec("unlock", summary: "Lift the login throttle of a user name (after too many wrong passwords)",
-                            arguments: [ArgumentSpec("USER", help: "the user name")], flags: [json], exitCodes: exitCodes),
-                CommandSpec("promote", summary: "Make a user an admin", arguments: [ArgumentSpec("USER", help: "the user")], exitCodes: exitCodes),
-                CommandSpec("demote", summary: "Take away a user's admin right (at once, on all their connections)",
-                            arguments: [ArgumentSpec("USER", help: "the user")], exitCodes: exitCodes),
-                CommandSpec("reset-password", summary: "Set a user's password (does not make them an admin; ends their sessions)",
+            Command("admin", summary: "Instructor commands (admins only)", subcommands: [
+                Command("create-feed", summary: "Create a feed", arguments: [ArgumentSpec("NAME", help: "the new feed's name")], exitCodes: exitCodes, run: AdminCommands.createFeed),
+                Command("delete-feed", summary: "Delete a feed and all its snaps (asks first)",
+                            arguments: [ArgumentSpec("NAME", help: "the feed")], flags: [yes], exitCodes: exitCodes, run: AdminCommands.deleteFeed),
+                Command("reset-feed", summary: "Delete every snap of one feed (asks first)",
+                            arguments: [ArgumentSpec("NAME", help: "the feed")], flags: [yes, json], exitCodes: exitCodes, run: AdminCommands.resetFeed),
+                Command("reset-feeds", summary: "Delete every snap of every feed (needs --all; asks first)",
+                            flags: [FlagSpec("--all", help: "every feed"), yes, json], exitCodes: exitCodes, run: AdminCommands.resetFeeds),
+                Command("delete-snap", summary: "Delete one snap", arguments: [ArgumentSpec("ID", help: "the snap id")], exitCodes: exitCodes, run: AdminCommands.deleteSnap),
+                Command("restore-view", summary: "Give one user one more view of a snap",
+                            arguments: [ArgumentSpec("SNAP_ID", help: "the snap id"), ArgumentSpec("USER", help: "the user")], exitCodes: exitCodes, run: AdminCommands.restoreView),
+                Command("users", summary: "List the accounts", flags: [json], exitCodes: exitCodes, run: AdminCommands.users),
+                Command("stats", summary: "Show server counters", flags: [json], exitCodes: exitCodes, run: AdminCommands.stats),
+                Command("unlock", summary: "Lift the login throttle of a user name (after too many wrong passwords)",
+                            arguments: [ArgumentSpec("USER", help: "the user name")], flags: [json], exitCodes: exitCodes, run: AdminCommands.unlock),
+                Command("promote", summary: "Make a user an admin", arguments: [ArgumentSpec("USER", help: "the user")], exitCodes: exitCodes, run: { (context) throws(ClientError) in try AdminCommands.setAdmin(context, true) }),
+                Command("demote", summary: "Take away a user's admin right (at once, on all their connections)",
+                            arguments: [ArgumentSpec("USER", help: "the user")], exitCodes: exitCodes, run: { (context) throws(ClientError) in try AdminCommands.setAdmin(context, false) }),
+                Command("reset-password", summary: "Set a user's password (does not make them an admin; ends their sessions)",
                             arguments: [ArgumentSpec("USER", help: "the user")],
                             flags: [FlagSpec("--password-stdin", help: "read the new password from the first line of standard input")],
-                            exitCodes: exitCodes),
+                            exitCodes: exitCodes, run: AdminCommands.resetPassword),
             ]),
         ],
         exitCodes: exitCodes)

@@ -24,16 +24,30 @@ let package = Package(
             linkerSettings: [.linkedLibrary("png"), .linkedLibrary("jpeg"), .linkedLibrary("z")]
         ),
 
-        // Bytes, frames, messages, TLS, images: no SQLite, no terminal.
-        .target(name: "Shared", dependencies: ["COpenSSL", "CLinux", "CImageCodec"]),
+        // The core, in layers (docs/ARCHITECTURE.md). Who may import whom: Wire, CommandLineParsing,
+        // Crypto and Imaging import none of ours; TLS imports Crypto; Posix (the one syscall layer:
+        // sockets, epoll, threads) imports only CLinux; SQLite imports Posix. Nothing here knows
+        // the server, the client or a terminal.
+        // Bytes, frames and messages of docs/PROTOCOL.md: pure, no system calls.
+        .target(name: "Wire"),
+        // The command-line parser shared by both executables and the bench.
+        .target(name: "CommandLineParsing"),
+        // SHA-256, randomness and constant-time comparison, through OpenSSL.
+        .target(name: "Crypto", dependencies: ["COpenSSL"]),
+        // TLS 1.3 as a state machine over memory BIOs (or a socket sink in C), certificates.
+        .target(name: "TLS", dependencies: ["COpenSSL", "Crypto"]),
+        // Every system call: the Syscall wrapper, sockets, epoll, named threads.
+        .target(name: "Posix", dependencies: ["CLinux"]),
+        // PNG and JPEG headers, decoding, verification, resampling.
+        .target(name: "Imaging", dependencies: ["CImageCodec"]),
         // The one SQLite layer: connections, cached statements read by column name, transactions
         // and savepoints, blobs, background WAL checkpoints. Used by the server's store and the
         // client's vacation files.
-        .target(name: "SQLite", dependencies: ["CSQLite", "Shared"]),
+        .target(name: "SQLite", dependencies: ["CSQLite", "Posix"]),
         // Event loop, connections, request handlers, storage.
         .target(
             name: "Server",
-            dependencies: ["Shared", "SQLite", "COpenSSL", "CLinux"],
+            dependencies: ["Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQLite", "COpenSSL", "CLinux"],
             // The GeoNames gazetteer and the built-in album photo pool (see README, attribution).
             resources: [.copy("Resources/places.csv"), .copy("Resources/AlbumPool")]
         ),
@@ -41,26 +55,26 @@ let package = Package(
         .target(
             name: "Client",
             // SQLite: each Virtual Vacation is its own SQLite file on the client.
-            dependencies: ["Shared", "CLinux", "SQLite"],
+            dependencies: ["Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "CLinux", "SQLite"],
             resources: [.copy("Resources/Samples"), .copy("Resources/world-110m.geojson")]
         ),
         .executableTarget(name: "snapshare-server", dependencies: ["Server"]),
         .executableTarget(name: "snapshare", dependencies: ["Client"]),
         // The load generator: shares the protocol and TLS code with the client.
-        .executableTarget(name: "snapshare-bench", dependencies: ["Client", "Shared", "CLinux"]),
+        .executableTarget(name: "snapshare-bench", dependencies: ["Client", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "CLinux"]),
 
         // libFuzzer harness for the frame and message decoders; see scripts/fuzz.sh.
-        .executableTarget(name: "FuzzFrames", dependencies: ["Shared"]),
+        .executableTarget(name: "FuzzFrames", dependencies: ["Wire"]),
 
         // Shared by the tests: temp directories, an in-process server, certificates, subprocesses.
-        .target(name: "TestSupport", dependencies: ["Shared", "Server", "Client"]),
+        .target(name: "TestSupport", dependencies: ["Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "Server", "Client"]),
 
-        .testTarget(name: "SharedTests", dependencies: ["Shared", "TestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "Shared", "SQLite", "TestSupport"]),
-        .testTarget(name: "ClientTests", dependencies: ["Client", "Shared", "SQLite", "TestSupport"]),
+        .testTarget(name: "SharedTests", dependencies: ["Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ServerTests", dependencies: ["Server", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQLite", "TestSupport"]),
+        .testTarget(name: "ClientTests", dependencies: ["Client", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQLite", "TestSupport"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["Server", "Client", "Shared", "TestSupport"]
+            dependencies: ["Server", "Client", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,4 @@
-import Shared
+import Wire
 
 /// libFuzzer entry point for the frame decoder and every message decoder.
 ///

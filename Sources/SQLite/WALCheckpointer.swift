@@ -1,6 +1,6 @@
 import CSQLite
 import Foundation
-import Shared
+import Posix
 
 /// Copies the WAL back into the database file on a thread of its own, so the writer never does.
 ///

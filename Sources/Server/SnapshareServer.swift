@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Foundation
-import Shared
+import TLS
 import Synchronization
 
 /// The whole server: storage, certificates, TLS, handlers and the event loop, wired from one

@@ -2,7 +2,8 @@
 import Glibc
 #endif
 import Foundation
-import Shared
+import Posix
+import Imaging
 
 /// A stand-in for api.flickr.com on 127.0.0.1 over plain HTTP/1.1, speaking Flickr's documented
 /// JSON for `flickr.photos.search` (numbers as numbers or as strings, JSONP when

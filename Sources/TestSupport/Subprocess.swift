@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Foundation
-import Shared
+import Posix
 
 /// Runs the built executables as a user would, with a deadline after which they are killed.
 public enum Subprocess {

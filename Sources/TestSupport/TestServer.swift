@@ -1,7 +1,8 @@
 import Client
 import Foundation
 import Server
-import Shared
+import Wire
+import TLS
 
 /// A real server on 127.0.0.1 with a free port, real TLS, and a SQLite file in a temp folder.
 public final class TestServer: @unchecked Sendable {

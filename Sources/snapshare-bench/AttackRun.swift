@@ -1,6 +1,8 @@
 import Client
 import Foundation
-import Shared
+import Wire
+import TLS
+import Posix
 import Synchronization
 
 /// The hostile patterns of docs/threat-model.md, run against a real server to show what each

@@ -1,6 +1,7 @@
 import Client
 import Foundation
-import Shared
+import Wire
+import TLS
 import Synchronization
 
 /// The users and snaps a scenario needs, made through the normal protocol before the load starts.

@@ -1,4 +1,4 @@
-import Shared
+import Imaging
 
 /// Images the bench posts: made on the spot, so no fixture files are needed.
 enum BenchImage {

@@ -1,4 +1,5 @@
-import Shared
+import Wire
+import CommandLineParsing
 
 /// What one `snapshare-bench` run was asked to do, parsed from its command line.
 struct BenchOptions: Sendable {

@@ -1,4 +1,4 @@
-import Shared
+import TLS
 
 /// One bench run from start to report: check the scenario, prepare data, run the load, check
 /// the view-once promise, and gather the numbers.

@@ -1,7 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Shared
+import Wire
+import TLS
+import Posix
 
 /// A request the bench sent and is waiting for.
 struct PendingRequest {

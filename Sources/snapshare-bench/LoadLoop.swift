@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import CLinux
-import Shared
+import Posix
 
 /// The bench's event loop: one thread, one level-triggered epoll set, every load connection.
 ///

@@ -1,4 +1,6 @@
-import Shared
+import Wire
+import Crypto
+import TLS
 
 /// Runs one scenario's load on a `LoadLoop`: opens the connections, warms up, measures for
 /// `--duration` seconds (or `--operations` replies), drains, and reports.

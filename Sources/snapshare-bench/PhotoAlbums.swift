@@ -1,6 +1,7 @@
 import Client
 import Foundation
-import Shared
+import Wire
+import TLS
 import Synchronization
 
 /// The album photos the `photo` scenario fetches: one pin per bench user at a fixed place, its

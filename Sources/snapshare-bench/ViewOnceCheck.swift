@@ -1,5 +1,6 @@
 import Client
-import Shared
+import Wire
+import TLS
 
 /// After the `view` load, tries on purpose to see snaps twice, and counts every success.
 ///

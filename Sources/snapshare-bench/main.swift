@@ -1,5 +1,4 @@
 import Foundation
-import Shared
 
 // snapshare-bench: parse, run one scenario, print the report. Logic lives in BenchRunner.
 signal(SIGPIPE, SIG_IGN)

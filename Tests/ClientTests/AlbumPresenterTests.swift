@@ -1,4 +1,4 @@
-import Shared
+import Wire
 import Testing
 @testable import Client
 

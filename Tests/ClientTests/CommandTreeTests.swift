@@ -1,6 +1,6 @@
 import Testing
 @testable import Client
-@testable import Shared
+@testable import CommandLineParsing
 
 @Suite struct CommandTreeTests {
     /// The paths of every leaf of `spec`, below the root.

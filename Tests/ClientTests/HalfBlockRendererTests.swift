@@ -1,6 +1,6 @@
 import Testing
 @testable import Client
-@testable import Shared
+@testable import Imaging
 
 @Suite struct HalfBlockRendererTests {
     private let renderer = HalfBlockRenderer()

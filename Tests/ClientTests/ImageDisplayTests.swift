@@ -1,6 +1,7 @@
 import Testing
 @testable import Client
-@testable import Shared
+@testable import Wire
+@testable import Imaging
 
 /// What the client agrees to decode before it draws a snap or a photo.
 @Suite struct ImageDisplayTests {

@@ -1,6 +1,7 @@
+import Imaging
 import Testing
 @testable import Client
-@testable import Shared
+@testable import Imaging
 
 @Suite struct PostImageTests {
     static func noise(width: Int, height: Int) -> RGBImage {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import Client
-@testable import Shared
+@testable import Imaging
 
 @Suite struct TerminalTests {
     @Test func aPipeIsNotATerminalAndHasNoSize() throws {

@@ -2,7 +2,6 @@ import Foundation
 import SQLite
 import Testing
 @testable import Client
-import Shared
 import TestSupport
 
 @Suite("Vacation store")

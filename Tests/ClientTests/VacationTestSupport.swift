@@ -1,5 +1,5 @@
 @testable import Client
-import Shared
+import Imaging
 import TestSupport
 
 /// Photos and vacations for the vacation tests: real SQLite files in a temporary state folder.

@@ -1,6 +1,8 @@
 import Client
 import Foundation
-import Shared
+import Wire
+import Crypto
+import Imaging
 import Testing
 import TestSupport
 

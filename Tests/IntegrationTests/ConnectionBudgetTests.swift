@@ -4,7 +4,10 @@ import Glibc
 import Client
 import Foundation
 import Server
-import Shared
+import Wire
+import Crypto
+import TLS
+import Imaging
 import Testing
 import TestSupport
 

@@ -1,6 +1,5 @@
 import Client
 import Foundation
-import Shared
 import TestSupport
 
 /// Images for tests: the bundled samples, read from the repository.

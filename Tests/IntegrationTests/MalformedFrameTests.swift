@@ -1,6 +1,7 @@
 import Client
 import Foundation
-import Shared
+import Wire
+import TLS
 import Testing
 import TestSupport
 

@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import Wire
 import Testing
 import TestSupport
 

@@ -1,7 +1,9 @@
 import Client
 import Foundation
 import Server
-import Shared
+import Wire
+import Crypto
+import Imaging
 import Testing
 import TestSupport
 

@@ -1,6 +1,6 @@
 import Foundation
 import Server
-import Shared
+import Wire
 import Testing
 import TestSupport
 

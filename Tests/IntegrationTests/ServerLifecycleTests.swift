@@ -1,6 +1,6 @@
 import Foundation
 import Server
-import Shared
+import Posix
 import Testing
 import TestSupport
 

@@ -1,7 +1,6 @@
 import Client
 import Foundation
 import Server
-import Shared
 import Testing
 import TestSupport
 

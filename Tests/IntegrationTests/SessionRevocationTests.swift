@@ -1,7 +1,7 @@
 import Client
 import Foundation
 import Server
-import Shared
+import Wire
 import Testing
 import TestSupport
 

@@ -1,6 +1,5 @@
 import Client
 import Foundation
-import Shared
 import Testing
 import TestSupport
 

@@ -3,7 +3,9 @@ import Glibc
 #endif
 import Client
 import Foundation
-@testable import Shared
+@testable import Wire
+@testable import TLS
+@testable import Posix
 import Testing
 import TestSupport
 

@@ -1,6 +1,6 @@
 import Client
 import Foundation
-import Shared
+import Wire
 import Testing
 import TestSupport
 import Synchronization

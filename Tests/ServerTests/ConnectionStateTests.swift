@@ -1,6 +1,6 @@
 import Testing
 @testable import Server
-@testable import Shared
+@testable import Wire
 
 @Suite struct ConnectionStateTests {
     let limits = ConnectionState.Limits(handshakeTimeout: 1000, idleTimeout: 5000, frameTimeout: 2000, loginTimeout: 3000,

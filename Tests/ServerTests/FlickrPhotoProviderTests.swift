@@ -1,5 +1,6 @@
 import Foundation
-import Shared
+import Posix
+import Imaging
 import Testing
 import TestSupport
 @testable import Server

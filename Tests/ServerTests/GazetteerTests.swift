@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import Imaging
 import Testing
 @testable import Server
 

@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import CommandLineParsing
 import Testing
 import TestSupport
 @testable import Server

@@ -1,6 +1,6 @@
 import Testing
 @testable import Server
-@testable import Shared
+@testable import Wire
 
 @Suite struct RequestTableTests {
     @Test func everyRequestTypeHasExactlyOneRouteAndNothingElseHasOne() {

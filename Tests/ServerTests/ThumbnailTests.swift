@@ -1,5 +1,6 @@
 import Testing
-import Shared
+import Crypto
+import Imaging
 @testable import Server
 
 @Suite("Thumbnails")

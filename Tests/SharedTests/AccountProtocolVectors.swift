@@ -1,4 +1,4 @@
-@testable import Shared
+@testable import Wire
 
 /// Golden vectors of docs/PROTOCOL.md for accounts and sessions beyond the core ones (5.2).
 enum AccountProtocolVectors {

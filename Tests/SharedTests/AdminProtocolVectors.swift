@@ -1,4 +1,4 @@
-@testable import Shared
+@testable import Wire
 
 /// Golden vectors of docs/PROTOCOL.md for administration (5.4).
 enum AdminProtocolVectors {

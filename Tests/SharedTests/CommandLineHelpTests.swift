@@ -1,5 +1,5 @@
 import Testing
-@testable import Shared
+@testable import CommandLineParsing
 
 private let parser = CommandLineParser(root: commandLineSampleTree)
 

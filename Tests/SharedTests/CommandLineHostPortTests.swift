@@ -1,5 +1,5 @@
 import Testing
-@testable import Shared
+@testable import CommandLineParsing
 
 @Suite struct CommandLineHostPortTests {
     @Test(arguments: [

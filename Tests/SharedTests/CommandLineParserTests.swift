@@ -1,5 +1,5 @@
 import Testing
-@testable import Shared
+@testable import CommandLineParsing
 
 /// A small tree shaped like the real client's, shared by the parser and help tests.
 let commandLineSampleTree = CommandSpec(

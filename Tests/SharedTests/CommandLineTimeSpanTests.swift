@@ -1,5 +1,5 @@
 import Testing
-@testable import Shared
+@testable import CommandLineParsing
 
 private let wellFormed: [(String, Int64)] = [
     ("7d", 604_800_000), ("12h", 43_200_000), ("30m", 1_800_000), ("45s", 45_000), ("500ms", 500),

@@ -2,7 +2,7 @@ import COpenSSL
 import Foundation
 import Testing
 
-@testable import Shared
+@testable import TLS
 
 @Suite("Development certificate authority")
 struct DevCertificateAuthorityTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import Shared
+@testable import Wire
 
 @Suite struct FrameDecoderTests {
     let frames: [Frame] = [

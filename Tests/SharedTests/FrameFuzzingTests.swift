@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Shared
+@testable import Wire
 
 /// Replays the fuzz corpus (seeds and any past crash reproducers) and random inputs through the
 /// same properties the libFuzzer harness checks, so regressions show up in a plain `swift test`.

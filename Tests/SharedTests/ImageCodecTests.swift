@@ -1,5 +1,6 @@
+import Imaging
 import Testing
-@testable import Shared
+@testable import Imaging
 
 @Suite struct ImageCodecTests {
     // MARK: Round trips

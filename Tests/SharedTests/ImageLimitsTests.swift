@@ -1,5 +1,5 @@
 import Testing
-@testable import Shared
+@testable import Imaging
 
 @Suite struct ImageLimitsTests {
     @Test func theDefaultsAreFiveMebibytesAnd8192SquareAndFortyMegapixels() {

@@ -1,5 +1,5 @@
 import Testing
-@testable import Shared
+@testable import Imaging
 
 @Suite struct ImageResamplerTests {
     private let orange = RGBImage.Color(red: 250, green: 128, blue: 7)

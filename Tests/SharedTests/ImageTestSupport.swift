@@ -1,6 +1,7 @@
+import Imaging
 import Foundation
 import Testing
-@testable import Shared
+@testable import Imaging
 
 /// Image bytes and pixels the imaging tests build on: fixtures, hand-made PNGs, random bytes.
 enum ImageTestSupport {

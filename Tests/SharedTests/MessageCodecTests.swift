@@ -1,5 +1,6 @@
 import Testing
-@testable import Shared
+@testable import Wire
+@testable import Crypto
 
 @Suite struct MessageCodecTests {
     static let snap = SnapInfo(id: 9, feed: "Dog Spots", poster: "bob", postedAt: 1_700_000_000_000, expiresAt: 1_700_600_000_000,

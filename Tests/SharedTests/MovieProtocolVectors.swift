@@ -1,4 +1,4 @@
-@testable import Shared
+@testable import Wire
 
 /// Golden vectors of docs/PROTOCOL.md for favorite movies (section 5.6).
 enum MovieProtocolVectors {

@@ -1,4 +1,5 @@
-@testable import Shared
+@testable import Wire
+@testable import Crypto
 
 /// Golden vectors of docs/PROTOCOL.md for pins, albums, photos and the map (section 5.5).
 enum PinProtocolVectors {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import Shared
+@testable import Wire
+@testable import Crypto
 
 /// The hex examples in docs/PROTOCOL.md are the golden vectors: each must be exactly what the
 /// codec produces for the message it shows, and must decode back to it.

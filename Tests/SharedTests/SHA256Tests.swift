@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Shared
+@testable import Crypto
 
 @Suite("SHA-256")
 struct SHA256Tests {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Shared
+@testable import Crypto
 
 @Suite("Secure random bytes")
 struct SecureRandomTests {

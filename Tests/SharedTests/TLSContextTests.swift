@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Shared
+@testable import TLS
 
 @Suite("TLS contexts")
 struct TLSContextTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Shared
+@testable import TLS
 
 /// Which engine of an in-memory pair failed.
 enum TLSSide: Equatable {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import Shared
+@testable import Crypto
+@testable import TLS
 
 @Suite("TLS peer verification")
 struct TLSVerificationTests {

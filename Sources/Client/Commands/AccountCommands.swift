@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Shared
+import Wire
 
 /// register, login, logout, whoami.
 enum AccountCommands {

@@ -1,4 +1,3 @@
-import Shared
 
 /// admin create-feed | delete-feed | reset-feed | reset-feeds --all | delete-snap | restore-view | users | stats
 /// | unlock | promote | demote | reset-password.

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Shared
+import Wire
 
 /// album PIN_ID [--wait], album new PIN_ID [--wait].
 enum AlbumCommands {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Shared
+import CommandLineParsing
 
 /// The `snapshare` program: parse, run one command, map failures to documented exit codes.
 public enum CLI {

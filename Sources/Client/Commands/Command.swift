@@ -1,4 +1,4 @@
-import Shared
+import CommandLineParsing
 
 /// One `snapshare` command, declared once in `CommandTree`: its name, help, arguments and
 /// options (the parser's `CommandSpec`), and what runs it (a leaf) or its subcommands (a group).

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Foundation
-import Shared
+import CommandLineParsing
 
 /// What every command gets: its parsed line, the environment, the state folder, the console.
 final class CommandContext {

@@ -1,4 +1,5 @@
-import Shared
+import Wire
+import CommandLineParsing
 
 /// The `snapshare` command tree: every command once, with its arguments, options, help and
 /// what runs it. The parser reads `root`; `CLI` runs what `command` says.

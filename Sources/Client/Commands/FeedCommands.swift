@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Foundation
-import Shared
+import Imaging
 
 /// feeds, feed [NAME] [--watch], post.
 enum FeedCommands {

@@ -1,4 +1,5 @@
-import Shared
+import Wire
+import Imaging
 
 /// Draws an image: full screen on a terminal (any key closes), else as text on standard output.
 enum ImageDisplay {

@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import Wire
 
 /// map [--center LAT,LON] [--zoom Z]: the world with my pins, at the view saved on the server.
 enum MapCommand {

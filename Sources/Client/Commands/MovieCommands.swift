@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import Wire
 
 /// movies add | delete | search | edit | list | browse: the favorite-movies list on the server.
 enum MovieCommands {

@@ -1,4 +1,6 @@
-import Shared
+import Wire
+import Crypto
+import Imaging
 
 /// photo show PHOTO_ID [--thumbnail], photo rm PHOTO_ID.
 enum PhotoCommands {

@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import Wire
 
 /// pin add LAT LON, pin rm ID, pins.
 enum PinCommands {

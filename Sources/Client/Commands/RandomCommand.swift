@@ -1,4 +1,3 @@
-import Shared
 
 /// random: one of my pins at random, where it is, and one of its photos drawn.
 enum RandomCommand {

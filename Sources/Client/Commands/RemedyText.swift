@@ -1,4 +1,4 @@
-import Shared
+import TLS
 
 extension Remedy {
     /// The remedy as the command line says it, to follow a failure's message after "; ".

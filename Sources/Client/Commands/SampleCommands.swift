@@ -1,4 +1,4 @@
-import Shared
+import Imaging
 
 /// samples, samples show N: the picker.
 enum SampleCommands {

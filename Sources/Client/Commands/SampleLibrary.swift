@@ -1,5 +1,4 @@
 import Foundation
-import Shared
 
 /// The ten sample images shipped with the client, numbered 1-10.
 enum SampleLibrary {

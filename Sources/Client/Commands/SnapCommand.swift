@@ -1,4 +1,3 @@
-import Shared
 
 /// snap ID: one snap's details, and who opened it when (its poster and admins).
 enum SnapCommand {

@@ -1,4 +1,3 @@
-import Shared
 
 /// Virtual Vacations, kept by the client (one SQLite file each): vacation list | new | rm |
 /// show, visit, unvisit, itinerary, tags. Only `visit` talks to the server; everything else

@@ -1,4 +1,4 @@
-import Shared
+import Crypto
 
 /// view SNAP_ID: the one viewing of a snap.
 enum ViewCommand {

@@ -1,4 +1,4 @@
-import Shared
+import Wire
 
 /// Why a client command failed, mapped once to an exit code (see `ExitCode`).
 public struct ClientError: Error, Sendable, CustomStringConvertible {

@@ -1,7 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Shared
+import Wire
+import CommandLineParsing
+import TLS
+import Posix
 
 /// A blocking TLS connection to a Snapshare server: connect, handshake, verify, Hello.
 ///

@@ -1,4 +1,5 @@
-import Shared
+import Wire
+import Crypto
 
 /// How pins, albums and photos look in text and in JSON.
 enum AlbumPresenter {

@@ -1,5 +1,5 @@
 import Dispatch
-import Shared
+import Imaging
 
 #if canImport(Glibc)
 import Glibc

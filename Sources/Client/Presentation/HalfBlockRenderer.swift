@@ -1,4 +1,4 @@
-import Shared
+import Imaging
 
 /// Draws an image in a terminal with "▀" cells: two pixels per character cell.
 ///

@@ -1,4 +1,4 @@
-import Shared
+import Wire
 
 /// Draws the world map with the user's pins: coastlines and borders as braille lines, each pin
 /// as its marker (1-9, then A-Z, then •), and a legend from marker to pin.

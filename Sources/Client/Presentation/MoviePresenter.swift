@@ -1,4 +1,4 @@
-import Shared
+import Wire
 
 /// How favorite movies look in text and in JSON.
 enum MoviePresenter {

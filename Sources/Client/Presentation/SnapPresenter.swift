@@ -1,4 +1,4 @@
-import Shared
+import Wire
 
 /// How snaps and feeds look in text and in JSON.
 enum SnapPresenter {

@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import CommandLineParsing
 
 /// Which server to talk to and how to trust it, resolved from flags, environment and state.
 public struct ConnectionSettings: Sendable, Equatable {

@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import Wire
 
 /// Keeps one feed's listing (or every feed's) current for as long as someone looks at it.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import Imaging
 
 /// Makes a picture fit the server's limits before it is posted, as phone photo apps do: a photo
 /// too large in bytes, width, height or pixels is decoded, scaled down with its aspect ratio

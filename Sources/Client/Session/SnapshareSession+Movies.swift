@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import Wire
 
 /// Favorite movies, kept on the server per user (docs/PROTOCOL.md 5.6).
 extension SnapshareSession {

@@ -1,4 +1,5 @@
-import Shared
+import Wire
+import Crypto
 
 /// Typed calls for pins, albums, photos, Random Pin and the saved map view.
 extension SnapshareSession {

@@ -1,5 +1,7 @@
 import Foundation
-import Shared
+import Wire
+import Crypto
+import TLS
 
 /// The client's logic, apart from any presentation: one connection to the server, logged in
 /// or not, with typed calls for every feature. The CLI prints what it returns; a full-screen

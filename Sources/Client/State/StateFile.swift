@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Shared
+import Posix
 
 /// The few file operations the client's state needs: whole-file reads that tolerate absence,
 /// atomic private writes, and private directories.

@@ -1,4 +1,5 @@
-import Shared
+import Wire
+import Imaging
 
 /// Fetches what a visit copies from the server: a photo of one of the user's albums, full
 /// size and thumbnail, each checked against the SHA-256 the server sent.

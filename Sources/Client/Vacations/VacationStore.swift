@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import CSQLite
-import Shared
+import Crypto
 import SQLite
 
 /// One Virtual Vacation: a SQLite file holding the photos visited into it, their places and

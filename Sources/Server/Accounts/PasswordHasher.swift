@@ -1,5 +1,5 @@
 import COpenSSL
-import Shared
+import Crypto
 import Foundation
 
 /// Hashes and verifies passwords with scrypt (OpenSSL `EVP_PBE_scrypt`).

@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import CommandLineParsing
 
 /// Maintenance that opens the database directly, for when the server is stopped (SQLite's
 /// locking makes it safe while it runs, too).

@@ -1,5 +1,6 @@
 import Foundation
-import Shared
+import Wire
+import Imaging
 import Synchronization
 
 /// Fetches pins' albums in the background, on the server, so no client has to stay connected.

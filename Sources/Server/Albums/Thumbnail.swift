@@ -1,4 +1,5 @@
-import Shared
+import Crypto
+import Imaging
 
 /// Checks a fetched photo and makes its thumbnail: a JPEG no larger than 120x90 with the photo's
 /// aspect ratio (a smaller photo keeps its own size; thumbnails are never enlarged).

@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import Posix
 import Synchronization
 
 /// A few threads of our own that run tasks preferring them.

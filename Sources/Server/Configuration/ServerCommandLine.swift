@@ -2,7 +2,8 @@
 @preconcurrency import Glibc
 #endif
 import Foundation
-import Shared
+import Wire
+import CommandLineParsing
 
 /// `snapshare-server`: run the server, or do offline maintenance on its data folder.
 public enum ServerCommandLine {

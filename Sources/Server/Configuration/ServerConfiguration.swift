@@ -1,4 +1,5 @@
-import Shared
+import Wire
+import Imaging
 
 /// Everything the server can be told, with the defaults it runs on when told nothing.
 public struct ServerConfiguration: Sendable {

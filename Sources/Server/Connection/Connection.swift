@@ -2,7 +2,9 @@
 import Glibc
 #endif
 import CLinux
-import Shared
+import Wire
+import TLS
+import Posix
 
 /// One client connection: the I/O shell around `ConnectionState`.
 ///

@@ -1,4 +1,4 @@
-import Shared
+import Wire
 
 /// The protocol rules of one connection as a value: which frame may come next, which limits
 /// apply, how many bytes it may hold, and when a deadline has passed. The I/O shell

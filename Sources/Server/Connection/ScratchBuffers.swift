@@ -1,4 +1,4 @@
-import Shared
+import TLS
 
 /// Buffers shared by every connection of one event loop.
 ///

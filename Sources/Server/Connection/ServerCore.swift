@@ -2,7 +2,10 @@
 import Glibc
 #endif
 import Foundation
-import Shared
+import Wire
+import CommandLineParsing
+import TLS
+import Posix
 import Synchronization
 
 /// The I/O side of the server: the listener, the connections, and the hand-off of requests to

@@ -1,4 +1,3 @@
-import Shared
 
 /// Notices sessions ended and admin rights changed by another process (the offline
 /// `snapshare-server admin` commands run while the server does), so they take effect on live

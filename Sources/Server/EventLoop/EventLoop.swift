@@ -3,7 +3,7 @@ import Glibc
 #endif
 import CLinux
 import Foundation
-import Shared
+import Posix
 import Synchronization
 
 /// Something registered with the event loop that reacts to readiness.

@@ -1,4 +1,5 @@
-import Shared
+import Wire
+import Crypto
 
 extension RequestHandler {
     func register(_ request: Register, _ context: RequestContext) async throws -> HandlerOutcome {

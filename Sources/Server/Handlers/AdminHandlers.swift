@@ -1,4 +1,4 @@
-import Shared
+import Wire
 
 extension RequestHandler {
     func adminCreateFeed(_ request: AdminCreateFeed, _ context: RequestContext) async throws -> HandlerOutcome {

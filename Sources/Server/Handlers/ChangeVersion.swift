@@ -1,5 +1,6 @@
 import Synchronization
-import Shared
+import Wire
+import Crypto
 
 /// The change version Poll compares against, as each user sees it.
 ///

@@ -1,4 +1,4 @@
-import Shared
+import Wire
 
 /// The two requests whose reply carries a stored image: GetPhoto and OpenSnap.
 ///

@@ -1,4 +1,4 @@
-import Shared
+import Wire
 
 /// Favorite movies: each user's own list, kept on the server (docs/PROTOCOL.md 5.6).
 extension RequestHandler {

@@ -1,4 +1,4 @@
-import Shared
+import Wire
 
 /// What the server accepts as a favorite movie: the rules behind AddMovie, FindMovie,
 /// DeleteMovie and SetMovieSales (docs/PROTOCOL.md 5.6).

@@ -1,4 +1,4 @@
-import Shared
+import Wire
 
 extension RequestHandler {
     /// The most pins one user may keep: far more than a map can show, few enough that a

@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import Wire
 
 /// Turns one request frame into one reply: decode, check identity and input, run the storage
 /// work, encode. Handlers never touch sockets; storage never sees frames.

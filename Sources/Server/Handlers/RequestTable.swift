@@ -1,4 +1,4 @@
-import Shared
+import Wire
 
 /// Every request the server answers, one declaration each (like a router's route table): its
 /// message and reply types, who may send it, where it runs, whether it is a barrier, how large

@@ -1,4 +1,6 @@
-import Shared
+import Wire
+import Crypto
+import Imaging
 
 extension RequestHandler {
     func listFeeds(_ context: RequestContext) async throws -> HandlerOutcome {

@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import Imaging
 
 /// The 66 bundled 160x120 PNG photos of the built-in source (crops of CC0 and public-domain
 /// photos; credits in the README), read once at startup.

@@ -1,5 +1,5 @@
+import Imaging
 import Foundation
-import Shared
 
 /// The default photo source (`--photos builtin`): works offline and gives the same album for
 /// the same place and page every time.

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Foundation
-import Shared
+import Imaging
 
 /// Photos from a folder of the instructor's own PNG and JPEG files (`--photos dir:PATH`), placed
 /// on the map by an `index.csv` in that folder:

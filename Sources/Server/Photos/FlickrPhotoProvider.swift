@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import Imaging
 
 /// Photos from the Flickr REST API (`--photos flickr`): `flickr.photos.search` by latitude,
 /// longitude and radius, public safe photos only, and the medium-size image of each.

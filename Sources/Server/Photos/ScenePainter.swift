@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import Imaging
 
 /// Paints the generated half of the built-in album: small 160x120 scenes (mountains, a sunset
 /// over the sea, a city skyline, a beach, fields, northern lights) whose shapes and colours all

@@ -1,4 +1,3 @@
-import Shared
 
 extension ServerConfiguration {
     /// Builds the configured photo source. The built-in source loads its bundled files, the

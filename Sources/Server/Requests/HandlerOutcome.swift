@@ -1,4 +1,4 @@
-import Shared
+import Wire
 
 /// A handler's answer: the reply frame, already encoded, what it did to the connection's
 /// identity, and what it did to other connections' access.

@@ -1,4 +1,3 @@
-import Shared
 
 /// The user a connection is logged in as.
 public struct AuthenticatedUser: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Shared
+import Wire
 
 /// How large a request's reply can get, for the connection's buffer budget: the budget must
 /// hold before a request starts, so every reply needs a bound known from the request alone

@@ -1,4 +1,4 @@
-import Shared
+import Wire
 
 /// Everything the server knows about one kind of request, declared once in `RequestTable`:
 /// its message and reply types, who may send it, where it runs, whether it is a barrier, how

@@ -1,4 +1,5 @@
-import Shared
+import Wire
+import CommandLineParsing
 import SQLite
 
 /// The one interface every storage engine implements (SQLite now, PostgreSQL later).

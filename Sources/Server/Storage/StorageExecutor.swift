@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import Posix
 
 /// Runs storage work on dedicated threads: one writer with group commit, and a few readers.
 ///

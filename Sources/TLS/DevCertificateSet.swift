@@ -1,3 +1,4 @@
+import Crypto
 /// Where a development CA and server certificate live, and the server certificate's fingerprint.
 ///
 /// Layout of `directory`: `ca.pem` (public, hand it to clients), `server.pem` (the leaf alone; clients reach the

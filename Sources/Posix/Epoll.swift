@@ -2,24 +2,24 @@
 import Glibc
 #endif
 import CLinux
-import Shared
 
 /// A level-triggered epoll instance. Each registration carries the descriptor and a 32-bit
 /// generation in `epoll_data.u64`, so an event for a descriptor number that was closed and
 /// reused in the same wait batch is recognised as stale (swift-nio's registration ids).
-final class Epoll {
-    struct Event {
-        var fd: Int32
-        var generation: UInt32
+public final class Epoll {
+    /// One ready descriptor.
+    public struct Event: Sendable {
+        public var fd: Int32
+        public var generation: UInt32
         /// Also set on hang-up and error: the next read(2) reports them.
-        var readable: Bool
-        var writable: Bool
+        public var readable: Bool
+        public var writable: Bool
     }
 
     private let fd: Int32
     private var buffer: [epoll_event]
 
-    init(maxEvents: Int = 256) throws(SystemError) {
+    public init(maxEvents: Int = 256) throws(SystemError) {
         fd = try Syscall.checked("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
         buffer = Array(repeating: epoll_event(), count: maxEvents)
     }
@@ -40,21 +40,21 @@ final class Epoll {
         _ = try Syscall.checked("epoll_ctl") { epoll_ctl(fd, op, target, &event) }
     }
 
-    func add(_ target: Int32, generation: UInt32, read: Bool, write: Bool) throws(SystemError) {
+    public func add(_ target: Int32, generation: UInt32, read: Bool, write: Bool) throws(SystemError) {
         try control(EPOLL_CTL_ADD, target, generation: generation, read: read, write: write)
     }
 
-    func modify(_ target: Int32, generation: UInt32, read: Bool, write: Bool) throws(SystemError) {
+    public func modify(_ target: Int32, generation: UInt32, read: Bool, write: Bool) throws(SystemError) {
         try control(EPOLL_CTL_MOD, target, generation: generation, read: read, write: write)
     }
 
-    func remove(_ target: Int32) {
+    public func remove(_ target: Int32) {
         var event = epoll_event()
         _ = epoll_ctl(fd, EPOLL_CTL_DEL, target, &event)
     }
 
     /// Waits up to `timeoutMilliseconds` (-1 forever) and returns the ready descriptors.
-    func wait(timeoutMilliseconds: Int32) throws(SystemError) -> [Event] {
+    public func wait(timeoutMilliseconds: Int32) throws(SystemError) -> [Event] {
         let count = try buffer.withUnsafeMutableBufferPointer { (events) throws(SystemError) -> Int32 in
             switch try Syscall.call("epoll_wait", blocking: true, {
                 epoll_wait(fd, events.baseAddress, Int32(events.count), timeoutMilliseconds)

@@ -1,5 +1,6 @@
 import COpenSSL
 import Glibc
+import Crypto
 
 /// Reads and writes the PEM files behind certificates and keys. Writes are atomic (temporary file, fsync, rename)
 /// and create the file with its final mode, so a key is never readable by others, not even for an instant.

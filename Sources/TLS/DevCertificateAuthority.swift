@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import Crypto
 
 /// A development certificate authority made in-process with libcrypto (P-256, ECDSA with SHA-256), and the
 /// server certificate it issues. No openssl command line is involved.

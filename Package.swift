@@ -25,8 +25,8 @@ let package = Package(
         ),
 
         // The core, in layers (docs/ARCHITECTURE.md). Who may import whom: Wire, CommandLineParsing,
-        // Crypto and Imaging import none of ours; TLS imports Crypto; Posix (the one syscall layer:
-        // sockets, epoll, threads) imports only CLinux; SQLite imports Posix. Nothing here knows
+        // Crypto and Imaging import none of ours; Posix (the one syscall layer: reads and writes,
+        // sockets, epoll, threads) imports only CLinux; TLS imports Crypto and Posix; SQLite imports Posix. Nothing here knows
         // the server, the client or a terminal.
         // Bytes, frames and messages of docs/PROTOCOL.md: pure, no system calls.
         .target(name: "Wire"),
@@ -35,7 +35,7 @@ let package = Package(
         // SHA-256, randomness and constant-time comparison, through OpenSSL.
         .target(name: "Crypto", dependencies: ["COpenSSL"]),
         // TLS 1.3 as a state machine over memory BIOs (or a socket sink in C), certificates.
-        .target(name: "TLS", dependencies: ["COpenSSL", "Crypto"]),
+        .target(name: "TLS", dependencies: ["COpenSSL", "Crypto", "Posix"]),
         // Every system call: the Syscall wrapper, sockets, epoll, named threads.
         .target(name: "Posix", dependencies: ["CLinux"]),
         // PNG and JPEG headers, decoding, verification, resampling.
@@ -69,7 +69,7 @@ let package = Package(
         // Shared by the tests: temp directories, an in-process server, certificates, subprocesses.
         .target(name: "TestSupport", dependencies: ["Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "Server", "Client"]),
 
-        .testTarget(name: "SharedTests", dependencies: ["Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "CoreTests", dependencies: ["Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "ServerTests", dependencies: ["Server", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQLite", "TestSupport"]),
         .testTarget(name: "ClientTests", dependencies: ["Client", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQLite", "TestSupport"]),
         .testTarget(

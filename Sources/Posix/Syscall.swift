@@ -3,14 +3,23 @@ import Glibc
 #endif
 import CLinux
 
+/// Whose descriptor a call uses, which decides what a bad descriptor means.
+public enum DescriptorOrigin: Sendable {
+    /// Opened and closed by this process: EBADF means our bookkeeping is wrong.
+    case ours
+    /// Handed to the process (standard input, output, error): the operator may have closed it,
+    /// so EBADF is an ordinary error.
+    case inherited
+}
+
 /// Every system call goes through here: EINTR is retried, EAGAIN becomes `.wouldBlock`, and
-/// EBADF/EFAULT stop the process because they mean our own bookkeeping is wrong (the swift-nio
-/// `System.swift` discipline). errno is read in C, right after the call, so nothing in between
-/// can clobber it.
+/// EBADF/EFAULT on our own descriptors stop the process because they mean our own bookkeeping
+/// is wrong (the swift-nio `System.swift` discipline). errno is read in C, right after the
+/// call, so nothing in between can clobber it.
 public enum Syscall {
     @inline(never)
     public static func call<T: FixedWidthInteger & Sendable>(
-        _ name: String, blocking: Bool = false, _ body: () -> T
+        _ name: String, blocking: Bool = false, origin: DescriptorOrigin = .ours, _ body: () -> T
     ) throws(SystemError) -> IOResult<T> {
         while true {
             let result = body()
@@ -19,6 +28,7 @@ public enum Syscall {
             switch err {
             case EINTR: continue
             case EAGAIN where !blocking: return .wouldBlock
+            case EBADF where origin == .inherited: throw SystemError(name, errno: err)
             case EBADF, EFAULT: preconditionFailure("\(name) failed with \(err): a descriptor bug")
             default: throw SystemError(name, errno: err)
             }
@@ -32,6 +42,63 @@ public enum Syscall {
         case .processed(let value): return value
         case .wouldBlock: throw SystemError(name, errno: EAGAIN)
         }
+    }
+
+    /// read(2) into `buffer`: `.processed(0)` is end of file, `.wouldBlock` an empty non-blocking descriptor.
+    public static func read(
+        _ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, origin: DescriptorOrigin = .ours
+    ) throws(SystemError) -> IOResult<Int> {
+        try call("read", origin: origin) { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+    }
+
+    /// read(2) into the whole of `bytes`.
+    public static func read(
+        _ fd: Int32, into bytes: inout [UInt8], origin: DescriptorOrigin = .ours
+    ) throws(SystemError) -> IOResult<Int> {
+        // withUnsafe…Bytes rethrows untyped errors, so the typed one crosses it inside a Result.
+        try bytes.withUnsafeMutableBytes { buffer in
+            Result { () throws(SystemError) in try read(fd, into: buffer, origin: origin) }
+        }.get()
+    }
+
+    /// write(2) of as much of `bytes` as the descriptor takes now.
+    public static func write(
+        _ fd: Int32, _ bytes: UnsafeRawBufferPointer, origin: DescriptorOrigin = .ours
+    ) throws(SystemError) -> IOResult<Int> {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return .processed(0) }
+        return try call("write", origin: origin) { Glibc.write(fd, base, bytes.count) }
+    }
+
+    /// write(2) of as much of `bytes[offset...]` as the descriptor takes now.
+    public static func write(
+        _ fd: Int32, _ bytes: [UInt8], from offset: Int, origin: DescriptorOrigin = .ours
+    ) throws(SystemError) -> IOResult<Int> {
+        try bytes.withUnsafeBytes { buffer in
+            Result { () throws(SystemError) in
+                try write(fd, UnsafeRawBufferPointer(rebasing: buffer[offset...]), origin: origin)
+            }
+        }.get()
+    }
+
+    /// Writes all of `bytes` to a blocking descriptor, however many write(2) calls that takes.
+    public static func writeAll(
+        _ fd: Int32, _ bytes: UnsafeRawBufferPointer, origin: DescriptorOrigin = .ours
+    ) throws(SystemError) {
+        var offset = 0
+        while offset < bytes.count {
+            switch try write(fd, UnsafeRawBufferPointer(rebasing: bytes[offset...]), origin: origin) {
+            case .processed(0): throw SystemError("write", errno: EIO)
+            case .processed(let count): offset += count
+            case .wouldBlock: throw SystemError("write", errno: EAGAIN)
+            }
+        }
+    }
+
+    /// Writes all of `bytes` to a blocking descriptor.
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8], origin: DescriptorOrigin = .ours) throws(SystemError) {
+        try bytes.withUnsafeBytes { buffer in
+            Result { () throws(SystemError) in try writeAll(fd, buffer, origin: origin) }
+        }.get()
     }
 
     /// close(2); EINTR is not retried (the descriptor is gone either way on Linux).

@@ -1,6 +1,7 @@
 import COpenSSL
 import Glibc
 import Crypto
+import Posix
 
 /// Reads and writes the PEM files behind certificates and keys. Writes are atomic (temporary file, fsync, rename)
 /// and create the file with its final mode, so a key is never readable by others, not even for an instant.
@@ -86,22 +87,10 @@ enum PEMFile {
     }
 
     private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(TLSError) {
-        // withUnsafeBytes only rethrows untyped errors, so the failure leaves the closure as an errno value.
-        let failure: Int32? = bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
-            }
-            return nil
-        }
-        if let failure {
-            errno = failure
-            throw systemError("cannot write \(path)")
+        do {
+            try Syscall.writeAll(descriptor, bytes)
+        } catch {
+            throw TLSError(kind: .configuration, summary: "cannot write \(path): \(error.reason)")
         }
     }
 

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Posix
 
 /// A child's output read line by line as it comes, so a test can wait for what it prints.
 /// Each wait has a deadline that only turns a hang into a failure.
@@ -28,8 +29,11 @@ public final class OutputLines: @unchecked Sendable {
             var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard poll(&descriptor, 1, Int32(min(left, 1) * 1000)) > 0 else { continue }
             var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-            let count = read(fd, &chunk, chunk.count)
-            if count > 0 { pending += chunk[..<count] } else if count == 0 || errno != EINTR { ended = true }
+            switch try? Syscall.read(fd, into: &chunk) {
+            case .processed(let count) where count > 0: pending += chunk[..<count]
+            case .wouldBlock: continue
+            default: ended = true
+            }
         }
     }
 

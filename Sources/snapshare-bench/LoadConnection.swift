@@ -130,17 +130,14 @@ final class LoadConnection {
             }
             if filled == 0 { break }
             var written = 0
-            while written < filled {
-                let result = write(fd, out.baseAddress! + written, filled - written)
-                if result >= 0 {
-                    written += result
-                    continue
+            writing: while written < filled {
+                switch try? Syscall.write(fd, UnsafeRawBufferPointer(rebasing: out[written..<filled])) {
+                case .processed(let count): written += count
+                case .wouldBlock: break writing
+                case nil:
+                    fail("WRITE_FAILED", now: MonotonicClock.nanoseconds())
+                    return
                 }
-                let err = errno
-                if err == EINTR { continue }
-                if err == EAGAIN { break }
-                fail("WRITE_FAILED", now: MonotonicClock.nanoseconds())
-                return
             }
             if written < filled {
                 outbound = Array(UnsafeRawBufferPointer(rebasing: out[written..<filled]))
@@ -158,20 +155,16 @@ final class LoadConnection {
     /// Writes ciphertext a short write left behind; false while the socket still refuses it.
     private func writeLeftover() -> Bool {
         while outboundOffset < outbound.count {
-            let result = outbound.withUnsafeBytes { raw in
-                write(fd, raw.baseAddress! + outboundOffset, raw.count - outboundOffset)
-            }
-            if result < 0 {
-                let err = errno
-                if err == EINTR { continue }
-                if err == EAGAIN {
-                    setWriteInterest(true)
-                    return false
-                }
+            switch try? Syscall.write(fd, outbound, from: outboundOffset) {
+            case .processed(let count):
+                outboundOffset += count
+            case .wouldBlock:
+                setWriteInterest(true)
+                return false
+            case nil:
                 fail("WRITE_FAILED", now: MonotonicClock.nanoseconds())
                 return false
             }
-            outboundOffset += result
         }
         if !outbound.isEmpty {
             outbound = []
@@ -203,23 +196,22 @@ final class LoadConnection {
         var sawData = false
         while true {
             let buffer = loop.readBuffer
-            let count = read(fd, buffer.baseAddress, buffer.count)
-            if count > 0 {
-                sawData = true
-                tls.receiveFromNetwork(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-                if count == loop.readBuffer.count { continue }
-                break
-            }
-            if count == 0 {
+            switch try? Syscall.read(fd, into: buffer) {
+            case .processed(0):
                 if sawData { process() }
                 fail("CONNECTION_CLOSED", now: MonotonicClock.nanoseconds())
                 return
+            case .processed(let count):
+                sawData = true
+                tls.receiveFromNetwork(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                if count == buffer.count { continue }
+            case .wouldBlock:
+                break
+            case nil:
+                fail("READ_FAILED", now: MonotonicClock.nanoseconds())
+                return
             }
-            let err = errno
-            if err == EINTR { continue }
-            if err == EAGAIN { break }
-            fail("READ_FAILED", now: MonotonicClock.nanoseconds())
-            return
+            break
         }
         if sawData { process() }
     }

@@ -1,18 +1,15 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import CLinux
 import Posix
 
-/// The bench's event loop: one thread, one level-triggered epoll set, every load connection.
+/// The bench's event loop: one thread, the Posix level-triggered epoll set, every load connection.
 ///
 /// One thread keeps the generator to one of the machine's cores, so the server under test keeps
 /// the other; ten thousand idle connections cost it nothing while they stay silent.
 final class LoadLoop {
-    private let epoll: Int32
-    /// Connections by descriptor number (descriptors are small and dense).
-    private var connections: [LoadConnection?] = []
-    private var events = [epoll_event](repeating: epoll_event(), count: 512)
+    private let epoll: Epoll
+    /// Connections by descriptor number (descriptors are small and dense), each with the
+    /// generation it was registered under.
+    private var connections: [(connection: LoadConnection, generation: UInt32)?] = []
+    private var nextGeneration: UInt32 = 0
     /// Scratch space shared by every connection: the loop handles one at a time.
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
     let plainBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
@@ -20,11 +17,10 @@ final class LoadLoop {
     private(set) var count = 0
 
     init() throws {
-        epoll = try Syscall.checked("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
+        epoll = try Epoll(maxEvents: 512)
     }
 
     deinit {
-        Syscall.close(epoll)
         readBuffer.deallocate()
         plainBuffer.deallocate()
         outBuffer.deallocate()
@@ -35,46 +31,39 @@ final class LoadLoop {
         if fd >= connections.count {
             connections.append(contentsOf: repeatElement(nil, count: max(fd + 1 - connections.count, connections.count)))
         }
-        try control(EPOLL_CTL_ADD, connection.fd, write: false)
-        connections[fd] = connection
+        nextGeneration &+= 1
+        try epoll.add(connection.fd, generation: nextGeneration, read: true, write: false)
+        connections[fd] = (connection, nextGeneration)
         count += 1
     }
 
     func setWriteInterest(_ connection: LoadConnection, _ on: Bool) {
-        _ = try? control(EPOLL_CTL_MOD, connection.fd, write: on)
+        guard let entry = entry(connection) else { return }
+        _ = try? epoll.modify(connection.fd, generation: entry.generation, read: true, write: on)
     }
 
     func deregister(_ connection: LoadConnection) {
-        let fd = Int(connection.fd)
-        guard fd < connections.count, connections[fd] === connection else { return }
-        var event = epoll_event()
-        _ = epoll_ctl(epoll, EPOLL_CTL_DEL, connection.fd, &event)
-        connections[fd] = nil
+        guard entry(connection) != nil else { return }
+        epoll.remove(connection.fd)
+        connections[Int(connection.fd)] = nil
         count -= 1
     }
 
-    private func control(_ op: Int32, _ fd: Int32, write: Bool) throws {
-        var event = epoll_event()
-        event.events = EPOLLIN.rawValue | (write ? EPOLLOUT.rawValue : 0)
-        event.data.fd = fd
-        _ = try Syscall.checked("epoll_ctl") { epoll_ctl(epoll, op, fd, &event) }
+    private func entry(_ connection: LoadConnection) -> (connection: LoadConnection, generation: UInt32)? {
+        let fd = Int(connection.fd)
+        guard fd < connections.count, let entry = connections[fd], entry.connection === connection else { return nil }
+        return entry
     }
 
     /// Waits up to `timeoutMilliseconds` and hands each ready connection its event.
     func poll(timeoutMilliseconds: Int32) {
-        let ready = events.withUnsafeMutableBufferPointer { buffer in
-            epoll_wait(epoll, buffer.baseAddress, Int32(buffer.count), timeoutMilliseconds)
-        }
-        guard ready > 0 else { return }
-        for index in 0..<Int(ready) {
-            let event = events[index]
-            let fd = Int(event.data.fd)
-            // A connection closed earlier in this batch left nil behind (or a newer one on its number,
-            // which then just finds nothing to read).
-            guard fd < connections.count, let connection = connections[fd] else { continue }
-            let bits = event.events
-            let readable = bits & (EPOLLIN.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0
-            connection.handleEvent(readable: readable, writable: bits & EPOLLOUT.rawValue != 0)
+        guard let ready = try? epoll.wait(timeoutMilliseconds: timeoutMilliseconds) else { return }
+        for event in ready {
+            let fd = Int(event.fd)
+            // A connection closed earlier in this batch left nil behind, or a newer one on its
+            // number under another generation: the event is stale either way.
+            guard fd < connections.count, let entry = connections[fd], entry.generation == event.generation else { continue }
+            entry.connection.handleEvent(readable: event.readable, writable: event.writable)
         }
     }
 }

@@ -176,13 +176,17 @@ public final class ServerConnection {
 
     /// Reads ciphertext from the socket into TLS; false on EOF.
     private func receiveCipher() throws(ClientError) -> Bool {
-        let count = readBuffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if count == 0 { return false }
-        if count < 0 {
-            let err = errno
-            if err == EINTR { return true }
-            if err == EAGAIN { throw ClientError(.connection, "timed out waiting for \(host):\(port)") }
-            throw ClientError(.connection, "read from \(host):\(port) failed: \(String(cString: strerror(err)))")
+        let result: IOResult<Int>
+        do {
+            result = try Syscall.read(fd, into: &readBuffer)
+        } catch {
+            throw ClientError(.connection, "read from \(host):\(port) failed: \(error.reason)")
+        }
+        let count: Int
+        switch result {
+        case .processed(0): return false
+        case .processed(let n): count = n
+        case .wouldBlock: throw ClientError(.connection, "timed out waiting for \(host):\(port)")  // SO_RCVTIMEO
         }
         readBuffer.withUnsafeBytes { tls.receiveFromNetwork(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
         return true
@@ -192,14 +196,10 @@ public final class ServerConnection {
         while tls.pendingNetworkBytes > 0 {
             cipher.removeAll(keepingCapacity: true)
             _ = tls.takeNetworkBytes(into: &cipher, maxBytes: 256 * 1024)
-            var offset = 0
-            while offset < cipher.count {
-                let written = cipher.withUnsafeBytes { write(fd, $0.baseAddress! + offset, cipher.count - offset) }
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw ClientError(.connection, "write to \(host):\(port) failed: \(String(cString: strerror(errno)))")
-                }
-                offset += written
+            do {
+                try Syscall.writeAll(fd, cipher)
+            } catch {
+                throw ClientError(.connection, "write to \(host):\(port) failed: \(error.reason)")
             }
         }
     }

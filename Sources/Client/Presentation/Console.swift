@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Posix
 
 /// Where command output goes: results to standard output, messages to standard error.
 public struct Console: Sendable {
@@ -21,13 +22,9 @@ public struct Console: Sendable {
     public var outputIsTerminal: Bool { isatty(1) == 1 }
     public var errorIsTerminal: Bool { isatty(2) == 1 }
 
+    /// A stream that refuses the text (closed, its reader gone) is skipped: output is best effort.
     private func write(_ fd: Int32, _ text: String) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 { if errno == EINTR { continue } else { return } }
-            offset += n
-        }
+        var text = text
+        text.withUTF8 { bytes in try? Syscall.writeAll(fd, UnsafeRawBufferPointer(bytes), origin: .inherited) }
     }
 }

@@ -1,4 +1,5 @@
 import CLinux
+import Posix
 
 #if canImport(Glibc)
 import Glibc
@@ -101,22 +102,20 @@ public struct Terminal: Sendable {
     public func write(_ bytes: [UInt8]) throws(Failure) {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                Glibc.write(output, buffer.baseAddress! + offset, buffer.count - offset)
+            let result: IOResult<Int>
+            do {
+                result = try Syscall.write(output, bytes, from: offset, origin: .inherited)
+            } catch {
+                throw Failure(operation: "write", code: error.errno)
             }
-            if written > 0 {
+            switch result {
+            case .processed(0):
+                throw Failure(operation: "write", code: EIO)
+            case .processed(let written):
                 offset += written
-                continue
-            }
-            let code = written < 0 ? snapshare_errno() : EIO
-            switch code {
-            case EINTR:
-                continue
-            case EAGAIN, EWOULDBLOCK:
+            case .wouldBlock:
                 // Someone made the terminal non-blocking; wait until it drains.
                 try waitUntilReady(output, events: Int16(POLLOUT))
-            default:
-                throw Failure(operation: "write", code: code)
             }
         }
     }
@@ -173,14 +172,18 @@ public struct Terminal: Sendable {
     private func readByte() throws(Failure) -> UInt8? {
         var byte: UInt8 = 0
         while true {
-            let count = read(input, &byte, 1)
-            if count == 1 { return byte }
-            if count == 0 { return nil }
-            let code = snapshare_errno()
-            switch code {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: try waitUntilReady(input, events: Int16(POLLIN))
-            default: throw Failure(operation: "read", code: code)
+            let result: IOResult<Int>
+            do {
+                result = try withUnsafeMutableBytes(of: &byte) { buffer in
+                    Result { () throws(SystemError) in try Syscall.read(input, into: buffer, origin: .inherited) }
+                }.get()
+            } catch {
+                throw Failure(operation: "read", code: error.errno)
+            }
+            switch result {
+            case .processed(0): return nil
+            case .processed: return byte
+            case .wouldBlock: try waitUntilReady(input, events: Int16(POLLIN))
             }
         }
     }

@@ -22,14 +22,14 @@ enum StateFile {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
-            let count: Int
+            let result: IOResult<Int>
             do {
-                count = try Syscall.checked("read") {
-                    chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-                }
+                result = try Syscall.read(fd, into: &chunk)
             } catch {
                 throw .system(operation: "read", path: path, errno: error.errno)
             }
+            // A regular file never reports EAGAIN; if one did, it counts as a failed read.
+            guard case .processed(let count) = result else { throw .system(operation: "read", path: path, errno: EAGAIN) }
             if count == 0 { break }
             bytes += chunk[..<count]
             if bytes.count > maximumSize { throw .corrupt(file: path, reason: "larger than \(maximumSize) bytes") }
@@ -59,13 +59,7 @@ enum StateFile {
             defer { Syscall.close(fd) }
             // umask can only clear bits of 0600, but a file this private should not depend on it.
             _ = try Syscall.checked("fchmod") { fchmod(fd, 0o600) }
-            let bytes = Array(text.utf8)
-            var written = 0
-            while written < bytes.count {
-                written += try Syscall.checked("write") {
-                    bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
-                }
-            }
+            try Syscall.writeAll(fd, Array(text.utf8))
             _ = try Syscall.checked("fsync") { fsync(fd) }
         } catch {
             unlink(temporary)

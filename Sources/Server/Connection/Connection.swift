@@ -91,7 +91,7 @@ final class Connection: EventHandler {
         for _ in 0..<8 {
             let result: IOResult<Int>
             do {
-                result = try Syscall.call("read") { read(fd, scratch.baseAddress, scratch.count) }
+                result = try Syscall.read(fd, into: scratch)
             } catch {
                 server.logger.debug("connection \(id): \(error)")
                 closeNow()

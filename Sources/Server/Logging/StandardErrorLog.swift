@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CLinux
+import Posix
 import Synchronization
 
 /// Where the server's log lines go by default: file descriptor 2, written with write(2).
@@ -28,26 +28,9 @@ public final class StandardErrorLog: Sendable {
     /// Writes `line` and a newline, or counts it as dropped; never traps, whatever the error.
     public func write(_ line: String) {
         var text = line + "\n"
-        let written = text.withUTF8 { bytes in writeAll(bytes) }
-        if !written { dropped.add(1, ordering: .relaxed) }
-    }
-
-    /// Writes all of `bytes`, going on after partial writes and EINTR; false on any other error.
-    /// Not through `Syscall`: that treats EBADF as a bug and stops the process, and a closed
-    /// standard error is the operator's choice, not ours.
-    private func writeAll(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        var offset = 0
-        while offset < bytes.count {
-            let count = Glibc.write(fileDescriptor, base + offset, bytes.count - offset)
-            if count > 0 {
-                offset += count
-            } else if count < 0 && snapshare_errno() == EINTR {
-                continue
-            } else {
-                return false
-            }
+        let written = text.withUTF8 { bytes in
+            (try? Syscall.writeAll(fileDescriptor, UnsafeRawBufferPointer(bytes), origin: .inherited)) != nil
         }
-        return true
+        if !written { dropped.add(1, ordering: .relaxed) }
     }
 }

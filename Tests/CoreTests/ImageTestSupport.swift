@@ -5,7 +5,7 @@ import Testing
 
 /// Image bytes and pixels the imaging tests build on: fixtures, hand-made PNGs, random bytes.
 enum ImageTestSupport {
-    /// A file from Tests/SharedTests/Fixtures.
+    /// A file from Tests/CoreTests/Fixtures.
     static func fixture(_ name: String) throws -> [UInt8] {
         let url = try #require(Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures"))
         return [UInt8](try Data(contentsOf: url))

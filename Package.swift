@@ -29,7 +29,7 @@ let package = Package(
         // sockets, epoll, threads) imports only CLinux; TLS imports Crypto and Posix; SQLite imports Posix. Nothing here knows
         // the server, the client or a terminal.
         // Bytes, frames and messages of docs/PROTOCOL.md: pure, no system calls.
-        .target(name: "Wire"),
+        .target(name: "Wire", linkerSettings: [.linkedLibrary("m")]),
         // The command-line parser shared by both executables and the bench.
         .target(name: "CommandLineParsing"),
         // SHA-256, randomness and constant-time comparison, through OpenSSL.

@@ -24,10 +24,14 @@ public final class SnapshareServer: @unchecked Sendable {
     /// Counters shown by `admin stats`.
     public let metrics: ServerMetrics
     private let stopped = Atomic<Bool>(false)
+    /// The time of day for everything the server stores, expires and throttles.
+    public let clock: WallClock
 
-    public init(configuration: ServerConfiguration, logger: Logger) throws {
+    /// A server from `configuration`; `clock` is the machine's unless a test brings its own.
+    public init(configuration: ServerConfiguration, logger: Logger, clock: WallClock = .system) throws {
         self.configuration = configuration
         self.logger = logger
+        self.clock = clock
         try DataDirectory.prepare(configuration.dataDirectory, logger: logger)
         // Before storage starts its threads: a photo source that cannot work stops the start here.
         let photos = try configuration.makeProvider(logger: logger)
@@ -48,13 +52,13 @@ public final class SnapshareServer: @unchecked Sendable {
             keyFile = set.serverKeyPath
         }
         let tls = try TLSContext.server(certificateChainFile: certificateFile, privateKeyFile: keyFile)
-        metrics = ServerMetrics(startedAt: RequestHandler.wallClock())
+        metrics = ServerMetrics(startedAt: clock.now())
         let ceiling = ImageCeiling(largestStoredImage: try storage.readSync { store in try store.largestStoredImage() })
         albums = AlbumDownloader(storage: storage, provider: photos, gazetteer: gazetteer,
                                  limits: configuration.imageLimits, imageCeiling: ceiling,
-                                 logger: logger)
+                                 logger: logger, clock: clock)
         handler = RequestHandler(storage: storage, configuration: configuration, metrics: metrics, logger: logger, albums: albums,
-                                 imageCeiling: ceiling)
+                                 imageCeiling: ceiling, clock: clock)
         core = try ServerCore(configuration: configuration, tlsContext: tls, handler: handler, storage: storage,
                               imageCeiling: ceiling, metrics: metrics, logger: logger)
     }
@@ -90,7 +94,7 @@ public final class SnapshareServer: @unchecked Sendable {
 
     /// Erases the image bytes of expired snaps.
     public func purgeExpired() {
-        let now = RequestHandler.wallClock()
+        let now = clock.now()
         let logger = self.logger
         storage.write({ store -> Int in
             let erased = try store.purgeExpired(now: now)

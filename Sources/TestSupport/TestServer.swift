@@ -16,10 +16,14 @@ public final class TestServer: @unchecked Sendable {
     public var address: String { "127.0.0.1:\(port)" }
 
     private let log: LogCapture?
+    private let clock: WallClock
 
     /// `log`, when given, receives the server's log lines at info level and above.
-    public init(quiet: Bool = true, log: LogCapture? = nil, _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+    /// `clock` is the time the server sees (a `ManualClock`'s, to move it by hand).
+    public init(quiet: Bool = true, log: LogCapture? = nil, clock: WallClock = .system,
+                _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         self.log = log
+        self.clock = clock
         directory = TemporaryDirectory("snapshare-server")
         var config = ServerConfiguration()
         config.port = 0
@@ -29,7 +33,7 @@ public final class TestServer: @unchecked Sendable {
         if log != nil { config.logLevel = .info }
         configure(&config)
         configuration = config
-        server = try SnapshareServer(configuration: config, logger: Self.logger(config, log))
+        server = try SnapshareServer(configuration: config, logger: Self.logger(config, log), clock: clock)
         port = try server.start()
     }
 
@@ -45,7 +49,7 @@ public final class TestServer: @unchecked Sendable {
         server.stop()
         var config = configuration
         config.port = port
-        server = try SnapshareServer(configuration: config, logger: Self.logger(config, log))
+        server = try SnapshareServer(configuration: config, logger: Self.logger(config, log), clock: clock)
         port = try server.start()
     }
 

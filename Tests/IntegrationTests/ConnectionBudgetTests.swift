@@ -26,7 +26,7 @@ import TestSupport
         let storage = try StorageExecutor.sqlite(path: ServerConfiguration.databasePath(in: data), readers: 1)
         defer { storage.shutdown() }
         let image = try ImageCodec.encodePNG(RGBImage(width: 1, height: 1, pixels: [200, 40, 40]))
-        let now = RequestHandler.wallClock()
+        let now = WallClock.system.now()
         try storage.writeSync { store in
             let poster = try store.createUser(name: "poster", passwordHash: "unused", isAdmin: false, at: now)
             let feed = try store.requireFeed(named: "Memes")

@@ -68,12 +68,15 @@ import Synchronization
     }
 
     @Test func expiredSnapsCannotBeOpenedAndTheirBytesAreErased() throws {
-        let server = try TestServer { $0.snapTTLMilliseconds = 1000 }
+        let time = ManualClock()
+        let server = try TestServer(clock: time.clock) { $0.snapTTLMilliseconds = 1000 }
         let poster = try server.registeredSession("poster")
         let viewer = try server.registeredSession("viewer")
         let marker = TestImages.sample(7)
         let snap = try poster.post(feed: "Memes", image: marker)
-        Thread.sleep(forTimeInterval: 1.3)
+        time.advance(byMilliseconds: 999)
+        #expect(try viewer.snaps(feed: nil).snaps.map(\.id) == [snap.id], "a snap lives its whole lifetime")
+        time.advance(byMilliseconds: 1)
         #expect(clientError { _ = try viewer.open(snapID: snap.id) }?.serverCode == .expired)
         #expect(try viewer.snaps(feed: nil).snaps.isEmpty, "expired snaps are not listed")
         server.server.purgeExpired()

@@ -42,7 +42,7 @@ enum MapCommand {
         let available = max(4, size.rows - 5 - legendRows - leftOut)
         // No taller than the world at this zoom: 180° of latitude is width * zoom / 2 dots.
         // Clamped as the server clamps it, so an odd saved value cannot overflow the sums below.
-        let zoom = min(max(1, view.zoom), SnapshareSession.zoomRange.upperBound)
+        let zoom = min(max(1, view.zoom), MapLimits.zoom.upperBound)
         let worldRows = Int((Double(columns * 2) * zoom / 2 / 4).rounded(.up))
         let rows = max(4, min(available, worldRows))
         let drawing = MapRenderer(world: world).draw(
@@ -51,7 +51,7 @@ enum MapCommand {
 
         var lines: [String] = []
         let count = "\(pins.count) pin\(pins.count == 1 ? "" : "s")"
-        lines.append("World map · centre \(AlbumPresenter.coordinates(view.centerLatitude, view.centerLongitude)) · zoom \(SnapshareSession.describe(view.zoom)) · \(count)")
+        lines.append("World map · centre \(AlbumPresenter.coordinates(view.centerLatitude, view.centerLongitude)) · zoom \(MapLimits.describe(view.zoom)) · \(count)")
         lines.append("┌" + String(repeating: "─", count: columns) + "┐")
         lines += drawing.lines.map { "│" + $0 + "│" }
         lines.append("└" + String(repeating: "─", count: columns) + "┘")
@@ -89,10 +89,7 @@ enum MapCommand {
 
     static func parseZoom(_ text: String, context: CommandContext) throws(ClientError) -> Double {
         let zoom = try PinCommands.number(text, name: "--zoom", context: context)
-        let range = SnapshareSession.zoomRange
-        guard range.contains(zoom) else {
-            throw ClientError(.rejected, "zoom \(text) is out of range; use \(SnapshareSession.describe(range.lowerBound)) (whole world) to \(SnapshareSession.describe(range.upperBound))")
-        }
+        if let problem = MapLimits.zoomProblem(zoom) { throw ClientError(.rejected, problem + " (1 is the whole world)") }
         return zoom
     }
 }

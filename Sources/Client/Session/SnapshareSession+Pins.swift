@@ -3,13 +3,6 @@ import Crypto
 
 /// Typed calls for pins, albums, photos, Random Pin and the saved map view.
 extension SnapshareSession {
-    /// The coordinates the server accepts; checked here too, so a typo never costs a round trip.
-    public static let latitudeRange: ClosedRange<Double> = -90...90
-    public static let longitudeRange: ClosedRange<Double> = -180...180
-    /// The map zooms the client offers: 1 shows the whole world across the terminal, each step
-    /// doubles the detail. The bundled 1:110m outlines carry no detail beyond this.
-    public static let zoomRange: ClosedRange<Double> = 1...64
-
     // MARK: Pins
 
     /// Drops a pin; the server starts downloading its album at once.
@@ -70,24 +63,14 @@ extension SnapshareSession {
     /// Saves the map view; returns it as stored.
     public func setMapState(latitude: Double, longitude: Double, zoom: Double) throws(ClientError) -> MapState {
         try Self.checkCoordinates(latitude: latitude, longitude: longitude)
-        guard zoom.isFinite, Self.zoomRange.contains(zoom) else {
-            throw ClientError(.rejected, "zoom \(zoom) is out of range; use \(Self.describe(Self.zoomRange.lowerBound)) to \(Self.describe(Self.zoomRange.upperBound))")
-        }
+        if let problem = MapLimits.zoomProblem(zoom) { throw ClientError(.rejected, problem) }
         return try request(SetMapState(centerLatitude: latitude, centerLongitude: longitude, zoom: zoom))
     }
 
     /// Refuses coordinates no place on Earth has, with the range in the message.
     static func checkCoordinates(latitude: Double, longitude: Double) throws(ClientError) {
-        guard latitude.isFinite, latitudeRange.contains(latitude) else {
-            throw ClientError(.rejected, "latitude \(describe(latitude)) is out of range; it must be between -90 and 90")
+        if let problem = MapLimits.positionProblem(latitude: latitude, longitude: longitude) {
+            throw ClientError(.rejected, problem)
         }
-        guard longitude.isFinite, longitudeRange.contains(longitude) else {
-            throw ClientError(.rejected, "longitude \(describe(longitude)) is out of range; it must be between -180 and 180")
-        }
-    }
-
-    /// `4` rather than `4.0`, `-33.87` as is.
-    static func describe(_ value: Double) -> String {
-        value.isFinite && value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 }

@@ -26,7 +26,7 @@ public enum OfflineAdmin {
         if let password, let problem = InputRules.validatePassword(password) { throw InputError(problem) }
         // The deliberately slow hash runs before, not inside, the storage job.
         let hash = try password.map { try PasswordHasher().hash(password: $0) }
-        let now = RequestHandler.wallClock()
+        let now = WallClock.system.now()
         return try write(dataDirectory: dataDirectory) { store in
             if let existing = try store.user(named: username) {
                 try store.setAdmin(userID: existing.id, isAdmin: true)

@@ -41,7 +41,7 @@ public final class AlbumDownloader: Sendable {
     private let storage: StorageExecutor
     private let limits: ImageLimits
     private let logger: Logger
-    private let clock: @Sendable () -> Int64
+    private let clock: WallClock
     private let executor: ThreadPoolExecutor
     private let permits = FetchPermits(limit: AlbumDownloader.fetchesPerServer)
     private let searchPermits = FetchPermits(limit: AlbumDownloader.searchesPerServer)
@@ -65,7 +65,7 @@ public final class AlbumDownloader: Sendable {
 
     public init(storage: StorageExecutor, provider: any PhotoProvider, gazetteer: Gazetteer, limits: ImageLimits,
                 imageCeiling: ImageCeiling = ImageCeiling(), logger: Logger,
-                clock: @escaping @Sendable () -> Int64 = RequestHandler.wallClock) {
+                clock: WallClock = .system) {
         self.storage = storage
         self.imageCeiling = imageCeiling
         self.provider = provider
@@ -203,7 +203,7 @@ public final class AlbumDownloader: Sendable {
                         return
                     }
                 case .fail(let pinID, let generation, let message):
-                    let now = clock()
+                    let now = clock.now()
                     if await write("failing album", { store in
                         try store.failAlbum(pinID: pinID, generation: generation, message: message, at: now)
                     }) == true {
@@ -215,7 +215,7 @@ public final class AlbumDownloader: Sendable {
                         return photo
                     }
                 case .complete(let pinID):
-                    let now = clock()
+                    let now = clock.now()
                     _ = await write("completing album") { store in try store.completeAlbumIfDone(pinID: pinID, at: now) }
                 }
             }
@@ -261,7 +261,7 @@ public final class AlbumDownloader: Sendable {
         }
         let search = AlbumSearch(pinID: request.pinID, generation: request.generation,
                                  page: result.page >= 1 ? result.page : request.page, pages: max(0, result.pages),
-                                 total: max(0, result.total), slots: slots(from: result, for: request), at: clock())
+                                 total: max(0, result.total), slots: slots(from: result, for: request), at: clock.now())
         guard await write("recording album search", { store in try store.recordSearch(search) }) == true else { return .stopped }
         logger.debug("album of pin \(request.pinID): page \(search.page) of \(search.pages), \(search.slots.count) photos")
         return .recorded
@@ -319,7 +319,7 @@ public final class AlbumDownloader: Sendable {
         // A cancelled fetch (pin deleted, server stopping) leaves the slot pending: it is not the
         // photo's fault, and a restart fetches it again.
         guard !Task.isCancelled else { return }
-        let now = clock()
+        let now = clock.now()
         switch answer {
         case .success(let bytes):
             do {

@@ -223,7 +223,7 @@ final class ServerCore: @unchecked Sendable {
     /// sessions of the live connections and applies what changed.
     private func auditSessions() {
         let hashes = { [self] in Set(connections.values.compactMap { $0.user?.sessionHash }) }
-        audit.check(liveSessions: hashes, now: RequestHandler.wallClock()) { [self] results in
+        audit.check(liveSessions: hashes, now: handler.clock.now()) { [self] results in
             loop.execute { [self] in
                 let access = Dictionary(results.map { ($0.tokenHash, $0.isAdmin) }, uniquingKeysWith: { a, _ in a })
                 for connection in Array(connections.values) {
@@ -251,7 +251,7 @@ final class ServerCore: @unchecked Sendable {
             maxImageDimension: UInt32(configuration.maxImageDimension),
             maxImagePixels: UInt32(configuration.maxImagePixels),
             idleTimeoutSeconds: UInt32(configuration.idleTimeoutMilliseconds / 1000),
-            serverTime: RequestHandler.wallClock())
+            serverTime: handler.clock.now())
     }
 
     /// Hands a request to where its route says it runs (`RequestTable`): on the loop at once,

@@ -12,11 +12,11 @@ extension RequestHandler {
             // One budget for the whole class: the "name" guessed at is the class code itself.
             let attempt = try await beginAttempt(classCodes, name: "", context, what: "class code")
             guard ConstantTime.equal(Array(request.classCode.utf8), Array(code.utf8)) else {
-                classCodes.finish(attempt, .failed, now: clock())
+                classCodes.finish(attempt, .failed, now: clock.now())
                 logger.warning("wrong class code from \(context.peerAddress) (registering \(request.username))")
                 throw ErrorMessage(code: .badClassCode, message: "wrong class code; ask your instructor")
             }
-            classCodes.finish(attempt, .succeeded, now: clock())
+            classCodes.finish(attempt, .succeeded, now: clock.now())
         }
         // A taken name is refused before the deliberately slow hash; the unique index still
         // decides a race between two registrations of the same name.
@@ -26,7 +26,7 @@ extension RequestHandler {
         let hash = try await passwords.hash(request.password)
         let token = SecureRandom.token()
         let tokenHash = SHA256.hash(Array(token.utf8))
-        let now = clock()
+        let now = clock.now()
         let lifetime = configuration.sessionLifetimeMilliseconds
         let user: UserRecord
         do {
@@ -55,19 +55,19 @@ extension RequestHandler {
             // reveal which names are registered.
             valid = await passwords.verify(request.password, encoded: user?.passwordHash)
         } catch {
-            logins.finish(attempt, .abandoned, now: clock())
+            logins.finish(attempt, .abandoned, now: clock.now())
             throw error
         }
         guard let user, valid else {
-            logins.finish(attempt, .failed, now: clock())
+            logins.finish(attempt, .failed, now: clock.now())
             logger.info("failed login for \(username.lowercased()) from \(context.peerAddress) "
                         + "(\(attempt.recentFailures + 1) for this name in the last \(logins.policy.window / 60_000) min)")
             throw ErrorMessage(code: .badCredentials, message: "wrong user name or password")
         }
-        logins.finish(attempt, .succeeded, now: clock())
+        logins.finish(attempt, .succeeded, now: clock.now())
         let token = SecureRandom.token()
         let tokenHash = SHA256.hash(Array(token.utf8))
-        let issued = clock()
+        let issued = clock.now()
         let lifetime = configuration.sessionLifetimeMilliseconds
         try await storage.write { store in
             try store.createSession(userID: user.id, tokenHash: tokenHash, at: issued, expiresAt: issued + lifetime)
@@ -81,7 +81,7 @@ extension RequestHandler {
     private func beginAttempt(_ throttle: LoginThrottle, name: String, _ context: RequestContext,
                               what: String) async throws -> LoginThrottle.Attempt {
         let shown = name.isEmpty ? "" : " for \(name.lowercased())"
-        switch throttle.begin(name: name, address: context.peerAddress, now: clock()) {
+        switch throttle.begin(name: name, address: context.peerAddress, now: clock.now()) {
         case .refused(let scope, let retryAfter):
             let seconds = (retryAfter + 999) / 1000
             let minutes = throttle.policy.window / 60_000
@@ -100,7 +100,7 @@ extension RequestHandler {
                 do {
                     try await Task.sleep(for: .milliseconds(attempt.delay))
                 } catch {
-                    throttle.finish(attempt, .abandoned, now: clock())
+                    throttle.finish(attempt, .abandoned, now: clock.now())
                     throw error
                 }
             }
@@ -110,7 +110,7 @@ extension RequestHandler {
 
     func resume(_ request: Resume, _ context: RequestContext) async throws -> HandlerOutcome {
         let tokenHash = SHA256.hash(Array(request.token.utf8))
-        let now = clock()
+        let now = clock.now()
         guard let user = try await storage.read({ store in try store.sessionUser(tokenHash: tokenHash, now: now) }) else {
             throw ErrorMessage(code: .sessionInvalid, message: "session expired or logged out; log in again")
         }
@@ -137,15 +137,15 @@ extension RequestHandler {
             let stored = try await storage.read { store in try store.user(id: userID) }
             valid = await passwords.verify(request.oldPassword, encoded: stored?.passwordHash)
         } catch {
-            logins.finish(attempt, .abandoned, now: clock())
+            logins.finish(attempt, .abandoned, now: clock.now())
             throw error
         }
         guard valid else {
-            logins.finish(attempt, .failed, now: clock())
+            logins.finish(attempt, .failed, now: clock.now())
             logger.info("failed password change for \(user.name) from \(context.peerAddress): wrong current password")
             throw ErrorMessage(code: .badCredentials, message: "your current password is wrong")
         }
-        logins.finish(attempt, .succeeded, now: clock())
+        logins.finish(attempt, .succeeded, now: clock.now())
         let hash = try await passwords.hash(request.newPassword)
         let keep = user.sessionHash
         let ended = try await storage.write { store in

@@ -4,7 +4,7 @@ extension RequestHandler {
     func adminCreateFeed(_ request: AdminCreateFeed, _ context: RequestContext) async throws -> HandlerOutcome {
         let admin = try requireUser(context)
         let name = try InputRules.normalizedFeedName(request.name).get()
-        let now = clock()
+        let now = clock.now()
         do {
             _ = try await storage.write { store in try store.createFeed(name: name, at: now) }
         } catch let error as StoreError where error.kind == .conflict {
@@ -123,7 +123,7 @@ extension RequestHandler {
 
     func adminStats(_ context: RequestContext) async throws -> HandlerOutcome {
         _ = try requireUser(context)
-        let now = clock()
+        let now = clock.now()
         let stored = try await storage.read { store in try store.statistics(now: now) }
         var entries = stored.map { StatEntry(name: $0.name, value: $0.value) }
         entries.append(StatEntry(name: "connections_open", value: metrics.openConnections))

@@ -28,7 +28,7 @@ extension RequestHandler {
     func openSnap(_ request: OpenSnap, _ context: RequestContext, _ completion: @escaping @Sendable (HandlerOutcome) -> Void) throws {
         let user = try requireUser(context)
         let snapID = try Self.storageID(request.snapID, orThrow: Self.noSnap(request.snapID))
-        let now = clock()
+        let now = clock.now()
         let requestID = context.requestID
         storage.write({ store -> (frame: [UInt8], posterID: Int64) in
             try store.claimView(snapID: snapID, viewerID: user.id, now: now) { listing, sha256, image in

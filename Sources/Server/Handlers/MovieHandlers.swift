@@ -7,7 +7,7 @@ extension RequestHandler {
         let movie = MovieRecord(title: try MovieInput.normalizedTitle(request.movie.title).get(),
                                 genre: try MovieInput.normalizedGenre(request.movie.genre).get(),
                                 sales: try MovieInput.validatedSales(request.movie.sales).get())
-        let now = clock()
+        let now = clock.now()
         let limit = MovieInput.maxMoviesPerUser
         // The count and the insert run in one job on the writer thread, so two concurrent adds
         // cannot both slip under the limit.
@@ -41,7 +41,7 @@ extension RequestHandler {
         let user = try requireUser(context)
         let title = try MovieInput.normalizedTitle(request.title).get()
         let sales = try MovieInput.validatedSales(request.sales).get()
-        let now = clock()
+        let now = clock.now()
         let movie = try await storage.write { store in
             try store.setMovieSales(title: title, sales: sales, userID: user.id, at: now)
         }
@@ -54,7 +54,7 @@ extension RequestHandler {
         let movie = MovieRecord(title: try MovieInput.normalizedTitle(request.movie.title).get(),
                                 genre: try MovieInput.normalizedGenre(request.movie.genre).get(),
                                 sales: try MovieInput.validatedSales(request.movie.sales).get())
-        let now = clock()
+        let now = clock.now()
         let updated = try await storage.write { store in try store.updateMovie(title: title, to: movie, userID: user.id, at: now) }
         return HandlerOutcome(MovieResult(movie: Self.info(updated)), requestID: context.requestID)
     }

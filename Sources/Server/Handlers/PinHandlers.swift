@@ -12,8 +12,8 @@ extension RequestHandler {
     /// the client stays).
     func addPin(_ request: AddPin, _ context: RequestContext) async throws -> HandlerOutcome {
         let user = try requireUser(context)
-        try Self.checkPosition(latitude: request.latitude, longitude: request.longitude, what: "a pin")
-        let pin = NewPin(userID: user.id, latitude: request.latitude, longitude: request.longitude, createdAt: clock(),
+        try Self.checkPosition(latitude: request.latitude, longitude: request.longitude)
+        let pin = NewPin(userID: user.id, latitude: request.latitude, longitude: request.longitude, createdAt: clock.now(),
                          provider: albums.provider.name, perPage: AlbumDownloader.photosPerAlbum)
         let limit = Self.maxPinsPerUser
         let inserted = try await storage.write { store -> PinRecord in
@@ -63,7 +63,7 @@ extension RequestHandler {
         let pinID = try Self.storageID(request.pinID, orThrow: Self.noPin(request.pinID))
         let provider = albums.provider.name
         let perPage = AlbumDownloader.photosPerAlbum
-        let now = clock()
+        let now = clock.now()
         let page = try await storage.write { store -> Int in
             // Checked and restarted in one write, so two New Collections cannot both pass.
             guard let album = try store.album(pinID: pinID, userID: user.id) else { throw Self.noPin(request.pinID) }
@@ -91,7 +91,7 @@ extension RequestHandler {
     func deletePhoto(_ request: DeletePhoto, _ context: RequestContext) async throws -> HandlerOutcome {
         let user = try requireUser(context)
         let photoID = try Self.storageID(request.photoID, orThrow: Self.noPhoto(request.photoID))
-        let now = clock()
+        let now = clock.now()
         // A photo of another user's pin is not found either (the store checks ownership).
         try await storage.write { store in try store.deletePhoto(id: photoID, userID: user.id, at: now) }
         return HandlerOutcome(Ok(), requestID: context.requestID)
@@ -123,7 +123,6 @@ extension RequestHandler {
 
     /// The view a map starts from until the user saves one: the whole world.
     static let defaultMapState = MapStateRecord(centerLatitude: 0, centerLongitude: 0, zoom: 1)
-    static let zoomRange = 1.0...64.0
 
     func getMapState(_ context: RequestContext) async throws -> HandlerOutcome {
         let user = try requireUser(context)
@@ -134,12 +133,10 @@ extension RequestHandler {
 
     func setMapState(_ request: SetMapState, _ context: RequestContext) async throws -> HandlerOutcome {
         let user = try requireUser(context)
-        try Self.checkPosition(latitude: request.centerLatitude, longitude: request.centerLongitude, what: "the map's centre")
-        guard request.zoom.isFinite, Self.zoomRange.contains(request.zoom) else {
-            throw ErrorMessage(code: .invalidArgument, message: "the zoom must be between 1 and 64, not \(request.zoom)")
-        }
+        try Self.checkPosition(latitude: request.centerLatitude, longitude: request.centerLongitude)
+        if let problem = MapLimits.zoomProblem(request.zoom) { throw ErrorMessage(code: .invalidArgument, message: problem) }
         let state = MapStateRecord(centerLatitude: request.centerLatitude, centerLongitude: request.centerLongitude, zoom: request.zoom)
-        let now = clock()
+        let now = clock.now()
         try await storage.write { store in try store.saveMapState(state, userID: user.id, at: now) }
         return HandlerOutcome(MapState(centerLatitude: state.centerLatitude, centerLongitude: state.centerLongitude, zoom: state.zoom),
                               requestID: context.requestID)
@@ -147,12 +144,9 @@ extension RequestHandler {
 
     // MARK: Helpers
 
-    static func checkPosition(latitude: Double, longitude: Double, what: String) throws {
-        guard latitude.isFinite, (-90.0...90.0).contains(latitude) else {
-            throw ErrorMessage(code: .invalidArgument, message: "the latitude of \(what) must be between -90 and 90, not \(latitude)")
-        }
-        guard longitude.isFinite, (-180.0...180.0).contains(longitude) else {
-            throw ErrorMessage(code: .invalidArgument, message: "the longitude of \(what) must be between -180 and 180, not \(longitude)")
+    static func checkPosition(latitude: Double, longitude: Double) throws {
+        if let problem = MapLimits.positionProblem(latitude: latitude, longitude: longitude) {
+            throw ErrorMessage(code: .invalidArgument, message: problem)
         }
     }
 

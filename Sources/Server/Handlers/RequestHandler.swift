@@ -14,7 +14,7 @@ public final class RequestHandler: Sendable {
     let passwords: PasswordWork
     let metrics: ServerMetrics
     let logger: Logger
-    let clock: @Sendable () -> Int64
+    let clock: WallClock
     let executor: ThreadPoolExecutor
     /// Fetches pins' albums in the background (see PinHandlers).
     let albums: AlbumDownloader
@@ -23,7 +23,7 @@ public final class RequestHandler: Sendable {
 
     public init(storage: StorageExecutor, configuration: ServerConfiguration, metrics: ServerMetrics,
                 logger: Logger, albums: AlbumDownloader, imageCeiling: ImageCeiling = ImageCeiling(),
-                clock: @escaping @Sendable () -> Int64 = RequestHandler.wallClock) {
+                clock: WallClock = .system) {
         self.storage = storage
         self.imageCeiling = imageCeiling
         self.albums = albums
@@ -42,9 +42,6 @@ public final class RequestHandler: Sendable {
     /// can arrive. Stopping them earlier would strand a request still in the KDF or in storage,
     /// and with it everything the request holds.
     deinit { executor.shutdown() }
-
-    /// Milliseconds since the Unix epoch.
-    @Sendable public static func wallClock() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
 
     /// Answers a request whose route runs on the event loop, on the calling thread.
     func answerInline(_ route: RequestRoute, _ frame: Frame, context: RequestContext) -> HandlerOutcome {

@@ -5,7 +5,7 @@ import Imaging
 extension RequestHandler {
     func listFeeds(_ context: RequestContext) async throws -> HandlerOutcome {
         let user = try requireUser(context)
-        let now = clock()
+        let now = clock.now()
         let feeds = try await storage.read { store in try store.feedSummaries(viewerID: user.id, now: now) }
         return HandlerOutcome(Feeds(feeds: feeds.map {
             FeedInfo(id: UInt64($0.id), name: $0.name, snapCount: UInt32(clamping: $0.snapCount), unreadCount: UInt32(clamping: $0.unreadCount))
@@ -17,7 +17,7 @@ extension RequestHandler {
         // Read the version first: a change racing with the listing then shows up as "changed"
         // on the next poll instead of being missed.
         let version = changes.current(for: user.id)
-        let now = clock()
+        let now = clock.now()
         let feedName = request.feed.isEmpty ? nil : try InputRules.normalizedFeedName(request.feed).get()
         let listings = try await storage.read { store -> [SnapListing] in
             var feedID: Int64?
@@ -33,7 +33,7 @@ extension RequestHandler {
         let user = try requireUser(context)
         let feedName = try InputRules.normalizedFeedName(request.feed).get()
         let header = try validateImage(request.image)
-        let now = clock()
+        let now = clock.now()
         let snap = NewSnap(
             feedID: 0, posterID: user.id, image: request.image, sha256: SHA256.hash(request.image),
             format: header.format == .png ? .png : .jpeg, width: header.width, height: header.height,
@@ -53,7 +53,7 @@ extension RequestHandler {
     func snapViews(_ request: GetSnapViews, _ context: RequestContext) async throws -> HandlerOutcome {
         let user = try requireUser(context)
         let id = try Self.storageID(request.snapID, orThrow: Self.noSnap(request.snapID))
-        let now = clock()
+        let now = clock.now()
         let (listing, viewers) = try await storage.read { store -> (SnapListing, [SnapViewerRecord]) in
             guard let listing = try store.snapListing(id: id, viewerID: user.id, now: now) else { throw Self.noSnap(request.snapID) }
             guard listing.posterID == user.id || user.isAdmin else {

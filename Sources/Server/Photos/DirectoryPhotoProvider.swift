@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Imaging
+import Wire
 
 /// Photos from a folder of the instructor's own PNG and JPEG files (`--photos dir:PATH`), placed
 /// on the map by an `index.csv` in that folder:
@@ -97,11 +98,11 @@ public struct DirectoryPhotoProvider: PhotoProvider {
             let file = fields[fileColumn].trimmingCharacters(in: .whitespaces)
             let latText = fields[latColumn].trimmingCharacters(in: .whitespaces)
             let lonText = fields[lonColumn].trimmingCharacters(in: .whitespaces)
-            guard let latitude = Double(latText), latitude.isFinite, (-90...90).contains(latitude) else {
+            guard let latitude = Double(latText), latitude.isFinite, MapLimits.latitude.contains(latitude) else {
                 problem("lat '\(latText)' is not a number from -90 to 90")
                 continue
             }
-            guard let longitude = Double(lonText), longitude.isFinite, (-180...180).contains(longitude) else {
+            guard let longitude = Double(lonText), longitude.isFinite, MapLimits.longitude.contains(longitude) else {
                 problem("lon '\(lonText)' is not a number from -180 to 180")
                 continue
             }

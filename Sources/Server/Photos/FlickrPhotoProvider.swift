@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Wire
 
 /// Photos from the Flickr REST API (`--photos flickr`): `flickr.photos.search` by latitude,
 /// longitude and radius, public safe photos only, and the medium-size image of each.
@@ -114,7 +115,7 @@ public struct FlickrPhotoProvider: PhotoProvider {
         }
         var photoLatitude = latitude, photoLongitude = longitude
         // Photos without a public location come back with 0, 0; keep the searched point then.
-        if let lat = result.latitude?.value, let lon = result.longitude?.value, (-90...90).contains(lat), (-180...180).contains(lon),
+        if let lat = result.latitude?.value, let lon = result.longitude?.value, MapLimits.latitude.contains(lat), MapLimits.longitude.contains(lon),
             lat != 0 || lon != 0
         {
             photoLatitude = lat

@@ -66,7 +66,7 @@ struct PinAlbumTests {
         let alice = PinRequests(session: try server.registeredSession("alice"))
         let pin = try alice.drop(Spots.annArbor.latitude, Spots.annArbor.longitude)
         #expect(pin.latitude == Spots.annArbor.latitude && pin.longitude == Spots.annArbor.longitude)
-        #expect(pin.expected == UInt32(AlbumDownloader.photosPerAlbum), "the search answered before the reply")
+        #expect(pin.expected == UInt32(Albums.photosPerAlbum), "the search answered before the reply")
         #expect(try alice.pins().map(\.id) == [pin.id])
 
         let album = try alice.settled(pin.id)
@@ -191,7 +191,7 @@ struct PinAlbumTests {
         let after = try alice.settled(pin.id)
         // A full page, or the last page of Paris's results, which is shorter.
         let total = try BuiltinPhotoProvider.bundled().total(latitude: Spots.paris.latitude, longitude: Spots.paris.longitude)
-        let perPage = AlbumDownloader.photosPerAlbum
+        let perPage = Albums.photosPerAlbum
         let lastPage = total % perPage == 0 ? perPage : total % perPage
         #expect(after.expected == UInt32(perPage) || after.expected == UInt32(lastPage), "\(after.expected) photos of \(total)")
         #expect(after.state == .ready && after.done == after.expected && after.photos.count == Int(after.expected))
@@ -321,7 +321,7 @@ struct PinAlbumTests {
             let store = try SQLiteStore(path: server.configuration.databasePath)
             let user = try #require(try store.user(named: "alice"))
             try store.transaction {
-                for index in 0..<RequestHandler.maxPinsPerUser {
+                for index in 0..<Albums.maxPinsPerUser {
                     let pin = try store.insertPin(NewPin(userID: user.id, latitude: Double(index % 90), longitude: 0, createdAt: 1,
                                                          provider: "builtin", perPage: 21))
                     _ = try store.failAlbum(pinID: pin.id, generation: 0, message: "seeded", at: 1)
@@ -331,7 +331,7 @@ struct PinAlbumTests {
         let error = clientError { _ = try alice.drop(1, 1) }
         #expect(error?.serverCode == .invalidArgument)
         #expect(error?.message.contains("1000 pins") == true, "\(error?.message ?? "")")
-        #expect(try alice.pins().count == RequestHandler.maxPinsPerUser)
+        #expect(try alice.pins().count == Albums.maxPinsPerUser)
     }
 }
 

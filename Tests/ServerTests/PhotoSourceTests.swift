@@ -77,12 +77,12 @@ struct PhotoSourceTests {
     func makeProvider() throws {
         let logger = Logger(level: .error)
         var configuration = ServerConfiguration()
-        #expect(try configuration.makeProvider(logger: logger).name == "builtin")
+        #expect(try configuration.photoSource.makeProvider(configuration.photoSettings, logger: logger).name == "builtin")
         configuration.photoSource = .flickr(key: key, endpoint: PhotoSource.defaultFlickrEndpoint)
-        #expect(try configuration.makeProvider(logger: logger).name == "flickr")
+        #expect(try configuration.photoSource.makeProvider(configuration.photoSettings, logger: logger).name == "flickr")
         configuration.photoSource = .directory(path: "/nonexistent/photos")
         #expect(throws: PhotoSourceError("photo folder /nonexistent/photos does not exist or cannot be reached")) {
-            try configuration.makeProvider(logger: logger)
+            try configuration.photoSource.makeProvider(configuration.photoSettings, logger: logger)
         }
     }
 }

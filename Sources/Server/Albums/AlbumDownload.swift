@@ -1,6 +1,6 @@
 /// One album download as a value: given what has happened, which steps come next.
 ///
-/// `AlbumDownloader` performs the steps (search the provider, fetch a photo, write the outcome)
+/// `Albums` performs the steps (search the provider, fetch a photo, write the outcome)
 /// and reports each result back; this type decides the order and keeps the number of fetches in
 /// flight bounded. Everything it needs to know about storage arrives as an `AlbumRecord`, so the
 /// rules can be tested without a provider, a database or a clock.

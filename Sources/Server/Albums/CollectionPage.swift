@@ -15,6 +15,12 @@ enum CollectionPage {
         return drawn >= current ? drawn + 1 : drawn
     }
 
+    /// The page a New Collection of `album` asks `source` for. Pages counted by another photo
+    /// source say nothing about this one, so an album from another starts again at page 1.
+    static func next(after album: AlbumRecord, source: String) -> Int {
+        album.provider == source ? next(current: album.page, pages: album.pages, perPage: album.perPage) : 1
+    }
+
     /// `next` with the system's random numbers.
     static func next(current: Int, pages: Int, perPage: Int) -> Int {
         var generator = SystemRandomNumberGenerator()

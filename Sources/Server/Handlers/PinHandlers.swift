@@ -1,35 +1,16 @@
 import Wire
 
 extension RequestHandler {
-    /// The most pins one user may keep: far more than a map can show, few enough that a
-    /// listing and the albums behind it stay small.
-    public static let maxPinsPerUser = 1_000
-
     // MARK: Pins
 
-    /// Drops a pin and answers once its album's search has answered, or after
-    /// `AlbumDownloader.searchWait` (the download goes on in the background, whether or not
-    /// the client stays).
+    /// Drops a pin and answers once its album's search has answered (see `Albums.dropPin`).
     func addPin(_ request: AddPin, _ context: RequestContext) async throws -> HandlerOutcome {
         let user = try requireUser(context)
         try Self.checkPosition(latitude: request.latitude, longitude: request.longitude)
-        let pin = NewPin(userID: user.id, latitude: request.latitude, longitude: request.longitude, createdAt: clock.now(),
-                         provider: albums.provider.name, perPage: AlbumDownloader.photosPerAlbum)
-        let limit = Self.maxPinsPerUser
-        let inserted = try await storage.write { store -> PinRecord in
-            // Counted in the same write as the insert, so racing drops cannot pass the cap together.
-            guard try store.pinCount(userID: user.id) < limit else {
-                throw ErrorMessage(code: .invalidArgument,
-                                   message: "you already have \(limit) pins, the most one user may keep; delete some first")
-            }
-            return try store.insertPin(pin)
-        }
+        let pin = try await albums.dropPin(userID: user.id, latitude: request.latitude, longitude: request.longitude)
         // Where people pin is theirs: the log says that, not where.
-        logger.info("\(user.name) dropped pin \(inserted.id)")
-        await albums.start(pinID: inserted.id)
-        let current = try await storage.read { store in try store.pin(id: inserted.id, userID: user.id) }
-        guard let current else { throw ErrorMessage(code: .notFound, message: "pin \(inserted.id) was deleted meanwhile") }
-        return HandlerOutcome(PinResult(pin: Self.info(current)), requestID: context.requestID)
+        logger.info("\(user.name) dropped pin \(pin.id)")
+        return HandlerOutcome(PinResult(pin: Self.info(pin)), requestID: context.requestID)
     }
 
     func listPins(_ context: RequestContext) async throws -> HandlerOutcome {
@@ -41,8 +22,7 @@ extension RequestHandler {
     func deletePin(_ request: DeletePin, _ context: RequestContext) async throws -> HandlerOutcome {
         let user = try requireUser(context)
         let pinID = try Self.storageID(request.pinID, orThrow: Self.noPin(request.pinID))
-        try await storage.write { store in try store.deletePin(id: pinID, userID: user.id) }
-        albums.cancel(pinID: pinID)
+        try await albums.deletePin(pinID: pinID, userID: user.id)
         logger.info("\(user.name) deleted pin \(pinID)")
         return HandlerOutcome(Ok(), requestID: context.requestID)
     }
@@ -61,26 +41,8 @@ extension RequestHandler {
     func newCollection(_ request: NewCollection, _ context: RequestContext) async throws -> HandlerOutcome {
         let user = try requireUser(context)
         let pinID = try Self.storageID(request.pinID, orThrow: Self.noPin(request.pinID))
-        let provider = albums.provider.name
-        let perPage = AlbumDownloader.photosPerAlbum
-        let now = clock.now()
-        let page = try await storage.write { store -> Int in
-            // Checked and restarted in one write, so two New Collections cannot both pass.
-            guard let album = try store.album(pinID: pinID, userID: user.id) else { throw Self.noPin(request.pinID) }
-            guard album.state != .downloading else {
-                throw ErrorMessage(code: .albumBusy, message: "the album of pin \(pinID) is still downloading "
-                                   + "(\(album.pin.done) of \(album.pin.expected) photos); ask for a new collection when it is done")
-            }
-            // Pages counted by another photo source say nothing about this one.
-            let page = album.provider == provider
-                ? CollectionPage.next(current: album.page, pages: album.pages, perPage: album.perPage) : 1
-            try store.restartAlbum(pinID: pinID, page: page, provider: provider, perPage: perPage, at: now)
-            return page
-        }
-        logger.info("\(user.name) asked for a new collection for pin \(pinID) (page \(page))")
-        await albums.start(pinID: pinID)
-        let album = try await storage.read { store in try store.album(pinID: pinID, userID: user.id) }
-        guard let album else { throw Self.noPin(request.pinID) }
+        let album = try await albums.newCollection(pinID: pinID, userID: user.id)
+        logger.info("\(user.name) asked for a new collection for pin \(pinID) (page \(album.page))")
         return HandlerOutcome(Self.albumMessage(album), requestID: context.requestID)
     }
 
@@ -101,21 +63,10 @@ extension RequestHandler {
     /// pin is in words.
     func randomPin(_ context: RequestContext) async throws -> HandlerOutcome {
         let user = try requireUser(context)
-        let pick = try await storage.read { store -> (PinRecord, PhotoRecord?)? in
-            try store.transaction {
-                let pins = try store.pinCount(userID: user.id)
-                guard pins > 0, let pin = try store.pin(atOffset: Int.random(in: 0..<pins), userID: user.id) else { return nil }
-                let photos = try store.readyPhotoCount(pinID: pin.id)
-                guard photos > 0 else { return (pin, nil) }
-                return (pin, try store.readyPhoto(pinID: pin.id, atOffset: Int.random(in: 0..<photos)))
-            }
-        }
-        guard let (pin, photo) = pick else {
+        guard let pick = try await albums.randomPin(userID: user.id) else {
             return HandlerOutcome(RandomPinResult(pin: nil, description: "No pins yet", photo: nil), requestID: context.requestID)
         }
-        let description = ProviderText.clean(albums.gazetteer.describe(latitude: pin.latitude, longitude: pin.longitude),
-                                             maxBytes: FieldLimits.placeName)
-        return HandlerOutcome(RandomPinResult(pin: Self.info(pin), description: description, photo: photo.map(Self.info)),
+        return HandlerOutcome(RandomPinResult(pin: Self.info(pick.pin), description: pick.description, photo: pick.photo.map(Self.info)),
                               requestID: context.requestID)
     }
 
@@ -155,6 +106,14 @@ extension RequestHandler {
     static func noPin(_ id: UInt64) -> ErrorMessage { ErrorMessage(code: .notFound, message: "you have no pin \(id)") }
     static func noPhoto(_ id: UInt64) -> ErrorMessage { ErrorMessage(code: .notFound, message: "you have no photo \(id)") }
     static func noSnap(_ id: UInt64) -> ErrorMessage { ErrorMessage(code: .notFound, message: "no snap \(id)") }
+
+    static func errorMessage(for error: AlbumError) -> ErrorMessage {
+        switch error {
+        case .tooManyPins: ErrorMessage(code: .invalidArgument, message: error.message)
+        case .noPin: ErrorMessage(code: .notFound, message: error.message)
+        case .busy: ErrorMessage(code: .albumBusy, message: error.message)
+        }
+    }
 
     static func info(_ pin: PinRecord) -> PinInfo {
         PinInfo(id: UInt64(pin.id), latitude: pin.latitude, longitude: pin.longitude, createdAt: pin.createdAt,

@@ -16,13 +16,13 @@ public final class RequestHandler: Sendable {
     let logger: Logger
     let clock: WallClock
     let executor: ThreadPoolExecutor
-    /// Fetches pins' albums in the background (see PinHandlers).
-    let albums: AlbumDownloader
+    /// The album lifecycle: pins, their downloads, New Collection, Random Pin (see PinHandlers).
+    let albums: Albums
     /// Raised with every snap posted (see `ImageCeiling`).
     let imageCeiling: ImageCeiling
 
     public init(storage: StorageExecutor, configuration: ServerConfiguration, metrics: ServerMetrics,
-                logger: Logger, albums: AlbumDownloader, imageCeiling: ImageCeiling = ImageCeiling(),
+                logger: Logger, albums: Albums, imageCeiling: ImageCeiling = ImageCeiling(),
                 clock: WallClock = .system) {
         self.storage = storage
         self.imageCeiling = imageCeiling
@@ -100,6 +100,8 @@ public final class RequestHandler: Sendable {
             if message.code == .storageFailure || message.code == .internalError {
                 logger.error("request \(context.requestID): storage: \(store)")
             }
+        case let album as AlbumError:
+            message = Self.errorMessage(for: album)
         case let input as InputError:
             message = ErrorMessage(code: .invalidArgument, message: input.message)
         default:

@@ -20,7 +20,7 @@ public final class SnapshareServer: @unchecked Sendable {
     /// resumed crashes libdispatch, so none exists on a failed start.
     private var purgeTimer: DispatchSourceTimer?
     /// Fetches pins' albums in the background; tests and operators can hold its fetches.
-    public let albums: AlbumDownloader
+    public let albums: Albums
     /// Counters shown by `admin stats`.
     public let metrics: ServerMetrics
     private let stopped = Atomic<Bool>(false)
@@ -34,7 +34,7 @@ public final class SnapshareServer: @unchecked Sendable {
         self.clock = clock
         try DataDirectory.prepare(configuration.dataDirectory, logger: logger)
         // Before storage starts its threads: a photo source that cannot work stops the start here.
-        let photos = try configuration.makeProvider(logger: logger)
+        let photos = try configuration.photoSource.makeProvider(configuration.photoSettings, logger: logger)
         let gazetteer = try Gazetteer.bundled()
         storage = try StorageExecutor.sqlite(path: configuration.databasePath, readers: configuration.storageReaders)
 
@@ -54,7 +54,7 @@ public final class SnapshareServer: @unchecked Sendable {
         let tls = try TLSContext.server(certificateChainFile: certificateFile, privateKeyFile: keyFile)
         metrics = ServerMetrics(startedAt: clock.now())
         let ceiling = ImageCeiling(largestStoredImage: try storage.readSync { store in try store.largestStoredImage() })
-        albums = AlbumDownloader(storage: storage, provider: photos, gazetteer: gazetteer,
+        albums = Albums(storage: storage, provider: photos, gazetteer: gazetteer,
                                  limits: configuration.imageLimits, imageCeiling: ceiling,
                                  logger: logger, clock: clock)
         handler = RequestHandler(storage: storage, configuration: configuration, metrics: metrics, logger: logger, albums: albums,

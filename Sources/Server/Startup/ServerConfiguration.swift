@@ -16,7 +16,7 @@ public struct ServerConfiguration: Sendable {
     public var classCode: String?
     public var snapTTLMilliseconds: Int64 = 7 * 24 * 3600 * 1000
     public var logLevel: LogLevel = .info
-    /// Where album photos come from (`--photos`); build it with `makeProvider(logger:)`.
+    /// Where album photos come from (`--photos`); built with `photoSettings`.
     public var photoSource: PhotoSource = .builtin
     /// Photos are searched within this distance of a pin (`--photo-radius`), as Flickr's `radius`.
     public var photoSearchRadiusKilometres = 5.0
@@ -73,6 +73,12 @@ public struct ServerConfiguration: Sendable {
 }
 
 extension ServerConfiguration {
+    /// What the photo source is built with.
+    public var photoSettings: PhotoSource.Settings {
+        PhotoSource.Settings(searchRadiusKilometres: photoSearchRadiusKilometres,
+                             requestTimeoutSeconds: photoRequestTimeoutSeconds, maxImageBytes: maxImageBytes)
+    }
+
     /// The limits every received image is checked against (posts and album photos alike).
     public var imageLimits: ImageLimits {
         ImageLimits(maxBytes: maxImageBytes, maxWidth: maxImageDimension, maxHeight: maxImageDimension, maxPixels: maxImagePixels)

@@ -121,9 +121,3 @@ public final class SnapshareServer: @unchecked Sendable {
         storage.shutdown()
     }
 }
-
-/// A configuration that cannot work, with the reason.
-public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
-    public var description: String
-    public init(_ description: String) { self.description = description }
-}

@@ -1,5 +1,5 @@
-/// Storage of each user's favorite movies. Implemented by `SQLiteStore` in
-/// `SQLiteStore+Movies.swift`.
+/// Each user's favorite movies: adding, finding, changing, listing and deleting them. Used by
+/// the movie handlers.
 ///
 /// Titles are unique per user case-insensitively: the store compares them by
 /// `MovieRecord.titleKey(_:)` (Unicode lower case), so "AMÉLIE" and "amélie" are one movie.

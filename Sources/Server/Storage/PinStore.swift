@@ -1,11 +1,13 @@
 import SQLite
 
-/// Storage of pins, albums, photos and the saved map view (issue: pins and albums).
-/// Implemented by `SQLiteStore` in `SQLiteStore+Pins.swift`.
+/// Pins with their albums and photos: dropping and listing pins, the album download's
+/// bookkeeping, and the photos' bytes. Used by the pin handlers, the image replies and the
+/// album worker (`AlbumDownloader`).
 ///
-/// Every pin belongs to one user. Methods that take a `userID` answer only for that user's pins
-/// and photos: another user's id behaves exactly like an id that does not exist (nil or
-/// `notFound`), so ids leak nothing. Methods without a `userID` are for the album worker.
+/// Every pin belongs to one user; its album and photos go with it. Methods that take a `userID`
+/// answer only for that user's pins and photos: another user's id behaves exactly like an id
+/// that does not exist (nil or `notFound`), so ids leak nothing. Methods without a `userID` are
+/// for the album worker. A latitude outside -90...90 or a longitude outside -180...180 is refused.
 public protocol PinStore: AnyObject {
     // MARK: Pins
     /// Inserts a pin with its album in state downloading, not yet searched, at `firstPage`.
@@ -64,12 +66,6 @@ public protocol PinStore: AnyObject {
     func readyPhotoCount(pinID: Int64) throws -> Int
     /// The pin's ready photo at `offset` in album order: with `readyPhotoCount`, a random pick.
     func readyPhoto(pinID: Int64, atOffset offset: Int) throws -> PhotoRecord?
-
-    // MARK: Map
-    /// The user's saved map view, or nil when none was saved.
-    func mapState(userID: Int64) throws -> MapStateRecord?
-    /// Saves (replaces) the user's map view.
-    func saveMapState(_ state: MapStateRecord, userID: Int64, at: Int64) throws
 }
 
 /// An album's state as stored (the wire's `AlbumState` has the same values).
@@ -247,14 +243,4 @@ public struct StoredPhotoBytes: Sendable {
     public var sha256: [UInt8]
     public var bytes: [UInt8]
     public init(photo: PhotoRecord, sha256: [UInt8], bytes: [UInt8]) { self.photo = photo; self.sha256 = sha256; self.bytes = bytes }
-}
-
-/// A saved map view.
-public struct MapStateRecord: Sendable, Equatable {
-    public var centerLatitude: Double
-    public var centerLongitude: Double
-    public var zoom: Double
-    public init(centerLatitude: Double, centerLongitude: Double, zoom: Double) {
-        self.centerLatitude = centerLatitude; self.centerLongitude = centerLongitude; self.zoom = zoom
-    }
 }

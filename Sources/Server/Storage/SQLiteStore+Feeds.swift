@@ -1,6 +1,6 @@
 import SQLite
 
-/// Feeds.
+/// Feeds: creating, listing with counts, emptying and deleting.
 extension SQLiteStore {
     public func createFeed(name: String, at: Int64) throws -> FeedRecord {
         do {
@@ -36,6 +36,23 @@ extension SQLiteStore {
                 FeedSummary(id: row.int64("id"), name: row.string("name"),
                             snapCount: row.int64("snap_count"), unreadCount: row.int64("unread_count"))
             }
+        }
+    }
+
+    public func resetFeed(id: Int64) throws -> Int {
+        try translatingErrors("resetting feed") {
+            // One statement, so it is atomic even outside a transaction; images and views cascade.
+            let deleted = try database.run("DELETE FROM snaps WHERE feed_id = ?1", [.integer(id)])
+            if deleted > 0 { eraseDeletedBytes() }
+            return deleted
+        }
+    }
+
+    public func resetAllFeeds() throws -> Int {
+        try translatingErrors("resetting all feeds") {
+            let deleted = try database.run("DELETE FROM snaps")
+            if deleted > 0 { eraseDeletedBytes() }
+            return deleted
         }
     }
 

@@ -1,24 +1,7 @@
 import SQLite
 
-/// Resets, purging, compaction and counters for the admin commands.
+/// Purging expired images, erasing deleted bytes (compaction), and the counters for `admin stats`.
 extension SQLiteStore {
-    public func resetFeed(id: Int64) throws -> Int {
-        try translatingErrors("resetting feed") {
-            // One statement, so it is atomic even outside a transaction; images and views cascade.
-            let deleted = try database.run("DELETE FROM snaps WHERE feed_id = ?1", [.integer(id)])
-            if deleted > 0 { eraseDeletedBytes() }
-            return deleted
-        }
-    }
-
-    public func resetAllFeeds() throws -> Int {
-        try translatingErrors("resetting all feeds") {
-            let deleted = try database.run("DELETE FROM snaps")
-            if deleted > 0 { eraseDeletedBytes() }
-            return deleted
-        }
-    }
-
     public func purgeExpired(now: Int64) throws -> Int {
         try translatingErrors("purging expired snaps") {
             try database.transaction {

@@ -1,0 +1,23 @@
+/// Upkeep of the stored data as a whole: erasing expired images, making deleted bytes
+/// unrecoverable, and measuring. Used by the server's purge timer and start-up (the largest
+/// image sets the reply ceiling) and by `admin stats`.
+public protocol MaintenanceStore: AnyObject {
+    /// Deletes the image bytes of snaps past their expiry (metadata stays, so opens answer
+    /// `expired`); returns how many images were erased.
+    func purgeExpired(now: Int64) throws -> Int
+    /// Makes deleted bytes unrecoverable from the files (in SQLite, a WAL checkpoint and
+    /// truncate). The methods that delete image bytes already do this after their commit; this
+    /// is for doing it on demand. Inside a transaction it happens right after the commit.
+    func compact() throws
+    /// The size of the largest image stored (snaps, album photos and thumbnails), 0 when none.
+    func largestStoredImage() throws -> Int
+    /// Named counters for `admin stats`, always the same names in the same order.
+    func statistics(now: Int64) throws -> [Statistic]
+}
+
+/// A named counter for `admin stats`.
+public struct Statistic: Sendable, Equatable {
+    public var name: String
+    public var value: Int64
+    public init(name: String, value: Int64) { self.name = name; self.value = value }
+}

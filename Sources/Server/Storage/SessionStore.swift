@@ -1,0 +1,29 @@
+/// Sessions and the access epoch: who is logged in, and whether a live connection's rights
+/// still hold. Used by the login and logout handlers, the admin handlers that end sessions, the
+/// server's expiry sweep and `SessionAudit`.
+///
+/// Only the SHA-256 of a session token is ever stored, so a stolen database yields no live token.
+public protocol SessionStore: AnyObject {
+    /// Stores a session of `userID`; `StoreError.notFound` when there is no such user.
+    func createSession(userID: Int64, tokenHash: [UInt8], at: Int64, expiresAt: Int64) throws
+    /// The user owning an unexpired session, or nil.
+    func sessionUser(tokenHash: [UInt8], now: Int64) throws -> UserRecord?
+    /// Ends one session (nothing happens when there is none).
+    func deleteSession(tokenHash: [UInt8]) throws
+    /// Ends every session of the user except the one with `tokenHash`; returns how many ended.
+    func deleteSessions(userID: Int64, keeping tokenHash: [UInt8]?) throws -> Int
+    /// Ends every session expired at `now`; returns how many ended.
+    func deleteExpiredSessions(now: Int64) throws -> Int
+    /// A number that moves whenever any process ends a session or changes a user's admin
+    /// flag or password.
+    func accessEpoch() throws -> Int64
+    /// For each token hash, whether its session is still live and with which admin right.
+    func sessionAccess(tokenHashes: [[UInt8]], now: Int64) throws -> [SessionAccess]
+}
+
+/// A live connection's session as storage sees it now.
+public struct SessionAccess: Sendable, Equatable {
+    public var tokenHash: [UInt8]
+    /// The user's admin right, or nil when the session no longer exists (or expired).
+    public var isAdmin: Bool?
+}

@@ -1,0 +1,114 @@
+import SQLite
+
+/// Snaps: posting, listing as each viewer sees them, the view-once claim, who opened a snap,
+/// restoring a view and deleting a snap. Used by the snap handlers, the image replies (the
+/// claim) and the admin handlers.
+///
+/// Listings never read image bytes; only a won claim hands them out.
+public protocol SnapStore: AnyObject {
+    /// Stores a snap with its image and returns it as its poster sees it; `StoreError.notFound`
+    /// when the feed or the poster does not exist.
+    func insertSnap(_ snap: NewSnap) throws -> SnapListing
+    /// Live snaps of one feed (or all feeds when nil), newest first, as the viewer sees them.
+    /// Never reads image bytes.
+    func snapListings(feedID: Int64?, viewerID: Int64, now: Int64) throws -> [SnapListing]
+    /// One snap as the viewer sees it, expired ones included (so callers can tell `expired`
+    /// from `notFound`), or nil.
+    func snapListing(id: Int64, viewerID: Int64, now: Int64) throws -> SnapListing?
+    /// The view-once gate. In one transaction: the snap must exist (`notFound`), not be the
+    /// viewer's own (`ownSnap`), not be expired (`expired`); then the (snap, viewer) view row is
+    /// inserted, and a primary-key conflict means `alreadyViewed`. Only the winner gets bytes:
+    /// `body` runs inside the same transaction with the listing, the SHA-256 and the image (to
+    /// copy out), and a throw from it rolls the claim back.
+    func claimView<R>(snapID: Int64, viewerID: Int64, now: Int64,
+                      _ body: (_ listing: SnapListing, _ sha256: [UInt8], _ image: any StoredBytes) throws -> R) throws -> R
+    /// Who opened the snap, first opened first.
+    func snapViewers(snapID: Int64) throws -> [SnapViewerRecord]
+    /// Removes one user's view of a snap so they may open it once more; `notFound` if no view.
+    func restoreView(snapID: Int64, userID: Int64) throws
+    /// Deletes one snap with its image and views; `notFound` if absent.
+    func deleteSnap(id: Int64) throws
+}
+
+extension SnapStore {
+    /// `claimView`, with the image copied into an array.
+    public func claimView(snapID: Int64, viewerID: Int64, now: Int64) throws -> OpenedSnap {
+        try claimView(snapID: snapID, viewerID: viewerID, now: now) { listing, sha256, image in
+            OpenedSnap(listing: listing, image: try image.array(), sha256: sha256)
+        }
+    }
+}
+
+/// How a snap looks to one viewer.
+public enum SnapStatus: UInt8, Sendable, Equatable {
+    case unread = 0
+    case read = 1
+    case sent = 2
+}
+
+/// The image encodings the server accepts.
+public enum StoredImageFormat: UInt8, Sendable, Equatable {
+    case png = 1
+    case jpeg = 2
+}
+
+/// A snap to insert.
+public struct NewSnap: Sendable {
+    public var feedID: Int64
+    public var posterID: Int64
+    public var image: [UInt8]
+    public var sha256: [UInt8]
+    public var format: StoredImageFormat
+    public var width: Int
+    public var height: Int
+    public var postedAt: Int64
+    public var expiresAt: Int64
+    public init(feedID: Int64, posterID: Int64, image: [UInt8], sha256: [UInt8], format: StoredImageFormat,
+                width: Int, height: Int, postedAt: Int64, expiresAt: Int64) {
+        self.feedID = feedID; self.posterID = posterID; self.image = image; self.sha256 = sha256
+        self.format = format; self.width = width; self.height = height
+        self.postedAt = postedAt; self.expiresAt = expiresAt
+    }
+}
+
+/// A snap's metadata as one viewer sees it; never carries image bytes.
+public struct SnapListing: Sendable, Equatable {
+    public var id: Int64
+    public var feedName: String
+    public var posterName: String
+    public var postedAt: Int64
+    public var expiresAt: Int64
+    public var status: SnapStatus
+    public var byteCount: Int64
+    public var width: Int
+    public var height: Int
+    public var format: StoredImageFormat
+    public var posterID: Int64
+    /// How many people opened the snap, counted only when the viewer is its poster (else 0).
+    public var openedCount: Int
+    public init(id: Int64, feedName: String, posterName: String, postedAt: Int64, expiresAt: Int64,
+                status: SnapStatus, byteCount: Int64, width: Int, height: Int, format: StoredImageFormat,
+                posterID: Int64 = 0, openedCount: Int = 0) {
+        self.id = id; self.feedName = feedName; self.posterName = posterName; self.postedAt = postedAt
+        self.expiresAt = expiresAt; self.status = status; self.byteCount = byteCount
+        self.width = width; self.height = height; self.format = format
+        self.posterID = posterID; self.openedCount = openedCount
+    }
+}
+
+/// Someone who opened a snap, and when.
+public struct SnapViewerRecord: Sendable, Equatable {
+    public var name: String
+    public var viewedAt: Int64
+}
+
+/// The result of winning a view claim, with the image as an array (for tests and tools; the
+/// server itself copies the image straight into its reply with `claimView(...body:)`).
+public struct OpenedSnap: Sendable {
+    public var listing: SnapListing
+    public var image: [UInt8]
+    public var sha256: [UInt8]
+    public init(listing: SnapListing, image: [UInt8], sha256: [UInt8]) {
+        self.listing = listing; self.image = image; self.sha256 = sha256
+    }
+}

@@ -138,8 +138,8 @@ enum ScenePainter {
             let top = ground - 20 - Int(65 * random.unit() * random.unit() + 10 * random.unit())
             let shade = 18 + 25 * random.unit()
             let lit = 0.2 + 0.35 * random.unit()
-            for bx in max(0, x)..<min(width, x + buildingWidth) {
-                for by in max(0, top)..<ground { canvas[bx, by] = [shade, shade, shade + 12] }
+            for bx in clipped(x, x + buildingWidth, to: width) {
+                for by in clipped(top, ground, to: height) { canvas[bx, by] = [shade, shade, shade + 12] }
             }
             // Windows in a 2-pixel grid with a gap, lit at random.
             for wy in stride(from: top + 3, to: ground - 2, by: 4) {
@@ -257,6 +257,13 @@ enum ScenePainter {
         return start..<end
     }
 
+    /// `start..<end` clipped to `0..<limit`; empty when the two lie wholly outside it or are
+    /// inverted (a building that ends before the canvas begins).
+    static func clipped(_ start: Int, _ end: Int, to limit: Int) -> Range<Int> {
+        let upper = min(limit, max(0, end))
+        return min(upper, max(0, start))..<upper
+    }
+
     /// Linear mix: `a` at 0, `b` at 1.
     static func mix(_ a: Colour, _ b: Colour, _ t: Double) -> Colour {
         let t = max(0, min(1, t))
@@ -301,7 +308,7 @@ enum ScenePainter {
 
         mutating func verticalGradient(from top: Int, to bottom: Int, top topColour: Colour, bottom bottomColour: Colour) {
             guard bottom > top else { return }
-            for y in max(0, top)..<min(ScenePainter.height, bottom) {
+            for y in ScenePainter.clipped(top, bottom, to: ScenePainter.height) {
                 let colour = ScenePainter.mix(topColour, bottomColour, Double(y - top) / Double(max(1, bottom - top - 1)))
                 for x in 0..<ScenePainter.width { self[x, y] = colour }
             }

@@ -24,10 +24,11 @@ let package = Package(
             linkerSettings: [.linkedLibrary("png"), .linkedLibrary("jpeg"), .linkedLibrary("z")]
         ),
 
-        // The core, in layers (docs/ARCHITECTURE.md). Who may import whom: Wire, CommandLineParsing,
-        // Crypto and Imaging import none of ours; Posix (the one syscall layer: reads and writes,
-        // sockets, epoll, threads) imports only CLinux; TLS imports Crypto and Posix; SQLite imports Posix. Nothing here knows
-        // the server, the client or a terminal.
+        // The core, in layers (docs/ARCHITECTURE.md). Who may import whom: Wire, CommandLineParsing
+        // and Crypto import none of ours; Posix (the one syscall layer: reads and writes, sockets,
+        // epoll, threads) imports only CLinux; TLS imports Crypto and Posix; SQLite imports Posix;
+        // Imaging imports Wire (for ImageFormat). Nothing here knows the server, the client or a
+        // terminal.
         // Bytes, frames and messages of docs/PROTOCOL.md: pure, no system calls.
         .target(name: "Wire", linkerSettings: [.linkedLibrary("m")]),
         // The command-line parser shared by both executables and the bench.
@@ -39,7 +40,7 @@ let package = Package(
         // Every system call: the Syscall wrapper, sockets, epoll, named threads.
         .target(name: "Posix", dependencies: ["CLinux"]),
         // PNG and JPEG headers, decoding, verification, resampling.
-        .target(name: "Imaging", dependencies: ["CImageCodec"]),
+        .target(name: "Imaging", dependencies: ["CImageCodec", "Wire"]),
         // The one SQLite layer: connections, cached statements read by column name, transactions
         // and savepoints, blobs, background WAL checkpoints. Used by the server's store and the
         // client's vacation files.

@@ -1,3 +1,4 @@
+import Wire
 import CImageCodec
 
 /// PNG and JPEG decoding and encoding, through libpng and libjpeg in the CImageCodec target.

@@ -1,3 +1,5 @@
+import Wire
+
 /// What the first bytes of an image file say: its format and dimensions.
 ///
 /// Parsing reads only the header (PNG signature and IHDR; JPEG markers up to the first frame

@@ -142,6 +142,10 @@ public final class SQLiteStatement {
     public func int64(_ name: String) -> Int64 { int64(at: column(name)) }
     /// Column `name` as an `Int` (NULL reads as 0).
     public func int(_ name: String) -> Int { Int(int64(at: column(name))) }
+    /// Column `name` as the case of `type` whose raw value it stores; nil when it names none.
+    public func value<E: RawRepresentable>(_ name: String, as type: E.Type) -> E? where E.RawValue: FixedWidthInteger {
+        E.RawValue(exactly: int64(name)).flatMap(E.init(rawValue:))
+    }
     /// Column `name` as a flag stored as 0 or 1.
     public func bool(_ name: String) -> Bool { int64(at: column(name)) != 0 }
     /// Column `name` as a double.

@@ -1,18 +1,20 @@
+import Wire
 import Testing
 @testable import Server
 
 @Suite("Album download plan")
 struct AlbumDownloadTests {
-    static func pin(_ id: Int64 = 5, albumState: StoredAlbumState = .downloading) -> PinRecord {
+    static func pin(_ id: Int64 = 5, albumState: AlbumState = .downloading) -> PinRecord {
         PinRecord(id: id, userID: 1, latitude: 42.28, longitude: -83.74, createdAt: 1, albumState: albumState, expected: 0, done: 0)
     }
 
-    static func photo(_ id: Int64, state: StoredPhotoState = .pending) -> PhotoRecord {
-        PhotoRecord(id: id, pinID: 5, position: Int(id), state: state, providerPhotoID: "p\(id)", reference: "r\(id)", title: "",
-                    tags: "", place: "", latitude: 0, longitude: 0, width: 0, height: 0, byteCount: 0, error: "")
+    static func photo(_ id: Int64, state: PhotoState = .pending) -> PhotoRecord {
+        PhotoRecord(id: id, pinID: 5, position: Int(id), state: state,
+                    source: ProviderPhoto(id: "p\(id)", title: "", tags: "", place: "", latitude: 0, longitude: 0, reference: "r\(id)"),
+                    width: 0, height: 0, byteCount: 0, error: "")
     }
 
-    static func album(searched: Bool, photos: [PhotoRecord] = [], state: StoredAlbumState = .downloading,
+    static func album(searched: Bool, photos: [PhotoRecord] = [], state: AlbumState = .downloading,
                       provider: String = "builtin") -> AlbumRecord {
         AlbumRecord(pin: pin(albumState: state), error: "", provider: provider, searched: searched, page: 3, pages: 9, perPage: 21,
                     total: 180, generation: 2, photos: photos)

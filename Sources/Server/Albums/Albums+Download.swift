@@ -148,9 +148,9 @@ extension Albums {
     /// One placeholder per usable photo of the answer, in its order: duplicates and photos with
     /// absurd ids or references are skipped, text is cleaned and cut to its wire field, and a
     /// photo the provider did not place is named from the gazetteer.
-    private func slots(from result: PhotoSearchPage, for request: AlbumDownload.SearchRequest) -> [PhotoSlot] {
+    private func slots(from result: PhotoSearchPage, for request: AlbumDownload.SearchRequest) -> [ProviderPhoto] {
         var seen = Set<String>()
-        var slots: [PhotoSlot] = []
+        var slots: [ProviderPhoto] = []
         for photo in result.photos where slots.count < request.perPage {
             guard !photo.id.isEmpty, photo.id.utf8.count <= Self.maximumReferenceBytes,
                   photo.reference.utf8.count <= Self.maximumReferenceBytes, seen.insert(photo.id).inserted else { continue }
@@ -163,10 +163,9 @@ extension Albums {
                 place = ProviderText.clean(gazetteer.placeName(latitude: latitude, longitude: longitude) ?? "",
                                            maxBytes: FieldLimits.placeName)
             }
-            slots.append(PhotoSlot(providerPhotoID: photo.id, reference: photo.reference,
-                                   title: ProviderText.clean(photo.title, maxBytes: FieldLimits.photoTitle),
-                                   tags: ProviderText.clean(photo.tags.lowercased(), maxBytes: FieldLimits.photoTags),
-                                   place: place, latitude: latitude, longitude: longitude))
+            slots.append(ProviderPhoto(id: photo.id, title: ProviderText.clean(photo.title, maxBytes: FieldLimits.photoTitle),
+                                       tags: ProviderText.clean(photo.tags.lowercased(), maxBytes: FieldLimits.photoTags),
+                                       place: place, latitude: latitude, longitude: longitude, reference: photo.reference))
         }
         return slots
     }
@@ -208,10 +207,8 @@ extension Albums {
     }
 
     private func fetchBytes(_ photo: PhotoRecord) async -> Result<[UInt8], ProviderError> {
-        let described = ProviderPhoto(id: photo.providerPhotoID, title: photo.title, tags: photo.tags, place: photo.place,
-                                      latitude: photo.latitude, longitude: photo.longitude, reference: photo.reference)
         do {
-            return .success(try await provider.fetchImage(described))
+            return .success(try await provider.fetchImage(photo.source))
         } catch {
             return .failure(error)
         }

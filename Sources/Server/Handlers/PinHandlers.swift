@@ -117,20 +117,21 @@ extension RequestHandler {
 
     static func info(_ pin: PinRecord) -> PinInfo {
         PinInfo(id: UInt64(pin.id), latitude: pin.latitude, longitude: pin.longitude, createdAt: pin.createdAt,
-                albumState: AlbumState(rawValue: UInt8(pin.albumState.rawValue)) ?? .failed,
+                albumState: pin.albumState,
                 expected: UInt32(clamping: pin.expected), done: UInt32(clamping: pin.done))
     }
 
     static func info(_ photo: PhotoRecord) -> PhotoInfo {
         PhotoInfo(id: UInt64(photo.id), pinID: UInt64(photo.pinID), position: UInt32(clamping: photo.position),
-                  state: PhotoState(rawValue: UInt8(photo.state.rawValue)) ?? .failed,
-                  title: photo.title, tags: photo.tags, place: photo.place, latitude: photo.latitude, longitude: photo.longitude,
+                  state: photo.state,
+                  title: photo.source.title, tags: photo.source.tags, place: photo.source.place,
+                  latitude: photo.source.latitude, longitude: photo.source.longitude,
                   width: UInt32(clamping: photo.width), height: UInt32(clamping: photo.height),
                   byteCount: UInt32(clamping: photo.byteCount))
     }
 
     static func albumMessage(_ album: AlbumRecord) -> Album {
-        Album(pinID: UInt64(album.pin.id), state: AlbumState(rawValue: UInt8(album.state.rawValue)) ?? .failed,
+        Album(pinID: UInt64(album.pin.id), state: album.state,
               expected: UInt32(clamping: album.pin.expected), done: UInt32(clamping: album.pin.done),
               error: album.state == .failed ? album.error.truncatedToUTF8Count(FieldLimits.providerError) : "",
               photos: album.photos.map(info))

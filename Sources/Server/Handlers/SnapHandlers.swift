@@ -36,7 +36,7 @@ extension RequestHandler {
         let now = clock.now()
         let snap = NewSnap(
             feedID: 0, posterID: user.id, image: request.image, sha256: SHA256.hash(request.image),
-            format: header.format == .png ? .png : .jpeg, width: header.width, height: header.height,
+            format: header.format, width: header.width, height: header.height,
             postedAt: now, expiresAt: now + configuration.snapTTLMilliseconds)
         imageCeiling.noteStored(request.image.count)
         let listing = try await storage.write { store -> SnapListing in
@@ -87,8 +87,8 @@ extension RequestHandler {
 
     static func info(_ listing: SnapListing) -> SnapInfo {
         SnapInfo(id: UInt64(listing.id), feed: listing.feedName, poster: listing.posterName, postedAt: listing.postedAt,
-                 expiresAt: listing.expiresAt, state: SnapState(rawValue: listing.status.rawValue) ?? .unread,
-                 imageKind: listing.format == .png ? .png : .jpeg, byteCount: UInt32(clamping: listing.byteCount),
+                 expiresAt: listing.expiresAt, state: listing.status,
+                 imageKind: listing.format, byteCount: UInt32(clamping: listing.byteCount),
                  width: UInt32(clamping: listing.width), height: UInt32(clamping: listing.height),
                  openedCount: UInt32(clamping: listing.openedCount))
     }

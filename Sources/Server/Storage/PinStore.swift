@@ -1,8 +1,9 @@
 import SQLite
+import Wire
 
 /// Pins with their albums and photos: dropping and listing pins, the album download's
 /// bookkeeping, and the photos' bytes. Used by the pin handlers, the image replies and the
-/// album worker (`AlbumDownloader`).
+/// album lifecycle (`Albums`).
 ///
 /// Every pin belongs to one user; its album and photos go with it. Methods that take a `userID`
 /// answer only for that user's pins and photos: another user's id behaves exactly like an id
@@ -68,21 +69,6 @@ public protocol PinStore: AnyObject {
     func readyPhoto(pinID: Int64, atOffset offset: Int) throws -> PhotoRecord?
 }
 
-/// An album's state as stored (the wire's `AlbumState` has the same values).
-public enum StoredAlbumState: Int64, Sendable, Equatable {
-    case downloading = 0
-    case ready = 1
-    case empty = 2
-    case failed = 3
-}
-
-/// A photo slot's state as stored (the wire's `PhotoState` has the same values).
-public enum StoredPhotoState: Int64, Sendable, Equatable {
-    case pending = 0
-    case ready = 1
-    case failed = 2
-}
-
 /// A pin to insert, with where its album starts.
 public struct NewPin: Sendable {
     public var userID: Int64
@@ -106,13 +92,13 @@ public struct PinRecord: Sendable, Equatable {
     public var latitude: Double
     public var longitude: Double
     public var createdAt: Int64
-    public var albumState: StoredAlbumState
+    public var albumState: AlbumState
     /// Photo slots of the current collection (placeholders included).
     public var expected: Int
     /// Slots no longer pending (ready or failed).
     public var done: Int
     public init(id: Int64, userID: Int64, latitude: Double, longitude: Double, createdAt: Int64,
-                albumState: StoredAlbumState, expected: Int, done: Int) {
+                albumState: AlbumState, expected: Int, done: Int) {
         self.id = id; self.userID = userID; self.latitude = latitude; self.longitude = longitude; self.createdAt = createdAt
         self.albumState = albumState; self.expected = expected; self.done = done
     }
@@ -122,7 +108,7 @@ public struct PinRecord: Sendable, Equatable {
 public struct AlbumRecord: Sendable, Equatable {
     /// The pin, whose summary already carries the album's state and counts.
     public var pin: PinRecord
-    public var state: StoredAlbumState { pin.albumState }
+    public var state: AlbumState { pin.albumState }
     /// Why the album failed; empty otherwise.
     public var error: String
     /// The photo source the current collection comes from.
@@ -145,48 +131,24 @@ public struct AlbumRecord: Sendable, Equatable {
     }
 }
 
-/// One photo slot: its metadata, and where the provider keeps its bytes.
+/// One photo slot: what its source said about it, and how far its download got.
 public struct PhotoRecord: Sendable, Equatable {
     public var id: Int64
     public var pinID: Int64
     public var position: Int
-    public var state: StoredPhotoState
-    public var providerPhotoID: String
-    /// The provider's handle on the bytes (a URL, a pool entry, a file).
-    public var reference: String
-    public var title: String
-    public var tags: String
-    public var place: String
-    public var latitude: Double
-    public var longitude: Double
+    public var state: PhotoState
+    /// The photo as its source described it (text cleaned, a missing place named, a missing
+    /// position taken from the pin), with the source's handle on the bytes.
+    public var source: ProviderPhoto
     public var width: Int
     public var height: Int
     public var byteCount: Int
     /// Why a failed photo failed; empty otherwise.
     public var error: String
-    public init(id: Int64, pinID: Int64, position: Int, state: StoredPhotoState, providerPhotoID: String, reference: String,
-                title: String, tags: String, place: String, latitude: Double, longitude: Double,
+    public init(id: Int64, pinID: Int64, position: Int, state: PhotoState, source: ProviderPhoto,
                 width: Int, height: Int, byteCount: Int, error: String) {
-        self.id = id; self.pinID = pinID; self.position = position; self.state = state
-        self.providerPhotoID = providerPhotoID; self.reference = reference; self.title = title; self.tags = tags
-        self.place = place; self.latitude = latitude; self.longitude = longitude
+        self.id = id; self.pinID = pinID; self.position = position; self.state = state; self.source = source
         self.width = width; self.height = height; self.byteCount = byteCount; self.error = error
-    }
-}
-
-/// A photo as a search described it, before its bytes are fetched.
-public struct PhotoSlot: Sendable, Equatable {
-    public var providerPhotoID: String
-    public var reference: String
-    public var title: String
-    public var tags: String
-    public var place: String
-    public var latitude: Double
-    public var longitude: Double
-    public init(providerPhotoID: String, reference: String, title: String, tags: String, place: String,
-                latitude: Double, longitude: Double) {
-        self.providerPhotoID = providerPhotoID; self.reference = reference; self.title = title; self.tags = tags
-        self.place = place; self.latitude = latitude; self.longitude = longitude
     }
 }
 
@@ -199,9 +161,9 @@ public struct AlbumSearch: Sendable {
     public var pages: Int
     public var total: Int
     /// One placeholder each, in this order; empty means "No Images".
-    public var slots: [PhotoSlot]
+    public var slots: [ProviderPhoto]
     public var at: Int64
-    public init(pinID: Int64, generation: Int64, page: Int, pages: Int, total: Int, slots: [PhotoSlot], at: Int64) {
+    public init(pinID: Int64, generation: Int64, page: Int, pages: Int, total: Int, slots: [ProviderPhoto], at: Int64) {
         self.pinID = pinID; self.generation = generation; self.page = page; self.pages = pages; self.total = total
         self.slots = slots; self.at = at
     }

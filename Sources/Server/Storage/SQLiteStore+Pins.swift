@@ -1,4 +1,5 @@
 import SQLite
+import Wire
 
 /// Pins, albums and photos.
 ///
@@ -98,12 +99,12 @@ extension SQLiteStore {
     public func recordSearch(_ search: AlbumSearch) throws -> Bool {
         try translatingErrors("recording album search") {
             try database.transaction {
-                let state: StoredAlbumState = search.slots.isEmpty ? .empty : .downloading
+                let state: AlbumState = search.slots.isEmpty ? .empty : .downloading
                 let changed = try database.run("""
                     UPDATE albums SET searched = 1, page = ?3, pages = ?4, total = ?5, state = ?6, error = '', updated_at = ?7
                     WHERE pin_id = ?1 AND generation = ?2 AND state = 0 AND searched = 0
                     """, [.integer(search.pinID), .integer(search.generation), .int(max(1, search.page)), .int(max(0, search.pages)),
-                          .int(max(0, search.total)), .integer(state.rawValue), .integer(search.at)])
+                          .int(max(0, search.total)), .integer(Int64(state.rawValue)), .integer(search.at)])
                 guard changed > 0 else { return false }
                 // Old rows cannot exist for a collection not yet searched, but a half-finished
                 // earlier attempt must never leave two slots at one position.
@@ -112,7 +113,7 @@ extension SQLiteStore {
                     try database.run("""
                         INSERT INTO photos (pin_id, position, provider_photo_id, reference, title, tags, place, latitude, longitude)
                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
-                        """, [.integer(search.pinID), .int(position), .text(slot.providerPhotoID), .text(slot.reference),
+                        """, [.integer(search.pinID), .int(position), .text(slot.id), .text(slot.reference),
                               .text(slot.title), .text(slot.tags), .text(slot.place), .real(slot.latitude), .real(slot.longitude)])
                 }
                 return true
@@ -315,7 +316,7 @@ extension SQLiteStore {
         """
 
     static func pinRecord(_ row: SQLiteStatement) throws -> PinRecord {
-        guard let state = StoredAlbumState(rawValue: row.int64("state")) else {
+        guard let state = row.value("state", as: AlbumState.self) else {
             throw StoreError(.corrupt, "album of pin \(row.int64("id")) has an unknown state")
         }
         return PinRecord(id: row.int64("id"), userID: row.int64("user_id"), latitude: row.double("latitude"),
@@ -331,13 +332,14 @@ extension SQLiteStore {
         """
 
     static func photoRecord(_ row: SQLiteStatement) throws -> PhotoRecord {
-        guard let state = StoredPhotoState(rawValue: row.int64("state")) else {
+        guard let state = row.value("state", as: PhotoState.self) else {
             throw StoreError(.corrupt, "photo \(row.int64("id")) has an unknown state")
         }
         return PhotoRecord(id: row.int64("id"), pinID: row.int64("pin_id"), position: row.int("position"), state: state,
-                           providerPhotoID: row.string("provider_photo_id"), reference: row.string("reference"),
-                           title: row.string("title"), tags: row.string("tags"), place: row.string("place"),
-                           latitude: row.double("latitude"), longitude: row.double("longitude"), width: row.int("width"),
+                           source: ProviderPhoto(id: row.string("provider_photo_id"), title: row.string("title"),
+                                                 tags: row.string("tags"), place: row.string("place"), latitude: row.double("latitude"),
+                                                 longitude: row.double("longitude"), reference: row.string("reference")),
+                           width: row.int("width"),
                            height: row.int("height"), byteCount: row.int("byte_count"), error: row.string("error"))
     }
 }

@@ -1,4 +1,5 @@
 import SQLite
+import Wire
 
 /// Snaps: posting, listing, and the view-once claim.
 extension SQLiteStore {
@@ -158,8 +159,7 @@ extension SQLiteStore {
         """
 
     static func snapListing(_ row: SQLiteStatement) throws -> SnapListing {
-        guard let status = UInt8(exactly: row.int64("status")).flatMap(SnapStatus.init(rawValue:)),
-              let format = UInt8(exactly: row.int64("format")).flatMap(StoredImageFormat.init(rawValue:)) else {
+        guard let status = row.value("status", as: SnapState.self), let format = row.value("format", as: ImageFormat.self) else {
             throw StoreError(.corrupt, "snap \(row.int64("id")) has an unknown status or format")
         }
         return SnapListing(id: row.int64("id"), feedName: row.string("feed_name"), posterName: row.string("poster_name"),

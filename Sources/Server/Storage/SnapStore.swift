@@ -1,4 +1,5 @@
 import SQLite
+import Wire
 
 /// Snaps: posting, listing as each viewer sees them, the view-once claim, who opened a snap,
 /// restoring a view and deleting a snap. Used by the snap handlers, the image replies (the
@@ -39,31 +40,18 @@ extension SnapStore {
     }
 }
 
-/// How a snap looks to one viewer.
-public enum SnapStatus: UInt8, Sendable, Equatable {
-    case unread = 0
-    case read = 1
-    case sent = 2
-}
-
-/// The image encodings the server accepts.
-public enum StoredImageFormat: UInt8, Sendable, Equatable {
-    case png = 1
-    case jpeg = 2
-}
-
 /// A snap to insert.
 public struct NewSnap: Sendable {
     public var feedID: Int64
     public var posterID: Int64
     public var image: [UInt8]
     public var sha256: [UInt8]
-    public var format: StoredImageFormat
+    public var format: ImageFormat
     public var width: Int
     public var height: Int
     public var postedAt: Int64
     public var expiresAt: Int64
-    public init(feedID: Int64, posterID: Int64, image: [UInt8], sha256: [UInt8], format: StoredImageFormat,
+    public init(feedID: Int64, posterID: Int64, image: [UInt8], sha256: [UInt8], format: ImageFormat,
                 width: Int, height: Int, postedAt: Int64, expiresAt: Int64) {
         self.feedID = feedID; self.posterID = posterID; self.image = image; self.sha256 = sha256
         self.format = format; self.width = width; self.height = height
@@ -78,16 +66,16 @@ public struct SnapListing: Sendable, Equatable {
     public var posterName: String
     public var postedAt: Int64
     public var expiresAt: Int64
-    public var status: SnapStatus
+    public var status: SnapState
     public var byteCount: Int64
     public var width: Int
     public var height: Int
-    public var format: StoredImageFormat
+    public var format: ImageFormat
     public var posterID: Int64
     /// How many people opened the snap, counted only when the viewer is its poster (else 0).
     public var openedCount: Int
     public init(id: Int64, feedName: String, posterName: String, postedAt: Int64, expiresAt: Int64,
-                status: SnapStatus, byteCount: Int64, width: Int, height: Int, format: StoredImageFormat,
+                status: SnapState, byteCount: Int64, width: Int, height: Int, format: ImageFormat,
                 posterID: Int64 = 0, openedCount: Int = 0) {
         self.id = id; self.feedName = feedName; self.posterName = posterName; self.postedAt = postedAt
         self.expiresAt = expiresAt; self.status = status; self.byteCount = byteCount

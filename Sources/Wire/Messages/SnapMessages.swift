@@ -32,8 +32,9 @@ public enum SnapState: UInt8, Sendable, Equatable, CaseIterable {
     }
 }
 
-/// The image encoding of a snap.
-public enum ImageKind: UInt8, Sendable, Equatable {
+/// The image file formats Snapshare accepts, for snaps and album photos alike; the raw value is
+/// the protocol's `image_kind` and what storage keeps.
+public enum ImageFormat: UInt8, Sendable, Equatable, CaseIterable {
     case png = 1
     case jpeg = 2
 
@@ -48,7 +49,7 @@ public struct SnapInfo: Sendable, Equatable {
     public var postedAt: Int64
     public var expiresAt: Int64
     public var state: SnapState
-    public var imageKind: ImageKind
+    public var imageKind: ImageFormat
     public var byteCount: UInt32
     public var width: UInt32
     public var height: UInt32
@@ -56,7 +57,7 @@ public struct SnapInfo: Sendable, Equatable {
     public var openedCount: UInt32
 
     public init(id: UInt64, feed: String, poster: String, postedAt: Int64, expiresAt: Int64, state: SnapState,
-                imageKind: ImageKind, byteCount: UInt32, width: UInt32, height: UInt32, openedCount: UInt32 = 0) {
+                imageKind: ImageFormat, byteCount: UInt32, width: UInt32, height: UInt32, openedCount: UInt32 = 0) {
         self.id = id; self.feed = feed; self.poster = poster; self.postedAt = postedAt
         self.expiresAt = expiresAt; self.state = state; self.imageKind = imageKind
         self.byteCount = byteCount; self.width = width; self.height = height; self.openedCount = openedCount
@@ -74,7 +75,7 @@ public struct SnapInfo: Sendable, Equatable {
         guard let state = SnapState(rawValue: rawState) else { throw WireError.malformed("snap.state: unknown value \(rawState)") }
         self.state = state
         let rawKind = try r.readUInt8("snap.image_kind")
-        guard let kind = ImageKind(rawValue: rawKind) else { throw WireError.malformed("snap.image_kind: unknown value \(rawKind)") }
+        guard let kind = ImageFormat(rawValue: rawKind) else { throw WireError.malformed("snap.image_kind: unknown value \(rawKind)") }
         imageKind = kind
         byteCount = try r.readUInt32("snap.byte_count")
         width = try r.readUInt32("snap.width")

@@ -9,10 +9,10 @@ extension StoreFixture {
                                    provider: "builtin", perPage: 21))
     }
 
-    static func slots(_ count: Int) -> [PhotoSlot] {
+    static func slots(_ count: Int) -> [ProviderPhoto] {
         (0..<count).map {
-            PhotoSlot(providerPhotoID: "p\($0)", reference: "ref-\($0)", title: "Photo \($0)", tags: "cat tree",
-                      place: "Ann Arbor, Michigan, United States", latitude: 42.28, longitude: -83.74)
+            ProviderPhoto(id: "p\($0)", title: "Photo \($0)", tags: "cat tree", place: "Ann Arbor, Michigan, United States",
+                          latitude: 42.28, longitude: -83.74, reference: "ref-\($0)")
         }
     }
 

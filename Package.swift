@@ -41,6 +41,9 @@ let package = Package(
         .target(name: "Posix", dependencies: ["CLinux"]),
         // PNG and JPEG headers, decoding, verification, resampling.
         .target(name: "Imaging", dependencies: ["CImageCodec", "Wire"]),
+        // The terminal layer: raw mode, output, colour depth, display width, input events, a cell
+        // grid and the diffing writer that draws it. Knows nothing of Snapshare.
+        .target(name: "TerminalUI", dependencies: ["CLinux", "Posix"]),
         // The one SQLite layer: connections, cached statements read by column name, transactions
         // and savepoints, blobs, background WAL checkpoints. Used by the server's store and the
         // client's vacation files.
@@ -56,7 +59,7 @@ let package = Package(
         .target(
             name: "Client",
             // SQLite: each Virtual Vacation is its own SQLite file on the client.
-            dependencies: ["Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "CLinux", "SQLite"],
+            dependencies: ["Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "CLinux", "SQLite", "TerminalUI"],
             resources: [.copy("Resources/Samples"), .copy("Resources/world-110m.geojson")]
         ),
         .executableTarget(name: "snapshare-server", dependencies: ["Server"]),
@@ -70,9 +73,9 @@ let package = Package(
         // Shared by the tests: temp directories, an in-process server, certificates, subprocesses.
         .target(name: "TestSupport", dependencies: ["Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "Server", "Client"]),
 
-        .testTarget(name: "CoreTests", dependencies: ["Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "CoreTests", dependencies: ["Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "TerminalUI", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "ServerTests", dependencies: ["Server", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQLite", "TestSupport"]),
-        .testTarget(name: "ClientTests", dependencies: ["Client", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQLite", "TestSupport"]),
+        .testTarget(name: "ClientTests", dependencies: ["Client", "TerminalUI", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQLite", "TestSupport"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["Server", "Client", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "TestSupport"]

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import TerminalUI
 import Glibc
 #endif
 import Wire

@@ -1,3 +1,4 @@
+import TerminalUI
 import Wire
 import Imaging
 

@@ -1,3 +1,4 @@
+import TerminalUI
 import Foundation
 import Wire
 

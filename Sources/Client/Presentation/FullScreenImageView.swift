@@ -1,3 +1,4 @@
+import TerminalUI
 import Dispatch
 import Imaging
 

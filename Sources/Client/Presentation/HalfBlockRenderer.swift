@@ -1,3 +1,4 @@
+import TerminalUI
 import Imaging
 
 /// Draws an image in a terminal with "▀" cells: two pixels per character cell.

@@ -1,3 +1,5 @@
+import TerminalUI
+
 /// Text from a server or a file made safe for a terminal line: C0/C1 control characters and
 /// DEL (which could move the cursor or start an escape sequence) become `?`.
 enum PrintableText {
@@ -10,7 +12,5 @@ enum PrintableText {
     }
 
     /// Whether `scalar` is a C0/C1 control character or DEL.
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-    }
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool { DisplayWidth.isControl(scalar) }
 }

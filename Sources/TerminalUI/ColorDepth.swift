@@ -42,5 +42,5 @@ public enum ColorDepth: Sendable, Equatable {
     }
 
     /// Characters from light to dark ink, for pictures without colour: each cell's brightness.
-    static let shades: [Character] = Array(" .:-=+*#%@")
+    public static let shades: [Character] = Array(" .:-=+*#%@")
 }

@@ -2,11 +2,14 @@
 # The standard benchmark suite: builds release, starts snapshare-server on a temporary data
 # folder and a free port on 127.0.0.1, runs every scenario of snapshare-bench with fixed
 # parameters, compares TLS handshakes with `openssl s_server` using the same certificate and the
-# same `openssl s_time` client, and rewrites the top of docs/benchmarks.md (machine facts and
-# tables). Everything below the notes marker in that file is kept as written.
+# same `openssl s_time` client, measures photo and view replies against nginx serving a file of
+# the same size to wrk (installing Debian's nginx-light and wrk if missing), and rewrites the top
+# of docs/benchmarks.md (machine facts and tables). Everything below the notes marker in that
+# file is kept as written.
 #
-# Usage: scripts/bench.sh            (about 8 minutes of runs on 2 cores, plus the build)
-# Env:   BENCH_SCRATCH=DIR  build folder (default .build/bench), BENCH_KEEP=1 keeps the temp folder.
+# Usage: scripts/bench.sh            (about 11 minutes of runs on 2 cores, plus the build)
+# Env:   BENCH_SCRATCH=DIR  build folder (default .build/bench), BENCH_KEEP=1 keeps the temp folder,
+#        BENCH_ONLY=bytes  only the bytes path against nginx (about 2 minutes), table printed, document untouched.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -109,6 +112,133 @@ cpu_ticks() {
     awk '{ split($0, a, ") "); split(a[2], f, " "); print f[12] + f[13] }' "/proc/$1/stat"
 }
 
+# The reference for the bytes path: nginx serving a file of the same size as our photos over
+# TLS 1.3 with the same certificate and key and the same cipher suite (AES-128-GCM, our
+# server's first choice), keep-alive, one worker process, bound to 127.0.0.1, driven by wrk
+# (one request in flight per connection). Debian's nginx-light and wrk are installed if missing.
+ensure_reference_tools() {
+    command -v nginx >/dev/null && command -v wrk >/dev/null && return
+    echo "bench: installing nginx-light and wrk for the reference rows" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+    # The package's own service is never used (policy-rc.d usually keeps it from starting).
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light wrk >&2
+}
+
+# start_nginx FILE: a throwaway nginx serving FILE as /photo; sets NGINX_PID (its master) and NGINX_PORT.
+start_nginx() {
+    local dir=$WORK/nginx
+    mkdir -p "$dir/www" "$dir/temp"
+    cp "$1" "$dir/www/photo"
+    # nginx cannot bind port 0 and say which it got: take a free one from the kernel first.
+    NGINX_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    cat >"$dir/nginx.conf" <<CONF
+daemon off;
+# The worker runs as whoever runs the bench (not nobody), so it can read the temporary folder.
+user $(id -un) $(id -gn);
+worker_processes 1;
+pid $dir/nginx.pid;
+error_log $dir/error.log warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    client_body_temp_path $dir/temp/body;
+    proxy_temp_path $dir/temp/proxy;
+    fastcgi_temp_path $dir/temp/fastcgi;
+    uwsgi_temp_path $dir/temp/uwsgi;
+    scgi_temp_path $dir/temp/scgi;
+    keepalive_requests 1000000000;
+    keepalive_timeout 60s;
+    default_type application/octet-stream;
+    server {
+        listen 127.0.0.1:$NGINX_PORT ssl;
+        ssl_certificate $SERVER_DIR/certs/server.pem;
+        ssl_certificate_key $SERVER_DIR/certs/server.key;
+        ssl_protocols TLSv1.3;
+        ssl_conf_command Ciphersuites TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256;
+        ssl_prefer_server_ciphers on;
+        ssl_session_tickets off;
+        location / { root $dir/www; }
+    }
+}
+CONF
+    nginx -p "$dir" -c "$dir/nginx.conf" -e "$dir/error.log" </dev/null >"$dir/stdout" 2>&1 &
+    NGINX_PID=$!
+    PIDS+=("$NGINX_PID")
+    for _ in $(seq 100); do
+        # Serving once the worker exists and the port answers.
+        # (/proc files report size 0, so the children are read, not tested with -s.)
+        [[ -n "$(cat "/proc/$NGINX_PID/task/$NGINX_PID/children" 2>/dev/null)" ]] \
+            && (exec 3<>"/dev/tcp/127.0.0.1/$NGINX_PORT") 2>/dev/null && return
+        kill -0 "$NGINX_PID" 2>/dev/null || break
+        sleep 0.1
+    done
+    echo "bench: nginx did not start:" >&2
+    cat "$dir/error.log" >&2
+    exit 1
+}
+
+# nginx_ticks: CPU ticks of the nginx master and its worker together.
+nginx_ticks() {
+    local total pid
+    total=$(cpu_ticks "$NGINX_PID")
+    for pid in $(cat "/proc/$NGINX_PID/task/$NGINX_PID/children"); do
+        total=$(( total + $(cpu_ticks "$pid") ))
+    done
+    echo "$total"
+}
+
+# wrk_run LABEL: wrk with 50 connections against nginx for SECONDS_PER_RUN after a second of
+# warm-up; nginx's CPU per reply from /proc as for our server, wrk's own CPU from `time`.
+wrk_run() {
+    local label=$1 url="https://127.0.0.1:$NGINX_PORT/photo"
+    RUN=$((RUN + 1))
+    echo "bench: $label" >&2
+    wrk -t1 -c50 -d1s "$url" >/dev/null
+    local cpu0 cpu1 out times
+    cpu0=$(nginx_ticks)
+    out=$( { TIMEFORMAT='%U %S'; time wrk -t1 -c50 -d"${SECONDS_PER_RUN}s" --latency "$url"; } 2>"$WORK/wrk.time")
+    cpu1=$(nginx_ticks)
+    times=$(tail -1 "$WORK/wrk.time")
+    echo "$out" | awk -v label="$label" -v c=$((cpu1 - cpu0)) -v hz="$(getconf CLK_TCK)" -v times="$times" \
+        -v bytes="$(stat -c %s "$WORK/nginx/www/photo")" '
+        function ms(v) { if (v ~ /us$/) return v / 1000; if (v ~ /ms$/) return v + 0; if (v ~ /s$/) return v * 1000; return v }
+        / requests in / { n = $1; secs = $4 + 0 }
+        /^ +Latency / { maxms = ms($4) }
+        /^ +50% / { p50 = ms($2) }
+        /^ +90% / { p90 = ms($2) }
+        /^ +99% / { p99 = ms($2) }
+        /Non-2xx or 3xx responses:/ { errors += $NF }
+        /Socket errors:/ { for (i = 4; i <= NF; i += 2) errors += $i + 0 }
+        END {
+            split(times, t, " ")
+            printf "{\"label\":\"%s\",\"scenario\":\"wrk\",\"target_server\":\"nginx\",\"file_bytes\":%d,", label, bytes
+            printf "\"operations\":%d,\"duration_s\":%.3f,\"ops_per_sec\":%.1f,", n, secs, n / secs
+            printf "\"p50_ms\":%.3f,\"p90_ms\":%.3f,\"p99_ms\":%.3f,\"max_ms\":%.3f,", p50, p90, p99, maxms
+            printf "\"server_cpu_us_per_op\":%.1f,\"client_cpu_us_per_op\":%.1f,", c * 1000000 / hz / n, (t[1] + t[2]) * 1000000 / n
+            printf "\"errors\":%d,\"connections\":50,\"depth\":1,\"available\":true}\n", errors
+        }' >"$(printf '%s/%02d-%s.json' "$RESULTS" "$RUN" "$label")"
+}
+
+stop_nginx() {
+    kill "$NGINX_PID" 2>/dev/null || true
+    wait "$NGINX_PID" 2>/dev/null || true
+}
+
+# The bytes path against nginx, in one sitting: nginx serving a file the size of our photos
+#    (one of the bench's own PNGs) to wrk, then photo and view on our server, with the shape wrk
+#    has (50 connections, one request in flight each), three times over, alternated so that a
+#    slow phase of the machine hits all three alike; the table shows per-figure medians.
+bytes_path() {
+    ensure_reference_tools
+    start_nginx "$(ls "$WORK/photos"/*.png | head -1)"
+    for _ in 1 2 3; do
+        wrk_run nginx-100k
+        bench photo-50x1 "${COMMON[@]}" --scenario photo --connections 50 --depth 1
+        bench view-50x1 "${COMMON[@]}" --scenario view --connections 50 --depth 1 --view-snaps 3000
+    done
+    stop_nginx
+}
+
 D=$SECONDS_PER_RUN
 COMMON=(--duration "$D" --warmup 1 --users 50)
 
@@ -119,6 +249,12 @@ COMMON=(--duration "$D" --warmup 1 --users 50)
 #    Each of these four runs five times for 4 s; the table shows each figure's median over
 #    the five (so one row may mix runs), the sum of their errors and the largest RSS.
 start_server main --photos "dir:$WORK/photos"
+if [[ "${BENCH_ONLY:-}" == bytes ]]; then
+    bytes_path
+    stop_server
+    "$BIN/snapshare-bench" --summarize "$RESULTS"
+    exit 0
+fi
 SHORT=(--duration 4 --warmup 1 --users 50)
 for _ in 1 2 3 4 5; do
     bench list-1k "${SHORT[@]}" --scenario list --connections 50 --depth 1 --feed-snaps 1000
@@ -152,14 +288,17 @@ S_SERVER_PORT=$(sed -n 's/^ACCEPT .*:\([0-9]*\)$/\1/p' "$WORK/s_server.out")
 [[ -n "$S_SERVER_PORT" ]] || { echo "bench: openssl s_server did not start:" >&2; cat "$WORK/s_server.out" >&2; exit 1; }
 s_time s_time-openssl "$S_SERVER_PORT" "$S_SERVER_PID" "openssl s_server"
 kill "$S_SERVER_PID" 2>/dev/null || true
+
+# 4. The bytes path against nginx (see bytes_path above).
+bytes_path
 stop_server
 
-# 4. Idle connections on a fresh server, so its memory before them is only its own.
+# 5. Idle connections on a fresh server, so its memory before them is only its own.
 start_server idle
 bench idle --duration "$D" --warmup 1 --users 50 --scenario idle --connections "$IDLE_CONNECTIONS"
 stop_server
 
-# 5. A disk probe for the post figure: one 100 KB write and fdatasync at a time, as SQLite
+# 6. A disk probe for the post figure: one 100 KB write and fdatasync at a time, as SQLite
 #    commits one transaction, with nothing batched.
 FSYNC_LINE=$(dd if=/dev/zero of="$WORK/fsync-probe" bs=100k count=200 oflag=dsync 2>&1 | tail -1)
 FSYNC_MS=$(echo "$FSYNC_LINE" | awk '{ for (i = 1; i <= NF; i++) if ($i == "s,") print $(i - 1) * 1000 / 200 }')

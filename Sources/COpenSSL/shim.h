@@ -57,11 +57,21 @@ static inline long snapshare_BIO_set_mem_eof_return(BIO *bio, int value) {
 // kernel, with no memory BIO to copy them into and out of. send(2) with MSG_NOSIGNAL, so a peer that hung up gives
 // EPIPE instead of killing the process. EAGAIN sets "retry write", which SSL_write/SSL_do_handshake report as
 // SSL_ERROR_WANT_WRITE; OpenSSL keeps the unsent rest of the record and sends it first on the next call.
+//
+// The BIO's data is the descriptor, with bit 32 set while more records of the same burst follow (set with
+// SNAPSHARE_BIO_CTRL_MORE): those go with MSG_MORE, so the kernel packs a 100 KB reply's seven records into a few
+// large segments instead of pushing each one alone through TCP (the socket has TCP_NODELAY); the burst's last
+// record goes without it and pushes everything.
+#define SNAPSHARE_BIO_CTRL_MORE 0x5301
+#define SNAPSHARE_SOCKET_SINK_MORE ((intptr_t)1 << 32)
+
 static inline int snapshare_socket_sink_write(BIO *bio, const char *data, int length) {
-    int fd = (int)(intptr_t)BIO_get_data(bio);
+    intptr_t value = (intptr_t)BIO_get_data(bio);
+    int fd = (int)(value & 0xffffffff);
+    int flags = MSG_NOSIGNAL | ((value & SNAPSHARE_SOCKET_SINK_MORE) ? MSG_MORE : 0);
     BIO_clear_retry_flags(bio);
     for (;;) {
-        ssize_t sent = send(fd, data, (size_t)length, MSG_NOSIGNAL);
+        ssize_t sent = send(fd, data, (size_t)length, flags);
         if (sent >= 0) return (int)sent;
         if (errno == EINTR) continue;
         if (errno == EAGAIN || errno == EWOULDBLOCK) BIO_set_retry_write(bio);
@@ -70,9 +80,19 @@ static inline int snapshare_socket_sink_write(BIO *bio, const char *data, int le
 }
 
 static inline long snapshare_socket_sink_ctrl(BIO *bio, int command, long number, void *pointer) {
-    (void)bio; (void)number; (void)pointer;
+    (void)pointer;
+    if (command == SNAPSHARE_BIO_CTRL_MORE) {
+        intptr_t fd = (intptr_t)BIO_get_data(bio) & 0xffffffff;
+        BIO_set_data(bio, (void *)(fd | (number ? SNAPSHARE_SOCKET_SINK_MORE : 0)));
+        return 1;
+    }
     // Nothing is buffered here: a flush is always complete and nothing is ever pending.
     return command == BIO_CTRL_FLUSH ? 1 : 0;
+}
+
+// Whether the records OpenSSL writes next are followed by more of the same burst (MSG_MORE), or end it.
+static inline void snapshare_socket_sink_set_more(BIO *bio, int more) {
+    BIO_ctrl(bio, SNAPSHARE_BIO_CTRL_MORE, more, NULL);
 }
 
 static inline int snapshare_socket_sink_create(BIO *bio) {
@@ -97,7 +117,7 @@ static inline BIO_METHOD *snapshare_socket_sink_method_new(void) {
 // A sink BIO writing to `fd`; the BIO never closes the descriptor.
 static inline BIO *snapshare_socket_sink_new(BIO_METHOD *method, int fd) {
     BIO *bio = BIO_new(method);
-    if (bio != NULL) BIO_set_data(bio, (void *)(intptr_t)fd);
+    if (bio != NULL) BIO_set_data(bio, (void *)((intptr_t)fd & 0xffffffff));
     return bio;
 }
 

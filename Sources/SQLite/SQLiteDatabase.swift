@@ -130,13 +130,11 @@ public final class SQLiteDatabase {
 
     // MARK: Blobs
 
-    /// Runs `body` with `table.column` of row `rowID` opened for reading straight from the
-    /// database pages (see `SQLiteBlob`); nil when there is no such row. Call it inside a
-    /// transaction: the blob is closed when `body` returns.
-    public func withBlob<R>(table: String, column: String, rowID: Int64, _ body: (any StoredBytes) throws -> R) throws -> R? {
-        guard let blob = try SQLiteBlob(connection: handle, table: table, column: column, rowID: rowID) else { return nil }
-        defer { blob.close() }
-        return try body(blob)
+    /// Runs `body` with `table.column` of row `rowID`, to be read straight from the database
+    /// pages if `body` asks for the bytes (see `SQLiteBlob`). Call it inside the transaction that
+    /// found the row; reading a row that does not exist throws.
+    public func withStoredBytes<R>(table: String, column: String, rowID: Int64, _ body: (any StoredBytes) throws -> R) throws -> R {
+        try body(SQLiteBlob(connection: handle, table: table, column: column, rowID: rowID))
     }
 
     // MARK: Statements

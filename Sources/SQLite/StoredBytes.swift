@@ -1,21 +1,11 @@
-/// Bytes still inside storage (an image): their size, and a copy straight into memory the caller
-/// provides. A reply frame can then be laid out first and the image copied into its place once,
-/// instead of being read into an array and copied again into the frame.
+/// Bytes still inside storage (an image), read only when asked for.
 ///
-/// Valid only inside the call that handed it out (the store closes it afterwards).
+/// Why not read them up front: a server that already holds the image in memory (found by the
+/// digest its row names) never needs them, and opening a blob costs SQLite a small compiled
+/// program of its own each time.
+///
+/// Valid only inside the call that handed it out, in the transaction that found its row.
 public protocol StoredBytes {
-    /// How many bytes there are.
-    var count: Int { get }
-    /// Copies all `count` bytes to the start of `buffer`, which must hold at least that many.
-    func copy(into buffer: UnsafeMutableRawBufferPointer) throws
-}
-
-extension StoredBytes {
-    /// The bytes as an array (one copy).
-    public func array() throws -> [UInt8] {
-        try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            try copy(into: UnsafeMutableRawBufferPointer(buffer))
-            initialized = count
-        }
-    }
+    /// The bytes as a new array: one copy, straight from storage.
+    func array() throws -> [UInt8]
 }

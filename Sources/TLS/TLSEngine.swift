@@ -77,6 +77,8 @@ public final class TLSEngine {
     private var networkOutput: OpaquePointer
     /// True when sealed records go straight to a socket.
     private let sendsToSocket: Bool
+    /// The socket output sends with MSG_MORE (see `send(_:more:)`).
+    private var sendingMore = false
     /// Set when a memory BIO or OpenSSL's record buffers may have grown since the last
     /// `releaseIdleMemory()`.
     private var networkBuffersUsed = true
@@ -348,10 +350,13 @@ public final class TLSEngine {
     }
 
     /// Socket output: seals `bytes` (at most one record's worth, 16 KiB) into one TLS record and sends it.
-    public func send(_ bytes: UnsafeRawBufferPointer) throws(TLSError) -> SendResult {
+    /// `more`: the caller sends another record right after this one, so the kernel may hold this one back to
+    /// pack them into fewer, larger TCP segments (MSG_MORE); the last record of a burst must say false.
+    public func send(_ bytes: UnsafeRawBufferPointer, more: Bool = false) throws(TLSError) -> SendResult {
         precondition(sendsToSocket, "send(_:) is for socket output; use writePlaintext")
         precondition(!bytes.isEmpty && bytes.count <= Self.maxRecordPlaintext, "send(_:) takes 1 to 16384 bytes")
         try checkWritable("send")
+        sendMore(more)
         var written = 0
         OpenSSLErrorQueue.clear()
         errno = 0
@@ -408,6 +413,7 @@ public final class TLSEngine {
         guard handshakeCompleted, failure == nil, !closeNotifySent || closeNotifyPending else { return true }
         closeNotifySent = true
         networkBuffersUsed = true
+        sendMore(false)
         OpenSSLErrorQueue.clear()
         // Returns 0 ("sent ours, theirs not seen yet") or 1; with memory BIOs neither needs a retry.
         let status = SSL_shutdown(ssl)
@@ -474,6 +480,13 @@ public final class TLSEngine {
         guard !certificate.names(serverName) else { return }
         let code = IPAddress.isLiteral(serverName) ? X509_V_ERR_IP_ADDRESS_MISMATCH : X509_V_ERR_HOSTNAME_MISMATCH
         throw fail(TLSError.verification(code: Int(code)))
+    }
+
+    /// Tells the socket output whether records written next are followed by more (MSG_MORE).
+    private func sendMore(_ more: Bool) {
+        guard sendsToSocket, more != sendingMore else { return }
+        sendingMore = more
+        snapshare_socket_sink_set_more(networkOutput, more ? 1 : 0)
     }
 
     /// Records `error` as the engine's terminal failure and returns it.

@@ -64,29 +64,25 @@ public struct Frame: Sendable, Equatable {
         frame[3] = UInt8(truncatingIfNeeded: length)
     }
 
-    /// The wire bytes of a message whose last field is a byte field (u32 length, then the bytes)
-    /// of `count` bytes: `fields` encodes every field before it, and `fill` copies the bytes
-    /// straight into their place in the frame.
+    /// The wire bytes of a message whose last field is a byte field (u32 length, then `count`
+    /// bytes), up to those bytes: the header (its length counting the bytes that follow), every
+    /// field before them (`fields` encodes them), and their u32 length. The frame is these bytes
+    /// followed by the `count` bytes.
     ///
-    /// Why: a server sending a stored 100 KB image would otherwise read it into an array and copy
-    /// it again into the frame; this way the image is copied once, from storage into the frame.
-    public static func wireBytes(type: MessageType, requestID: UInt32, fields: (inout ByteWriter) -> Void,
-                                 trailingByteCount count: Int,
-                                 fill: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows -> [UInt8] {
+    /// Why: a server sending a 100 KB image it holds in memory sends it after this head as it is,
+    /// instead of copying it into a frame of its own (docs/benchmarks.md).
+    public static func wireHead(type: MessageType, requestID: UInt32, fields: (inout ByteWriter) -> Void,
+                                trailingByteCount count: Int) -> [UInt8] {
         precondition(count >= 0 && count <= Int(UInt32.max), "byte field longer than 4 GiB")
-        var head = ByteWriter(capacity: 256)
-        FrameHeader(length: 0, type: type.rawValue, requestID: requestID).encode(into: &head)
-        fields(&head)
-        head.write(UInt32(count))
-        let prefix = head.bytes
-        let total = prefix.count + count
-        return try [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
-            _ = buffer.initialize(from: prefix)
-            writeLength(total - FrameHeader.size, into: buffer)
-            initialized = prefix.count
-            try fill(UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[prefix.count...])))
-            initialized = total
-        }
+        var writer = ByteWriter(capacity: 256)
+        FrameHeader(length: 0, type: type.rawValue, requestID: requestID).encode(into: &writer)
+        fields(&writer)
+        writer.write(UInt32(count))
+        var head = writer.bytes
+        // Drop the writer's reference first, so patching the length below happens in place.
+        writer = ByteWriter(capacity: 0)
+        head.withUnsafeMutableBufferPointer { writeLength($0.count + count - FrameHeader.size, into: $0) }
+        return head
     }
 
     /// The number of payload bytes.

@@ -93,9 +93,12 @@ struct BenchSummary {
                 + "\(format(run["server_rss_per_connection_kb"], "%.1f")) KiB server RSS each (probe polls measured)")
         case "s_time":
             parts.append("openssl s_time -new against \(string(run, "target_server"))")
+        case "wrk":
+            parts.append("wrk against nginx serving a \(int(run, "file_bytes"))-byte file (the reference for the bytes path)")
         default:
             break
         }
+        if let ratio = nginxRatio(run) { parts.append(String(format: "%.2f× nginx's server CPU", ratio)) }
         if let extra = run["notes"] as? [String] { parts += extra }
         return parts.joined(separator: "; ")
     }
@@ -126,6 +129,15 @@ struct BenchSummary {
             row("view (claim + 100 KB), 50 connections: ≥ 5,000/s, zero double views",
                 String(format: "%.0f/s, %d double views", ops, doubles), ops >= 5_000 && doubles == 0)
         }
+        if let nginx = run(Self.nginxLabel), let photo = run("photo-50x1"), let view = run("view-50x1"),
+           let photoRatio = nginxRatio(photo), let viewRatio = nginxRatio(view) {
+            let doubles = int(view, "double_views")
+            row("photo and view, 50 × 1: server CPU per 100 KB reply ≤ 1.0× nginx's per 100 KB file in the same run, zero double views",
+                String(format: "photo %.2f×, view %.2f× (%.1f and %.1f µs against %.1f µs), %d double views", photoRatio, viewRatio,
+                       double(photo, "server_cpu_us_per_op"), double(view, "server_cpu_us_per_op"),
+                       double(nginx, "server_cpu_us_per_op"), doubles),
+                photoRatio <= 1.0 && viewRatio <= 1.0 && doubles == 0)
+        }
         if let post = run("post") {
             let ops = double(post, "ops_per_sec")
             row("post 100 KB, durable: ≥ 2,000/s", String(format: "%.0f/s", ops), ops >= 2_000)
@@ -151,6 +163,17 @@ struct BenchSummary {
                        int(large, "stored_snaps"), change), a > 0 && abs(change) <= 20)
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The label of the nginx reference runs (scripts/bench.sh).
+    private static let nginxLabel = "nginx-100k"
+
+    /// A bytes-path comparison run's server CPU per reply over nginx's per file, from the same
+    /// sitting; nil for other runs.
+    private func nginxRatio(_ run: [String: Any]) -> Double? {
+        guard ["photo-50x1", "view-50x1"].contains(string(run, "label")), let nginx = self.run(Self.nginxLabel) else { return nil }
+        let reference = double(nginx, "server_cpu_us_per_op")
+        return reference > 0 ? double(run, "server_cpu_us_per_op") / reference : nil
     }
 
     // MARK: Fields

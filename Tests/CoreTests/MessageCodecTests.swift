@@ -15,26 +15,23 @@ import Testing
         #expect(try decoded.decode(M.self) == message)
     }
 
-    @Test("image replies laid out in place are byte for byte the frames their messages encode to")
-    func imageFramesFilledInPlaceMatchTheCodec() throws {
+    @Test("an image reply's head followed by its image is byte for byte the frame its message encodes to")
+    func imageFrameHeadsPlusImagesMatchTheCodec() throws {
         let image = (0..<100_003).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         let digest = SHA256.hash(image)
-        let fill = { (buffer: UnsafeMutableRawBufferPointer) in
-            image.withUnsafeBytes { buffer.copyMemory(from: $0) }
-        }
         let snap = SnapImage(snap: Self.snap, sha256: digest, image: image)
-        #expect(SnapImage.frame(requestID: 5, snap: Self.snap, sha256: digest, imageByteCount: image.count, fill: fill)
+        #expect(SnapImage.frameHead(requestID: 5, snap: Self.snap, sha256: digest, imageByteCount: image.count) + image
                 == Frame(snap, requestID: 5).encoded())
         let info = PhotoInfo(id: 40, pinID: 3, position: 0, state: .ready, title: "Kerrytown", tags: "annarbor cat",
                              place: "Ann Arbor, Michigan, United States", latitude: 42.25, longitude: -83.75,
                              width: 160, height: 120, byteCount: UInt32(image.count))
         for variant in [PhotoVariant.full, .thumbnail] {
             let photo = PhotoImage(photo: info, variant: variant, sha256: digest, image: image)
-            #expect(PhotoImage.frame(requestID: 6, photo: info, variant: variant, sha256: digest, imageByteCount: image.count, fill: fill)
+            #expect(PhotoImage.frameHead(requestID: 6, photo: info, variant: variant, sha256: digest, imageByteCount: image.count) + image
                     == Frame(photo, requestID: 6).encoded())
         }
-        // An empty image has no bytes to fill.
-        #expect(SnapImage.frame(requestID: 7, snap: Self.snap, sha256: digest, imageByteCount: 0, fill: { _ in })
+        // An empty image: the head is the whole frame.
+        #expect(SnapImage.frameHead(requestID: 7, snap: Self.snap, sha256: digest, imageByteCount: 0)
                 == Frame(SnapImage(snap: Self.snap, sha256: digest, image: []), requestID: 7).encoded())
     }
 

@@ -47,6 +47,8 @@ public struct ServerConfiguration: Sendable {
     /// each can produce, and replies not yet sent. Requests wait, and reading stops, beyond it.
     public var connectionBufferBytes = 12 * 1024 * 1024
     public var storageReaders = 2
+    /// Memory for hot photo and snap images, shared by every reply that sends them (`ImageCache`).
+    public var imageCacheBytes = 32 * 1024 * 1024
     public var sessionLifetimeMilliseconds: Int64 = 30 * 24 * 3600 * 1000
     /// How wrong passwords are throttled (see `LoginThrottle`).
     public var loginThrottle = LoginThrottle.Policy()

@@ -28,7 +28,8 @@ final class Connection: EventHandler {
     private var decoder: FrameDecoder
     private(set) var state: ConnectionState
 
-    /// Encoded frames waiting to be encrypted, oldest first; `plainOffset` bytes of the first are done.
+    /// Encoded frames waiting to be encrypted, oldest first, as they came (an image reply is its
+    /// head, then its image as the image cache holds it); `plainOffset` bytes of the first are done.
     private var plainQueue: [[UInt8]] = []
     private var plainOffset = 0
     /// Bytes in `plainQueue` not yet sent.
@@ -37,8 +38,8 @@ final class Connection: EventHandler {
     private var heldFrame: Frame?
     /// The user this connection is counted under in the server's census (nil: not logged in).
     var countedUserID: Int64?
-    /// The socket pushed back while a record of this many gathered small frames was leaving: the
-    /// retry must hand OpenSSL the same frames (see `TLSEngine.SendResult.wouldBlock`).
+    /// The socket pushed back while a record of this many gathered bytes was leaving: the retry
+    /// must hand OpenSSL the same bytes (see `TLSEngine.SendResult.wouldBlock`).
     private var pendingGather: Int?
     private var readInterest = true
     private var writeInterest = false
@@ -224,7 +225,7 @@ final class Connection: EventHandler {
         guard !closed, state.phase != .closing else { return }
         let wasLoggedIn = state.user != nil
         state.requestCompleted(requestID: requestID, identity: outcome.identity, reservation: reservation,
-                               replyBytes: outcome.frame.count, now: now)
+                               replyBytes: outcome.byteCount, now: now)
         if wasLoggedIn != (state.user != nil) || outcome.identity != .unchanged {
             server.identityChanged(self, wasLoggedIn: wasLoggedIn)
         }
@@ -232,12 +233,13 @@ final class Connection: EventHandler {
             finish(with: outcome.frame)
         } else {
             send(outcome.frame)
+            send(outcome.trailingImage)
         }
     }
 
-    /// Queues one encoded frame for sending.
+    /// Queues one encoded frame, or a piece of one, for sending.
     func send(_ frame: [UInt8]) {
-        guard !closed else { return }
+        guard !closed, !frame.isEmpty else { return }
         plainQueue.append(frame)
         queuedBytes += frame.count
     }
@@ -357,67 +359,68 @@ final class Connection: EventHandler {
 
     private enum SendOutcome { case sent, wouldBlock, failed }
 
-    /// Seals and sends the next piece of queued plaintext: small frames gathered into one record,
-    /// or one record's worth of a large frame.
+    /// Seals and sends the next record's worth of queued plaintext: straight from the queue's head
+    /// when a whole record's worth is left in it (an image), else gathered from the head and what
+    /// follows it (small replies together; an image's head with its first bytes; its last bytes
+    /// with the next reply) into the shared record buffer, so every record but the last is full.
+    /// Every record but the last queued goes with MSG_MORE (`TLSEngine.send(_:more:)`).
     private func sendNext() -> SendOutcome {
-        let record = server.scratch.record
+        let recordSize = TLSEngine.maxRecordPlaintext
+        let result: TLSEngine.SendResult
         do {
-            if let gather = pendingGather ?? gatherableFrames(fitting: record.count) {
-                var used = 0
-                for frame in plainQueue[0..<gather] {
-                    frame.withUnsafeBytes { bytes in
-                        (record.baseAddress! + used).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
-                    }
-                    used += frame.count
+            if pendingGather == nil, plainQueue[0].count - plainOffset >= recordSize {
+                let offset = plainOffset
+                let more = queuedBytes > recordSize
+                result = try plainQueue[0].withUnsafeBytes { (raw) throws(TLSError) -> TLSEngine.SendResult in
+                    try tls.send(UnsafeRawBufferPointer(rebasing: raw[offset..<offset + recordSize]), more: more)
                 }
-                // One seal and one record header for many replies, instead of one each.
-                guard case .sent(var sent) = try tls.send(UnsafeRawBufferPointer(rebasing: record[0..<used])) else {
-                    pendingGather = gather
-                    return .wouldBlock
-                }
-                pendingGather = nil
-                queuedBytes -= sent
-                // Usually all of it; less when the peer asked for smaller records (TLS
-                // max_fragment_length): the frame cut in two goes on alone from its offset.
-                while let head = plainQueue.first, sent >= head.count {
-                    sent -= head.count
-                    plainQueue.removeFirst()
-                }
-                plainOffset = sent
-                return .sent
-            }
-            let offset = plainOffset
-            let end = min(plainQueue[0].count, offset + TLSEngine.maxRecordPlaintext)
-            let result = try plainQueue[0].withUnsafeBytes { (raw) throws(TLSError) -> TLSEngine.SendResult in
-                try tls.send(UnsafeRawBufferPointer(rebasing: raw[offset..<end]))
-            }
-            guard case .sent(let count) = result else { return .wouldBlock }
-            queuedBytes -= count
-            if offset + count == plainQueue[0].count {
-                plainQueue.removeFirst()
-                plainOffset = 0
             } else {
-                plainOffset = offset + count
+                let record = server.scratch.record
+                let used = gather(into: record, upTo: pendingGather ?? recordSize)
+                result = try tls.send(UnsafeRawBufferPointer(rebasing: record[0..<used]), more: queuedBytes > used)
+                pendingGather = result == .wouldBlock ? used : nil
             }
-            return .sent
         } catch {
             server.logger.debug("connection \(id): TLS write failed: \(error)")
             closeNow()
             return .failed
         }
+        guard case .sent(let sent) = result else { return .wouldBlock }
+        // Usually all of it; less when the peer asked for smaller records (TLS max_fragment_length).
+        consume(sent)
+        return .sent
     }
 
-    /// How many whole small frames at the head of the queue share the next record; nil when the
-    /// head goes alone (a single frame, a large one, or one already partly sent).
-    private func gatherableFrames(fitting capacity: Int) -> Int? {
-        guard plainOffset == 0, plainQueue.count > 1, plainQueue[0].count < capacity else { return nil }
+    /// Copies up to `limit` bytes from the head of the queue on into `record`; returns how many.
+    private func gather(into record: UnsafeMutableRawBufferPointer, upTo limit: Int) -> Int {
         var used = 0
-        var count = 0
-        while count < plainQueue.count, used + plainQueue[count].count <= capacity {
-            used += plainQueue[count].count
-            count += 1
+        var offset = plainOffset
+        for part in plainQueue {
+            let count = min(part.count - offset, limit - used)
+            part.withUnsafeBytes { bytes in
+                (record.baseAddress! + used).copyMemory(from: bytes.baseAddress! + offset, byteCount: count)
+            }
+            used += count
+            offset = 0
+            if used == limit { break }
         }
-        return count
+        return used
+    }
+
+    /// Drops `count` sent bytes from the head of the queue.
+    private func consume(_ count: Int) {
+        queuedBytes -= count
+        var left = count
+        while left > 0 {
+            let rest = plainQueue[0].count - plainOffset
+            guard left >= rest else {
+                plainOffset += left
+                return
+            }
+            left -= rest
+            plainQueue.removeFirst()
+            plainOffset = 0
+        }
     }
 
     private func startLingering() {

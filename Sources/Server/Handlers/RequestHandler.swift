@@ -20,12 +20,15 @@ public final class RequestHandler: Sendable {
     let albums: Albums
     /// Raised with every snap posted (see `ImageCeiling`).
     let imageCeiling: ImageCeiling
+    /// Hot images for photo and snap replies (see `ImageCache`).
+    let images: ImageCache
 
     public init(storage: StorageExecutor, configuration: ServerConfiguration, metrics: ServerMetrics,
                 logger: Logger, albums: Albums, imageCeiling: ImageCeiling = ImageCeiling(),
                 clock: WallClock = .system) {
         self.storage = storage
         self.imageCeiling = imageCeiling
+        self.images = ImageCache(capacityBytes: configuration.imageCacheBytes)
         self.albums = albums
         self.configuration = configuration
         self.changes = ChangeVersion()

@@ -3,7 +3,11 @@ import Wire
 /// A handler's answer: the reply frame, already encoded, what it did to the connection's
 /// identity, and what it did to other connections' access.
 public struct HandlerOutcome: Sendable {
+    /// The reply frame, or for an image reply the frame up to its image.
     public var frame: [UInt8]
+    /// An image reply's image, the rest of its frame, sent after `frame` as it is: the bytes are
+    /// shared with the image cache, never copied into a frame (`ImageReplies`). Empty otherwise.
+    public var trailingImage: [UInt8] = []
     public var identity: IdentityChange
     /// The reply is a fatal Error: the connection sends it, then close_notify, then closes.
     public var closesConnection: Bool
@@ -22,6 +26,15 @@ public struct HandlerOutcome: Sendable {
                                 access: AccessChange? = nil) {
         self.init(frame: Frame(message, requestID: requestID).encoded(), identity: identity, access: access)
     }
+
+    /// A reply carrying an image: its frame up to the image, then the image.
+    public init(frameHead: [UInt8], image: [UInt8]) {
+        self.init(frame: frameHead)
+        trailingImage = image
+    }
+
+    /// The bytes of the whole reply frame.
+    public var byteCount: Int { frame.count + trailingImage.count }
 
     /// An Error reply; a fatal one closes the connection after it is sent.
     public init(_ error: ErrorMessage, requestID: UInt32) {

@@ -230,13 +230,12 @@ extension SQLiteStore {
                     break
                 }
                 let table = thumbnail ? "photo_thumbnails" : "photo_images"
-                let missing = StoreError(.internalError, "ready photo \(id) has no bytes")
                 guard let sha256 = try database.queryFirst("SELECT sha256 FROM \(table) WHERE photo_id = ?1", [.integer(id)],
-                                                           row: { $0.blob(at: 0) }) else { throw missing }
-                guard let reply = try database.withBlob(table: table, column: "bytes", rowID: id, { try body(photo, sha256, $0) }) else {
-                    throw missing
+                                                           row: { $0.blob(at: 0) }) else {
+                    throw StoreError(.internalError, "ready photo \(id) has no bytes")
                 }
-                return reply
+                // The row holding the digest holds the bytes.
+                return try database.withStoredBytes(table: table, column: "bytes", rowID: id) { try body(photo, sha256, $0) }
             }
         }
     }

@@ -60,7 +60,8 @@ extension SQLiteStore {
             try database.transaction {
                 // One read of the snap serves the checks and the reply.
                 guard let gate = try database.queryFirst(Self.claimGateSQL, [.integer(viewerID), .integer(snapID)], row: { row in
-                    (listing: try Self.snapListing(row), erased: row.bool("image_erased"), sha256: row.blob("sha256"))
+                    (listing: try Self.snapListing(row), erased: row.bool("image_erased"), sha256: row.blob("sha256"),
+                     hasImage: row.bool("has_image"))
                 }) else {
                     throw StoreError(.notFound, "no snap \(snapID)")
                 }
@@ -76,15 +77,14 @@ extension SQLiteStore {
                 } catch let error as SQLiteError where error.isUniquenessViolation {
                     throw StoreError(.alreadyViewed, "you already opened snap \(snapID); each snap opens once per person")
                 }
-                var listing = gate.listing
-                listing.status = .read
                 // A missing image with image_erased still 0 means a purge is racing us or the row was
                 // damaged; either way nobody gets bytes, and throwing rolls the claim back.
-                let result = try database.withBlob(table: "snap_images", column: "bytes", rowID: snapID) { image in
+                guard gate.hasImage else { throw StoreError(.expired, "snap \(snapID) has no image any more") }
+                var listing = gate.listing
+                listing.status = .read
+                return try database.withStoredBytes(table: "snap_images", column: "bytes", rowID: snapID) { image in
                     try body(listing, gate.sha256, image)
                 }
-                guard let result else { throw StoreError(.expired, "snap \(snapID) has no image any more") }
-                return result
             }
         }
     }
@@ -136,7 +136,11 @@ extension SQLiteStore {
         """
     static let listingSelect = "SELECT " + listingColumns + "\n" + listingFrom
     /// ?1 viewer, ?2 snap id: the listing, then what the view-once gate checks.
-    static let claimGateSQL = "SELECT " + listingColumns + ", s.image_erased, s.sha256\n" + listingFrom + """
+    static let claimGateSQL = "SELECT " + listingColumns + """
+        , s.image_erased, s.sha256,
+               EXISTS (SELECT 1 FROM snap_images i WHERE i.snap_id = s.id) AS has_image
+
+        """ + listingFrom + """
 
         WHERE s.id = ?2
         """

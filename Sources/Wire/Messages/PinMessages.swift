@@ -243,13 +243,13 @@ public struct PhotoImage: WireMessage, Equatable {
         photo.encode(into: &w); w.write(variant.rawValue); w.writeRaw(sha256)
     }
 
-    /// The complete frame of a PhotoImage whose `imageByteCount` image bytes `fill` copies in
-    /// place: the same bytes as `Frame(PhotoImage(...), requestID:)`, with one copy of the image.
-    public static func frame(requestID: UInt32, photo: PhotoInfo, variant: PhotoVariant, sha256: [UInt8], imageByteCount: Int,
-                             fill: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows -> [UInt8] {
-        try Frame.wireBytes(type: type, requestID: requestID,
-                            fields: { encodeFields(photo: photo, variant: variant, sha256: sha256, into: &$0) },
-                            trailingByteCount: imageByteCount, fill: fill)
+    /// The frame of a PhotoImage up to its image: followed by the `imageByteCount` image bytes, the
+    /// same bytes as `Frame(PhotoImage(...), requestID:)`, so an image held in memory is sent as it is.
+    public static func frameHead(requestID: UInt32, photo: PhotoInfo, variant: PhotoVariant, sha256: [UInt8],
+                                 imageByteCount: Int) -> [UInt8] {
+        Frame.wireHead(type: type, requestID: requestID,
+                       fields: { encodeFields(photo: photo, variant: variant, sha256: sha256, into: &$0) },
+                       trailingByteCount: imageByteCount)
     }
 }
 

@@ -200,12 +200,11 @@ public struct SnapImage: WireMessage, Equatable {
         snap.encode(into: &w); w.writeRaw(sha256)
     }
 
-    /// The complete frame of a SnapImage whose `imageByteCount` image bytes `fill` copies in
-    /// place: the same bytes as `Frame(SnapImage(...), requestID:)`, with one copy of the image.
-    public static func frame(requestID: UInt32, snap: SnapInfo, sha256: [UInt8], imageByteCount: Int,
-                             fill: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows -> [UInt8] {
-        try Frame.wireBytes(type: type, requestID: requestID, fields: { encodeFields(snap: snap, sha256: sha256, into: &$0) },
-                            trailingByteCount: imageByteCount, fill: fill)
+    /// The frame of a SnapImage up to its image: followed by the `imageByteCount` image bytes, the
+    /// same bytes as `Frame(SnapImage(...), requestID:)`, so an image held in memory is sent as it is.
+    public static func frameHead(requestID: UInt32, snap: SnapInfo, sha256: [UInt8], imageByteCount: Int) -> [UInt8] {
+        Frame.wireHead(type: type, requestID: requestID,
+                       fields: { encodeFields(snap: snap, sha256: sha256, into: &$0) }, trailingByteCount: imageByteCount)
     }
 }
 

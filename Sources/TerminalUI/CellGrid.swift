@@ -85,6 +85,12 @@ public struct CellGrid: Sendable, Equatable {
         return max(0, at - column)
     }
 
+    /// Puts one single-width cell at `column`, `row` (ignored outside the grid).
+    public mutating func set(_ cell: Cell, column: Int, row: Int) {
+        guard (0..<columns).contains(column), (0..<rows).contains(row), DisplayWidth.of(cell.character) == 1 else { return }
+        put(cell, at: column, row: row)
+    }
+
     /// Paints blanks in `style` over a rectangle (clipped to the grid).
     public mutating func fill(columns range: Range<Int>, rows rowRange: Range<Int>, style: Style = .plain) {
         let columnRange = range.clamped(to: 0..<columns)

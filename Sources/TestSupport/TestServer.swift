@@ -47,6 +47,11 @@ public final class TestServer: @unchecked Sendable {
     /// Stops and starts again on the same port and data.
     public func restart() throws {
         server.stop()
+        try startAgain()
+    }
+
+    /// Starts again, on the same port and data, a server that `stop()` stopped.
+    public func startAgain() throws {
         var config = configuration
         config.port = port
         server = try SnapshareServer(configuration: config, logger: Self.logger(config, log), clock: clock)

@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func theClientDecodesNoMoreThanItsServerAccepts() throws {
-        let limits = ImageDisplay.limits(for: welcome(dimension: 8192, pixels: 4096 * 4096))
+        let limits = welcome(dimension: 8192, pixels: 4096 * 4096).displayLimits
         #expect(limits.maxPixels == 4096 * 4096 && limits.maxWidth == 8192 && limits.maxBytes == 5 << 20)
         // A few bytes declaring 40 million pixels are refused from the header, before any decoding.
         #expect(throws: ImageError.dimensionsTooLarge(width: 6400, height: 6250, limit: limits)) {
@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func aServerThatAcceptsHugeImagesDoesNotRaiseTheClientsOwnCap() {
-        let limits = ImageDisplay.limits(for: welcome(dimension: 65_535, pixels: 1_000_000_000))
+        let limits = welcome(dimension: 65_535, pixels: 1_000_000_000).displayLimits
         #expect(limits.maxPixels == ImageDisplay.largest.maxPixels && limits.maxWidth == ImageDisplay.largest.maxWidth)
         #expect(ImageDisplay.largest.maxPixels <= 40_000_000)
     }

@@ -21,6 +21,7 @@ struct FolderLayerTests {
     ]
     static let clientLayers: [[String]] = [
         ["Commands"],
+        ["App"],
         ["Presentation"],
         ["Vacations"],
         ["Session"],

@@ -147,9 +147,3 @@ enum DatabaseFiles {
         return false
     }
 }
-
-/// Moves a non-Sendable value to another thread in a test where the handoff is safe.
-struct UncheckedSendable<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
-}

@@ -19,4 +19,14 @@ void snapshare_name_this_thread(const char *name);
 
 /// The errno of the calling thread, read in C so no Swift runtime call can clobber it.
 int snapshare_errno(void);
+
+/// pipe2 with O_NONBLOCK|O_CLOEXEC (hidden from Swift like accept4). Returns 0 on success.
+int snapshare_pipe(int fds[2]);
+
+/// Delivers `signo` as one byte (its number) written to `fd` by an async-signal-safe handler
+/// (SA_RESTART), so a poll loop hears signals on a pipe. Returns 0 on success.
+int snapshare_forward_signal(int signo, int fd);
+
+/// Puts `signo` back to its default action. Returns 0 on success.
+int snapshare_default_signal(int signo);
 #endif

@@ -10,6 +10,11 @@ public enum CLI {
         signal(SIGPIPE, SIG_IGN)
         let parser = CommandLineParser(root: CommandTree.root)
         let parsed: ParsedCommand
+        // No command: the app on a terminal, else the help.
+        var arguments = arguments
+        if AppCommand.namesNoCommand(arguments) {
+            arguments += isatty(0) == 1 && isatty(1) == 1 ? ["app"] : ["--help"]
+        }
         do {
             switch try parser.parse(arguments, environment: environment) {
             case .help(let text):

@@ -39,6 +39,17 @@ enum CommandTree {
                        environmentVariable: "SNAPSHARE_CA"),
         ],
         subcommands: [
+            Command("app", summary: "Open the full-screen app: post, feeds, map, vacations, movies (the default on a terminal)",
+                        discussion: """
+                            Plain `snapshare` on a terminal opens it too. It asks you to log in or register when
+                            no session is saved, and uses the same saved state as every other command. Inside,
+                            ? lists the keys of the screen you are on; q quits. Pictures shown full screen use
+                            the terminal's graphics protocol when it has one (kitty for kitty, WezTerm and
+                            Ghostty; iTerm2's inline images), else half blocks; sixel only when asked for.
+                            """,
+                        options: [OptionSpec("--pictures", valueName: "HOW", help: "halfblock, kitty, iterm, sixel or auto (the default)",
+                                             environmentVariable: "SNAPSHARE_PICTURES")],
+                        exitCodes: exitCodes, run: AppCommand.run),
             Command("register", summary: "Create an account and log in",
                         arguments: [ArgumentSpec("USER", help: "3-32 letters, digits, '_', '.', '-'")],
                         options: [OptionSpec("--class-code", valueName: "CODE", help: "the code your instructor gave the class")],

@@ -94,8 +94,7 @@ enum FeedCommands {
         }
         let session = try context.authenticated()
         let welcome = session.welcome
-        let limits = ImageLimits(maxBytes: Int(welcome.maxImageBytes), maxWidth: Int(welcome.maxImageDimension),
-                                 maxHeight: Int(welcome.maxImageDimension), maxPixels: Int(welcome.maxImagePixels))
+        let limits = welcome.postLimits
         let prepared: PostImage.Prepared
         do { prepared = try PostImage.prepare(image, limits: limits) } catch {
             throw ClientError(error.kind, "cannot post \(source): \(error.message)")

@@ -4,18 +4,7 @@ import Imaging
 
 /// Draws an image: full screen on a terminal (any key closes), else as text on standard output.
 enum ImageDisplay {
-    /// The most this client decodes whatever a server allows: 8192x8192 and 40 megapixels, that
-    /// is 120 MB of pixels (and a copy) for a file that can be a few kilobytes.
-    static let largest = ImageLimits.standard
-
-    /// What to decode from the server that sent `welcome`: no more than it accepts from anyone
-    /// (a larger image did not come through its checks), and never more than `largest`.
-    static func limits(for welcome: Welcome) -> ImageLimits {
-        ImageLimits(maxBytes: Int(welcome.maxImageBytes),
-                    maxWidth: min(Int(welcome.maxImageDimension), largest.maxWidth),
-                    maxHeight: min(Int(welcome.maxImageDimension), largest.maxHeight),
-                    maxPixels: min(Int(welcome.maxImagePixels), largest.maxPixels))
-    }
+    static let largest = Welcome.largestDecoded
 
     /// Decodes and draws `bytes`; returns the decoded size. The header is checked against
     /// `limits` before anything is decoded.

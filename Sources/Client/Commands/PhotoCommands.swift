@@ -8,7 +8,7 @@ enum PhotoCommands {
         let id = try context.identifier(0, "PHOTO_ID")
         let session = try context.authenticated()
         let image = try session.photo(id, variant: context.parsed.flag("--thumbnail") ? .thumbnail : .full)
-        try draw(image, limits: ImageDisplay.limits(for: session.welcome), context: context)
+        try draw(image, limits: session.welcome.displayLimits, context: context)
     }
 
     /// Prints a photo as `view` prints a snap: JSON with its SHA-256, or a caption, the drawing

@@ -19,6 +19,6 @@ enum RandomCommand {
             context.console.out("No photo to show: the album is \(album). See it with: snapshare album \(pin.id)")
             return
         }
-        try PhotoCommands.draw(try session.photo(photo.id), limits: ImageDisplay.limits(for: session.welcome), context: context)
+        try PhotoCommands.draw(try session.photo(photo.id), limits: session.welcome.displayLimits, context: context)
     }
 }

@@ -17,7 +17,7 @@ enum ViewCommand {
         let about = "snap \(snap.id) from \(PrintableText.clean(snap.poster)) in \(PrintableText.clean(snap.feed)) "
             + "(\(TimeAgo.describe(snap.postedAt, now: now)))"
         let line = "viewed snap \(snap.id) \(snap.width)x\(snap.height) \(opened.image.count) sha256:\(SHA256.hex(opened.sha256))"
-        try ImageDisplay.show(bytes: opened.image, limits: ImageDisplay.limits(for: session.welcome), context: context,
+        try ImageDisplay.show(bytes: opened.image, limits: session.welcome.displayLimits, context: context,
                               title: "Snap \(snap.id) from \(PrintableText.clean(snap.poster)) in \(PrintableText.clean(snap.feed)), "
                                 + TimeAgo.describe(snap.postedAt, now: now) + " (your one view)",
                               afterwards: "Viewed " + about + "; it cannot be opened again.", caption: line)

@@ -1,3 +1,5 @@
+import TerminalUI
+
 /// The cursor of `movies browse` as a value: keys in, what to show out. It never moves past
 /// either end; trying to is answered with the two fixed messages.
 struct MovieBrowser: Equatable {
@@ -57,22 +59,31 @@ struct MovieBrowser: Equatable {
     /// space, so piped input may be spread over lines). Arrow keys move too; Escape, Ctrl-C and
     /// Ctrl-D quit, because raw mode turns off the terminal's own handling of them.
     static func key(for bytes: [UInt8]) -> Key? {
-        switch bytes {
-        case [UInt8(ascii: "n")], [UInt8(ascii: "N")], [0x1B, 0x5B, 0x43], [0x1B, 0x5B, 0x42], [0x1B, 0x4F, 0x43], [0x1B, 0x4F, 0x42]:
-            return .next
-        case [UInt8(ascii: "p")], [UInt8(ascii: "P")], [0x1B, 0x5B, 0x44], [0x1B, 0x5B, 0x41], [0x1B, 0x4F, 0x44], [0x1B, 0x4F, 0x41]:
-            return .previous
-        case [UInt8(ascii: "q")], [UInt8(ascii: "Q")], [0x1B], [0x03], [0x04]:
-            return .quit
-        case [UInt8(ascii: " ")], [UInt8(ascii: "\n")], [UInt8(ascii: "\r")], [UInt8(ascii: "\t")]:
-            return nil
-        default:
-            // A printable character is named as typed; anything else by its bytes.
-            if let text = String(validating: bytes, as: UTF8.self),
-               !text.unicodeScalars.contains(where: PrintableText.isControl) {
-                return .other(text)
-            }
+        var parser = InputParser()
+        let events = parser.feed(bytes) + parser.flush()
+        guard events.count == 1 else {
             return .other(bytes.map { String($0, radix: 16, uppercase: true) }.joined(separator: " "))
+        }
+        return key(for: events[0])
+    }
+
+    /// The key for one input event, as `key(for:)` of bytes decides it.
+    static func key(for event: InputEvent) -> Key? {
+        switch event {
+        case .key(.character("n"), _), .key(.character("N"), _), .key(.right, _), .key(.down, _):
+            return .next
+        case .key(.character("p"), _), .key(.character("P"), _), .key(.left, _), .key(.up, _):
+            return .previous
+        case .key(.character("q"), _), .key(.character("Q"), _), .key(.escape, _), .key(.control("c"), _), .key(.control("d"), _):
+            return .quit
+        case .key(.character(" "), _), .key(.enter, _), .key(.tab, _):
+            return nil
+        case .key(.character(let character), _):
+            return .other(String(character))
+        case .unknown(let bytes):
+            return .other(bytes.map { String($0, radix: 16, uppercase: true) }.joined(separator: " "))
+        default:
+            return .other("\(event)")
         }
     }
 }

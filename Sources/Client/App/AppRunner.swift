@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import TerminalUI
+
+/// The app's loop on a real terminal: take the terminal, draw, wait for input, a signal or a
+/// server result, apply it, draw only what changed, and give the terminal back however it ends
+/// (q, Ctrl-C, SIGTERM, SIGHUP, a thrown error); Ctrl-Z suspends and `fg` redraws.
+///
+/// It never spins: between events it sleeps in poll(2), waking once a second for the live feed
+/// and the ages on screen.
+enum AppRunner {
+    /// How the backend makes a session: connect, then resume the login saved for the server.
+    static func connect(settings: ConnectionSettings, state: ClientState) -> AppBackend.Connect {
+        { () throws(ClientError) -> SnapshareSession in
+            let session = try SnapshareSession(settings: settings, state: state) { _ in }
+            _ = try session.resumeSavedSession()
+            return session
+        }
+    }
+
+    /// Every tab, for the model.
+    static func screens(_ app: AppModel) -> [AppModel.Tab: AppScreen] {
+        [.post: PostScreen(app: app), .feeds: FeedsScreen(app: app), .map: MapScreen(app: app),
+         .vacations: VacationsScreen(app: app), .movies: MoviesScreen(app: app)]
+    }
+
+    static func run(settings: ConnectionSettings, state: ClientState, environment: [String: String],
+                    pictures: PictureProtocol) throws(ClientError) {
+        let session: TerminalSession
+        do { session = try TerminalSession() } catch { throw ClientError(.local, "cannot use this terminal: \(error)") }
+        defer { session.close() }
+        let backend = AppBackend(connect: connect(settings: settings, state: state)) { [session] in session.wake() }
+        defer { backend.stop() }
+        let depth = ColorDepth.detect(environment)
+        let app = AppModel(backend: backend, environment: environment, state: state, depth: depth,
+                           colour: ColorDepth.decorationsColored(environment, onTerminal: true), makeScreens: screens)
+        app.startSettings = settings
+        app.pictures = pictures
+        do {
+            try session.start()
+            try loop(app, session: session, depth: depth)
+            app.finish()
+        } catch {
+            session.stop()
+            throw ClientError(.local, "the terminal failed: \(error)")
+        }
+    }
+
+    private static func loop(_ app: AppModel, session: TerminalSession, depth: ColorDepth) throws(Terminal.Failure) {
+        let timings = app.environment["SNAPSHARE_APP_TIMINGS"].map { RedrawTimings(path: $0) }
+        defer { timings?.write() }
+        var inputArrived: UInt64?
+        var writer = ScreenWriter(depth: depth)
+        var parser = InputParser()
+        var size = Terminal.sizeOrDefault(of: session.terminal.output)
+        var lastTick = Date()
+        app.start()
+        var shownPicture: ObjectIdentifier?
+        while !app.quitRequested {
+            let grid = app.render(columns: size.columns, rows: size.rows)
+            let picture = app.protocolPicture
+            if shownPicture != nil && picture.map({ ObjectIdentifier($0.picture) }) != shownPicture {
+                // The protocol's pixels are not cells: take them away and repaint every cell.
+                if app.pictures == .kitty { try session.terminal.write(PictureEscapes.kittyDeleteAll) }
+                writer.invalidate()
+                shownPicture = nil
+            }
+            try session.terminal.write(writer.frame(grid))
+            if let picture, shownPicture == nil, let bytes = picture.picture.escapes(app.pictures, area: picture.area) {
+                try session.terminal.write(bytes)
+                shownPicture = ObjectIdentifier(picture.picture)
+            }
+            if let started = inputArrived { timings?.record(from: started) }
+            let waitFor: Int32 = parser.isWaiting ? 30 : 1000
+            let wakeup = try session.wait(timeoutMilliseconds: waitFor)
+            if wakeup.inputClosed { return }
+            inputArrived = wakeup.input.isEmpty ? nil : DispatchTime.now().uptimeNanoseconds
+            var events = parser.feed(wakeup.input)
+            if wakeup.input.isEmpty && parser.isWaiting { events += parser.flush() }
+            for event in events { app.handle(event) }
+            for completion in app.backend.takeCompletions() { completion() }
+            for signal in wakeup.signals {
+                switch signal {
+                case SIGWINCH:
+                    size = Terminal.sizeOrDefault(of: session.terminal.output)
+                    writer.invalidate()
+                    shownPicture = nil
+                case SIGTSTP:
+                    try session.suspend()
+                    size = Terminal.sizeOrDefault(of: session.terminal.output)
+                    writer.invalidate()
+                case SIGCONT:
+                    // Stopped from outside (not by our Ctrl-Z): take the terminal again.
+                    try session.start()
+                    writer.invalidate()
+                default:
+                    // SIGTERM, SIGHUP, SIGINT: leave cleanly.
+                    return
+                }
+            }
+            if events.contains(.key(.control("z"))) {
+                try session.suspend()
+                size = Terminal.sizeOrDefault(of: session.terminal.output)
+                writer.invalidate()
+            }
+            if Date().timeIntervalSince(lastTick) >= 1 {
+                lastTick = Date()
+                app.tick()
+            }
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import Imaging
+import TerminalUI
+import Wire
+
+/// Feeds: one section per feed, each snap a row with poster, age and ● unread / ○ read / ➤ sent.
+/// Live: a Poll every second in the background, the listing fetched only when it says something
+/// changed, expired snaps dropped as their time passes. Enter on an unread snap opens it full
+/// screen once; the server refuses a second time.
+final class FeedsScreen: AppScreen {
+    private enum Row {
+        case feed(String)
+        case snap(SnapInfo)
+    }
+
+    private unowned let app: AppModel
+    private var version: UInt64?
+    private var snaps: [SnapInfo] = []
+    private var feedNames: [String] = []
+    private var rows: [Row] = []
+    /// The selected row (always a snap row when there is one).
+    private var selected = 0
+    private var scroll = 0
+    private var polling = false
+    private var opening = false
+    private var visibleRows = 10
+    private var top = 0
+
+    init(app: AppModel) { self.app = app }
+
+    var keys: [(String, String)] {
+        [("↑ ↓ / j k / wheel", "move"), ("PgUp PgDn Home End", "move by pages, to the ends"),
+         ("Enter / click", "open an unread snap (once), or see who opened yours")]
+    }
+
+    func activate() { refresh(force: version == nil) }
+
+    func tick(now: Int64) {
+        refresh(force: false)
+        // Expiry moves no version: drop what passed its time.
+        if snaps.contains(where: { $0.expiresAt <= now }) { rebuild() }
+    }
+
+    /// A Poll, and the listing when it changed (or `force`).
+    private func refresh(force: Bool) {
+        guard !polling, app.welcome != nil else { return }
+        polling = true
+        let known = force ? nil : version
+        app.backend.perform(retry: true, { session throws(ClientError) -> (Snaps, [String])? in
+            if let known, !(try session.poll(knownVersion: known)).changed { return nil }
+            return (try session.snaps(feed: nil), try session.feeds().map(\.name))
+        }, then: { [self] result in
+            polling = false
+            switch result {
+            case .success(nil): break
+            case .success(let (listing, names)?):
+                version = listing.version
+                snaps = listing.snaps
+                feedNames = names
+                rebuild()
+            case .failure(let error): app.report(error)
+            }
+        })
+    }
+
+    private func rebuild() {
+        let now = app.now
+        let selectedID: UInt64? = if rows.indices.contains(selected), case .snap(let snap) = rows[selected] { snap.id } else { nil }
+        let live = snaps.filter { $0.expiresAt > now }
+        var grouped: [String: [SnapInfo]] = [:]
+        for snap in live { grouped[snap.feed, default: []].append(snap) }
+        rows = []
+        let names = feedNames + grouped.keys.filter { !feedNames.contains($0) }.sorted()
+        for name in names {
+            rows.append(.feed(name))
+            // Newest first within a feed.
+            rows += (grouped[name] ?? []).sorted { $0.postedAt > $1.postedAt }.map(Row.snap)
+        }
+        selected = rows.firstIndex { if case .snap(let snap) = $0 { snap.id == selectedID } else { false } } ?? firstSnapRow(from: 0, step: 1) ?? 0
+    }
+
+    private func firstSnapRow(from start: Int, step: Int) -> Int? {
+        var index = start
+        while rows.indices.contains(index) {
+            if case .snap = rows[index] { return index }
+            index += step
+        }
+        return nil
+    }
+
+    private func move(by delta: Int) {
+        guard !rows.isEmpty else { return }
+        let target = min(rows.count - 1, max(0, selected + delta))
+        selected = firstSnapRow(from: target, step: delta >= 0 ? 1 : -1) ?? firstSnapRow(from: target, step: delta >= 0 ? -1 : 1) ?? selected
+    }
+
+    func handle(_ event: InputEvent) -> Bool {
+        switch event {
+        case .key(.up, _), .key(.character("k"), []): move(by: -1)
+        case .key(.down, _), .key(.character("j"), []): move(by: 1)
+        case .key(.pageUp, _): move(by: -visibleRows)
+        case .key(.pageDown, _): move(by: visibleRows)
+        case .key(.home, _): move(by: -rows.count)
+        case .key(.end, _): move(by: rows.count)
+        case .key(.enter, _): open()
+        case .mouse(let mouse):
+            switch mouse.action {
+            case .wheelUp: move(by: -3)
+            case .wheelDown: move(by: 3)
+            case .press(.left):
+                let index = scroll + mouse.row - top
+                guard mouse.row >= top, rows.indices.contains(index), case .snap = rows[index] else { return true }
+                if index == selected { open() } else { selected = index }
+            default: break
+            }
+        default:
+            return false
+        }
+        return true
+    }
+
+    private func open() {
+        guard !opening, rows.indices.contains(selected), case .snap(let snap) = rows[selected] else { return }
+        switch snap.state {
+        case .read:
+            app.setStatus("You already opened this snap: each snap opens once", isError: true)
+        case .sent:
+            app.request({ session throws(ClientError) in try session.snapViews(snap.id) }, then: { [self] views in
+                let names = views.viewers.map { "\($0.username) · \(TimeAgo.describe($0.viewedAt, now: app.now))" }
+                app.overlay = .text(title: "Your snap in \(snap.feed)", lines: names.isEmpty ? ["Nobody has opened it yet"] : ["Opened by:"] + names)
+            })
+        case .unread:
+            opening = true
+            app.setStatus("Opening…")
+            // Never retried: a view that reached the server is spent, and the server says so.
+            app.backend.perform(retry: false, { session throws(ClientError) in try session.open(snapID: snap.id) }, then: { [self] result in
+                opening = false
+                markRead(snap.id)
+                switch result {
+                case .success(let opened):
+                    do {
+                        let image = try ImageCodec.decode(opened.image, limits: app.welcome?.displayLimits ?? Welcome.largestDecoded)
+                        app.overlay = .picture(PictureCells(image),
+                                               caption: "\(snap.poster) · \(snap.feed) · \(TimeAgo.describe(snap.postedAt, now: app.now)) · any key closes; it cannot be opened again")
+                        app.setStatus("Opened \(snap.poster)'s snap")
+                    } catch {
+                        app.setStatus("The snap's picture cannot be shown: \(error)", isError: true)
+                    }
+                case .failure(let error):
+                    app.report(error)
+                }
+            })
+        }
+    }
+
+    private func markRead(_ id: UInt64) {
+        guard let index = snaps.firstIndex(where: { $0.id == id }) else { return }
+        snaps[index].state = .read
+        rebuild()
+    }
+
+    func draw(into grid: inout CellGrid, area: Rect) {
+        top = area.y
+        visibleRows = area.height
+        guard !rows.isEmpty else {
+            grid.write(version == nil ? "Loading the feeds…" : "No feeds yet", column: area.x + 1, row: area.y)
+            return
+        }
+        if selected < scroll { scroll = selected }
+        if selected >= scroll + visibleRows { scroll = selected - visibleRows + 1 }
+        scroll = max(0, min(scroll, rows.count - visibleRows))
+        let now = app.now
+        // Only the rows on screen are drawn: a feed of 10,000 snaps costs one screenful.
+        for line in 0..<min(visibleRows, rows.count - scroll) {
+            let index = scroll + line
+            let row = area.y + line
+            switch rows[index] {
+            case .feed(let name):
+                let count = snaps.filter { $0.feed == name && $0.expiresAt > now }.count
+                grid.write("\(name) (\(count))", column: area.x + 1, row: row, style: Style(bold: true, underline: true))
+            case .snap(let snap):
+                let isSelected = index == selected
+                let marker = switch snap.state {
+                case .unread: "● unread"
+                case .read: "○ read"
+                case .sent: "➤ sent · opened by \(snap.openedCount)"
+                }
+                let style = Style(foreground: app.colour && snap.state == .unread ? .indexed(45) : .standard, bold: snap.state == .unread,
+                                  reverse: isSelected)
+                let text = "  " + snap.poster.padding(toLength: max(snap.poster.count, 16), withPad: " ", startingAt: 0)
+                    + TimeAgo.describe(snap.postedAt, now: now).padding(toLength: 12, withPad: " ", startingAt: 0) + marker
+                grid.write(text, column: area.x + 1, row: row, style: style, width: area.width - 2)
+            }
+        }
+    }
+}

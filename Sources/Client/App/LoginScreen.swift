@@ -1,0 +1,117 @@
+import TerminalUI
+import Wire
+
+/// The login and register form: server, name, password, and the class code a new account needs.
+/// It signs in exactly as `snapshare login` does, so the same state is saved: the session, the
+/// trusted fingerprint, and the server and CA as the defaults in config.json.
+final class LoginScreen: AppScreen {
+    private unowned let app: AppModel
+    private var fields: [TextField]
+    /// 0-3 the fields, 4 "Log in", 5 "Register".
+    private var focus = 1
+    private var busy = false
+    private static let buttons = ["Log in", "Register"]
+
+    init(app: AppModel) {
+        self.app = app
+        let server = app.startSettings?.serverKey ?? ((try? app.state.config().server) ?? nil)
+        fields = [TextField(label: "Server", text: server ?? ConnectionSettings.defaultServer),
+                  TextField(label: "Name", limit: 64),
+                  TextField(label: "Password", secret: true, limit: 1024),
+                  TextField(label: "Class code (new accounts)", limit: 128)]
+    }
+
+    var keys: [(String, String)] {
+        [("Tab / ↑ ↓", "next or previous field"), ("Enter", "next field; on a button, press it"),
+         ("Ctrl-L", "log in from any field"), ("Ctrl-R", "register from any field")]
+    }
+
+    var isTyping: Bool { focus < fields.count }
+
+    func handle(_ event: InputEvent) -> Bool {
+        guard !busy else { return true }
+        switch event {
+        case .key(.tab, _), .key(.down, _): focus = (focus + 1) % (fields.count + 2)
+        case .key(.backTab, _), .key(.up, _): focus = (focus + fields.count + 1) % (fields.count + 2)
+        case .key(.control("l"), _): submit(register: false)
+        case .key(.control("r"), _): submit(register: true)
+        case .key(.enter, _):
+            switch focus {
+            case fields.count: submit(register: false)
+            case fields.count + 1: submit(register: true)
+            case 2 where !fields[1].text.isEmpty: submit(register: false)
+            default: focus += 1
+            }
+        case .mouse(let mouse):
+            guard case .press(.left) = mouse.action else { return true }
+            let index = mouse.row - 4
+            if (0..<fields.count).contains(index / 2), index % 2 == 0 { focus = index / 2 }
+            if mouse.row == 4 + fields.count * 2 + 1 {
+                if mouse.column < 14 { submit(register: false) } else if mouse.column < 28 { submit(register: true) }
+            }
+        case .key(.character("q"), []) where !isTyping: app.quit()
+        default:
+            guard focus < fields.count else { return false }
+            return fields[focus].handle(event)
+        }
+        return true
+    }
+
+    private func submit(register: Bool) {
+        let server = fields[0].text.trimmingCharacters(in: .whitespaces)
+        let name = fields[1].text.trimmingCharacters(in: .whitespaces)
+        let password = fields[2].text
+        let code = fields[3].text.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty else { focus = 1; app.setStatus("Type your name", isError: true); return }
+        guard !password.isEmpty else { focus = 2; app.setStatus("Type your password", isError: true); return }
+        if register && code.isEmpty { focus = 3; app.setStatus("A new account needs the class code", isError: true); return }
+        let state = app.state
+        let settings: ConnectionSettings
+        do {
+            // The CA the app was started with goes with its server; another server typed uses the saved one.
+            let ca = app.startSettings.flatMap { $0.serverKey == server ? $0.caFile : nil }
+            settings = try ConnectionSettings.resolve(serverFlag: server.isEmpty ? nil : server, caFlag: ca, state: state)
+        } catch {
+            app.setStatus(error.message, isError: true)
+            return
+        }
+        busy = true
+        app.setStatus(register ? "Registering \(name)…" : "Logging in as \(name)…")
+        let backend = app.backend
+        // A fresh session for the server typed, adopted by the backend once signed in.
+        backend.performAlone({ () throws(ClientError) -> (Authenticated, Welcome) in
+            let session = try SnapshareSession(settings: settings, state: state) { _ in }
+            let identity = register
+                ? try session.register(username: name, password: password, classCode: code)
+                : try session.login(username: name, password: password)
+            backend.adopt(session, connect: AppRunner.connect(settings: settings, state: state))
+            return (identity, session.welcome)
+        }, then: { [self] result in
+            busy = false
+            switch result {
+            case .success(let (identity, welcome)):
+                fields[2].set("")
+                app.signedIn(identity.username, welcome: welcome)
+            case .failure(let error):
+                app.setStatus(error.message, isError: true)
+            }
+        })
+    }
+
+    func draw(into grid: inout CellGrid, area: Rect) {
+        let left = area.x + 2
+        grid.write("Welcome to Snapshare", column: left, row: area.y, style: Style(bold: true))
+        for (index, field) in fields.enumerated() {
+            field.draw(into: &grid, column: left, row: area.y + 2 + index * 2, labelWidth: 28, width: min(area.width - 4, 76),
+                       focused: focus == index && !busy)
+        }
+        let row = area.y + 2 + fields.count * 2 + 1
+        var at = left
+        for (index, title) in Self.buttons.enumerated() {
+            let focused = focus == fields.count + index
+            at += grid.write("[ \(title) ]", column: at, row: row, style: Style(bold: focused, reverse: focused)) + 2
+        }
+        grid.write("Tab moves between fields · Enter logs in · Ctrl-R registers · Ctrl-C quits",
+                   column: left, row: row + 2)
+    }
+}

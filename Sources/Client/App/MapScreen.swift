@@ -1,0 +1,253 @@
+import Foundation
+import Imaging
+import TerminalUI
+import Wire
+
+/// The map: the braille world with my pins numbered, a cross-hair at the centre. Arrows pan,
+/// +/- zoom, and the view is saved on the server as it moves (at most every 0.7 s, and once more
+/// on the way out). `p` or a click drops a pin; Enter or a click on a pin opens its album; `r`
+/// shows a random pin's photo with its place description.
+final class MapScreen: AppScreen {
+    private enum Mode {
+        case map
+        case album(AlbumView)
+        case random(picture: PictureCells?, description: String)
+    }
+
+    private unowned let app: AppModel
+    private var world: WorldMap?
+    private var view: MapState?
+    private var pins: [PinInfo] = []
+    private var selectedPin = 0
+    private var mode = Mode.map
+    /// The view moved and is not saved yet; when it last moved.
+    private var unsaved: Date?
+    private var saving = false
+    private var drawing: MapRenderer.Drawing?
+    private var mapArea = Rect(x: 0, y: 0, width: 0, height: 0)
+
+    init(app: AppModel) {
+        self.app = app
+        do { world = try WorldMap.bundled() } catch { app.setStatus("The world map is missing: \(error)", isError: true) }
+    }
+
+    var keys: [(String, String)] {
+        switch mode {
+        case .map: [("arrows / h j k l", "pan"), ("+ / - / wheel", "zoom in, out"), ("p / click", "drop a pin (at the cross-hair)"),
+                    ("[ ]", "previous, next pin"), ("Enter / click a pin", "open its album"), ("x", "delete the pin (asks first)"),
+                    ("r", "a random pin's photo and place")]
+        case .album(let album): album.keys
+        case .random: [("r", "another random pin"), ("Esc", "back to the map")]
+        }
+    }
+
+    func activate() {
+        switch mode {
+        case .album(let album): album.refresh()
+        default: load()
+        }
+    }
+
+    private func load() {
+        app.request({ session throws(ClientError) in (try session.mapState(), try session.pins()) }, then: { [self] state, pins in
+            // A view moved here and not yet saved wins over the stored one.
+            if unsaved == nil { view = state }
+            self.pins = pins
+            selectedPin = min(selectedPin, max(0, pins.count - 1))
+        })
+    }
+
+    func tick(now: Int64) {
+        if case .album(let album) = mode { album.tick() }
+        if let unsaved, Date().timeIntervalSince(unsaved) >= 0.7 { save() }
+    }
+
+    func finish() { save() }
+
+    /// Saves the view if it moved; also called on the way out.
+    func save() {
+        guard let view, unsaved != nil, !saving else { return }
+        unsaved = nil
+        saving = true
+        app.request({ session throws(ClientError) in
+            try session.setMapState(latitude: view.centerLatitude, longitude: view.centerLongitude, zoom: view.zoom)
+        }, then: { [self] _ in saving = false })
+    }
+
+    func handle(_ event: InputEvent) -> Bool {
+        switch mode {
+        case .album(let album):
+            if album.handle(event) { return true }
+            if case .key(.escape, _) = event { mode = .map; load(); return true }
+            if case .key(.backspace, _) = event { mode = .map; load(); return true }
+            return false
+        case .random:
+            switch event {
+            case .key(.character("r"), []): random()
+            case .key(.escape, _), .key(.backspace, _): mode = .map
+            default: return false
+            }
+            return true
+        case .map:
+            return handleMap(event)
+        }
+    }
+
+    private func handleMap(_ event: InputEvent) -> Bool {
+        switch event {
+        case .key(.left, _), .key(.character("h"), []): pan(dx: -1, dy: 0)
+        case .key(.right, _), .key(.character("l"), []): pan(dx: 1, dy: 0)
+        case .key(.up, _), .key(.character("k"), []): pan(dx: 0, dy: -1)
+        case .key(.down, _), .key(.character("j"), []): pan(dx: 0, dy: 1)
+        case .key(.character("+"), _), .key(.character("="), _): zoom(by: 2)
+        case .key(.character("-"), _), .key(.character("_"), _): zoom(by: 0.5)
+        case .key(.character("p"), []):
+            guard let view else { return true }
+            drop(latitude: view.centerLatitude, longitude: view.centerLongitude)
+        case .key(.character("]"), _): if !pins.isEmpty { selectedPin = (selectedPin + 1) % pins.count }
+        case .key(.character("["), _): if !pins.isEmpty { selectedPin = (selectedPin + pins.count - 1) % pins.count }
+        case .key(.enter, _): if pins.indices.contains(selectedPin) { openAlbum(pins[selectedPin]) }
+        case .key(.character("x"), []), .key(.delete, _): deleteSelected()
+        case .key(.character("r"), []): random()
+        case .mouse(let mouse): click(mouse)
+        default: return false
+        }
+        return true
+    }
+
+    private func pan(dx: Double, dy: Double) {
+        guard var view, let drawing else { return }
+        // An eighth of the view per key.
+        let step = Double(drawing.projection.width) / 8 * drawing.projection.degreesPerDot
+        var longitude = view.centerLongitude + dx * step
+        if longitude > 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
+        view.centerLongitude = longitude
+        view.centerLatitude = min(MapLimits.latitude.upperBound, max(MapLimits.latitude.lowerBound, view.centerLatitude - dy * step))
+        moved(view)
+    }
+
+    private func zoom(by factor: Double) {
+        guard var view else { return }
+        view.zoom = min(MapLimits.zoom.upperBound, max(MapLimits.zoom.lowerBound, view.zoom * factor))
+        moved(view)
+    }
+
+    private func moved(_ view: MapState) {
+        self.view = view
+        unsaved = unsaved ?? Date()
+        app.setStatus(String(format: "Centre %.2f, %.2f · zoom %g", view.centerLatitude, view.centerLongitude, view.zoom))
+    }
+
+    private func click(_ mouse: MouseEvent) {
+        switch mouse.action {
+        case .wheelUp: zoom(by: 2)
+        case .wheelDown: zoom(by: 0.5)
+        case .press(.left):
+            guard let drawing, mapArea.contains(column: mouse.column, row: mouse.row) else { return }
+            let column = mouse.column - mapArea.x, row = mouse.row - mapArea.y
+            if let index = drawing.entries.firstIndex(where: { entry in
+                guard entry.isVisible, let dot = drawing.projection.dot(latitude: entry.pin.latitude, longitude: entry.pin.longitude) else { return false }
+                return dot.x / 2 == column && dot.y / 4 == row
+            }) {
+                selectedPin = index
+                openAlbum(pins[index])
+                return
+            }
+            let projection = drawing.projection
+            let x = Double(column * 2 + 1), y = Double(row * 4 + 2)
+            var longitude = projection.centerLongitude + (x - Double(projection.width) / 2) * projection.degreesPerDot
+            if longitude > 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
+            let latitude = projection.centerLatitude - (y - Double(projection.height) / 2) * projection.degreesPerDot
+            guard MapLimits.latitude.contains(latitude) else { app.setStatus("That is off the map", isError: true); return }
+            drop(latitude: latitude, longitude: longitude)
+        default:
+            break
+        }
+    }
+
+    private func drop(latitude: Double, longitude: Double) {
+        app.request(retry: false, { session throws(ClientError) in try session.addPin(latitude: latitude, longitude: longitude) },
+                    then: { [self] pin in
+            pins.append(pin)
+            selectedPin = pins.count - 1
+            app.setStatus(String(format: "Pin %@ dropped at %.3f, %.3f: its album is downloading", String(MapRenderer.marker(forIndex: selectedPin)),
+                                 pin.latitude, pin.longitude))
+        })
+    }
+
+    private func deleteSelected() {
+        guard pins.indices.contains(selectedPin) else { return }
+        let pin = pins[selectedPin]
+        let marker = MapRenderer.marker(forIndex: selectedPin)
+        app.overlay = .confirm("Delete pin \(marker) and its album?", yes: { [self] in
+            app.request({ session throws(ClientError) in try session.deletePin(pin.id) }, then: { [self] in
+                app.setStatus("Deleted pin \(marker)")
+                load()
+            })
+        })
+    }
+
+    private func openAlbum(_ pin: PinInfo) {
+        let album = AlbumView(app: app, pin: pin, marker: MapRenderer.marker(forIndex: pins.firstIndex(of: pin) ?? 0))
+        mode = .album(album)
+        album.refresh()
+    }
+
+    private func random() {
+        let limits = app.welcome?.displayLimits ?? Welcome.largestDecoded
+        app.request({ session throws(ClientError) -> (RandomPinResult, RGBImage?) in
+            let result = try session.randomPin()
+            guard let photo = result.photo else { return (result, nil) }
+            let image = try? ImageCodec.decode(try session.photo(photo.id).image, limits: limits)
+            return (result, image)
+        }, then: { [self] result, image in
+            guard result.pin != nil else {
+                app.setStatus("No pin has a photo yet: drop a pin first", isError: true)
+                return
+            }
+            mode = .random(picture: image.map(PictureCells.init), description: result.description)
+        })
+    }
+
+    // MARK: Drawing
+
+    func draw(into grid: inout CellGrid, area: Rect) {
+        switch mode {
+        case .album(let album):
+            album.draw(into: &grid, area: area)
+            return
+        case .random(let picture, let description):
+            grid.write("Random Pin", column: area.x + 1, row: area.y, style: Style(bold: true))
+            grid.write(description, column: area.x + 1, row: area.y + 1, width: area.width - 2)
+            picture?.draw(into: &grid, area: Rect(x: area.x, y: area.y + 2, width: area.width, height: area.height - 3), depth: app.depth)
+            grid.write("r another · Esc back to the map", column: area.x + 1, row: area.y + area.height - 1)
+            return
+        case .map:
+            break
+        }
+        guard let world, let view else {
+            grid.write("Loading the map…", column: area.x + 1, row: area.y)
+            return
+        }
+        mapArea = Rect(x: area.x, y: area.y, width: area.width, height: area.height - 1)
+        let drawn = MapRenderer(world: world).draw(centerLatitude: view.centerLatitude, centerLongitude: view.centerLongitude,
+                                                   zoom: view.zoom, columns: mapArea.width, rows: mapArea.height, pins: pins)
+        drawing = drawn
+        let land = app.colour ? Style(foreground: .indexed(71)) : Style.plain
+        for (index, line) in drawn.lines.enumerated() {
+            grid.write(line, column: mapArea.x, row: mapArea.y + index, style: land, width: mapArea.width)
+        }
+        for (index, entry) in drawn.entries.enumerated() where entry.isVisible {
+            guard let dot = drawn.projection.dot(latitude: entry.pin.latitude, longitude: entry.pin.longitude) else { continue }
+            let style = Style(foreground: app.colour ? .indexed(index == selectedPin ? 226 : 203) : .standard, bold: true,
+                              reverse: index == selectedPin)
+            grid.write(String(entry.marker), column: mapArea.x + dot.x / 2, row: mapArea.y + dot.y / 4, style: style, width: 1)
+        }
+        grid.write("✛", column: mapArea.x + mapArea.width / 2, row: mapArea.y + mapArea.height / 2,
+                   style: Style(foreground: app.colour ? .indexed(196) : .standard, bold: true), width: 1)
+        let selected = pins.indices.contains(selectedPin) ? "pin \(MapRenderer.marker(forIndex: selectedPin)) of \(pins.count)" : "no pins yet"
+        let footer = String(format: "%.2f, %.2f · zoom %g · %@ · p drop · Enter album · r random · ? keys",
+                            view.centerLatitude, view.centerLongitude, view.zoom, selected)
+        grid.write(footer, column: area.x + 1, row: area.y + area.height - 1, width: area.width - 2)
+    }
+}

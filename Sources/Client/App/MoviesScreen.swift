@@ -1,0 +1,175 @@
+import TerminalUI
+import Wire
+
+/// Favorite movies: one record at a time (title, genre, ticket sales) with Add, Delete, Search,
+/// Edit, Next and Previous; the ends answer "No more records" and "Showing the first Record".
+final class MoviesScreen: AppScreen {
+    private enum Mode {
+        case browse
+        /// Adding (`editing` nil) or editing the movie titled `editing`.
+        case form(editing: String?)
+        case search
+    }
+
+    private unowned let app: AppModel
+    private var movies: [MovieInfo] = []
+    private var browser: MovieBrowser?
+    private var mode = Mode.browse
+    private var form = [TextField(label: "Title", limit: 200), TextField(label: "Genre", limit: 100),
+                        TextField(label: "Ticket sales ($)", limit: 20)]
+    private var formFocus = 0
+    private var query = TextField(label: "Search: ", limit: 200)
+    /// The search the list shows, if any.
+    private var searched: String?
+    private var loaded = false
+
+    init(app: AppModel) { self.app = app }
+
+    var keys: [(String, String)] {
+        switch mode {
+        case .browse: [("n / → / ↓", "next record"), ("p / ← / ↑", "previous record"), ("a", "add"), ("e", "edit"),
+                       ("d", "delete (asks first)"), ("s or /", "search the titles"), ("Esc", "back to every movie")]
+        case .form: [("Tab / ↑ ↓", "next or previous field"), ("Enter", "save"), ("Esc", "cancel")]
+        case .search: [("Enter", "search"), ("Esc", "cancel")]
+        }
+    }
+
+    var isTyping: Bool { if case .browse = mode { false } else { true } }
+
+    func activate() { load(search: searched) }
+
+    private var current: MovieInfo? { browser.map { movies[$0.index] } }
+
+    private func load(search: String?, select title: String? = nil) {
+        app.request({ session throws(ClientError) in
+            if let search { try session.searchMovies(search) } else { try session.movies() }
+        }, then: { [self] found in
+            loaded = true
+            searched = search
+            movies = found
+            guard !found.isEmpty else {
+                browser = nil
+                if search != nil { app.setStatus("No movie matches \"\(search!)\"") }
+                return
+            }
+            var cursor = MovieBrowser(count: found.count)
+            if let title, let index = found.firstIndex(where: { $0.title == title }) {
+                for _ in 0..<index { _ = cursor.on(.next) }
+            }
+            browser = cursor
+        })
+    }
+
+    func handle(_ event: InputEvent) -> Bool {
+        switch mode {
+        case .browse: return handleBrowse(event)
+        case .search:
+            switch event {
+            case .key(.escape, _): mode = .browse
+            case .key(.enter, _):
+                mode = .browse
+                let text = query.text.trimmingCharacters(in: .whitespaces)
+                load(search: text.isEmpty ? nil : text)
+            default: return query.handle(event)
+            }
+            return true
+        case .form(let editing): return handleForm(event, editing: editing)
+        }
+    }
+
+    private func handleBrowse(_ event: InputEvent) -> Bool {
+        switch event {
+        case .key(.character("a"), []):
+            for index in form.indices { form[index].set("") }
+            formFocus = 0
+            mode = .form(editing: nil)
+        case .key(.character("e"), []):
+            guard let movie = current else { return true }
+            form[0].set(movie.title); form[1].set(movie.genre); form[2].set(String(movie.sales))
+            formFocus = 0
+            mode = .form(editing: movie.title)
+        case .key(.character("d"), []):
+            guard let movie = current else { return true }
+            app.overlay = .confirm("Delete \"\(movie.title)\"?", yes: { [self] in
+                app.request({ session throws(ClientError) in try session.deleteMovie(title: movie.title) }, then: { [self] in
+                    app.setStatus("Deleted \"\(movie.title)\"")
+                    load(search: searched)
+                })
+            })
+        case .key(.character("s"), []), .key(.character("/"), []):
+            query.set(searched ?? "")
+            mode = .search
+        case .key(.escape, _), .key(.backspace, _):
+            guard searched != nil else { return false }
+            load(search: nil)
+        default:
+            guard var cursor = browser, let key = MovieBrowser.key(for: event), key == .next || key == .previous else { return false }
+            if case .message(let line) = cursor.on(key) { app.setStatus(line) } else { app.setStatus("") }
+            browser = cursor
+        }
+        return true
+    }
+
+    private func handleForm(_ event: InputEvent, editing: String?) -> Bool {
+        switch event {
+        case .key(.escape, _): mode = .browse
+        case .key(.tab, _), .key(.down, _): formFocus = (formFocus + 1) % form.count
+        case .key(.backTab, _), .key(.up, _): formFocus = (formFocus + form.count - 1) % form.count
+        case .key(.enter, _): save(editing: editing)
+        default: return form[formFocus].handle(event)
+        }
+        return true
+    }
+
+    private func save(editing: String?) {
+        let title = form[0].text.trimmingCharacters(in: .whitespaces)
+        let genre = form[1].text.trimmingCharacters(in: .whitespaces)
+        let salesText = form[2].text.filter { $0 != "," && $0 != "$" && $0 != " " }
+        guard !title.isEmpty else { formFocus = 0; app.setStatus("A movie needs a title", isError: true); return }
+        guard let sales = UInt64(salesText.isEmpty ? "0" : salesText) else {
+            formFocus = 2
+            app.setStatus("Ticket sales are a whole number of dollars", isError: true)
+            return
+        }
+        let movie = MovieInfo(title: title, genre: genre, sales: sales)
+        app.request({ session throws(ClientError) in
+            if let editing { try session.updateMovie(title: editing, to: movie) } else { try session.addMovie(movie) }
+        }, then: { [self] saved in
+            mode = .browse
+            app.setStatus(editing == nil ? "Added \"\(saved.title)\"" : "Saved \"\(saved.title)\"")
+            load(search: nil, select: saved.title)
+        })
+    }
+
+    func draw(into grid: inout CellGrid, area: Rect) {
+        let left = area.x + 2
+        switch mode {
+        case .form(let editing):
+            grid.write(editing == nil ? "Add a movie" : "Edit \"\(editing!)\"", column: left, row: area.y, style: Style(bold: true))
+            for (index, field) in form.enumerated() {
+                field.draw(into: &grid, column: left, row: area.y + 2 + index * 2, labelWidth: 20, width: min(70, area.width - 4),
+                           focused: index == formFocus)
+            }
+            grid.write("Enter saves · Esc cancels", column: left, row: area.y + 9)
+            return
+        case .search:
+            query.draw(into: &grid, column: left, row: area.y, labelWidth: 8, width: min(70, area.width - 4), focused: true)
+            return
+        case .browse:
+            break
+        }
+        let heading = searched.map { "Movies matching \"\($0)\"" } ?? "Favorite movies"
+        grid.write(heading, column: left, row: area.y, style: Style(bold: true))
+        guard let browser, let movie = current else {
+            grid.write(loaded ? "No movies yet: a adds one" : "Loading…", column: left, row: area.y + 2)
+            return
+        }
+        grid.write("Record \(browser.index + 1) of \(movies.count)", column: left, row: area.y + 1)
+        let lines = [("Title", movie.title), ("Genre", movie.genre), ("Ticket sales", MoviePresenter.dollars(movie.sales))]
+        for (index, (label, value)) in lines.enumerated() {
+            grid.write(label, column: left, row: area.y + 3 + index * 2, style: Style(bold: true))
+            grid.write(value, column: left + 16, row: area.y + 3 + index * 2, width: area.width - 20)
+        }
+        grid.write("[a] Add  [d] Delete  [s] Search  [e] Edit  [p] Previous  [n] Next", column: left, row: area.y + 10)
+    }
+}

@@ -1,0 +1,83 @@
+import Imaging
+import TerminalUI
+
+/// A picture drawn into a cell grid with "▀" half blocks: the upper pixel is the cell's
+/// foreground, the lower its background, two pixels per cell. On a terminal without colour each
+/// cell is a shade character whose ink follows the two pixels' brightness.
+///
+/// Scaling is the costly part, so a picture keeps its last scaled copy per box size: redrawing
+/// a grid of thumbnails (every key press, every scroll) scales nothing again.
+final class PictureCells {
+    let image: RGBImage
+    private var scaled: (columns: Int, rows: Int, image: RGBImage)?
+
+    init(_ image: RGBImage) { self.image = image }
+
+    /// Draws the picture as large as it fits in `area`, aspect ratio kept and centred.
+    func draw(into grid: inout CellGrid, area: Rect, depth: ColorDepth) {
+        guard area.width > 0, area.height > 0 else { return }
+        let fitted = scaledImage(columns: area.width, rows: area.height)
+        let left = area.x + (area.width - fitted.width) / 2
+        let top = area.y + (area.height - (fitted.height + 1) / 2) / 2
+        for row in 0..<(fitted.height + 1) / 2 {
+            for column in 0..<fitted.width {
+                let upper = fitted[column, row * 2]
+                let lower = row * 2 + 1 < fitted.height ? fitted[column, row * 2 + 1] : nil
+                grid.set(Self.cell(upper, lower, depth: depth), column: left + column, row: top + row)
+            }
+        }
+    }
+
+    private func scaledImage(columns: Int, rows: Int) -> RGBImage {
+        if let scaled, scaled.columns == columns, scaled.rows == rows { return scaled.image }
+        let (width, height) = ImageResampler.fit(width: image.width, height: image.height, intoWidth: columns, height: rows * 2)
+        let result = ImageResampler.resize(image, width: max(1, width), height: max(1, height))
+        scaled = (columns, rows, result)
+        return result
+    }
+
+    private static func cell(_ upper: RGBImage.Color, _ lower: RGBImage.Color?, depth: ColorDepth) -> Cell {
+        guard depth != .plain else {
+            let pixels = [upper] + (lower.map { [$0] } ?? [])
+            let light = pixels.map { 299 * Int($0.red) + 587 * Int($0.green) + 114 * Int($0.blue) }.reduce(0, +) / pixels.count / 1000
+            let shades = ColorDepth.shades
+            return Cell(shades[min(shades.count - 1, (255 - light) * shades.count / 256)])
+        }
+        let background: Color = lower.map { .rgb($0.red, $0.green, $0.blue) } ?? .standard
+        return Cell("▀", style: Style(foreground: .rgb(upper.red, upper.green, upper.blue), background: background))
+    }
+}
+
+/// A rectangle of cells.
+struct Rect: Equatable {
+    var x: Int, y: Int, width: Int, height: Int
+
+    func contains(column: Int, row: Int) -> Bool {
+        column >= x && column < x + width && row >= y && row < y + height
+    }
+}
+
+extension PictureCells {
+    /// The picture for a graphics protocol, placed at `area` (nil for half blocks, which are
+    /// cells). Sent at most 10x20 pixels a cell, the size of a common terminal font: the
+    /// terminal scales it into the cells, and a 12-megapixel photo does not travel whole.
+    func escapes(_ pictures: PictureProtocol, area: Rect) -> [UInt8]? {
+        let (width, height) = ImageResampler.fit(width: image.width, height: image.height,
+                                                 intoWidth: min(image.width, area.width * 10), height: min(image.height, area.height * 20))
+        let sized = width == image.width && height == image.height ? image : ImageResampler.resize(image, width: max(1, width), height: max(1, height))
+        // Centred in the area by the cells it covers.
+        let columns = max(1, min(area.width, (sized.width + 9) / 10)), rows = max(1, min(area.height, (sized.height + 19) / 20))
+        let column = area.x + (area.width - columns) / 2, row = area.y + (area.height - rows) / 2
+        switch pictures {
+        case .halfblock:
+            return nil
+        case .kitty, .iterm:
+            guard let png = try? ImageCodec.encodePNG(sized) else { return nil }
+            return pictures == .kitty
+                ? PictureEscapes.kitty(png: png, column: column, row: row, columns: columns, rows: rows)
+                : PictureEscapes.iterm(file: png, column: column, row: row, columns: columns, rows: rows)
+        case .sixel:
+            return PictureEscapes.sixel(width: sized.width, height: sized.height, rgb: sized.pixels, column: column, row: row)
+        }
+    }
+}

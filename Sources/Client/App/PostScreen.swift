@@ -1,0 +1,221 @@
+import Foundation
+import Imaging
+import TerminalUI
+import Wire
+
+/// Post, as the class app has it: pick one of the ten bundled pictures from a grid (or type a
+/// file's path with `o`), then exactly one feed beside the picture shown large, then Post.
+final class PostScreen: AppScreen {
+    private struct Choice {
+        let name: String
+        let bytes: [UInt8]
+        let picture: PictureCells
+    }
+
+    private enum Phase {
+        case pick
+        case typingPath
+        case chooseFeed
+    }
+
+    private unowned let app: AppModel
+    private var samples: [Choice] = []
+    private var loadError: String?
+    private var selected = 0
+    /// A file typed with `o`; it replaces the sample while chosen.
+    private var file: Choice?
+    private var phase = Phase.pick
+    private var path = TextField(label: "File: ", limit: 4096)
+    private var feeds: [FeedInfo] = []
+    private var feedIndex = 0
+    private var posting = false
+    private static let gridColumns = 5
+
+    init(app: AppModel) {
+        self.app = app
+        do {
+            samples = try SampleLibrary.all().map { sample throws(ClientError) in
+                let bytes = try sample.bytes()
+                let image: RGBImage
+                do { image = try ImageCodec.decode(bytes) } catch {
+                    throw ClientError(.local, "the bundled sample \(sample.number) cannot be read: \(error)")
+                }
+                return Choice(name: "\(sample.number) \(sample.name)", bytes: bytes, picture: PictureCells(image))
+            }
+        } catch {
+            loadError = error.message
+        }
+    }
+
+    var keys: [(String, String)] {
+        switch phase {
+        case .pick: [("arrows / click", "pick a picture"), ("Enter", "choose it, then a feed"), ("o", "post a PNG or JPEG file instead")]
+        case .typingPath: [("Enter", "use this file"), ("Esc", "back to the pictures")]
+        case .chooseFeed: [("↑ ↓ / click", "choose the one feed"), ("Enter / p", "post"), ("Esc", "back to the pictures")]
+        }
+    }
+
+    var isTyping: Bool { phase == .typingPath }
+
+    private var chosen: Choice? { file ?? (samples.indices.contains(selected) ? samples[selected] : nil) }
+
+    func handle(_ event: InputEvent) -> Bool {
+        switch phase {
+        case .pick: return handlePick(event)
+        case .typingPath:
+            switch event {
+            case .key(.escape, _): phase = .pick
+            case .key(.enter, _): openFile()
+            default: return path.handle(event)
+            }
+            return true
+        case .chooseFeed: return handleFeeds(event)
+        }
+    }
+
+    private func handlePick(_ event: InputEvent) -> Bool {
+        let columns = Self.gridColumns
+        switch event {
+        case .key(.left, _), .key(.character("h"), []): selected = max(0, selected - 1)
+        case .key(.right, _), .key(.character("l"), []): selected = min(samples.count - 1, selected + 1)
+        case .key(.up, _), .key(.character("k"), []): if selected >= columns { selected -= columns }
+        case .key(.down, _), .key(.character("j"), []): if selected + columns < samples.count { selected += columns }
+        case .key(.enter, _):
+            file = nil
+            chooseFeed()
+        case .key(.character("o"), []):
+            phase = .typingPath
+        case .mouse(let mouse):
+            guard case .press(.left) = mouse.action, let hit = lastCells.firstIndex(where: { $0.contains(column: mouse.column, row: mouse.row) })
+            else { return true }
+            if hit == selected { file = nil; chooseFeed() } else { selected = hit }
+        default:
+            return false
+        }
+        return true
+    }
+
+    private func handleFeeds(_ event: InputEvent) -> Bool {
+        switch event {
+        case .key(.escape, _), .key(.backspace, _): phase = .pick
+        case .key(.up, _), .key(.character("k"), []): feedIndex = max(0, feedIndex - 1)
+        case .key(.down, _), .key(.character("j"), []): feedIndex = min(max(0, feeds.count - 1), feedIndex + 1)
+        case .key(.enter, _), .key(.character("p"), []): post()
+        case .mouse(let mouse):
+            guard case .press(.left) = mouse.action else { return true }
+            let index = mouse.row - feedListTop
+            if feeds.indices.contains(index) && mouse.column < feedListWidth {
+                if index == feedIndex { post() } else { feedIndex = index }
+            }
+        default:
+            return false
+        }
+        return true
+    }
+
+    private func openFile() {
+        let typed = path.text.trimmingCharacters(in: .whitespaces)
+        let expanded = (typed as NSString).expandingTildeInPath
+        guard let data = FileManager.default.contents(atPath: expanded) else {
+            app.setStatus("Cannot read \(typed): no such file, or not readable", isError: true)
+            return
+        }
+        let bytes = [UInt8](data)
+        do {
+            let image = try ImageCodec.decode(bytes, limits: PostImage.shrinkable)
+            file = Choice(name: (expanded as NSString).lastPathComponent, bytes: bytes, picture: PictureCells(image))
+            chooseFeed()
+        } catch {
+            app.setStatus("\(typed) is not a PNG or JPEG this app can post: \(error)", isError: true)
+        }
+    }
+
+    private func chooseFeed() {
+        phase = .chooseFeed
+        app.request({ session throws(ClientError) in try session.feeds() }, then: { [self] feeds in
+            let previous = self.feeds.indices.contains(feedIndex) ? self.feeds[feedIndex].name : nil
+            self.feeds = feeds
+            feedIndex = feeds.firstIndex { $0.name == previous } ?? 0
+            if feeds.isEmpty { app.setStatus("There are no feeds yet: the instructor makes them", isError: true) }
+        })
+    }
+
+    private func post() {
+        guard !posting, let chosen, feeds.indices.contains(feedIndex), let welcome = app.welcome else { return }
+        let feed = feeds[feedIndex].name
+        let prepared: PostImage.Prepared
+        do { prepared = try PostImage.prepare(chosen.bytes, limits: welcome.postLimits) } catch {
+            app.setStatus("Cannot post \(chosen.name): \(error.message)", isError: true)
+            return
+        }
+        posting = true
+        app.setStatus("Posting \(chosen.name) to \(feed)…")
+        // Not retried on a lost connection: the user sees it failed and presses Post again.
+        app.backend.perform(retry: false, { session throws(ClientError) in try session.post(feed: feed, image: prepared.bytes) },
+                            then: { [self] result in
+            posting = false
+            switch result {
+            case .success(let snap):
+                app.setStatus("Posted to \(snap.feed)")
+                file = nil
+                phase = .pick
+            case .failure(let error):
+                app.report(error)
+            }
+        })
+    }
+
+    // MARK: Drawing
+
+    private var lastCells: [Rect] = []
+    private var feedListTop = 0
+    private let feedListWidth = 30
+
+    func draw(into grid: inout CellGrid, area: Rect) {
+        if let loadError {
+            grid.write(loadError, column: area.x + 1, row: area.y)
+            return
+        }
+        switch phase {
+        case .pick, .typingPath: drawPicker(into: &grid, area: area)
+        case .chooseFeed: drawFeeds(into: &grid, area: area)
+        }
+    }
+
+    private func drawPicker(into grid: inout CellGrid, area: Rect) {
+        grid.write("Pick a picture", column: area.x + 1, row: area.y, style: Style(bold: true))
+        grid.write("Enter chooses · o posts a file instead", column: area.x + 18, row: area.y)
+        let columns = Self.gridColumns
+        let rows = (samples.count + columns - 1) / columns
+        let bottom = phase == .typingPath ? 2 : 0
+        let cellWidth = area.width / columns
+        let cellHeight = max(3, (area.height - 1 - bottom) / max(1, rows))
+        lastCells = []
+        for (index, sample) in samples.enumerated() {
+            let box = Rect(x: area.x + index % columns * cellWidth, y: area.y + 1 + index / columns * cellHeight,
+                           width: cellWidth, height: cellHeight)
+            lastCells.append(box)
+            let isSelected = index == selected
+            sample.picture.draw(into: &grid, area: Rect(x: box.x + 1, y: box.y, width: box.width - 2, height: box.height - 1), depth: app.depth)
+            let label = (isSelected ? "▶ " : "  ") + sample.name
+            grid.write(label, column: box.x + 1, row: box.y + box.height - 1,
+                       style: Style(bold: isSelected, reverse: isSelected), width: box.width - 2)
+        }
+        if phase == .typingPath {
+            path.draw(into: &grid, column: area.x + 1, row: area.y + area.height - 1, labelWidth: 6, width: area.width - 2, focused: true)
+        }
+    }
+
+    private func drawFeeds(into grid: inout CellGrid, area: Rect) {
+        grid.write("Post \(chosen?.name ?? "") to which feed?", column: area.x + 1, row: area.y, style: Style(bold: true))
+        feedListTop = area.y + 2
+        for (index, feed) in feeds.enumerated() where index < area.height - 3 {
+            let isSelected = index == feedIndex
+            grid.write((isSelected ? "◉ " : "○ ") + feed.name, column: area.x + 1, row: feedListTop + index,
+                       style: Style(bold: isSelected, reverse: isSelected), width: feedListWidth - 2)
+        }
+        grid.write(posting ? "Posting…" : "Enter posts · Esc goes back", column: area.x + 1, row: area.y + area.height - 1)
+        chosen?.picture.draw(into: &grid, area: Rect(x: area.x + feedListWidth, y: area.y + 1,
+                                                    width: area.width - feedListWidth - 1, height: area.height - 1), depth: app.depth)
+    }
+}

@@ -1,0 +1,233 @@
+import Imaging
+import TerminalUI
+import Wire
+
+/// Virtual Vacations, from the vacation files on this machine (no server needed): the list
+/// (new, delete with confirmation), then Itinerary (places, first visited first → photos by
+/// title) and Tag Search (tags by count, capitalized, with a search box → photos); Enter shows a
+/// photo full screen from the file.
+final class VacationsScreen: AppScreen {
+    private enum Level {
+        case list
+        case naming
+        /// Inside a vacation: `tags` picks Tag Search over Itinerary.
+        case vacation(VacationStore, tags: Bool)
+        case photos(VacationStore, title: String, [VacationPhoto], backToTags: Bool)
+    }
+
+    private unowned let app: AppModel
+    private var level = Level.list
+    private var vacations: [VacationSummary] = []
+    private var places: [VacationPlace] = []
+    private var tags: [VacationTag] = []
+    private var selected = 0
+    private var name = TextField(label: "Name: ", limit: 100)
+    private var search = TextField(label: "Search tags: ", limit: 100)
+    private var searching = false
+    private var library: VacationLibrary { VacationLibrary(state: app.state) }
+
+    init(app: AppModel) { self.app = app }
+
+    var keys: [(String, String)] {
+        switch level {
+        case .list: [("↑ ↓", "choose"), ("Enter", "open"), ("n", "new vacation"), ("d", "delete (asks first)")]
+        case .naming: [("Enter", "create"), ("Esc", "cancel")]
+        case .vacation: [("i / t", "Itinerary, Tag Search"), ("/", "search the tags"), ("Enter", "the photos"), ("Esc", "back")]
+        case .photos: [("↑ ↓", "choose"), ("Enter", "full screen, from the vacation file"), ("Esc", "back")]
+        }
+    }
+
+    var isTyping: Bool {
+        if case .naming = level { return true }
+        return searching
+    }
+
+    func activate() {
+        if case .list = level { reloadList() }
+    }
+
+    private func reloadList() {
+        let found = library.list()
+        vacations = found.vacations
+        if let warning = found.warnings.first { app.setStatus(warning.line, isError: true) }
+        selected = min(selected, max(0, vacations.count - 1))
+    }
+
+    private func fail(_ error: VacationError) { app.setStatus(error.description, isError: true) }
+
+    private var count: Int {
+        switch level {
+        case .list: vacations.count
+        case .naming: 0
+        case .vacation(_, let byTags): byTags ? tags.count : places.count
+        case .photos(_, _, let photos, _): photos.count
+        }
+    }
+
+    func handle(_ event: InputEvent) -> Bool {
+        if case .naming = level {
+            switch event {
+            case .key(.escape, _): level = .list
+            case .key(.enter, _): create()
+            default: return name.handle(event)
+            }
+            return true
+        }
+        if searching {
+            switch event {
+            case .key(.escape, _), .key(.enter, _): searching = false
+            default:
+                guard search.handle(event) else { return false }
+                if case .vacation(let store, true) = level { open(store, tags: true) }
+            }
+            return true
+        }
+        switch event {
+        case .key(.up, _), .key(.character("k"), []): selected = max(0, selected - 1)
+        case .key(.down, _), .key(.character("j"), []): selected = min(max(0, count - 1), selected + 1)
+        case .mouse(let mouse):
+            switch mouse.action {
+            case .wheelUp: selected = max(0, selected - 3)
+            case .wheelDown: selected = min(max(0, count - 1), selected + 3)
+            case .press(.left):
+                let index = mouse.row - listTop
+                if (0..<count).contains(index) { if index == selected { enter() } else { selected = index } }
+            default: break
+            }
+        case .key(.enter, _): enter()
+        case .key(.escape, _), .key(.backspace, _): return back()
+        default:
+            return handleLetters(event)
+        }
+        return true
+    }
+
+    private func handleLetters(_ event: InputEvent) -> Bool {
+        switch (level, event) {
+        case (.list, .key(.character("n"), [])):
+            name.set("")
+            level = .naming
+        case (.list, .key(.character("d"), [])):
+            guard vacations.indices.contains(selected) else { return true }
+            let doomed = vacations[selected].name
+            app.overlay = .confirm("Delete vacation \"\(doomed)\" and every photo in it?", yes: { [self] in
+                do throws(VacationError) {
+                    _ = try library.remove(doomed)
+                    app.setStatus("Deleted \(doomed)")
+                } catch { fail(error) }
+                reloadList()
+            })
+        case (.vacation(let store, _), .key(.character("i"), [])): open(store, tags: false)
+        case (.vacation(let store, _), .key(.character("t"), [])): open(store, tags: true)
+        case (.vacation(let store, _), .key(.character("/"), [])):
+            open(store, tags: true)
+            searching = true
+        default:
+            return false
+        }
+        return true
+    }
+
+    private func create() {
+        do {
+            let store = try library.create(name.text)
+            app.setStatus("Created \(store.name)")
+            level = .list
+            reloadList()
+        } catch { fail(error) }
+    }
+
+    private func open(_ store: VacationStore, tags byTags: Bool) {
+        do {
+            if byTags { tags = try store.tags(search: search.text) } else { places = try store.itinerary() }
+            if case .vacation(_, let was) = level, was == byTags {} else { selected = 0 }
+            level = .vacation(store, tags: byTags)
+            selected = min(selected, max(0, count - 1))
+        } catch { fail(error) }
+    }
+
+    private func enter() {
+        switch level {
+        case .list:
+            guard vacations.indices.contains(selected) else { return }
+            do {
+                search.set("")
+                open(try library.open(vacations[selected].name), tags: false)
+            } catch { fail(error) }
+        case .vacation(let store, let byTags):
+            do {
+                if byTags, tags.indices.contains(selected) {
+                    let found = try store.photos(taggedWith: tags[selected].name)
+                    level = .photos(store, title: "Tagged \(found.tag.displayName)", found.photos, backToTags: true)
+                } else if !byTags, places.indices.contains(selected) {
+                    let found = try store.photos(atPlace: places[selected].name)
+                    level = .photos(store, title: found.place.name, found.photos, backToTags: false)
+                } else { return }
+                selected = 0
+            } catch { fail(error) }
+        case .photos(let store, _, let photos, _):
+            guard photos.indices.contains(selected) else { return }
+            let photo = photos[selected]
+            do {
+                let (_, bytes) = try store.image(photoID: photo.photoID, preferredOrigin: photo.origin)
+                let image = try ImageCodec.decode(bytes, limits: Welcome.largestDecoded)
+                app.overlay = .picture(PictureCells(image), caption: "\(photo.displayTitle) · \(photo.place) · from \(store.name) · any key closes")
+            } catch let error as VacationError {
+                fail(error)
+            } catch {
+                app.setStatus("The photo in the vacation file cannot be shown: \(error)", isError: true)
+            }
+        case .naming:
+            break
+        }
+    }
+
+    private func back() -> Bool {
+        switch level {
+        case .list, .naming: return false
+        case .vacation: level = .list; reloadList()
+        case .photos(let store, _, _, let byTags): open(store, tags: byTags)
+        }
+        selected = 0
+        return true
+    }
+
+    // MARK: Drawing
+
+    private var listTop = 0
+
+    func draw(into grid: inout CellGrid, area: Rect) {
+        let left = area.x + 1
+        listTop = area.y + 2
+        var lines: [String] = []
+        switch level {
+        case .list, .naming:
+            grid.write("Vacations on this computer", column: left, row: area.y, style: Style(bold: true))
+            lines = vacations.map { "\($0.name) · \($0.photos) photos, \($0.places) places, \($0.tags) tags" }
+            if vacations.isEmpty { grid.write("No vacations yet: n makes one (v in an album visits a photo)", column: left, row: listTop) }
+            if case .naming = level {
+                name.draw(into: &grid, column: left, row: area.y + area.height - 1, labelWidth: 6, width: 60, focused: true)
+            }
+        case .vacation(let store, let byTags):
+            let tabs = byTags ? "i Itinerary · [t Tag Search]" : "[i Itinerary] · t Tag Search"
+            grid.write("\(store.name) · \(tabs)", column: left, row: area.y, style: Style(bold: true))
+            if byTags {
+                search.draw(into: &grid, column: left, row: area.y + 1, labelWidth: 13, width: 50, focused: searching)
+                lines = tags.map { "\($0.displayName) (\($0.count))" }
+            } else {
+                lines = places.map { "\($0.name) · \($0.photoCount) photo\($0.photoCount == 1 ? "" : "s")" }
+            }
+            if lines.isEmpty { grid.write(byTags ? "No tags" : "No places yet: visit photos from an album (v)", column: left, row: listTop) }
+        case .photos(let store, let title, let photos, _):
+            grid.write("\(store.name) · \(title)", column: left, row: area.y, style: Style(bold: true))
+            lines = photos.map { "\($0.displayTitle) · \($0.place)" }
+        }
+        let visible = area.height - 3
+        let first = max(0, selected - visible + 1)
+        for (offset, line) in lines.dropFirst(first).prefix(visible).enumerated() {
+            let index = first + offset
+            grid.write(line, column: left, row: listTop + offset, style: Style(bold: index == selected, reverse: index == selected),
+                       width: area.width - 2)
+        }
+    }
+}

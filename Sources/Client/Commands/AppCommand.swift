@@ -1,0 +1,35 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import TerminalUI
+
+/// app: the full-screen app, on the terminal this runs in.
+enum AppCommand {
+    static func run(_ context: CommandContext) throws(ClientError) {
+        guard Terminal.isTerminal(0), Terminal.isTerminal(1) else {
+            throw ClientError(.usage, "the app needs a terminal for its input and output; every feature is also a command (snapshare --help)")
+        }
+        let pictures: PictureProtocol
+        switch context.parsed.string("--pictures") ?? "auto" {
+        case "auto": pictures = PictureProtocol.detect(context.environment)
+        case let name:
+            guard let chosen = PictureProtocol(rawValue: name) else {
+                throw context.usage("--pictures takes halfblock, kitty, iterm, sixel or auto, not '\(name)'")
+            }
+            pictures = chosen
+        }
+        try AppRunner.run(settings: try context.settings(), state: context.state, environment: context.environment, pictures: pictures)
+    }
+
+    /// Whether `arguments` name no command, only the global options (`--server`, `--ca`).
+    static func namesNoCommand(_ arguments: [String]) -> Bool {
+        var index = 0
+        while index < arguments.count {
+            let word = arguments[index]
+            if word == "--server" || word == "--ca" { index += 2; continue }
+            if word.hasPrefix("--server=") || word.hasPrefix("--ca=") { index += 1; continue }
+            return false
+        }
+        return true
+    }
+}

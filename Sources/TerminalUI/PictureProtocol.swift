@@ -1,0 +1,99 @@
+import Foundation
+
+/// How a picture reaches the screen: half blocks (two pixels per cell, everywhere), or the real
+/// pixels through a terminal's graphics protocol.
+public enum PictureProtocol: String, Sendable, CaseIterable {
+    case halfblock, kitty, iterm, sixel
+
+    /// What the environment says the terminal can do: the kitty graphics protocol for kitty,
+    /// WezTerm and Ghostty, iTerm2's inline images for iTerm2, else half blocks. Sixel is never
+    /// guessed (too many terminals that say xterm cannot): ask for it by name.
+    public static func detect(_ environment: [String: String]) -> PictureProtocol {
+        let term = (environment["TERM"] ?? "").lowercased()
+        let program = environment["TERM_PROGRAM"] ?? ""
+        if environment["KITTY_WINDOW_ID"] != nil || term.contains("kitty") || term.contains("ghostty")
+            || program == "WezTerm" || program == "ghostty" {
+            return .kitty
+        }
+        if program == "iTerm.app" || environment["LC_TERMINAL"] == "iTerm2" { return .iterm }
+        return .halfblock
+    }
+}
+
+/// The escape sequences of the graphics protocols, each placing one picture with its top left
+/// corner at a cell (0-based) and scaled by the terminal into `columns` x `rows` cells.
+public enum PictureEscapes {
+    /// Kitty graphics protocol: a PNG, sent in base64 chunks of 4096 (a=T transmit and show,
+    /// f=100 PNG, q=2 no replies, C=1 the cursor stays).
+    public static func kitty(png: [UInt8], column: Int, row: Int, columns: Int, rows: Int) -> [UInt8] {
+        let encoded = Array(Data(png).base64EncodedString().utf8)
+        var output = Array(cursor(column: column, row: row).utf8)
+        var offset = 0
+        repeat {
+            let end = min(encoded.count, offset + 4096)
+            let more = end < encoded.count ? 1 : 0
+            let control = offset == 0 ? "a=T,f=100,q=2,C=1,c=\(columns),r=\(rows),m=\(more)" : "m=\(more)"
+            output += Array("\u{1B}_G\(control);".utf8) + encoded[offset..<end] + Array("\u{1B}\\".utf8)
+            offset = end
+        } while offset < encoded.count
+        return output
+    }
+
+    /// Removes every picture the kitty protocol placed.
+    public static let kittyDeleteAll = Array("\u{1B}_Ga=d,q=2\u{1B}\\".utf8)
+
+    /// iTerm2 inline image: the file (PNG or JPEG) as it is, in base64.
+    public static func iterm(file: [UInt8], column: Int, row: Int, columns: Int, rows: Int) -> [UInt8] {
+        Array((cursor(column: column, row: row)
+               + "\u{1B}]1337;File=inline=1;size=\(file.count);width=\(columns);height=\(rows);preserveAspectRatio=1:"
+               + Data(file).base64EncodedString() + "\u{07}").utf8)
+    }
+
+    /// Sixel: `rgb` (3 bytes a pixel, `width` x `height`, already at the size to show) in the
+    /// 6x6x6 colour cube, one band of six pixel rows at a time, runs of equal sixels compressed.
+    public static func sixel(width: Int, height: Int, rgb: [UInt8], column: Int, row: Int) -> [UInt8] {
+        precondition(rgb.count == width * height * 3, "rgb holds width x height pixels")
+        func level(_ value: UInt8) -> Int { (Int(value) * 5 + 127) / 255 }
+        var indices = [UInt8](repeating: 0, count: width * height)
+        var used = Set<UInt8>()
+        for pixel in 0..<(width * height) {
+            let index = UInt8(level(rgb[pixel * 3]) * 36 + level(rgb[pixel * 3 + 1]) * 6 + level(rgb[pixel * 3 + 2]))
+            indices[pixel] = index
+            used.insert(index)
+        }
+        var output = cursor(column: column, row: row) + "\u{1B}P0;1;0q\"1;1;\(width);\(height)"
+        for index in used.sorted() {
+            let value = Int(index)
+            output += "#\(value);2;\(value / 36 * 20);\(value / 6 % 6 * 20);\(value % 6 * 20)"
+        }
+        for top in stride(from: 0, to: height, by: 6) {
+            for index in used.sorted() {
+                var line = ""
+                var run: (character: Character, count: Int)?
+                var any = false
+                for x in 0..<width {
+                    var bits = 0
+                    for bit in 0..<6 where top + bit < height && indices[(top + bit) * width + x] == index { bits |= 1 << bit }
+                    any = any || bits != 0
+                    let character = Character(Unicode.Scalar(UInt8(63 + bits)))
+                    if let current = run, current.character == character {
+                        run = (character, current.count + 1)
+                    } else {
+                        if let current = run { line += Self.run(current) }
+                        run = (character, 1)
+                    }
+                }
+                guard any, let last = run else { continue }
+                output += "#\(index)" + line + Self.run(last) + "$"
+            }
+            output += "-"
+        }
+        return Array((output + "\u{1B}\\").utf8)
+    }
+
+    private static func run(_ run: (character: Character, count: Int)) -> String {
+        run.count > 3 ? "!\(run.count)\(run.character)" : String(repeating: run.character, count: run.count)
+    }
+
+    private static func cursor(column: Int, row: Int) -> String { "\u{1B}[\(row + 1);\(column + 1)H" }
+}

@@ -1,0 +1,75 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// A program running in its own tmux server and pane, driven as a person would: keys in with
+/// `send-keys`, the screen read back with `capture-pane`. Each pane has a private tmux socket, so
+/// tests never meet a developer's own tmux or each other.
+public final class TmuxPane {
+    public static var isAvailable: Bool { tmuxPath != nil }
+    private static let tmuxPath = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    private let socket: String
+    private let directory: TemporaryDirectory
+
+    /// Starts `command` (a shell command line) in a `columns` x `rows` pane with `environment`.
+    public init(_ command: String, columns: Int = 100, rows: Int = 30, environment: [String: String] = [:]) throws {
+        directory = TemporaryDirectory("tmux")
+        socket = directory.path + "/socket"
+        let exports = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quoted($0.value))" }.joined(separator: " ")
+        let line = "env \(exports) \(command)"
+        // The tmux server this starts keeps whatever descriptors it inherits, and its forks
+        // confuse Foundation's Process: no pipes, no Process, a plain shell command instead.
+        guard let path = Self.tmuxPath else { throw TmuxError(message: "tmux is not installed") }
+        let start = [path, "-S", socket, "-f", "/dev/null", "new-session", "-d", "-s", "app", "-x", String(columns), "-y", String(rows), line]
+            .map(Self.quoted).joined(separator: " ")
+        _ = system(start + " </dev/null >/dev/null 2>&1")
+        guard try tmux(["has-session", "-t", "app"]).status == 0 else { throw TmuxError(message: "tmux did not start: \(start)") }
+        // Keep the pane after the program exits, so its last screen can be read.
+        _ = try tmux(["set-option", "-t", "app", "remain-on-exit", "on"])
+    }
+
+    deinit { _ = try? tmux(["kill-server"]) }
+
+    /// Types `keys` (tmux key names such as `Enter`, `Tab`, `Right`, or literal text with `literal`).
+    public func send(_ keys: String..., literal: Bool = false) throws {
+        _ = try tmux(["send-keys", "-t", "app"] + (literal ? ["-l"] : []) + keys)
+    }
+
+    /// The pane's text now.
+    public func capture() throws -> String {
+        try tmux(["capture-pane", "-p", "-t", "app"]).stdout
+    }
+
+    /// Captures until `condition` holds of the screen or `timeout` passes; returns the last screen.
+    /// Not a timing assertion: the deadline only stops a hung app from hanging the run.
+    @discardableResult
+    public func wait(timeout: Double = 30, until condition: (String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var screen = try capture()
+        while !condition(screen) && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+            screen = try capture()
+        }
+        return screen
+    }
+
+    /// Whether the program in the pane has exited.
+    public func hasExited() throws -> Bool {
+        try tmux(["display-message", "-p", "-t", "app", "#{pane_dead}"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1"
+    }
+
+    private func tmux(_ arguments: [String]) throws -> Subprocess.Result {
+        guard let path = Self.tmuxPath else { throw TmuxError(message: "tmux is not installed") }
+        return try Subprocess.runTool(path, ["-S", socket, "-f", "/dev/null"] + arguments, timeout: 30)
+    }
+
+    private static func quoted(_ value: String) -> String { "'" + value.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+}
+
+public struct TmuxError: Error, CustomStringConvertible {
+    public let message: String
+    public init(message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+import TerminalUI
+import TestSupport
+import Wire
+@testable import Client
+
+/// The app's screens driven by events against a real server (real TLS, real SQLite), reading
+/// the cell grid they draw: no terminal. The backend runs each request inline, in order.
+@Suite("App screens", .serialized)
+struct AppScreenTests {
+    /// An app signed in as `session`'s user.
+    static func app(_ session: SnapshareSession, home: String, colour: Bool = false) -> AppModel {
+        let held = UncheckedSendable(session)
+        let backend = AppBackend(connect: { () throws(ClientError) in held.value }, inline: true, wake: {})
+        let app = AppModel(backend: backend, environment: [:], state: ClientState(directory: home), depth: .plain, colour: colour,
+                           makeScreens: AppRunner.screens)
+        app.start()
+        return app
+    }
+
+    static func screen(_ app: AppModel, columns: Int = 100, rows: Int = 30) -> String {
+        let grid = app.render(columns: columns, rows: rows)
+        return (0..<rows).map { grid.text(ofRow: $0) }.joined(separator: "\n")
+    }
+
+    static func press(_ app: AppModel, _ keys: Key...) {
+        for key in keys { app.handle(.key(key)) }
+    }
+
+    static func type(_ app: AppModel, _ text: String) {
+        for character in text { app.handle(.key(.character(character))) }
+    }
+
+    @Test("pick sample 3, post it to Memes; another app sees it unread, opens it once, and cannot open it again")
+    func postAndOpenOnce() throws {
+        let server = try TestServer()
+        let home = TemporaryDirectory("app-home")
+        let ann = Self.app(try server.registeredSession("ann"), home: home.path)
+        #expect(Self.screen(ann).contains("Pick a picture"))
+        #expect(ann.status?.text == "Signed in as ann")
+        // Sample 3 is the third in the grid: right twice.
+        Self.press(ann, .right, .right, .enter)
+        let feeds = Self.screen(ann)
+        #expect(feeds.contains("Post 3 ") && feeds.contains("to which feed?"))
+        // Choose Memes among the feeds, by moving down until it is selected.
+        for _ in 0..<10 where !Self.screen(ann).contains("◉ Memes") { Self.press(ann, .down) }
+        Self.press(ann, .enter)
+        #expect(ann.status?.text == "Posted to Memes")
+        #expect(Self.screen(ann).contains("Pick a picture"), "back to the picker")
+
+        let benHome = TemporaryDirectory("app-home")
+        let ben = Self.app(try server.registeredSession("ben"), home: benHome.path)
+        Self.press(ben, .character("2"))
+        var listed = Self.screen(ben)
+        #expect(listed.contains("Memes (1)") && listed.contains("ann") && listed.contains("● unread"))
+        Self.press(ben, .enter)
+        guard case .picture(_, let caption)? = ben.overlay else {
+            Issue.record("the snap did not open full screen: \(ben.status?.text ?? "")")
+            return
+        }
+        #expect(caption.hasPrefix("ann · Memes · "))
+        #expect(!Self.screen(ben).contains("Feeds"), "full screen: the picture and its caption only")
+        Self.press(ben, .character("x"))
+        #expect(ben.overlay == nil, "any key closes it")
+        listed = Self.screen(ben)
+        #expect(listed.contains("○ read") && !listed.contains("● unread"))
+        Self.press(ben, .enter)
+        #expect(ben.status?.text.contains("already opened") == true)
+
+        // The poster sees who opened it.
+        Self.press(ann, .character("2"))
+        #expect(Self.screen(ann).contains("➤ sent · opened by 1"))
+        Self.press(ann, .enter)
+        guard case .text(_, let lines)? = ann.overlay else { Issue.record("no viewers shown"); return }
+        #expect(lines.contains { $0.hasPrefix("ben · ") })
+    }
+
+    @Test("a new snap appears in Feeds on the next tick, without a key press")
+    func feedsAreLive() throws {
+        let server = try TestServer()
+        let home = TemporaryDirectory("app-home")
+        let poster = try server.registeredSession("poster")
+        let viewer = Self.app(try server.registeredSession("viewer"), home: home.path)
+        Self.press(viewer, .character("2"))
+        #expect(!Self.screen(viewer).contains("poster"))
+        _ = try poster.post(feed: "Random", image: try SampleLibrary.all()[3].bytes())
+        viewer.tick()
+        #expect(Self.screen(viewer).contains("poster"))
+    }
+
+    @Test("movies: add, next and previous stop at the ends with the exact messages, search, edit, delete")
+    func movies() throws {
+        let server = try TestServer()
+        let home = TemporaryDirectory("app-home")
+        let app = Self.app(try server.registeredSession("cinephile"), home: home.path)
+        Self.press(app, .character("5"))
+        #expect(Self.screen(app).contains("No movies yet"))
+        for (title, genre, sales) in [("Alien", "Horror", "80000000"), ("Brazil", "Comedy", "9900000")] {
+            Self.press(app, .character("a"))
+            Self.type(app, title); Self.press(app, .tab)
+            Self.type(app, genre); Self.press(app, .tab)
+            Self.type(app, sales); Self.press(app, .enter)
+            #expect(app.status?.text == "Added \"\(title)\"")
+        }
+        Self.press(app, .home)
+        var shown = Self.screen(app)
+        #expect(shown.contains("Record 2 of 2") && shown.contains("Brazil"), "the added record is shown")
+        Self.press(app, .character("n"))
+        #expect(app.status?.text == "No more records")
+        Self.press(app, .character("p"))
+        #expect(Self.screen(app).contains("Alien"))
+        Self.press(app, .character("p"))
+        #expect(app.status?.text == "Showing the first Record")
+        Self.press(app, .character("s"))
+        Self.type(app, "braz")
+        Self.press(app, .enter)
+        shown = Self.screen(app)
+        #expect(shown.contains("Movies matching \"braz\"") && shown.contains("Record 1 of 1") && shown.contains("Brazil"))
+        Self.press(app, .character("e"), .tab, .control("u"))
+        Self.type(app, "Satire")
+        Self.press(app, .enter)
+        #expect(Self.screen(app).contains("Satire"))
+        Self.press(app, .character("d"))
+        Self.press(app, .character("y"))
+        #expect(app.status?.text == "Deleted \"Brazil\"")
+        #expect(try server.registeredSession("other").movies().isEmpty, "movies are per user")
+    }
+
+    @Test("the map pans and zooms, saves the view as it moves, drops a pin and opens its album")
+    func mapAndAlbum() throws {
+        let server = try TestServer()
+        let home = TemporaryDirectory("app-home")
+        let session = try server.registeredSession("traveller")
+        let app = Self.app(session, home: home.path)
+        Self.press(app, .character("3"))
+        _ = Self.screen(app)
+        Self.press(app, .character("+"), .right)
+        app.finish()
+        let saved = try session.mapState()
+        #expect(saved.zoom == 2 && saved.centerLongitude > 0)
+        Self.press(app, .character("p"))
+        #expect(app.status?.text.hasPrefix("Pin 1 dropped") == true)
+        Self.press(app, .enter)
+        var album = ""
+        for _ in 0..<600 {
+            app.tick()
+            album = Self.screen(app)
+            if album.contains("Album of pin 1 · ") && !album.contains("downloading") { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(album.contains("photos · n New Collection") || album.contains("No Images"))
+    }
+
+    @Test("smaller than 80x24 says so; the help lists the screen's keys")
+    func smallWindowAndHelp() throws {
+        let server = try TestServer()
+        let home = TemporaryDirectory("app-home")
+        let app = Self.app(try server.registeredSession("small"), home: home.path)
+        #expect(Self.screen(app, columns: 79, rows: 24).contains("Make the window larger"))
+        Self.press(app, .character("?"))
+        #expect(Self.screen(app).contains("o   ") || Self.screen(app).contains("post a PNG or JPEG file instead"))
+        Self.press(app, .character("z"))
+        #expect(app.overlay == nil)
+        Self.press(app, .character("q"))
+        #expect(app.quitRequested)
+    }
+}

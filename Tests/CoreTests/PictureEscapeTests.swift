@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+import TerminalUI
+
+@Suite("Picture protocols")
+struct PictureEscapeTests {
+    @Test("kitty: the PNG in base64 chunks of 4096, the first saying what it is, every one but the last saying more follows")
+    func kittyChunks() throws {
+        let png = [UInt8](repeating: 0xAB, count: 7_000)  // 9,336 base64 characters: three chunks
+        let text = String(decoding: PictureEscapes.kitty(png: png, column: 2, row: 1, columns: 40, rows: 12), as: UTF8.self)
+        #expect(text.hasPrefix("\u{1B}[2;3H\u{1B}_Ga=T,f=100,q=2,C=1,c=40,r=12,m=1;"))
+        let chunks = text.components(separatedBy: "\u{1B}_G").dropFirst()
+        #expect(chunks.count == 3)
+        #expect(chunks.map { $0.hasPrefix("m=0;") || $0.contains(",m=0;") } == [false, false, true])
+        let payload = chunks.map { String($0.split(separator: ";", maxSplits: 1)[1].dropLast(2)) }.joined()
+        #expect(Data(base64Encoded: payload).map { [UInt8]($0) } == png)
+    }
+
+    @Test("iTerm2: one OSC 1337 with the file's size and cells, ended by BEL")
+    func itermInline() {
+        let text = String(decoding: PictureEscapes.iterm(file: [1, 2, 3], column: 0, row: 0, columns: 10, rows: 5), as: UTF8.self)
+        #expect(text == "\u{1B}[1;1H\u{1B}]1337;File=inline=1;size=3;width=10;height=5;preserveAspectRatio=1:AQID\u{07}")
+    }
+
+    @Test("sixel: colours from the 6x6x6 cube, one band of six rows, runs compressed")
+    func sixelBand() {
+        // 5 pixels wide, 6 high: the top three rows red, the bottom three blue.
+        var rgb: [UInt8] = []
+        for y in 0..<6 { for _ in 0..<5 { rgb += y < 3 ? [255, 0, 0] : [0, 0, 255] } }
+        let text = String(decoding: PictureEscapes.sixel(width: 5, height: 6, rgb: rgb, column: 0, row: 0), as: UTF8.self)
+        // Red is cube index 180 (5,0,0), blue 5 (0,0,5); red sets bits 0-2 ("?" + 7 = "F"), blue bits 3-5 ("?" + 56 = "w").
+        #expect(text == "\u{1B}[1;1H\u{1B}P0;1;0q\"1;1;5;6#5;2;0;0;100#180;2;100;0;0#5!5w$#180!5F$-\u{1B}\\")
+    }
+
+    @Test("auto: kitty for kitty, WezTerm and Ghostty, inline images for iTerm2, half blocks otherwise")
+    func detection() {
+        #expect(PictureProtocol.detect(["TERM": "xterm-kitty"]) == .kitty)
+        #expect(PictureProtocol.detect(["TERM_PROGRAM": "WezTerm", "TERM": "xterm-256color"]) == .kitty)
+        #expect(PictureProtocol.detect(["TERM": "xterm-ghostty"]) == .kitty)
+        #expect(PictureProtocol.detect(["TERM_PROGRAM": "iTerm.app"]) == .iterm)
+        #expect(PictureProtocol.detect(["TERM": "xterm-256color"]) == .halfblock)
+        #expect(PictureProtocol.detect([:]) == .halfblock)
+    }
+}

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# The full-screen app's own figures, measured (never asserted in tests):
+#   - keystroke to finished redraw on a 200x60 terminal: the app times itself from reading the
+#     input to having written the redrawn frame (SNAPSHARE_APP_TIMINGS), over several hundred
+#     keys on Feeds (a feed of 10,000 snaps: arrows, pages, ends) and on the Map (pans, zooms);
+#   - its CPU while idle on the Feeds tab for 30 s (it polls once a second; it must not spin).
+# Against a release server on 127.0.0.1 with a temporary data folder, in tmux (installed if
+# missing), everything stopped by PID at the end. Prints a Markdown table.
+#
+# Usage: scripts/app-bench.sh        (about 2 minutes plus the build)
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SCRATCH=${BENCH_SCRATCH:-$ROOT/.build/bench}
+if ! command -v tmux >/dev/null; then
+    echo "app-bench: installing tmux" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux >&2
+fi
+echo "app-bench: building release binaries in $SCRATCH" >&2
+for product in snapshare-server snapshare snapshare-bench; do
+    (cd "$ROOT" && swift build -c release --product "$product" --scratch-path "$SCRATCH" >&2)
+done
+BIN=$(cd "$ROOT" && swift build -c release --scratch-path "$SCRATCH" --show-bin-path)
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/snapshare-app-bench.XXXXXX")
+SOCKET=$WORK/tmux.socket
+SERVER_PID=
+cleanup() {
+    tmux -S "$SOCKET" kill-server 2>/dev/null || true
+    [[ -n "$SERVER_PID" ]] && kill "$SERVER_PID" 2>/dev/null || true
+    wait 2>/dev/null || true
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+"$BIN/snapshare-server" --listen 127.0.0.1:0 --data "$WORK/data" --certs "$WORK/certs" --class-code BENCH \
+    --log-level warning >"$WORK/server.out" 2>"$WORK/server.err" &
+SERVER_PID=$!
+for _ in $(seq 300); do grep -q "listening on" "$WORK/server.out" 2>/dev/null && break; sleep 0.1; done
+PORT=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$WORK/server.out")
+[[ -n "$PORT" ]] || { echo "app-bench: the server did not start:" >&2; cat "$WORK/server.err" >&2; exit 1; }
+CLIENT=(--server "127.0.0.1:$PORT" --ca "$WORK/certs/ca.pem")
+
+echo "app-bench: posting 10,000 snaps to Dog Spots" >&2
+"$BIN/snapshare-bench" "${CLIENT[@]}" --class-code BENCH --session-cache "$WORK/sessions" --scenario list \
+    --feed-snaps 10000 --duration 1 --warmup 0 --users 1 --connections 1 --depth 1 >/dev/null 2>&1
+
+export SNAPSHARE_HOME=$WORK/home
+printf 'app bench password\n' | "$BIN/snapshare" "${CLIENT[@]}" register viewer --class-code BENCH --password-stdin >/dev/null
+
+screen() { tmux -S "$SOCKET" capture-pane -p -t app; }
+wait_for() {
+    for _ in $(seq 300); do screen | grep -qF "$1" && return; sleep 0.1; done
+    echo "app-bench: the app never showed \"$1\":" >&2; screen >&2; exit 1
+}
+keys() { local key=$1 count=$2; for _ in $(seq "$count"); do tmux -S "$SOCKET" send-keys -t app "$key"; sleep 0.02; done; }
+
+tmux -S "$SOCKET" -f /dev/null new-session -d -s app -x 200 -y 60 \
+    "env SNAPSHARE_HOME='$SNAPSHARE_HOME' SNAPSHARE_APP_TIMINGS='$WORK/timings.json' TERM=xterm-256color COLORTERM=truecolor \
+     '$BIN/snapshare' --server 127.0.0.1:$PORT --ca '$WORK/certs/ca.pem'" </dev/null >/dev/null 2>&1
+wait_for "Signed in as viewer"
+APP_PID=$(pgrep -f "^$BIN/snapshare --server 127.0.0.1:$PORT" | head -1)
+
+tmux -S "$SOCKET" send-keys -t app 2
+wait_for "Dog Spots (10000)"
+echo "app-bench: keys on Feeds and the Map" >&2
+keys Down 200; keys PageDown 40; keys End 5; keys PageUp 40; keys Home 5
+tmux -S "$SOCKET" send-keys -t app 3
+wait_for "zoom"
+keys Right 40; keys + 4; keys Up 40; keys - 4
+tmux -S "$SOCKET" send-keys -t app 2
+sleep 3
+
+echo "app-bench: idle on Feeds for 30 s" >&2
+HZ=$(getconf CLK_TCK)
+ticks() { awk '{ split($0, a, ") "); split(a[2], f, " "); print f[12] + f[13] }' "/proc/$APP_PID/stat"; }
+T0=$(ticks); S0=$(date +%s.%N)
+sleep 30
+T1=$(ticks); S1=$(date +%s.%N)
+IDLE=$(awk -v t=$((T1 - T0)) -v hz="$HZ" -v s0="$S0" -v s1="$S1" 'BEGIN { printf "%.2f", t / hz / (s1 - s0) * 100 }')
+
+tmux -S "$SOCKET" send-keys -t app q
+for _ in $(seq 100); do [[ -s "$WORK/timings.json" ]] && break; sleep 0.1; done
+TIMINGS=$(cat "$WORK/timings.json")
+field() { echo "$TIMINGS" | sed -n "s/.*\"$1\":\([0-9.]*\).*/\1/p"; }
+
+echo "| figure (200x60, feed of 10,000 snaps) | measured | goal |"
+echo "|---|---|---|"
+echo "| keystroke to finished redraw, $(field redraws) redraws | p50 $(field p50_ms) ms, p99 $(field p99_ms) ms, max $(field max_ms) ms | smooth |"
+echo "| CPU idle on Feeds (polls once a second) | ${IDLE}% of a core | < 1% |"

@@ -18,6 +18,16 @@ public enum PictureProtocol: String, Sendable, CaseIterable {
         if program == "iTerm.app" || environment["LC_TERMINAL"] == "iTerm2" { return .iterm }
         return .halfblock
     }
+
+    /// Primary device attributes request (DA1): the terminal answers `ESC [ ? n ; n ... c`.
+    public static let deviceAttributesQuery = Array("\u{1B}[c".utf8)
+
+    /// Whether a DA1 answer lists sixel graphics (attribute 4); nil when `bytes` is not one.
+    public static func sixelInDeviceAttributes(_ bytes: [UInt8]) -> Bool? {
+        guard bytes.count >= 4, bytes.starts(with: Array("\u{1B}[?".utf8)), bytes.last == UInt8(ascii: "c") else { return nil }
+        let attributes = String(decoding: bytes.dropFirst(3).dropLast(), as: UTF8.self).split(separator: ";")
+        return attributes.dropFirst().contains("4")
+    }
 }
 
 /// The escape sequences of the graphics protocols, each placing one picture with its top left

@@ -150,6 +150,27 @@ struct AppScreenTests {
             Thread.sleep(forTimeInterval: 0.05)
         }
         #expect(album.contains("photos · n New Collection") || album.contains("No Images"))
+        guard album.contains("photos · n New Collection") else { return }
+
+        // Visit the first photo into the current vacation, then browse it offline in Vacations.
+        Self.press(app, .character("v"))
+        #expect(app.status?.text == "Visited into My Vacation")
+        Self.press(app, .character("n"))
+        #expect(app.status?.text == "A new collection is downloading")
+        Self.press(app, .character("4"))
+        #expect(Self.screen(app).contains("My Vacation · 1 photos, 1 places"))
+        Self.press(app, .enter)
+        let itinerary = Self.screen(app)
+        #expect(itinerary.contains("[i Itinerary]") && itinerary.contains("· 1 photo"))
+        Self.press(app, .enter, .enter)
+        guard case .picture(_, let caption)? = app.overlay else { Issue.record("no photo from the vacation file"); return }
+        #expect(caption.contains("from My Vacation"))
+        Self.press(app, .escape, .escape, .character("t"))
+        #expect(Self.screen(app).contains("[t Tag Search]"))
+        // Esc typed fast before a key arrives as Alt+key: still Esc, then the key.
+        app.handle(.key(.character("d"), .alt))
+        Self.press(app, .character("y"))
+        #expect(app.status?.text == "Deleted My Vacation")
     }
 
     @Test("smaller than 80x24 says so; the help lists the screen's keys")

@@ -41,4 +41,19 @@ struct PictureEscapeTests {
         #expect(PictureProtocol.detect(["TERM": "xterm-256color"]) == .halfblock)
         #expect(PictureProtocol.detect([:]) == .halfblock)
     }
+
+    @Test("a DA1 answer says whether the terminal has sixel (attribute 4); other input is not an answer")
+    func deviceAttributes() {
+        #expect(PictureProtocol.sixelInDeviceAttributes(Array("\u{1B}[?62;4;6;22c".utf8)) == true)
+        #expect(PictureProtocol.sixelInDeviceAttributes(Array("\u{1B}[?62;1;6;22c".utf8)) == false)
+        #expect(PictureProtocol.sixelInDeviceAttributes(Array("\u{1B}[?4c".utf8)) == false, "the first number is the class, not an attribute")
+        #expect(PictureProtocol.sixelInDeviceAttributes(Array("\u{1B}[A".utf8)) == nil)
+        // As it arrives among the keys: one unknown event holding the whole answer.
+        var parser = InputParser()
+        let events = parser.feed(Array("\u{1B}[?62;4;22cq".utf8))
+        #expect(events.count == 2 && events.last == .key(.character("q")))
+        if case .unknown(let bytes)? = events.first { #expect(PictureProtocol.sixelInDeviceAttributes(bytes) == true) } else {
+            Issue.record("the answer was not one event: \(events)")
+        }
+    }
 }

@@ -19,13 +19,20 @@ import TestSupport
     }
 
     @Test func helpIsAvailableOnEveryCommand() throws {
-        for command in [[], ["register"], ["login"], ["post"], ["feed"], ["feeds"], ["view"], ["samples"], ["admin"], ["admin", "restore-view"]] {
+        for command in [[], ["app"], ["register"], ["login"], ["post"], ["feed"], ["feeds"], ["view"], ["samples"], ["admin"], ["admin", "restore-view"]] {
             let result = try Subprocess.run("snapshare", command + ["--help"])
             #expect(result.status == 0, "\(command)")
             #expect(result.stdout.contains("Usage"), "\(command): \(result.stdout)")
         }
         let root = try Subprocess.run("snapshare", ["--help"])
         #expect(root.stdout.contains("Exit codes"))
+        // No command and no terminal (a pipe, as here): the help, not the app.
+        for bare in [[], ["--server", "localhost:7443"]] {
+            let noCommand = try Subprocess.run("snapshare", bare)
+            #expect(noCommand.status == 0 && noCommand.stdout.contains("app") && noCommand.stdout.contains("Exit codes"), "\(bare)")
+        }
+        let app = try Subprocess.run("snapshare", ["app"])
+        #expect(app.status == 2 && app.stderr.contains("needs a terminal"), "\(app.stderr)")
         let server = try Subprocess.run("snapshare-server", ["--help"])
         #expect(server.status == 0)
         #expect(server.stdout.contains("--snap-ttl"))

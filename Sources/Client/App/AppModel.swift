@@ -167,6 +167,13 @@ final class AppModel {
     func quit() { quitRequested = true }
 
     func handle(_ event: InputEvent) {
+        // The app binds nothing to Alt: Esc typed quickly before a key arrives as Alt+key, and
+        // means Esc, then the key.
+        if case .key(let key, let modifiers) = event, modifiers.contains(.alt) {
+            handle(.key(.escape))
+            handle(.key(key, modifiers.subtracting(.alt)))
+            return
+        }
         if let overlay {
             handleOverlay(overlay, event)
             return

@@ -26,8 +26,9 @@ enum AppRunner {
          .vacations: VacationsScreen(app: app), .movies: MoviesScreen(app: app)]
     }
 
+    /// `askForSixel`: ask the terminal (DA1) and use sixel for pictures if it says it has it.
     static func run(settings: ConnectionSettings, state: ClientState, environment: [String: String],
-                    pictures: PictureProtocol) throws(ClientError) {
+                    pictures: PictureProtocol, askForSixel: Bool = false) throws(ClientError) {
         let session: TerminalSession
         do { session = try TerminalSession() } catch { throw ClientError(.local, "cannot use this terminal: \(error)") }
         defer { session.close() }
@@ -40,6 +41,7 @@ enum AppRunner {
         app.pictures = pictures
         do {
             try session.start()
+            if askForSixel { try session.terminal.write(PictureProtocol.deviceAttributesQuery) }
             try loop(app, session: session, depth: depth)
             app.finish()
         } catch {
@@ -79,7 +81,14 @@ enum AppRunner {
             inputArrived = wakeup.input.isEmpty ? nil : DispatchTime.now().uptimeNanoseconds
             var events = parser.feed(wakeup.input)
             if wakeup.input.isEmpty && parser.isWaiting { events += parser.flush() }
-            for event in events { app.handle(event) }
+            for event in events {
+                // The answer to the DA1 question asked at the start, not a key.
+                if case .unknown(let bytes) = event, let sixel = PictureProtocol.sixelInDeviceAttributes(bytes) {
+                    if sixel && app.pictures == .halfblock { app.pictures = .sixel }
+                    continue
+                }
+                app.handle(event)
+            }
             for completion in app.backend.takeCompletions() { completion() }
             for signal in wakeup.signals {
                 switch signal {

@@ -10,15 +10,19 @@ enum AppCommand {
             throw ClientError(.usage, "the app needs a terminal for its input and output; every feature is also a command (snapshare --help)")
         }
         let pictures: PictureProtocol
+        var askForSixel = false
         switch context.parsed.string("--pictures") ?? "auto" {
-        case "auto": pictures = PictureProtocol.detect(context.environment)
+        case "auto":
+            pictures = PictureProtocol.detect(context.environment)
+            askForSixel = pictures == .halfblock
         case let name:
             guard let chosen = PictureProtocol(rawValue: name) else {
                 throw context.usage("--pictures takes halfblock, kitty, iterm, sixel or auto, not '\(name)'")
             }
             pictures = chosen
         }
-        try AppRunner.run(settings: try context.settings(), state: context.state, environment: context.environment, pictures: pictures)
+        try AppRunner.run(settings: try context.settings(), state: context.state, environment: context.environment, pictures: pictures,
+                          askForSixel: askForSixel)
     }
 
     /// Whether `arguments` name no command, only the global options (`--server`, `--ca`).

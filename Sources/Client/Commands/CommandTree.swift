@@ -45,7 +45,8 @@ enum CommandTree {
                             no session is saved, and uses the same saved state as every other command. Inside,
                             ? lists the keys of the screen you are on; q quits. Pictures shown full screen use
                             the terminal's graphics protocol when it has one (kitty for kitty, WezTerm and
-                            Ghostty; iTerm2's inline images), else half blocks; sixel only when asked for.
+                            Ghostty; iTerm2's inline images; sixel when the terminal's device attributes list
+                            it), else half blocks.
                             """,
                         options: [OptionSpec("--pictures", valueName: "HOW", help: "halfblock, kitty, iterm, sixel or auto (the default)",
                                              environmentVariable: "SNAPSHARE_PICTURES")],

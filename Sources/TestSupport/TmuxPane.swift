@@ -37,6 +37,11 @@ public final class TmuxPane {
         _ = try tmux(["send-keys", "-t", "app"] + (literal ? ["-l"] : []) + keys)
     }
 
+    /// Resizes the window (the program gets SIGWINCH).
+    public func resize(columns: Int, rows: Int) throws {
+        _ = try tmux(["resize-window", "-t", "app", "-x", String(columns), "-y", String(rows)])
+    }
+
     /// The pane's text now.
     public func capture() throws -> String {
         try tmux(["capture-pane", "-p", "-t", "app"]).stdout

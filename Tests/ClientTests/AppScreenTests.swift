@@ -187,3 +187,82 @@ struct AppScreenTests {
         #expect(app.quitRequested)
     }
 }
+
+@Suite("App screens: login and mouse", .serialized)
+struct AppLoginAndMouseTests {
+    @Test("with no saved session the form registers a new account with the class code, and a wrong password is said on the status line")
+    func registerThroughTheForm() throws {
+        let server = try TestServer()
+        let home = TemporaryDirectory("app-home")
+        let state = ClientState(directory: home.path)
+        let settings = server.settings()
+        let backend = AppBackend(connect: { () throws(ClientError) in
+            let session = try SnapshareSession(settings: settings, state: state) { _ in }
+            _ = try session.resumeSavedSession()
+            return session
+        }, inline: true, wake: {})
+        let app = AppModel(backend: backend, environment: [:], state: state, depth: .plain, colour: false, makeScreens: AppRunner.screens)
+        app.startSettings = settings
+        app.start()
+        var shown = AppScreenTests.screen(app)
+        #expect(shown.contains("Welcome to Snapshare") && shown.contains(settings.serverKey))
+        AppScreenTests.type(app, "newcomer")
+        AppScreenTests.press(app, .tab)
+        AppScreenTests.type(app, "correct horse battery")
+        AppScreenTests.press(app, .tab)
+        AppScreenTests.type(app, server.configuration.classCode ?? "")
+        AppScreenTests.press(app, .control("r"))
+        #expect(app.status?.text == "Signed in as newcomer")
+        shown = AppScreenTests.screen(app)
+        #expect(shown.contains("Pick a picture") && shown.contains("newcomer"))
+        #expect(try state.session(for: settings.serverKey)?.username == "newcomer", "saved as `snapshare register` saves it")
+
+        // A second app on another home: a wrong password stays on the form with the server's message.
+        let other = TemporaryDirectory("app-home")
+        let otherState = ClientState(directory: other.path)
+        let second = AppModel(backend: AppBackend(connect: { () throws(ClientError) in
+            let session = try SnapshareSession(settings: settings, state: otherState) { _ in }
+            _ = try session.resumeSavedSession()
+            return session
+        }, inline: true, wake: {}), environment: [:], state: otherState, depth: .plain, colour: false, makeScreens: AppRunner.screens)
+        second.startSettings = settings
+        second.start()
+        AppScreenTests.type(second, "newcomer")
+        AppScreenTests.press(second, .tab)
+        AppScreenTests.type(second, "wrong password")
+        AppScreenTests.press(second, .enter)
+        #expect(second.status?.isError == true)
+        #expect(AppScreenTests.screen(second).contains("Welcome to Snapshare"))
+    }
+
+    @Test("clicks pick tabs, pictures and rows; the wheel scrolls")
+    func mouse() throws {
+        let server = try TestServer()
+        let home = TemporaryDirectory("app-home")
+        let poster = try server.registeredSession("clicker-friend")
+        for _ in 0..<3 { _ = try poster.post(feed: "Memes", image: try SampleLibrary.all()[0].bytes()) }
+        let app = AppScreenTests.app(try server.registeredSession("clicker"), home: home.path)
+        func click(_ column: Int, _ row: Int) { app.handle(.mouse(MouseEvent(action: .press(.left), column: column, row: row))) }
+        _ = AppScreenTests.screen(app)
+        // The second thumbnail of the first row: one click selects it, a second chooses it.
+        click(30, 6)
+        #expect(AppScreenTests.screen(app).contains("▶ 2 "))
+        click(30, 6)
+        #expect(AppScreenTests.screen(app).contains("Post 2 "))
+        // " 1 Post   2 Feeds ": the Feeds tab starts at column 9.
+        click(11, 0)
+        var shown = AppScreenTests.screen(app)
+        #expect(shown.contains("Memes (3)"))
+        app.handle(.mouse(MouseEvent(action: .wheelDown, column: 10, row: 10)))
+        // Clicking a snap row selects it; clicking it again opens it.
+        let rows = shown.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let row = rows.firstIndex(where: { $0.contains("clicker-friend") }) else { Issue.record("no snap row: \(shown)"); return }
+        click(5, row)
+        click(5, row)
+        guard case .picture? = app.overlay else { Issue.record("the clicked snap did not open: \(app.status?.text ?? "")"); return }
+        app.handle(.mouse(MouseEvent(action: .press(.left), column: 1, row: 1)))
+        #expect(app.overlay == nil, "a click closes the picture too")
+        shown = AppScreenTests.screen(app)
+        #expect(shown.contains("○ read"))
+    }
+}

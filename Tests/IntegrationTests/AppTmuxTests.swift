@@ -190,4 +190,23 @@ struct AppLifecycleTests {
         #expect(!screen.contains("Welcome to Snapshare"), "no new login")
         try pane.send("q")
     }
+
+    @Test("a resize redraws at the new size; below 80x24 it asks for a larger window, and comes back")
+    func resizing() throws {
+        let server = try TestServer()
+        let (home, _) = try AppTmuxTests.registeredHome(server, "stretcher")
+        let pane = try AppTmuxTests.app(server, home: home)
+        try pane.wait { $0.contains("Signed in as stretcher") }
+        try pane.resize(columns: 140, rows: 40)
+        var screen = try pane.wait { $0.split(separator: "\n").first.map { $0.count > 120 } ?? false }
+        #expect(screen.split(separator: "\n").first?.hasSuffix("q quit") == true && screen.split(separator: "\n").first!.count > 120,
+                "the header reaches the new right edge: \(screen)")
+        try pane.resize(columns: 70, rows: 20)
+        screen = try pane.wait { $0.contains("Make the window larger") }
+        #expect(screen.contains("this one is 70x20"), "\(screen)")
+        try pane.resize(columns: 100, rows: 30)
+        screen = try pane.wait { $0.contains("Pick a picture") }
+        #expect(!screen.contains("Make the window larger"))
+        try pane.send("q")
+    }
 }

@@ -179,6 +179,11 @@ final class AppModel {
             return
         }
         if case .key(.control("c"), _) = event { quit(); return }
+        // The tab bar is the model's, whatever the screen does with the mouse.
+        if login == nil, case .mouse(let mouse) = event, mouse.row == 0 {
+            if case .press(.left) = mouse.action, let hit = tabHit(column: mouse.column) { select(hit) }
+            return
+        }
         if current.handle(event) { return }
         guard login == nil else { return }
         switch event {
@@ -188,8 +193,6 @@ final class AppModel {
             select(Tab(rawValue: Int(String(c))! - 1)!)
         case .key(.character("q"), []) where !current.isTyping: quit()
         case .key(.character("?"), []) where !current.isTyping: overlay = .help
-        case .mouse(let mouse):
-            if case .press(.left) = mouse.action, mouse.row == 0, let hit = tabHit(column: mouse.column) { select(hit) }
         default:
             break
         }

@@ -64,7 +64,6 @@ final class LoginScreen: AppScreen {
         let code = fields[3].text.trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty else { focus = 1; app.setStatus("Type your name", isError: true); return }
         guard !password.isEmpty else { focus = 2; app.setStatus("Type your password", isError: true); return }
-        if register && code.isEmpty { focus = 3; app.setStatus("A new account needs the class code", isError: true); return }
         let state = app.state
         let settings: ConnectionSettings
         do {

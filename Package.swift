@@ -15,6 +15,7 @@ let package = Package(
         // for the macros and variadic functions Swift cannot import.
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // Linux calls the Glibc module leaves out: epoll, eventfd, accept4, ioctl(TIOCGWINSZ).
         .target(name: "CLinux"),
         // PNG and JPEG decode/encode from memory. libjpeg reports errors with longjmp, which
@@ -48,6 +49,9 @@ let package = Package(
         // and savepoints, blobs, background WAL checkpoints. Used by the server's store and the
         // client's vacation files.
         .target(name: "SQLite", dependencies: ["CSQLite", "Posix"]),
+        // libpq for the PostgreSQL engine: connections, parameters, prepared statements, rows
+        // read by column name, transactions, SQLSTATE errors. Imports none of ours.
+        .target(name: "PostgreSQL", dependencies: ["CPostgreSQL"]),
         // Event loop, connections, request handlers, storage.
         .target(
             name: "Server",
@@ -73,7 +77,7 @@ let package = Package(
         // Shared by the tests: temp directories, an in-process server, certificates, subprocesses.
         .target(name: "TestSupport", dependencies: ["Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "Server", "Client"]),
 
-        .testTarget(name: "CoreTests", dependencies: ["Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "TerminalUI", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "CoreTests", dependencies: ["Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "TerminalUI", "PostgreSQL", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "ServerTests", dependencies: ["Server", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQLite", "TestSupport"]),
         .testTarget(name: "ClientTests", dependencies: ["Client", "TerminalUI", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQLite", "TestSupport"]),
         .testTarget(

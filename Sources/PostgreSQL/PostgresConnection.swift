@@ -1,0 +1,138 @@
+import CPostgreSQL
+import Foundation
+
+/// One libpq connection, used by one thread at a time.
+///
+/// Statements are prepared once per connection (by their SQL text) and run with binary
+/// parameters and binary results, so integers, doubles and `bytea` travel as they are, with no
+/// text escaping and no parsing. Rows are read by column name. `transaction` nests with
+/// savepoints, as the SQLite layer does.
+public final class PostgresConnection {
+    private let handle: OpaquePointer
+    /// Prepared statements by SQL text: their server-side names.
+    private var prepared: [String: String] = [:]
+    private var transactionDepth = 0
+
+    /// Connects with a libpq connection string or URI (`postgresql://user@host:port/db`,
+    /// `host=/tmp port=5432 dbname=x`); `sslmode`, a password file and the rest as libpq reads them.
+    public init(_ conninfo: String) throws(PostgresError) {
+        guard let connection = PQconnectdb(conninfo) else { throw PostgresError(sqlState: "08000", message: "out of memory") }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let message = Self.text(PQerrorMessage(connection))
+            PQfinish(connection)
+            throw PostgresError(sqlState: "08001", message: "cannot connect to PostgreSQL: \(message)")
+        }
+        handle = connection
+        // Notices (such as "table does not exist, skipping") are not errors: keep them out of stderr.
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+    }
+
+    deinit { PQfinish(handle) }
+
+    /// Whether the connection is still usable (false after the server went away).
+    public var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// Runs `sql` with `parameters` ($1, $2, …) and returns its rows (none for a command).
+    @discardableResult
+    public func query(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresError) -> [PostgresRow] {
+        let result = try run(sql, parameters)
+        defer { PQclear(result) }
+        return PostgresRow.rows(of: result)
+    }
+
+    /// Runs a command and returns how many rows it changed.
+    @discardableResult
+    public func execute(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresError) -> Int {
+        let result = try run(sql, parameters)
+        defer { PQclear(result) }
+        return Int(Self.text(PQcmdTuples(result))) ?? 0
+    }
+
+    /// Runs statements with no parameters and no rows, such as a schema (several at once).
+    public func executeScript(_ sql: String) throws(PostgresError) {
+        guard let result = PQexec(handle, sql) else { throw failure(nil) }
+        defer { PQclear(result) }
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw failure(result) }
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws. Nested
+    /// calls use savepoints, so an inner failure undoes only the inner work.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        let depth = transactionDepth
+        try executeScript(depth == 0 ? "BEGIN" : "SAVEPOINT level\(depth)")
+        transactionDepth += 1
+        do {
+            let value = try body()
+            transactionDepth -= 1
+            try executeScript(depth == 0 ? "COMMIT" : "RELEASE SAVEPOINT level\(depth)")
+            return value
+        } catch {
+            transactionDepth -= 1
+            try? executeScript(depth == 0 ? "ROLLBACK" : "ROLLBACK TO SAVEPOINT level\(depth); RELEASE SAVEPOINT level\(depth)")
+            throw error
+        }
+    }
+
+    // MARK: Statements
+
+    private func run(_ sql: String, _ parameters: [PostgresValue]) throws(PostgresError) -> OpaquePointer {
+        let name = try statementName(sql, parameters)
+        let encoded = parameters.map(\.binary)
+        let lengths = encoded.map { Int32($0?.count ?? 0) }
+        let formats = [Int32](repeating: 1, count: parameters.count)
+        let result: OpaquePointer? = withPointers(encoded) { pointers in
+            PQexecPrepared(handle, name, Int32(parameters.count), pointers, lengths, formats, 1)
+        }
+        guard let result else { throw failure(nil) }
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+            defer { PQclear(result) }
+            throw failure(result)
+        }
+        return result
+    }
+
+    /// The prepared statement for `sql`, prepared now the first time, with the parameter types
+    /// of this call (a NULL leaves its type to the server).
+    private func statementName(_ sql: String, _ parameters: [PostgresValue]) throws(PostgresError) -> String {
+        if let name = prepared[sql] { return name }
+        let name = "s\(prepared.count + 1)"
+        let types = parameters.map(\.typeOID)
+        guard let result = PQprepare(handle, name, sql, Int32(types.count), types) else { throw failure(nil) }
+        defer { PQclear(result) }
+        guard PQresultStatus(result) == PGRES_COMMAND_OK else { throw failure(result) }
+        prepared[sql] = name
+        return name
+    }
+
+    private func withPointers<R>(_ values: [[UInt8]?], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+        // Each parameter's bytes stay alive (and unmoved) for the call.
+        var pointers: [UnsafePointer<CChar>?] = []
+        var buffers: [UnsafeMutablePointer<CChar>] = []
+        defer { buffers.forEach { $0.deallocate() } }
+        for value in values {
+            guard let value else { pointers.append(nil); continue }
+            let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(1, value.count))
+            value.withUnsafeBytes { raw in
+                if let base = raw.baseAddress { UnsafeMutableRawPointer(buffer).copyMemory(from: base, byteCount: value.count) }
+            }
+            buffers.append(buffer)
+            pointers.append(UnsafePointer(buffer))
+        }
+        return body(pointers)
+    }
+
+    private func failure(_ result: OpaquePointer?) -> PostgresError {
+        if let result, let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))) {
+            let message = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) } ?? Self.text(PQerrorMessage(handle))
+            return PostgresError(sqlState: String(cString: state), message: message)
+        }
+        // No SQLSTATE: the connection itself failed.
+        return PostgresError(sqlState: isConnected ? "XX000" : "08006", message: Self.text(PQerrorMessage(handle)))
+    }
+
+    static func text(_ pointer: UnsafePointer<CChar>?) -> String {
+        pointer.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+    }
+}

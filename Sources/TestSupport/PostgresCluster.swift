@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// A throwaway PostgreSQL cluster for the tests: `initdb` in a temporary folder, started on a
+/// free port with its Unix socket in that folder (no TCP), one fresh database per test, stopped
+/// (and the folder removed) when the test process exits.
+///
+/// PostgreSQL refuses to run as root, so as root the cluster belongs to the `postgres` user and
+/// its commands run through `runuser`. `fsync=off`: a crash of the test machine loses nothing
+/// the tests need, and it saves seconds. Nil when PostgreSQL's programs are not installed.
+public final class PostgresCluster: @unchecked Sendable {
+    public static let shared: PostgresCluster? = try? PostgresCluster()
+
+    public let directory: String
+    public let port: Int
+    private let lock = NSLock()
+    private var databases = 0
+
+    private init() throws {
+        guard let bin = Self.binaries() else { throw ClusterError("PostgreSQL's programs are not installed") }
+        directory = NSTemporaryDirectory() + "snapshare-pg-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let asRoot = getuid() == 0
+        if asRoot { try Self.shell("chown postgres '\(directory)'") }
+        let run = asRoot ? "runuser -u postgres -- " : ""
+        port = try Self.freePort()
+        try Self.shell("\(run)'\(bin)/initdb' -D '\(directory)/data' -A trust -U postgres -E UTF8 --no-sync >'\(directory)/initdb.log' 2>&1")
+        try Self.shell("""
+            \(run)'\(bin)/pg_ctl' -D '\(directory)/data' -l '\(directory)/server.log' -w -t 60 \
+            -o "-p \(port) -k '\(directory)' -c listen_addresses='' -c fsync=off -c max_connections=200" start >/dev/null 2>&1
+            """)
+        Self.stopCommand = "\(run)'\(bin)/pg_ctl' -D '\(directory)/data' -m immediate stop >/dev/null 2>&1; rm -rf '\(directory)'"
+        atexit { if let command = PostgresCluster.stopCommand { _ = system(command) } }
+    }
+
+    nonisolated(unsafe) private static var stopCommand: String?
+
+    /// The connection string of a new, empty database, dropped by `drop`.
+    public func makeDatabase() throws -> (conninfo: String, drop: @Sendable () -> Void) {
+        let name = lock.withLock { databases += 1; return "test_\(getpid())_\(databases)" }
+        try Self.shell("psql -X -q -h '\(directory)' -p \(port) -U postgres -d postgres -c 'CREATE DATABASE \(name)' >/dev/null")
+        let conninfo = "host=\(directory) port=\(port) user=postgres dbname=\(name)"
+        let directory = self.directory, port = self.port
+        return (conninfo, {
+            _ = try? Self.shell("psql -X -q -h '\(directory)' -p \(port) -U postgres -d postgres -c 'DROP DATABASE IF EXISTS \(name) WITH (FORCE)' >/dev/null 2>&1")
+        })
+    }
+
+    private static func binaries() -> String? {
+        let root = "/usr/lib/postgresql"
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: root))?.compactMap(Int.init).sorted() ?? []
+        return versions.last.map { "\(root)/\($0)/bin" }.flatMap { FileManager.default.isExecutableFile(atPath: $0 + "/initdb") ? $0 : nil }
+    }
+
+    @discardableResult
+    private static func shell(_ command: String) throws -> Int32 {
+        let status = system(command)
+        guard status == 0 else { throw ClusterError("failed (\(status)): \(command)") }
+        return status
+    }
+
+    private static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw ClusterError("no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+public struct ClusterError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -24,3 +24,19 @@ public protocol MovieStore: AnyObject {
     /// How many movies the user keeps.
     func movieCount(userID: Int64) throws -> Int
 }
+
+extension MovieStore {
+    /// Runs an engine's insert (`adding`) or update of `movie` for `userID`, saying what a refusal
+    /// means in every engine's words: a title the user already has (named as stored, which may
+    /// differ in case from the one typed), or, for an insert, a user that does not exist.
+    func explainingMovieRefusals<T>(_ movie: MovieRecord, userID: Int64, adding: Bool, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as StoreError where error.kind == .conflict {
+            let existing = (try? self.movie(title: movie.title, userID: userID))?.title ?? movie.title
+            throw StoreError(.conflict, "you already have a movie titled \"\(existing)\"")
+        } catch let error as StoreError where error.kind == .notFound && adding {
+            throw StoreError(.notFound, "user \(userID) does not exist")
+        }
+    }
+}

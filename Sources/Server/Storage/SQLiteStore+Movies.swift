@@ -3,8 +3,8 @@ import SQLite
 /// Favorite movies: one row per (user, title), titles compared by their lower-case key.
 extension SQLiteStore {
     public func addMovie(_ movie: MovieRecord, userID: Int64, at: Int64) throws -> MovieRecord {
-        do {
-            return try translatingErrors("adding movie") {
+        try explainingMovieRefusals(movie, userID: userID, adding: true) {
+            try translatingErrors("adding movie") {
                 try database.run("""
                     INSERT INTO movies (user_id, title, title_key, genre, sales, created_at, updated_at)
                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)
@@ -12,12 +12,6 @@ extension SQLiteStore {
                           .text(movie.genre), .integer(movie.sales), .integer(at)])
                 return movie
             }
-        } catch let error as StoreError where error.kind == .conflict {
-            // Name the stored title: it may differ in case from the one just typed.
-            let existing = (try? self.movie(title: movie.title, userID: userID))?.title ?? movie.title
-            throw StoreError(.conflict, "you already have a movie titled \"\(existing)\"")
-        } catch let error as StoreError where error.kind == .notFound {
-            throw StoreError(.notFound, "user \(userID) does not exist")
         }
     }
 
@@ -51,8 +45,8 @@ extension SQLiteStore {
     }
 
     public func updateMovie(title: String, to movie: MovieRecord, userID: Int64, at: Int64) throws -> MovieRecord {
-        do {
-            return try translatingErrors("changing movie") {
+        try explainingMovieRefusals(movie, userID: userID, adding: false) {
+            try translatingErrors("changing movie") {
                 guard let updated = try database.queryFirst("""
                     UPDATE movies SET title = ?3, title_key = ?4, genre = ?5, sales = ?6, updated_at = ?7
                     WHERE user_id = ?1 AND title_key = ?2
@@ -64,9 +58,6 @@ extension SQLiteStore {
                 }
                 return updated
             }
-        } catch let error as StoreError where error.kind == .conflict {
-            let existing = (try? self.movie(title: movie.title, userID: userID))?.title ?? movie.title
-            throw StoreError(.conflict, "you already have a movie titled \"\(existing)\"")
         }
     }
 

@@ -3,9 +3,8 @@ import PostgreSQL
 /// The PostgreSQL engine, for several server instances sharing one database (issue 13).
 ///
 /// One store is one libpq connection, used by one thread at a time, like `SQLiteStore`. It
-/// implements the store protocols one concern at a time against the same contract suites as
-/// SQLite (Tests/ServerTests/StoreContract); so far accounts, sessions, feeds, map views and
-/// movies. Snaps, pins and maintenance, and with them the full `SnapshareStore`, come next.
+/// implements every store protocol, and the same contract suites hold for both engines
+/// (Tests/ServerTests/StoreContract), the racing view claim included.
 public final class PostgresStore {
     let connection: PostgresConnection
 

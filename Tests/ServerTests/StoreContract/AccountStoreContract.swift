@@ -5,9 +5,9 @@ import Testing
 @Suite("Account store contract")
 struct AccountStoreContract {
     @Test("user names are unique and looked up in any case, keeping the spelling they were created with",
-          arguments: StoreEngine.core)
+          arguments: StoreEngine.all)
     func userNamesAreCaseInsensitive(engine: StoreEngine) throws {
-        try engine.withCoreStore { store in
+        try engine.withStore { store in
             let alice = try store.createUser(name: "Alice", passwordHash: "hash", isAdmin: false, at: 5)
             #expect(alice.name == "Alice" && alice.passwordHash == "hash" && !alice.isAdmin && alice.createdAt == 5)
             #expect(storeErrorKind { _ = try store.createUser(name: "aLiCe", passwordHash: "x", isAdmin: true, at: 6) }
@@ -20,9 +20,9 @@ struct AccountStoreContract {
     }
 
     @Test("the admin right and the password hash change in place; an unknown user is not found",
-          arguments: StoreEngine.core)
+          arguments: StoreEngine.all)
     func adminRightAndPasswordChange(engine: StoreEngine) throws {
-        try engine.withCoreStore { store in
+        try engine.withStore { store in
             let alice = try store.createUser(name: "alice", passwordHash: "old", isAdmin: false, at: 5)
             try store.setAdmin(userID: alice.id, isAdmin: true)
             try store.setPasswordHash(userID: alice.id, passwordHash: "new")

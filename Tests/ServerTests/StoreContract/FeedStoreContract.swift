@@ -4,18 +4,18 @@ import Testing
 /// What every engine's `FeedStore` does.
 @Suite("Feed store contract")
 struct FeedStoreContract {
-    @Test("a new store has the feeds Memes, Dog Spots and Random", arguments: StoreEngine.core)
+    @Test("a new store has the feeds Memes, Dog Spots and Random", arguments: StoreEngine.all)
     func defaultFeeds(engine: StoreEngine) throws {
-        try engine.withCoreStore { store in
+        try engine.withStore { store in
             let feeds = try store.feedSummaries(viewerID: 0, now: 0)
             #expect(feeds.map(\.name) == ["Dog Spots", "Memes", "Random"])
             #expect(feeds.allSatisfy { $0.snapCount == 0 && $0.unreadCount == 0 })
         }
     }
 
-    @Test("feed names are unique and found in any case", arguments: StoreEngine.core)
+    @Test("feed names are unique and found in any case", arguments: StoreEngine.all)
     func feedNamesAreCaseInsensitive(engine: StoreEngine) throws {
-        try engine.withCoreStore { store in
+        try engine.withStore { store in
             let lecture = try store.createFeed(name: "Lecture 5", at: 7)
             #expect(lecture.name == "Lecture 5" && lecture.createdAt == 7)
             #expect(try store.feed(named: "LECTURE 5") == lecture)

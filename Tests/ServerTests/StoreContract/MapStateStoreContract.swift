@@ -4,9 +4,9 @@ import Testing
 /// What every engine's `MapStateStore` does.
 @Suite("Map state store contract")
 struct MapStateStoreContract {
-    @Test("the map view is per user, absent until saved, and replaced by the next save", arguments: StoreEngine.core)
+    @Test("the map view is per user, absent until saved, and replaced by the next save", arguments: StoreEngine.all)
     func mapStateIsPerUser(engine: StoreEngine) throws {
-        try engine.withCoreStore { store in
+        try engine.withStore { store in
             let fixture = try StoreFixture(store: store)
             #expect(try store.mapState(userID: fixture.alice.id) == nil)
             try store.saveMapState(MapStateRecord(centerLatitude: 10, centerLongitude: 20, zoom: 3), userID: fixture.alice.id, at: 1)
@@ -16,9 +16,9 @@ struct MapStateStoreContract {
         }
     }
 
-    @Test("a center outside the globe or a zoom outside 1...64 is refused and the saved view stays", arguments: StoreEngine.core)
+    @Test("a center outside the globe or a zoom outside 1...64 is refused and the saved view stays", arguments: StoreEngine.all)
     func valuesOutOfRangeAreRefused(engine: StoreEngine) throws {
-        try engine.withCoreStore { store in
+        try engine.withStore { store in
             let fixture = try StoreFixture(store: store)
             let saved = MapStateRecord(centerLatitude: 1, centerLongitude: 2, zoom: 64)
             try store.saveMapState(saved, userID: fixture.alice.id, at: 1)

@@ -4,9 +4,9 @@ import Testing
 /// What every engine's `MovieStore` does.
 @Suite("Movie store contract")
 struct MovieStoreContract {
-    @Test("a movie is found by its title in any case, and keeps the spelling it was added with", arguments: StoreEngine.core)
+    @Test("a movie is found by its title in any case, and keeps the spelling it was added with", arguments: StoreEngine.all)
     func titlesAreFoundInAnyCase(engine: StoreEngine) throws {
-        try engine.withCoreStore { store in
+        try engine.withStore { store in
             let fixture = try StoreFixture(store: store)
             let amelie = MovieRecord(title: "Amélie", genre: "Comedy", sales: 174_000_000)
             #expect(try store.addMovie(amelie, userID: fixture.alice.id, at: 1) == amelie)
@@ -18,9 +18,9 @@ struct MovieStoreContract {
         }
     }
 
-    @Test("a second movie with the same title in another case is refused and nothing changes", arguments: StoreEngine.core)
+    @Test("a second movie with the same title in another case is refused and nothing changes", arguments: StoreEngine.all)
     func duplicateTitlesAreRefused(engine: StoreEngine) throws {
-        try engine.withCoreStore { store in
+        try engine.withStore { store in
             let fixture = try StoreFixture(store: store)
             _ = try store.addMovie(MovieRecord(title: "Casablanca", genre: "Drama", sales: 10), userID: fixture.alice.id, at: 1)
             do {
@@ -40,9 +40,9 @@ struct MovieStoreContract {
         }
     }
 
-    @Test("movies are listed by title ignoring case, and each user sees only their own", arguments: StoreEngine.core)
+    @Test("movies are listed by title ignoring case, and each user sees only their own", arguments: StoreEngine.all)
     func listingOrderAndIsolation(engine: StoreEngine) throws {
-        try engine.withCoreStore { store in
+        try engine.withStore { store in
             let fixture = try StoreFixture(store: store)
             for (title, sales) in [("up", 3), ("Casablanca", 1), ("Échappées", 4), ("alien", 2), ("Zodiac", 5)] {
                 _ = try store.addMovie(MovieRecord(title: title, genre: "G", sales: Int64(sales)), userID: fixture.alice.id, at: 1)
@@ -55,9 +55,9 @@ struct MovieStoreContract {
         }
     }
 
-    @Test("sales change in place, and a missing title is not found for changes and deletes", arguments: StoreEngine.core)
+    @Test("sales change in place, and a missing title is not found for changes and deletes", arguments: StoreEngine.all)
     func salesChangeAndDeletes(engine: StoreEngine) throws {
-        try engine.withCoreStore { store in
+        try engine.withStore { store in
             let fixture = try StoreFixture(store: store)
             _ = try store.addMovie(MovieRecord(title: "Up", genre: "Animation", sales: 1), userID: fixture.alice.id, at: 1)
             let changed = try store.setMovieSales(title: "UP", sales: Int64.max, userID: fixture.alice.id, at: 2)
@@ -72,9 +72,9 @@ struct MovieStoreContract {
     }
 
     @Test("a movie's title, genre and sales change together; a title that is another movie's is refused",
-          arguments: StoreEngine.core)
+          arguments: StoreEngine.all)
     func updateMovie(engine: StoreEngine) throws {
-        try engine.withCoreStore { store in
+        try engine.withStore { store in
             let fixture = try StoreFixture(store: store)
             let alice = fixture.alice.id
             _ = try store.addMovie(MovieRecord(title: "Alien", genre: "Horror", sales: 80), userID: alice, at: 1)

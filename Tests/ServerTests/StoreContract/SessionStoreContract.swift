@@ -7,9 +7,9 @@ struct SessionStoreContract {
     private static let aliceToken = [UInt8](repeating: 7, count: 32)
     private static let bobToken = [UInt8](repeating: 8, count: 32)
 
-    @Test("a session finds its user until it expires, and ends when deleted", arguments: StoreEngine.core)
+    @Test("a session finds its user until it expires, and ends when deleted", arguments: StoreEngine.all)
     func sessionsExpire(engine: StoreEngine) throws {
-        try engine.withCoreStore { store in
+        try engine.withStore { store in
             let fixture = try StoreFixture(store: store)
             try store.createSession(userID: fixture.alice.id, tokenHash: Self.aliceToken, at: 100, expiresAt: 200)
             try store.createSession(userID: fixture.bob.id, tokenHash: Self.bobToken, at: 100, expiresAt: 500)
@@ -26,9 +26,9 @@ struct SessionStoreContract {
         }
     }
 
-    @Test("ending a user's sessions keeps the one asked for and no other user's", arguments: StoreEngine.core)
+    @Test("ending a user's sessions keeps the one asked for and no other user's", arguments: StoreEngine.all)
     func endingAUsersSessions(engine: StoreEngine) throws {
-        try engine.withCoreStore { store in
+        try engine.withStore { store in
             let fixture = try StoreFixture(store: store)
             let tokens = (1...3).map { [UInt8](repeating: $0, count: 32) }
             for token in tokens {
@@ -45,9 +45,9 @@ struct SessionStoreContract {
     }
 
     @Test("the access epoch moves when a session ends or an admin right or password changes, not when one starts",
-          arguments: StoreEngine.core)
+          arguments: StoreEngine.all)
     func accessEpochMoves(engine: StoreEngine) throws {
-        try engine.withCoreStore { store in
+        try engine.withStore { store in
             let fixture = try StoreFixture(store: store)
             var epoch = try store.accessEpoch()
             // Whether the epoch moved since the last call.
@@ -74,9 +74,9 @@ struct SessionStoreContract {
     }
 
     @Test("session access tells, token by token, whether a session lives and with which admin right",
-          arguments: StoreEngine.core)
+          arguments: StoreEngine.all)
     func sessionAccess(engine: StoreEngine) throws {
-        try engine.withCoreStore { store in
+        try engine.withStore { store in
             let fixture = try StoreFixture(store: store)
             let carolToken = [UInt8](repeating: 9, count: 32)
             try store.createSession(userID: fixture.alice.id, tokenHash: Self.aliceToken, at: 1, expiresAt: 1_000)

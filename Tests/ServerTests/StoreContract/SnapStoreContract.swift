@@ -162,9 +162,9 @@ struct SnapStoreContract {
           .timeLimit(.minutes(2)), arguments: StoreEngine.all)
     func claimViewRace(engine: StoreEngine) throws {
         try engine.withDatabase { open in
-            let fixture = try StoreFixture(store: try open() as! any SnapshareStore)
+            let fixture = try StoreFixture(store: try open())
             let racers = 8
-            let stores = try (0..<racers).map { _ in RacingStore(try open() as! any SnapshareStore) }
+            let stores = try (0..<racers).map { _ in RacingStore(try open()) }
             for round in 0..<15 {
                 let snapID = try fixture.post(by: fixture.alice, at: Int64(1_000 + round)).id
                 let viewerID = fixture.bob.id
@@ -189,7 +189,7 @@ struct SnapStoreContract {
                 for _ in 0..<racers { start.signal() }
                 group.wait()
                 #expect(outcomes.counts == ["won": 1, "alreadyViewed": racers - 1], "round \(round)")
-                #expect(try (fixture.store as! any SnapStore).snapViewers(snapID: snapID).map(\.name) == ["bob"], "round \(round)")
+                #expect(try fixture.store.snapViewers(snapID: snapID).map(\.name) == ["bob"], "round \(round)")
             }
         }
     }

@@ -3,12 +3,9 @@ import Testing
 
 /// Pins, search answers and fetched photos for the pin contract tests.
 extension StoreFixture {
-    /// The store's pin concern (engines that implement everything).
-    var pins: any PinStore { store as! any PinStore }
-
     @discardableResult
     func dropPin(_ user: UserRecord, latitude: Double = 42.28, longitude: Double = -83.74, at: Int64 = 10) throws -> PinRecord {
-        try pins.insertPin(NewPin(userID: user.id, latitude: latitude, longitude: longitude, createdAt: at,
+        try store.insertPin(NewPin(userID: user.id, latitude: latitude, longitude: longitude, createdAt: at,
                                    provider: "builtin", perPage: 21))
     }
 
@@ -22,10 +19,10 @@ extension StoreFixture {
     /// Records a search answer of `count` photos for the pin's current collection.
     @discardableResult
     func answerSearch(_ pin: PinRecord, count: Int, page: Int = 1, pages: Int = 5) throws -> AlbumRecord {
-        let album = try #require(try pins.albumForDownload(pinID: pin.id))
-        #expect(try pins.recordSearch(AlbumSearch(pinID: pin.id, generation: album.generation, page: page, pages: pages,
+        let album = try #require(try store.albumForDownload(pinID: pin.id))
+        #expect(try store.recordSearch(AlbumSearch(pinID: pin.id, generation: album.generation, page: page, pages: pages,
                                                    total: pages * 21, slots: Self.slots(count), at: 20)))
-        return try #require(try pins.albumForDownload(pinID: pin.id))
+        return try #require(try store.albumForDownload(pinID: pin.id))
     }
 
     /// Drops a pin of alice's and answers its search with `count` pending photos.

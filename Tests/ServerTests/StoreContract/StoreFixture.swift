@@ -3,13 +3,13 @@ import Testing
 
 /// Three users and the feed `Memes`, the cast of most contract tests.
 struct StoreFixture {
-    let store: any AccountStore & FeedStore
+    let store: any SnapshareStore
     let alice: UserRecord
     let bob: UserRecord
     let carol: UserRecord
     let feed: FeedRecord
 
-    init(store: any AccountStore & FeedStore) throws {
+    init(store: any SnapshareStore) throws {
         self.store = store
         alice = try store.createUser(name: "alice", passwordHash: "h", isAdmin: false, at: 1)
         bob = try store.createUser(name: "bob", passwordHash: "h", isAdmin: false, at: 2)
@@ -21,8 +21,7 @@ struct StoreFixture {
     @discardableResult
     func post(by poster: UserRecord, at postedAt: Int64 = 1_000, expiresAt: Int64 = 10_000,
               image: [UInt8] = Array("not really a png".utf8), feedID: Int64? = nil) throws -> SnapListing {
-        guard let snaps = store as? any SnapStore else { throw StoreError(.internalError, "this engine has no snaps yet") }
-        return try snaps.insertSnap(NewSnap(feedID: feedID ?? feed.id, posterID: poster.id, image: image,
+        try store.insertSnap(NewSnap(feedID: feedID ?? feed.id, posterID: poster.id, image: image,
                                      sha256: [UInt8](repeating: 0xAB, count: 32), format: .png,
                                      width: 4, height: 3, postedAt: postedAt, expiresAt: expiresAt))
     }
@@ -34,7 +33,7 @@ struct StoreFixture {
 
     /// The store's counters by name.
     func statistics(now: Int64) throws -> [String: Int64] {
-        Dictionary(uniqueKeysWithValues: try (store as! any MaintenanceStore).statistics(now: now).map { ($0.name, $0.value) })
+        Dictionary(uniqueKeysWithValues: try store.statistics(now: now).map { ($0.name, $0.value) })
     }
 }
 

@@ -16,13 +16,13 @@ extension PostgresStore: AccountStore, SessionStore, MapStateStore {
 
     public func user(named name: String) throws -> UserRecord? {
         try translatingErrors("looking up user") {
-            try connection.query(Self.userColumns + " WHERE ascii_lower(name) = ascii_lower($1)", [.text(name)]).first.map(Self.userRecord)
+            try connection.query(Self.userColumns + " WHERE ascii_lower(name) = ascii_lower($1)", [.text(name)]).first.map(StoreRows.user)
         }
     }
 
     public func user(id: Int64) throws -> UserRecord? {
         try translatingErrors("looking up user") {
-            try connection.query(Self.userColumns + " WHERE id = $1", [.integer(id)]).first.map(Self.userRecord)
+            try connection.query(Self.userColumns + " WHERE id = $1", [.integer(id)]).first.map(StoreRows.user)
         }
     }
 
@@ -59,10 +59,6 @@ extension PostgresStore: AccountStore, SessionStore, MapStateStore {
 
     static let userColumns = "SELECT id, name, password_hash, is_admin, created_at FROM users"
 
-    static func userRecord(_ row: PostgresRow) -> UserRecord {
-        UserRecord(id: row.int64("id"), name: row.string("name"), passwordHash: row.string("password_hash"),
-                   isAdmin: row.bool("is_admin"), createdAt: row.int64("created_at"))
-    }
 
     // MARK: Sessions
 
@@ -80,7 +76,7 @@ extension PostgresStore: AccountStore, SessionStore, MapStateStore {
                 SELECT u.id, u.name, u.password_hash, u.is_admin, u.created_at
                 FROM sessions s JOIN users u ON u.id = s.user_id
                 WHERE s.token_hash = $1 AND s.expires_at > $2
-                """, [.bytes(tokenHash), .integer(now)]).first.map(Self.userRecord)
+                """, [.bytes(tokenHash), .integer(now)]).first.map(StoreRows.user)
         }
     }
 

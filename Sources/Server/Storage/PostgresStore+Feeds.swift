@@ -83,7 +83,7 @@ extension PostgresStore: FeedStore, MovieStore {
     public func movie(title: String, userID: Int64) throws -> MovieRecord? {
         try translatingErrors("looking up movie") {
             try connection.query(Self.movieColumns + " WHERE user_id = $1 AND title_key = $2",
-                                 [.integer(userID), .text(MovieRecord.titleKey(title))]).first.map(Self.movieRecord)
+                                 [.integer(userID), .text(MovieRecord.titleKey(title))]).first.map(StoreRows.movie)
         }
     }
 
@@ -91,7 +91,7 @@ extension PostgresStore: FeedStore, MovieStore {
         try translatingErrors("changing ticket sales") {
             guard let movie = try connection.query("""
                 UPDATE movies SET sales = $3, updated_at = $4 WHERE user_id = $1 AND title_key = $2 RETURNING title, genre, sales
-                """, [.integer(userID), .text(MovieRecord.titleKey(title)), .integer(sales), .integer(at)]).first.map(Self.movieRecord) else {
+                """, [.integer(userID), .text(MovieRecord.titleKey(title)), .integer(sales), .integer(at)]).first.map(StoreRows.movie) else {
                 throw StoreError(.notFound, "no movie titled \"\(title)\"")
             }
             return movie
@@ -107,7 +107,7 @@ extension PostgresStore: FeedStore, MovieStore {
                     RETURNING title, genre, sales
                     """, [.integer(userID), .text(MovieRecord.titleKey(title)), .text(movie.title),
                           .text(MovieRecord.titleKey(movie.title)), .text(movie.genre), .integer(movie.sales), .integer(at)])
-                    .first.map(Self.movieRecord) else {
+                    .first.map(StoreRows.movie) else {
                     throw StoreError(.notFound, "no movie titled \"\(title)\"")
                 }
                 return updated
@@ -119,7 +119,7 @@ extension PostgresStore: FeedStore, MovieStore {
         try translatingErrors("listing movies") {
             // COLLATE "C": the byte order SQLite sorts the keys in, whatever the database's locale.
             try connection.query(Self.movieColumns + " WHERE user_id = $1 ORDER BY title_key COLLATE \"C\", title COLLATE \"C\"",
-                                 [.integer(userID)]).map(Self.movieRecord)
+                                 [.integer(userID)]).map(StoreRows.movie)
         }
     }
 
@@ -131,7 +131,4 @@ extension PostgresStore: FeedStore, MovieStore {
 
     static let movieColumns = "SELECT title, genre, sales FROM movies"
 
-    static func movieRecord(_ row: PostgresRow) -> MovieRecord {
-        MovieRecord(title: row.string("title"), genre: row.string("genre"), sales: row.int64("sales"))
-    }
 }

@@ -34,20 +34,20 @@ extension PostgresStore: PinStore {
 
     public func pins(userID: Int64) throws -> [PinRecord] {
         try translatingErrors("listing pins") {
-            try connection.query(Self.pinsOfUserSQL, [.integer(userID)]).map(Self.pinRecord)
+            try connection.query(Self.pinsOfUserSQL, [.integer(userID)]).map(StoreRows.pin)
         }
     }
 
     public func pin(id: Int64, userID: Int64) throws -> PinRecord? {
         try translatingErrors("looking up pin") {
-            try connection.query(Self.pinByIDSQL, [.integer(id), .integer(userID)]).first.map(Self.pinRecord)
+            try connection.query(Self.pinByIDSQL, [.integer(id), .integer(userID)]).first.map(StoreRows.pin)
         }
     }
 
     public func pin(atOffset offset: Int, userID: Int64) throws -> PinRecord? {
         guard offset >= 0 else { return nil }
         return try translatingErrors("picking pin") {
-            try connection.query(Self.pinsOfUserSQL + " LIMIT 1 OFFSET $2", [.integer(userID), .integer(Int64(offset))]).first.map(Self.pinRecord)
+            try connection.query(Self.pinsOfUserSQL + " LIMIT 1 OFFSET $2", [.integer(userID), .integer(Int64(offset))]).first.map(StoreRows.pin)
         }
     }
 
@@ -63,7 +63,7 @@ extension PostgresStore: PinStore {
     public func album(pinID: Int64, userID: Int64) throws -> AlbumRecord? {
         try translatingErrors("reading album") {
             try connection.transaction {
-                guard let pin = try connection.query(Self.pinByIDSQL, [.integer(pinID), .integer(userID)]).first.map(Self.pinRecord) else {
+                guard let pin = try connection.query(Self.pinByIDSQL, [.integer(pinID), .integer(userID)]).first.map(StoreRows.pin) else {
                     return nil
                 }
                 return try albumRecord(of: pin)
@@ -74,7 +74,7 @@ extension PostgresStore: PinStore {
     public func albumForDownload(pinID: Int64) throws -> AlbumRecord? {
         try translatingErrors("reading album") {
             try connection.transaction {
-                guard let pin = try connection.query(Self.pinSelect + " WHERE p.id = $1", [.integer(pinID)]).first.map(Self.pinRecord) else {
+                guard let pin = try connection.query(Self.pinSelect + " WHERE p.id = $1", [.integer(pinID)]).first.map(StoreRows.pin) else {
                     return nil
                 }
                 return try albumRecord(of: pin)
@@ -178,10 +178,9 @@ extension PostgresStore: PinStore {
                 if counts.int64("ready") == 0 && failed > 0 {
                     let reason = try connection.query(
                         "SELECT error FROM photos WHERE pin_id = $1 AND state = 2 AND error <> '' ORDER BY position LIMIT 1",
-                        [.integer(pinID)]).first?.string("error") ?? "unknown error"
-                    let noun = failed == 1 ? "the album's photo" : "any of the album's \(failed) photos"
+                        [.integer(pinID)]).first?.string("error")
                     try connection.execute("UPDATE albums SET state = 3, error = $2, updated_at = $3 WHERE pin_id = $1",
-                                           [.integer(pinID), .text("could not download \(noun): \(reason)"), .integer(at)])
+                                           [.integer(pinID), .text(StoreRows.albumFailure(failedPhotos: failed, firstReason: reason)), .integer(at)])
                 } else {
                     try connection.execute("UPDATE albums SET state = 1, updated_at = $2 WHERE pin_id = $1", [.integer(pinID), .integer(at)])
                 }
@@ -195,7 +194,7 @@ extension PostgresStore: PinStore {
     public func photo(id: Int64, userID: Int64) throws -> PhotoRecord? {
         try translatingErrors("looking up photo") {
             try connection.query(Self.photoSelect + " JOIN pins p ON p.id = f.pin_id WHERE f.id = $1 AND p.user_id = $2",
-                                 [.integer(id), .integer(userID)]).first.map(Self.photoRecord)
+                                 [.integer(id), .integer(userID)]).first.map(StoreRows.photo)
         }
     }
 
@@ -204,11 +203,7 @@ extension PostgresStore: PinStore {
         try translatingErrors("reading photo") {
             try connection.transaction {
                 guard let photo = try photo(id: id, userID: userID) else { throw StoreError(.notFound, "you have no photo \(id)") }
-                switch photo.state {
-                case .pending: throw StoreError(.notFound, "photo \(id) is still downloading; try again when the album is ready")
-                case .failed: throw StoreError(.notFound, "photo \(id) could not be downloaded: \(photo.error)")
-                case .ready: break
-                }
+                try StoreRows.requireReady(photo)
                 let table = thumbnail ? "photo_thumbnails" : "photo_images"
                 guard let sha256 = try connection.query("SELECT sha256 FROM \(table) WHERE photo_id = $1", [.integer(id)])
                     .first?.bytes("sha256") else {
@@ -242,22 +237,17 @@ extension PostgresStore: PinStore {
         guard offset >= 0 else { return nil }
         return try translatingErrors("picking photo") {
             try connection.query(Self.photoSelect + " WHERE f.pin_id = $1 AND f.state = 1 ORDER BY f.position LIMIT 1 OFFSET $2",
-                                 [.integer(pinID), .integer(Int64(offset))]).first.map(Self.photoRecord)
+                                 [.integer(pinID), .integer(Int64(offset))]).first.map(StoreRows.photo)
         }
     }
 
     // MARK: Helpers
 
     private func albumRecord(of pin: PinRecord) throws -> AlbumRecord? {
-        let photos = try connection.query(Self.photoSelect + " WHERE f.pin_id = $1 ORDER BY f.position", [.integer(pin.id)]).map(Self.photoRecord)
+        let photos = try connection.query(Self.photoSelect + " WHERE f.pin_id = $1 ORDER BY f.position", [.integer(pin.id)]).map(StoreRows.photo)
         return try connection.query("""
             SELECT error, provider, searched, page, pages, per_page, total, generation FROM albums WHERE pin_id = $1
-            """, [.integer(pin.id)]).first.map { row in
-            AlbumRecord(pin: pin, error: row.string("error"), provider: row.string("provider"),
-                        searched: row.bool("searched"), page: row.int("page"), pages: row.int("pages"),
-                        perPage: row.int("per_page"), total: row.int("total"), generation: row.int64("generation"),
-                        photos: photos)
-        }
+            """, [.integer(pin.id)]).first.map { StoreRows.album($0, pin: pin, photos: photos) }
     }
 
     static let pinSelect = """
@@ -269,14 +259,6 @@ extension PostgresStore: PinStore {
     static let pinsOfUserSQL = pinSelect + " WHERE p.user_id = $1 ORDER BY p.id"
     static let pinByIDSQL = pinSelect + " WHERE p.id = $1 AND p.user_id = $2"
 
-    static func pinRecord(_ row: PostgresRow) throws -> PinRecord {
-        guard let state = AlbumState(rawValue: UInt8(truncatingIfNeeded: row.int64("state"))) else {
-            throw StoreError(.corrupt, "album of pin \(row.int64("id")) has an unknown state")
-        }
-        return PinRecord(id: row.int64("id"), userID: row.int64("user_id"), latitude: row.double("latitude"),
-                         longitude: row.double("longitude"), createdAt: row.int64("created_at"), albumState: state,
-                         expected: row.int("expected"), done: row.int("done"))
-    }
 
     static let photoSelect = """
         SELECT f.id, f.pin_id, f.position, f.state, f.provider_photo_id, f.reference, f.title, f.tags, f.place,
@@ -284,16 +266,6 @@ extension PostgresStore: PinStore {
         FROM photos f
         """
 
-    static func photoRecord(_ row: PostgresRow) throws -> PhotoRecord {
-        guard let state = PhotoState(rawValue: UInt8(truncatingIfNeeded: row.int64("state"))) else {
-            throw StoreError(.corrupt, "photo \(row.int64("id")) has an unknown state")
-        }
-        return PhotoRecord(id: row.int64("id"), pinID: row.int64("pin_id"), position: row.int("position"), state: state,
-                           source: ProviderPhoto(id: row.string("provider_photo_id"), title: row.string("title"),
-                                                 tags: row.string("tags"), place: row.string("place"), latitude: row.double("latitude"),
-                                                 longitude: row.double("longitude"), reference: row.string("reference")),
-                           width: row.int("width"), height: row.int("height"), byteCount: row.int("byte_count"), error: row.string("error"))
-    }
 }
 
 extension PostgresStore: SnapshareStore {}

@@ -18,7 +18,7 @@ extension PostgresStore: SnapStore, MaintenanceStore {
                     guard let row = try connection.query(Self.listingByIDSQL, [.integer(snap.posterID), .integer(id)]).first else {
                         throw StoreError(.internalError, "snap \(id) vanished right after its insert")
                     }
-                    return try Self.snapListing(row)
+                    return try StoreRows.snapListing(row)
                 }
             }
         } catch let error as StoreError where error.kind == .notFound {
@@ -33,13 +33,13 @@ extension PostgresStore: SnapStore, MaintenanceStore {
             } else {
                 try connection.query(Self.liveListingSQL, [.integer(viewerID), .integer(now)])
             }
-            return try rows.map(Self.snapListing)
+            return try rows.map(StoreRows.snapListing)
         }
     }
 
     public func snapListing(id: Int64, viewerID: Int64, now: Int64) throws -> SnapListing? {
         try translatingErrors("looking up snap") {
-            try connection.query(Self.listingByIDSQL, [.integer(viewerID), .integer(id)]).first.map(Self.snapListing)
+            try connection.query(Self.listingByIDSQL, [.integer(viewerID), .integer(id)]).first.map(StoreRows.snapListing)
         }
     }
 
@@ -53,7 +53,7 @@ extension PostgresStore: SnapStore, MaintenanceStore {
                 guard let row = try connection.query(Self.claimGateSQL, [.integer(viewerID), .integer(snapID)]).first else {
                     throw StoreError(.notFound, "no snap \(snapID)")
                 }
-                var listing = try Self.snapListing(row)
+                var listing = try StoreRows.snapListing(row)
                 guard listing.posterID != viewerID else {
                     throw StoreError(.ownSnap, "snap \(snapID) is yours: posters cannot open their own snaps")
                 }
@@ -167,16 +167,6 @@ extension PostgresStore: SnapStore, MaintenanceStore {
         + "WHERE s.feed_id = $3 AND s.expires_at > $2 AND NOT s.image_erased ORDER BY s.posted_at DESC, s.id DESC"
     static let listingByIDSQL = listingSelect + "WHERE s.id = $2"
 
-    static func snapListing(_ row: PostgresRow) throws -> SnapListing {
-        guard let status = SnapState(rawValue: UInt8(truncatingIfNeeded: row.int64("status"))),
-              let format = ImageFormat(rawValue: UInt8(truncatingIfNeeded: row.int64("format"))) else {
-            throw StoreError(.corrupt, "snap \(row.int64("id")) has an unknown status or format")
-        }
-        return SnapListing(id: row.int64("id"), feedName: row.string("feed_name"), posterName: row.string("poster_name"),
-                           postedAt: row.int64("posted_at"), expiresAt: row.int64("expires_at"), status: status,
-                           byteCount: row.int64("byte_count"), width: row.int("width"), height: row.int("height"),
-                           format: format, posterID: row.int64("poster_id"), openedCount: row.int("opened_count"))
-    }
 }
 
 /// Image bytes on PostgreSQL, read (one `bytea` fetch) only when asked for.

@@ -18,13 +18,13 @@ extension SQLiteStore {
 
     public func user(named name: String) throws -> UserRecord? {
         try translatingErrors("looking up user") {
-            try database.queryFirst(Self.userColumns + " WHERE name = ?1", [.text(name)], row: Self.userRecord)
+            try database.queryFirst(Self.userColumns + " WHERE name = ?1", [.text(name)], row: StoreRows.user)
         }
     }
 
     public func user(id: Int64) throws -> UserRecord? {
         try translatingErrors("looking up user") {
-            try database.queryFirst(Self.userColumns + " WHERE id = ?1", [.integer(id)], row: Self.userRecord)
+            try database.queryFirst(Self.userColumns + " WHERE id = ?1", [.integer(id)], row: StoreRows.user)
         }
     }
 
@@ -65,8 +65,4 @@ extension SQLiteStore {
 
     static let userColumns = "SELECT id, name, password_hash, is_admin, created_at FROM users"
 
-    static func userRecord(_ row: SQLiteStatement) -> UserRecord {
-        UserRecord(id: row.int64("id"), name: row.string("name"), passwordHash: row.string("password_hash"),
-                   isAdmin: row.bool("is_admin"), createdAt: row.int64("created_at"))
-    }
 }

@@ -26,7 +26,7 @@ extension SQLiteStore {
     public func movie(title: String, userID: Int64) throws -> MovieRecord? {
         try translatingErrors("looking up movie") {
             try database.queryFirst(Self.movieColumns + " WHERE user_id = ?1 AND title_key = ?2",
-                                    [.integer(userID), .text(MovieRecord.titleKey(title))], row: Self.movieRecord)
+                                    [.integer(userID), .text(MovieRecord.titleKey(title))], row: StoreRows.movie)
         }
     }
 
@@ -37,7 +37,7 @@ extension SQLiteStore {
                 UPDATE movies SET sales = ?3, updated_at = ?4 WHERE user_id = ?1 AND title_key = ?2
                 RETURNING title, genre, sales
                 """, [.integer(userID), .text(MovieRecord.titleKey(title)), .integer(sales), .integer(at)],
-                row: Self.movieRecord) else {
+                row: StoreRows.movie) else {
                 throw StoreError(.notFound, "no movie titled \"\(title)\"")
             }
             return movie
@@ -53,7 +53,7 @@ extension SQLiteStore {
                     RETURNING title, genre, sales
                     """, [.integer(userID), .text(MovieRecord.titleKey(title)), .text(movie.title),
                           .text(MovieRecord.titleKey(movie.title)), .text(movie.genre), .integer(movie.sales), .integer(at)],
-                    row: Self.movieRecord) else {
+                    row: StoreRows.movie) else {
                     throw StoreError(.notFound, "no movie titled \"\(title)\"")
                 }
                 return updated
@@ -66,7 +66,7 @@ extension SQLiteStore {
             // The unique index (user_id, title_key) yields this order without a sort; the
             // title breaks ties between keys that only look alike.
             try database.query(Self.movieColumns + " WHERE user_id = ?1 ORDER BY title_key, title",
-                               [.integer(userID)], row: Self.movieRecord)
+                               [.integer(userID)], row: StoreRows.movie)
         }
     }
 
@@ -78,7 +78,4 @@ extension SQLiteStore {
 
     static let movieColumns = "SELECT title, genre, sales FROM movies"
 
-    static func movieRecord(_ row: SQLiteStatement) -> MovieRecord {
-        MovieRecord(title: row.string("title"), genre: row.string("genre"), sales: row.int64("sales"))
-    }
 }

@@ -39,13 +39,13 @@ extension SQLiteStore {
 
     public func pins(userID: Int64) throws -> [PinRecord] {
         try translatingErrors("listing pins") {
-            try database.query(Self.pinsOfUserSQL, [.integer(userID)], row: Self.pinRecord)
+            try database.query(Self.pinsOfUserSQL, [.integer(userID)], row: StoreRows.pin)
         }
     }
 
     public func pin(id: Int64, userID: Int64) throws -> PinRecord? {
         try translatingErrors("looking up pin") {
-            try database.queryFirst(Self.pinByIDSQL, [.integer(id), .integer(userID)], row: Self.pinRecord)
+            try database.queryFirst(Self.pinByIDSQL, [.integer(id), .integer(userID)], row: StoreRows.pin)
         }
     }
 
@@ -53,7 +53,7 @@ extension SQLiteStore {
         guard offset >= 0 else { return nil }
         return try translatingErrors("picking pin") {
             try database.queryFirst(Self.pinsOfUserSQL + "\nLIMIT 1 OFFSET ?2", [.integer(userID), .int(offset)],
-                                    row: Self.pinRecord)
+                                    row: StoreRows.pin)
         }
     }
 
@@ -70,7 +70,7 @@ extension SQLiteStore {
     public func album(pinID: Int64, userID: Int64) throws -> AlbumRecord? {
         try translatingErrors("reading album") {
             try database.transaction {
-                guard let pin = try database.queryFirst(Self.pinByIDSQL, [.integer(pinID), .integer(userID)], row: Self.pinRecord) else {
+                guard let pin = try database.queryFirst(Self.pinByIDSQL, [.integer(pinID), .integer(userID)], row: StoreRows.pin) else {
                     return nil
                 }
                 return try albumRecord(of: pin)
@@ -82,7 +82,7 @@ extension SQLiteStore {
         try translatingErrors("reading album") {
             try database.transaction {
                 guard let pin = try database.queryFirst(Self.pinSelect + "\nWHERE p.id = ?1", [.integer(pinID)],
-                                                        row: Self.pinRecord) else {
+                                                        row: StoreRows.pin) else {
                     return nil
                 }
                 return try albumRecord(of: pin)
@@ -192,10 +192,10 @@ extension SQLiteStore {
                 if counts.ready == 0 && counts.failed > 0 {
                     let reason = try database.queryFirst(
                         "SELECT error FROM photos WHERE pin_id = ?1 AND state = 2 AND error != '' ORDER BY position LIMIT 1",
-                        [.integer(pinID)], row: { $0.string(at: 0) }) ?? "unknown error"
-                    let noun = counts.failed == 1 ? "the album's photo" : "any of the album's \(counts.failed) photos"
+                        [.integer(pinID)], row: { $0.string(at: 0) })
                     try database.run("UPDATE albums SET state = 3, error = ?2, updated_at = ?3 WHERE pin_id = ?1",
-                                     [.integer(pinID), .text("could not download \(noun): \(reason)"), .integer(at)])
+                                     [.integer(pinID), .text(StoreRows.albumFailure(failedPhotos: counts.failed, firstReason: reason)),
+                                      .integer(at)])
                 } else {
                     try database.run("UPDATE albums SET state = 1, updated_at = ?2 WHERE pin_id = ?1", [.integer(pinID), .integer(at)])
                 }
@@ -212,7 +212,7 @@ extension SQLiteStore {
 
                 JOIN pins p ON p.id = f.pin_id
                 WHERE f.id = ?1 AND p.user_id = ?2
-                """, [.integer(id), .integer(userID)], row: Self.photoRecord)
+                """, [.integer(id), .integer(userID)], row: StoreRows.photo)
         }
     }
 
@@ -221,14 +221,7 @@ extension SQLiteStore {
         try translatingErrors("reading photo") {
             try database.transaction {
                 guard let photo = try photo(id: id, userID: userID) else { throw StoreError(.notFound, "you have no photo \(id)") }
-                switch photo.state {
-                case .pending:
-                    throw StoreError(.notFound, "photo \(id) is still downloading; try again when the album is ready")
-                case .failed:
-                    throw StoreError(.notFound, "photo \(id) could not be downloaded: \(photo.error)")
-                case .ready:
-                    break
-                }
+                try StoreRows.requireReady(photo)
                 let table = thumbnail ? "photo_thumbnails" : "photo_images"
                 guard let sha256 = try database.queryFirst("SELECT sha256 FROM \(table) WHERE photo_id = ?1", [.integer(id)],
                                                            row: { $0.blob(at: 0) }) else {
@@ -269,7 +262,7 @@ extension SQLiteStore {
                 WHERE f.pin_id = ?1 AND f.state = 1
                 ORDER BY f.position
                 LIMIT 1 OFFSET ?2
-                """, [.integer(pinID), .int(offset)], row: Self.photoRecord)
+                """, [.integer(pinID), .int(offset)], row: StoreRows.photo)
         }
     }
 
@@ -280,15 +273,12 @@ extension SQLiteStore {
 
             WHERE f.pin_id = ?1
             ORDER BY f.position
-            """, [.integer(pin.id)], row: Self.photoRecord)
+            """, [.integer(pin.id)], row: StoreRows.photo)
         return try database.queryFirst("""
             SELECT error, provider, searched, page, pages, per_page, total, generation FROM albums WHERE pin_id = ?1
             """, [.integer(pin.id)]) { row in
             // The state is the pin's summary's, read from the same row by `pinSelect`.
-            AlbumRecord(pin: pin, error: row.string("error"), provider: row.string("provider"),
-                        searched: row.bool("searched"), page: row.int("page"), pages: row.int("pages"),
-                        perPage: row.int("per_page"), total: row.int("total"), generation: row.int64("generation"),
-                        photos: photos)
+            StoreRows.album(row, pin: pin, photos: photos)
         }
     }
 
@@ -314,14 +304,6 @@ extension SQLiteStore {
         WHERE p.id = ?1 AND p.user_id = ?2
         """
 
-    static func pinRecord(_ row: SQLiteStatement) throws -> PinRecord {
-        guard let state = row.value("state", as: AlbumState.self) else {
-            throw StoreError(.corrupt, "album of pin \(row.int64("id")) has an unknown state")
-        }
-        return PinRecord(id: row.int64("id"), userID: row.int64("user_id"), latitude: row.double("latitude"),
-                         longitude: row.double("longitude"), createdAt: row.int64("created_at"), albumState: state,
-                         expected: row.int("expected"), done: row.int("done"))
-    }
 
     /// Columns of a `PhotoRecord` (never the bytes), from `photos f`.
     static let photoSelect = """
@@ -330,15 +312,4 @@ extension SQLiteStore {
         FROM photos f
         """
 
-    static func photoRecord(_ row: SQLiteStatement) throws -> PhotoRecord {
-        guard let state = row.value("state", as: PhotoState.self) else {
-            throw StoreError(.corrupt, "photo \(row.int64("id")) has an unknown state")
-        }
-        return PhotoRecord(id: row.int64("id"), pinID: row.int64("pin_id"), position: row.int("position"), state: state,
-                           source: ProviderPhoto(id: row.string("provider_photo_id"), title: row.string("title"),
-                                                 tags: row.string("tags"), place: row.string("place"), latitude: row.double("latitude"),
-                                                 longitude: row.double("longitude"), reference: row.string("reference")),
-                           width: row.int("width"),
-                           height: row.int("height"), byteCount: row.int("byte_count"), error: row.string("error"))
-    }
 }

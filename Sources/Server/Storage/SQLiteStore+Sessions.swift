@@ -17,7 +17,7 @@ extension SQLiteStore {
                 SELECT u.id, u.name, u.password_hash, u.is_admin, u.created_at
                 FROM sessions s JOIN users u ON u.id = s.user_id
                 WHERE s.token_hash = ?1 AND s.expires_at > ?2
-                """, [.blob(tokenHash), .integer(now)], row: Self.userRecord)
+                """, [.blob(tokenHash), .integer(now)], row: StoreRows.user)
         }
     }
 

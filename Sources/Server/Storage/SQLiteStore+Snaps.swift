@@ -18,7 +18,7 @@ extension SQLiteStore {
                     try database.run("INSERT INTO snap_images (snap_id, bytes) VALUES (?1, ?2)",
                                      [.integer(id), .blob(snap.image)])
                     guard let listing = try database.queryFirst(Self.listingByIDSQL, [.integer(snap.posterID), .integer(id)],
-                                                                row: Self.snapListing) else {
+                                                                row: StoreRows.snapListing) else {
                         throw StoreError(.internalError, "snap \(id) vanished right after its insert")
                     }
                     return listing
@@ -33,16 +33,16 @@ extension SQLiteStore {
         try translatingErrors("listing snaps") {
             if let feedID {
                 return try database.query(Self.liveFeedListingSQL, [.integer(viewerID), .integer(now), .integer(feedID)],
-                                          row: Self.snapListing)
+                                          row: StoreRows.snapListing)
             }
-            return try database.query(Self.liveListingSQL, [.integer(viewerID), .integer(now)], row: Self.snapListing)
+            return try database.query(Self.liveListingSQL, [.integer(viewerID), .integer(now)], row: StoreRows.snapListing)
         }
     }
 
     /// Includes expired and erased snaps, so callers can tell EXPIRED from NOT_FOUND.
     public func snapListing(id: Int64, viewerID: Int64, now: Int64) throws -> SnapListing? {
         try translatingErrors("looking up snap") {
-            try database.queryFirst(Self.listingByIDSQL, [.integer(viewerID), .integer(id)], row: Self.snapListing)
+            try database.queryFirst(Self.listingByIDSQL, [.integer(viewerID), .integer(id)], row: StoreRows.snapListing)
         }
     }
 
@@ -60,7 +60,7 @@ extension SQLiteStore {
             try database.transaction {
                 // One read of the snap serves the checks and the reply.
                 guard let gate = try database.queryFirst(Self.claimGateSQL, [.integer(viewerID), .integer(snapID)], row: { row in
-                    (listing: try Self.snapListing(row), erased: row.bool("image_erased"), sha256: row.blob("sha256"),
+                    (listing: try StoreRows.snapListing(row), erased: row.bool("image_erased"), sha256: row.blob("sha256"),
                      hasImage: row.bool("has_image"))
                 }) else {
                     throw StoreError(.notFound, "no snap \(snapID)")
@@ -162,13 +162,4 @@ extension SQLiteStore {
         WHERE s.id = ?2
         """
 
-    static func snapListing(_ row: SQLiteStatement) throws -> SnapListing {
-        guard let status = row.value("status", as: SnapState.self), let format = row.value("format", as: ImageFormat.self) else {
-            throw StoreError(.corrupt, "snap \(row.int64("id")) has an unknown status or format")
-        }
-        return SnapListing(id: row.int64("id"), feedName: row.string("feed_name"), posterName: row.string("poster_name"),
-                           postedAt: row.int64("posted_at"), expiresAt: row.int64("expires_at"), status: status,
-                           byteCount: row.int64("byte_count"), width: row.int("width"), height: row.int("height"),
-                           format: format, posterID: row.int64("poster_id"), openedCount: row.int("opened_count"))
-    }
 }

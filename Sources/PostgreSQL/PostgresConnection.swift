@@ -32,6 +32,18 @@ public final class PostgresConnection {
     /// Whether the connection is still usable (false after the server went away).
     public var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
 
+    /// Connects again with the same parameters after the server went away (a restart, a
+    /// network cut); prepared statements are prepared again as they are used. Throws while the
+    /// server still cannot be reached.
+    public func reconnect() throws(PostgresError) {
+        PQreset(handle)
+        prepared = [:]
+        transactionDepth = 0
+        guard isConnected else {
+            throw PostgresError(sqlState: "08001", message: "cannot reach PostgreSQL: \(Self.text(PQerrorMessage(handle)))")
+        }
+    }
+
     /// Runs `sql` with `parameters` ($1, $2, …) and returns its rows (none for a command).
     @discardableResult
     public func query(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresError) -> [PostgresRow] {

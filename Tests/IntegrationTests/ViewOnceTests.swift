@@ -23,30 +23,10 @@ import Synchronization
                 sessions.append(session)
                 _ = home
             }
-            let wins = Atomic<Int>(0), alreadyViewed = Atomic<Int>(0), other = Atomic<Int>(0)
-            let start = DispatchSemaphore(value: 0)
-            let group = DispatchGroup()
-            for session in sessions {
-                let racer = UncheckedSendable(session)
-                group.enter()
-                Thread {
-                    start.wait()
-                    do {
-                        _ = try racer.value.open(snapID: snap.id)
-                        wins.add(1, ordering: .relaxed)
-                    } catch let error as ClientError where error.serverCode == .alreadyViewed {
-                        alreadyViewed.add(1, ordering: .relaxed)
-                    } catch {
-                        other.add(1, ordering: .relaxed)
-                    }
-                    group.leave()
-                }.start()
-            }
-            for _ in 0..<connections { start.signal() }
-            group.wait()
-            #expect(wins.load(ordering: .relaxed) == 1, "round \(round)")
-            #expect(alreadyViewed.load(ordering: .relaxed) == connections - 1, "round \(round)")
-            #expect(other.load(ordering: .relaxed) == 0)
+            let outcome = OpenRace.run(sessions, snapID: snap.id)
+            #expect(outcome.wins == 1, "round \(round)")
+            #expect(outcome.alreadyViewed == connections - 1, "round \(round)")
+            #expect(outcome.other == 0)
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Wire
 import Imaging
 
@@ -69,6 +70,19 @@ public struct ServerConfiguration: Sendable {
     public var maxFrameBytes: Int { maxImageBytes + 64 * 1024 }
 
     public var databasePath: String { Self.databasePath(in: dataDirectory) }
+
+    /// A PostgreSQL database to share with other instances, as libpq takes it (a
+    /// `postgresql://user@host:port/db` URI or `key=value` pairs, `?sslmode=` and the password
+    /// file included); nil: SQLite in the data folder.
+    public var database: String?
+
+    /// Where the data is, for the start-up lines: the SQLite file, or the PostgreSQL database
+    /// without any password written in it.
+    public var databaseDescription: String {
+        guard let database else { return databasePath }
+        return "PostgreSQL " + database.replacingOccurrences(of: #":[^:@/]*@"#, with: ":…@", options: .regularExpression)
+            .replacingOccurrences(of: #"password=\S*"#, with: "password=…", options: .regularExpression)
+    }
 
     /// The database file in a data folder.
     public static func databasePath(in dataDirectory: String) -> String { dataDirectory + "/snapshare.db" }

@@ -121,7 +121,8 @@ public final class RequestHandler: Sendable {
         case .alreadyViewed: ErrorMessage(code: .alreadyViewed, message: error.message)
         case .expired: ErrorMessage(code: .expired, message: error.message)
         case .ownSnap: ErrorMessage(code: .ownSnap, message: error.message)
-        case .corrupt, .unavailable, .internalError: ErrorMessage(code: .storageFailure, message: "storage failure")
+        case .unavailable: ErrorMessage(code: .storageFailure, message: "the database is unavailable; nothing was changed, try again")
+        case .corrupt, .internalError: ErrorMessage(code: .storageFailure, message: "storage failure")
         }
     }
 

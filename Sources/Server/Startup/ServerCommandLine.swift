@@ -20,6 +20,8 @@ public enum ServerCommandLine {
         options: [
             OptionSpec("--listen", valueName: "HOST:PORT", help: "address to listen on (default 127.0.0.1:7443)"),
             dataOption,
+            OptionSpec("--database", valueName: "URI", help: "share a PostgreSQL database with other instances (postgresql://USER@HOST[:PORT]/DB); default: SQLite in --data",
+                       environmentVariable: "SNAPSHARE_DATABASE"),
             OptionSpec("--certs", valueName: "DIR", help: "certificate folder (default ./certs)"),
             OptionSpec("--tls-cert", valueName: "FILE", help: "use this certificate chain instead of generated ones"),
             OptionSpec("--tls-key", valueName: "FILE", help: "the private key for --tls-cert"),
@@ -103,6 +105,7 @@ public enum ServerCommandLine {
             config.port = Int(listen.port)
         }
         if let data = parsed.string("--data") { config.dataDirectory = data }
+        config.database = parsed.string("--database")
         if let certs = parsed.string("--certs") { config.certificatesDirectory = certs }
         config.tlsCertificateFile = parsed.string("--tls-cert")
         config.tlsKeyFile = parsed.string("--tls-key")
@@ -163,7 +166,7 @@ public enum ServerCommandLine {
         let server = try SnapshareServer(configuration: config, logger: logger)
         let port = try server.start()
         var lines = ["snapshare-server listening on \(config.host):\(port) (TLS 1.3)",
-                     "  data: \(config.databasePath)"]
+                     "  data: \(config.databaseDescription)"]
         if let set = server.certificates {
             lines.append("  CA certificate for students: \(set.caCertificatePath)")
             lines.append("  server certificate SHA-256: \(set.fingerprintSHA256)")

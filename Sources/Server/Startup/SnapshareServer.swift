@@ -36,7 +36,11 @@ public final class SnapshareServer: @unchecked Sendable {
         // Before storage starts its threads: a photo source that cannot work stops the start here.
         let photos = try configuration.photoSource.makeProvider(configuration.photoSettings, logger: logger)
         let gazetteer = try Gazetteer.bundled()
-        storage = try StorageExecutor.sqlite(path: configuration.databasePath, readers: configuration.storageReaders)
+        storage = if let database = configuration.database {
+            try StorageExecutor.postgres(conninfo: database, readers: configuration.storageReaders)
+        } else {
+            try StorageExecutor.sqlite(path: configuration.databasePath, readers: configuration.storageReaders)
+        }
 
         let certificateFile: String
         let keyFile: String

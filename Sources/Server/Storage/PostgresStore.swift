@@ -48,9 +48,12 @@ public final class PostgresStore {
 
     // MARK: Error translation
 
-    /// Runs `body`, turning any `PostgresError` into the matching `StoreError`.
+    /// Runs `body`, turning any `PostgresError` into the matching `StoreError`. A connection the
+    /// server dropped (PostgreSQL restarted) is made again first; while PostgreSQL cannot be
+    /// reached every call fails as `.unavailable`, and the next one tries again.
     func translatingErrors<T>(_ context: @autoclosure () -> String, _ body: () throws -> T) throws -> T {
         do {
+            if !connection.isConnected { try connection.reconnect() }
             return try body()
         } catch let error as PostgresError {
             let kind: StoreError.Kind = switch error.sqlState {

@@ -1,0 +1,83 @@
+import Client
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+import Wire
+
+/// Several snapshare-server instances sharing one PostgreSQL database (issue 13): each test
+/// starts two real servers (real TLS, their own ports and certificates) on one fresh database
+/// of the test cluster.
+@Suite("Instances sharing PostgreSQL", .serialized, .enabled(if: PostgresCluster.shared != nil, "PostgreSQL is not installed"))
+struct PostgresInstancesTests {
+    static func instances(_ count: Int = 2) throws -> (servers: [TestServer], drop: @Sendable () -> Void) {
+        let (conninfo, drop) = try PostgresCluster.shared!.makeDatabase()
+        let servers = try (0..<count).map { _ in try TestServer { $0.database = conninfo } }
+        return (servers, drop)
+    }
+
+    @Test("an account, a session and a post made on one instance are there on the other; logout on one ends the session on both")
+    func sharedAccountsSessionsAndFeeds() throws {
+        let (servers, drop) = try Self.instances()
+        defer { drop() }
+        let (a, b) = (servers[0], servers[1])
+        let (alice, aliceHome) = try a.session()
+        let identity = try alice.register(username: "alice", password: "correct horse battery", classCode: a.configuration.classCode ?? "")
+        _ = aliceHome
+        let posted = try alice.post(feed: "Memes", image: TestImages.sample(1))
+
+        // The token from A logs in on B, and B lists A's post.
+        let (onB, _) = try b.session()
+        let resumed: Authenticated = try onB.request(Resume(token: identity.token))
+        #expect(resumed.username == "alice")
+        #expect(try onB.snaps(feed: "Memes").snaps.map(\.id) == [posted.id])
+
+        // A second user on B sees the snap unread and opens it once; A sees it opened.
+        let bob = try b.registeredSession("bob")
+        #expect(try bob.snaps(feed: nil).snaps.first?.state == .unread)
+        #expect(try bob.open(snapID: posted.id).image == TestImages.sample(1))
+        #expect(clientError { _ = try bob.open(snapID: posted.id) }?.serverCode == .alreadyViewed)
+        #expect(try alice.snaps(feed: "Memes").snaps.first?.openedCount == 1)
+
+        // Logout on A ends the session everywhere: B refuses the token.
+        try alice.logout()
+        let (late, _) = try b.session()
+        #expect(clientError { let _: Authenticated = try late.request(Resume(token: identity.token)) }?.kind == .auth)
+    }
+
+    @Test("opens of one snap by one user spread over two instances at once: exactly one succeeds", arguments: 0..<3)
+    func oneViewAcrossInstances(round: Int) throws {
+        let (servers, drop) = try Self.instances()
+        defer { drop() }
+        let poster = try servers[0].registeredSession("poster")
+        _ = try servers[0].registeredSession("viewer", password: "viewer password")
+        let snap = try poster.post(feed: "Random", image: TestImages.sample(3))
+        var racers: [SnapshareSession] = []
+        for index in 0..<8 {
+            let (session, _) = try servers[index % 2].session()
+            _ = try session.login(username: "viewer", password: "viewer password")
+            racers.append(session)
+        }
+        let outcome = OpenRace.run(racers, snapID: snap.id)
+        #expect(outcome.wins == 1 && outcome.alreadyViewed == 7 && outcome.other == 0)
+    }
+
+    @Test("pins, albums and the map view live in the database: dropped on one instance, seen and used on the other")
+    func pinsAndMapAcrossInstances() throws {
+        let (servers, drop) = try Self.instances()
+        defer { drop() }
+        let onA = PinRequests(session: try servers[0].registeredSession("traveller"))
+        let (sessionB, _) = try servers[1].session()
+        _ = try sessionB.login(username: "traveller", password: "correct horse battery")
+        let onB = PinRequests(session: sessionB)
+        let pin = try onA.drop(Spots.paris.latitude, Spots.paris.longitude)
+        let album = try onB.settled(pin.id)
+        #expect(album.state == .ready && !album.photos.isEmpty, "\(album.state) \(album.error)")
+        if let first = album.photos.first {
+            #expect(try onA.photo(first.id).image == (try onB.photo(first.id).image))
+        }
+        _ = try onB.setMap(10, 20, zoom: 4)
+        let map = try onA.map()
+        #expect(map.centerLatitude == 10 && map.centerLongitude == 20 && map.zoom == 4)
+    }
+}

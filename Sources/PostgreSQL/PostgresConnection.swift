@@ -29,6 +29,9 @@ public final class PostgresConnection {
 
     deinit { PQfinish(handle) }
 
+    /// For the LISTEN side (in an extension of this file's module).
+    var handleForNotifications: OpaquePointer { handle }
+
     /// Whether the connection is still usable (false after the server went away).
     public var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
 
@@ -146,5 +149,42 @@ public final class PostgresConnection {
 
     static func text(_ pointer: UnsafePointer<CChar>?) -> String {
         pointer.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+    }
+}
+
+// MARK: LISTEN / NOTIFY
+
+/// A notification delivered to a connection that LISTENs.
+public struct PostgresNotification: Sendable, Equatable {
+    public let channel: String
+    public let payload: String
+    /// The server process of the connection that sent it.
+    public let senderPID: Int32
+}
+
+extension PostgresConnection {
+    /// This connection's server process (to recognise notifications it sent itself).
+    public var backendPID: Int32 { PQbackendPID(handleForNotifications) }
+
+    /// Waits up to `timeoutMilliseconds` for notifications and returns those that arrived
+    /// (empty on a timeout). Throws when the connection is lost.
+    public func waitForNotifications(timeoutMilliseconds: Int32) throws(PostgresError) -> [PostgresNotification] {
+        let socket = PQsocket(handleForNotifications)
+        guard socket >= 0 else { throw PostgresError(sqlState: "08006", message: "the connection to PostgreSQL is closed") }
+        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&descriptor, 1, timeoutMilliseconds)
+        if ready > 0 {
+            guard PQconsumeInput(handleForNotifications) == 1 else {
+                throw PostgresError(sqlState: "08006", message: "the connection to PostgreSQL was lost: \(Self.text(PQerrorMessage(handleForNotifications)))")
+            }
+        }
+        var found: [PostgresNotification] = []
+        while let notification = PQnotifies(handleForNotifications) {
+            found.append(PostgresNotification(channel: String(cString: notification.pointee.relname),
+                                              payload: String(cString: notification.pointee.extra),
+                                              senderPID: notification.pointee.be_pid))
+            PQfreemem(notification)
+        }
+        return found
     }
 }

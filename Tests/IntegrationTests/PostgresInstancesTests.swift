@@ -80,4 +80,36 @@ struct PostgresInstancesTests {
         let map = try onA.map()
         #expect(map.centerLatitude == 10 && map.centerLongitude == 20 && map.zoom == 4)
     }
+
+    @Test("a watcher polling one instance sees a post and its own open made on the other (LISTEN/NOTIFY)")
+    func pollSeesOtherInstancesChanges() throws {
+        let (servers, drop) = try Self.instances()
+        defer { drop() }
+        let poster = try servers[0].registeredSession("poster")
+        let watcher = try servers[1].registeredSession("watcher")
+        let (watcherOnA, _) = try servers[0].session()
+        _ = try watcherOnA.login(username: "watcher", password: "correct horse battery")
+
+        /// Polls until the version moves. Not a timing assertion: the deadline only turns a
+        /// change that never arrives into a failure instead of a hung run.
+        func changed(after known: UInt64) throws -> UInt64? {
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline {
+                let result = try watcher.poll(knownVersion: known)
+                if result.changed { return result.version }
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            return nil
+        }
+
+        var version = try watcher.poll(knownVersion: 0).version
+        #expect(try !watcher.poll(knownVersion: version).changed, "nothing happened yet")
+        let snap = try poster.post(feed: "Memes", image: TestImages.sample(4))
+        let afterPost = try #require(try changed(after: version), "the post on A never reached a poll on B")
+        #expect(try watcher.snaps(feed: "Memes").snaps.map(\.id) == [snap.id])
+        version = afterPost
+        _ = try watcherOnA.open(snapID: snap.id)
+        #expect(try changed(after: version) != nil, "the watcher's own open on A never reached a poll on B")
+        #expect(try watcher.snaps(feed: "Memes").snaps.first?.state == .read)
+    }
 }

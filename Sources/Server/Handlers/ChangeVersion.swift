@@ -15,9 +15,26 @@ public final class ChangeVersion: Sendable {
     /// Opens per user since the start; one entry per user who opened something.
     private let opens = Mutex<[Int64: UInt64]>([:])
 
-    public init() {
+    /// Instances sharing a PostgreSQL database exchange their changes through it; nil: this
+    /// process is the only server.
+    private let feed: PostgresChangeFeed?
+
+    public init(feed: PostgresChangeFeed? = nil) {
         let seed = SecureRandom.bytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         shared = Atomic(seed & 0x7FFF_FFFF_FFFF_0000)
+        self.feed = feed
+        feed?.start { [weak self] change in self?.apply(change) }
+    }
+
+    /// Stops exchanging changes with other instances.
+    public func stop() { feed?.stop() }
+
+    /// A change another instance made: counted here, not sent back.
+    func apply(_ change: StoreChange) {
+        switch change {
+        case .everyone: shared.add(1, ordering: .releasing)
+        case .user(let id): opens.withLock { $0[id, default: 0] &+= 1 }
+        }
     }
 
     /// The version `userID` sees; read it before reading the listing it goes with.
@@ -26,10 +43,14 @@ public final class ChangeVersion: Sendable {
     }
 
     /// Something every user may see changed (a post, an admin change).
-    public func bump() { shared.add(1, ordering: .releasing) }
+    public func bump() {
+        apply(.everyone)
+        feed?.publish(.everyone)
+    }
 
     /// Only `userID`'s own listing changed (they opened a snap).
     public func bump(for userID: Int64) {
-        opens.withLock { $0[userID, default: 0] &+= 1 }
+        apply(.user(userID))
+        feed?.publish(.user(userID))
     }
 }

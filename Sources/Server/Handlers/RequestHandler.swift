@@ -31,7 +31,7 @@ public final class RequestHandler: Sendable {
         self.images = ImageCache(capacityBytes: configuration.imageCacheBytes)
         self.albums = albums
         self.configuration = configuration
-        self.changes = ChangeVersion()
+        self.changes = ChangeVersion(feed: configuration.database.map { PostgresChangeFeed(conninfo: $0, logger: logger) })
         self.logins = LoginThrottle(policy: configuration.loginThrottle)
         self.classCodes = LoginThrottle(policy: configuration.classCodeThrottle)
         self.passwords = PasswordWork()

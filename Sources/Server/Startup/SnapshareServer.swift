@@ -121,6 +121,7 @@ public final class SnapshareServer: @unchecked Sendable {
         purgeTimer?.cancel()
         purgeTimer = nil
         albums.shutdown()
+        handler.changes.stop()
         core.stop()
         storage.shutdown()
     }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Synchronization
 
 /// A throwaway PostgreSQL cluster for the tests: `initdb` in a temporary folder, started on a
 /// free port with its Unix socket in that folder (no TCP), one fresh database per test, stopped
@@ -18,7 +19,13 @@ public final class PostgresCluster: @unchecked Sendable {
     private let lock = NSLock()
     private var databases = 0
 
-    private init() throws {
+    /// The commands that start and stop this cluster's server.
+    private let startCommand: String
+    private let stopServerCommand: String
+
+    /// A cluster of its own (a test that stops and starts PostgreSQL uses one, so it never
+    /// disturbs the shared one); stopped and removed at exit or when released.
+    public init() throws {
         guard let bin = Self.binaries() else { throw ClusterError("PostgreSQL's programs are not installed") }
         directory = NSTemporaryDirectory() + "snapshare-pg-" + UUID().uuidString.prefix(8)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -27,15 +34,32 @@ public final class PostgresCluster: @unchecked Sendable {
         let run = asRoot ? "runuser -u postgres -- " : ""
         port = try Self.freePort()
         try Self.shell("\(run)'\(bin)/initdb' -D '\(directory)/data' -A trust -U postgres -E UTF8 --no-sync >'\(directory)/initdb.log' 2>&1")
-        try Self.shell("""
+        startCommand = """
             \(run)'\(bin)/pg_ctl' -D '\(directory)/data' -l '\(directory)/server.log' -w -t 60 \
             -o "-p \(port) -k '\(directory)' -c listen_addresses='' -c fsync=off -c max_connections=200" start >/dev/null 2>&1
-            """)
-        Self.stopCommand = "\(run)'\(bin)/pg_ctl' -D '\(directory)/data' -m immediate stop >/dev/null 2>&1; rm -rf '\(directory)'"
-        atexit { if let command = PostgresCluster.stopCommand { _ = system(command) } }
+            """
+        stopServerCommand = "\(run)'\(bin)/pg_ctl' -D '\(directory)/data' -m fast -w stop >/dev/null 2>&1"
+        try Self.shell(startCommand)
+        let cleanup = "\(run)'\(bin)/pg_ctl' -D '\(directory)/data' -m immediate stop >/dev/null 2>&1; rm -rf '\(directory)'"
+        Self.cleanups.withLock { $0[directory] = cleanup }
+        _ = Self.registerExitHandler
     }
 
-    nonisolated(unsafe) private static var stopCommand: String?
+    deinit {
+        if let cleanup = Self.cleanups.withLock({ $0.removeValue(forKey: directory) }) { _ = system(cleanup) }
+    }
+
+    /// Stops the PostgreSQL server (as a restart or an outage would); its data stays.
+    public func stopServer() throws { try Self.shell(stopServerCommand) }
+
+    /// Starts it again after `stopServer()`, on the same port and data.
+    public func startServer() throws { try Self.shell(startCommand) }
+
+    /// Each cluster's stop-and-remove command, run at exit for those still there.
+    private static let cleanups = Mutex<[String: String]>([:])
+    private static let registerExitHandler: Void = {
+        atexit { for command in PostgresCluster.cleanups.withLock({ Array($0.values) }) { _ = system(command) } }
+    }()
 
     /// The connection string of a new, empty database, dropped by `drop`.
     public func makeDatabase() throws -> (conninfo: String, drop: @Sendable () -> Void) {

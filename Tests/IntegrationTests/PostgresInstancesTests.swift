@@ -112,4 +112,39 @@ struct PostgresInstancesTests {
         #expect(try changed(after: version) != nil, "the watcher's own open on A never reached a poll on B")
         #expect(try watcher.snaps(feed: "Memes").snaps.first?.state == .read)
     }
+
+    @Test("PostgreSQL stopping and starting again: the instance stays up, says STORAGE_FAILURE meanwhile, and carries on with nothing acknowledged lost")
+    func databaseOutage() throws {
+        let cluster = try PostgresCluster()
+        let (conninfo, _) = try cluster.makeDatabase()
+        let server = try TestServer { $0.database = conninfo }
+        let poster = try server.registeredSession("poster")
+        let viewer = try server.registeredSession("viewer")
+        let acknowledged = try poster.post(feed: "Memes", image: TestImages.sample(5))
+
+        try cluster.stopServer()
+        let during = clientError { _ = try poster.post(feed: "Memes", image: TestImages.sample(6)) }
+        #expect(during?.serverCode == .storageFailure, "\(String(describing: during))")
+        #expect(during?.message.contains("unavailable") == true || during?.message.contains("storage") == true)
+
+        try cluster.startServer()
+        // Each of the server's connections finds out on its next use and connects again; the
+        // deadline only turns a server that never recovers into a failure.
+        let deadline = Date().addingTimeInterval(30)
+        var listed: [UInt64]?
+        while listed == nil && Date() < deadline {
+            listed = try? viewer.snaps(feed: "Memes").snaps.map(\.id)
+            if listed == nil { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        #expect(listed == [acknowledged.id], "the acknowledged post is there, the refused one is not")
+        var opened: SnapImage?
+        while opened == nil && Date() < deadline {
+            do { opened = try viewer.open(snapID: acknowledged.id) } catch {
+                guard error.serverCode == .storageFailure else { throw error }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+        }
+        #expect(opened?.image == TestImages.sample(5))
+        server.stop()
+    }
 }

@@ -147,4 +147,51 @@ struct PostgresInstancesTests {
         #expect(opened?.image == TestImages.sample(5))
         server.stop()
     }
+
+    @Test("migrate copies a SQLite class into an empty PostgreSQL database, counts checked, and refuses a database that is not empty")
+    func migrateFromSQLite() throws {
+        let sqlite = try TestServer()
+        let (alice, _) = try sqlite.session()
+        let identity = try alice.register(username: "alice", password: "correct horse battery", classCode: sqlite.configuration.classCode ?? "")
+        let bob = try sqlite.registeredSession("bob")
+        let snap = try alice.post(feed: "Memes", image: TestImages.sample(7))
+        let unopened = try alice.post(feed: "Random", image: TestImages.sample(8))
+        _ = try bob.open(snapID: snap.id)
+        let pins = PinRequests(session: bob)
+        let pin = try pins.drop(Spots.paris.latitude, Spots.paris.longitude)
+        let album = try pins.settled(pin.id)
+        _ = try pins.setMap(48.8, 2.3, zoom: 8)
+        _ = try bob.addMovie(MovieInfo(title: "Amélie", genre: "Comedy", sales: 174_000_000))
+        sqlite.stop()
+
+        let (conninfo, drop) = try PostgresCluster.shared!.makeDatabase()
+        defer { drop() }
+        let migrated = try Subprocess.run("snapshare-server", ["migrate", "--from", sqlite.dataPath, "--to", conninfo])
+        #expect(migrated.status == 0, "\(migrated.stderr)")
+        for line in ["users              2", "snaps              2", "views              1", "pins               1", "movies             1"] {
+            #expect(migrated.stdout.contains(line), "\(line): \(migrated.stdout)")
+        }
+
+        let postgres = try TestServer { $0.database = conninfo }
+        // The old token still works: sessions came along.
+        let (resumed, _) = try postgres.session()
+        let who: Authenticated = try resumed.request(Resume(token: identity.token))
+        #expect(who.username == "alice")
+        let (bobAgain, _) = try postgres.session()
+        _ = try bobAgain.login(username: "bob", password: "correct horse battery")
+        let listed = try bobAgain.snaps(feed: nil).snaps
+        #expect(Set(listed.map(\.id)) == [snap.id, unopened.id])
+        #expect(clientError { _ = try bobAgain.open(snapID: snap.id) }?.serverCode == .alreadyViewed, "the view came along")
+        #expect(try bobAgain.open(snapID: unopened.id).image == TestImages.sample(8))
+        let pinsAgain = PinRequests(session: bobAgain)
+        #expect(try pinsAgain.album(pin.id).photos.map(\.id) == album.photos.map(\.id))
+        if let first = album.photos.first { #expect(!(try pinsAgain.photo(first.id).image.isEmpty)) }
+        #expect(try pinsAgain.map().zoom == 8)
+        #expect(try bobAgain.movies().map(\.title) == ["Amélie"])
+        // New rows continue after the copied ids.
+        #expect(try bobAgain.post(feed: "Memes", image: TestImages.sample(1)).id > unopened.id)
+
+        let again = try Subprocess.run("snapshare-server", ["migrate", "--from", sqlite.dataPath, "--to", conninfo])
+        #expect(again.status == 1 && again.stderr.contains("not empty"), "\(again.stderr)")
+    }
 }

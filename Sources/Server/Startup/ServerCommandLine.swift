@@ -59,6 +59,9 @@ public enum ServerCommandLine {
                             arguments: [ArgumentSpec("USER", help: "the user name")],
                             flags: [FlagSpec("--password-stdin", help: "read the new password from standard input (required)")]),
             ]),
+            CommandSpec("migrate", summary: "Copy everything from a SQLite data folder into a new, empty PostgreSQL database",
+                        options: [OptionSpec("--from", valueName: "DIR", help: "the data folder (default ./snapshare-data)"),
+                                  OptionSpec("--to", valueName: "URI", help: "the PostgreSQL database (postgresql://USER@HOST[:PORT]/DB)")]),
             CommandSpec("reset-feeds", summary: "Delete snaps offline: one feed (--feed NAME) or all (--all)",
                         options: [OptionSpec("--feed", valueName: "NAME", help: "the feed to reset")],
                         flags: [FlagSpec("--all", help: "reset every feed")]),
@@ -82,6 +85,7 @@ public enum ServerCommandLine {
                 case ["admin", "remove"]: return try OfflineAdmin.removeAdmin(parsed)
                 case ["admin", "reset-password"]: return try OfflineAdmin.resetPassword(parsed)
                 case ["reset-feeds"]: return try OfflineAdmin.resetFeeds(parsed)
+                case ["migrate"]: return try migrate(parsed)
                 default: return try serve(parsed)
                 }
             }
@@ -95,6 +99,19 @@ public enum ServerCommandLine {
             FileHandle.standardError.write(Data("snapshare-server: \(error)\n".utf8))
             return 1
         }
+    }
+
+    /// `migrate`: copies, prints each table's count (checked equal on both sides), exits 0.
+    private static func migrate(_ parsed: ParsedCommand) throws -> Int32 {
+        guard let target = parsed.string("--to") else { throw parsed.usageError("--to names the PostgreSQL database to copy into") }
+        let from = parsed.string("--from") ?? ServerConfiguration().dataDirectory
+        let counts = try DatabaseMigration.run(from: from, to: target) { FileHandle.standardError.write(Data("migrate: \($0)\n".utf8)) }
+        var config = ServerConfiguration()
+        config.database = target
+        print("Copied \(from) into \(config.databaseDescription); rows, the same on both sides:")
+        for (table, rows) in counts { print("  \(table.padding(toLength: 18, withPad: " ", startingAt: 0)) \(rows)") }
+        print("Start the servers with --database and that URI (or SNAPSHARE_DATABASE).")
+        return 0
     }
 
     /// Builds the configuration from the parsed options.

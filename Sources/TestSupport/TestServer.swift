@@ -88,7 +88,7 @@ public final class TestServer: @unchecked Sendable {
 
     /// Creates an admin directly in the database, as `snapshare-server admin add` does.
     public func makeAdmin(_ username: String, password: String = "correct horse battery") throws -> SnapshareSession {
-        try OfflineAdmin.addAdmin(dataDirectory: dataPath, username: username, password: password)
+        try OfflineAdmin.addAdmin(dataDirectory: dataPath, username: username, password: password, database: configuration.database)
         let (session, home) = try self.session()
         _ = try session.login(username: username, password: password)
         homes.append(home)

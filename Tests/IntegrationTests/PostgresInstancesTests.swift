@@ -39,6 +39,14 @@ struct PostgresInstancesTests {
         #expect(clientError { _ = try bob.open(snapID: posted.id) }?.serverCode == .alreadyViewed)
         #expect(try alice.snaps(feed: "Memes").snaps.first?.openedCount == 1)
 
+        // The offline admin command works on the shared database: the new admin is one on both.
+        let added = try Subprocess.run("snapshare-server", ["admin", "add", "teacher", "--password-stdin",
+                                                            "--database", a.configuration.database!], stdin: "teacher password\n")
+        #expect(added.status == 0, "\(added.stderr)")
+        let (teacher, _) = try b.session()
+        _ = try teacher.login(username: "teacher", password: "teacher password")
+        #expect(try teacher.users().map(\.username).contains("alice"), "an admin request on the other instance")
+
         // Logout on A ends the session everywhere: B refuses the token.
         try alice.logout()
         let (late, _) = try b.session()

@@ -2,7 +2,8 @@ import Foundation
 import CommandLineParsing
 
 /// Maintenance that opens the database directly, for when the server is stopped (SQLite's
-/// locking makes it safe while it runs, too).
+/// locking makes it safe while it runs, too), or, with `--database`, the PostgreSQL database
+/// that running instances share.
 public enum OfflineAdmin {
     /// Says on standard error what was changed besides the request (a data folder made owner-only).
     private static let logger = Logger(level: .warning)
@@ -21,13 +22,13 @@ public enum OfflineAdmin {
     /// Creates `username` as an admin (a password is then required), or promotes an existing
     /// user and, when a password is given, sets it. Bad input throws `InputError`.
     @discardableResult
-    public static func addAdmin(dataDirectory: String, username: String, password: String?) throws -> AdminChange {
+    public static func addAdmin(dataDirectory: String, username: String, password: String?, database: String? = nil) throws -> AdminChange {
         if let problem = InputRules.validateUsername(username) { throw InputError(problem) }
         if let password, let problem = InputRules.validatePassword(password) { throw InputError(problem) }
         // The deliberately slow hash runs before, not inside, the storage job.
         let hash = try password.map { try PasswordHasher().hash(password: $0) }
         let now = WallClock.system.now()
-        return try write(dataDirectory: dataDirectory) { store in
+        return try write(dataDirectory: dataDirectory, database: database) { store in
             if let existing = try store.user(named: username) {
                 try store.setAdmin(userID: existing.id, isAdmin: true)
                 if let hash {
@@ -45,8 +46,8 @@ public enum OfflineAdmin {
 
     /// Takes away `username`'s admin right (the account stays). A running server applies it to
     /// the user's live connections within a second.
-    public static func removeAdmin(dataDirectory: String, username: String) throws {
-        try write(dataDirectory: dataDirectory) { store in
+    public static func removeAdmin(dataDirectory: String, username: String, database: String? = nil) throws {
+        try write(dataDirectory: dataDirectory, database: database) { store in
             guard let user = try store.user(named: username) else { throw StoreError(.notFound, "no user named \(username)") }
             try store.setAdmin(userID: user.id, isAdmin: false)
         }
@@ -55,10 +56,10 @@ public enum OfflineAdmin {
     /// Sets `username`'s password without changing its admin right, and ends all its sessions
     /// (a running server closes their connections within a second). Returns the sessions ended.
     @discardableResult
-    public static func resetPassword(dataDirectory: String, username: String, password: String) throws -> Int {
+    public static func resetPassword(dataDirectory: String, username: String, password: String, database: String? = nil) throws -> Int {
         if let problem = InputRules.validatePassword(password) { throw InputError(problem) }
         let hash = try PasswordHasher().hash(password: password)
-        return try write(dataDirectory: dataDirectory) { store in
+        return try write(dataDirectory: dataDirectory, database: database) { store in
             guard let user = try store.user(named: username) else { throw StoreError(.notFound, "no user named \(username)") }
             try store.setPasswordHash(userID: user.id, passwordHash: hash)
             return try store.deleteSessions(userID: user.id, keeping: nil)
@@ -66,8 +67,14 @@ public enum OfflineAdmin {
     }
 
     /// Runs one write job on the data folder's database, which must exist unless `create`.
-    private static func write<T: Sendable>(dataDirectory: String, create: Bool = true,
+    private static func write<T: Sendable>(dataDirectory: String, database: String? = nil, create: Bool = true,
                                            _ job: @escaping @Sendable (any SnapshareStore) throws -> T) throws -> T {
+        if let database {
+            // The database every instance shares: the change reaches them all at once.
+            let storage = try StorageExecutor.postgres(conninfo: database, readers: 1)
+            defer { storage.shutdown() }
+            return try storage.writeSync(job)
+        }
         let path = ServerConfiguration.databasePath(in: dataDirectory)
         guard create || FileManager.default.fileExists(atPath: path) else {
             throw ConfigurationError("no Snapshare database in \(dataDirectory)")
@@ -85,7 +92,7 @@ public enum OfflineAdmin {
         let password = parsed.flag("--password-stdin") ? try readPassword(parsed) : nil
         let change: AdminChange
         do {
-            change = try addAdmin(dataDirectory: data, username: name, password: password)
+            change = try addAdmin(dataDirectory: data, username: name, password: password, database: parsed.string("--database"))
         } catch let error as InputError {
             throw parsed.usageError(error.message)
         } catch is NewAdminNeedsPassword {
@@ -100,7 +107,8 @@ public enum OfflineAdmin {
 
     static func removeAdmin(_ parsed: ParsedCommand) throws -> Int32 {
         let name = parsed.positional(0) ?? ""
-        try removeAdmin(dataDirectory: parsed.string("--data") ?? ServerConfiguration().dataDirectory, username: name)
+        try removeAdmin(dataDirectory: parsed.string("--data") ?? ServerConfiguration().dataDirectory, username: name,
+                        database: parsed.string("--database"))
         print("\(name) is no longer an admin.")
         return 0
     }
@@ -112,7 +120,7 @@ public enum OfflineAdmin {
         let ended: Int
         do {
             ended = try resetPassword(dataDirectory: parsed.string("--data") ?? ServerConfiguration().dataDirectory,
-                                      username: name, password: password)
+                                      username: name, password: password, database: parsed.string("--database"))
         } catch let error as InputError {
             throw parsed.usageError(error.message)
         }
@@ -137,7 +145,9 @@ public enum OfflineAdmin {
         guard (feed != nil) != all else { throw parsed.usageError("give exactly one of --feed NAME or --all") }
         let data = parsed.string("--data") ?? ServerConfiguration().dataDirectory
         let name = feed
-        let count = try write(dataDirectory: data, create: false) { store in try store.resetFeeds(named: name) }
+        let count = try write(dataDirectory: data, database: parsed.string("--database"), create: false) { store in
+            try store.resetFeeds(named: name)
+        }
         print("Reset \(feed ?? "every feed"): \(count) snap\(count == 1 ? "" : "s") deleted.")
         return 0
     }

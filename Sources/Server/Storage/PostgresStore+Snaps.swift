@@ -101,9 +101,11 @@ extension PostgresStore: SnapStore, MaintenanceStore {
 
     // MARK: Maintenance
 
+    /// One instance at a time: the others find the lock taken and skip this round.
     public func purgeExpired(now: Int64) throws -> Int {
         try translatingErrors("purging expired snaps") {
             try connection.transaction {
+                guard try connection.query("SELECT pg_try_advisory_xact_lock(7363616871) AS mine")[0].bool("mine") else { return 0 }
                 let erased = try connection.execute("""
                     DELETE FROM snap_images WHERE snap_id IN (SELECT id FROM snaps WHERE NOT image_erased AND expires_at <= $1)
                     """, [.integer(now)])

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# A Snapshare class on more than one server, on this machine: a throwaway PostgreSQL, N
+# snapshare-server instances sharing it, and HAProxy in front of them on one address (TCP mode,
+# TLS passed through to the instances, which share one certificate). Everything listens on
+# 127.0.0.1 and is stopped by PID when the script ends (Ctrl-C). Debian's postgresql-15 and
+# haproxy are installed if missing.
+#
+# Usage: scripts/cluster.sh [--instances N] [--port PORT] [--keep]
+#   --instances N  how many snapshare-server instances (default 3)
+#   --port PORT    the one address students use, 127.0.0.1:PORT (default 7443)
+#   --keep         keep the temporary folder (database, certificates, logs) at the end
+# Env: CLUSTER_BUILD=debug uses the debug build (default: release), SNAPSHARE_CLASS_CODE as for the server.
+set -euo pipefail
+
+INSTANCES=3
+PORT=7443
+KEEP=
+while [[ $# -gt 0 ]]; do
+    case $1 in
+        --instances) INSTANCES=$2; shift 2 ;;
+        --port) PORT=$2; shift 2 ;;
+        --keep) KEEP=1; shift ;;
+        -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "cluster: unknown option $1 (see --help)" >&2; exit 2 ;;
+    esac
+done
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+missing=()
+command -v haproxy >/dev/null || missing+=(haproxy)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql-15)
+if [[ ${#missing[@]} -gt 0 ]]; then
+    echo "cluster: installing ${missing[*]}" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >&2
+fi
+PGBIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+
+CONFIGURATION=${CLUSTER_BUILD:-release}
+echo "cluster: building snapshare-server ($CONFIGURATION)" >&2
+(cd "$ROOT" && swift build -c "$CONFIGURATION" --product snapshare-server >&2)
+BIN=$(cd "$ROOT" && swift build -c "$CONFIGURATION" --show-bin-path)
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/snapshare-cluster.XXXXXX")
+chmod 755 "$WORK"
+PIDS=()
+AS_POSTGRES=()
+if [[ $(id -u) -eq 0 ]]; then
+    # PostgreSQL refuses to run as root: its files belong to the postgres user.
+    AS_POSTGRES=(runuser -u postgres --)
+fi
+cleanup() {
+    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    "${AS_POSTGRES[@]}" "$PGBIN/pg_ctl" -D "$WORK/pg" -m fast -w stop >/dev/null 2>&1 || true
+    if [[ -z "$KEEP" ]]; then rm -rf "$WORK"; else echo "cluster: kept $WORK" >&2; fi
+}
+trap cleanup EXIT
+trap 'exit 0' INT TERM
+
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+# 1. PostgreSQL: a new cluster in the temporary folder, on a free port, loopback only.
+PGPORT=$(free_port)
+mkdir -p "$WORK/pg" "$WORK/pgsocket"
+[[ ${#AS_POSTGRES[@]} -gt 0 ]] && chown postgres "$WORK/pg" "$WORK/pgsocket"
+"${AS_POSTGRES[@]}" "$PGBIN/initdb" -D "$WORK/pg" -A trust -U postgres -E UTF8 >"$WORK/initdb.log" 2>&1
+"${AS_POSTGRES[@]}" "$PGBIN/pg_ctl" -D "$WORK/pg" -l "$WORK/pg/server.log" -w \
+    -o "-p $PGPORT -k $WORK/pgsocket -c listen_addresses=127.0.0.1" start >/dev/null
+psql -X -q -h 127.0.0.1 -p "$PGPORT" -U postgres -d postgres -c "CREATE DATABASE snapshare" >/dev/null
+DATABASE="postgresql://postgres@127.0.0.1:$PGPORT/snapshare"
+echo "cluster: PostgreSQL on 127.0.0.1:$PGPORT" >&2
+
+# 2. The instances: the first makes the certificates (naming localhost and 127.0.0.1), the
+#    others use the same ones, so a client sees one server whichever instance it reaches.
+BACKENDS=""
+for i in $(seq 1 "$INSTANCES"); do
+    port=$(free_port)
+    "$BIN/snapshare-server" --listen "127.0.0.1:$port" --database "$DATABASE" --data "$WORK/instance-$i" \
+        --certs "$WORK/certs" --log-level info >"$WORK/instance-$i.log" 2>&1 &
+    PIDS+=("$!")
+    for _ in $(seq 300); do grep -q "listening on" "$WORK/instance-$i.log" 2>/dev/null && break; sleep 0.1; done
+    grep -q "listening on" "$WORK/instance-$i.log" || { echo "cluster: instance $i did not start:" >&2; cat "$WORK/instance-$i.log" >&2; exit 1; }
+    echo "cluster: instance $i (pid ${PIDS[-1]}) on 127.0.0.1:$port" >&2
+    BACKENDS+="    server instance-$i 127.0.0.1:$port check inter 1s fall 2 rise 2"$'\n'
+done
+
+# 3. HAProxy: TCP, TLS passed through; a dead instance leaves the rotation within 2 s.
+cat >"$WORK/haproxy.cfg" <<CONF
+global
+    # Within the usual descriptor limit (each connection holds two: client and instance).
+    maxconn 8000
+defaults
+    mode tcp
+    timeout connect 2s
+    timeout client 1h
+    timeout server 1h
+frontend snapshare
+    bind 127.0.0.1:$PORT
+    default_backend instances
+backend instances
+    balance leastconn
+$BACKENDS
+CONF
+haproxy -f "$WORK/haproxy.cfg" -db >"$WORK/haproxy.log" 2>&1 &
+PIDS+=("$!")
+sleep 0.5
+kill -0 "${PIDS[-1]}" 2>/dev/null || { echo "cluster: haproxy did not start:" >&2; cat "$WORK/haproxy.log" >&2; exit 1; }
+
+cat <<EOF
+Snapshare on $INSTANCES instances behind 127.0.0.1:$PORT, sharing PostgreSQL ($DATABASE).
+  students:   snapshare --server localhost:$PORT --ca $WORK/certs/ca.pem
+  an admin:   $BIN/snapshare-server admin add NAME --password-stdin --database $DATABASE
+  logs:       $WORK/instance-*.log, $WORK/haproxy.log
+  pids:       ${PIDS[*]} (kill one instance to see the others carry on)
+Ctrl-C stops everything.
+EOF
+wait

@@ -1,5 +1,6 @@
 import Client
 import Foundation
+import Server
 import Synchronization
 import Testing
 import TestSupport
@@ -201,5 +202,34 @@ struct PostgresInstancesTests {
 
         let again = try Subprocess.run("snapshare-server", ["migrate", "--from", sqlite.dataPath, "--to", conninfo])
         #expect(again.status == 1 && again.stderr.contains("not empty"), "\(again.stderr)")
+    }
+
+    @Test("an album is fetched by one instance; when that instance dies mid-album another finishes it after the lease runs out")
+    func albumTakeover() throws {
+        let (conninfo, drop) = try PostgresCluster.shared!.makeDatabase()
+        defer { drop() }
+        func shortLeases(_ config: inout ServerConfiguration) {
+            config.database = conninfo
+            config.albumLeaseMilliseconds = 1_500
+            config.albumLeaseScanMilliseconds = 200
+        }
+        let logB = LogCapture()
+        let a = try TestServer(shortLeases)
+        let b = try TestServer(log: logB, shortLeases)
+        a.server.albums.pauseFetches()
+        let onA = PinRequests(session: try a.registeredSession("traveller"))
+        let pin = try onA.drop(Spots.annArbor.latitude, Spots.annArbor.longitude)
+        // A holds the album, stuck on its paused fetches, and keeps renewing: B leaves it alone.
+        Thread.sleep(forTimeInterval: 2.5)
+        #expect(logB.lines(containing: "taking over the album of pin \(pin.id)").isEmpty, "B took over an album A was still downloading")
+        #expect(try onA.album(pin.id).state == .downloading)
+
+        // A dies (its downloads stop, its lease is no longer renewed): B finishes the album.
+        a.stop()
+        let (sessionB, _) = try b.session()
+        _ = try sessionB.login(username: "traveller", password: "correct horse battery")
+        let album = try PinRequests(session: sessionB).settled(pin.id)
+        #expect(album.state == .ready && album.done == album.expected && album.expected > 0, "\(album.state) \(album.done)/\(album.expected)")
+        #expect(!logB.lines(containing: "taking over the album of pin \(pin.id)").isEmpty)
     }
 }

@@ -33,7 +33,32 @@ extension Albums {
         if !started { searched?.finish() }
     }
 
+    /// Downloads under the album's lease: none when another instance holds it; renewed every
+    /// third of its length while the download runs, and the download stops if it is lost.
     private func download(pinID: Int64, initial: AlbumRecord?, searched: AsyncStream<AlbumRecord>.Continuation?) async {
+        guard await renewLease(pinID, now: clock.now()) else {
+            searched?.finish()
+            return
+        }
+        await withTaskGroup(of: Void.self) { both in
+            both.addTask { [leaseMilliseconds] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(leaseMilliseconds / 3))
+                    guard !Task.isCancelled else { return }
+                    guard await self.renewLease(pinID, now: self.clock.now()) else {
+                        self.logger.info("the album of pin \(pinID) is another instance's now; stopping here")
+                        return
+                    }
+                }
+            }
+            both.addTask { await self.perform(pinID: pinID, initial: initial, searched: searched) }
+            // Whichever ends first (the download, or a lost lease) ends the other.
+            await both.next()
+            both.cancelAll()
+        }
+    }
+
+    private func perform(pinID: Int64, initial: AlbumRecord?, searched: AsyncStream<AlbumRecord>.Continuation?) async {
         defer { searched?.finish() }
         var machine = AlbumDownload(provider: provider.name, maximumInFlight: Self.fetchesPerAlbum)
         let album: AlbumRecord?
@@ -83,6 +108,15 @@ extension Albums {
                 }
             }
         }
+    }
+
+    /// Takes or renews this instance's lease on the album; false when another instance holds it
+    /// or the album no longer downloads.
+    private func renewLease(_ pinID: Int64, now: Int64) async -> Bool {
+        let (owner, until) = (instanceID, now + leaseMilliseconds)
+        return await write("leasing album") { store in
+            try store.claimAlbumLease(pinID: pinID, owner: owner, now: now, until: until)
+        } ?? false
     }
 
     private func loadAlbum(_ pinID: Int64) async -> AlbumRecord? {

@@ -1,4 +1,5 @@
 import Foundation
+import Crypto
 import Wire
 import Imaging
 import Synchronization
@@ -20,8 +21,13 @@ import Synchronization
 /// the event loop, the request handlers' threads or a storage thread; decoding and thumbnailing
 /// happen there too, and storage work is awaited through `StorageExecutor`.
 ///
-/// Everything is in SQLite, so a restart loses nothing: `resumeUnfinished` starts every album
+/// Everything is in storage, so a restart loses nothing: `resumeUnfinished` starts every album
 /// left downloading again, and its pending slots are fetched anew.
+///
+/// Several instances on one database: a download first takes the album's lease (storage decides
+/// one winner) and renews it while it runs, so exactly one instance fetches an album; every
+/// `leaseScanInterval` each instance looks for albums whose lease ran out (their instance
+/// stopped or died) and finishes them.
 public final class Albums: Sendable {
     /// Photos asked for per collection (Flickr's `per_page`): a 3x7 grid, as many VirtualTourist
     /// apps show.
@@ -69,10 +75,19 @@ public final class Albums: Sendable {
 
     /// Raised with every photo stored (see `ImageCeiling`).
     let imageCeiling: ImageCeiling
+    /// This process among the instances sharing the database, as album leases name it.
+    let instanceID = SecureRandom.bytes(8).map { String(format: "%02x", $0) }.joined()
+    /// How long a download's lease lasts; it is renewed every third of that while it runs.
+    let leaseMilliseconds: Int64
+    /// How often abandoned albums are looked for.
+    let leaseScanInterval: Duration
+    let scanner = Mutex<Task<Void, Never>?>(nil)
 
     public init(storage: StorageExecutor, provider: any PhotoProvider, gazetteer: Gazetteer, limits: ImageLimits,
                 imageCeiling: ImageCeiling = ImageCeiling(), logger: Logger,
-                clock: WallClock = .system) {
+                clock: WallClock = .system, leaseMilliseconds: Int64 = 60_000, leaseScanInterval: Duration = .seconds(10)) {
+        self.leaseMilliseconds = leaseMilliseconds
+        self.leaseScanInterval = leaseScanInterval
         self.storage = storage
         self.imageCeiling = imageCeiling
         self.provider = provider
@@ -113,8 +128,22 @@ public final class Albums: Sendable {
         }
     }
 
-    /// Starts every album left downloading (at server start: after a crash or a stop mid-download).
+    /// Starts every album left downloading (at server start: after a crash or a stop mid-download)
+    /// whose lease is free, and from then on, every `leaseScanInterval`, albums whose lease ran out.
     func resumeUnfinished() {
+        let scan = Task(executorPreference: executor) { [leaseScanInterval] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: leaseScanInterval)
+                guard !Task.isCancelled else { return }
+                let now = self.clock.now()
+                guard let pins = try? await self.storage.read({ store in try store.albumsWithExpiredLeases(now: now) }) else { continue }
+                for pinID in pins where !self.isDownloading(pinID) {
+                    self.logger.info("taking over the album of pin \(pinID): its download's lease ran out")
+                    self.launch(pinID: pinID, initial: nil, replacing: false, searched: nil)
+                }
+            }
+        }
+        scanner.withLock { $0 = scan }
         Task(executorPreference: executor) {
             do {
                 let pins = try await self.storage.read { store in try store.downloadingAlbumPins() }
@@ -130,6 +159,9 @@ public final class Albums: Sendable {
         }
     }
 
+    /// Whether this instance is downloading `pinID`'s album now.
+    func isDownloading(_ pinID: Int64) -> Bool { jobs.withLock { $0.byPin[pinID] != nil } }
+
     /// Stops a pin's download (its pin was deleted); results still in flight find no slot.
     func cancel(pinID: Int64) {
         let job = jobs.withLock { $0.byPin.removeValue(forKey: pinID) }
@@ -139,6 +171,7 @@ public final class Albums: Sendable {
     /// Stops every download and waits (a few seconds at most) for them to wind down; albums stay
     /// downloading in storage and resume at the next start.
     public func shutdown() {
+        scanner.withLock { $0?.cancel() }
         let tasks = jobs.withLock { jobs -> [Task<Void, Never>] in
             jobs.isStopped = true
             defer { jobs.byPin.removeAll() }

@@ -63,6 +63,10 @@ public struct ServerConfiguration: Sendable {
         return policy
     }()
     public var expiryPurgeIntervalMilliseconds: Int64 = 60_000
+    /// How long an album download's lease lasts (renewed every third of it while it runs), and
+    /// how often each instance looks for albums whose lease ran out (see `Albums`).
+    public var albumLeaseMilliseconds: Int64 = 60_000
+    public var albumLeaseScanMilliseconds: Int64 = 10_000
 
     public init() {}
 

@@ -60,7 +60,8 @@ public final class SnapshareServer: @unchecked Sendable {
         let ceiling = ImageCeiling(largestStoredImage: try storage.readSync { store in try store.largestStoredImage() })
         albums = Albums(storage: storage, provider: photos, gazetteer: gazetteer,
                                  limits: configuration.imageLimits, imageCeiling: ceiling,
-                                 logger: logger, clock: clock)
+                                 logger: logger, clock: clock, leaseMilliseconds: configuration.albumLeaseMilliseconds,
+                                 leaseScanInterval: .milliseconds(configuration.albumLeaseScanMilliseconds))
         handler = RequestHandler(storage: storage, configuration: configuration, metrics: metrics, logger: logger, albums: albums,
                                  imageCeiling: ceiling, clock: clock)
         core = try ServerCore(configuration: configuration, tlsContext: tls, handler: handler, storage: storage,

@@ -21,6 +21,11 @@ public protocol PinStore: AnyObject {
     func pin(id: Int64, userID: Int64) throws -> PinRecord?
     /// The user's pin at `offset` (0-based, oldest first): with `pinCount`, a uniform random pick.
     func pin(atOffset offset: Int, userID: Int64) throws -> PinRecord?
+    /// Takes or renews the download lease of `pinID`'s album for `owner` until `until`: true when
+    /// the album is downloading and its lease was free, expired at `now`, or already `owner`'s.
+    func claimAlbumLease(pinID: Int64, owner: String, now: Int64, until: Int64) throws -> Bool
+    /// Albums still downloading whose lease ran out at `now` (their instance stopped or died).
+    func albumsWithExpiredLeases(now: Int64) throws -> [Int64]
     /// Deletes one of the user's pins with its album, photos and bytes; `notFound` otherwise.
     func deletePin(id: Int64, userID: Int64) throws
 

@@ -4,9 +4,16 @@
 /// together apply each version once.
 enum PostgresSchema {
     /// (version, summary, SQL), oldest first.
-    static let versions: [(Int64, String, String)] = [(1, "initial schema, as SQLite's version 4", version1)]
+    static let versions: [(Int64, String, String)] = [(1, "initial schema, as SQLite's version 4", version1),
+                                                      (2, "album download leases, as SQLite's version 5", version2)]
 
     static var latest: Int64 { versions.last!.0 }
+
+    /// Of several instances exactly one downloads a pin's album (`PinStore.claimAlbumLease`).
+    static let version2 = """
+        ALTER TABLE albums ADD COLUMN lease_owner text NOT NULL DEFAULT '';
+        ALTER TABLE albums ADD COLUMN lease_until bigint NOT NULL DEFAULT 0;
+        """
 
     /// Names compare ignoring ASCII case only, as SQLite's NOCASE does: users and feeds.
     static let version1 = """

@@ -125,7 +125,7 @@ extension PostgresStore: PinStore {
             try connection.transaction {
                 let changed = try connection.execute("""
                     UPDATE albums SET state = 0, error = '', provider = $2, searched = false, page = $3, per_page = $4,
-                                      generation = generation + 1, updated_at = $5
+                                      generation = generation + 1, lease_owner = '', lease_until = 0, updated_at = $5
                     WHERE pin_id = $1
                     """, [.integer(pinID), .text(provider), .integer(Int64(max(1, page))), .integer(Int64(perPage)), .integer(at)])
                 guard changed > 0 else { throw StoreError(.notFound, "no album for pin \(pinID)") }
@@ -269,3 +269,23 @@ extension PostgresStore: PinStore {
 }
 
 extension PostgresStore: SnapshareStore {}
+
+extension PostgresStore {
+    /// One statement: of instances racing for an album, the row lock lets one update it and the
+    /// others then see the new lease and change nothing.
+    public func claimAlbumLease(pinID: Int64, owner: String, now: Int64, until: Int64) throws -> Bool {
+        try translatingErrors("leasing album download") {
+            try connection.execute("""
+                UPDATE albums SET lease_owner = $2, lease_until = $4
+                WHERE pin_id = $1 AND state = 0 AND (lease_owner = $2 OR lease_until <= $3)
+                """, [.integer(pinID), .text(owner), .integer(now), .integer(until)]) > 0
+        }
+    }
+
+    public func albumsWithExpiredLeases(now: Int64) throws -> [Int64] {
+        try translatingErrors("finding abandoned albums") {
+            try connection.query("SELECT pin_id FROM albums WHERE state = 0 AND lease_until <= $1 ORDER BY pin_id", [.integer(now)])
+                .map { $0.int64("pin_id") }
+        }
+    }
+}

@@ -134,7 +134,7 @@ extension SQLiteStore {
             try database.transaction {
                 let changed = try database.run("""
                     UPDATE albums SET state = 0, error = '', provider = ?2, searched = 0, page = ?3, per_page = ?4,
-                                      generation = generation + 1, updated_at = ?5
+                                      generation = generation + 1, lease_owner = '', lease_until = 0, updated_at = ?5
                     WHERE pin_id = ?1
                     """, [.integer(pinID), .text(provider), .int(max(1, page)), .int(perPage), .integer(at)])
                 guard changed > 0 else { throw StoreError(.notFound, "no album for pin \(pinID)") }
@@ -312,4 +312,22 @@ extension SQLiteStore {
         FROM photos f
         """
 
+}
+
+extension SQLiteStore {
+    public func claimAlbumLease(pinID: Int64, owner: String, now: Int64, until: Int64) throws -> Bool {
+        try translatingErrors("leasing album download") {
+            try database.run("""
+                UPDATE albums SET lease_owner = ?2, lease_until = ?4
+                WHERE pin_id = ?1 AND state = 0 AND (lease_owner = ?2 OR lease_until <= ?3)
+                """, [.integer(pinID), .text(owner), .integer(now), .integer(until)]) > 0
+        }
+    }
+
+    public func albumsWithExpiredLeases(now: Int64) throws -> [Int64] {
+        try translatingErrors("finding abandoned albums") {
+            try database.query("SELECT pin_id FROM albums WHERE state = 0 AND lease_until <= ?1 ORDER BY pin_id",
+                               [.integer(now)]) { $0.int64(at: 0) }
+        }
+    }
 }

@@ -311,4 +311,28 @@ struct PinStoreContract {
             #expect(try fixture.dropPin(fixture.alice, latitude: -90, longitude: 180).latitude == -90)
         }
     }
+
+    @Test("an album's download lease goes to one owner at a time, is renewed by it, frees when it runs out, and a new collection frees it",
+          arguments: StoreEngine.all)
+    func albumLeases(engine: StoreEngine) throws {
+        try engine.withStore { store in
+            let fixture = try StoreFixture(store: store)
+            let pin = try fixture.dropPin(fixture.alice)
+            #expect(try store.albumsWithExpiredLeases(now: 100) == [pin.id], "a new album's lease is free")
+            #expect(try store.claimAlbumLease(pinID: pin.id, owner: "a", now: 100, until: 160))
+            #expect(try !store.claimAlbumLease(pinID: pin.id, owner: "b", now: 120, until: 180), "held by a")
+            #expect(try store.claimAlbumLease(pinID: pin.id, owner: "a", now: 150, until: 210), "a renews its own")
+            #expect(try store.albumsWithExpiredLeases(now: 200).isEmpty)
+            #expect(try store.albumsWithExpiredLeases(now: 210) == [pin.id], "a stopped renewing")
+            #expect(try store.claimAlbumLease(pinID: pin.id, owner: "b", now: 210, until: 270), "b takes over")
+            #expect(try !store.claimAlbumLease(pinID: pin.id, owner: "a", now: 220, until: 280))
+            try store.restartAlbum(pinID: pin.id, page: 2, provider: "builtin", perPage: 21, at: 230)
+            #expect(try store.claimAlbumLease(pinID: pin.id, owner: "a", now: 231, until: 290), "a new collection is anyone's")
+            // A finished album has no download to lease.
+            _ = try fixture.answerSearch(pin, count: 0)
+            #expect(try !store.claimAlbumLease(pinID: pin.id, owner: "a", now: 240, until: 300))
+            #expect(try store.albumsWithExpiredLeases(now: 10_000).isEmpty)
+            #expect(try !store.claimAlbumLease(pinID: 9_999, owner: "a", now: 1, until: 2))
+        }
+    }
 }

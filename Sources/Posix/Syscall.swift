@@ -94,6 +94,25 @@ public enum Syscall {
         }
     }
 
+    /// Sends all of `bytes` on a blocking socket with MSG_NOSIGNAL: a peer that went away is an
+    /// EPIPE error, never a SIGPIPE that ends the process (a library cannot count on its host
+    /// ignoring the signal).
+    public static func sendAll(_ fd: Int32, _ bytes: [UInt8]) throws(SystemError) {
+        var offset = 0
+        while offset < bytes.count {
+            let result = try bytes.withUnsafeBytes { buffer in
+                Result { () throws(SystemError) in
+                    try call("send", origin: .ours) { Glibc.send(fd, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL)) }
+                }
+            }.get()
+            switch result {
+            case .processed(0): throw SystemError("send", errno: EIO)
+            case .processed(let count): offset += count
+            case .wouldBlock: throw SystemError("send", errno: EAGAIN)
+            }
+        }
+    }
+
     /// Writes all of `bytes` to a blocking descriptor.
     public static func writeAll(_ fd: Int32, _ bytes: [UInt8], origin: DescriptorOrigin = .ours) throws(SystemError) {
         try bytes.withUnsafeBytes { buffer in

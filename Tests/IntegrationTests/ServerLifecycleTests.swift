@@ -90,3 +90,21 @@ struct ServerLifecycleTests {
         }
     }
 }
+
+/// A client whose connection is lost (a restart, an instance behind a load balancer dying).
+@Suite("Reconnecting clients")
+struct ReconnectingClientTests {
+    @Test("a listing after a restart goes through on a new connection with the login resumed; a post is never repeated")
+    func safeRequestsReconnect() throws {
+        let server = try TestServer()
+        let alice = try server.registeredSession("alice")
+        let snap = try alice.post(feed: "Memes", image: TestImages.sample(1))
+        try server.restart()
+        #expect(try alice.snaps(feed: nil).snaps.map(\.id) == [snap.id], "read again over a new connection")
+        #expect(try alice.whoAmI().username == "alice", "the login was resumed, not asked for again")
+        try server.restart()
+        let lost = clientError { _ = try alice.post(feed: "Memes", image: TestImages.sample(2)) }
+        #expect(lost?.isConnectionLoss == true, "a post is not sent twice: \(String(describing: lost))")
+        #expect(try alice.snaps(feed: nil).snaps.map(\.id) == [snap.id], "and the lost post is not there")
+    }
+}

@@ -133,11 +133,7 @@ final class AppBackend: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// The connection is gone: dropped, or closed by the server after an error such as its
-    /// idle timeout (a session left alone on a tab that asks nothing).
-    static func isConnectionLoss(_ error: ClientError) -> Bool {
-        error.kind == .connection || error.serverCode == .timeout
-    }
+    static func isConnectionLoss(_ error: ClientError) -> Bool { error.isConnectionLoss }
 
     // MARK: The worker
 

@@ -197,7 +197,7 @@ public final class ServerConnection {
             cipher.removeAll(keepingCapacity: true)
             _ = tls.takeNetworkBytes(into: &cipher, maxBytes: 256 * 1024)
             do {
-                try Syscall.writeAll(fd, cipher)
+                try Syscall.sendAll(fd, cipher)
             } catch {
                 throw ClientError(.connection, "write to \(host):\(port) failed: \(error.reason)")
             }

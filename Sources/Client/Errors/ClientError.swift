@@ -36,6 +36,12 @@ public struct ClientError: Error, Sendable, CustomStringConvertible {
         self.init(kind, error.message, serverCode: error.code)
     }
 
+    /// The connection is gone: dropped, or closed by the server right after telling why (it is
+    /// stopping, or the connection sat idle too long). A new connection may well work.
+    public var isConnectionLoss: Bool {
+        kind == .connection || serverCode == .shuttingDown || serverCode == .timeout
+    }
+
     /// The process exit code for this failure.
     public var exitCode: Int32 { ExitCode.for(kind).rawValue }
 }

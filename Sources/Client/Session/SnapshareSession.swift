@@ -9,8 +9,8 @@ import TLS
 public final class SnapshareSession {
     public let settings: ConnectionSettings
     public let state: ClientState
-    public let connection: ServerConnection
-    public let welcome: Welcome
+    public private(set) var connection: ServerConnection
+    public private(set) var welcome: Welcome
     public private(set) var identity: Authenticated?
 
     /// Connects, verifies the server (CA, or the pinned fingerprint), and says Hello.
@@ -18,6 +18,12 @@ public final class SnapshareSession {
     public init(settings: ConnectionSettings, state: ClientState, notice: (SessionNotice) -> Void) throws(ClientError) {
         self.settings = settings
         self.state = state
+        (connection, welcome) = try Self.open(settings: settings, state: state, notice: notice)
+    }
+
+    /// A connection that verified the server and said Hello.
+    private static func open(settings: ConnectionSettings, state: ClientState,
+                             notice: (SessionNotice) -> Void) throws(ClientError) -> (ServerConnection, Welcome) {
         let context: TLSContext
         if let caFile = settings.caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             let reason = FileManager.default.fileExists(atPath: caFile) ? "permission denied" : "no such file"
@@ -30,8 +36,8 @@ public final class SnapshareSession {
         }
         let serverKey = settings.serverKey
         var firstUse: String?
-        connection = try ServerConnection(host: settings.host, port: settings.port, context: context,
-                                          timeout: settings.timeoutSeconds) { (fingerprint: [UInt8]) throws(ClientError) in
+        let connection = try ServerConnection(host: settings.host, port: settings.port, context: context,
+                                              timeout: settings.timeoutSeconds) { (fingerprint: [UInt8]) throws(ClientError) in
             // With a CA the chain and name were verified by OpenSSL. Without one, the
             // fingerprint must match the one trusted on first use; the host name was still checked.
             guard settings.caFile == nil else { return }
@@ -48,7 +54,7 @@ public final class SnapshareSession {
             }
         }
         if let firstUse { notice(.trustedOnFirstUse(serverKey: serverKey, fingerprintHex: firstUse)) }
-        welcome = try connection.hello()
+        return (connection, try connection.hello())
     }
 
     deinit { connection.close() }
@@ -180,10 +186,32 @@ public final class SnapshareSession {
         let _: Ok = try request(AdminResetPassword(username: username, newPassword: password))
     }
 
-    /// One request, one typed reply.
+    /// One request, one typed reply. A request that changes nothing on the server (a listing,
+    /// a Poll, a photo) is sent once more over a new connection, the login resumed, when the
+    /// connection was lost under it: behind a load balancer the next connection reaches a live
+    /// instance. Anything else fails with the connection error, so nothing is done twice.
     public func request<Request: WireMessage, Reply: WireMessage>(
         _ message: Request, progress: ((Int, Int) -> Void)? = nil
     ) throws(ClientError) -> Reply {
-        try ServerConnection.expect(try connection.roundTrip(message, progress: progress))
+        do {
+            return try ServerConnection.expect(try connection.roundTrip(message, progress: progress))
+        } catch where error.isConnectionLoss && Self.safeToRepeat.contains(Request.type) {
+            try reconnect()
+            return try ServerConnection.expect(try connection.roundTrip(message, progress: progress))
+        }
+    }
+
+    /// Requests that read and change nothing (an open spends a view; a post adds a snap).
+    static let safeToRepeat: Set<MessageType> = [.ping, .whoAmI, .listFeeds, .listSnaps, .poll, .getSnapViews, .adminListUsers,
+                                                 .adminStats, .listPins, .getAlbum, .getPhoto, .getMapState, .findMovie, .listMovies]
+
+    /// A new connection to the same server (verified the same way), with the login resumed.
+    private func reconnect() throws(ClientError) {
+        let fresh = try Self.open(settings: settings, state: state) { _ in }
+        connection.close()
+        (connection, welcome) = fresh
+        guard let identity else { return }
+        let resumed: Authenticated = try ServerConnection.expect(try connection.roundTrip(Resume(token: identity.token)))
+        self.identity = resumed
     }
 }

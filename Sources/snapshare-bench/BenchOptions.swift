@@ -17,7 +17,11 @@ struct BenchOptions: Sendable {
     var users = 50
     /// Requests in flight per connection.
     var depth = 1
-    var serverPID: Int32?
+    var serverPID: Int32? { serverPIDs.first }
+    /// Every server process measured (`--pid`, repeatable: the instances of a cluster).
+    var serverPIDs: [Int32] = []
+    /// Database processes measured apart (`--database-pid`, repeatable: PostgreSQL's).
+    var databasePIDs: [Int32] = []
     var json = false
     var classCode = ""
     /// Snaps the listed feed must hold (`list`).
@@ -63,7 +67,10 @@ struct BenchOptions: Sendable {
             OptionSpec("--warmup", valueName: "SECONDS", help: "unmeasured load first (default 1)"),
             OptionSpec("--users", valueName: "U", help: "distinct users (default 50)"),
             OptionSpec("--depth", valueName: "K", help: "requests in flight per connection (default 1)"),
-            OptionSpec("--pid", valueName: "PID", help: "server process, for CPU time and RSS from /proc"),
+            OptionSpec("--pid", valueName: "PID", help: "server process, for CPU time and RSS from /proc (repeat for several instances)",
+                       isRepeatable: true),
+            OptionSpec("--database-pid", valueName: "PID", help: "database process measured apart, e.g. PostgreSQL's (repeatable)",
+                       isRepeatable: true),
             OptionSpec("--class-code", valueName: "CODE", help: "class code for registering bench users",
                        environmentVariable: "SNAPSHARE_CLASS_CODE"),
             OptionSpec("--feed-snaps", valueName: "N", help: "snaps in the listed feed for list (default 1000)"),
@@ -113,6 +120,14 @@ struct BenchOptions: Sendable {
             }
             return value
         }
+        func pids(_ name: String) throws(UsageError) -> [Int32] {
+            var found: [Int32] = []
+            for text in parsed.strings(name) {
+                guard let value = Int32(text), value > 0 else { throw parsed.usageError("\(name) takes a process id, not '\(text)'") }
+                found.append(value)
+            }
+            return found
+        }
         func seconds(_ name: String, minimum: Double) throws(UsageError) -> Double? {
             guard let text = parsed.string(name) else { return nil }
             guard let value = Double(text), value >= minimum, value <= 86_400 else {
@@ -132,7 +147,8 @@ struct BenchOptions: Sendable {
         if let v = try seconds("--warmup", minimum: 0) { options.warmup = v }
         if let v = try count("--users", 1...10_000) { options.users = v }
         if let v = try count("--depth", 1...4_096) { options.depth = v }
-        if let v = try count("--pid", 1...Int(Int32.max)) { options.serverPID = Int32(v) }
+        options.serverPIDs = try pids("--pid")
+        options.databasePIDs = try pids("--database-pid")
         options.json = parsed.flag("--json")
         options.classCode = parsed.string("--class-code") ?? ""
         if let v = try count("--feed-snaps", 1...1_000_000) { options.feedSnaps = v }

@@ -10,6 +10,8 @@ struct BenchReport {
     var statistics = RunStatistics()
     var serverAtStart: ProcessSample?
     var serverAtEnd: ProcessSample?
+    var databaseAtStart: ProcessSample?
+    var databaseAtEnd: ProcessSample?
     var clientCPUMicroseconds = 0.0
     /// Server memory with only the probe, half the idle connections, and all of them.
     var idleMarks: [IdleMark] = []
@@ -25,6 +27,12 @@ struct BenchReport {
     /// Server CPU time (all threads) per measured operation.
     var serverCPUPerOperation: Double? {
         guard let start = serverAtStart, let end = serverAtEnd, operations > 0 else { return nil }
+        return (end.cpuMicroseconds - start.cpuMicroseconds) / Double(operations)
+    }
+
+    /// The database processes' CPU time per measured operation (`--database-pid`).
+    var databaseCPUPerOperation: Double? {
+        guard let start = databaseAtStart, let end = databaseAtEnd, operations > 0 else { return nil }
         return (end.cpuMicroseconds - start.cpuMicroseconds) / Double(operations)
     }
 
@@ -84,6 +92,7 @@ struct BenchReport {
         if !notes.isEmpty { object["notes"] = notes }
         if options.serverPID != nil {
             object["server_cpu_us_per_op"] = round3(serverCPUPerOperation ?? 0)
+            if let database = databaseCPUPerOperation { object["database_cpu_us_per_op"] = round3(database) }
             object["server_rss_kb"] = serverAtEnd?.peakRSSKB ?? serverAtStart?.peakRSSKB ?? 0
             object["server_rss_end_kb"] = serverAtEnd?.rssKB ?? 0
         }

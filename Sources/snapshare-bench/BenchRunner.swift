@@ -22,10 +22,12 @@ enum BenchRunner {
         report.listFeedSnaps = fixture.listFeedSnaps
         report.imageBytes = fixture.imageBytes
 
-        let server = options.serverPID.map(ServerProbe.init(pid:))
-        if let server, server.sample() == nil { throw BenchError("no process \(server.pid) to measure (--pid)") }
+        let server = options.serverPIDs.isEmpty ? nil : ServerProbe(pids: options.serverPIDs)
+        if let server, server.sample() == nil { throw BenchError("no process \(server.pids) to measure (--pid)") }
+        let database = options.databasePIDs.isEmpty ? nil : ServerProbe(pids: options.databasePIDs)
+        if let database, database.sample() == nil { throw BenchError("no process \(database.pids) to measure (--database-pid)") }
         let loop = try LoadLoop()
-        let load = LoadRun(options: options, fixture: fixture, context: context, loop: loop, server: server, log: log)
+        let load = LoadRun(options: options, fixture: fixture, context: context, loop: loop, server: server, database: database, log: log)
         log("running \(options.scenario.rawValue)")
         try load.execute()
 
@@ -33,6 +35,8 @@ enum BenchRunner {
         report.statistics = load.statistics
         report.serverAtStart = load.serverAtStart
         report.serverAtEnd = load.serverAtEnd
+        report.databaseAtStart = load.databaseAtStart
+        report.databaseAtEnd = load.databaseAtEnd
         report.clientCPUMicroseconds = load.clientCPUAtEnd - load.clientCPUAtStart
         report.idleMarks = load.idleMarks
         if options.scenario == .view && load.opened.count < options.users * fixture.viewSnapIDs.count

@@ -23,6 +23,7 @@ final class LoadRun: LoadConnectionDelegate {
     private let context: TLSContext
     private let loop: LoadLoop
     private let server: ServerProbe?
+    private let database: ServerProbe?
     private let log: (String) -> Void
 
     private(set) var stage: Stage = .opening
@@ -44,6 +45,8 @@ final class LoadRun: LoadConnectionDelegate {
     private var measuredIssued = 0
     private(set) var serverAtStart: ProcessSample?
     private(set) var serverAtEnd: ProcessSample?
+    private(set) var databaseAtStart: ProcessSample?
+    private(set) var databaseAtEnd: ProcessSample?
     private(set) var clientCPUAtStart = 0.0
     private(set) var clientCPUAtEnd = 0.0
 
@@ -65,12 +68,13 @@ final class LoadRun: LoadConnectionDelegate {
     private(set) var idleMarks: [IdleMark] = []
 
     init(options: BenchOptions, fixture: BenchFixture, context: TLSContext, loop: LoadLoop,
-         server: ServerProbe?, log: @escaping (String) -> Void) {
+         server: ServerProbe?, database: ServerProbe? = nil, log: @escaping (String) -> Void) {
         self.options = options
         self.fixture = fixture
         self.context = context
         self.loop = loop
         self.server = server
+        self.database = database
         self.log = log
         let users = max(1, fixture.tokens.count)
         var plan: [(user: Int, role: ConnectionRole)] = []
@@ -160,6 +164,7 @@ final class LoadRun: LoadConnectionDelegate {
         measureStart = now
         measureEnd = now + UInt64(options.duration * 1e9)
         serverAtStart = server?.sample()
+        databaseAtStart = database?.sample()
         clientCPUAtStart = ServerProbe.ownCPUMicroseconds()
         log(options.operations.map { "measuring \($0) operations" } ?? "measuring for \(options.duration) s")
     }
@@ -168,6 +173,7 @@ final class LoadRun: LoadConnectionDelegate {
         guard stage == .measuring else { return }
         measureEnd = now
         serverAtEnd = server?.sample()
+        databaseAtEnd = database?.sample()
         clientCPUAtEnd = ServerProbe.ownCPUMicroseconds()
         stage = .draining
         drainDeadline = now + Self.drainLimit

@@ -15,11 +15,27 @@ struct ProcessSample: Sendable {
 
 /// Reads the server's counters from /proc/PID: `stat` for CPU ticks (clock ticks of 10 ms, which
 /// over a run of seconds at thousands of operations is plenty), `status` for RSS and its peak.
+/// Several processes (the instances of a cluster, or PostgreSQL's) are summed.
 struct ServerProbe: Sendable {
-    let pid: Int32
+    let pids: [Int32]
+    var pid: Int32 { pids[0] }
 
-    /// The current counters; nil when the process is gone.
+    init(pid: Int32) { pids = [pid] }
+    init(pids: [Int32]) { self.pids = pids }
+
+    /// The counters of every process, summed; nil when one is gone.
     func sample() -> ProcessSample? {
+        var total = ProcessSample(cpuMicroseconds: 0, rssKB: 0, peakRSSKB: 0)
+        for pid in pids {
+            guard let one = Self.sample(pid) else { return nil }
+            total.cpuMicroseconds += one.cpuMicroseconds
+            total.rssKB += one.rssKB
+            total.peakRSSKB += one.peakRSSKB
+        }
+        return total
+    }
+
+    private static func sample(_ pid: Int32) -> ProcessSample? {
         guard let stat = Self.read("/proc/\(pid)/stat"), let status = Self.read("/proc/\(pid)/status") else { return nil }
         // The command name (field 2) may hold spaces; the fields after its closing parenthesis do not.
         guard let close = stat.lastIndex(of: ")") else { return nil }

@@ -5,7 +5,8 @@
 enum PostgresSchema {
     /// (version, summary, SQL), oldest first.
     static let versions: [(Int64, String, String)] = [(1, "initial schema, as SQLite's version 4", version1),
-                                                      (2, "album download leases, as SQLite's version 5", version2)]
+                                                      (2, "album download leases, as SQLite's version 5", version2),
+                                                      (3, "images stored uncompressed", version3)]
 
     static var latest: Int64 { versions.last!.0 }
 
@@ -13,6 +14,16 @@ enum PostgresSchema {
     static let version2 = """
         ALTER TABLE albums ADD COLUMN lease_owner text NOT NULL DEFAULT '';
         ALTER TABLE albums ADD COLUMN lease_until bigint NOT NULL DEFAULT 0;
+        """
+
+    /// Images are PNG or JPEG, compressed already: PostgreSQL's own compression of large values
+    /// (pglz) only spends CPU on every write and read of them (measured with
+    /// scripts/cluster-bench.sh: most of PostgreSQL's CPU per 100 KB post). EXTERNAL keeps
+    /// them out of line, uncompressed.
+    static let version3 = """
+        ALTER TABLE snap_images ALTER COLUMN bytes SET STORAGE EXTERNAL;
+        ALTER TABLE photo_images ALTER COLUMN bytes SET STORAGE EXTERNAL;
+        ALTER TABLE photo_thumbnails ALTER COLUMN bytes SET STORAGE EXTERNAL;
         """
 
     /// Names compare ignoring ASCII case only, as SQLite's NOCASE does: users and feeds.

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The bench against several instances on PostgreSQL (issue 13): starts scripts/cluster.sh
+# (release build, a throwaway PostgreSQL with its defaults, synchronous_commit=on, N instances,
+# HAProxy on one address), runs snapshare-bench's post, view, poll and photo scenarios through
+# that address, and takes the CPU of every instance and of every PostgreSQL process from /proc
+# over each measured run (snapshare-bench --pid … --database-pid …). Prints a Markdown table;
+# docs/benchmarks.md keeps the latest by hand.
+#
+# Usage: scripts/cluster-bench.sh [--instances N]   (about 3 minutes plus the build)
+set -euo pipefail
+
+INSTANCES=3
+[[ "${1:-}" == "--instances" ]] && INSTANCES=$2
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+echo "cluster-bench: building snapshare-bench (release)" >&2
+(cd "$ROOT" && swift build -c release --product snapshare-bench >&2)
+BIN=$(cd "$ROOT" && swift build -c release --show-bin-path)
+
+OUT=$(mktemp -d "${TMPDIR:-/tmp}/snapshare-cluster-bench.XXXXXX")
+"$ROOT/scripts/cluster.sh" --instances "$INSTANCES" --port "$PORT" >"$OUT/cluster.out" 2>"$OUT/cluster.err" &
+CLUSTER=$!
+finish() {
+    kill -TERM "$CLUSTER" 2>/dev/null || true
+    wait "$CLUSTER" 2>/dev/null || true
+    rm -rf "$OUT"
+}
+trap finish EXIT
+for _ in $(seq 600); do grep -q "Ctrl-C stops everything" "$OUT/cluster.out" 2>/dev/null && break; sleep 0.5; done
+grep -q "Ctrl-C stops everything" "$OUT/cluster.out" || { echo "cluster-bench: the cluster did not start:" >&2; cat "$OUT/cluster.err" >&2; exit 1; }
+CA=$(sed -n 's/.*--ca \([^ ]*\).*/\1/p' "$OUT/cluster.out" | head -1)
+read -r -a ALL_PIDS <<<"$(sed -n 's/.*pids: *\([0-9 ]*\)(.*/\1/p' "$OUT/cluster.out")"
+INSTANCE_PIDS=("${ALL_PIDS[@]:0:$INSTANCES}")
+
+# PostgreSQL's processes now (its server and the backends of the instances' connections).
+postgres_pids() { pgrep -u postgres | sed 's/^/--database-pid /' | tr '\n' ' '; }
+
+echo "| run (through HAProxy, $INSTANCES instances) | ops/s | p50 ms | p99 ms | instances' CPU µs/op | PostgreSQL CPU µs/op | errors | double views |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+run() {
+    local label=$1; shift
+    echo "cluster-bench: $label" >&2
+    local pids=() pid
+    for pid in "${INSTANCE_PIDS[@]}"; do pids+=(--pid "$pid"); done
+    # A short run first makes the fixtures (users, their connections to PostgreSQL, snaps to
+    # open, albums), so the measured run's backends already exist when the bench weighs them.
+    "$BIN/snapshare-bench" --server "127.0.0.1:$PORT" --ca "$CA" --session-cache "$OUT/sessions" --json \
+        --duration 1 --warmup 0 "$@" >/dev/null
+    # shellcheck disable=SC2046
+    "$BIN/snapshare-bench" --server "127.0.0.1:$PORT" --ca "$CA" --session-cache "$OUT/sessions" --json \
+        --duration 10 --warmup 1 --label "$label" "${pids[@]}" $(postgres_pids) "$@" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+print("| %s | %.0f | %.2f | %.2f | %.0f | %.0f | %d | %s |" % (sys.argv[1], r["ops_per_sec"], r["p50_ms"], r["p99_ms"],
+      r.get("server_cpu_us_per_op", 0), r.get("database_cpu_us_per_op", 0), r["errors"], r.get("double_views", "")))
+' "$label"
+}
+run "post 100 KB, durable" --scenario post --connections 50 --depth 4 --users 50
+run "view (claim + 100 KB)" --scenario view --connections 50 --depth 4 --users 50 --view-snaps 3000
+run "poll" --scenario poll --connections 50 --depth 3 --users 50
+run "photo" --scenario photo --connections 50 --depth 4 --users 50

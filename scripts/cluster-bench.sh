@@ -59,3 +59,17 @@ run "post 100 KB, durable" --scenario post --connections 50 --depth 4 --users 50
 run "view (claim + 100 KB)" --scenario view --connections 50 --depth 4 --users 50 --view-snaps 3000
 run "poll" --scenario poll --connections 50 --depth 3 --users 50
 run "photo" --scenario photo --connections 50 --depth 4 --users 50
+
+# The cross-instance watch delay: post on instance 1, Poll on instance 2 (straight to each,
+# past HAProxy), from the post's acknowledgement to the Poll that sees it.
+read -r -a PORTS <<<"$(sed -n 's/^cluster: instance [0-9]* (pid [0-9]*) on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$OUT/cluster.err" | tr '\n' ' ')"
+echo "cluster-bench: watch delay" >&2
+"$BIN/snapshare-bench" --server "127.0.0.1:${PORTS[0]}" --ca "$CA" --watch-delay "127.0.0.1:${PORTS[1]}" --samples 300 --json | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+print()
+print("| cross-instance watch delay (post on one instance, Poll on another) | samples | p50 ms | p99 ms | max ms |")
+print("|---|---:|---:|---:|---:|")
+print("| post acknowledged on instance 1 → Poll on instance 2 says changed | %d | %.2f | %.2f | %.2f |" % (r["samples"], r["p50_ms"], r["p99_ms"], r["max_ms"]))
+'
+

@@ -24,6 +24,10 @@ struct BenchOptions: Sendable {
     var databasePIDs: [Int32] = []
     var json = false
     var classCode = ""
+    /// Instead of a scenario: post on `--server`, watch with Poll on this other instance, and
+    /// time how long each change takes to show there (`--samples` posts).
+    var watchDelayServer: (host: String, port: Int)?
+    var samples = 200
     /// Snaps the listed feed must hold (`list`).
     var feedSnaps = 1_000
     /// Snaps the whole server must hold before the run (filler is posted when fewer).
@@ -69,6 +73,8 @@ struct BenchOptions: Sendable {
             OptionSpec("--depth", valueName: "K", help: "requests in flight per connection (default 1)"),
             OptionSpec("--pid", valueName: "PID", help: "server process, for CPU time and RSS from /proc (repeat for several instances)",
                        isRepeatable: true),
+            OptionSpec("--watch-delay", valueName: "HOST:PORT", help: "instead of a scenario: post on --server, Poll on this other instance, time each change's arrival"),
+            OptionSpec("--samples", valueName: "N", help: "posts timed by --watch-delay (default 200)"),
             OptionSpec("--database-pid", valueName: "PID", help: "database process measured apart, e.g. PostgreSQL's (repeatable)",
                        isRepeatable: true),
             OptionSpec("--class-code", valueName: "CODE", help: "class code for registering bench users",
@@ -107,6 +113,7 @@ struct BenchOptions: Sendable {
             options.host = server.host
             options.port = Int(server.port)
         }
+        if let other = try parsed.hostPort("--watch-delay", defaultPort: 7443) { options.watchDelayServer = (other.host, Int(other.port)) }
         if let name = parsed.string("--scenario") {
             guard let scenario = Scenario(rawValue: name) else {
                 throw parsed.usageError("unknown scenario '\(name)'; one of \(Scenario.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -147,6 +154,7 @@ struct BenchOptions: Sendable {
         if let v = try seconds("--warmup", minimum: 0) { options.warmup = v }
         if let v = try count("--users", 1...10_000) { options.users = v }
         if let v = try count("--depth", 1...4_096) { options.depth = v }
+        if let v = try count("--samples", 1...100_000) { options.samples = v }
         options.serverPIDs = try pids("--pid")
         options.databasePIDs = try pids("--database-pid")
         options.json = parsed.flag("--json")

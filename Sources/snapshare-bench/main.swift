@@ -24,6 +24,16 @@ if options.summarizeFolder != nil || options.photoFolder != nil {
 let progress: @Sendable (String) -> Void = { line in
     if !options.json { FileHandle.standardError.write(Data("snapshare-bench: \(line)\n".utf8)) }
 }
+if let other = options.watchDelayServer {
+    do {
+        let report = try WatchDelay.run(options, other: other, log: progress)
+        print(report.json)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("snapshare-bench: \(error)\n".utf8))
+        exit(1)
+    }
+}
 if let attack = options.attack {
     do {
         let report = try AttackRun.run(attack, options: options, log: progress)

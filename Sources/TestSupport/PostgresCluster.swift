@@ -80,6 +80,7 @@ public final class PostgresCluster: @unchecked Sendable {
 
     @discardableResult
     private static func shell(_ command: String) throws -> Int32 {
+        InheritedDescriptors.closeOnExec()
         let status = system(command)
         guard status == 0 else { throw ClusterError("failed (\(status)): \(command)") }
         return status

@@ -24,6 +24,7 @@ public final class TmuxPane {
         guard let path = Self.tmuxPath else { throw TmuxError(message: "tmux is not installed") }
         let start = [path, "-S", socket, "-f", "/dev/null", "new-session", "-d", "-s", "app", "-x", String(columns), "-y", String(rows), line]
             .map(Self.quoted).joined(separator: " ")
+        InheritedDescriptors.closeOnExec()
         _ = system(start + " </dev/null >/dev/null 2>&1")
         guard try tmux(["has-session", "-t", "app"]).status == 0 else { throw TmuxError(message: "tmux did not start: \(start)") }
         // Keep the pane after the program exits, so its last screen can be read.

@@ -146,17 +146,19 @@ public struct Terminal: Sendable {
         try setAttributes(mode.attributes, when: TCSADRAIN)
     }
 
-    /// Blocks until a key arrives and returns its bytes: one byte, or a whole escape sequence
-    /// (arrow keys and the like) when the rest follows within a few milliseconds.
-    /// An empty result means the input was closed.
-    public func waitForKeypress() throws(Failure) -> [UInt8] {
-        guard let first = try readByte() else { return [] }
-        var key = [first]
-        guard first == 0x1B else { return key }
-        while key.count < 16, try isReadable(input, withinMilliseconds: 30), let next = try readByte() {
-            key.append(next)
+    /// Blocks until input arrives and returns it as events, decoded by `parser` (which keeps an
+    /// unfinished sequence for the next call); a lone Escape is told from the start of a
+    /// sequence by waiting 30 ms for more. Empty means the input was closed.
+    public func nextEvents(using parser: inout InputParser) throws(Failure) -> [InputEvent] {
+        while true {
+            guard let first = try readByte() else { return parser.flush() }
+            var events = parser.feed([first])
+            while try isReadable(input, withinMilliseconds: parser.isWaiting ? 30 : 0), let next = try readByte() {
+                events += parser.feed([next])
+            }
+            if parser.isWaiting { events += parser.flush() }
+            if !events.isEmpty { return events }
         }
-        return key
     }
 
     // MARK: System calls

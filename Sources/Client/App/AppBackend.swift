@@ -72,7 +72,7 @@ final class AppBackend: @unchecked Sendable {
         let job = Job(retry: retry, run: { session in
             guard let session else { return nil }
             let result = Result { () throws(ClientError) in try work(session) }
-            if case .failure(let error) = result, Self.isConnectionLoss(error) { return nil }
+            if case .failure(let error) = result, error.isConnectionLoss { return nil }
             return { then(result) }
         }, lost: { error in { then(.failure(error)) } })
         if inline {
@@ -132,8 +132,6 @@ final class AppBackend: @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
     }
-
-    static func isConnectionLoss(_ error: ClientError) -> Bool { error.isConnectionLoss }
 
     // MARK: The worker
 

@@ -90,18 +90,20 @@ enum MovieCommands {
         var browser = MovieBrowser(count: movies.count)
         show(movies, at: 0, context)
         if interactive { context.console.out("(n next, p previous, q quit)") }
+        var parser = InputParser()
         while true {
-            let bytes: [UInt8]
-            do { bytes = try readKey(terminal) } catch {
+            let events: [InputEvent]
+            do { events = try terminal.nextEvents(using: &parser) } catch {
                 throw ClientError(.local, "cannot read keys: \(error)")
             }
-            if bytes.isEmpty { return }  // end of input: a script that ran out of keys
-            guard let key = MovieBrowser.key(for: bytes) else { continue }
-            switch browser.on(key) {
-            case .show(let index): show(movies, at: index, context)
-            case .message(let line): context.console.out(line)
-            case .unknownKey(let text): context.console.err("Unknown key '\(PrintableText.clean(text))': n next, p previous, q quit")
-            case .quit: return
+            if events.isEmpty { return }  // end of input: a script that ran out of keys
+            for key in events.compactMap(MovieBrowser.key(for:)) {
+                switch browser.on(key) {
+                case .show(let index): show(movies, at: index, context)
+                case .message(let line): context.console.out(line)
+                case .unknownKey(let text): context.console.err("Unknown key '\(PrintableText.clean(text))': n next, p previous, q quit")
+                case .quit: return
+                }
             }
         }
     }
@@ -112,20 +114,6 @@ enum MovieCommands {
 
     private static func show(_ movies: [MovieInfo], at index: Int, _ context: CommandContext) {
         context.console.out("\nMovie \(index + 1) of \(movies.count)\n" + MoviePresenter.card(movies[index]))
-    }
-
-    /// One keypress: a byte, an escape sequence, or the bytes of one UTF-8 character. Empty at
-    /// the end of input.
-    private static func readKey(_ terminal: Terminal) throws(Terminal.Failure) -> [UInt8] {
-        var bytes = try terminal.waitForKeypress()
-        guard let lead = bytes.first, bytes.count == 1, lead >= 0xC0 else { return bytes }
-        let continuation = lead >= 0xF0 ? 3 : lead >= 0xE0 ? 2 : 1
-        for _ in 0..<continuation {
-            let next = try terminal.waitForKeypress()
-            guard let byte = next.first, next.count == 1, byte & 0xC0 == 0x80 else { break }
-            bytes.append(byte)
-        }
-        return bytes
     }
 
     /// The TITLE argument, checked as `--title` is.

@@ -35,7 +35,7 @@ public struct FullScreenImageView: Sendable {
 
     /// Shows the image and waits for a key; returns the key's bytes (empty if input closed).
     @discardableResult
-    public func show() throws(Terminal.Failure) -> [UInt8] {
+    public func show() throws(Terminal.Failure) -> [InputEvent] {
         guard Terminal.isTerminal(terminal.input), Terminal.isTerminal(terminal.output) else {
             throw Terminal.Failure(operation: "open (not a terminal)", code: ENOTTY)
         }
@@ -48,7 +48,8 @@ public struct FullScreenImageView: Sendable {
         defer { watcher.stop() }
 
         try draw()
-        return try terminal.waitForKeypress()
+        var parser = InputParser()
+        return try terminal.nextEvents(using: &parser)
     }
 
     /// Draws the image over the whole screen at the terminal's current size.

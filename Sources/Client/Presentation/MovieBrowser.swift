@@ -55,19 +55,9 @@ struct MovieBrowser: Equatable {
         }
     }
 
-    /// The key for the bytes of one keypress, or nil for keys that mean nothing here (white
-    /// space, so piped input may be spread over lines). Arrow keys move too; Escape, Ctrl-C and
-    /// Ctrl-D quit, because raw mode turns off the terminal's own handling of them.
-    static func key(for bytes: [UInt8]) -> Key? {
-        var parser = InputParser()
-        let events = parser.feed(bytes) + parser.flush()
-        guard events.count == 1 else {
-            return .other(bytes.map { String($0, radix: 16, uppercase: true) }.joined(separator: " "))
-        }
-        return key(for: events[0])
-    }
-
-    /// The key for one input event, as `key(for:)` of bytes decides it.
+    /// The key for one input event, or nil for keys that mean nothing here (white space, so
+    /// piped input may be spread over lines). Arrow keys move too; Escape, Ctrl-C and Ctrl-D
+    /// quit, because raw mode turns off the terminal's own handling of them.
     static func key(for event: InputEvent) -> Key? {
         switch event {
         case .key(.character("n"), _), .key(.character("N"), _), .key(.right, _), .key(.down, _):

@@ -50,8 +50,11 @@ extension SQLiteStore {
                 try database.query("""
                     SELECT u.name, u.is_admin, u.created_at,
                            (SELECT count(*) FROM snaps s WHERE s.poster_id = u.id) AS post_count,
-                           (SELECT count(*) FROM views v WHERE v.viewer_id = u.id) AS view_count
+                           coalesce(v.view_count, 0) AS view_count
                     FROM users u
+                    -- One pass over views (they have no index by viewer: schema version 6).
+                    LEFT JOIN (SELECT viewer_id, count(*) AS view_count FROM views GROUP BY viewer_id) v
+                           ON v.viewer_id = u.id
                     ORDER BY u.name, u.id
                     """) { row in
                     UserSummary(name: row.string("name"), isAdmin: row.bool("is_admin"), createdAt: row.int64("created_at"),

@@ -135,9 +135,13 @@ extension SQLiteStore {
         JOIN users u ON u.id = s.poster_id
         """
     static let listingSelect = "SELECT " + listingColumns + "\n" + listingFrom
-    /// ?1 viewer, ?2 snap id: the listing, then what the view-once gate checks.
-    static let claimGateSQL = "SELECT " + listingColumns + """
-        , s.image_erased, s.sha256,
+    /// ?1 viewer, ?2 snap id: the listing, then what the view-once gate checks. The status and
+    /// the count of opens are not looked up: the gate refuses the poster, and for anyone else the
+    /// insert of the view row, not a read before it, says whether the snap was opened already.
+    static let claimGateSQL = """
+        SELECT s.id, f.name AS feed_name, u.name AS poster_name, s.posted_at, s.expires_at, 0 AS status,
+               s.byte_count, s.width, s.height, s.format, s.poster_id, 0 AS opened_count,
+               s.image_erased, s.sha256,
                EXISTS (SELECT 1 FROM snap_images i WHERE i.snap_id = s.id) AS has_image
 
         """ + listingFrom + """

@@ -75,7 +75,8 @@ let package = Package(
         .executableTarget(name: "FuzzFrames", dependencies: ["Wire"]),
 
         // Shared by the tests: temp directories, an in-process server, certificates, subprocesses.
-        .target(name: "TestSupport", dependencies: ["Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "Server", "Client"]),
+        .target(name: "TestSupport", dependencies: ["Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQLite", "PostgreSQL",
+                                                   "Server", "Client"]),
 
         .testTarget(name: "CoreTests", dependencies: ["Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "TerminalUI", "PostgreSQL", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "ServerTests", dependencies: ["Server", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQLite", "PostgreSQL", "TestSupport"]),

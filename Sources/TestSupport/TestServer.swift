@@ -1,11 +1,38 @@
 import Client
 import Foundation
+import PostgreSQL
 import Server
+import SQLite
 import Wire
 import TLS
 
-/// A real server on 127.0.0.1 with a free port, real TLS, and a SQLite file in a temp folder.
+/// A real server on 127.0.0.1 with a free port, real TLS, and a SQLite file in a temp folder,
+/// or, when the tests run with `SNAPSHARE_TEST_DATABASE=postgresql`, a fresh database of its own
+/// in the test run's throwaway PostgreSQL cluster (`PostgresCluster.shared`).
 public final class TestServer: @unchecked Sendable {
+    /// The storage engine the servers of this test run use.
+    public enum Engine: String, Sendable {
+        case sqlite, postgresql
+    }
+
+    /// From `SNAPSHARE_TEST_DATABASE` (`sqlite`, the default, or `postgresql`). Asking for
+    /// PostgreSQL where its programs are missing stops the run: a silent SQLite run would pass
+    /// for the PostgreSQL one.
+    public static let engine: Engine = {
+        let asked = ProcessInfo.processInfo.environment["SNAPSHARE_TEST_DATABASE"] ?? ""
+        guard !asked.isEmpty else { return .sqlite }
+        guard let engine = Engine(rawValue: asked) else {
+            fatalError("SNAPSHARE_TEST_DATABASE=\(asked): use sqlite or postgresql")
+        }
+        if engine == .postgresql && PostgresCluster.shared == nil {
+            fatalError("SNAPSHARE_TEST_DATABASE=postgresql, but PostgreSQL's programs are not installed (postgresql-15)")
+        }
+        return engine
+    }()
+
+    /// True when the servers store in SQLite: tests about the SQLite files themselves need it.
+    public static var usesSQLite: Bool { engine == .sqlite }
+
     public let directory: TemporaryDirectory
     public private(set) var server: SnapshareServer
     public private(set) var port: Int
@@ -14,9 +41,14 @@ public final class TestServer: @unchecked Sendable {
     public var caPath: String { directory.path + "/certs/ca.pem" }
     public var dataPath: String { configuration.dataDirectory }
     public var address: String { "127.0.0.1:\(port)" }
+    /// Where an offline `snapshare-server` command finds this server's data: `--data`, plus
+    /// `--database` when it stores in PostgreSQL.
+    public var storeArguments: [String] { ["--data", dataPath] + (configuration.database.map { ["--database", $0] } ?? []) }
 
     private let log: LogCapture?
     private let clock: WallClock
+    /// Drops this server's PostgreSQL database, when it has one of its own.
+    private let dropDatabase: (@Sendable () -> Void)?
 
     /// `log`, when given, receives the server's log lines at info level and above.
     /// `clock` is the time the server sees (a `ManualClock`'s, to move it by hand).
@@ -31,6 +63,13 @@ public final class TestServer: @unchecked Sendable {
         config.certificatesDirectory = directory.path + "/certs"
         config.logLevel = quiet ? .error : .info
         if log != nil { config.logLevel = .info }
+        var drop: (@Sendable () -> Void)?
+        if Self.engine == .postgresql, let cluster = PostgresCluster.shared {
+            let (conninfo, dropIt) = try cluster.makeDatabase()
+            config.database = conninfo
+            drop = dropIt
+        }
+        dropDatabase = drop
         configure(&config)
         configuration = config
         server = try SnapshareServer(configuration: config, logger: Self.logger(config, log), clock: clock)
@@ -95,7 +134,27 @@ public final class TestServer: @unchecked Sendable {
         return session
     }
 
+    /// A store of its own on this server's database (another connection, as a second instance
+    /// or an offline command would open), for seeding and checking behind the server's back.
+    public func openStore() throws -> any SnapshareStore {
+        if let database = configuration.database { return try PostgresStore(conninfo: database) }
+        return try SQLiteStore(path: configuration.databasePath)
+    }
+
+    /// One count from this server's database. `sql` is written for both engines: `$1`, `$2` …
+    /// for the values, which SQLite takes by position too.
+    public func count(_ sql: String, _ values: [Int64] = []) throws -> Int64 {
+        if let database = configuration.database {
+            let connection = try PostgresConnection(database)
+            return try connection.query("SELECT (\(sql)) AS n", values.map { .integer($0) }).first?.int64("n") ?? 0
+        }
+        return try SQLiteDatabase(path: configuration.databasePath, readOnly: true).scalar(sql, values.map { .integer($0) })
+    }
+
     private var homes: [TemporaryDirectory] = []
 
-    deinit { server.stop() }
+    deinit {
+        server.stop()
+        dropDatabase?()
+    }
 }

@@ -124,7 +124,7 @@ import TestSupport
 
     @Test func theInstructorManagesTheClassFromTheCommandLine() throws {
         let server = try TestServer()
-        let add = try Subprocess.run("snapshare-server", ["admin", "add", "teacher", "--password-stdin", "--data", server.dataPath],
+        let add = try Subprocess.run("snapshare-server", ["admin", "add", "teacher", "--password-stdin"] + server.storeArguments,
                                      stdin: "teacher password\n")
         #expect(add.status == 0, "\(add.stderr)")
         let teacher = Student(server: server), student = Student(server: server)
@@ -136,11 +136,11 @@ import TestSupport
         #expect(try teacher.run("view", "\(id)").status == 0)
         #expect(try teacher.run("view", "\(id)").status == 6)
         #expect(try teacher.run("admin", "restore-view", "\(id)", "teacher").status == 0)
-        let promoted = try Subprocess.run("snapshare-server", ["admin", "add", "sam", "--data", server.dataPath])
+        let promoted = try Subprocess.run("snapshare-server", ["admin", "add", "sam"] + server.storeArguments)
         #expect(promoted.status == 0 && promoted.stdout == "sam is now an admin.\n", "\(promoted.stdout)\(promoted.stderr)")
-        let ghost = try Subprocess.run("snapshare-server", ["admin", "add", "ghost", "--data", server.dataPath])
+        let ghost = try Subprocess.run("snapshare-server", ["admin", "add", "ghost"] + server.storeArguments)
         #expect(ghost.status == 2 && ghost.stderr.contains("ghost does not exist yet; give its password with --password-stdin"), "\(ghost.stderr)")
-        let badName = try Subprocess.run("snapshare-server", ["admin", "add", "no spaces", "--data", server.dataPath])
+        let badName = try Subprocess.run("snapshare-server", ["admin", "add", "no spaces"] + server.storeArguments)
         #expect(badName.status == 2, "\(badName.stderr)")
         #expect(try teacher.run("view", "\(id)").status == 0)
         let users = try teacher.run("admin", "users", "--json")
@@ -266,16 +266,16 @@ import TestSupport
         let alice = try server.registeredSession("alice")
         _ = try alice.post(feed: "Memes", image: TestImages.sample(4))
         _ = try alice.post(feed: "Random", image: TestImages.sample(4))
-        let one = try Subprocess.run("snapshare-server", ["reset-feeds", "--feed", "Memes", "--data", server.dataPath])
+        let one = try Subprocess.run("snapshare-server", ["reset-feeds", "--feed", "Memes"] + server.storeArguments)
         #expect(one.status == 0, "\(one.stderr)")
         #expect(try alice.snaps(feed: nil).snaps.map(\.feed) == ["Random"])
-        #expect(try Subprocess.run("snapshare-server", ["reset-feeds", "--data", server.dataPath]).status == 2)
-        let missing = try Subprocess.run("snapshare-server", ["reset-feeds", "--feed", "Nope", "--data", server.dataPath])
+        #expect(try Subprocess.run("snapshare-server", ["reset-feeds"] + server.storeArguments).status == 2)
+        let missing = try Subprocess.run("snapshare-server", ["reset-feeds", "--feed", "Nope"] + server.storeArguments)
         #expect(missing.status == 1 && missing.stderr == "snapshare-server: no feed named Nope\n", "\(missing.stderr)")
-        #expect(try Subprocess.run("snapshare-server", ["reset-feeds", "--feed", "  ", "--data", server.dataPath]).status == 2)
-        let padded = try Subprocess.run("snapshare-server", ["reset-feeds", "--feed", "  Random ", "--data", server.dataPath])
+        #expect(try Subprocess.run("snapshare-server", ["reset-feeds", "--feed", "  "] + server.storeArguments).status == 2)
+        let padded = try Subprocess.run("snapshare-server", ["reset-feeds", "--feed", "  Random "] + server.storeArguments)
         #expect(padded.status == 0 && padded.stdout.contains("Reset Random: 1 snap deleted."), "names are read as the online command reads them: \(padded.stdout)")
-        #expect(try Subprocess.run("snapshare-server", ["reset-feeds", "--all", "--data", server.dataPath]).status == 0)
+        #expect(try Subprocess.run("snapshare-server", ["reset-feeds", "--all"] + server.storeArguments).status == 0)
         #expect(try alice.snaps(feed: nil).snaps.isEmpty)
     }
 }

@@ -8,7 +8,8 @@ import TestSupport
 
 /// The data folder and the database files in it hold password hashes, token hashes and every
 /// image: only the server's own user may read them, whatever the umask and the folder were.
-@Suite struct DataFolderPermissionTests {
+@Suite(.enabled(if: TestServer.usesSQLite, "about the SQLite files; this run stores in PostgreSQL"))
+struct DataFolderPermissionTests {
     /// A data folder made the way `mkdir` makes one under the usual umask: 0755.
     private func openDataFolder(in directory: TemporaryDirectory) throws -> String {
         let path = directory.file("data")

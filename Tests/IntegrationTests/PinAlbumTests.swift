@@ -306,9 +306,8 @@ struct PinAlbumTests {
         _ = try alice.settled(kept.id)
         #expect(serverCode { _ = try alice.album(pin.id) } == .notFound)
         #expect(serverCode { _ = try alice.photo(doomed[0].id) } == .notFound)
-        let store = try SQLiteStore(path: server.configuration.databasePath, readOnly: true)
-        #expect(try store.database.scalar("SELECT count(*) FROM photos WHERE pin_id = ?1", [.integer(Int64(pin.id))]) == 0)
-        #expect(try store.database.scalar("SELECT count(*) FROM photo_images") == 21)
+        #expect(try server.count("SELECT count(*) FROM photos WHERE pin_id = $1", [Int64(pin.id)]) == 0)
+        #expect(try server.count("SELECT count(*) FROM photo_images") == 21)
     }
 
     @Test("one user's pins are capped with a clear message")
@@ -318,7 +317,7 @@ struct PinAlbumTests {
         // Fill up to the cap straight through the store (as a second writer on the same file),
         // rather than with a thousand album downloads.
         do {
-            let store = try SQLiteStore(path: server.configuration.databasePath)
+            let store = try server.openStore()
             let user = try #require(try store.user(named: "alice"))
             try store.transaction {
                 for index in 0..<Albums.maxPinsPerUser {

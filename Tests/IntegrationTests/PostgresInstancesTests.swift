@@ -159,7 +159,7 @@ struct PostgresInstancesTests {
 
     @Test("migrate copies a SQLite class into an empty PostgreSQL database, counts checked, and refuses a database that is not empty")
     func migrateFromSQLite() throws {
-        let sqlite = try TestServer()
+        let sqlite = try TestServer { $0.database = nil }  // the source is SQLite whatever the run stores in
         let (alice, _) = try sqlite.session()
         let identity = try alice.register(username: "alice", password: "correct horse battery", classCode: sqlite.configuration.classCode ?? "")
         let bob = try sqlite.registeredSession("bob")

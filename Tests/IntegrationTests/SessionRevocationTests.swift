@@ -100,9 +100,10 @@ import TestSupport
         let server = try TestServer()
         let assistant = try server.makeAdmin("assistant")
         let (student, _) = try Self.register(server, "dave")
-        try OfflineAdmin.resetPassword(dataDirectory: server.dataPath, username: "dave", password: "reset offline")
+        try OfflineAdmin.resetPassword(dataDirectory: server.dataPath, username: "dave", password: "reset offline",
+                                       database: server.configuration.database)
         try Self.expectSessionEnded(student)
-        try OfflineAdmin.removeAdmin(dataDirectory: server.dataPath, username: "assistant")
+        try OfflineAdmin.removeAdmin(dataDirectory: server.dataPath, username: "assistant", database: server.configuration.database)
         let deadline = Date().addingTimeInterval(10)
         var code: ErrorCode?
         while Date() < deadline {

@@ -205,9 +205,13 @@ public final class SnapshareSession {
     static let safeToRepeat: Set<MessageType> = [.ping, .whoAmI, .listFeeds, .listSnaps, .poll, .getSnapViews, .adminListUsers,
                                                  .adminStats, .listPins, .getAlbum, .getPhoto, .getMapState, .findMovie, .listMovies]
 
+    /// How many times a lost connection was replaced by a new one (see `request`).
+    public private(set) var reconnections = 0
+
     /// A new connection to the same server (verified the same way), with the login resumed.
     private func reconnect() throws(ClientError) {
         let fresh = try Self.open(settings: settings, state: state) { _ in }
+        reconnections += 1
         connection.close()
         (connection, welcome) = fresh
         guard let identity else { return }

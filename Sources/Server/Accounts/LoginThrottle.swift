@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Limits password and class-code guessing the way large services do, without letting one
 /// student lock another out.
 ///
@@ -16,7 +14,12 @@ import Synchronization
 /// An attempt reserves its place in every budget *before* the password is checked, and a
 /// concurrent attempt counts as a failure until it is known not to be one, so N parallel
 /// attempts can never get more guesses than the budgets allow.
-public final class LoginThrottle: Sendable {
+///
+/// The budgets live in the database (`ThrottleStore`), each change one transaction, so every
+/// instance sharing a database counts the same attempts; this type holds only the rules. Call it
+/// inside a storage write job. An attempt whose instance died before it ended lapses after
+/// `Policy.pendingLifetime`; budgets unused for a window are forgotten by the expiry purge.
+public struct LoginThrottle: Sendable {
     /// The budgets; the defaults are the server's.
     public struct Policy: Sendable {
         /// Failures for one name from one address per window.
@@ -28,21 +31,22 @@ public final class LoginThrottle: Sendable {
         /// The longest delay, and the furthest ahead an attempt may be scheduled.
         public var maximumDelay: Int64 = 30_000
         public var window: Int64 = 15 * 60_000
-        /// Keys kept at most per table; the least recently used are forgotten beyond it.
-        public var capacity = 100_000
+
+        /// How long an attempt may run before it is taken for one whose instance died: the
+        /// longest delay plus a minute for the password check.
+        public var pendingLifetime: Int64 { maximumDelay + 60_000 }
 
         public init() {}
     }
 
-    /// Which budget refused an attempt.
-    public enum Scope: Sendable, Equatable {
-        case nameAndAddress, address, name
-    }
+    public typealias Scope = ThrottleScope
 
     /// An attempt allowed to go on; hand it back to `finish` exactly once.
     public struct Attempt: Sendable {
         public let name: String
         public let address: String
+        /// When it began: its reservation in the budgets.
+        public let startedAt: Int64
         /// Milliseconds to wait before checking the password (0: at once).
         public let delay: Int64
         /// Failures for the name in the window when the attempt began (for logs).
@@ -54,44 +58,44 @@ public final class LoginThrottle: Sendable {
         case refused(Scope, retryAfter: Int64)
     }
 
-    private struct Budget {
-        var failures: [Int64] = []
-        var pending = 0
-        /// When the next delayed attempt for a name may run.
-        var nextSlot: Int64 = 0
-        var lastUsed: Int64 = 0
-
-        mutating func prune(now: Int64, window: Int64) { failures.removeAll { now - $0 >= window } }
-        var load: Int { failures.count + pending }
-        var isIdle: Bool { failures.isEmpty && pending == 0 }
+    /// How an attempt ended.
+    public enum Outcome: Sendable {
+        case succeeded, failed
+        /// Ended before the password was judged (a storage error): it counts for nothing.
+        case abandoned
     }
 
-    private struct Tables {
-        var pairs: [String: Budget] = [:]
-        var addresses: [String: Budget] = [:]
-        var names: [String: Budget] = [:]
-    }
-
-    private let tables = Mutex(Tables())
+    /// Which throttle this is, in the stored keys: "login" or "class-code".
+    public let kind: String
     public let policy: Policy
 
-    public init(policy: Policy = Policy()) { self.policy = policy }
+    public init(kind: String, policy: Policy = Policy()) {
+        self.kind = kind
+        self.policy = policy
+    }
 
-    private static func pairKey(_ name: String, _ address: String) -> String { name + "\u{0}" + address }
+    /// The three budgets of one attempt: name and address, address, name.
+    private func keys(name: String, address: String) -> [ThrottleKey] {
+        [ThrottleKey(kind: kind, scope: .nameAndAddress, name: name, address: address),
+         ThrottleKey(kind: kind, scope: .address, name: "", address: address),
+         ThrottleKey(kind: kind, scope: .name, name: name, address: "")]
+    }
 
     /// Reserves an attempt for `name` from `address`, or says which budget refuses it and when
     /// to retry. Names compare case-insensitively.
-    public func begin(name: String, address: String, now: Int64) -> Decision {
+    public func begin(name: String, address: String, now: Int64, in store: any ThrottleStore) throws -> Decision {
         let name = name.lowercased()
-        let pairKey = Self.pairKey(name, address)
+        let keys = keys(name: name, address: address)
         let policy = self.policy
-        return tables.withLock { tables -> Decision in
-            var pair = tables.pairs[pairKey] ?? Budget()
-            var perAddress = tables.addresses[address] ?? Budget()
-            var perName = tables.names[name] ?? Budget()
-            pair.prune(now: now, window: policy.window)
-            perAddress.prune(now: now, window: policy.window)
-            perName.prune(now: now, window: policy.window)
+        return try store.updateThrottleBudgets(keys) { budgets -> Decision in
+            var pair = budgets[keys[0]] ?? ThrottleBudget()
+            var perAddress = budgets[keys[1]] ?? ThrottleBudget()
+            var perName = budgets[keys[2]] ?? ThrottleBudget()
+            // A refusal writes nothing (pruning alone is not worth a write): only the budgets of an
+            // allowed attempt are stored back.
+            pair.prune(now: now, window: policy.window, pendingLifetime: policy.pendingLifetime)
+            perAddress.prune(now: now, window: policy.window, pendingLifetime: policy.pendingLifetime)
+            perName.prune(now: now, window: policy.window, pendingLifetime: policy.pendingLifetime)
             if pair.load >= policy.perNameAndAddress {
                 return .refused(.nameAndAddress, retryAfter: Self.retryAfter(pair, now: now, window: policy.window))
             }
@@ -110,84 +114,58 @@ public final class LoginThrottle: Sendable {
                 delay = slot - now
             }
             let recent = perName.failures.count
-            pair.pending += 1
-            perAddress.pending += 1
-            perName.pending += 1
-            pair.lastUsed = now; perAddress.lastUsed = now; perName.lastUsed = now
-            tables.pairs[pairKey] = pair
-            tables.addresses[address] = perAddress
-            tables.names[name] = perName
-            Self.bound(&tables, capacity: policy.capacity)
-            return .allowed(Attempt(name: name, address: address, delay: delay, recentFailures: recent))
+            for index in keys.indices {
+                var budget = [pair, perAddress, perName][index]
+                budget.pending.append(now)
+                budget.lastUsed = now
+                budgets[keys[index]] = budget
+            }
+            return .allowed(Attempt(name: name, address: address, startedAt: now, delay: delay, recentFailures: recent))
         }
-    }
-
-    /// How an attempt ended.
-    public enum Outcome: Sendable {
-        case succeeded, failed
-        /// Ended before the password was judged (a storage error): it counts for nothing.
-        case abandoned
     }
 
     /// Ends an attempt: a failure counts in every budget; a success clears its name and
     /// address (that address knows the password), the other budgets keep their history.
-    public func finish(_ attempt: Attempt, _ outcome: Outcome, now: Int64) {
-        let succeeded = outcome == .succeeded
-        let pairKey = Self.pairKey(attempt.name, attempt.address)
-        tables.withLock { tables in
-            func settle(_ budget: inout Budget?) {
-                guard var value = budget else { return }
-                value.pending = max(0, value.pending - 1)
-                if outcome == .failed { value.failures.append(now) }
-                value.lastUsed = now
-                budget = value
+    public func finish(_ attempt: Attempt, _ outcome: Outcome, now: Int64, in store: any ThrottleStore) throws {
+        let keys = keys(name: attempt.name, address: attempt.address)
+        try store.updateThrottleBudgets(keys) { budgets in
+            for key in keys {
+                // A budget forgotten meanwhile (an admin's unlock) has nothing to settle.
+                guard var budget = budgets[key] else { continue }
+                if let reservation = budget.pending.firstIndex(of: attempt.startedAt) {
+                    budget.pending.remove(at: reservation)
+                }
+                if outcome == .failed { budget.failures.append(now) }
+                budget.lastUsed = now
+                budgets[key] = budget
             }
-            settle(&tables.pairs[pairKey])
-            settle(&tables.addresses[attempt.address])
-            settle(&tables.names[attempt.name])
-            if succeeded, tables.pairs[pairKey]?.pending == 0 { tables.pairs[pairKey] = nil }
+            if outcome == .succeeded, budgets[keys[0]]?.pending.isEmpty == true {
+                budgets[keys[0]] = nil
+            }
         }
     }
 
-    /// Forgets every budget of `name` (an admin's `unlock`); returns how many budgets held
-    /// failures. Per-address budgets are not the name's and stay.
-    public func unlock(name: String) -> Int {
-        let name = name.lowercased()
-        let prefix = name + "\u{0}"
-        return tables.withLock { tables -> Int in
+    /// Forgets the failures of every budget of `name` (an admin's `unlock`); returns how many
+    /// budgets held failures. Per-address budgets are not the name's and stay; attempts still
+    /// running keep their reservations.
+    public func unlock(name: String, in store: any ThrottleStore) throws -> Int {
+        let keys = try store.throttleKeys(kind: kind, name: name.lowercased())
+        return try store.updateThrottleBudgets(keys) { budgets -> Int in
             var cleared = 0
-            for key in tables.pairs.keys where key.hasPrefix(prefix) {
-                if tables.pairs[key]?.failures.isEmpty == false { cleared += 1 }
-                if tables.pairs[key]?.pending == 0 { tables.pairs[key] = nil } else { tables.pairs[key]?.failures = [] }
-            }
-            if let budget = tables.names[name] {
+            for key in keys {
+                guard var budget = budgets[key] else { continue }
                 if !budget.failures.isEmpty { cleared += 1 }
-                if budget.pending == 0 { tables.names[name] = nil } else {
-                    tables.names[name]?.failures = []
-                    tables.names[name]?.nextSlot = 0
-                }
+                budget.failures = []
+                budget.nextSlot = 0
+                budgets[key] = budget
             }
             return cleared
         }
     }
 
     /// When the oldest failure leaves the window (a second when only pending attempts fill it).
-    private static func retryAfter(_ budget: Budget, now: Int64, window: Int64) -> Int64 {
+    private static func retryAfter(_ budget: ThrottleBudget, now: Int64, window: Int64) -> Int64 {
         guard let oldest = budget.failures.first else { return 1000 }
         return max(1000, oldest + window - now)
-    }
-
-    /// Keeps each table within `capacity` keys: idle budgets go first, then the least recently used.
-    private static func bound(_ tables: inout Tables, capacity: Int) {
-        func trim(_ table: inout [String: Budget]) {
-            guard table.count > capacity else { return }
-            table = table.filter { !$0.value.isIdle }
-            guard table.count > capacity else { return }
-            let keep = table.sorted { $0.value.lastUsed > $1.value.lastUsed }.prefix(capacity * 3 / 4)
-            table = Dictionary(uniqueKeysWithValues: keep.map { ($0.key, $0.value) })
-        }
-        trim(&tables.pairs)
-        trim(&tables.addresses)
-        trim(&tables.names)
     }
 }

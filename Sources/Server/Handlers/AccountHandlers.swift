@@ -12,11 +12,11 @@ extension RequestHandler {
             // One budget for the whole class: the "name" guessed at is the class code itself.
             let attempt = try await beginAttempt(classCodes, name: "", context, what: "class code")
             guard ConstantTime.equal(Array(request.classCode.utf8), Array(code.utf8)) else {
-                classCodes.finish(attempt, .failed, now: clock.now())
+                await finishAttempt(classCodes, attempt, .failed)
                 logger.warning("wrong class code from \(context.peerAddress) (registering \(request.username))")
                 throw ErrorMessage(code: .badClassCode, message: "wrong class code; ask your instructor")
             }
-            classCodes.finish(attempt, .succeeded, now: clock.now())
+            await finishAttempt(classCodes, attempt, .succeeded)
         }
         // A taken name is refused before the deliberately slow hash; the unique index still
         // decides a race between two registrations of the same name.
@@ -55,16 +55,16 @@ extension RequestHandler {
             // reveal which names are registered.
             valid = await passwords.verify(request.password, encoded: user?.passwordHash)
         } catch {
-            logins.finish(attempt, .abandoned, now: clock.now())
+            await finishAttempt(logins, attempt, .abandoned)
             throw error
         }
         guard let user, valid else {
-            logins.finish(attempt, .failed, now: clock.now())
+            await finishAttempt(logins, attempt, .failed)
             logger.info("failed login for \(username.lowercased()) from \(context.peerAddress) "
                         + "(\(attempt.recentFailures + 1) for this name in the last \(logins.policy.window / 60_000) min)")
             throw ErrorMessage(code: .badCredentials, message: "wrong user name or password")
         }
-        logins.finish(attempt, .succeeded, now: clock.now())
+        await finishAttempt(logins, attempt, .succeeded)
         let token = SecureRandom.token()
         let tokenHash = SHA256.hash(Array(token.utf8))
         let issued = clock.now()
@@ -81,7 +81,9 @@ extension RequestHandler {
     private func beginAttempt(_ throttle: LoginThrottle, name: String, _ context: RequestContext,
                               what: String) async throws -> LoginThrottle.Attempt {
         let shown = name.isEmpty ? "" : " for \(name.lowercased())"
-        switch throttle.begin(name: name, address: context.peerAddress, now: clock.now()) {
+        let now = clock.now()
+        let address = context.peerAddress
+        switch try await storage.write({ store in try throttle.begin(name: name, address: address, now: now, in: store) }) {
         case .refused(let scope, let retryAfter):
             let seconds = (retryAfter + 999) / 1000
             let minutes = throttle.policy.window / 60_000
@@ -100,11 +102,22 @@ extension RequestHandler {
                 do {
                     try await Task.sleep(for: .milliseconds(attempt.delay))
                 } catch {
-                    throttle.finish(attempt, .abandoned, now: clock.now())
+                    await finishAttempt(throttle, attempt, .abandoned)
                     throw error
                 }
             }
             return attempt
+        }
+    }
+
+    /// Ends an attempt in the budgets. A failure to record it is logged rather than thrown: the
+    /// attempt's reservation then lapses on its own (`LoginThrottle.Policy.pendingLifetime`).
+    private func finishAttempt(_ throttle: LoginThrottle, _ attempt: LoginThrottle.Attempt, _ outcome: LoginThrottle.Outcome) async {
+        let now = clock.now()
+        do {
+            try await storage.write { store in try throttle.finish(attempt, outcome, now: now, in: store) }
+        } catch {
+            logger.error("could not record the end of a \(throttle.kind) attempt for \(attempt.name): \(error)")
         }
     }
 
@@ -137,15 +150,15 @@ extension RequestHandler {
             let stored = try await storage.read { store in try store.user(id: userID) }
             valid = await passwords.verify(request.oldPassword, encoded: stored?.passwordHash)
         } catch {
-            logins.finish(attempt, .abandoned, now: clock.now())
+            await finishAttempt(logins, attempt, .abandoned)
             throw error
         }
         guard valid else {
-            logins.finish(attempt, .failed, now: clock.now())
+            await finishAttempt(logins, attempt, .failed)
             logger.info("failed password change for \(user.name) from \(context.peerAddress): wrong current password")
             throw ErrorMessage(code: .badCredentials, message: "your current password is wrong")
         }
-        logins.finish(attempt, .succeeded, now: clock.now())
+        await finishAttempt(logins, attempt, .succeeded)
         let hash = try await passwords.hash(request.newPassword)
         let keep = user.sessionHash
         let ended = try await storage.write { store in

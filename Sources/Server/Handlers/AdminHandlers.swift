@@ -70,7 +70,9 @@ extension RequestHandler {
 
     func adminUnlock(_ request: AdminUnlock, _ context: RequestContext) async throws -> HandlerOutcome {
         let admin = try requireUser(context)
-        let cleared = logins.unlock(name: request.username)
+        let logins = self.logins
+        let username = request.username
+        let cleared = try await storage.write { store in try logins.unlock(name: username, in: store) }
         logger.warning("admin \(admin.name) unlocked logins for \(request.username.lowercased()) (\(cleared) throttle entries held failures)")
         return HandlerOutcome(Count(count: UInt64(cleared)), requestID: context.requestID)
     }
@@ -107,7 +109,8 @@ extension RequestHandler {
             try store.setPasswordHash(userID: user.id, passwordHash: hash)
             return try store.deleteSessions(userID: user.id, keeping: nil)
         }
-        _ = logins.unlock(name: user.name)
+        let logins = self.logins
+        _ = try await storage.write { store in try logins.unlock(name: user.name, in: store) }
         logger.warning("admin \(admin.name) reset the password of \(user.name); \(ended) sessions ended")
         return HandlerOutcome(Ok(), requestID: context.requestID, access: .userSessionsEnded(userID: user.id, keeping: nil))
     }

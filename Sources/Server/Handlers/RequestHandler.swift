@@ -32,8 +32,8 @@ public final class RequestHandler: Sendable {
         self.albums = albums
         self.configuration = configuration
         self.changes = ChangeVersion(feed: configuration.database.map { PostgresChangeFeed(conninfo: $0, logger: logger) })
-        self.logins = LoginThrottle(policy: configuration.loginThrottle)
-        self.classCodes = LoginThrottle(policy: configuration.classCodeThrottle)
+        self.logins = LoginThrottle(kind: "login", policy: configuration.loginThrottle)
+        self.classCodes = LoginThrottle(kind: "class-code", policy: configuration.classCodeThrottle)
         self.passwords = PasswordWork()
         self.metrics = metrics
         self.logger = logger

@@ -97,13 +97,18 @@ public final class SnapshareServer: @unchecked Sendable {
         return port
     }
 
-    /// Erases the image bytes of expired snaps.
+    /// Erases the image bytes of expired snaps, and forgets expired sessions and login throttle
+    /// budgets no window reaches.
     public func purgeExpired() {
         let now = clock.now()
         let logger = self.logger
+        // A budget unused for longer than its window and its longest-running attempt holds nothing.
+        let forgetThrottlesAfter = [configuration.loginThrottle, configuration.classCodeThrottle]
+            .map { $0.window + $0.pendingLifetime }.max()!
         storage.write({ store -> Int in
             let erased = try store.purgeExpired(now: now)
             _ = try store.deleteExpiredSessions(now: now)
+            _ = try store.forgetThrottleBudgets(lastUsedBefore: now - forgetThrottlesAfter)
             return erased
         }, completion: { result in
             switch result {

@@ -6,7 +6,8 @@ enum PostgresSchema {
     /// (version, summary, SQL), oldest first.
     static let versions: [(Int64, String, String)] = [(1, "initial schema, as SQLite's version 4", version1),
                                                       (2, "album download leases, as SQLite's version 5", version2),
-                                                      (3, "images stored uncompressed", version3)]
+                                                      (3, "images stored uncompressed", version3),
+                                                      (4, "login throttle budgets, as SQLite's version 7", version4)]
 
     static var latest: Int64 { versions.last!.0 }
 
@@ -24,6 +25,22 @@ enum PostgresSchema {
         ALTER TABLE snap_images ALTER COLUMN bytes SET STORAGE EXTERNAL;
         ALTER TABLE photo_images ALTER COLUMN bytes SET STORAGE EXTERNAL;
         ALTER TABLE photo_thumbnails ALTER COLUMN bytes SET STORAGE EXTERNAL;
+        """
+
+    /// The login and class-code throttles count failures across instances (`ThrottleStore`).
+    static let version4 = """
+        CREATE TABLE throttle_budgets (
+            kind text NOT NULL,
+            scope bigint NOT NULL CHECK (scope IN (0, 1, 2)),
+            name text NOT NULL,
+            address text NOT NULL,
+            failures text NOT NULL,
+            pending text NOT NULL,
+            next_slot bigint NOT NULL,
+            last_used bigint NOT NULL,
+            PRIMARY KEY (kind, scope, name, address)
+        );
+        CREATE INDEX throttle_budgets_by_use ON throttle_budgets (last_used);
         """
 
     /// Names compare ignoring ASCII case only, as SQLite's NOCASE does: users and feeds.

@@ -30,6 +30,17 @@ struct MovieStoreContract {
                 #expect(error.kind == .conflict)
                 #expect(error.message.contains("\"Casablanca\""), "names the stored title: \(error.message)")
             }
+            // The same inside a transaction, as the server's writer runs every job (a refused
+            // statement must not leave the transaction unusable for explaining the refusal).
+            try store.transaction {
+                do {
+                    _ = try store.addMovie(MovieRecord(title: "casaBLANCA", genre: "Romance", sales: 99), userID: fixture.alice.id, at: 2)
+                    Issue.record("a duplicate title was added")
+                } catch let error as StoreError {
+                    #expect(error.message.contains("\"Casablanca\""), "names the stored title: \(error.message)")
+                }
+                #expect(try store.movieCount(userID: fixture.alice.id) == 1)
+            }
             #expect(try store.movies(userID: fixture.alice.id) == [MovieRecord(title: "Casablanca", genre: "Drama", sales: 10)])
             // Another user may keep the same title.
             _ = try store.addMovie(MovieRecord(title: "casablanca", genre: "Drama", sales: 1), userID: fixture.bob.id, at: 3)

@@ -1,0 +1,66 @@
+/// The budgets of the login and class-code throttles (`LoginThrottle`), kept in the database so
+/// that every instance sharing it counts the same failures: a guesser spread over several
+/// instances gets no more tries than one instance would give.
+///
+/// The throttle's rules stay in `LoginThrottle`; a store only reads, locks and writes budgets.
+/// The protocol lives beside the throttle that needs it; the storage engines implement it.
+public protocol ThrottleStore: AnyObject {
+    /// Reads the budgets of `keys` (a missing one is empty), hands them to `change`, and writes
+    /// back the ones it changed, deleting those left idle; all in one transaction that a
+    /// concurrent change of the same keys, from this or another instance, waits for. A throw
+    /// from `change` writes nothing and comes out unchanged.
+    func updateThrottleBudgets<R>(_ keys: [ThrottleKey],
+                                  _ change: (inout [ThrottleKey: ThrottleBudget]) throws -> R) throws -> R
+    /// The stored keys of one throttle that belong to a name (its per-name budget and every
+    /// name-and-address budget), for an admin's unlock.
+    func throttleKeys(kind: String, name: String) throws -> [ThrottleKey]
+    /// Deletes budgets last used before `before` (their failures have left every window);
+    /// returns how many.
+    func forgetThrottleBudgets(lastUsedBefore before: Int64) throws -> Int
+}
+
+/// Which budget of a throttle: one name from one address, one address across names, or one
+/// name across addresses.
+public enum ThrottleScope: Int64, Sendable, Hashable {
+    case nameAndAddress = 0, address = 1, name = 2
+}
+
+/// One budget's key. Unused parts are empty: an address budget has no name, a name budget
+/// no address.
+public struct ThrottleKey: Sendable, Hashable {
+    /// Which throttle: "login" or "class-code".
+    public var kind: String
+    public var scope: ThrottleScope
+    public var name: String
+    public var address: String
+
+    public init(kind: String, scope: ThrottleScope, name: String, address: String) {
+        self.kind = kind; self.scope = scope; self.name = name; self.address = address
+    }
+}
+
+/// The attempts a budget remembers, in milliseconds since the epoch.
+public struct ThrottleBudget: Sendable, Equatable {
+    /// When each failure in the window happened, oldest first.
+    public var failures: [Int64] = []
+    /// When each attempt still running began; one whose instance died lapses
+    /// (`LoginThrottle.Policy.pendingLifetime`).
+    public var pending: [Int64] = []
+    /// When the next delayed attempt for a name may run.
+    public var nextSlot: Int64 = 0
+    public var lastUsed: Int64 = 0
+
+    public init(failures: [Int64] = [], pending: [Int64] = [], nextSlot: Int64 = 0, lastUsed: Int64 = 0) {
+        self.failures = failures; self.pending = pending; self.nextSlot = nextSlot; self.lastUsed = lastUsed
+    }
+
+    /// Nothing to remember: the store deletes it.
+    public var isIdle: Bool { failures.isEmpty && pending.isEmpty }
+    var load: Int { failures.count + pending.count }
+
+    /// Forgets failures that left the window and attempts that outlived any real one.
+    mutating func prune(now: Int64, window: Int64, pendingLifetime: Int64) {
+        failures.removeAll { now - $0 >= window }
+        pending.removeAll { now - $0 >= pendingLifetime }
+    }
+}

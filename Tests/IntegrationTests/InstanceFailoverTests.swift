@@ -1,0 +1,109 @@
+import Client
+import Foundation
+import Posix
+import Synchronization
+import Testing
+import TestSupport
+import Wire
+
+/// Issue 13's fault: an instance killed under load. Two real `snapshare-server` processes share
+/// one PostgreSQL database behind a real HAProxy (as `scripts/cluster.sh` runs them); students
+/// post and list through HAProxy while one instance gets `kill -9`.
+@Suite("An instance killed under load", .serialized,
+       .enabled(if: PostgresCluster.shared != nil && HAProxy.path != nil, "needs PostgreSQL and HAProxy (.ci/run installs both)"))
+struct InstanceFailoverTests {
+    /// What one student saw.
+    struct Tally: Sendable {
+        var acknowledged: [UInt64] = []
+        var postsLost = 0
+        var listings = 0
+        var listingsAfterKill = 0
+        var postsAfterKill = 0
+        var reconnections = 0
+        var unexpected: [String] = []
+    }
+
+    @Test("kill -9 of one of two instances: its students carry on through the other, listings never fail, nothing acknowledged is lost")
+    func killedInstance() throws {
+        let (conninfo, drop) = try PostgresCluster.shared!.makeDatabase()
+        defer { drop() }
+        let directory = TemporaryDirectory("snapshare-failover")
+        let certs = directory.path + "/certs"
+        // The first makes the certificates; the second presents the same ones.
+        let doomed = try ServerProcess(dataDirectory: directory.path + "/a", certsDirectory: certs,
+                                       port: ServerProcess.freePort(), arguments: ["--database", conninfo])
+        let survivor = try ServerProcess(dataDirectory: directory.path + "/b", certsDirectory: certs,
+                                         port: ServerProcess.freePort(), arguments: ["--database", conninfo])
+        let proxy = try HAProxy(backendPorts: [doomed.port, survivor.port])
+        let settings = ConnectionSettings(host: "127.0.0.1", port: proxy.port, caFile: certs + "/ca.pem")
+
+        // Six students, one connection each; least-connections puts three on each instance.
+        let students = 6
+        let homes = (0..<students).map { _ in TemporaryDirectory("snapshare-home") }
+        let sessions = try (0..<students).map { index in
+            let session = try SnapshareSession(settings: settings, state: ClientState(directory: homes[index].path)) { _ in }
+            _ = try session.register(username: "student\(index)", password: "correct horse battery", classCode: "")
+            return UncheckedSendable(session)
+        }
+
+        let killed = Atomic<Bool>(false)
+        let stop = Atomic<Bool>(false)
+        let tallies = Mutex([Tally](repeating: Tally(), count: students))
+        let image = TestImages.sample(2)
+        let group = DispatchGroup()
+        for index in 0..<students {
+            group.enter()
+            NamedThread.start("student-\(index)") {
+                defer { group.leave() }
+                let session = sessions[index].value
+                var tally = Tally()
+                while !stop.load(ordering: .acquiring) {
+                    let afterKill = killed.load(ordering: .acquiring)
+                    do {
+                        tally.acknowledged.append(try session.post(feed: "Memes", image: image).id)
+                        if afterKill { tally.postsAfterKill += 1 }
+                    } catch let error as ClientError where error.isConnectionLoss {
+                        // In flight when its instance died: not acknowledged, and not repeated.
+                        tally.postsLost += 1
+                    } catch {
+                        tally.unexpected.append("post: \(error)")
+                    }
+                    do {
+                        _ = try session.snaps(feed: "Memes")
+                        tally.listings += 1
+                        if afterKill { tally.listingsAfterKill += 1 }
+                    } catch {
+                        tally.unexpected.append("listing: \(error)")
+                    }
+                }
+                tally.reconnections = session.reconnections
+                tallies.withLock { $0[index] = tally }
+            }
+        }
+        Thread.sleep(forTimeInterval: 1.5)
+        doomed.killHard()
+        killed.store(true, ordering: .releasing)
+        Thread.sleep(forTimeInterval: 2.5)
+        stop.store(true, ordering: .releasing)
+        group.wait()
+
+        let all = tallies.withLock { $0 }
+        for (index, tally) in all.enumerated() {
+            #expect(tally.unexpected.isEmpty, "student \(index): \(tally.unexpected)")
+            #expect(tally.postsLost <= 1, "student \(index) lost \(tally.postsLost) posts: only the one in flight may be")
+            #expect(tally.listingsAfterKill > 0 && tally.postsAfterKill > 0, "student \(index) stalled after the kill: \(tally)")
+        }
+        let moved = all.filter { $0.reconnections > 0 }.count
+        #expect(moved >= 1 && moved < students, "the students of the killed instance reconnected, the others did not: \(all.map(\.reconnections))")
+
+        // Every acknowledged post is in the feed, read through the instance that lived.
+        let readerHome = TemporaryDirectory("snapshare-home")
+        let reader = try SnapshareSession(settings: settings, state: ClientState(directory: readerHome.path)) { _ in }
+        _ = try reader.login(username: "student0", password: "correct horse battery")
+        let stored = Set(try reader.snaps(feed: "Memes").snaps.map(\.id))
+        let acknowledged = all.flatMap(\.acknowledged)
+        #expect(acknowledged.count > 0)
+        #expect(Set(acknowledged).subtracting(stored).isEmpty, "acknowledged posts missing after the kill")
+        withExtendedLifetime((survivor, proxy, homes, readerHome)) {}
+    }
+}

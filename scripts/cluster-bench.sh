@@ -2,7 +2,8 @@
 # The bench against several instances on PostgreSQL (issue 13): starts scripts/cluster.sh
 # (release build, a throwaway PostgreSQL with its defaults, synchronous_commit=on, N instances,
 # HAProxy on one address), runs snapshare-bench's post, view, poll and photo scenarios through
-# that address, and takes the CPU of every instance and of every PostgreSQL process from /proc
+# that address, then bare PostgreSQL inserting 100 KB rows with pgbench as the reference for
+# posts, and takes the CPU of every instance and of every PostgreSQL process from /proc
 # over each measured run (snapshare-bench --pid … --database-pid …). Prints a Markdown table;
 # docs/benchmarks.md keeps the latest by hand.
 #
@@ -59,6 +60,37 @@ run "post 100 KB, durable" --scenario post --connections 50 --depth 4 --users 50
 run "view (claim + 100 KB)" --scenario view --connections 50 --depth 4 --users 50 --view-snaps 3000
 run "poll" --scenario poll --connections 50 --depth 3 --users 50
 run "photo" --scenario photo --connections 50 --depth 4 --users 50
+
+# The reference, in the same run: bare PostgreSQL inserting one 100 KB bytea per transaction
+# (synchronous_commit on, the column stored as our images are), 50 pgbench clients, with the
+# bytes already inside the server (INSERT … SELECT from a one-row table), so this is what
+# PostgreSQL alone manages here, an upper bound for anything that must also receive the bytes.
+# Its CPU is the whole machine's (pgbench's backends are gone before /proc could be read).
+PGPORT=$(sed -n 's/.*sharing PostgreSQL (postgresql:\/\/postgres@127\.0\.0\.1:\([0-9]*\)\/.*/\1/p' "$OUT/cluster.out")
+PGBIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+echo "cluster-bench: bare PostgreSQL reference (pgbench)" >&2
+psql -X -q -h 127.0.0.1 -p "$PGPORT" -U postgres -d postgres -c "CREATE DATABASE reference" >/dev/null
+psql -X -q -h 127.0.0.1 -p "$PGPORT" -U postgres -d reference >/dev/null <<'SQL'
+CREATE TABLE images (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, bytes bytea NOT NULL);
+ALTER TABLE images ALTER COLUMN bytes SET STORAGE EXTERNAL;
+CREATE TABLE source AS SELECT decode(string_agg(lpad(to_hex((random() * 255)::int), 2, '0'), ''), 'hex') AS bytes
+    FROM generate_series(1, 102400);
+SQL
+echo "INSERT INTO images (bytes) SELECT bytes FROM source;" >"$OUT/insert.sql"
+busy() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8}' /proc/stat; }
+"$PGBIN/pgbench" -n -h 127.0.0.1 -p "$PGPORT" -U postgres -c 50 -j 2 -T 1 -f "$OUT/insert.sql" reference >/dev/null 2>&1
+before=$(busy)
+"$PGBIN/pgbench" -n -h 127.0.0.1 -p "$PGPORT" -U postgres -c 50 -j 2 -T 10 -f "$OUT/insert.sql" reference >"$OUT/pgbench.out" 2>&1
+after=$(busy)
+python3 - "$OUT/pgbench.out" $(( after - before )) "$(getconf CLK_TCK)" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+count = int(re.search(r"actually processed: (\d+)", text).group(1))
+tps = float(re.search(r"tps = ([\d.]+)", text).group(1))
+latency = float(re.search(r"latency average = ([\d.]+) ms", text).group(1))
+cpu = int(sys.argv[2]) * 1e6 / int(sys.argv[3]) / count
+print("| reference: bare PostgreSQL, 100 KB INSERT per transaction (pgbench, 50 clients; average latency in the p50 column; the whole machine's CPU) | %.0f | %.2f | | | %.0f | 0 | |" % (tps, latency, cpu))
+PY
 
 # The cross-instance watch delay: post on instance 1, Poll on instance 2 (straight to each,
 # past HAProxy), from the post's acknowledgement to the Poll that sees it.

@@ -4,22 +4,28 @@ import Wire
 
 /// Snaps on PostgreSQL: posting, listing, and the view-once claim, with SQLite's rules.
 extension PostgresStore: SnapStore, MaintenanceStore {
+    /// One statement, one round trip: the snap, its image, and the snap as its poster sees it
+    /// (sent, opened by nobody yet). Measured with scripts/cluster-bench.sh against three
+    /// statements before it (docs/benchmarks.md).
     public func insertSnap(_ snap: NewSnap) throws -> SnapListing {
         do {
             return try translatingErrors("posting snap") {
-                try connection.transaction {
-                    let id = try connection.query("""
+                guard let row = try connection.query("""
+                    WITH s AS (
                         INSERT INTO snaps (feed_id, poster_id, posted_at, expires_at, byte_count, width, height, format, sha256)
-                        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id
-                        """, [.integer(snap.feedID), .integer(snap.posterID), .integer(snap.postedAt), .integer(snap.expiresAt),
-                              .integer(Int64(snap.image.count)), .integer(Int64(snap.width)), .integer(Int64(snap.height)),
-                              .integer(Int64(snap.format.rawValue)), .bytes(snap.sha256)])[0].int64("id")
-                    try connection.execute("INSERT INTO snap_images (snap_id, bytes) VALUES ($1, $2)", [.integer(id), .bytes(snap.image)])
-                    guard let row = try connection.query(Self.listingByIDSQL, [.integer(snap.posterID), .integer(id)]).first else {
-                        throw StoreError(.internalError, "snap \(id) vanished right after its insert")
-                    }
-                    return try StoreRows.snapListing(row)
+                        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *
+                    ), i AS (
+                        INSERT INTO snap_images (snap_id, bytes) SELECT id, $10 FROM s
+                    )
+                    SELECT s.id, f.name AS feed_name, u.name AS poster_name, s.posted_at, s.expires_at, 2 AS status,
+                           s.byte_count, s.width, s.height, s.format, s.poster_id, 0 AS opened_count
+                    FROM s JOIN feeds f ON f.id = s.feed_id JOIN users u ON u.id = s.poster_id
+                    """, [.integer(snap.feedID), .integer(snap.posterID), .integer(snap.postedAt), .integer(snap.expiresAt),
+                          .integer(Int64(snap.image.count)), .integer(Int64(snap.width)), .integer(Int64(snap.height)),
+                          .integer(Int64(snap.format.rawValue)), .bytes(snap.sha256), .bytes(snap.image)]).first else {
+                    throw StoreError(.internalError, "a posted snap came back without its feed or poster")
                 }
+                return try StoreRows.snapListing(row)
             }
         } catch let error as StoreError where error.kind == .notFound {
             throw StoreError(.notFound, "feed \(snap.feedID) or user \(snap.posterID) does not exist")

@@ -15,6 +15,9 @@ struct InstanceFailoverTests {
     /// What one student saw.
     struct Tally: Sendable {
         var acknowledged: [UInt64] = []
+        /// Snaps of others this student was shown, each once.
+        var opened: [UInt64] = []
+        var opensLost = 0
         var postsLost = 0
         var listings = 0
         var listingsAfterKill = 0
@@ -23,7 +26,7 @@ struct InstanceFailoverTests {
         var unexpected: [String] = []
     }
 
-    @Test("kill -9 of one of two instances: its students carry on through the other, listings never fail, nothing acknowledged is lost")
+    @Test("kill -9 of one of two instances: its students carry on through the other, listings never fail, no acknowledged post or open is lost")
     func killedInstance() throws {
         let (conninfo, drop) = try PostgresCluster.shared!.makeDatabase()
         defer { drop() }
@@ -68,12 +71,23 @@ struct InstanceFailoverTests {
                     } catch {
                         tally.unexpected.append("post: \(error)")
                     }
+                    var unread: UInt64?
                     do {
-                        _ = try session.snaps(feed: "Memes")
+                        unread = try session.snaps(feed: "Memes").snaps.first { $0.state == .unread }?.id
                         tally.listings += 1
                         if afterKill { tally.listingsAfterKill += 1 }
                     } catch {
                         tally.unexpected.append("listing: \(error)")
+                    }
+                    guard let unread else { continue }
+                    do {
+                        _ = try session.open(snapID: unread)
+                        tally.opened.append(unread)
+                    } catch let error as ClientError where error.isConnectionLoss {
+                        // Claimed or not, it was never shown: an open is not repeated either.
+                        tally.opensLost += 1
+                    } catch {
+                        tally.unexpected.append("open: \(error)")
                     }
                 }
                 tally.reconnections = session.reconnections
@@ -90,20 +104,29 @@ struct InstanceFailoverTests {
         let all = tallies.withLock { $0 }
         for (index, tally) in all.enumerated() {
             #expect(tally.unexpected.isEmpty, "student \(index): \(tally.unexpected)")
-            #expect(tally.postsLost <= 1, "student \(index) lost \(tally.postsLost) posts: only the one in flight may be")
+            #expect(tally.postsLost + tally.opensLost <= 1, "student \(index) lost \(tally.postsLost) posts and \(tally.opensLost) opens: only the one in flight may be")
+            #expect(Set(tally.opened).count == tally.opened.count, "student \(index) was shown a snap twice")
             #expect(tally.listingsAfterKill > 0 && tally.postsAfterKill > 0, "student \(index) stalled after the kill: \(tally)")
         }
         let moved = all.filter { $0.reconnections > 0 }.count
         #expect(moved >= 1 && moved < students, "the students of the killed instance reconnected, the others did not: \(all.map(\.reconnections))")
 
-        // Every acknowledged post is in the feed, read through the instance that lived.
-        let readerHome = TemporaryDirectory("snapshare-home")
-        let reader = try SnapshareSession(settings: settings, state: ClientState(directory: readerHome.path)) { _ in }
-        _ = try reader.login(username: "student0", password: "correct horse battery")
-        let stored = Set(try reader.snaps(feed: "Memes").snaps.map(\.id))
-        let acknowledged = all.flatMap(\.acknowledged)
-        #expect(acknowledged.count > 0)
-        #expect(Set(acknowledged).subtracting(stored).isEmpty, "acknowledged posts missing after the kill")
-        withExtendedLifetime((survivor, proxy, homes, readerHome)) {}
+        // Every acknowledged post is in the feed and every snap shown is read for whoever saw
+        // it, asked through the instance that lived on fresh logins.
+        let acknowledged = Set(all.flatMap(\.acknowledged))
+        #expect(!acknowledged.isEmpty && all.contains { !$0.opened.isEmpty })
+        let readerHomes = (0..<students).map { _ in TemporaryDirectory("snapshare-home") }
+        for (index, tally) in all.enumerated() {
+            let reader = try SnapshareSession(settings: settings, state: ClientState(directory: readerHomes[index].path)) { _ in }
+            _ = try reader.login(username: "student\(index)", password: "correct horse battery")
+            let listed = try reader.snaps(feed: "Memes").snaps
+            #expect(acknowledged.subtracting(listed.map(\.id)).isEmpty, "acknowledged posts missing after the kill")
+            let read = Set(listed.filter { $0.state == .read }.map(\.id))
+            #expect(Set(tally.opened).subtracting(read).isEmpty, "student \(index): snaps shown but not recorded as opened")
+            if let again = tally.opened.first {
+                #expect(clientError { _ = try reader.open(snapID: again) }?.serverCode == .alreadyViewed)
+            }
+        }
+        withExtendedLifetime((survivor, proxy, homes, readerHomes)) {}
     }
 }

@@ -94,7 +94,7 @@ struct ServerLifecycleTests {
 /// A client whose connection is lost (a restart, an instance behind a load balancer dying).
 @Suite("Reconnecting clients")
 struct ReconnectingClientTests {
-    @Test("a listing after a restart goes through on a new connection with the login resumed; a post is never repeated")
+    @Test("a listing after a restart goes through on a new connection with the login resumed; a post is never repeated, and the next one starts on a new connection")
     func safeRequestsReconnect() throws {
         let server = try TestServer()
         let alice = try server.registeredSession("alice")
@@ -106,5 +106,10 @@ struct ReconnectingClientTests {
         let lost = clientError { _ = try alice.post(feed: "Memes", image: TestImages.sample(2)) }
         #expect(lost?.isConnectionLoss == true, "a post is not sent twice: \(String(describing: lost))")
         #expect(try alice.snaps(feed: nil).snaps.map(\.id) == [snap.id], "and the lost post is not there")
+        // After a lost post the next request, a post too, starts on a new connection at once.
+        try server.restart()
+        #expect(clientError { _ = try alice.post(feed: "Memes", image: TestImages.sample(2)) }?.isConnectionLoss == true)
+        let next = try alice.post(feed: "Memes", image: TestImages.sample(3))
+        #expect(try alice.snaps(feed: nil).snaps.map(\.id) == [next.id, snap.id])
     }
 }

@@ -193,13 +193,23 @@ public final class SnapshareSession {
     public func request<Request: WireMessage, Reply: WireMessage>(
         _ message: Request, progress: ((Int, Int) -> Void)? = nil
     ) throws(ClientError) -> Reply {
+        // A connection already seen lost is replaced before anything is sent: the request is a
+        // new one, not a repeat, so this holds for posts and opens too.
+        if connectionLost { try reconnect() }
         do {
             return try ServerConnection.expect(try connection.roundTrip(message, progress: progress))
         } catch where error.isConnectionLoss && Self.safeToRepeat.contains(Request.type) {
             try reconnect()
             return try ServerConnection.expect(try connection.roundTrip(message, progress: progress))
+        } catch where error.isConnectionLoss {
+            connectionLost = true
+            throw error
         }
     }
+
+    /// Set when a request that may not be repeated lost its connection; the next request
+    /// starts on a new one.
+    private var connectionLost = false
 
     /// Requests that read and change nothing (an open spends a view; a post adds a snap).
     static let safeToRepeat: Set<MessageType> = [.ping, .whoAmI, .listFeeds, .listSnaps, .poll, .getSnapViews, .adminListUsers,
@@ -212,6 +222,7 @@ public final class SnapshareSession {
     private func reconnect() throws(ClientError) {
         let fresh = try Self.open(settings: settings, state: state) { _ in }
         reconnections += 1
+        connectionLost = false
         connection.close()
         (connection, welcome) = fresh
         guard let identity else { return }

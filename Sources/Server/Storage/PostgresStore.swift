@@ -63,7 +63,8 @@ public final class PostgresStore {
             case "XX001", "XX002": .corrupt
             default: .internalError
             }
-            throw StoreError(kind, "\(context()): \(error.message)")
+            // Deadlock (40P01) and serialization failure (40001): PostgreSQL rolled this back.
+            throw StoreError(kind, "\(context()): \(error.message)", isTransient: ["40P01", "40001"].contains(error.sqlState))
         }
     }
 }

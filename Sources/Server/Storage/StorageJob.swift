@@ -21,11 +21,18 @@ final class TypedStorageJob<T: Sendable>: StorageJob, @unchecked Sendable {
     }
 
     /// Runs the job in a transaction of its own: on a reader, one consistent snapshot; in a
-    /// write batch, a savepoint, so a throw rolls back this job's changes only.
+    /// write batch, a savepoint, so a throw rolls back this job's changes only. A job the
+    /// database broke off to end a deadlock with another instance's batch (`isTransient`) was
+    /// rolled back whole, so it runs again, up to three times in all.
     func run(on store: any SnapshareStore) {
         let body = self.body
-        outcome = Result { try store.transaction { try body(store) } }
+        for attempt in 1...Self.attempts {
+            outcome = Result { try store.transaction { try body(store) } }
+            guard case .failure(let error as StoreError) = outcome, error.isTransient, attempt < Self.attempts else { return }
+        }
     }
+
+    private static var attempts: Int { 3 }
 
     func complete(batchFailure: (any Error)?) {
         var result = outcome ?? .failure(batchFailure ?? StoreError(.internalError, "storage job never ran"))

@@ -5,6 +5,12 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     }
     public var kind: Kind
     public var message: String
-    public init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
+    /// The database broke off this transaction because of another one it conflicted with (a
+    /// deadlock between instances on PostgreSQL): nothing of it was kept, and running it again
+    /// may well succeed.
+    public var isTransient = false
+    public init(_ kind: Kind, _ message: String, isTransient: Bool = false) {
+        self.kind = kind; self.message = message; self.isTransient = isTransient
+    }
     public var description: String { "\(kind): \(message)" }
 }

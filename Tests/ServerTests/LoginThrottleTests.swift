@@ -23,6 +23,9 @@ import Testing
             do { try rules.finish(attempt, outcome, now: now, in: store) } catch { Issue.record("finish failed: \(error)") }
         }
         func unlock(name: String) throws -> Int { try rules.unlock(name: name, in: store) }
+        func refusal(name: String, address: String, now: Int64) throws -> LoginThrottle.Decision? {
+            try rules.refusal(name: name, address: address, now: now, in: store)
+        }
     }
 
     static func allowed(_ decision: LoginThrottle.Decision) -> LoginThrottle.Attempt? {
@@ -122,6 +125,18 @@ import Testing
             #expect(Self.allowed(throttle.begin(name: "bob", address: "10.0.0.66", now: 0))?.delay == 0)
             let none = try throttle.unlock(name: "carol")
             #expect(none == 0)
+        }
+    }
+
+    @Test(arguments: StoreEngine.all) func theReadOnlyCheckRefusesAsBeginWouldAndReservesNothing(engine: StoreEngine) throws {
+        try engine.withStore { store in
+            let throttle = Throttle(store)
+            Self.fail(throttle, "bob", from: "10.0.0.66", count: 4)
+            for _ in 0..<10 { #expect(try throttle.refusal(name: "Bob", address: "10.0.0.66", now: 0) == nil) }
+            #expect(Self.allowed(throttle.begin(name: "bob", address: "10.0.0.66", now: 0)) != nil, "the checks reserved nothing")
+            let refused = try #require(try throttle.refusal(name: "bob", address: "10.0.0.66", now: 0))
+            #expect(Self.refusal(refused) == .nameAndAddress)
+            #expect(Self.refusal(throttle.begin(name: "bob", address: "10.0.0.66", now: 0)) == .nameAndAddress)
         }
     }
 

@@ -82,46 +82,58 @@ public struct LoginThrottle: Sendable {
     }
 
     /// Reserves an attempt for `name` from `address`, or says which budget refuses it and when
-    /// to retry. Names compare case-insensitively.
+    /// to retry. Names compare case-insensitively. Call it in a write job.
     public func begin(name: String, address: String, now: Int64, in store: any ThrottleStore) throws -> Decision {
-        let name = name.lowercased()
-        let keys = keys(name: name, address: address)
+        let keys = keys(name: name.lowercased(), address: address)
+        return try store.updateThrottleBudgets(keys) { budgets in decide(&budgets, keys, now: now) }
+    }
+
+    /// The refusal `begin` would give now, read without taking any lock or writing (nil when it
+    /// would let the attempt go on). A server asks this first, on a reader, so that a flood of
+    /// refused guesses never reaches the writer; `begin` decides again for those let through.
+    public func refusal(name: String, address: String, now: Int64, in store: any ThrottleStore) throws -> Decision? {
+        let keys = keys(name: name.lowercased(), address: address)
+        var budgets = try store.throttleBudgets(keys)
+        let decision = decide(&budgets, keys, now: now)
+        if case .refused = decision { return decision }
+        return nil
+    }
+
+    /// The rules, on the budgets of `keys` (name and address, address, name): an allowed attempt
+    /// reserves its place in all three; a refusal changes nothing.
+    private func decide(_ budgets: inout [ThrottleKey: ThrottleBudget], _ keys: [ThrottleKey], now: Int64) -> Decision {
         let policy = self.policy
-        return try store.updateThrottleBudgets(keys) { budgets -> Decision in
-            var pair = budgets[keys[0]] ?? ThrottleBudget()
-            var perAddress = budgets[keys[1]] ?? ThrottleBudget()
-            var perName = budgets[keys[2]] ?? ThrottleBudget()
-            // A refusal writes nothing (pruning alone is not worth a write): only the budgets of an
-            // allowed attempt are stored back.
-            pair.prune(now: now, window: policy.window, pendingLifetime: policy.pendingLifetime)
-            perAddress.prune(now: now, window: policy.window, pendingLifetime: policy.pendingLifetime)
-            perName.prune(now: now, window: policy.window, pendingLifetime: policy.pendingLifetime)
-            if pair.load >= policy.perNameAndAddress {
-                return .refused(.nameAndAddress, retryAfter: Self.retryAfter(pair, now: now, window: policy.window))
-            }
-            if perAddress.load >= policy.perAddress {
-                return .refused(.address, retryAfter: Self.retryAfter(perAddress, now: now, window: policy.window))
-            }
-            var delay: Int64 = 0
-            let excess = perName.load - policy.freePerName
-            if excess >= 0 {
-                let slot = max(now, perName.nextSlot)
-                guard slot - now <= policy.maximumDelay else {
-                    return .refused(.name, retryAfter: slot - now - policy.maximumDelay)
-                }
-                let spacing = min(policy.maximumDelay, 1000 << Int64(min(excess, 20)))
-                perName.nextSlot = slot + spacing
-                delay = slot - now
-            }
-            let recent = perName.failures.count
-            for index in keys.indices {
-                var budget = [pair, perAddress, perName][index]
-                budget.pending.append(now)
-                budget.lastUsed = now
-                budgets[keys[index]] = budget
-            }
-            return .allowed(Attempt(name: name, address: address, startedAt: now, delay: delay, recentFailures: recent))
+        var pair = budgets[keys[0]] ?? ThrottleBudget()
+        var perAddress = budgets[keys[1]] ?? ThrottleBudget()
+        var perName = budgets[keys[2]] ?? ThrottleBudget()
+        // Pruning alone is not worth a write: only the budgets of an allowed attempt are stored back.
+        pair.prune(now: now, window: policy.window, pendingLifetime: policy.pendingLifetime)
+        perAddress.prune(now: now, window: policy.window, pendingLifetime: policy.pendingLifetime)
+        perName.prune(now: now, window: policy.window, pendingLifetime: policy.pendingLifetime)
+        if pair.load >= policy.perNameAndAddress {
+            return .refused(.nameAndAddress, retryAfter: Self.retryAfter(pair, now: now, window: policy.window))
         }
+        if perAddress.load >= policy.perAddress {
+            return .refused(.address, retryAfter: Self.retryAfter(perAddress, now: now, window: policy.window))
+        }
+        var delay: Int64 = 0
+        let excess = perName.load - policy.freePerName
+        if excess >= 0 {
+            let slot = max(now, perName.nextSlot)
+            guard slot - now <= policy.maximumDelay else {
+                return .refused(.name, retryAfter: slot - now - policy.maximumDelay)
+            }
+            let spacing = min(policy.maximumDelay, 1000 << Int64(min(excess, 20)))
+            perName.nextSlot = slot + spacing
+            delay = slot - now
+        }
+        let recent = perName.failures.count
+        for (key, var budget) in zip(keys, [pair, perAddress, perName]) {
+            budget.pending.append(now)
+            budget.lastUsed = now
+            budgets[key] = budget
+        }
+        return .allowed(Attempt(name: keys[2].name, address: keys[1].address, startedAt: now, delay: delay, recentFailures: recent))
     }
 
     /// Ends an attempt: a failure counts in every budget; a success clears its name and

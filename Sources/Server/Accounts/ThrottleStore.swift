@@ -11,6 +11,8 @@ public protocol ThrottleStore: AnyObject {
     /// from `change` writes nothing and comes out unchanged.
     func updateThrottleBudgets<R>(_ keys: [ThrottleKey],
                                   _ change: (inout [ThrottleKey: ThrottleBudget]) throws -> R) throws -> R
+    /// The budgets of `keys` as stored (missing ones left out), read without locking them.
+    func throttleBudgets(_ keys: [ThrottleKey]) throws -> [ThrottleKey: ThrottleBudget]
     /// The stored keys of one throttle that belong to a name (its per-name budget and every
     /// name-and-address budget), for an admin's unlock.
     func throttleKeys(kind: String, name: String) throws -> [ThrottleKey]

@@ -83,7 +83,12 @@ extension RequestHandler {
         let shown = name.isEmpty ? "" : " for \(name.lowercased())"
         let now = clock.now()
         let address = context.peerAddress
-        switch try await storage.write({ store in try throttle.begin(name: name, address: address, now: now, in: store) }) {
+        // A refusal is found on a reader; only an attempt that may go on takes the writer.
+        let refused = try await storage.read { store in try throttle.refusal(name: name, address: address, now: now, in: store) }
+        let decision = if let refused { refused } else {
+            try await storage.write { store in try throttle.begin(name: name, address: address, now: now, in: store) }
+        }
+        switch decision {
         case .refused(let scope, let retryAfter):
             let seconds = (retryAfter + 999) / 1000
             let minutes = throttle.policy.window / 60_000

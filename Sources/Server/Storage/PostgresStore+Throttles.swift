@@ -47,6 +47,23 @@ extension PostgresStore: ThrottleStore {
         }
     }
 
+    public func throttleBudgets(_ keys: [ThrottleKey]) throws -> [ThrottleKey: ThrottleBudget] {
+        try translatingErrors("reading login throttle") {
+            var stored: [ThrottleKey: ThrottleBudget] = [:]
+            for key in keys {
+                let row = try connection.query("""
+                    SELECT failures, pending, next_slot, last_used FROM throttle_budgets
+                    WHERE kind = $1 AND scope = $2 AND name = $3 AND address = $4
+                    """, Self.values(key)).first
+                // A row with nothing in it is another transaction's, made only to be locked.
+                if let budget = row.map(StoreRows.throttleBudget), !(budget.isIdle && budget.lastUsed == 0) {
+                    stored[key] = budget
+                }
+            }
+            return stored
+        }
+    }
+
     public func throttleKeys(kind: String, name: String) throws -> [ThrottleKey] {
         try translatingErrors("listing login throttle budgets") {
             try connection.query("SELECT kind, scope, name, address FROM throttle_budgets WHERE kind = $1 AND name = $2 AND scope <> $3",

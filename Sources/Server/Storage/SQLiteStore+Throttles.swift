@@ -7,13 +7,7 @@ extension SQLiteStore: ThrottleStore {
                                          _ change: (inout [ThrottleKey: ThrottleBudget]) throws -> R) throws -> R {
         try translatingErrors("updating login throttle") {
             try database.transaction {
-                var stored: [ThrottleKey: ThrottleBudget] = [:]
-                for key in keys {
-                    stored[key] = try database.queryFirst("""
-                        SELECT failures, pending, next_slot, last_used FROM throttle_budgets
-                        WHERE kind = ?1 AND scope = ?2 AND name = ?3 AND address = ?4
-                        """, Self.values(key), row: StoreRows.throttleBudget)
-                }
+                let stored = try throttleBudgets(keys)
                 var budgets = stored
                 let result = try change(&budgets)
                 for (key, budget) in StoreRows.throttleWrites(stored: stored, changed: budgets) {
@@ -30,6 +24,19 @@ extension SQLiteStore: ThrottleStore {
                 }
                 return result
             }
+        }
+    }
+
+    public func throttleBudgets(_ keys: [ThrottleKey]) throws -> [ThrottleKey: ThrottleBudget] {
+        try translatingErrors("reading login throttle") {
+            var stored: [ThrottleKey: ThrottleBudget] = [:]
+            for key in keys {
+                stored[key] = try database.queryFirst("""
+                    SELECT failures, pending, next_slot, last_used FROM throttle_budgets
+                    WHERE kind = ?1 AND scope = ?2 AND name = ?3 AND address = ?4
+                    """, Self.values(key), row: StoreRows.throttleBudget)
+            }
+            return stored
         }
     }
 

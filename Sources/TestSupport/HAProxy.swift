@@ -2,8 +2,8 @@ import Foundation
 
 /// HAProxy in front of several instances, as `scripts/cluster.sh` runs it: TCP mode, TLS passed
 /// through, least connections, on 127.0.0.1 and a free port. A connection to a dead instance is
-/// sent to another (`option redispatch` with retries), so clients see one server while any
-/// instance lives. Stopped (SIGKILL) when released. Nil when Debian's `haproxy` is not installed.
+/// sent to another at once (`option redispatch 1`: every retry may choose another server), so
+/// clients see one server while any instance lives. Stopped (SIGKILL) when released. Nil when Debian's `haproxy` is not installed.
 public final class HAProxy: @unchecked Sendable {
     public static let path: String? = ["/usr/sbin/haproxy", "/usr/bin/haproxy"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
@@ -22,11 +22,11 @@ public final class HAProxy: @unchecked Sendable {
                 maxconn 1000
             defaults
                 mode tcp
-                timeout connect 1s
+                timeout connect 200ms
                 timeout client 1h
                 timeout server 1h
                 retries 3
-                option redispatch
+                option redispatch 1
             frontend snapshare
                 bind 127.0.0.1:\(port)
                 default_backend instances

@@ -72,8 +72,15 @@ public final class TestServer: @unchecked Sendable {
         dropDatabase = drop
         configure(&config)
         configuration = config
-        server = try SnapshareServer(configuration: config, logger: Self.logger(config, log), clock: clock)
-        port = try server.start()
+        do {
+            server = try SnapshareServer(configuration: config, logger: Self.logger(config, log), clock: clock)
+            port = try server.start()
+        } catch {
+            // deinit does not run for an object never fully made: drop the database here (a
+            // server made but not started stops itself when released).
+            drop?()
+            throw error
+        }
     }
 
     private static func logger(_ config: ServerConfiguration, _ log: LogCapture?) -> Logger {

@@ -51,6 +51,7 @@ struct InstanceFailoverTests {
 
         let killed = Atomic<Bool>(false)
         let stop = Atomic<Bool>(false)
+        let progressedAfterKill = Atomic<Int>(0)
         let tallies = Mutex([Tally](repeating: Tally(), count: students))
         let image = TestImages.sample(2)
         let group = DispatchGroup()
@@ -60,6 +61,7 @@ struct InstanceFailoverTests {
                 defer { group.leave() }
                 let session = sessions[index].value
                 var tally = Tally()
+                var progressed = false
                 while !stop.load(ordering: .acquiring) {
                     let afterKill = killed.load(ordering: .acquiring)
                     do {
@@ -79,6 +81,10 @@ struct InstanceFailoverTests {
                     } catch {
                         tally.unexpected.append("listing: \(error)")
                     }
+                    if !progressed && tally.postsAfterKill > 0 && tally.listingsAfterKill > 0 {
+                        progressed = true
+                        progressedAfterKill.add(1, ordering: .releasing)
+                    }
                     guard let unread else { continue }
                     do {
                         _ = try session.open(snapID: unread)
@@ -97,7 +103,13 @@ struct InstanceFailoverTests {
         Thread.sleep(forTimeInterval: 1.5)
         doomed.killHard()
         killed.store(true, ordering: .releasing)
-        Thread.sleep(forTimeInterval: 2.5)
+        // Until every student has posted and listed since the kill (the deadline only turns a
+        // stall into a failure below), and a second more.
+        let deadline = Date().addingTimeInterval(30)
+        while progressedAfterKill.load(ordering: .acquiring) < students && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        Thread.sleep(forTimeInterval: 1)
         stop.store(true, ordering: .releasing)
         group.wait()
 

@@ -140,14 +140,20 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.all) func anAttemptWhoseInstanceDiedLapses(engine: StoreEngine) throws {
+    @Test(arguments: StoreEngine.all) func anAttemptWhoseInstanceDiedLapsesIntoAFailure(engine: StoreEngine) throws {
         try engine.withStore { store in
             let throttle = Throttle(store)
-            // Five attempts begin and never finish (their instance was killed).
-            for _ in 0..<5 { #expect(Self.allowed(throttle.begin(name: "bob", address: "10.0.0.7", now: 0)) != nil) }
-            #expect(Self.refusal(throttle.begin(name: "bob", address: "10.0.0.7", now: 1000)) == .nameAndAddress)
+            // Three attempts begin and never finish (their instance was killed).
+            for _ in 0..<3 { #expect(Self.allowed(throttle.begin(name: "bob", address: "10.0.0.7", now: 0)) != nil) }
             let lifetime = LoginThrottle.Policy().pendingLifetime
-            #expect(Self.allowed(throttle.begin(name: "bob", address: "10.0.0.7", now: lifetime)) != nil)
+            // Past their lifetime they are the failures they may have been: two more tries, not five.
+            let next = try #require(Self.allowed(throttle.begin(name: "bob", address: "10.0.0.7", now: lifetime)))
+            #expect(next.recentFailures == 3)
+            throttle.finish(next, .failed, now: lifetime)
+            Self.fail(throttle, "bob", from: "10.0.0.7", count: 1, now: lifetime)
+            #expect(Self.refusal(throttle.begin(name: "bob", address: "10.0.0.7", now: lifetime)) == .nameAndAddress)
+            // And they leave the window as failures do.
+            #expect(Self.allowed(throttle.begin(name: "bob", address: "10.0.0.7", now: 15 * Self.minute)) != nil)
         }
     }
 

@@ -200,7 +200,12 @@ public final class SnapshareSession {
             return try ServerConnection.expect(try connection.roundTrip(message, progress: progress))
         } catch where error.isConnectionLoss && Self.safeToRepeat.contains(Request.type) {
             try reconnect()
-            return try ServerConnection.expect(try connection.roundTrip(message, progress: progress))
+            do {
+                return try ServerConnection.expect(try connection.roundTrip(message, progress: progress))
+            } catch where error.isConnectionLoss {
+                connectionLost = true
+                throw error
+            }
         } catch where error.isConnectionLoss {
             connectionLost = true
             throw error
@@ -220,13 +225,22 @@ public final class SnapshareSession {
 
     /// A new connection to the same server (verified the same way), with the login resumed.
     private func reconnect() throws(ClientError) {
+        // Lost until the new connection has its login back.
+        connectionLost = true
         let fresh = try Self.open(settings: settings, state: state) { _ in }
         reconnections += 1
-        connectionLost = false
         connection.close()
         (connection, welcome) = fresh
-        guard let identity else { return }
-        let resumed: Authenticated = try ServerConnection.expect(try connection.roundTrip(Resume(token: identity.token)))
-        self.identity = resumed
+        if let identity {
+            do {
+                self.identity = try ServerConnection.expect(try connection.roundTrip(Resume(token: identity.token))) as Authenticated
+            } catch where !error.isConnectionLoss {
+                // The connection is good, the login is not (it expired or was ended elsewhere).
+                self.identity = nil
+                connectionLost = false
+                throw error
+            }
+        }
+        connectionLost = false
     }
 }

@@ -17,8 +17,9 @@
 ///
 /// The budgets live in the database (`ThrottleStore`), each change one transaction, so every
 /// instance sharing a database counts the same attempts; this type holds only the rules. Call it
-/// inside a storage write job. An attempt whose instance died before it ended lapses after
-/// `Policy.pendingLifetime`; budgets unused for a window are forgotten by the expiry purge.
+/// inside a storage write job. An attempt whose instance died before it ended (or whose end could
+/// not be recorded) counts as a failure once `Policy.pendingLifetime` has passed; budgets unused
+/// for a window are forgotten by the expiry purge.
 public struct LoginThrottle: Sendable {
     /// The budgets; the defaults are the server's.
     public struct Policy: Sendable {

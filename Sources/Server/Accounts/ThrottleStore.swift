@@ -45,7 +45,7 @@ public struct ThrottleKey: Sendable, Hashable {
 public struct ThrottleBudget: Sendable, Equatable {
     /// When each failure in the window happened, oldest first.
     public var failures: [Int64] = []
-    /// When each attempt still running began; one whose instance died lapses
+    /// When each attempt still running began; one whose instance died lapses into a failure
     /// (`LoginThrottle.Policy.pendingLifetime`).
     public var pending: [Int64] = []
     /// When the next delayed attempt for a name may run.
@@ -60,9 +60,14 @@ public struct ThrottleBudget: Sendable, Equatable {
     public var isIdle: Bool { failures.isEmpty && pending.isEmpty }
     var load: Int { failures.count + pending.count }
 
-    /// Forgets failures that left the window and attempts that outlived any real one.
+    /// Forgets failures that left the window. An attempt that outlived any real one (its
+    /// instance died, or its end could not be recorded) counts as the failure it may have been.
     mutating func prune(now: Int64, window: Int64, pendingLifetime: Int64) {
+        let lapsed = pending.filter { now - $0 >= pendingLifetime }
+        if !lapsed.isEmpty {
+            pending.removeAll { now - $0 >= pendingLifetime }
+            failures = (failures + lapsed).sorted()
+        }
         failures.removeAll { now - $0 >= window }
-        pending.removeAll { now - $0 >= pendingLifetime }
     }
 }

@@ -116,7 +116,7 @@ extension RequestHandler {
     }
 
     /// Ends an attempt in the budgets. A failure to record it is logged rather than thrown: the
-    /// attempt's reservation then lapses on its own (`LoginThrottle.Policy.pendingLifetime`).
+    /// attempt's reservation then lapses into a failure (`LoginThrottle.Policy.pendingLifetime`).
     private func finishAttempt(_ throttle: LoginThrottle, _ attempt: LoginThrottle.Attempt, _ outcome: LoginThrottle.Outcome) async {
         let now = clock.now()
         do {

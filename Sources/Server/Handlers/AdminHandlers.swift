@@ -105,12 +105,12 @@ extension RequestHandler {
             throw ErrorMessage(code: .notFound, message: "no user named \(username)")
         }
         let hash = try await passwords.hash(request.newPassword)
+        let logins = self.logins
         let ended = try await storage.write { store in
             try store.setPasswordHash(userID: user.id, passwordHash: hash)
+            _ = try logins.unlock(name: user.name, in: store)
             return try store.deleteSessions(userID: user.id, keeping: nil)
         }
-        let logins = self.logins
-        _ = try await storage.write { store in try logins.unlock(name: user.name, in: store) }
         logger.warning("admin \(admin.name) reset the password of \(user.name); \(ended) sessions ended")
         return HandlerOutcome(Ok(), requestID: context.requestID, access: .userSessionsEnded(userID: user.id, keeping: nil))
     }

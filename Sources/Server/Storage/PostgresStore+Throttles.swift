@@ -1,8 +1,8 @@
 import PostgreSQL
 
-/// Throttle budgets shared by every instance. The keys' rows are created if missing and then
-/// locked (`FOR UPDATE`) in one order, so two instances changing the same budget take turns and
-/// neither loses the other's attempt.
+/// Throttle budgets shared by every instance. The keys' rows are created if missing and locked
+/// (an upsert) in one order within a change, so two instances changing the same budget take
+/// turns and neither loses the other's attempt.
 extension PostgresStore: ThrottleStore {
     public func updateThrottleBudgets<R>(_ keys: [ThrottleKey],
                                          _ change: (inout [ThrottleKey: ThrottleBudget]) throws -> R) throws -> R {
@@ -10,18 +10,17 @@ extension PostgresStore: ThrottleStore {
             try connection.transaction {
                 var stored: [ThrottleKey: ThrottleBudget] = [:]
                 for key in Self.lockOrder(keys) {
-                    try connection.execute("""
-                        INSERT INTO throttle_budgets (kind, scope, name, address, failures, pending, next_slot, last_used)
-                        VALUES ($1, $2, $3, $4, '', '', 0, 0) ON CONFLICT DO NOTHING
-                        """, Self.values(key))
+                    // Made if missing and locked in one statement: an upsert waits for whoever holds
+                    // the row and, if that one deleted it, inserts it anew, so the row is ours either way.
                     let row = try connection.query("""
-                        SELECT failures, pending, next_slot, last_used FROM throttle_budgets
-                        WHERE kind = $1 AND scope = $2 AND name = $3 AND address = $4 FOR UPDATE
-                        """, Self.values(key)).first
+                        INSERT INTO throttle_budgets (kind, scope, name, address, failures, pending, next_slot, last_used)
+                        VALUES ($1, $2, $3, $4, '', '', 0, 0)
+                        ON CONFLICT (kind, scope, name, address) DO UPDATE SET kind = EXCLUDED.kind
+                        RETURNING failures, pending, next_slot, last_used
+                        """, Self.values(key))[0]
                     // A row with nothing in it was only just made, to be locked: the budget is missing.
-                    if let budget = row.map(StoreRows.throttleBudget), !(budget.isIdle && budget.lastUsed == 0) {
-                        stored[key] = budget
-                    }
+                    let budget = StoreRows.throttleBudget(row)
+                    if !(budget.isIdle && budget.lastUsed == 0) { stored[key] = budget }
                 }
                 var budgets = stored
                 let result = try change(&budgets)
@@ -77,7 +76,8 @@ extension PostgresStore: ThrottleStore {
         }
     }
 
-    /// One order for every instance, so two changes of overlapping keys cannot deadlock.
+    /// One order for every instance, so two changes of overlapping keys cannot deadlock each
+    /// other (a batch holding other jobs' locks still can: see `TypedStorageJob.mayRunAgain`).
     private static func lockOrder(_ keys: [ThrottleKey]) -> [ThrottleKey] {
         Set(keys).sorted { ($0.kind, $0.scope.rawValue, $0.name, $0.address) < ($1.kind, $1.scope.rawValue, $1.name, $1.address) }
     }

@@ -146,23 +146,30 @@ public final class StorageExecutor: @unchecked Sendable {
         }
     }
 
-    /// Runs one group-commit batch on the writer's store.
+    /// Runs one group-commit batch on the writer's store. Jobs the database broke off to end a
+    /// deadlock with another instance (`StorageJob.mayRunAgain`) run again in a batch of their
+    /// own once this one has committed and released its locks.
     private static func runWriteBatch(_ batch: [any StorageJob], on store: any SnapshareStore,
                                       beforeCompletions: () -> Void) {
-        var batchFailure: (any Error)?
-        do {
-            try store.transaction {
-                for job in batch {
-                    job.run(on: store)
+        var batch = batch
+        while !batch.isEmpty {
+            var batchFailure: (any Error)?
+            do {
+                try store.transaction {
+                    for job in batch {
+                        job.run(on: store)
+                    }
                 }
+            } catch {
+                batchFailure = batchError(error)
             }
-        } catch {
-            batchFailure = batchError(error)
-        }
-        beforeCompletions()
-        // Only now, after COMMIT returned, may anyone learn that a write happened.
-        for job in batch {
-            job.complete(batchFailure: batchFailure)
+            beforeCompletions()
+            let again = batchFailure == nil ? batch.filter(\.mayRunAgain) : []
+            // Only now, after COMMIT returned, may anyone learn that a write happened.
+            for job in batch where !again.contains(where: { $0 === job }) {
+                job.complete(batchFailure: batchFailure)
+            }
+            batch = again
         }
     }
 

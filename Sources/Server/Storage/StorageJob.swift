@@ -2,6 +2,9 @@
 protocol StorageJob: AnyObject, Sendable {
     /// Runs the job on the thread's store and keeps the outcome until `complete`.
     func run(on store: any SnapshareStore)
+    /// True when the last run was broken off by the database to end a conflict with another
+    /// transaction (`StoreError.isTransient`; nothing of it was kept) and it may run again.
+    var mayRunAgain: Bool { get }
     /// Hands the outcome to the submitter. `batchFailure` (the batch's BEGIN or COMMIT failed)
     /// replaces a success, because nothing the job did was committed.
     func complete(batchFailure: (any Error)?)
@@ -20,19 +23,24 @@ final class TypedStorageJob<T: Sendable>: StorageJob, @unchecked Sendable {
         self.completion = completion
     }
 
+    /// How many times it ran.
+    private var runs = 0
+
     /// Runs the job in a transaction of its own: on a reader, one consistent snapshot; in a
-    /// write batch, a savepoint, so a throw rolls back this job's changes only. A job the
-    /// database broke off to end a deadlock with another instance's batch (`isTransient`) was
-    /// rolled back whole, so it runs again, up to three times in all.
+    /// write batch, a savepoint, so a throw rolls back this job's changes only.
     func run(on store: any SnapshareStore) {
         let body = self.body
-        for attempt in 1...Self.attempts {
-            outcome = Result { try store.transaction { try body(store) } }
-            guard case .failure(let error as StoreError) = outcome, error.isTransient, attempt < Self.attempts else { return }
-        }
+        runs += 1
+        outcome = Result { try store.transaction { try body(store) } }
     }
 
-    private static var attempts: Int { 3 }
+    /// A job PostgreSQL broke off to end a deadlock with another instance's batch runs again,
+    /// up to three runs in all. Not in the same batch: a rollback to its savepoint keeps the
+    /// locks the batch's earlier jobs took, which are likely part of the same cycle.
+    var mayRunAgain: Bool {
+        guard runs < 3, case .failure(let error as StoreError) = outcome else { return false }
+        return error.isTransient
+    }
 
     func complete(batchFailure: (any Error)?) {
         var result = outcome ?? .failure(batchFailure ?? StoreError(.internalError, "storage job never ran"))

@@ -35,10 +35,18 @@ public final class PostgresConnection {
     /// Whether the connection is still usable (false after the server went away).
     public var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
 
+    /// Whether a `transaction` is running on this connection.
+    public var isInTransaction: Bool { transactionDepth > 0 }
+
     /// Connects again with the same parameters after the server went away (a restart, a
     /// network cut); prepared statements are prepared again as they are used. Throws while the
     /// server still cannot be reached.
     public func reconnect() throws(PostgresError) {
+        // A transaction does not survive its connection: it must end (its ROLLBACK fails
+        // harmlessly) before a new connection may stand in for the old one.
+        guard transactionDepth == 0 else {
+            throw PostgresError(sqlState: "08003", message: "the connection to PostgreSQL was lost inside a transaction; it was rolled back")
+        }
         PQreset(handle)
         prepared = [:]
         transactionDepth = 0
@@ -77,16 +85,18 @@ public final class PostgresConnection {
         let depth = transactionDepth
         try executeScript(depth == 0 ? "BEGIN" : "SAVEPOINT level\(depth)")
         transactionDepth += 1
+        let value: T
         do {
-            let value = try body()
-            transactionDepth -= 1
-            try executeScript(depth == 0 ? "COMMIT" : "RELEASE SAVEPOINT level\(depth)")
-            return value
+            value = try body()
         } catch {
             transactionDepth -= 1
             try? executeScript(depth == 0 ? "ROLLBACK" : "ROLLBACK TO SAVEPOINT level\(depth); RELEASE SAVEPOINT level\(depth)")
             throw error
         }
+        // Closed whether or not the COMMIT goes through: a failed COMMIT is a rollback.
+        transactionDepth -= 1
+        try executeScript(depth == 0 ? "COMMIT" : "RELEASE SAVEPOINT level\(depth)")
+        return value
     }
 
     // MARK: Statements

@@ -65,3 +65,40 @@ struct PostgresDeadlockTests {
         #expect(try executor.readSync { store in try store.throttleKeys(kind: "login", name: "x").count } == 1)
     }
 }
+
+/// PostgreSQL going away in the middle of a write batch.
+@Suite("PostgreSQL connection lost mid-batch", .enabled(if: PostgresCluster.shared != nil, "PostgreSQL is not installed"))
+struct PostgresConnectionLossTests {
+    @Test("a connection lost inside a write batch fails every job after it and the batch; none commits on a new connection, and the next batch reconnects")
+    func connectionLostInsideABatch() throws {
+        let (conninfo, drop) = try PostgresCluster.shared!.makeDatabase()
+        defer { drop() }
+        let store = try PostgresStore(conninfo: conninfo)
+        let killer = try PostgresStore(conninfo: conninfo)
+        let pid = try store.connection.query("SELECT pg_backend_pid() AS pid")[0].int64("pid")
+        func add(_ name: String) -> Result<UserRecord, any Error> {
+            Result { try store.transaction { try store.createUser(name: name, passwordHash: "h", isAdmin: false, at: 1) } }
+        }
+        var jobs: [Result<UserRecord, any Error>] = []
+        // As the writer runs a batch: one outer transaction, each job in a savepoint.
+        let batch = Result {
+            try store.transaction {
+                jobs.append(add("ann"))
+                _ = try killer.connection.query("SELECT pg_terminate_backend($1::int) AS done", [.integer(pid)])
+                let deadline = Date().addingTimeInterval(10)
+                while try killer.connection.query("SELECT count(*) AS n FROM pg_stat_activity WHERE pid = $1::int", [.integer(pid)])[0].int64("n") > 0,
+                      Date() < deadline {
+                    Thread.sleep(forTimeInterval: 0.02)
+                }
+                jobs.append(add("bea"))
+                jobs.append(add("cid"))
+            }
+        }
+        #expect(throws: StoreError.self) { try batch.get() }
+        for job in jobs.dropFirst() {
+            #expect(throws: StoreError.self, "a job after the loss failed") { try job.get() }
+        }
+        _ = try store.transaction { try store.createUser(name: "dan", passwordHash: "h", isAdmin: false, at: 2) }
+        #expect(try store.userSummaries().map(\.name) == ["dan"], "nothing of the lost batch was kept")
+    }
+}

@@ -49,11 +49,13 @@ public final class PostgresStore {
     // MARK: Error translation
 
     /// Runs `body`, turning any `PostgresError` into the matching `StoreError`. A connection the
-    /// server dropped (PostgreSQL restarted) is made again first; while PostgreSQL cannot be
-    /// reached every call fails as `.unavailable`, and the next one tries again.
+    /// server dropped (PostgreSQL restarted) is made again first, but only outside a
+    /// transaction: inside one (a write batch) every call fails as `.unavailable` until the
+    /// batch has rolled back, so no job of it commits on a new connection behind the others'
+    /// backs. While PostgreSQL cannot be reached every call fails, and the next one tries again.
     func translatingErrors<T>(_ context: @autoclosure () -> String, _ body: () throws -> T) throws -> T {
         do {
-            if !connection.isConnected { try connection.reconnect() }
+            if !connection.isConnected && !connection.isInTransaction { try connection.reconnect() }
             return try body()
         } catch let error as PostgresError {
             let kind: StoreError.Kind = switch error.sqlState {

@@ -12,10 +12,13 @@ public final class PostgresConnection {
     /// Prepared statements by SQL text: their server-side names.
     private var prepared: [String: String] = [:]
     private var transactionDepth = 0
+    /// Run on every new connection, the first and each `reconnect`.
+    private let sessionSetup: String?
 
     /// Connects with a libpq connection string or URI (`postgresql://user@host:port/db`,
     /// `host=/tmp port=5432 dbname=x`); `sslmode`, a password file and the rest as libpq reads them.
-    public init(_ conninfo: String) throws(PostgresError) {
+    /// `sessionSetup` (such as `SET SESSION CHARACTERISTICS …`) runs now and after every reconnect.
+    public init(_ conninfo: String, sessionSetup: String? = nil) throws(PostgresError) {
         guard let connection = PQconnectdb(conninfo) else { throw PostgresError(sqlState: "08000", message: "out of memory") }
         guard PQstatus(connection) == CONNECTION_OK else {
             let message = Self.text(PQerrorMessage(connection))
@@ -23,8 +26,10 @@ public final class PostgresConnection {
             throw PostgresError(sqlState: "08001", message: "cannot connect to PostgreSQL: \(message)")
         }
         handle = connection
+        self.sessionSetup = sessionSetup
         // Notices (such as "table does not exist, skipping") are not errors: keep them out of stderr.
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
+        if let sessionSetup { try executeScript(sessionSetup) }
     }
 
     deinit { PQfinish(handle) }
@@ -53,6 +58,7 @@ public final class PostgresConnection {
         guard isConnected else {
             throw PostgresError(sqlState: "08001", message: "cannot reach PostgreSQL: \(Self.text(PQerrorMessage(handle)))")
         }
+        if let sessionSetup { try executeScript(sessionSetup) }
     }
 
     /// Runs `sql` with `parameters` ($1, $2, …) and returns its rows (none for a command).

@@ -102,3 +102,27 @@ struct PostgresConnectionLossTests {
         #expect(try store.userSummaries().map(\.name) == ["dan"], "nothing of the lost batch was kept")
     }
 }
+
+/// PostgreSQL readers keep the executor's promise for reads, as SQLite's do.
+@Suite("PostgreSQL readers", .enabled(if: PostgresCluster.shared != nil, "PostgreSQL is not installed"))
+struct PostgresReaderTests {
+    @Test("a read job sees one snapshot of committed data, however long it runs, and cannot write")
+    func readsAreOneSnapshotAndReadOnly() throws {
+        let (conninfo, drop) = try PostgresCluster.shared!.makeDatabase()
+        defer { drop() }
+        let executor = try StorageExecutor.postgres(conninfo: conninfo, readers: 1)
+        defer { executor.shutdown() }
+        // Another instance, writing meanwhile (used by the one reader thread while this test waits).
+        let other = UncheckedSendable(try PostgresStore(conninfo: conninfo))
+        let counts = try executor.readSync { store -> [Int] in
+            let before = try store.feedSummaries(viewerID: 0, now: 0).count
+            _ = try other.value.createFeed(name: "Cats", at: 1)
+            return [before, try store.feedSummaries(viewerID: 0, now: 0).count]
+        }
+        #expect(counts == [3, 3], "both reads of one job see the same snapshot")
+        #expect(try executor.readSync { store in try store.feedSummaries(viewerID: 0, now: 0).count } == 4, "the next job sees the commit")
+        #expect(throws: StoreError.self) {
+            try executor.readSync { store in _ = try store.createFeed(name: "Dogs", at: 1) }
+        }
+    }
+}

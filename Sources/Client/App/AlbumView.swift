@@ -34,7 +34,7 @@ final class AlbumView {
     func refresh() {
         guard !loading else { return }
         loading = true
-        app.request({ [pin] session throws(ClientError) in try session.album(pinID: pin.id) }, then: { [self] album in
+        app.request(retry: true, { [pin] session throws(ClientError) in try session.album(pinID: pin.id) }, then: { [self] album in
             loading = false
             self.album = album
             selected = min(selected, max(0, album.photos.count - 1))
@@ -103,7 +103,7 @@ final class AlbumView {
             return
         }
         let limits = app.welcome?.displayLimits ?? Welcome.largestDecoded
-        app.request({ session throws(ClientError) in
+        app.request(retry: true, { session throws(ClientError) in
             try Self.decode(try session.photo(photo.id).image, limits: limits)
         }, then: { [self] image in
             let title = photo.title.isEmpty ? "Untitled" : photo.title
@@ -153,7 +153,7 @@ final class AlbumView {
                 _ = try store.visit(visited, now: Timestamp.now())
                 return "Visited into \(store.name)"
             } catch let error as VacationError {
-                throw ClientError(.local, error.description)
+                throw ClientError(error)
             } catch let error as ClientError {
                 throw error
             } catch {

@@ -146,8 +146,10 @@ final class AppModel {
         setStatus(error.message, isError: true)
     }
 
-    /// `perform` on the backend with failures reported on the status line.
-    func request<T>(retry: Bool = true, _ work: @escaping (SnapshareSession) throws(ClientError) -> T, then: @escaping (T) -> Void) {
+    /// `perform` on the backend with failures reported on the status line. `retry` has no
+    /// default: each call says whether it may be sent again after a lost connection (reads,
+    /// and writes that change nothing the second time), so a write is never repeated by accident.
+    func request<T>(retry: Bool, _ work: @escaping (SnapshareSession) throws(ClientError) -> T, then: @escaping (T) -> Void) {
         backend.perform(retry: retry, work, then: { [self] result in
             switch result {
             case .success(let value): then(value)

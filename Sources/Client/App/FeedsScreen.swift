@@ -124,7 +124,7 @@ final class FeedsScreen: AppScreen {
         case .read:
             app.setStatus("You already opened this snap: each snap opens once", isError: true)
         case .sent:
-            app.request({ session throws(ClientError) in try session.snapViews(snap.id) }, then: { [self] views in
+            app.request(retry: true, { session throws(ClientError) in try session.snapViews(snap.id) }, then: { [self] views in
                 let names = views.viewers.map { "\($0.username) · \(TimeAgo.describe($0.viewedAt, now: app.now))" }
                 app.overlay = .text(title: "Your snap in \(snap.feed)", lines: names.isEmpty ? ["Nobody has opened it yet"] : ["Opened by:"] + names)
             })

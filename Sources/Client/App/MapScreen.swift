@@ -49,7 +49,7 @@ final class MapScreen: AppScreen {
     }
 
     private func load() {
-        app.request({ session throws(ClientError) in (try session.mapState(), try session.pins()) }, then: { [self] state, pins in
+        app.request(retry: true, { session throws(ClientError) in (try session.mapState(), try session.pins()) }, then: { [self] state, pins in
             // A view moved here and not yet saved wins over the stored one.
             if unsaved == nil { view = state }
             self.pins = pins
@@ -69,7 +69,8 @@ final class MapScreen: AppScreen {
         guard let view, unsaved != nil, !saving else { return }
         unsaved = nil
         saving = true
-        app.request({ session throws(ClientError) in
+        // The same view saved twice is saved once.
+        app.request(retry: true, { session throws(ClientError) in
             try session.setMapState(latitude: view.centerLatitude, longitude: view.centerLongitude, zoom: view.zoom)
         }, then: { [self] _ in saving = false })
     }
@@ -180,7 +181,7 @@ final class MapScreen: AppScreen {
         let pin = pins[selectedPin]
         let marker = MapRenderer.marker(forIndex: selectedPin)
         app.overlay = .confirm("Delete pin \(marker) and its album?", yes: { [self] in
-            app.request({ session throws(ClientError) in try session.deletePin(pin.id) }, then: { [self] in
+            app.request(retry: false, { session throws(ClientError) in try session.deletePin(pin.id) }, then: { [self] in
                 app.setStatus("Deleted pin \(marker)")
                 load()
             })
@@ -195,7 +196,7 @@ final class MapScreen: AppScreen {
 
     private func random() {
         let limits = app.welcome?.displayLimits ?? Welcome.largestDecoded
-        app.request({ session throws(ClientError) -> (RandomPinResult, RGBImage?) in
+        app.request(retry: true, { session throws(ClientError) -> (RandomPinResult, RGBImage?) in
             let result = try session.randomPin()
             guard let photo = result.photo else { return (result, nil) }
             let image = try? ImageCodec.decode(try session.photo(photo.id).image, limits: limits)

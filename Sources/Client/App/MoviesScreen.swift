@@ -41,7 +41,7 @@ final class MoviesScreen: AppScreen {
     private var current: MovieInfo? { browser.map { movies[$0.index] } }
 
     private func load(search: String?, select title: String? = nil) {
-        app.request({ session throws(ClientError) in
+        app.request(retry: true, { session throws(ClientError) in
             if let search { try session.searchMovies(search) } else { try session.movies() }
         }, then: { [self] found in
             loaded = true
@@ -91,7 +91,7 @@ final class MoviesScreen: AppScreen {
         case .key(.character("d"), []):
             guard let movie = current else { return true }
             app.overlay = .confirm("Delete \"\(movie.title)\"?", yes: { [self] in
-                app.request({ session throws(ClientError) in try session.deleteMovie(title: movie.title) }, then: { [self] in
+                app.request(retry: false, { session throws(ClientError) in try session.deleteMovie(title: movie.title) }, then: { [self] in
                     app.setStatus("Deleted \"\(movie.title)\"")
                     load(search: searched)
                 })
@@ -132,7 +132,7 @@ final class MoviesScreen: AppScreen {
             return
         }
         let movie = MovieInfo(title: title, genre: genre, sales: sales)
-        app.request({ session throws(ClientError) in
+        app.request(retry: false, { session throws(ClientError) in
             if let editing { try session.updateMovie(title: editing, to: movie) } else { try session.addMovie(movie) }
         }, then: { [self] saved in
             mode = .browse

@@ -132,7 +132,7 @@ final class PostScreen: AppScreen {
 
     private func chooseFeed() {
         phase = .chooseFeed
-        app.request({ session throws(ClientError) in try session.feeds() }, then: { [self] feeds in
+        app.request(retry: true, { session throws(ClientError) in try session.feeds() }, then: { [self] feeds in
             let previous = self.feeds.indices.contains(feedIndex) ? self.feeds[feedIndex].name : nil
             self.feeds = feeds
             feedIndex = feeds.firstIndex { $0.name == previous } ?? 0

@@ -90,7 +90,7 @@ final class VacationsScreen: AppScreen {
             case .wheelUp: selected = max(0, selected - 3)
             case .wheelDown: selected = min(max(0, count - 1), selected + 3)
             case .press(.left):
-                let index = mouse.row - listTop
+                let index = mouse.row - listTop + firstShown
                 if (0..<count).contains(index) { if index == selected { enter() } else { selected = index } }
             default: break
             }
@@ -195,6 +195,8 @@ final class VacationsScreen: AppScreen {
     // MARK: Drawing
 
     private var listTop = 0
+    /// The index of the list's top row as last drawn (the list scrolls to keep the selection in view).
+    private var firstShown = 0
 
     func draw(into grid: inout CellGrid, area: Rect) {
         let left = area.x + 1
@@ -224,6 +226,7 @@ final class VacationsScreen: AppScreen {
         }
         let visible = area.height - 3
         let first = max(0, selected - visible + 1)
+        firstShown = first
         for (offset, line) in lines.dropFirst(first).prefix(visible).enumerated() {
             let index = first + offset
             grid.write(line, column: left, row: listTop + offset, style: Style(bold: index == selected, reverse: index == selected),

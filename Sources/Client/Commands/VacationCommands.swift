@@ -178,14 +178,6 @@ enum VacationCommands {
 
     /// Runs `body`, mapping its failure to the documented exit codes.
     private static func checked<T>(_ body: () throws(VacationError) -> T) throws(ClientError) -> T {
-        do { return try body() } catch {
-            let kind: ClientError.Kind = switch error.kind {
-            case .invalidName: .usage
-            case .alreadyExists: .rejected
-            case .notFound: .notFound
-            case .damaged, .unavailable: .local
-            }
-            throw ClientError(kind, error.message, remedy: error.remedy)
-        }
+        do { return try body() } catch { throw ClientError(error) }
     }
 }

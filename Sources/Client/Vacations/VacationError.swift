@@ -22,3 +22,16 @@ struct VacationError: Error, Sendable, Equatable, CustomStringConvertible {
 
     var description: String { message }
 }
+
+extension ClientError {
+    /// A vacation's failure as a client error, with the documented exit code of its kind.
+    init(_ error: VacationError) {
+        let kind: ClientError.Kind = switch error.kind {
+        case .invalidName: .usage
+        case .alreadyExists: .rejected
+        case .notFound: .notFound
+        case .damaged, .unavailable: .local
+        }
+        self.init(kind, error.message, remedy: error.remedy)
+    }
+}

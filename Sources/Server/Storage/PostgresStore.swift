@@ -8,12 +8,15 @@ import PostgreSQL
 public final class PostgresStore {
     let connection: PostgresConnection
 
-    /// Connects with a libpq connection string or URI and brings the schema up to date.
-    public init(conninfo: String) throws {
-        do { connection = try PostgresConnection(conninfo) } catch {
+    /// Connects with a libpq connection string or URI. A writer brings the schema up to date; a
+    /// reader (`readOnly`) leaves that to the writer and runs every transaction read-only on one
+    /// snapshot (repeatable read), as a SQLite reader does.
+    public init(conninfo: String, readOnly: Bool = false) throws {
+        let setup = readOnly ? "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY" : nil
+        do { connection = try PostgresConnection(conninfo, sessionSetup: setup) } catch {
             throw StoreError(.unavailable, error.message)
         }
-        try migrate()
+        if !readOnly { try migrate() }
     }
 
     /// Applies the schema versions this database lacks, under an advisory lock so that

@@ -11,8 +11,8 @@ extension StorageExecutor {
     /// The same executor on a PostgreSQL database shared with other instances: one connection
     /// for the writer (its batches commit together, as on SQLite) and one per reader.
     public static func postgres(conninfo: String, readers: Int = 2, maximumBatchSize: Int = 256) throws -> StorageExecutor {
-        try StorageExecutor(path: conninfo, readerCount: readers, maximumBatchSize: maximumBatchSize) { conninfo, _ in
-            try PostgresStore(conninfo: conninfo)
+        try StorageExecutor(path: conninfo, readerCount: readers, maximumBatchSize: maximumBatchSize) { conninfo, readOnly in
+            try PostgresStore(conninfo: conninfo, readOnly: readOnly)
         }
     }
 }

@@ -82,17 +82,21 @@ for i in $(seq 1 "$INSTANCES"); do
     for _ in $(seq 300); do grep -q "listening on" "$WORK/instance-$i.log" 2>/dev/null && break; sleep 0.1; done
     grep -q "listening on" "$WORK/instance-$i.log" || { echo "cluster: instance $i did not start:" >&2; cat "$WORK/instance-$i.log" >&2; exit 1; }
     echo "cluster: instance $i (pid ${PIDS[-1]}) on 127.0.0.1:$port" >&2
-    BACKENDS+="    server instance-$i 127.0.0.1:$port check inter 1s fall 2 rise 2"$'\n'
+    BACKENDS+="    server instance-$i 127.0.0.1:$port check inter 200ms fall 1 rise 2"$'\n'
 done
 
-# 3. HAProxy: TCP, TLS passed through; a dead instance leaves the rotation within 2 s.
+# 3. HAProxy: TCP, TLS passed through; a dead instance leaves the rotation within 200 ms, and a
+#    connection that meets it meanwhile is sent to another (every retry may pick another server).
+#    Sources/TestSupport/HAProxy.swift runs the same settings for the failover test.
 cat >"$WORK/haproxy.cfg" <<CONF
 global
     # Within the usual descriptor limit (each connection holds two: client and instance).
     maxconn 8000
 defaults
     mode tcp
-    timeout connect 2s
+    timeout connect 200ms
+    retries 3
+    option redispatch 1
     timeout client 1h
     timeout server 1h
 frontend snapshare

@@ -59,21 +59,15 @@ extension PostgresStore: SnapStore, MaintenanceStore {
                 guard let row = try connection.query(Self.claimGateSQL, [.integer(viewerID), .integer(snapID)]).first else {
                     throw StoreError(.notFound, "no snap \(snapID)")
                 }
-                var listing = try StoreRows.snapListing(row)
-                guard listing.posterID != viewerID else {
-                    throw StoreError(.ownSnap, "snap \(snapID) is yours: posters cannot open their own snaps")
-                }
-                guard listing.expiresAt > now, !row.bool("image_erased") else {
-                    throw StoreError(.expired, "snap \(snapID) has expired")
-                }
+                let gate = try StoreRows.snapListing(row)
+                try StoreRows.checkClaim(gate, erased: row.bool("image_erased"), viewerID: viewerID, now: now)
                 do {
                     try connection.execute("INSERT INTO views (snap_id, viewer_id, claimed_at) VALUES ($1, $2, $3)",
                                            [.integer(snapID), .integer(viewerID), .integer(now)])
                 } catch let error as PostgresError where error.isUniquenessViolation {
-                    throw StoreError(.alreadyViewed, "you already opened snap \(snapID); each snap opens once per person")
+                    throw StoreRows.alreadyViewed(snapID)
                 }
-                guard row.bool("has_image") else { throw StoreError(.expired, "snap \(snapID) has no image any more") }
-                listing.status = .read
+                let listing = try StoreRows.claimed(gate, hasImage: row.bool("has_image"))
                 let connection = self.connection
                 return try body(listing, row.bytes("sha256"), PostgresBytes {
                     try connection.query("SELECT bytes FROM snap_images WHERE snap_id = $1", [.integer(snapID)]).first?.bytes("bytes") ?? []
@@ -167,9 +161,14 @@ extension PostgresStore: SnapStore, MaintenanceStore {
         """
     static let listingFrom = "\nFROM snaps s JOIN feeds f ON f.id = s.feed_id JOIN users u ON u.id = s.poster_id\n"
     static let listingSelect = "SELECT " + listingColumns + listingFrom
-    static let claimGateSQL = "SELECT " + listingColumns
-        + ", s.image_erased, s.sha256, EXISTS (SELECT 1 FROM snap_images i WHERE i.snap_id = s.id) AS has_image"
-        + listingFrom + "WHERE s.id = $2"
+    /// $2 snap id ($1, the viewer, is not needed): the listing, then what the view-once gate
+    /// checks. As in SQLite, the status and the count of opens are not looked up: the gate
+    /// refuses the poster, and for anyone else the view row's insert decides.
+    static let claimGateSQL = """
+        SELECT s.id, f.name AS feed_name, u.name AS poster_name, s.posted_at, s.expires_at, 0 AS status,
+               s.byte_count, s.width, s.height, s.format, s.poster_id, 0 AS opened_count,
+               s.image_erased, s.sha256, EXISTS (SELECT 1 FROM snap_images i WHERE i.snap_id = s.id) AS has_image
+        """ + listingFrom + "WHERE s.id = $2"
     static let liveListingSQL = listingSelect + "WHERE s.expires_at > $2 AND NOT s.image_erased ORDER BY s.posted_at DESC, s.id DESC"
     static let liveFeedListingSQL = listingSelect
         + "WHERE s.feed_id = $3 AND s.expires_at > $2 AND NOT s.image_erased ORDER BY s.posted_at DESC, s.id DESC"

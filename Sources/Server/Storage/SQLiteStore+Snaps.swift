@@ -65,23 +65,14 @@ extension SQLiteStore {
                 }) else {
                     throw StoreError(.notFound, "no snap \(snapID)")
                 }
-                guard gate.listing.posterID != viewerID else {
-                    throw StoreError(.ownSnap, "snap \(snapID) is yours: posters cannot open their own snaps")
-                }
-                guard gate.listing.expiresAt > now, !gate.erased else {
-                    throw StoreError(.expired, "snap \(snapID) has expired")
-                }
+                try StoreRows.checkClaim(gate.listing, erased: gate.erased, viewerID: viewerID, now: now)
                 do {
                     try database.run("INSERT INTO views (snap_id, viewer_id, claimed_at) VALUES (?1, ?2, ?3)",
                                      [.integer(snapID), .integer(viewerID), .integer(now)])
                 } catch let error as SQLiteError where error.isUniquenessViolation {
-                    throw StoreError(.alreadyViewed, "you already opened snap \(snapID); each snap opens once per person")
+                    throw StoreRows.alreadyViewed(snapID)
                 }
-                // A missing image with image_erased still 0 means a purge is racing us or the row was
-                // damaged; either way nobody gets bytes, and throwing rolls the claim back.
-                guard gate.hasImage else { throw StoreError(.expired, "snap \(snapID) has no image any more") }
-                var listing = gate.listing
-                listing.status = .read
+                let listing = try StoreRows.claimed(gate.listing, hasImage: gate.hasImage)
                 return try database.withStoredBytes(table: "snap_images", column: "bytes", rowID: snapID) { image in
                     try body(listing, gate.sha256, image)
                 }

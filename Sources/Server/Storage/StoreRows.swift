@@ -79,4 +79,30 @@ enum StoreRows {
         let noun = failedPhotos == 1 ? "the album's photo" : "any of the album's \(failedPhotos) photos"
         return "could not download \(noun): \(firstReason ?? "unknown error")"
     }
+
+    // MARK: The view-once gate, for both engines' `claimView`
+
+    /// The checks before the claim, in their order after `notFound`: the viewer's own snap
+    /// (`ownSnap`), then an expired or erased one (`expired`).
+    static func checkClaim(_ listing: SnapListing, erased: Bool, viewerID: Int64, now: Int64) throws {
+        guard listing.posterID != viewerID else {
+            throw StoreError(.ownSnap, "snap \(listing.id) is yours: posters cannot open their own snaps")
+        }
+        guard listing.expiresAt > now, !erased else { throw StoreError(.expired, "snap \(listing.id) has expired") }
+    }
+
+    /// What the primary-key conflict of the view row means.
+    static func alreadyViewed(_ snapID: Int64) -> StoreError {
+        StoreError(.alreadyViewed, "you already opened snap \(snapID); each snap opens once per person")
+    }
+
+    /// The listing the winner gets, once its view row is in. A missing image with the snap not
+    /// marked erased means a purge is racing the claim or the row was damaged: nobody gets bytes,
+    /// and the throw rolls the claim back.
+    static func claimed(_ listing: SnapListing, hasImage: Bool) throws -> SnapListing {
+        guard hasImage else { throw StoreError(.expired, "snap \(listing.id) has no image any more") }
+        var listing = listing
+        listing.status = .read
+        return listing
+    }
 }

@@ -2,17 +2,20 @@
 /// that every instance sharing it counts the same failures: a guesser spread over several
 /// instances gets no more tries than one instance would give.
 ///
-/// The throttle's rules stay in `LoginThrottle`; a store only reads, locks and writes budgets.
-/// The protocol lives beside the throttle that needs it; the storage engines implement it.
+/// The throttle's rules stay in `LoginThrottle`; a store only locks, reads and writes budgets,
+/// and `updateThrottleBudgets` puts those together once for every engine. The protocol lives
+/// beside the throttle that needs it; the storage engines implement it.
 public protocol ThrottleStore: AnyObject {
-    /// Reads the budgets of `keys` (a missing one is empty), hands them to `change`, and writes
-    /// back the ones it changed, deleting those left idle; all in one transaction that a
-    /// concurrent change of the same keys, from this or another instance, waits for. A throw
-    /// from `change` writes nothing and comes out unchanged.
-    func updateThrottleBudgets<R>(_ keys: [ThrottleKey],
-                                  _ change: (inout [ThrottleKey: ThrottleBudget]) throws -> R) throws -> R
-    /// The budgets of `keys` as stored (missing ones left out), read without locking them.
+    /// Runs `body` atomically (nested: a savepoint), as `SnapshareStore.transaction`.
+    func transaction<T>(_ body: () throws -> T) throws -> T
+    /// Inside a transaction: makes a concurrent change of the same keys, from this or another
+    /// instance, wait until this transaction ends. Keys are taken in one order, so two changes
+    /// cannot wait for each other.
+    func lockThrottleBudgets(_ keys: [ThrottleKey]) throws
+    /// The budgets of `keys` as stored (missing ones left out); no lock taken.
     func throttleBudgets(_ keys: [ThrottleKey]) throws -> [ThrottleKey: ThrottleBudget]
+    /// Stores one budget, or deletes it (nil).
+    func saveThrottleBudget(_ key: ThrottleKey, _ budget: ThrottleBudget?) throws
     /// The stored keys of one throttle that belong to a name (its per-name budget and every
     /// name-and-address budget), for an admin's unlock.
     func throttleKeys(kind: String, name: String) throws -> [ThrottleKey]
@@ -69,5 +72,26 @@ public struct ThrottleBudget: Sendable, Equatable {
             failures = (failures + lapsed).sorted()
         }
         failures.removeAll { now - $0 >= window }
+    }
+}
+
+extension ThrottleStore {
+    /// Reads the budgets of `keys` (a missing one is empty), hands them to `change`, and writes
+    /// back the ones it changed, deleting those left idle; all in one transaction that a
+    /// concurrent change of the same keys waits for (`lockThrottleBudgets`). A throw from
+    /// `change` writes nothing and comes out unchanged.
+    public func updateThrottleBudgets<R>(_ keys: [ThrottleKey],
+                                         _ change: (inout [ThrottleKey: ThrottleBudget]) throws -> R) throws -> R {
+        try transaction {
+            try lockThrottleBudgets(keys)
+            let stored = try throttleBudgets(keys)
+            var budgets = stored
+            let result = try change(&budgets)
+            for key in Set(stored.keys).union(budgets.keys) {
+                let budget = budgets[key].flatMap { $0.isIdle ? nil : $0 }
+                if budget != stored[key] { try saveThrottleBudget(key, budget) }
+            }
+            return result
+        }
     }
 }

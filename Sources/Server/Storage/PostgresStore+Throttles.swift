@@ -1,47 +1,32 @@
 import PostgreSQL
 
-/// Throttle budgets shared by every instance. The keys' rows are created if missing and locked
-/// (an upsert) in one order within a change, so two instances changing the same budget take
-/// turns and neither loses the other's attempt.
+/// Throttle budgets shared by every instance. A change holds an advisory lock per key (keys in
+/// one order), so two instances changing the same budget take turns and neither loses the
+/// other's attempt; rows need not exist to be locked.
 extension PostgresStore: ThrottleStore {
-    public func updateThrottleBudgets<R>(_ keys: [ThrottleKey],
-                                         _ change: (inout [ThrottleKey: ThrottleBudget]) throws -> R) throws -> R {
-        try translatingErrors("updating login throttle") {
-            try connection.transaction {
-                var stored: [ThrottleKey: ThrottleBudget] = [:]
-                for key in Self.lockOrder(keys) {
-                    // Made if missing and locked in one statement: an upsert waits for whoever holds
-                    // the row and, if that one deleted it, inserts it anew, so the row is ours either way.
-                    let row = try connection.query("""
-                        INSERT INTO throttle_budgets (kind, scope, name, address, failures, pending, next_slot, last_used)
-                        VALUES ($1, $2, $3, $4, '', '', 0, 0)
-                        ON CONFLICT (kind, scope, name, address) DO UPDATE SET kind = EXCLUDED.kind
-                        RETURNING failures, pending, next_slot, last_used
-                        """, Self.values(key))[0]
-                    // A row with nothing in it was only just made, to be locked: the budget is missing.
-                    let budget = StoreRows.throttleBudget(row)
-                    if !(budget.isIdle && budget.lastUsed == 0) { stored[key] = budget }
-                }
-                var budgets = stored
-                let result = try change(&budgets)
-                var writes = StoreRows.throttleWrites(stored: stored, changed: budgets)
-                // The rows made only to be locked go again unless the change filled them.
-                for key in Set(keys) where stored[key] == nil && budgets[key].map(\.isIdle) ?? true {
-                    writes.append((key, nil))
-                }
-                for (key, budget) in writes {
-                    if let budget {
-                        try connection.execute("""
-                            UPDATE throttle_budgets SET failures = $5, pending = $6, next_slot = $7, last_used = $8
-                            WHERE kind = $1 AND scope = $2 AND name = $3 AND address = $4
-                            """, Self.values(key) + [.text(StoreRows.timesText(budget.failures)), .text(StoreRows.timesText(budget.pending)),
-                                                     .integer(budget.nextSlot), .integer(budget.lastUsed)])
-                    } else {
-                        try connection.execute("DELETE FROM throttle_budgets WHERE kind = $1 AND scope = $2 AND name = $3 AND address = $4",
-                                               Self.values(key))
-                    }
-                }
-                return result
+    /// One advisory lock per key, held until the transaction ends, taken in one order.
+    public func lockThrottleBudgets(_ keys: [ThrottleKey]) throws {
+        try translatingErrors("locking login throttle") {
+            for key in Self.lockOrder(keys) {
+                try connection.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0)) AS locked",
+                                     [.text([key.kind, String(key.scope.rawValue), key.name, key.address].joined(separator: "\u{1F}"))])
+            }
+        }
+    }
+
+    public func saveThrottleBudget(_ key: ThrottleKey, _ budget: ThrottleBudget?) throws {
+        try translatingErrors("saving login throttle") {
+            if let budget {
+                try connection.execute("""
+                    INSERT INTO throttle_budgets (kind, scope, name, address, failures, pending, next_slot, last_used)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                    ON CONFLICT (kind, scope, name, address)
+                    DO UPDATE SET failures = $5, pending = $6, next_slot = $7, last_used = $8
+                    """, Self.values(key) + [.text(StoreRows.timesText(budget.failures)), .text(StoreRows.timesText(budget.pending)),
+                                             .integer(budget.nextSlot), .integer(budget.lastUsed)])
+            } else {
+                try connection.execute("DELETE FROM throttle_budgets WHERE kind = $1 AND scope = $2 AND name = $3 AND address = $4",
+                                       Self.values(key))
             }
         }
     }
@@ -50,14 +35,10 @@ extension PostgresStore: ThrottleStore {
         try translatingErrors("reading login throttle") {
             var stored: [ThrottleKey: ThrottleBudget] = [:]
             for key in keys {
-                let row = try connection.query("""
+                stored[key] = try connection.query("""
                     SELECT failures, pending, next_slot, last_used FROM throttle_budgets
                     WHERE kind = $1 AND scope = $2 AND name = $3 AND address = $4
-                    """, Self.values(key)).first
-                // A row with nothing in it is another transaction's, made only to be locked.
-                if let budget = row.map(StoreRows.throttleBudget), !(budget.isIdle && budget.lastUsed == 0) {
-                    stored[key] = budget
-                }
+                    """, Self.values(key)).first.map(StoreRows.throttleBudget)
             }
             return stored
         }

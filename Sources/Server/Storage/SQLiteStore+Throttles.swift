@@ -1,28 +1,21 @@
 import SQLite
 
-/// Throttle budgets: one row per key. The writer connection holds SQLite's write lock for the
-/// whole change, so a change is never interleaved with another.
+/// Throttle budgets: one row per key (`ThrottleStore.updateThrottleBudgets` puts these together).
 extension SQLiteStore: ThrottleStore {
-    public func updateThrottleBudgets<R>(_ keys: [ThrottleKey],
-                                         _ change: (inout [ThrottleKey: ThrottleBudget]) throws -> R) throws -> R {
-        try translatingErrors("updating login throttle") {
-            try database.transaction {
-                let stored = try throttleBudgets(keys)
-                var budgets = stored
-                let result = try change(&budgets)
-                for (key, budget) in StoreRows.throttleWrites(stored: stored, changed: budgets) {
-                    if let budget {
-                        try database.run("""
-                            INSERT OR REPLACE INTO throttle_budgets (kind, scope, name, address, failures, pending, next_slot, last_used)
-                            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-                            """, Self.values(key) + [.text(StoreRows.timesText(budget.failures)), .text(StoreRows.timesText(budget.pending)),
-                                                     .integer(budget.nextSlot), .integer(budget.lastUsed)])
-                    } else {
-                        try database.run("DELETE FROM throttle_budgets WHERE kind = ?1 AND scope = ?2 AND name = ?3 AND address = ?4",
-                                         Self.values(key))
-                    }
-                }
-                return result
+    /// The writer connection holds SQLite's write lock for its whole transaction already.
+    public func lockThrottleBudgets(_ keys: [ThrottleKey]) throws {}
+
+    public func saveThrottleBudget(_ key: ThrottleKey, _ budget: ThrottleBudget?) throws {
+        try translatingErrors("saving login throttle") {
+            if let budget {
+                try database.run("""
+                    INSERT OR REPLACE INTO throttle_budgets (kind, scope, name, address, failures, pending, next_slot, last_used)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                    """, Self.values(key) + [.text(StoreRows.timesText(budget.failures)), .text(StoreRows.timesText(budget.pending)),
+                                             .integer(budget.nextSlot), .integer(budget.lastUsed)])
+            } else {
+                try database.run("DELETE FROM throttle_budgets WHERE kind = ?1 AND scope = ?2 AND name = ?3 AND address = ?4",
+                                 Self.values(key))
             }
         }
     }

@@ -15,14 +15,4 @@ extension StoreRows {
     static func timesText(_ times: [Int64]) -> String { times.map(String.init).joined(separator: ",") }
 
     private static func times(_ text: String) -> [Int64] { text.split(separator: ",").compactMap { Int64($0) } }
-
-    /// What `updateThrottleBudgets` writes back, given the stored budgets and the changed ones:
-    /// each changed budget, and nil for a stored one now idle or removed (to delete).
-    static func throttleWrites(stored: [ThrottleKey: ThrottleBudget],
-                               changed: [ThrottleKey: ThrottleBudget]) -> [(ThrottleKey, ThrottleBudget?)] {
-        Set(stored.keys).union(changed.keys).compactMap { key in
-            guard let budget = changed[key], !budget.isIdle else { return stored[key] == nil ? nil : (key, nil) }
-            return stored[key] == budget ? nil : (key, budget)
-        }
-    }
 }

@@ -64,13 +64,20 @@ extension RequestHandler {
                         + "(\(attempt.recentFailures + 1) for this name in the last \(logins.policy.window / 60_000) min)")
             throw ErrorMessage(code: .badCredentials, message: "wrong user name or password")
         }
-        await finishAttempt(logins, attempt, .succeeded)
         let token = SecureRandom.token()
         let tokenHash = SHA256.hash(Array(token.utf8))
         let issued = clock.now()
         let lifetime = configuration.sessionLifetimeMilliseconds
-        try await storage.write { store in
-            try store.createSession(userID: user.id, tokenHash: tokenHash, at: issued, expiresAt: issued + lifetime)
+        let logins = self.logins
+        // The attempt ends with the session it earned, in one write (or, if that fails, as abandoned).
+        do {
+            try await storage.write { store in
+                try logins.finish(attempt, .succeeded, now: issued, in: store)
+                try store.createSession(userID: user.id, tokenHash: tokenHash, at: issued, expiresAt: issued + lifetime)
+            }
+        } catch {
+            await finishAttempt(logins, attempt, .abandoned)
+            throw error
         }
         return authenticated(user, token: token, tokenHash: tokenHash, requestID: context.requestID)
     }
@@ -163,12 +170,21 @@ extension RequestHandler {
             logger.info("failed password change for \(user.name) from \(context.peerAddress): wrong current password")
             throw ErrorMessage(code: .badCredentials, message: "your current password is wrong")
         }
-        await finishAttempt(logins, attempt, .succeeded)
-        let hash = try await passwords.hash(request.newPassword)
         let keep = user.sessionHash
-        let ended = try await storage.write { store in
-            try store.setPasswordHash(userID: userID, passwordHash: hash)
-            return try store.deleteSessions(userID: userID, keeping: keep)
+        let logins = self.logins
+        // The attempt ends with the change it allowed, in one write (or, if that fails, as abandoned).
+        let ended: Int
+        do {
+            let hash = try await passwords.hash(request.newPassword)
+            let now = clock.now()
+            ended = try await storage.write { store in
+                try logins.finish(attempt, .succeeded, now: now, in: store)
+                try store.setPasswordHash(userID: userID, passwordHash: hash)
+                return try store.deleteSessions(userID: userID, keeping: keep)
+            }
+        } catch {
+            await finishAttempt(logins, attempt, .abandoned)
+            throw error
         }
         logger.info("\(user.name) changed their password from \(context.peerAddress); \(ended) other sessions ended")
         return HandlerOutcome(Ok(), requestID: context.requestID, access: .userSessionsEnded(userID: userID, keeping: keep))

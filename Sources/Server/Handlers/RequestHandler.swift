@@ -24,14 +24,14 @@ public final class RequestHandler: Sendable {
     let images: ImageCache
 
     public init(storage: StorageExecutor, configuration: ServerConfiguration, metrics: ServerMetrics,
-                logger: Logger, albums: Albums, imageCeiling: ImageCeiling = ImageCeiling(),
+                logger: Logger, albums: Albums, changes: ChangeVersion = ChangeVersion(), imageCeiling: ImageCeiling = ImageCeiling(),
                 clock: WallClock = .system) {
         self.storage = storage
         self.imageCeiling = imageCeiling
         self.images = ImageCache(capacityBytes: configuration.imageCacheBytes)
         self.albums = albums
         self.configuration = configuration
-        self.changes = ChangeVersion(feed: configuration.database.map { PostgresChangeFeed(conninfo: $0, logger: logger) })
+        self.changes = changes
         self.logins = LoginThrottle(kind: "login", policy: configuration.loginThrottle)
         self.classCodes = LoginThrottle(kind: "class-code", policy: configuration.classCodeThrottle)
         self.passwords = PasswordWork()

@@ -14,6 +14,8 @@ public final class SnapshareServer: @unchecked Sendable {
     /// The certificate set in use when the server generated its own.
     public private(set) var certificates: DevCertificateSet?
     private let storage: StorageExecutor
+    /// What Poll reports, fed by other instances through PostgreSQL when there are any.
+    private let changes: ChangeVersion
     private let core: ServerCore
     private let handler: RequestHandler
     /// Created once serving has started: a timer source that is released without ever being
@@ -36,10 +38,13 @@ public final class SnapshareServer: @unchecked Sendable {
         // Before storage starts its threads: a photo source that cannot work stops the start here.
         let photos = try configuration.photoSource.makeProvider(configuration.photoSettings, logger: logger)
         let gazetteer = try Gazetteer.bundled()
-        storage = if let database = configuration.database {
-            try StorageExecutor.postgres(conninfo: database, readers: configuration.storageReaders)
+        // The engine, and with PostgreSQL the feed that carries changes between instances.
+        if let database = configuration.database {
+            storage = try StorageExecutor.postgres(conninfo: database, readers: configuration.storageReaders)
+            changes = ChangeVersion(feed: PostgresChangeFeed(conninfo: database, logger: logger))
         } else {
-            try StorageExecutor.sqlite(path: configuration.databasePath, readers: configuration.storageReaders)
+            storage = try StorageExecutor.sqlite(path: configuration.databasePath, readers: configuration.storageReaders)
+            changes = ChangeVersion()
         }
 
         let certificateFile: String
@@ -63,7 +68,7 @@ public final class SnapshareServer: @unchecked Sendable {
                                  logger: logger, clock: clock, leaseMilliseconds: configuration.albumLeaseMilliseconds,
                                  leaseScanInterval: .milliseconds(configuration.albumLeaseScanMilliseconds))
         handler = RequestHandler(storage: storage, configuration: configuration, metrics: metrics, logger: logger, albums: albums,
-                                 imageCeiling: ceiling, clock: clock)
+                                 changes: changes, imageCeiling: ceiling, clock: clock)
         core = try ServerCore(configuration: configuration, tlsContext: tls, handler: handler, storage: storage,
                               imageCeiling: ceiling, metrics: metrics, logger: logger)
     }
@@ -127,7 +132,7 @@ public final class SnapshareServer: @unchecked Sendable {
         purgeTimer?.cancel()
         purgeTimer = nil
         albums.shutdown()
-        handler.changes.stop()
+        changes.stop()
         core.stop()
         storage.shutdown()
     }

@@ -4,8 +4,8 @@ import Glibc
 import Foundation
 import Synchronization
 
-/// A throwaway PostgreSQL cluster for the tests: `initdb` in a temporary folder, started on a
-/// free port with its Unix socket in that folder (no TCP), one fresh database per test, stopped
+/// A throwaway PostgreSQL cluster for the tests: `initdb` in a temporary folder, started with
+/// only a Unix socket in that folder (no TCP), one fresh database per test, stopped
 /// (and the folder removed) when the test process exits.
 ///
 /// PostgreSQL refuses to run as root, so as root the cluster belongs to the `postgres` user and
@@ -26,13 +26,14 @@ public final class PostgresCluster: @unchecked Sendable {
     /// A cluster of its own (a test that stops and starts PostgreSQL uses one, so it never
     /// disturbs the shared one); stopped and removed at exit or when released.
     public init() throws {
-        guard let bin = Self.binaries() else { throw ClusterError("PostgreSQL's programs are not installed") }
+        guard let bin = Self.binaries() else { throw ProcessError("PostgreSQL's programs are not installed") }
         directory = NSTemporaryDirectory() + "snapshare-pg-" + UUID().uuidString.prefix(8)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let asRoot = getuid() == 0
         if asRoot { try Self.shell("chown postgres '\(directory)'") }
         let run = asRoot ? "runuser -u postgres -- " : ""
-        port = try Self.freePort()
+        // Only a Unix socket in this cluster's own folder: the port merely names it.
+        port = 5432
         try Self.shell("\(run)'\(bin)/initdb' -D '\(directory)/data' -A trust -U postgres -E UTF8 --no-sync >'\(directory)/initdb.log' 2>&1")
         startCommand = """
             \(run)'\(bin)/pg_ctl' -D '\(directory)/data' -l '\(directory)/server.log' -w -t 60 \
@@ -82,26 +83,7 @@ public final class PostgresCluster: @unchecked Sendable {
     private static func shell(_ command: String) throws -> Int32 {
         InheritedDescriptors.closeOnExec()
         let status = system(command)
-        guard status == 0 else { throw ClusterError("failed (\(status)): \(command)") }
+        guard status == 0 else { throw ProcessError("failed (\(status)): \(command)") }
         return status
     }
-
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw ClusterError("no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-}
-
-public struct ClusterError: Error, CustomStringConvertible {
-    public let description: String
-    init(_ description: String) { self.description = description }
 }

@@ -21,12 +21,12 @@ public final class TmuxPane {
         let line = "env \(exports) \(command)"
         // The tmux server this starts keeps whatever descriptors it inherits, and its forks
         // confuse Foundation's Process: no pipes, no Process, a plain shell command instead.
-        guard let path = Self.tmuxPath else { throw TmuxError(message: "tmux is not installed") }
+        guard let path = Self.tmuxPath else { throw ProcessError("tmux is not installed") }
         let start = [path, "-S", socket, "-f", "/dev/null", "new-session", "-d", "-s", "app", "-x", String(columns), "-y", String(rows), line]
             .map(Self.quoted).joined(separator: " ")
         InheritedDescriptors.closeOnExec()
         _ = system(start + " </dev/null >/dev/null 2>&1")
-        guard try tmux(["has-session", "-t", "app"]).status == 0 else { throw TmuxError(message: "tmux did not start: \(start)") }
+        guard try tmux(["has-session", "-t", "app"]).status == 0 else { throw ProcessError("tmux did not start: \(start)") }
         // Keep the pane after the program exits, so its last screen can be read.
         _ = try tmux(["set-option", "-t", "app", "remain-on-exit", "on"])
     }
@@ -67,15 +67,9 @@ public final class TmuxPane {
     }
 
     private func tmux(_ arguments: [String]) throws -> Subprocess.Result {
-        guard let path = Self.tmuxPath else { throw TmuxError(message: "tmux is not installed") }
+        guard let path = Self.tmuxPath else { throw ProcessError("tmux is not installed") }
         return try Subprocess.runTool(path, ["-S", socket, "-f", "/dev/null"] + arguments, timeout: 30)
     }
 
     private static func quoted(_ value: String) -> String { "'" + value.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-}
-
-public struct TmuxError: Error, CustomStringConvertible {
-    public let message: String
-    public init(message: String) { self.message = message }
-    public var description: String { message }
 }

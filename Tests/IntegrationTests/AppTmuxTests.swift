@@ -128,7 +128,7 @@ struct AppLifecycleTests {
             let environment = (try? String(contentsOfFile: "/proc/\(pid)/environ", encoding: .utf8)) ?? ""
             if environment.contains(home.path) { return pid }
         }
-        throw TmuxError(message: "the app's process was not found")
+        throw ProcessError("the app's process was not found")
     }
 
     static func cookedModeRestored(_ record: String) throws -> Bool {

@@ -45,6 +45,13 @@ public struct ScreenWriter: Sendable {
         return output.finish()
     }
 
+    /// `frame` between the begin and end of synchronized output (DEC mode 2026): a terminal that
+    /// knows the mode shows the frame whole or not at all, never half drawn; one that does not
+    /// ignores it. The mode is set, never queried (some terminals print the query's reply).
+    public static func synchronized(_ frame: [UInt8]) -> [UInt8] {
+        frame.isEmpty ? [] : Array("\u{1B}[?2026h".utf8) + frame + Array("\u{1B}[?2026l".utf8)
+    }
+
     /// Whether a cell must be drawn again: it differs, or it is the left half of a wide
     /// character whose right half differs.
     private static func changed(_ old: CellGrid, _ new: CellGrid, _ column: Int, _ row: Int) -> Bool {

@@ -54,6 +54,16 @@ struct ScreenTests {
                 "a new size is drawn whole")
     }
 
+    @Test("a frame is sent as one synchronized update; no change sends nothing")
+    func synchronizedFrames() {
+        var writer = ScreenWriter(depth: .trueColor)
+        var grid = CellGrid(columns: 4, rows: 1)
+        grid.write("ab", column: 0, row: 0)
+        let first = String(decoding: ScreenWriter.synchronized(writer.frame(grid)), as: UTF8.self)
+        #expect(first.hasPrefix("\u{1B}[?2026h\u{1B}[0m\u{1B}[2J") && first.hasSuffix("\u{1B}[?2026l"), "\(first.debugDescription)")
+        #expect(ScreenWriter.synchronized(writer.frame(grid)).isEmpty)
+    }
+
     @Test("colours come down to the terminal's depth; plain keeps bold, underline and reverse only")
     func depths() {
         var grid = CellGrid(columns: 2, rows: 1)

@@ -120,13 +120,16 @@ struct AppLifecycleTests {
         return (pane, record)
     }
 
+    /// The app started for this home: the `snapshare` process whose environment names it. Other tests run
+    /// apps at the same time, so the newest `snapshare` on the machine need not be ours.
     static func appPID(home: TemporaryDirectory) throws -> Int32 {
-        let found = try Subprocess.runTool("/usr/bin/pgrep", ["-f", "-n", "snapshare --server"]).stdout
-        // Only ours: the newest snapshare whose environment names this home.
-        for line in found.split(separator: "\n") {
-            guard let pid = Int32(line.trimmingCharacters(in: .whitespaces)) else { continue }
-            let environment = (try? String(contentsOfFile: "/proc/\(pid)/environ", encoding: .utf8)) ?? ""
-            if environment.contains(home.path) { return pid }
+        let ours = "SNAPSHARE_HOME=" + home.path
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for pid in entries.compactMap(Int32.init) {
+            let command = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? ""
+            guard command.trimmingCharacters(in: .whitespacesAndNewlines) == "snapshare",
+                  let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { continue }
+            if environment.split(separator: 0).contains(where: { String(decoding: $0, as: UTF8.self) == ours }) { return pid }
         }
         throw ProcessError("the app's process was not found")
     }

@@ -69,7 +69,8 @@ enum AppRunner {
                 writer.invalidate()
                 shownPicture = nil
             }
-            try session.terminal.write(writer.frame(grid))
+            let frame = ScreenWriter.synchronized(writer.frame(grid))
+            if !frame.isEmpty { try session.terminal.write(frame) }
             if let picture, shownPicture == nil, let bytes = picture.picture.escapes(app.pictures, area: picture.area) {
                 try session.terminal.write(bytes)
                 shownPicture = ObjectIdentifier(picture.picture)

@@ -53,16 +53,19 @@ struct MovieBrowserTests {
     @Test("ticket sales are whole non-negative dollars that fit SQLite, shown with separators")
     func salesRules() {
         func accepted(_ text: String) -> UInt64? {
-            if case .success(let value) = MovieCommands.parseSales(text) { return value }
+            if case .success(let value) = TicketSales.parse(text, name: "--sales") { return value }
             return nil
         }
         #expect(accepted("0") == 0)
         #expect(accepted("1234567") == 1_234_567)
         #expect(accepted(" 42 ") == 42)
         #expect(accepted("9223372036854775807") == UInt64(Int64.max))
+        #expect(accepted("$1,234,567") == 1_234_567, "what MoviePresenter.dollars shows can be typed back")
+        #expect(accepted("12,345") == 12_345)
         for (text, reason) in [("-5", "cannot be negative"), ("abc", "whole number"), ("12.50", "whole number"), ("", "whole number"),
-                               ("1e6", "whole number"), ("9223372036854775808", "at most"), ("99999999999999999999999", "at most")] {
-            if case .failure(let problem) = MovieCommands.parseSales(text) {
+                               ("1e6", "whole number"), ("1,23", "whole number"), (",123", "whole number"), ("$", "whole number"),
+                               ("-$5", "whole number"), ("-1,000", "cannot be negative"), ("9223372036854775808", "at most"), ("99999999999999999999999", "at most")] {
+            if case .failure(let problem) = TicketSales.parse(text, name: "--sales") {
                 #expect(problem.message.contains(reason), "\(text): \(problem.message)")
             } else {
                 Issue.record("accepted --sales \(text)")

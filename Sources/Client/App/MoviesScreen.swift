@@ -124,11 +124,15 @@ final class MoviesScreen: AppScreen {
     private func save(editing: String?) {
         let title = form[0].text.trimmingCharacters(in: .whitespaces)
         let genre = form[1].text.trimmingCharacters(in: .whitespaces)
-        let salesText = form[2].text.filter { $0 != "," && $0 != "$" && $0 != " " }
         guard !title.isEmpty else { formFocus = 0; app.setStatus("A movie needs a title", isError: true); return }
-        guard let sales = UInt64(salesText.isEmpty ? "0" : salesText) else {
+        // Left empty, the sales are nothing yet.
+        let salesText = form[2].text.trimmingCharacters(in: .whitespaces)
+        let sales: UInt64
+        switch salesText.isEmpty ? .success(0) : TicketSales.parse(salesText, name: "Ticket sales") {
+        case .success(let value): sales = value
+        case .failure(let problem):
             formFocus = 2
-            app.setStatus("Ticket sales are a whole number of dollars", isError: true)
+            app.setStatus(problem.message, isError: true)
             return
         }
         let movie = MovieInfo(title: title, genre: genre, sales: sales)

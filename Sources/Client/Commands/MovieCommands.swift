@@ -131,33 +131,12 @@ enum MovieCommands {
         return text
     }
 
-    /// `--sales`: a whole, non-negative number of dollars that fits SQLite's integers.
+    /// `--sales`, by the rules both the command line and the app use.
     static func sales(_ text: String, _ context: CommandContext) throws(ClientError) -> UInt64 {
-        switch parseSales(text) {
+        switch TicketSales.parse(text, name: "--sales") {
         case .success(let value): return value
         case .failure(let problem): throw context.usage(problem.message)
         }
-    }
-
-    /// The rules of `--sales`, apart from the command line so tests can reach them.
-    static func parseSales(_ text: String) -> Result<UInt64, SalesProblem> {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if trimmed.hasPrefix("-"), trimmed.dropFirst().allSatisfy(\.isNumber), trimmed.count > 1 {
-            return .failure(SalesProblem("--sales cannot be negative (got \(text))"))
-        }
-        guard !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
-            return .failure(SalesProblem("--sales takes a whole number of dollars such as 1234567 (got '\(text)')"))
-        }
-        guard let value = UInt64(trimmed), value <= UInt64(Int64.max) else {
-            return .failure(SalesProblem("--sales is at most \(Int64.max) dollars (got \(trimmed))"))
-        }
-        return .success(value)
-    }
-
-    /// Why a `--sales` value was refused.
-    struct SalesProblem: Error, Equatable {
-        let message: String
-        init(_ message: String) { self.message = message }
     }
 
     /// Runs `body`, turning the server's NOT_FOUND into a message that names the title.

@@ -235,6 +235,33 @@ struct AppLoginAndMouseTests {
         #expect(AppScreenTests.screen(second).contains("Welcome to Snapshare"))
     }
 
+    @Test("a class with more feeds than rows: the feed list scrolls to the one chosen, and a click picks from the rows shown")
+    func manyFeeds() throws {
+        let server = try TestServer()
+        let admin = try server.makeAdmin("teacher")
+        let names = (1...40).map { String(format: "Lecture %02d", $0) }
+        for name in names { try admin.createFeed(name) }
+        let home = TemporaryDirectory("app-home")
+        let app = AppScreenTests.app(try server.registeredSession("scroller"), home: home.path)
+        AppScreenTests.press(app, .enter)
+        var shown = AppScreenTests.screen(app, columns: 100, rows: 24)
+        #expect(shown.contains("to which feed?"))
+        let allFeeds = try server.registeredSession("reader").feeds().map(\.name)
+        AppScreenTests.press(app, .end)
+        shown = AppScreenTests.screen(app, columns: 100, rows: 24)
+        #expect(shown.contains("◉ \(allFeeds.last!)"), "the last feed is scrolled into view and chosen: \(shown)")
+        #expect(!shown.contains(allFeeds.first!), "the first has scrolled away")
+        // The list's first row now shows a later feed: clicking it picks that one, not the first feed.
+        let rows = shown.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let top = rows.firstIndex(where: { $0.contains("○ ") }) else { Issue.record("no feed rows: \(shown)"); return }
+        // The row is the feed's name, then the chosen picture beside the list.
+        let topName = rows[top].components(separatedBy: "○ ")[1].components(separatedBy: "  ")[0]
+        app.handle(.mouse(MouseEvent(action: .press(.left), column: 3, row: top)))
+        #expect(AppScreenTests.screen(app, columns: 100, rows: 24).contains("◉ \(topName)"))
+        app.handle(.mouse(MouseEvent(action: .press(.left), column: 3, row: top)))
+        #expect(app.status?.text == "Posted to \(topName)")
+    }
+
     @Test("clicks pick tabs, pictures and rows; the wheel scrolls")
     func mouse() throws {
         let server = try TestServer()

@@ -11,8 +11,8 @@ final class AlbumView {
     let pin: PinInfo
     let marker: Character
     private var album: Album?
-    private var selected = 0
-    private var scroll = 0
+    private var cursor = ListCursor(columns: AlbumView.columns)
+    private var selected: Int { cursor.selected }
     /// Thumbnails decoded once, by photo id.
     private var thumbnails: [UInt64: PictureCells] = [:]
     private var fetching: Set<UInt64> = []
@@ -37,7 +37,7 @@ final class AlbumView {
         app.request(retry: true, { [pin] session throws(ClientError) in try session.album(pinID: pin.id) }, then: { [self] album in
             loading = false
             self.album = album
-            selected = min(selected, max(0, album.photos.count - 1))
+            cursor.count = album.photos.count
             fetchThumbnails()
         })
     }
@@ -70,25 +70,16 @@ final class AlbumView {
     }
 
     func handle(_ event: InputEvent) -> Bool {
+        switch cursor.handle(event, slot: { [cells] mouse in cells.firstIndex { $0.contains(column: mouse.column, row: mouse.row) } }) {
+        case .moved: return true
+        case .activated: showSelected(); return true
+        case nil: break
+        }
         switch event {
-        case .key(.left, _), .key(.character("h"), []): selected = max(0, selected - 1)
-        case .key(.right, _), .key(.character("l"), []): selected = min(max(0, photos.count - 1), selected + 1)
-        case .key(.up, _), .key(.character("k"), []): if selected >= Self.columns { selected -= Self.columns }
-        case .key(.down, _), .key(.character("j"), []): selected = min(max(0, photos.count - 1), selected + Self.columns)
         case .key(.enter, _): showSelected()
         case .key(.character("x"), []), .key(.delete, _): removeSelected()
         case .key(.character("n"), []): newCollection()
         case .key(.character("v"), []): toggleVisit()
-        case .mouse(let mouse):
-            switch mouse.action {
-            case .wheelUp: selected = max(0, selected - Self.columns)
-            case .wheelDown: selected = min(max(0, photos.count - 1), selected + Self.columns)
-            case .press(.left):
-                guard let hit = cells.firstIndex(where: { $0.contains(column: mouse.column, row: mouse.row) }) else { return true }
-                let index = scroll * Self.columns + hit
-                if index == selected { showSelected() } else if photos.indices.contains(index) { selected = index }
-            default: break
-            }
         default:
             return false
         }
@@ -117,7 +108,7 @@ final class AlbumView {
         app.request(retry: false, { session throws(ClientError) in try session.deletePhoto(photo.id) }, then: { [self] in
             thumbnails[photo.id] = nil
             album?.photos.removeAll { $0.id == photo.id }
-            selected = min(selected, max(0, photos.count - 1))
+            cursor.count = photos.count
             app.setStatus("Removed \(photo.title.isEmpty ? "the photo" : "\"\(photo.title)\"")")
             refresh()
         })
@@ -131,7 +122,8 @@ final class AlbumView {
         app.request(retry: false, { [pin] session throws(ClientError) in try session.newCollection(pinID: pin.id) }, then: { [self] album in
             self.album = album
             thumbnails = [:]
-            selected = 0
+            cursor.count = album.photos.count
+            cursor.select(0)
             app.setStatus("A new collection is downloading")
         })
     }
@@ -181,15 +173,11 @@ final class AlbumView {
         }
         let cellWidth = area.width / Self.columns
         let cellHeight = 7
-        let visibleRows = max(1, (area.height - 2) / cellHeight)
-        let selectedRow = selected / Self.columns
-        if selectedRow < scroll { scroll = selectedRow }
-        if selectedRow >= scroll + visibleRows { scroll = selectedRow - visibleRows + 1 }
         cells = []
+        cursor.count = album.photos.count
         // Only the thumbnails on screen are drawn.
-        for slot in 0..<(visibleRows * Self.columns) {
-            let index = scroll * Self.columns + slot
-            guard album.photos.indices.contains(index) else { break }
+        for index in cursor.scrollIntoView(visibleRows: max(1, (area.height - 2) / cellHeight)) {
+            let slot = index - cursor.firstRow * Self.columns
             let photo = album.photos[index]
             let box = Rect(x: area.x + slot % Self.columns * cellWidth, y: area.y + 1 + slot / Self.columns * cellHeight,
                            width: cellWidth, height: cellHeight)

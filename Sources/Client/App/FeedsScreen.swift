@@ -17,15 +17,20 @@ final class FeedsScreen: AppScreen {
     private var snaps: [SnapInfo] = []
     private var feedNames: [String] = []
     private var rows: [Row] = []
-    /// The selected row (always a snap row when there is one).
-    private var selected = 0
-    private var scroll = 0
+    /// The selected row: always a snap row when there is one.
+    private var cursor = ListCursor()
     private var polling = false
     private var opening = false
-    private var visibleRows = 10
     private var top = 0
 
-    init(app: AppModel) { self.app = app }
+    init(app: AppModel) {
+        self.app = app
+        cursor = ListCursor { [unowned self] index in
+            if case .snap = rows[index] { true } else { false }
+        }
+    }
+
+    private var selected: Int { cursor.selected }
 
     var keys: [(String, String)] {
         [("↑ ↓ / j k / wheel", "move"), ("PgUp PgDn Home End", "move by pages, to the ends"),
@@ -75,47 +80,17 @@ final class FeedsScreen: AppScreen {
             // Newest first within a feed.
             rows += (grouped[name] ?? []).sorted { $0.postedAt > $1.postedAt }.map(Row.snap)
         }
-        selected = rows.firstIndex { if case .snap(let snap) = $0 { snap.id == selectedID } else { false } } ?? firstSnapRow(from: 0, step: 1) ?? 0
-    }
-
-    private func firstSnapRow(from start: Int, step: Int) -> Int? {
-        var index = start
-        while rows.indices.contains(index) {
-            if case .snap = rows[index] { return index }
-            index += step
-        }
-        return nil
-    }
-
-    private func move(by delta: Int) {
-        guard !rows.isEmpty else { return }
-        let target = min(rows.count - 1, max(0, selected + delta))
-        selected = firstSnapRow(from: target, step: delta >= 0 ? 1 : -1) ?? firstSnapRow(from: target, step: delta >= 0 ? -1 : 1) ?? selected
+        cursor.count = rows.count
+        cursor.select(rows.firstIndex { if case .snap(let snap) = $0 { snap.id == selectedID } else { false } } ?? 0)
     }
 
     func handle(_ event: InputEvent) -> Bool {
-        switch event {
-        case .key(.up, _), .key(.character("k"), []): move(by: -1)
-        case .key(.down, _), .key(.character("j"), []): move(by: 1)
-        case .key(.pageUp, _): move(by: -visibleRows)
-        case .key(.pageDown, _): move(by: visibleRows)
-        case .key(.home, _): move(by: -rows.count)
-        case .key(.end, _): move(by: rows.count)
-        case .key(.enter, _): open()
-        case .mouse(let mouse):
-            switch mouse.action {
-            case .wheelUp: move(by: -3)
-            case .wheelDown: move(by: 3)
-            case .press(.left):
-                let index = scroll + mouse.row - top
-                guard mouse.row >= top, rows.indices.contains(index), case .snap = rows[index] else { return true }
-                if index == selected { open() } else { selected = index }
-            default: break
-            }
-        default:
-            return false
+        if case .key(.enter, _) = event { open(); return true }
+        switch cursor.handle(event, slot: { [top] mouse in mouse.row >= top ? mouse.row - top : nil }) {
+        case nil: return false
+        case .moved: return true
+        case .activated: open(); return true
         }
-        return true
     }
 
     private func open() {
@@ -131,20 +106,22 @@ final class FeedsScreen: AppScreen {
         case .unread:
             opening = true
             app.setStatus("Opening…")
-            // Never retried: a view that reached the server is spent, and the server says so.
-            app.backend.perform(retry: false, { session throws(ClientError) in try session.open(snapID: snap.id) }, then: { [self] result in
+            // Never retried: a view that reached the server is spent, and the server says so. The
+            // picture is decoded on the network thread, so the screen never stalls on it.
+            let limits = app.welcome?.displayLimits ?? Welcome.largestDecoded
+            app.backend.perform(retry: false, { session throws(ClientError) -> Result<RGBImage, any Error> in
+                let opened = try session.open(snapID: snap.id)
+                do { return .success(try ImageCodec.decode(opened.image, limits: limits)) } catch { return .failure(error) }
+            }, then: { [self] result in
                 opening = false
                 markRead(snap.id)
                 switch result {
-                case .success(let opened):
-                    do {
-                        let image = try ImageCodec.decode(opened.image, limits: app.welcome?.displayLimits ?? Welcome.largestDecoded)
-                        app.overlay = .picture(PictureCells(image),
-                                               caption: "\(snap.poster) · \(snap.feed) · \(TimeAgo.describe(snap.postedAt, now: app.now)) · any key closes; it cannot be opened again")
-                        app.setStatus("Opened \(snap.poster)'s snap")
-                    } catch {
-                        app.setStatus("The snap's picture cannot be shown: \(error)", isError: true)
-                    }
+                case .success(.success(let image)):
+                    app.overlay = .picture(PictureCells(image),
+                                           caption: "\(snap.poster) · \(snap.feed) · \(TimeAgo.describe(snap.postedAt, now: app.now)) · any key closes; it cannot be opened again")
+                    app.setStatus("Opened \(snap.poster)'s snap")
+                case .success(.failure(let error)):
+                    app.setStatus("The snap's picture cannot be shown: \(error)", isError: true)
                 case .failure(let error):
                     app.report(error)
                 }
@@ -160,19 +137,14 @@ final class FeedsScreen: AppScreen {
 
     func draw(into grid: inout CellGrid, area: Rect) {
         top = area.y
-        visibleRows = area.height
         guard !rows.isEmpty else {
             grid.write(version == nil ? "Loading the feeds…" : "No feeds yet", column: area.x + 1, row: area.y)
             return
         }
-        if selected < scroll { scroll = selected }
-        if selected >= scroll + visibleRows { scroll = selected - visibleRows + 1 }
-        scroll = max(0, min(scroll, rows.count - visibleRows))
         let now = app.now
         // Only the rows on screen are drawn: a feed of 10,000 snaps costs one screenful.
-        for line in 0..<min(visibleRows, rows.count - scroll) {
-            let index = scroll + line
-            let row = area.y + line
+        for index in cursor.scrollIntoView(visibleRows: area.height) {
+            let row = area.y + index - cursor.firstRow
             switch rows[index] {
             case .feed(let name):
                 let count = snaps.filter { $0.feed == name && $0.expiresAt > now }.count

@@ -21,13 +21,15 @@ final class PostScreen: AppScreen {
     private unowned let app: AppModel
     private var samples: [Choice] = []
     private var loadError: String?
-    private var selected = 0
+    private var sampleCursor = ListCursor(columns: PostScreen.gridColumns)
+    private var selected: Int { sampleCursor.selected }
     /// A file typed with `o`; it replaces the sample while chosen.
     private var file: Choice?
     private var phase = Phase.pick
     private var path = TextField(label: "File: ", limit: 4096)
     private var feeds: [FeedInfo] = []
-    private var feedIndex = 0
+    private var feedCursor = ListCursor()
+    private var feedIndex: Int { feedCursor.selected }
     private var posting = false
     private static let gridColumns = 5
 
@@ -45,6 +47,7 @@ final class PostScreen: AppScreen {
         } catch {
             loadError = error.message
         }
+        sampleCursor.count = samples.count
     }
 
     var keys: [(String, String)] {
@@ -74,21 +77,17 @@ final class PostScreen: AppScreen {
     }
 
     private func handlePick(_ event: InputEvent) -> Bool {
-        let columns = Self.gridColumns
+        switch sampleCursor.handle(event, slot: { [lastCells] mouse in lastCells.firstIndex { $0.contains(column: mouse.column, row: mouse.row) } }) {
+        case .moved: return true
+        case .activated: file = nil; chooseFeed(); return true
+        case nil: break
+        }
         switch event {
-        case .key(.left, _), .key(.character("h"), []): selected = max(0, selected - 1)
-        case .key(.right, _), .key(.character("l"), []): selected = min(samples.count - 1, selected + 1)
-        case .key(.up, _), .key(.character("k"), []): if selected >= columns { selected -= columns }
-        case .key(.down, _), .key(.character("j"), []): if selected + columns < samples.count { selected += columns }
         case .key(.enter, _):
             file = nil
             chooseFeed()
         case .key(.character("o"), []):
             phase = .typingPath
-        case .mouse(let mouse):
-            guard case .press(.left) = mouse.action, let hit = lastCells.firstIndex(where: { $0.contains(column: mouse.column, row: mouse.row) })
-            else { return true }
-            if hit == selected { file = nil; chooseFeed() } else { selected = hit }
         default:
             return false
         }
@@ -96,17 +95,17 @@ final class PostScreen: AppScreen {
     }
 
     private func handleFeeds(_ event: InputEvent) -> Bool {
+        let slot = { [feedListTop, feedListWidth] (mouse: MouseEvent) in
+            mouse.row >= feedListTop && mouse.column < feedListWidth ? mouse.row - feedListTop : nil
+        }
+        switch feedCursor.handle(event, slot: slot) {
+        case .moved: return true
+        case .activated: post(); return true
+        case nil: break
+        }
         switch event {
         case .key(.escape, _), .key(.backspace, _): phase = .pick
-        case .key(.up, _), .key(.character("k"), []): feedIndex = max(0, feedIndex - 1)
-        case .key(.down, _), .key(.character("j"), []): feedIndex = min(max(0, feeds.count - 1), feedIndex + 1)
         case .key(.enter, _), .key(.character("p"), []): post()
-        case .mouse(let mouse):
-            guard case .press(.left) = mouse.action else { return true }
-            let index = mouse.row - feedListTop
-            if feeds.indices.contains(index) && mouse.column < feedListWidth {
-                if index == feedIndex { post() } else { feedIndex = index }
-            }
         default:
             return false
         }
@@ -135,7 +134,8 @@ final class PostScreen: AppScreen {
         app.request(retry: true, { session throws(ClientError) in try session.feeds() }, then: { [self] feeds in
             let previous = self.feeds.indices.contains(feedIndex) ? self.feeds[feedIndex].name : nil
             self.feeds = feeds
-            feedIndex = feeds.firstIndex { $0.name == previous } ?? 0
+            feedCursor.count = feeds.count
+            feedCursor.select(feeds.firstIndex { $0.name == previous } ?? 0)
             if feeds.isEmpty { app.setStatus("There are no feeds yet: the instructor makes them", isError: true) }
         })
     }
@@ -191,7 +191,8 @@ final class PostScreen: AppScreen {
         let cellWidth = area.width / columns
         let cellHeight = max(3, (area.height - 1 - bottom) / max(1, rows))
         lastCells = []
-        for (index, sample) in samples.enumerated() {
+        for index in sampleCursor.scrollIntoView(visibleRows: rows) {
+            let sample = samples[index]
             let box = Rect(x: area.x + index % columns * cellWidth, y: area.y + 1 + index / columns * cellHeight,
                            width: cellWidth, height: cellHeight)
             lastCells.append(box)
@@ -209,9 +210,9 @@ final class PostScreen: AppScreen {
     private func drawFeeds(into grid: inout CellGrid, area: Rect) {
         grid.write("Post \(chosen?.name ?? "") to which feed?", column: area.x + 1, row: area.y, style: Style(bold: true))
         feedListTop = area.y + 2
-        for (index, feed) in feeds.enumerated() where index < area.height - 3 {
+        for index in feedCursor.scrollIntoView(visibleRows: area.height - 3) {
             let isSelected = index == feedIndex
-            grid.write((isSelected ? "◉ " : "○ ") + feed.name, column: area.x + 1, row: feedListTop + index,
+            grid.write((isSelected ? "◉ " : "○ ") + feeds[index].name, column: area.x + 1, row: feedListTop + index - feedCursor.firstRow,
                        style: Style(bold: isSelected, reverse: isSelected), width: feedListWidth - 2)
         }
         grid.write(posting ? "Posting…" : "Enter posts · Esc goes back", column: area.x + 1, row: area.y + area.height - 1)

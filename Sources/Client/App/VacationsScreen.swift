@@ -20,7 +20,9 @@ final class VacationsScreen: AppScreen {
     private var vacations: [VacationSummary] = []
     private var places: [VacationPlace] = []
     private var tags: [VacationTag] = []
-    private var selected = 0
+    /// The selection in whichever list the level shows.
+    private var cursor = ListCursor()
+    private var selected: Int { cursor.selected }
     private var name = TextField(label: "Name: ", limit: 100)
     private var search = TextField(label: "Search tags: ", limit: 100)
     private var searching = false
@@ -50,7 +52,7 @@ final class VacationsScreen: AppScreen {
         let found = library.list()
         vacations = found.vacations
         if let warning = found.warnings.first { app.setStatus(warning.line, isError: true) }
-        selected = min(selected, max(0, vacations.count - 1))
+        cursor.count = count
     }
 
     private func fail(_ error: VacationError) { app.setStatus(error.description, isError: true) }
@@ -82,18 +84,13 @@ final class VacationsScreen: AppScreen {
             }
             return true
         }
+        cursor.count = count
+        switch cursor.handle(event, slot: { [listTop] mouse in mouse.row >= listTop ? mouse.row - listTop : nil }) {
+        case .moved: return true
+        case .activated: enter(); return true
+        case nil: break
+        }
         switch event {
-        case .key(.up, _), .key(.character("k"), []): selected = max(0, selected - 1)
-        case .key(.down, _), .key(.character("j"), []): selected = min(max(0, count - 1), selected + 1)
-        case .mouse(let mouse):
-            switch mouse.action {
-            case .wheelUp: selected = max(0, selected - 3)
-            case .wheelDown: selected = min(max(0, count - 1), selected + 3)
-            case .press(.left):
-                let index = mouse.row - listTop + firstShown
-                if (0..<count).contains(index) { if index == selected { enter() } else { selected = index } }
-            default: break
-            }
         case .key(.enter, _): enter()
         case .key(.escape, _), .key(.backspace, _): return back()
         default:
@@ -140,9 +137,9 @@ final class VacationsScreen: AppScreen {
     private func open(_ store: VacationStore, tags byTags: Bool) {
         do {
             if byTags { tags = try store.tags(search: search.text) } else { places = try store.itinerary() }
-            if case .vacation(_, let was) = level, was == byTags {} else { selected = 0 }
+            if case .vacation(_, let was) = level, was == byTags {} else { cursor.select(0) }
             level = .vacation(store, tags: byTags)
-            selected = min(selected, max(0, count - 1))
+            cursor.count = count
         } catch { fail(error) }
     }
 
@@ -163,7 +160,8 @@ final class VacationsScreen: AppScreen {
                     let found = try store.photos(atPlace: places[selected].name)
                     level = .photos(store, title: found.place.name, found.photos, backToTags: false)
                 } else { return }
-                selected = 0
+                cursor.count = count
+                cursor.select(0)
             } catch { fail(error) }
         case .photos(let store, _, let photos, _):
             guard photos.indices.contains(selected) else { return }
@@ -188,15 +186,13 @@ final class VacationsScreen: AppScreen {
         case .vacation: level = .list; reloadList()
         case .photos(let store, _, _, let byTags): open(store, tags: byTags)
         }
-        selected = 0
+        cursor.select(0)
         return true
     }
 
     // MARK: Drawing
 
     private var listTop = 0
-    /// The index of the list's top row as last drawn (the list scrolls to keep the selection in view).
-    private var firstShown = 0
 
     func draw(into grid: inout CellGrid, area: Rect) {
         let left = area.x + 1
@@ -224,13 +220,10 @@ final class VacationsScreen: AppScreen {
             grid.write("\(store.name) · \(title)", column: left, row: area.y, style: Style(bold: true))
             lines = photos.map { "\($0.displayTitle) · \($0.place)" }
         }
-        let visible = area.height - 3
-        let first = max(0, selected - visible + 1)
-        firstShown = first
-        for (offset, line) in lines.dropFirst(first).prefix(visible).enumerated() {
-            let index = first + offset
-            grid.write(line, column: left, row: listTop + offset, style: Style(bold: index == selected, reverse: index == selected),
-                       width: area.width - 2)
+        cursor.count = lines.count
+        for index in cursor.scrollIntoView(visibleRows: area.height - 3) {
+            grid.write(lines[index], column: left, row: listTop + index - cursor.firstRow,
+                       style: Style(bold: index == selected, reverse: index == selected), width: area.width - 2)
         }
     }
 }

@@ -3,19 +3,18 @@ import TerminalUI
 import Wire
 
 /// Feeds: one section per feed, each snap a row with poster, age and ● unread / ○ read / ➤ sent.
-/// Live: a Poll every second in the background, the listing fetched only when it says something
-/// changed, expired snaps dropped as their time passes. Enter on an unread snap opens it full
-/// screen once; the server refuses a second time.
+/// Live: a `FeedWatch` refreshed every second on the network thread (a Poll, and the listing only
+/// when it says something changed), expired snaps dropped as their time passes. Enter on an
+/// unread snap opens it full screen once; the server refuses a second time.
 final class FeedsScreen: AppScreen {
     private enum Row {
-        case feed(String)
+        /// A feed's heading, with how many live snaps it has.
+        case feed(String, count: Int)
         case snap(SnapInfo)
     }
 
     private unowned let app: AppModel
-    private var version: UInt64?
-    private var snaps: [SnapInfo] = []
-    private var feedNames: [String] = []
+    private var watch = FeedWatch(feed: nil, wantsFeedNames: true)
     private var rows: [Row] = []
     /// The selected row: always a snap row when there is one.
     private var cursor = ListCursor()
@@ -37,30 +36,29 @@ final class FeedsScreen: AppScreen {
          ("Enter / click", "open an unread snap (once), or see who opened yours")]
     }
 
-    func activate() { refresh(force: version == nil) }
+    func activate() { refresh() }
 
     func tick(now: Int64) {
-        refresh(force: false)
+        refresh()
         // Expiry moves no version: drop what passed its time.
-        if snaps.contains(where: { $0.expiresAt <= now }) { rebuild() }
+        if rows.contains(where: { if case .snap(let snap) = $0 { snap.expiresAt <= now } else { false } }) { rebuild() }
     }
 
-    /// A Poll, and the listing when it changed (or `force`).
-    private func refresh(force: Bool) {
+    /// Refreshes a copy of the watch on the network thread; a copy that found something new
+    /// replaces the one shown.
+    private func refresh() {
         guard !polling, app.welcome != nil else { return }
         polling = true
-        let known = force ? nil : version
-        app.backend.perform(retry: true, { session throws(ClientError) -> (Snaps, [String])? in
-            if let known, !(try session.poll(knownVersion: known)).changed { return nil }
-            return (try session.snaps(feed: nil), try session.feeds().map(\.name))
+        let current = watch
+        app.backend.perform(retry: true, { session throws(ClientError) -> FeedWatch? in
+            var refreshed = current
+            return try refreshed.refresh(using: session) ? refreshed : nil
         }, then: { [self] result in
             polling = false
             switch result {
             case .success(nil): break
-            case .success(let (listing, names)?):
-                version = listing.version
-                snaps = listing.snaps
-                feedNames = names
+            case .success(let refreshed?):
+                watch = refreshed
                 rebuild()
             case .failure(let error): app.report(error)
             }
@@ -70,13 +68,12 @@ final class FeedsScreen: AppScreen {
     private func rebuild() {
         let now = app.now
         let selectedID: UInt64? = if rows.indices.contains(selected), case .snap(let snap) = rows[selected] { snap.id } else { nil }
-        let live = snaps.filter { $0.expiresAt > now }
         var grouped: [String: [SnapInfo]] = [:]
-        for snap in live { grouped[snap.feed, default: []].append(snap) }
+        for snap in watch.liveSnaps(now: now) { grouped[snap.feed, default: []].append(snap) }
         rows = []
-        let names = feedNames + grouped.keys.filter { !feedNames.contains($0) }.sorted()
+        let names = watch.feedNames + grouped.keys.filter { !watch.feedNames.contains($0) }.sorted()
         for name in names {
-            rows.append(.feed(name))
+            rows.append(.feed(name, count: grouped[name]?.count ?? 0))
             // Newest first within a feed.
             rows += (grouped[name] ?? []).sorted { $0.postedAt > $1.postedAt }.map(Row.snap)
         }
@@ -130,15 +127,14 @@ final class FeedsScreen: AppScreen {
     }
 
     private func markRead(_ id: UInt64) {
-        guard let index = snaps.firstIndex(where: { $0.id == id }) else { return }
-        snaps[index].state = .read
+        watch.markRead(id)
         rebuild()
     }
 
     func draw(into grid: inout CellGrid, area: Rect) {
         top = area.y
         guard !rows.isEmpty else {
-            grid.write(version == nil ? "Loading the feeds…" : "No feeds yet", column: area.x + 1, row: area.y)
+            grid.write(watch.hasListing ? "No feeds yet" : "Loading the feeds…", column: area.x + 1, row: area.y)
             return
         }
         let now = app.now
@@ -146,8 +142,7 @@ final class FeedsScreen: AppScreen {
         for index in cursor.scrollIntoView(visibleRows: area.height) {
             let row = area.y + index - cursor.firstRow
             switch rows[index] {
-            case .feed(let name):
-                let count = snaps.filter { $0.feed == name && $0.expiresAt > now }.count
+            case .feed(let name, let count):
                 grid.write("\(name) (\(count))", column: area.x + 1, row: row, style: Style(bold: true, underline: true))
             case .snap(let snap):
                 let isSelected = index == selected

@@ -32,8 +32,8 @@ enum FeedCommands {
         let session = try context.authenticated()
         let clockOffset = (session.welcome.serverTime) - Timestamp.now()
         // JSON has no sections, so it needs no feed names.
-        let watch = FeedWatch(session: session, feed: context.parsed.positional(0), wantsFeedNames: !context.json)
-        try watch.refresh()
+        var watch = FeedWatch(feed: context.parsed.positional(0), wantsFeedNames: !context.json)
+        try watch.refresh(using: session)
         guard watching else {
             context.console.raw(render(watch, context: context, now: Timestamp.now() + clockOffset))
             return
@@ -55,7 +55,7 @@ enum FeedCommands {
                 context.console.raw(drawn)
             }
             usleep(useconds_t(interval * 1_000_000))
-            try watch.refresh()
+            try watch.refresh(using: session)
         }
     }
 

@@ -5,12 +5,14 @@ import Wire
 ///
 /// It polls cheaply, fetches the listing only when the server says something this user can see
 /// changed, and drops snaps as they expire (the server moves no version for that: an expiry is
-/// a time, which the watcher knows). Nothing here draws: the command line renders
-/// `liveSnaps(now:)` under `feedNames`, and a full-screen view could do the same.
-public final class FeedWatch {
+/// a time, which the watcher knows). Nothing here draws: `snapshare feeds --watch` and the app's
+/// Feeds screen both render `liveSnaps(now:)` under `feedNames`.
+///
+/// A value, refreshed with whichever session the caller has: the app refreshes a copy on its
+/// network thread and keeps the result on its own.
+public struct FeedWatch {
     /// The feed watched; nil for every feed.
     public let feed: String?
-    private let session: SnapshareSession
     private let wantsFeedNames: Bool
     private var version: UInt64?
     public private(set) var listing = Snaps(version: 0, snaps: [])
@@ -18,8 +20,7 @@ public final class FeedWatch {
     /// feed, empty ones included. Empty unless asked for, since it costs a request.
     public private(set) var feedNames: [String] = []
 
-    public init(session: SnapshareSession, feed: String?, wantsFeedNames: Bool) {
-        self.session = session
+    public init(feed: String?, wantsFeedNames: Bool) {
         self.feed = feed
         self.wantsFeedNames = wantsFeedNames
     }
@@ -27,7 +28,7 @@ public final class FeedWatch {
     /// Fetches the listing the first time, then only after a poll reports a change; true when a
     /// new listing arrived.
     @discardableResult
-    public func refresh() throws(ClientError) -> Bool {
+    public mutating func refresh(using session: SnapshareSession) throws(ClientError) -> Bool {
         if let version, !(try session.poll(knownVersion: version)).changed { return false }
         let listing = try session.snaps(feed: feed)
         // A feed made or deleted also moves the version, so the names are fetched again too.
@@ -46,6 +47,15 @@ public final class FeedWatch {
         self.listing = listing
         version = listing.version
         return true
+    }
+
+    /// Whether a listing has arrived yet.
+    public var hasListing: Bool { version != nil }
+
+    /// Marks a snap this user just opened as read, before the next listing says so.
+    public mutating func markRead(_ id: UInt64) {
+        guard let index = listing.snaps.firstIndex(where: { $0.id == id }) else { return }
+        listing.snaps[index].state = .read
     }
 
     /// The listed snaps not yet expired at `now` (the server's clock, in milliseconds).

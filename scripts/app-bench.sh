@@ -11,16 +11,12 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SCRIPT=app-bench
+# shellcheck source=lib/common.sh
+source "$ROOT/scripts/lib/common.sh"
 SCRATCH=${BENCH_SCRATCH:-$ROOT/.build/bench}
-if ! command -v tmux >/dev/null; then
-    echo "app-bench: installing tmux" >&2
-    DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux >&2
-fi
-echo "app-bench: building release binaries in $SCRATCH" >&2
-for product in snapshare-server snapshare snapshare-bench; do
-    (cd "$ROOT" && swift build -c release --product "$product" --scratch-path "$SCRATCH" >&2)
-done
-BIN=$(cd "$ROOT" && swift build -c release --scratch-path "$SCRATCH" --show-bin-path)
+install_missing tmux:tmux
+build snapshare-server snapshare snapshare-bench
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/snapshare-app-bench.XXXXXX")
 SOCKET=$WORK/tmux.socket
@@ -36,9 +32,7 @@ trap cleanup EXIT
 "$BIN/snapshare-server" --listen 127.0.0.1:0 --data "$WORK/data" --certs "$WORK/certs" --class-code BENCH \
     --log-level warning >"$WORK/server.out" 2>"$WORK/server.err" &
 SERVER_PID=$!
-for _ in $(seq 300); do grep -q "listening on" "$WORK/server.out" 2>/dev/null && break; sleep 0.1; done
-PORT=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$WORK/server.out")
-[[ -n "$PORT" ]] || { echo "app-bench: the server did not start:" >&2; cat "$WORK/server.err" >&2; exit 1; }
+PORT=$(listening_port "$WORK/server.out" "$WORK/server.err")
 CLIENT=(--server "127.0.0.1:$PORT" --ca "$WORK/certs/ca.pem")
 
 echo "app-bench: posting 10,000 snaps to Dog Spots" >&2
@@ -51,7 +45,7 @@ printf 'app bench password\n' | "$BIN/snapshare" "${CLIENT[@]}" register viewer 
 screen() { tmux -S "$SOCKET" capture-pane -p -t app; }
 wait_for() {
     for _ in $(seq 300); do screen | grep -qF "$1" && return; sleep 0.1; done
-    echo "app-bench: the app never showed \"$1\":" >&2; screen >&2; exit 1
+    say "the app never showed \"$1\":"; screen >&2; exit 1
 }
 keys() { local key=$1 count=$2; for _ in $(seq "$count"); do tmux -S "$SOCKET" send-keys -t app "$key"; sleep 0.02; done; }
 
@@ -63,7 +57,7 @@ APP_PID=$(pgrep -f "^$BIN/snapshare --server 127.0.0.1:$PORT" | head -1)
 
 tmux -S "$SOCKET" send-keys -t app 2
 wait_for "Dog Spots (10000)"
-echo "app-bench: keys on Feeds and the Map" >&2
+say "keys on Feeds and the Map"
 keys Down 200; keys PageDown 40; keys End 5; keys PageUp 40; keys Home 5
 tmux -S "$SOCKET" send-keys -t app 3
 wait_for "zoom"
@@ -71,16 +65,16 @@ keys Right 40; keys + 4; keys Up 40; keys - 4
 tmux -S "$SOCKET" send-keys -t app 2
 sleep 3
 
-echo "app-bench: idle on Feeds for 30 s" >&2
+say "idle on Feeds for 30 s"
 HZ=$(getconf CLK_TCK)
-ticks() { awk '{ split($0, a, ") "); split(a[2], f, " "); print f[12] + f[13] }' "/proc/$APP_PID/stat"; }
-T0=$(ticks); S0=$(date +%s.%N)
+T0=$(cpu_ticks "$APP_PID"); S0=$(date +%s.%N)
 sleep 30
-T1=$(ticks); S1=$(date +%s.%N)
+T1=$(cpu_ticks "$APP_PID"); S1=$(date +%s.%N)
 IDLE=$(awk -v t=$((T1 - T0)) -v hz="$HZ" -v s0="$S0" -v s1="$S1" 'BEGIN { printf "%.2f", t / hz / (s1 - s0) * 100 }')
 
 tmux -S "$SOCKET" send-keys -t app q
 for _ in $(seq 100); do [[ -s "$WORK/timings.json" ]] && break; sleep 0.1; done
+[[ -s "$WORK/timings.json" ]] || die "the app wrote no timings to $WORK/timings.json"
 TIMINGS=$(cat "$WORK/timings.json")
 field() { echo "$TIMINGS" | sed -n "s/.*\"$1\":\([0-9.]*\).*/\1/p"; }
 

@@ -12,6 +12,9 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SCRIPT=attack
+# shellcheck source=lib/common.sh
+source "$ROOT/scripts/lib/common.sh"
 SCRATCH=${BENCH_SCRATCH:-$ROOT/.build/bench}
 DOC=$ROOT/docs/benchmarks.md
 BEGIN='<!-- attack: begin (scripts/attack.sh rewrites this section) -->'
@@ -22,13 +25,10 @@ FLOOD_SECONDS=40
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 if (( $(ulimit -n) < FLOOD_CONNECTIONS * 2 + 200 )); then
     FLOOD_CONNECTIONS=$(( ($(ulimit -n) - 200) / 2 ))
-    echo "attack: open-file limit $(ulimit -n); the flood holds at most $FLOOD_CONNECTIONS" >&2
+    say "open-file limit $(ulimit -n); the flood holds at most $FLOOD_CONNECTIONS"
 fi
 
-echo "attack: building release binaries in $SCRATCH" >&2
-(cd "$ROOT" && swift build -c release --product snapshare-server --scratch-path "$SCRATCH" >&2 \
-    && swift build -c release --product snapshare-bench --scratch-path "$SCRATCH" >&2)
-BIN=$(cd "$ROOT" && swift build -c release --scratch-path "$SCRATCH" --show-bin-path)
+build snapshare-server snapshare-bench
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/snapshare-attack.XXXXXX")
 SERVER_PID=""
@@ -46,9 +46,7 @@ start_server() {
     "$BIN/snapshare-server" --listen 127.0.0.1:0 --data "$SERVER_DIR/data" --certs "$SERVER_DIR/certs" \
         --log-level warning >"$SERVER_DIR/stdout" 2>"$SERVER_DIR/stderr" &
     SERVER_PID=$!
-    for _ in $(seq 300); do grep -q "listening on" "$SERVER_DIR/stdout" 2>/dev/null && break; sleep 0.1; done
-    SERVER_PORT=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$SERVER_DIR/stdout")
-    [[ -n "$SERVER_PORT" ]] || { echo "attack: the server did not start:" >&2; cat "$SERVER_DIR/stderr" >&2; exit 1; }
+    SERVER_PORT=$(listening_port "$SERVER_DIR/stdout" "$SERVER_DIR/stderr")
 }
 
 stop_server() {
@@ -61,7 +59,7 @@ stop_server() {
 attack() {
     local name=$1; shift
     start_server "$name"
-    echo "attack: $name" >&2
+    say "$name"
     "$BIN/snapshare-bench" --server "127.0.0.1:$SERVER_PORT" --ca "$SERVER_DIR/certs/ca.pem" --pid "$SERVER_PID" \
         --attack "$name" --json "$@" >"$WORK/$name.json"
     stop_server
@@ -99,5 +97,5 @@ head, rest = text.split(begin, 1)
 _, tail = rest.split(end, 1)
 open(path, "w").write(head + begin + "\n" + table + "\n" + end + tail)
 PY
-    echo "attack: updated $DOC" >&2
+    say "updated $DOC"
 fi

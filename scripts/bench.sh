@@ -13,6 +13,9 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SCRIPT=bench
+# shellcheck source=lib/common.sh
+source "$ROOT/scripts/lib/common.sh"
 SCRATCH=${BENCH_SCRATCH:-$ROOT/.build/bench}
 DOC=$ROOT/docs/benchmarks.md
 MARKER='<!-- notes: everything below is kept by scripts/bench.sh -->'
@@ -23,15 +26,12 @@ IDLE_CONNECTIONS=10000
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 if (( $(ulimit -n) < IDLE_CONNECTIONS + 200 )); then
     IDLE_CONNECTIONS=$(( $(ulimit -n) - 200 ))
-    echo "bench: open-file limit $(ulimit -n); idle runs with $IDLE_CONNECTIONS connections" >&2
+    say "open-file limit $(ulimit -n); idle runs with $IDLE_CONNECTIONS connections"
 fi
 
-echo "bench: building release binaries in $SCRATCH" >&2
 BUILD_START=$(date +%s)
-(cd "$ROOT" && swift build -c release --product snapshare-server --scratch-path "$SCRATCH" >&2 \
-    && swift build -c release --product snapshare-bench --scratch-path "$SCRATCH" >&2)
+build snapshare-server snapshare-bench
 BUILD_SECONDS=$(( $(date +%s) - BUILD_START ))
-BIN=$(cd "$ROOT" && swift build -c release --scratch-path "$SCRATCH" --show-bin-path)
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/snapshare-bench.XXXXXX")
 RESULTS=$WORK/results
@@ -40,7 +40,7 @@ PIDS=()
 cleanup() {
     for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
     wait 2>/dev/null || true
-    if [[ -z "${BENCH_KEEP:-}" ]]; then rm -rf "$WORK"; else echo "bench: kept $WORK" >&2; fi
+    if [[ -z "${BENCH_KEEP:-}" ]]; then rm -rf "$WORK"; else say "kept $WORK"; fi
 }
 trap cleanup EXIT
 
@@ -58,12 +58,7 @@ start_server() {
         >"$SERVER_DIR/stdout" 2>"$SERVER_DIR/stderr" &
     SERVER_PID=$!
     PIDS+=("$SERVER_PID")
-    for _ in $(seq 300); do
-        grep -q "listening on" "$SERVER_DIR/stdout" 2>/dev/null && break
-        sleep 0.1
-    done
-    SERVER_PORT=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$SERVER_DIR/stdout")
-    [[ -n "$SERVER_PORT" ]] || { echo "bench: the server did not start:" >&2; cat "$SERVER_DIR/stderr" >&2; exit 1; }
+    SERVER_PORT=$(listening_port "$SERVER_DIR/stdout" "$SERVER_DIR/stderr")
 }
 
 stop_server() {
@@ -78,12 +73,12 @@ bench() {
     RUN=$((RUN + 1))
     local out
     out=$(printf '%s/%02d-%s.json' "$RESULTS" "$RUN" "$label")
-    echo "bench: $label" >&2
+    say "$label"
     "$BIN/snapshare-bench" --server "127.0.0.1:$SERVER_PORT" --ca "$SERVER_DIR/certs/ca.pem" --pid "$SERVER_PID" \
         --session-cache "$SERVER_DIR/sessions" --label "$label" --json "$@" >"$out" || {
         local status=$?
         # Exit 3 is a correctness failure with a complete report: keep it, it shows in the table.
-        [[ $status -eq 3 ]] || { echo "bench: $label failed ($status)" >&2; exit 1; }
+        [[ $status -eq 3 ]] || { say "$label failed ($status)"; exit 1; }
     }
 }
 
@@ -91,7 +86,7 @@ bench() {
 s_time() {
     local label=$1 port=$2 pid=$3 target=$4
     RUN=$((RUN + 1))
-    echo "bench: $label" >&2
+    say "$label"
     local cpu0 cpu1 start end line count
     cpu0=$(cpu_ticks "$pid")
     start=$(date +%s.%N)
@@ -107,30 +102,19 @@ s_time() {
         printf "\"connections\":1,\"depth\":1,\"available\":true}\n" }' >"$(printf '%s/%02d-%s.json' "$RESULTS" "$RUN" "$label")"
 }
 
-cpu_ticks() {
-    [[ -r "/proc/$1/stat" ]] || { echo "bench: process $1 is gone" >&2; exit 1; }
-    awk '{ split($0, a, ") "); split(a[2], f, " "); print f[12] + f[13] }' "/proc/$1/stat"
-}
-
 # The reference for the bytes path: nginx serving a file of the same size as our photos over
 # TLS 1.3 with the same certificate and key and the same cipher suite (AES-128-GCM, our
 # server's first choice), keep-alive, one worker process, bound to 127.0.0.1, driven by wrk
 # (one request in flight per connection). Debian's nginx-light and wrk are installed if missing.
-ensure_reference_tools() {
-    command -v nginx >/dev/null && command -v wrk >/dev/null && return
-    echo "bench: installing nginx-light and wrk for the reference rows" >&2
-    DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
-    # The package's own service is never used (policy-rc.d usually keeps it from starting).
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light wrk >&2
-}
+# The package's own nginx service is never used (policy-rc.d usually keeps it from starting).
+ensure_reference_tools() { install_missing nginx:nginx-light wrk:wrk; }
 
 # start_nginx FILE: a throwaway nginx serving FILE as /photo; sets NGINX_PID (its master) and NGINX_PORT.
 start_nginx() {
     local dir=$WORK/nginx
     mkdir -p "$dir/www" "$dir/temp"
     cp "$1" "$dir/www/photo"
-    # nginx cannot bind port 0 and say which it got: take a free one from the kernel first.
-    NGINX_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    NGINX_PORT=$(free_port)
     cat >"$dir/nginx.conf" <<CONF
 daemon off;
 # The worker runs as whoever runs the bench (not nobody), so it can read the temporary folder.
@@ -172,7 +156,7 @@ CONF
         kill -0 "$NGINX_PID" 2>/dev/null || break
         sleep 0.1
     done
-    echo "bench: nginx did not start:" >&2
+    say "nginx did not start:"
     cat "$dir/error.log" >&2
     exit 1
 }
@@ -192,7 +176,7 @@ nginx_ticks() {
 wrk_run() {
     local label=$1 url="https://127.0.0.1:$NGINX_PORT/photo"
     RUN=$((RUN + 1))
-    echo "bench: $label" >&2
+    say "$label"
     wrk -t1 -c50 -d1s "$url" >/dev/null
     local cpu0 cpu1 out times
     cpu0=$(nginx_ticks)
@@ -285,7 +269,7 @@ S_SERVER_PID=$!
 PIDS+=("$S_SERVER_PID")
 for _ in $(seq 100); do grep -q "^ACCEPT" "$WORK/s_server.out" 2>/dev/null && break; sleep 0.1; done
 S_SERVER_PORT=$(sed -n 's/^ACCEPT .*:\([0-9]*\)$/\1/p' "$WORK/s_server.out")
-[[ -n "$S_SERVER_PORT" ]] || { echo "bench: openssl s_server did not start:" >&2; cat "$WORK/s_server.out" >&2; exit 1; }
+[[ -n "$S_SERVER_PORT" ]] || { say "openssl s_server did not start:"; cat "$WORK/s_server.out" >&2; exit 1; }
 s_time s_time-openssl "$S_SERVER_PORT" "$S_SERVER_PID" "openssl s_server"
 kill "$S_SERVER_PID" 2>/dev/null || true
 
@@ -331,4 +315,4 @@ fi
     echo "$NOTES"
 } >"$DOC.new"
 mv "$DOC.new" "$DOC"
-echo "bench: wrote $DOC" >&2
+say "wrote $DOC"

@@ -13,13 +13,15 @@ set -euo pipefail
 INSTANCES=3
 [[ "${1:-}" == "--instances" ]] && INSTANCES=$2
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-echo "cluster-bench: building snapshare-bench (release)" >&2
-(cd "$ROOT" && swift build -c release --product snapshare-bench >&2)
-BIN=$(cd "$ROOT" && swift build -c release --show-bin-path)
+SCRIPT=cluster-bench
+# shellcheck source=lib/common.sh
+source "$ROOT/scripts/lib/common.sh"
+SCRATCH=$ROOT/.build
+PORT=$(free_port)
+build snapshare-bench
 
 OUT=$(mktemp -d "${TMPDIR:-/tmp}/snapshare-cluster-bench.XXXXXX")
-"$ROOT/scripts/cluster.sh" --instances "$INSTANCES" --port "$PORT" >"$OUT/cluster.out" 2>"$OUT/cluster.err" &
+"$ROOT/scripts/cluster.sh" --instances "$INSTANCES" --port "$PORT" --env "$OUT/cluster.env" >"$OUT/cluster.out" 2>"$OUT/cluster.err" &
 CLUSTER=$!
 finish() {
     kill -TERM "$CLUSTER" 2>/dev/null || true
@@ -27,11 +29,17 @@ finish() {
     rm -rf "$OUT"
 }
 trap finish EXIT
-for _ in $(seq 600); do grep -q "Ctrl-C stops everything" "$OUT/cluster.out" 2>/dev/null && break; sleep 0.5; done
-grep -q "Ctrl-C stops everything" "$OUT/cluster.out" || { echo "cluster-bench: the cluster did not start:" >&2; cat "$OUT/cluster.err" >&2; exit 1; }
-CA=$(sed -n 's/.*--ca \([^ ]*\).*/\1/p' "$OUT/cluster.out" | head -1)
-read -r -a ALL_PIDS <<<"$(sed -n 's/.*pids: *\([0-9 ]*\)(.*/\1/p' "$OUT/cluster.out")"
-INSTANCE_PIDS=("${ALL_PIDS[@]:0:$INSTANCES}")
+# The cluster writes what it started (certificate, database port, instances) once all is up.
+for _ in $(seq 600); do
+    [[ -f "$OUT/cluster.env" ]] && break
+    kill -0 "$CLUSTER" 2>/dev/null || break
+    sleep 0.5
+done
+[[ -f "$OUT/cluster.env" ]] || { say "the cluster did not start:"; cat "$OUT/cluster.err" >&2; exit 1; }
+# shellcheck disable=SC1091
+source "$OUT/cluster.env"
+CA=$CLUSTER_CA
+INSTANCE_PIDS=("${CLUSTER_INSTANCE_PIDS[@]}")
 
 # PostgreSQL's processes now (its server and the backends of the instances' connections).
 postgres_pids() { pgrep -u postgres | sed 's/^/--database-pid /' | tr '\n' ' '; }
@@ -40,7 +48,7 @@ echo "| run (through HAProxy, $INSTANCES instances) | ops/s | p50 ms | p99 ms | 
 echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 run() {
     local label=$1; shift
-    echo "cluster-bench: $label" >&2
+    say "$label"
     local pids=() pid
     for pid in "${INSTANCE_PIDS[@]}"; do pids+=(--pid "$pid"); done
     # A short run first makes the fixtures (users, their connections to PostgreSQL, snaps to
@@ -66,9 +74,9 @@ run "photo" --scenario photo --connections 50 --depth 4 --users 50
 # bytes already inside the server (INSERT … SELECT from a one-row table), so this is what
 # PostgreSQL alone manages here, an upper bound for anything that must also receive the bytes.
 # Its CPU is the whole machine's (pgbench's backends are gone before /proc could be read).
-PGPORT=$(sed -n 's/.*sharing PostgreSQL (postgresql:\/\/postgres@127\.0\.0\.1:\([0-9]*\)\/.*/\1/p' "$OUT/cluster.out")
+PGPORT=$CLUSTER_PGPORT
 PGBIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
-echo "cluster-bench: bare PostgreSQL reference (pgbench)" >&2
+say "bare PostgreSQL reference (pgbench)"
 psql -X -q -h 127.0.0.1 -p "$PGPORT" -U postgres -d postgres -c "CREATE DATABASE reference" >/dev/null
 psql -X -q -h 127.0.0.1 -p "$PGPORT" -U postgres -d reference >/dev/null <<'SQL'
 CREATE TABLE images (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, bytes bytea NOT NULL);
@@ -94,8 +102,8 @@ PY
 
 # The cross-instance watch delay: post on instance 1, Poll on instance 2 (straight to each,
 # past HAProxy), from the post's acknowledgement to the Poll that sees it.
-read -r -a PORTS <<<"$(sed -n 's/^cluster: instance [0-9]* (pid [0-9]*) on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$OUT/cluster.err" | tr '\n' ' ')"
-echo "cluster-bench: watch delay" >&2
+PORTS=("${CLUSTER_INSTANCE_PORTS[@]}")
+say "watch delay"
 "$BIN/snapshare-bench" --server "127.0.0.1:${PORTS[0]}" --ca "$CA" --watch-delay "127.0.0.1:${PORTS[1]}" --samples 300 --json | python3 -c '
 import json, sys
 r = json.load(sys.stdin)

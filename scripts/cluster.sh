@@ -5,9 +5,11 @@
 # 127.0.0.1 and is stopped by PID when the script ends (Ctrl-C). Debian's postgresql-15 and
 # haproxy are installed if missing.
 #
-# Usage: scripts/cluster.sh [--instances N] [--port PORT] [--keep]
+# Usage: scripts/cluster.sh [--instances N] [--port PORT] [--env FILE] [--keep]
 #   --instances N  how many snapshare-server instances (default 3)
 #   --port PORT    the one address students use, 127.0.0.1:PORT (default 7443)
+#   --env FILE     once everything is up, write FILE for other scripts to source: CLUSTER_CA,
+#                  CLUSTER_DATABASE, CLUSTER_PGPORT, CLUSTER_INSTANCE_PIDS and CLUSTER_INSTANCE_PORTS
 #   --keep         keep the temporary folder (database, certificates, logs) at the end
 # Env: CLUSTER_BUILD=debug uses the debug build (default: release), SNAPSHARE_CLASS_CODE as for the server.
 set -euo pipefail
@@ -15,31 +17,27 @@ set -euo pipefail
 INSTANCES=3
 PORT=7443
 KEEP=
+ENV_FILE=
 while [[ $# -gt 0 ]]; do
     case $1 in
         --instances) INSTANCES=$2; shift 2 ;;
         --port) PORT=$2; shift 2 ;;
+        --env) ENV_FILE=$2; shift 2 ;;
         --keep) KEEP=1; shift ;;
-        -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "cluster: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-missing=()
-command -v haproxy >/dev/null || missing+=(haproxy)
-ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql-15)
-if [[ ${#missing[@]} -gt 0 ]]; then
-    echo "cluster: installing ${missing[*]}" >&2
-    DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >&2
-fi
+SCRIPT=cluster
+# shellcheck source=lib/common.sh
+source "$ROOT/scripts/lib/common.sh"
+SCRATCH=$ROOT/.build
+# psql is on the PATH once postgresql-15 is; pg_ctl and initdb are not.
+install_missing haproxy:haproxy psql:postgresql-15
 PGBIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
-
-CONFIGURATION=${CLUSTER_BUILD:-release}
-echo "cluster: building snapshare-server ($CONFIGURATION)" >&2
-(cd "$ROOT" && swift build -c "$CONFIGURATION" --product snapshare-server >&2)
-BIN=$(cd "$ROOT" && swift build -c "$CONFIGURATION" --show-bin-path)
+BUILD_CONFIGURATION=${CLUSTER_BUILD:-release} build snapshare-server
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/snapshare-cluster.XXXXXX")
 chmod 755 "$WORK"
@@ -53,12 +51,10 @@ cleanup() {
     for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
     wait 2>/dev/null || true
     "${AS_POSTGRES[@]}" "$PGBIN/pg_ctl" -D "$WORK/pg" -m fast -w stop >/dev/null 2>&1 || true
-    if [[ -z "$KEEP" ]]; then rm -rf "$WORK"; else echo "cluster: kept $WORK" >&2; fi
+    if [[ -z "$KEEP" ]]; then rm -rf "$WORK"; else say "kept $WORK"; fi
 }
 trap cleanup EXIT
 trap 'exit 0' INT TERM
-
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 # 1. PostgreSQL: a new cluster in the temporary folder, on a free port, loopback only.
 PGPORT=$(free_port)
@@ -69,19 +65,20 @@ mkdir -p "$WORK/pg" "$WORK/pgsocket"
     -o "-p $PGPORT -k $WORK/pgsocket -c listen_addresses=127.0.0.1" start >/dev/null
 psql -X -q -h 127.0.0.1 -p "$PGPORT" -U postgres -d postgres -c "CREATE DATABASE snapshare" >/dev/null
 DATABASE="postgresql://postgres@127.0.0.1:$PGPORT/snapshare"
-echo "cluster: PostgreSQL on 127.0.0.1:$PGPORT" >&2
+say "PostgreSQL on 127.0.0.1:$PGPORT"
 
 # 2. The instances: the first makes the certificates (naming localhost and 127.0.0.1), the
 #    others use the same ones, so a client sees one server whichever instance it reaches.
 BACKENDS=""
+INSTANCE_PORTS=()
 for i in $(seq 1 "$INSTANCES"); do
-    port=$(free_port)
-    "$BIN/snapshare-server" --listen "127.0.0.1:$port" --database "$DATABASE" --data "$WORK/instance-$i" \
+    # Port 0: each instance binds a free port and says which in its log.
+    "$BIN/snapshare-server" --listen "127.0.0.1:0" --database "$DATABASE" --data "$WORK/instance-$i" \
         --certs "$WORK/certs" --log-level info >"$WORK/instance-$i.log" 2>&1 &
     PIDS+=("$!")
-    for _ in $(seq 300); do grep -q "listening on" "$WORK/instance-$i.log" 2>/dev/null && break; sleep 0.1; done
-    grep -q "listening on" "$WORK/instance-$i.log" || { echo "cluster: instance $i did not start:" >&2; cat "$WORK/instance-$i.log" >&2; exit 1; }
-    echo "cluster: instance $i (pid ${PIDS[-1]}) on 127.0.0.1:$port" >&2
+    port=$(listening_port "$WORK/instance-$i.log" "$WORK/instance-$i.log")
+    INSTANCE_PORTS+=("$port")
+    say "instance $i (pid ${PIDS[-1]}) on 127.0.0.1:$port"
     BACKENDS+="    server instance-$i 127.0.0.1:$port check inter 200ms fall 1 rise 2"$'\n'
 done
 
@@ -109,7 +106,19 @@ CONF
 haproxy -f "$WORK/haproxy.cfg" -db >"$WORK/haproxy.log" 2>&1 &
 PIDS+=("$!")
 sleep 0.5
-kill -0 "${PIDS[-1]}" 2>/dev/null || { echo "cluster: haproxy did not start:" >&2; cat "$WORK/haproxy.log" >&2; exit 1; }
+kill -0 "${PIDS[-1]}" 2>/dev/null || { say "haproxy did not start:"; cat "$WORK/haproxy.log" >&2; exit 1; }
+
+if [[ -n "$ENV_FILE" ]]; then
+    # Written whole, then moved into place: a reader that finds the file finds all of it.
+    cat >"$ENV_FILE.partial" <<FACTS
+CLUSTER_CA=$WORK/certs/ca.pem
+CLUSTER_DATABASE=$DATABASE
+CLUSTER_PGPORT=$PGPORT
+CLUSTER_INSTANCE_PIDS=(${PIDS[*]:0:$INSTANCES})
+CLUSTER_INSTANCE_PORTS=(${INSTANCE_PORTS[*]})
+FACTS
+    mv "$ENV_FILE.partial" "$ENV_FILE"
+fi
 
 cat <<EOF
 Snapshare on $INSTANCES instances behind 127.0.0.1:$PORT, sharing PostgreSQL ($DATABASE).

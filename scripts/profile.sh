@@ -2,7 +2,8 @@
 # Profiles the server under one benchmark scenario: builds release, starts snapshare-server on a
 # temporary folder, runs snapshare-bench, records the server with `perf record` (cpu-clock, so it
 # works where hardware counters are not exposed) for five seconds in the middle of the run, and
-# prints where the server's CPU per operation goes (scripts/lib/cpu-breakdown.py).
+# prints where the server's CPU per operation goes (scripts/lib/cpu-breakdown.py). perf comes
+# from Debian's linux-perf, installed if missing.
 #
 # Usage: scripts/profile.sh SCENARIO [snapshare-bench flags...]
 #   e.g. scripts/profile.sh photo --depth 4
@@ -10,14 +11,14 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SCRIPT=profile
+# shellcheck source=lib/common.sh
+source "$ROOT/scripts/lib/common.sh"
 SCRATCH=${BENCH_SCRATCH:-$ROOT/.build/bench}
 [[ $# -ge 1 ]] || { sed -n '2,10p' "$0" >&2; exit 2; }
 SCENARIO=$1; shift
-command -v perf >/dev/null || { echo "profile: perf is not installed (Debian: linux-perf)" >&2; exit 1; }
-
-(cd "$ROOT" && swift build -c release --product snapshare-server --scratch-path "$SCRATCH" >&2 \
-    && swift build -c release --product snapshare-bench --scratch-path "$SCRATCH" >&2)
-BIN=$(cd "$ROOT" && swift build -c release --scratch-path "$SCRATCH" --show-bin-path)
+install_missing perf:linux-perf
+build snapshare-server snapshare-bench
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/snapshare-profile.XXXXXX")
 SERVER_PID=
@@ -32,9 +33,7 @@ trap cleanup EXIT
 "$BIN/snapshare-server" --listen 127.0.0.1:0 --data "$WORK/data" --certs "$WORK/certs" --log-level warning \
     --photos "dir:$WORK/photos" >"$WORK/stdout" 2>"$WORK/stderr" &
 SERVER_PID=$!
-for _ in $(seq 300); do grep -q "listening on" "$WORK/stdout" 2>/dev/null && break; sleep 0.1; done
-PORT=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$WORK/stdout")
-[[ -n "$PORT" ]] || { echo "profile: the server did not start:" >&2; cat "$WORK/stderr" >&2; exit 1; }
+PORT=$(listening_port "$WORK/stdout" "$WORK/stderr")
 
 # The bench prepares users and data first; recording starts once the measured window has begun.
 (sleep 6; perf record -F 2000 -e cpu-clock -g -p "$SERVER_PID" -o "$WORK/perf.data" -- sleep 5 \

@@ -87,6 +87,7 @@ public final class PostgresConnection {
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws. Nested
     /// calls use savepoints, so an inner failure undoes only the inner work.
+    @discardableResult
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         let depth = transactionDepth
         try executeScript(depth == 0 ? "BEGIN" : "SAVEPOINT level\(depth)")

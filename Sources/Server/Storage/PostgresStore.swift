@@ -45,6 +45,7 @@ public final class PostgresStore {
         }
     }
 
+    @discardableResult
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         try translatingErrors("transaction") { try connection.transaction(body) }
     }
@@ -56,6 +57,7 @@ public final class PostgresStore {
     /// transaction: inside one (a write batch) every call fails as `.unavailable` until the
     /// batch has rolled back, so no job of it commits on a new connection behind the others'
     /// backs. While PostgreSQL cannot be reached every call fails, and the next one tries again.
+    @discardableResult
     func translatingErrors<T>(_ context: @autoclosure () -> String, _ body: () throws -> T) throws -> T {
         do {
             if !connection.isConnected && !connection.isInTransaction { try connection.reconnect() }

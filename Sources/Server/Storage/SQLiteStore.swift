@@ -42,6 +42,7 @@ public final class SQLiteStore: SnapshareStore {
 
     /// Runs `body` atomically; nested calls become savepoints (see `SQLiteDatabase.transaction`).
     /// Errors thrown by `body` come out unchanged.
+    @discardableResult
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         try translatingErrors("transaction") { try database.transaction(body) }
     }
@@ -49,10 +50,12 @@ public final class SQLiteStore: SnapshareStore {
     // MARK: Error translation
 
     /// Runs `body`, turning any `SQLiteError` into the matching `StoreError`.
+    @discardableResult
     func translatingErrors<T>(_ context: @autoclosure () -> String, _ body: () throws -> T) throws -> T {
         try Self.translatingErrors(context(), body)
     }
 
+    @discardableResult
     static func translatingErrors<T>(_ context: @autoclosure () -> String, _ body: () throws -> T) throws -> T {
         do {
             return try body()

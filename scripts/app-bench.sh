@@ -32,7 +32,7 @@ trap cleanup EXIT
 "$BIN/snapshare-server" --listen 127.0.0.1:0 --data "$WORK/data" --certs "$WORK/certs" --class-code BENCH \
     --log-level warning >"$WORK/server.out" 2>"$WORK/server.err" &
 SERVER_PID=$!
-PORT=$(listening_port "$WORK/server.out" "$WORK/server.err")
+PORT=$(listening_port "$WORK/server.out" "$WORK/server.err" "$SERVER_PID")
 CLIENT=(--server "127.0.0.1:$PORT" --ca "$WORK/certs/ca.pem")
 
 echo "app-bench: posting 10,000 snaps to Dog Spots" >&2

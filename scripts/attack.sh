@@ -46,7 +46,7 @@ start_server() {
     "$BIN/snapshare-server" --listen 127.0.0.1:0 --data "$SERVER_DIR/data" --certs "$SERVER_DIR/certs" \
         --log-level warning >"$SERVER_DIR/stdout" 2>"$SERVER_DIR/stderr" &
     SERVER_PID=$!
-    SERVER_PORT=$(listening_port "$SERVER_DIR/stdout" "$SERVER_DIR/stderr")
+    SERVER_PORT=$(listening_port "$SERVER_DIR/stdout" "$SERVER_DIR/stderr" "$SERVER_PID")
 }
 
 stop_server() {

@@ -58,7 +58,7 @@ start_server() {
         >"$SERVER_DIR/stdout" 2>"$SERVER_DIR/stderr" &
     SERVER_PID=$!
     PIDS+=("$SERVER_PID")
-    SERVER_PORT=$(listening_port "$SERVER_DIR/stdout" "$SERVER_DIR/stderr")
+    SERVER_PORT=$(listening_port "$SERVER_DIR/stdout" "$SERVER_DIR/stderr" "$SERVER_PID")
 }
 
 stop_server() {

@@ -24,7 +24,7 @@ while [[ $# -gt 0 ]]; do
         --port) PORT=$2; shift 2 ;;
         --env) ENV_FILE=$2; shift 2 ;;
         --keep) KEEP=1; shift ;;
-        -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "cluster: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -34,11 +34,14 @@ SCRIPT=cluster
 # shellcheck source=lib/common.sh
 source "$ROOT/scripts/lib/common.sh"
 SCRATCH=$ROOT/.build
-# psql is on the PATH once postgresql-15 is; pg_ctl and initdb are not.
-install_missing haproxy:haproxy psql:postgresql-15
+install_missing haproxy:haproxy
+# initdb and pg_ctl are not on the PATH; psql alone could be the client package without a server.
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || install_missing initdb:postgresql-15
 PGBIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
 BUILD_CONFIGURATION=${CLUSTER_BUILD:-release} build snapshare-server
 
+# A facts file left by an earlier run would name processes that are gone.
+[[ -n "$ENV_FILE" ]] && rm -f "$ENV_FILE"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/snapshare-cluster.XXXXXX")
 chmod 755 "$WORK"
 PIDS=()
@@ -51,6 +54,7 @@ cleanup() {
     for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
     wait 2>/dev/null || true
     "${AS_POSTGRES[@]}" "$PGBIN/pg_ctl" -D "$WORK/pg" -m fast -w stop >/dev/null 2>&1 || true
+    [[ -n "$ENV_FILE" ]] && rm -f "$ENV_FILE"
     if [[ -z "$KEEP" ]]; then rm -rf "$WORK"; else say "kept $WORK"; fi
 }
 trap cleanup EXIT
@@ -76,7 +80,7 @@ for i in $(seq 1 "$INSTANCES"); do
     "$BIN/snapshare-server" --listen "127.0.0.1:0" --database "$DATABASE" --data "$WORK/instance-$i" \
         --certs "$WORK/certs" --log-level info >"$WORK/instance-$i.log" 2>&1 &
     PIDS+=("$!")
-    port=$(listening_port "$WORK/instance-$i.log" "$WORK/instance-$i.log")
+    port=$(listening_port "$WORK/instance-$i.log" "$WORK/instance-$i.log" "${PIDS[-1]}")
     INSTANCE_PORTS+=("$port")
     say "instance $i (pid ${PIDS[-1]}) on 127.0.0.1:$port"
     BACKENDS+="    server instance-$i 127.0.0.1:$port check inter 200ms fall 1 rise 2"$'\n'
@@ -109,14 +113,11 @@ sleep 0.5
 kill -0 "${PIDS[-1]}" 2>/dev/null || { say "haproxy did not start:"; cat "$WORK/haproxy.log" >&2; exit 1; }
 
 if [[ -n "$ENV_FILE" ]]; then
-    # Written whole, then moved into place: a reader that finds the file finds all of it.
-    cat >"$ENV_FILE.partial" <<FACTS
-CLUSTER_CA=$WORK/certs/ca.pem
-CLUSTER_DATABASE=$DATABASE
-CLUSTER_PGPORT=$PGPORT
-CLUSTER_INSTANCE_PIDS=(${PIDS[*]:0:$INSTANCES})
-CLUSTER_INSTANCE_PORTS=(${INSTANCE_PORTS[*]})
-FACTS
+    # Written whole, then moved into place: a reader that finds the file finds all of it. Every
+    # value is quoted for the shell (a temporary folder may have spaces in its name).
+    CLUSTER_CA=$WORK/certs/ca.pem CLUSTER_DATABASE=$DATABASE CLUSTER_PGPORT=$PGPORT
+    CLUSTER_INSTANCE_PIDS=("${PIDS[@]:0:$INSTANCES}") CLUSTER_INSTANCE_PORTS=("${INSTANCE_PORTS[@]}")
+    declare -p CLUSTER_CA CLUSTER_DATABASE CLUSTER_PGPORT CLUSTER_INSTANCE_PIDS CLUSTER_INSTANCE_PORTS >"$ENV_FILE.partial"
     mv "$ENV_FILE.partial" "$ENV_FILE"
 fi
 

@@ -33,7 +33,7 @@ trap cleanup EXIT
 "$BIN/snapshare-server" --listen 127.0.0.1:0 --data "$WORK/data" --certs "$WORK/certs" --log-level warning \
     --photos "dir:$WORK/photos" >"$WORK/stdout" 2>"$WORK/stderr" &
 SERVER_PID=$!
-PORT=$(listening_port "$WORK/stdout" "$WORK/stderr")
+PORT=$(listening_port "$WORK/stdout" "$WORK/stderr" "$SERVER_PID")
 
 # The bench prepares users and data first; recording starts once the measured window has begun.
 (sleep 6; perf record -F 2000 -e cpu-clock -g -p "$SERVER_PID" -o "$WORK/perf.data" -- sleep 5 \

@@ -34,13 +34,15 @@ build() {
 # and say which one they got.
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
-# listening_port LOG ERRORS: waits (up to 30 s) for snapshare-server's "listening on" line in
-# LOG and prints the port; stops the script with ERRORS shown if the server never says it.
+# listening_port LOG ERRORS [PID]: waits (up to 30 s) for snapshare-server's "listening on" line
+# in LOG and prints the port; stops the script with ERRORS shown if the server never says it, or
+# at once if the server (PID, when given) has died.
 listening_port() {
-    local log=$1 errors=$2 port=
+    local log=$1 errors=$2 pid=${3:-} port=
     for _ in $(seq 300); do
-        port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$log" 2>/dev/null)
+        port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\) (TLS.*/\1/p' "$log" 2>/dev/null)
         [[ -n "$port" ]] && break
+        [[ -n "$pid" ]] && ! kill -0 "$pid" 2>/dev/null && break
         sleep 0.1
     done
     [[ -n "$port" ]] || { say "the server did not start:"; cat "$errors" >&2; exit 1; }

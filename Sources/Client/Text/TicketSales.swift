@@ -8,19 +8,19 @@ enum TicketSales {
     }
 
     static func parse(_ text: String, name: String) -> Result<UInt64, Problem> {
-        var digits = Substring(text.trimmingCharacters(in: .whitespaces))
-        if digits.hasPrefix("-"), digits.count > 1, digits.dropFirst().allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ",") }) {
-            return .failure(Problem(message: "\(name) cannot be negative (got \(text))"))
-        }
-        if digits.hasPrefix("$") { digits = digits.dropFirst() }
-        let groups = digits.split(separator: ",", omittingEmptySubsequences: false)
+        var rest = Substring(text.trimmingCharacters(in: .whitespaces))
+        let negative = rest.hasPrefix("-")
+        if negative { rest = rest.dropFirst() }
+        if rest.hasPrefix("$") { rest = rest.dropFirst().drop(while: { $0 == " " }) }
+        let groups = rest.split(separator: ",", omittingEmptySubsequences: false)
         let wellGrouped = groups.count == 1 || (1...3).contains(groups[0].count) && groups.dropFirst().allSatisfy { $0.count == 3 }
-        let plain = groups.joined()
-        guard !plain.isEmpty, wellGrouped, plain.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
-            return .failure(Problem(message: "\(name) takes a whole number of dollars such as 1234567 or $1,234,567 (got '\(text)')"))
+        let digits = groups.joined()
+        guard !digits.isEmpty, wellGrouped, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            return .failure(Problem(message: "\(name) must be a whole number of dollars such as 1234567 or $1,234,567 (got '\(text)')"))
         }
-        guard let value = UInt64(plain), value <= UInt64(Int64.max) else {
-            return .failure(Problem(message: "\(name) is at most \(Int64.max) dollars (got \(text.trimmingCharacters(in: .whitespaces)))"))
+        if negative { return .failure(Problem(message: "\(name) cannot be negative (got \(text))")) }
+        guard let value = UInt64(digits), value <= UInt64(Int64.max) else {
+            return .failure(Problem(message: "\(name) can be at most \(Int64.max) dollars (got \(text.trimmingCharacters(in: .whitespaces)))"))
         }
         return .success(value)
     }

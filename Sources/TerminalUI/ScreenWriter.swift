@@ -45,9 +45,10 @@ public struct ScreenWriter: Sendable {
         return output.finish()
     }
 
-    /// `frame` between the begin and end of synchronized output (DEC mode 2026): a terminal that
-    /// knows the mode shows the frame whole or not at all, never half drawn; one that does not
-    /// ignores it. The mode is set, never queried (some terminals print the query's reply).
+    /// `frame` (cells, and any picture escapes with them) between the begin and end of
+    /// synchronized output (DEC mode 2026): a terminal that knows the mode shows the frame whole
+    /// or not at all, never half drawn; one that does not ignores it. The mode is set, never
+    /// queried (some terminals print the query's reply).
     public static func synchronized(_ frame: [UInt8]) -> [UInt8] {
         frame.isEmpty ? [] : Array("\u{1B}[?2026h".utf8) + frame + Array("\u{1B}[?2026l".utf8)
     }

@@ -235,6 +235,31 @@ struct AppLoginAndMouseTests {
         #expect(AppScreenTests.screen(second).contains("Welcome to Snapshare"))
     }
 
+    @Test("o posts a file: a missing file and one that is not a picture are said on the status line; a picture is chosen and posted")
+    func postAFile() throws {
+        let server = try TestServer()
+        let home = TemporaryDirectory("app-home")
+        let app = AppScreenTests.app(try server.registeredSession("filer"), home: home.path)
+        AppScreenTests.press(app, .character("o"))
+        func choose(_ path: String) {
+            AppScreenTests.press(app, .control("u"))
+            AppScreenTests.type(app, path)
+            AppScreenTests.press(app, .enter)
+        }
+        choose(home.path + "/missing.png")
+        #expect(app.status?.text == "Cannot read \(home.path)/missing.png: no such file, or not readable" && app.status?.isError == true)
+        try Data("not a picture".utf8).write(to: URL(fileURLWithPath: home.path + "/notes.txt"))
+        choose(home.path + "/notes.txt")
+        #expect(app.status?.text.hasPrefix("\(home.path)/notes.txt is not a PNG or JPEG this app can post") == true, "\(app.status?.text ?? "")")
+        try Data(try SampleLibrary.all()[1].bytes()).write(to: URL(fileURLWithPath: home.path + "/holiday.jpg"))
+        choose(home.path + "/holiday.jpg")
+        #expect(AppScreenTests.screen(app).contains("Post holiday.jpg to which feed?"))
+        AppScreenTests.press(app, .enter)
+        guard let posted = app.status?.text, posted.hasPrefix("Posted to ") else { Issue.record("not posted: \(app.status?.text ?? "")"); return }
+        let feed = String(posted.dropFirst("Posted to ".count))
+        #expect(try server.registeredSession("looker").snaps(feed: feed).snaps.map(\.poster) == ["filer"])
+    }
+
     @Test("a class with more feeds than rows: the feed list scrolls to the one chosen, and a click picks from the rows shown")
     func manyFeeds() throws {
         let server = try TestServer()

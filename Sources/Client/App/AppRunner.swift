@@ -63,18 +63,21 @@ enum AppRunner {
         while !app.quitRequested {
             let grid = app.render(columns: size.columns, rows: size.rows)
             let picture = app.protocolPicture
+            // Everything for one frame goes out as one synchronized update: a picture taken away,
+            // the changed cells, a picture drawn.
+            var frame: [UInt8] = []
             if shownPicture != nil && picture.map({ ObjectIdentifier($0.picture) }) != shownPicture {
                 // The protocol's pixels are not cells: take them away and repaint every cell.
-                if app.pictures == .kitty { try session.terminal.write(PictureEscapes.kittyDeleteAll) }
+                if app.pictures == .kitty { frame += PictureEscapes.kittyDeleteAll }
                 writer.invalidate()
                 shownPicture = nil
             }
-            let frame = ScreenWriter.synchronized(writer.frame(grid))
-            if !frame.isEmpty { try session.terminal.write(frame) }
+            frame += writer.frame(grid)
             if let picture, shownPicture == nil, let bytes = picture.picture.escapes(app.pictures, area: picture.area) {
-                try session.terminal.write(bytes)
+                frame += bytes
                 shownPicture = ObjectIdentifier(picture.picture)
             }
+            if !frame.isEmpty { try session.terminal.write(ScreenWriter.synchronized(frame)) }
             if let started = inputArrived { timings?.record(from: started) }
             let waitFor: Int32 = parser.isWaiting ? 30 : 1000
             let wakeup = try session.wait(timeoutMilliseconds: waitFor)

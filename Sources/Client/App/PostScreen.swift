@@ -112,21 +112,30 @@ final class PostScreen: AppScreen {
         return true
     }
 
+    /// Reads and decodes the typed file on the network thread: a phone's 50-megapixel photo
+    /// takes a while to decode, and the screen keeps answering meanwhile.
     private func openFile() {
         let typed = path.text.trimmingCharacters(in: .whitespaces)
         let expanded = (typed as NSString).expandingTildeInPath
-        guard let data = FileManager.default.contents(atPath: expanded) else {
-            app.setStatus("Cannot read \(typed): no such file, or not readable", isError: true)
-            return
-        }
-        let bytes = [UInt8](data)
-        do {
-            let image = try ImageCodec.decode(bytes, limits: PostImage.shrinkable)
-            file = Choice(name: (expanded as NSString).lastPathComponent, bytes: bytes, picture: PictureCells(image))
-            chooseFeed()
-        } catch {
-            app.setStatus("\(typed) is not a PNG or JPEG this app can post: \(error)", isError: true)
-        }
+        app.setStatus("Reading \(typed)…")
+        app.backend.performAlone({ () throws(ClientError) -> ([UInt8], RGBImage) in
+            guard let data = FileManager.default.contents(atPath: expanded) else {
+                throw ClientError(.local, "Cannot read \(typed): no such file, or not readable")
+            }
+            let bytes = [UInt8](data)
+            do { return (bytes, try ImageCodec.decode(bytes, limits: PostImage.shrinkable)) } catch {
+                throw ClientError(.local, "\(typed) is not a PNG or JPEG this app can post: \(error)")
+            }
+        }, then: { [self] result in
+            switch result {
+            case .success(let (bytes, image)):
+                file = Choice(name: (expanded as NSString).lastPathComponent, bytes: bytes, picture: PictureCells(image))
+                app.setStatus("Chose \(typed)")
+                chooseFeed()
+            case .failure(let error):
+                app.setStatus(error.message, isError: true)
+            }
+        })
     }
 
     private func chooseFeed() {
@@ -143,22 +152,24 @@ final class PostScreen: AppScreen {
     private func post() {
         guard !posting, let chosen, feeds.indices.contains(feedIndex), let welcome = app.welcome else { return }
         let feed = feeds[feedIndex].name
-        let prepared: PostImage.Prepared
-        do { prepared = try PostImage.prepare(chosen.bytes, limits: welcome.postLimits) } catch {
-            app.setStatus("Cannot post \(chosen.name): \(error.message)", isError: true)
-            return
-        }
+        let (name, bytes, limits) = (chosen.name, chosen.bytes, welcome.postLimits)
         posting = true
-        app.setStatus("Posting \(chosen.name) to \(feed)…")
-        // Not retried on a lost connection: the user sees it failed and presses Post again.
-        app.backend.perform(retry: false, { session throws(ClientError) in try session.post(feed: feed, image: prepared.bytes) },
-                            then: { [self] result in
+        app.setStatus("Posting \(name) to \(feed)…")
+        // Not retried on a lost connection: the user sees it failed and presses Post again. The
+        // picture is shrunk to the server's limits on the network thread, before anything is sent.
+        app.backend.perform(retry: false, { session throws(ClientError) -> Result<SnapInfo, ClientError> in
+            let prepared: PostImage.Prepared
+            do throws(ClientError) { prepared = try PostImage.prepare(bytes, limits: limits) } catch { return .failure(error) }
+            return .success(try session.post(feed: feed, image: prepared.bytes))
+        }, then: { [self] result in
             posting = false
             switch result {
-            case .success(let snap):
+            case .success(.success(let snap)):
                 app.setStatus("Posted to \(snap.feed)")
                 file = nil
                 phase = .pick
+            case .success(.failure(let error)):
+                app.setStatus("Cannot post \(name): \(error.message)", isError: true)
             case .failure(let error):
                 app.report(error)
             }

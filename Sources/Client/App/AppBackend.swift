@@ -36,6 +36,9 @@ final class AppBackend: @unchecked Sendable {
     private var connect: Connect
     private let wake: @Sendable () -> Void
     private var thread: Thread?
+    /// Work on this machine alone, run by a second worker (`performLocal`).
+    private var localJobs: [() -> () -> Void] = []
+    private var localThread: Thread?
     /// Set by the worker, read by the app's thread.
     private let linkState = Mutex<Link>(.connected)
     /// Runs jobs on the calling thread (tests: results in order, no thread).
@@ -54,6 +57,10 @@ final class AppBackend: @unchecked Sendable {
         thread.name = "snapshare-app-net"
         self.thread = thread
         thread.start()
+        let localThread = Thread { [unowned self] in self.workLocally() }
+        localThread.name = "snapshare-app-local"
+        self.localThread = localThread
+        localThread.start()
     }
 
     /// A backend already holding `session` (tests, and the app after its login form).
@@ -85,7 +92,8 @@ final class AppBackend: @unchecked Sendable {
         }
         condition.lock()
         jobs.append(job)
-        condition.signal()
+        // Both workers wait on `condition`: wake both, or the local one might take the signal.
+        condition.broadcast()
         condition.unlock()
     }
 
@@ -102,7 +110,25 @@ final class AppBackend: @unchecked Sendable {
         }
         condition.lock()
         jobs.append(job)
-        condition.signal()
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Runs `work`, which needs nothing from the server (reading a file, decoding a picture), on
+    /// a worker of its own, so it never waits behind a request or a reconnect and the screen
+    /// never waits on it; `then` runs on the app's thread.
+    func performLocal<T>(_ work: @escaping () throws(ClientError) -> T, then: @escaping (Result<T, ClientError>) -> Void) {
+        let job = { () -> () -> Void in
+            let result = Result { () throws(ClientError) in try work() }
+            return { then(result) }
+        }
+        if inline {
+            job()()
+            return
+        }
+        condition.lock()
+        localJobs.append(job)
+        condition.broadcast()
         condition.unlock()
     }
 
@@ -129,6 +155,7 @@ final class AppBackend: @unchecked Sendable {
         condition.lock()
         stopped = true
         jobs = []
+        localJobs = []
         condition.broadcast()
         condition.unlock()
     }
@@ -183,6 +210,17 @@ final class AppBackend: @unchecked Sendable {
                 condition.unlock()
                 if let head { deliver(head.lost(error), removingHead: true) }
             }
+        }
+    }
+
+    private func workLocally() {
+        while true {
+            condition.lock()
+            while localJobs.isEmpty && !stopped { condition.wait() }
+            if stopped { condition.unlock(); return }
+            let job = localJobs.removeFirst()
+            condition.unlock()
+            deliver(job(), removingHead: false)
         }
     }
 

@@ -33,21 +33,25 @@ final class PostScreen: AppScreen {
     private var posting = false
     private static let gridColumns = 5
 
+    /// The ten samples are decoded off the screen's thread; the grid shows once they are.
     init(app: AppModel) {
         self.app = app
-        do {
-            samples = try SampleLibrary.all().map { sample throws(ClientError) in
+        app.backend.performLocal({ () throws(ClientError) -> [(name: String, bytes: [UInt8], image: RGBImage)] in
+            try SampleLibrary.all().map { sample throws(ClientError) in
                 let bytes = try sample.bytes()
-                let image: RGBImage
-                do { image = try ImageCodec.decode(bytes) } catch {
+                do { return ("\(sample.number) \(sample.name)", bytes, try ImageCodec.decode(bytes)) } catch {
                     throw ClientError(.local, "the bundled sample \(sample.number) cannot be read: \(error)")
                 }
-                return Choice(name: "\(sample.number) \(sample.name)", bytes: bytes, picture: PictureCells(image))
             }
-        } catch {
-            loadError = error.message
-        }
-        sampleCursor.count = samples.count
+        }, then: { [self] result in
+            switch result {
+            case .success(let decoded):
+                samples = decoded.map { Choice(name: $0.name, bytes: $0.bytes, picture: PictureCells($0.image)) }
+                sampleCursor.count = samples.count
+            case .failure(let error):
+                loadError = error.message
+            }
+        })
     }
 
     var keys: [(String, String)] {
@@ -112,13 +116,13 @@ final class PostScreen: AppScreen {
         return true
     }
 
-    /// Reads and decodes the typed file on the network thread: a phone's 50-megapixel photo
+    /// Reads and decodes the typed file off the screen's thread: a phone's 50-megapixel photo
     /// takes a while to decode, and the screen keeps answering meanwhile.
     private func openFile() {
         let typed = path.text.trimmingCharacters(in: .whitespaces)
         let expanded = (typed as NSString).expandingTildeInPath
         app.setStatus("Reading \(typed)…")
-        app.backend.performAlone({ () throws(ClientError) -> ([UInt8], RGBImage) in
+        app.backend.performLocal({ () throws(ClientError) -> ([UInt8], RGBImage) in
             guard let data = FileManager.default.contents(atPath: expanded) else {
                 throw ClientError(.local, "Cannot read \(typed): no such file, or not readable")
             }
@@ -185,6 +189,10 @@ final class PostScreen: AppScreen {
     func draw(into grid: inout CellGrid, area: Rect) {
         if let loadError {
             grid.write(loadError, column: area.x + 1, row: area.y)
+            return
+        }
+        if samples.isEmpty && phase != .chooseFeed {
+            grid.write("Loading the pictures…", column: area.x + 1, row: area.y)
             return
         }
         switch phase {

@@ -166,15 +166,21 @@ final class VacationsScreen: AppScreen {
         case .photos(let store, _, let photos, _):
             guard photos.indices.contains(selected) else { return }
             let photo = photos[selected]
-            do {
-                let (_, bytes) = try store.image(photoID: photo.photoID, preferredOrigin: photo.origin)
-                let image = try ImageCodec.decode(bytes, limits: Welcome.largestDecoded)
-                app.overlay = .picture(PictureCells(image), caption: "\(photo.displayTitle) · \(photo.place) · from \(store.name) · any key closes")
-            } catch let error as VacationError {
-                fail(error)
-            } catch {
-                app.setStatus("The photo in the vacation file cannot be shown: \(error)", isError: true)
-            }
+            // The bytes come from the vacation file here (its connection belongs to this thread);
+            // the decoding, the slow part, happens off it.
+            let bytes: [UInt8]
+            do throws(VacationError) { (_, bytes) = try store.image(photoID: photo.photoID, preferredOrigin: photo.origin) } catch { return fail(error) }
+            let caption = "\(photo.displayTitle) · \(photo.place) · from \(store.name) · any key closes"
+            app.backend.performLocal({ () throws(ClientError) -> RGBImage in
+                do { return try ImageCodec.decode(bytes, limits: Welcome.largestDecoded) } catch {
+                    throw ClientError(.local, "The photo in the vacation file cannot be shown: \(error)")
+                }
+            }, then: { [self] result in
+                switch result {
+                case .success(let image): app.overlay = .picture(PictureCells(image), caption: caption)
+                case .failure(let error): app.setStatus(error.message, isError: true)
+                }
+            })
         case .naming:
             break
         }

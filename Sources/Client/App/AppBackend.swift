@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Posix
 
 /// The app's one line to the server: a worker thread that runs session calls one at a time, so
 /// the screen never waits on the network, and hands each result back to the app's thread.
@@ -21,8 +22,8 @@ final class AppBackend: @unchecked Sendable {
 
     private struct Job {
         let retry: Bool
-        /// Runs with no session (the login form makes its own).
-        var alone = false
+        /// The completion to deliver, or nil when the job needs a session and has none (or lost
+        /// it under the job). A job that needs no session always returns one.
         let run: (SnapshareSession?) -> (() -> Void)?
         /// Connection lost and not retried: the completion to run instead.
         let lost: (ClientError) -> () -> Void
@@ -35,10 +36,10 @@ final class AppBackend: @unchecked Sendable {
     private var session: SnapshareSession?
     private var connect: Connect
     private let wake: @Sendable () -> Void
-    private var thread: Thread?
-    /// Work on this machine alone, run by a second worker (`performLocal`).
+    /// Work on this machine alone, run by a second worker (`performLocal`) with its own lock.
+    private let localCondition = NSCondition()
     private var localJobs: [() -> () -> Void] = []
-    private var localThread: Thread?
+    private var localStopped = false
     /// Set by the worker, read by the app's thread.
     private let linkState = Mutex<Link>(.connected)
     /// Runs jobs on the calling thread (tests: results in order, no thread).
@@ -53,14 +54,8 @@ final class AppBackend: @unchecked Sendable {
         self.wake = wake
         self.inline = inline
         guard !inline else { return }
-        let thread = Thread { [unowned self] in self.work() }
-        thread.name = "snapshare-app-net"
-        self.thread = thread
-        thread.start()
-        let localThread = Thread { [unowned self] in self.workLocally() }
-        localThread.name = "snapshare-app-local"
-        self.localThread = localThread
-        localThread.start()
+        NamedThread.start("snapshare-net") { [unowned self] in self.work() }
+        NamedThread.start("snapshare-local") { [unowned self] in self.workLocally() }
     }
 
     /// A backend already holding `session` (tests, and the app after its login form).
@@ -92,7 +87,7 @@ final class AppBackend: @unchecked Sendable {
         }
         condition.lock()
         jobs.append(job)
-        // Both workers wait on `condition`: wake both, or the local one might take the signal.
+        // The worker and `drain` both wait on `condition`: wake both.
         condition.broadcast()
         condition.unlock()
     }
@@ -100,7 +95,7 @@ final class AppBackend: @unchecked Sendable {
     /// Runs `work` on the worker without the current session (signing in makes a new one);
     /// `then` runs on the app's thread.
     func performAlone<T>(_ work: @escaping () throws(ClientError) -> T, then: @escaping (Result<T, ClientError>) -> Void) {
-        let job = Job(retry: false, alone: true, run: { _ in
+        let job = Job(retry: false, run: { _ in
             let result = Result { () throws(ClientError) in try work() }
             return { then(result) }
         }, lost: { error in { then(.failure(error)) } })
@@ -126,10 +121,10 @@ final class AppBackend: @unchecked Sendable {
             job()()
             return
         }
-        condition.lock()
+        localCondition.lock()
         localJobs.append(job)
-        condition.broadcast()
-        condition.unlock()
+        localCondition.signal()
+        localCondition.unlock()
     }
 
     /// The completions waiting to run on the app's thread, oldest first.
@@ -155,9 +150,13 @@ final class AppBackend: @unchecked Sendable {
         condition.lock()
         stopped = true
         jobs = []
-        localJobs = []
         condition.broadcast()
         condition.unlock()
+        localCondition.lock()
+        localStopped = true
+        localJobs = []
+        localCondition.signal()
+        localCondition.unlock()
     }
 
     // MARK: The worker
@@ -173,11 +172,7 @@ final class AppBackend: @unchecked Sendable {
             let connect = self.connect
             condition.unlock()
 
-            if job.alone, let done = job.run(nil) {
-                deliver(done, removingHead: true)
-                continue
-            }
-            if let current, let done = job.run(current) {
+            if let done = job.run(current) {
                 deliver(done, removingHead: true)
                 pause = 0.25
                 continue
@@ -215,11 +210,11 @@ final class AppBackend: @unchecked Sendable {
 
     private func workLocally() {
         while true {
-            condition.lock()
-            while localJobs.isEmpty && !stopped { condition.wait() }
-            if stopped { condition.unlock(); return }
+            localCondition.lock()
+            while localJobs.isEmpty && !localStopped { localCondition.wait() }
+            if localStopped { localCondition.unlock(); return }
             let job = localJobs.removeFirst()
-            condition.unlock()
+            localCondition.unlock()
             deliver(job(), removingHead: false)
         }
     }

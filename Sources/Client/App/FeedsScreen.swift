@@ -103,27 +103,35 @@ final class FeedsScreen: AppScreen {
         case .unread:
             opening = true
             app.setStatus("Opening…")
-            // Never retried: a view that reached the server is spent, and the server says so. The
-            // picture is decoded on the network thread, so the screen never stalls on it.
-            let limits = app.welcome?.displayLimits ?? Welcome.largestDecoded
-            app.backend.perform(retry: false, { session throws(ClientError) -> Result<RGBImage, any Error> in
-                let opened = try session.open(snapID: snap.id)
-                do { return .success(try ImageCodec.decode(opened.image, limits: limits)) } catch { return .failure(error) }
-            }, then: { [self] result in
+            // Never retried: a view that reached the server is spent, and the server says so.
+            app.backend.perform(retry: false, { session throws(ClientError) in try session.open(snapID: snap.id) }, then: { [self] result in
                 opening = false
                 markRead(snap.id)
                 switch result {
-                case .success(.success(let image)):
-                    app.overlay = .picture(PictureCells(image),
-                                           caption: "\(snap.poster) · \(snap.feed) · \(TimeAgo.describe(snap.postedAt, now: app.now)) · any key closes; it cannot be opened again")
-                    app.setStatus("Opened \(snap.poster)'s snap")
-                case .success(.failure(let error)):
-                    app.setStatus("The snap's picture cannot be shown: \(error)", isError: true)
-                case .failure(let error):
-                    app.report(error)
+                case .success(let opened): show(opened.image, of: snap)
+                case .failure(let error): app.report(error)
                 }
             })
         }
+    }
+
+    /// Decodes the opened snap on the local worker, so the screen never stalls on it, then shows it.
+    private func show(_ bytes: [UInt8], of snap: SnapInfo) {
+        let limits = app.welcome?.displayLimits ?? Welcome.largestDecoded
+        app.backend.performLocal({ () throws(ClientError) in
+            do { return try ImageCodec.decode(bytes, limits: limits) } catch {
+                throw ClientError(.local, "The snap's picture cannot be shown: \(error)")
+            }
+        }, then: { [self] result in
+            switch result {
+            case .success(let image):
+                app.overlay = .picture(PictureCells(image),
+                                       caption: "\(snap.poster) · \(snap.feed) · \(TimeAgo.describe(snap.postedAt, now: app.now)) · any key closes; it cannot be opened again")
+                app.setStatus("Opened \(snap.poster)'s snap")
+            case .failure(let error):
+                app.setStatus(error.message, isError: true)
+            }
+        })
     }
 
     private func markRead(_ id: UInt64) {

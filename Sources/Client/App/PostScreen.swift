@@ -159,21 +159,26 @@ final class PostScreen: AppScreen {
         let (name, bytes, limits) = (chosen.name, chosen.bytes, welcome.postLimits)
         posting = true
         app.setStatus("Posting \(name) to \(feed)…")
-        // Not retried on a lost connection: the user sees it failed and presses Post again. The
-        // picture is shrunk to the server's limits on the network thread, before anything is sent.
-        app.backend.perform(retry: false, { session throws(ClientError) -> Result<SnapInfo, ClientError> in
-            let prepared: PostImage.Prepared
-            do throws(ClientError) { prepared = try PostImage.prepare(bytes, limits: limits) } catch { return .failure(error) }
-            return .success(try session.post(feed: feed, image: prepared.bytes))
-        }, then: { [self] result in
+        // Shrunk to the server's limits on the local worker (a big photo takes a while), then sent.
+        app.backend.performLocal({ () throws(ClientError) in try PostImage.prepare(bytes, limits: limits) }, then: { [self] prepared in
+            switch prepared {
+            case .success(let prepared): send(prepared.bytes, to: feed)
+            case .failure(let error):
+                posting = false
+                app.setStatus("Cannot post \(name): \(error.message)", isError: true)
+            }
+        })
+    }
+
+    /// Not retried on a lost connection: the user sees it failed and presses Post again.
+    private func send(_ image: [UInt8], to feed: String) {
+        app.backend.perform(retry: false, { session throws(ClientError) in try session.post(feed: feed, image: image) }, then: { [self] result in
             posting = false
             switch result {
-            case .success(.success(let snap)):
+            case .success(let snap):
                 app.setStatus("Posted to \(snap.feed)")
                 file = nil
                 phase = .pick
-            case .success(.failure(let error)):
-                app.setStatus("Cannot post \(name): \(error.message)", isError: true)
             case .failure(let error):
                 app.report(error)
             }

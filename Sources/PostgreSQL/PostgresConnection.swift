@@ -40,9 +40,6 @@ public final class PostgresConnection {
     /// Whether the connection is still usable (false after the server went away).
     public var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
 
-    /// Whether a `transaction` is running on this connection.
-    public var isInTransaction: Bool { transactionDepth > 0 }
-
     /// Connects again with the same parameters after the server went away (a restart, a
     /// network cut); prepared statements are prepared again as they are used. Throws while the
     /// server still cannot be reached.

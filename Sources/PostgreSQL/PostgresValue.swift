@@ -48,6 +48,9 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable {
     public var isUniquenessViolation: Bool { sqlState == "23505" }
     /// The connection is gone or could not be made (class 08), or the server is shutting down (57P).
     public var isConnectionFailure: Bool { sqlState.hasPrefix("08") || sqlState.hasPrefix("57P") }
+    /// PostgreSQL rolled the transaction back to end a deadlock (40P01) or a serialization
+    /// failure (40001): running it again may well succeed.
+    public var isTransactionConflict: Bool { sqlState == "40P01" || sqlState == "40001" }
 
     public var description: String { "\(message) (SQLSTATE \(sqlState))" }
 }

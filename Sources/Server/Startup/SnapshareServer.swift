@@ -15,7 +15,6 @@ public final class SnapshareServer: @unchecked Sendable {
     public private(set) var certificates: DevCertificateSet?
     private let storage: StorageExecutor
     /// What Poll reports, fed by other instances through PostgreSQL when there are any.
-    private let changes: ChangeVersion
     private let core: ServerCore
     private let handler: RequestHandler
     /// Created once serving has started: a timer source that is released without ever being
@@ -38,13 +37,10 @@ public final class SnapshareServer: @unchecked Sendable {
         // Before storage starts its threads: a photo source that cannot work stops the start here.
         let photos = try configuration.photoSource.makeProvider(configuration.photoSettings, logger: logger)
         let gazetteer = try Gazetteer.bundled()
-        // The engine, and with PostgreSQL the feed that carries changes between instances.
-        if let database = configuration.database {
-            storage = try StorageExecutor.postgres(conninfo: database, readers: configuration.storageReaders)
-            changes = ChangeVersion(feed: PostgresChangeFeed(conninfo: database, logger: logger))
+        storage = if let database = configuration.database {
+            try StorageExecutor.postgres(conninfo: database, readers: configuration.storageReaders)
         } else {
-            storage = try StorageExecutor.sqlite(path: configuration.databasePath, readers: configuration.storageReaders)
-            changes = ChangeVersion()
+            try StorageExecutor.sqlite(path: configuration.databasePath, readers: configuration.storageReaders)
         }
 
         let certificateFile: String
@@ -67,6 +63,9 @@ public final class SnapshareServer: @unchecked Sendable {
                                  limits: configuration.imageLimits, imageCeiling: ceiling,
                                  logger: logger, clock: clock, leaseMilliseconds: configuration.albumLeaseMilliseconds,
                                  leaseScanInterval: .milliseconds(configuration.albumLeaseScanMilliseconds))
+        // With PostgreSQL, the feed that carries changes between instances: its thread starts last
+        // of all that can fail, so a start that fails leaves none behind.
+        let changes = ChangeVersion(feed: configuration.database.map { PostgresChangeFeed(conninfo: $0, logger: logger) })
         handler = RequestHandler(storage: storage, configuration: configuration, metrics: metrics, logger: logger, albums: albums,
                                  changes: changes, imageCeiling: ceiling, clock: clock)
         core = try ServerCore(configuration: configuration, tlsContext: tls, handler: handler, storage: storage,
@@ -132,7 +131,7 @@ public final class SnapshareServer: @unchecked Sendable {
         purgeTimer?.cancel()
         purgeTimer = nil
         albums.shutdown()
-        changes.stop()
+        handler.changes.stop()
         core.stop()
         storage.shutdown()
     }

@@ -53,14 +53,14 @@ public final class PostgresStore {
     // MARK: Error translation
 
     /// Runs `body`, turning any `PostgresError` into the matching `StoreError`. A connection the
-    /// server dropped (PostgreSQL restarted) is made again first, but only outside a
-    /// transaction: inside one (a write batch) every call fails as `.unavailable` until the
-    /// batch has rolled back, so no job of it commits on a new connection behind the others'
-    /// backs. While PostgreSQL cannot be reached every call fails, and the next one tries again.
+    /// server dropped (PostgreSQL restarted) is made again first; inside a transaction (a write
+    /// batch) `reconnect` refuses, so every call fails as `.unavailable` until the batch has
+    /// rolled back and no job of it commits on a new connection behind the others' backs. While
+    /// PostgreSQL cannot be reached every call fails, and the next one tries again.
     @discardableResult
     func translatingErrors<T>(_ context: @autoclosure () -> String, _ body: () throws -> T) throws -> T {
         do {
-            if !connection.isConnected && !connection.isInTransaction { try connection.reconnect() }
+            if !connection.isConnected { try connection.reconnect() }
             return try body()
         } catch let error as PostgresError {
             let kind: StoreError.Kind = switch error.sqlState {
@@ -70,8 +70,7 @@ public final class PostgresStore {
             case "XX001", "XX002": .corrupt
             default: .internalError
             }
-            // Deadlock (40P01) and serialization failure (40001): PostgreSQL rolled this back.
-            throw StoreError(kind, "\(context()): \(error.message)", isTransient: ["40P01", "40001"].contains(error.sqlState))
+            throw StoreError(kind, "\(context()): \(error.message)", isTransient: error.isTransactionConflict)
         }
     }
 }

@@ -164,10 +164,11 @@ public final class StorageExecutor: @unchecked Sendable {
                 batchFailure = batchError(error)
             }
             beforeCompletions()
-            let again = batchFailure == nil ? batch.filter(\.mayRunAgain) : []
-            // Only now, after COMMIT returned, may anyone learn that a write happened.
-            for job in batch where !again.contains(where: { $0 === job }) {
-                job.complete(batchFailure: batchFailure)
+            // Only now, after COMMIT returned, may anyone learn that a write happened. A job
+            // PostgreSQL broke off (a deadlock) runs again, in a batch of its own making.
+            var again: [any StorageJob] = []
+            for job in batch {
+                if batchFailure == nil && job.mayRunAgain { again.append(job) } else { job.complete(batchFailure: batchFailure) }
             }
             batch = again
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Posix
 
 /// HAProxy in front of several instances, as `scripts/cluster.sh` runs it: TCP mode, TLS passed
 /// through, least connections, on 127.0.0.1 and a free port. A connection to a dead instance is
@@ -51,15 +52,9 @@ public final class HAProxy: @unchecked Sendable {
     }
 
     private static func accepts(_ port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        } == 0
+        guard let fd = try? Socket.connect(host: "127.0.0.1", port: port, timeout: 0.2) else { return false }
+        Syscall.close(fd)
+        return true
     }
 
     deinit { child.kill() }

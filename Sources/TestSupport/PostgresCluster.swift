@@ -15,7 +15,7 @@ public final class PostgresCluster: @unchecked Sendable {
     public static let shared: PostgresCluster? = try? PostgresCluster()
 
     public let directory: String
-    public let port: Int
+    private let port: Int
     private let lock = NSLock()
     private var databases = 0
 

@@ -19,8 +19,9 @@ install_missing() {
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >&2
 }
 
-# build PRODUCT... : builds the products in release into SCRATCH (default .build/bench, shared by
-# the benchmark scripts; BUILD_CONFIGURATION=debug for a debug build) and sets BIN to their folder.
+# build PRODUCT... : builds the products in release into SCRATCH (each script sets it: .build/bench
+# for the benchmark scripts, .build for the cluster ones; BUILD_CONFIGURATION=debug for a debug
+# build) and sets BIN to their folder.
 build() {
     local configuration=${BUILD_CONFIGURATION:-release} product
     say "building $* ($configuration) in $SCRATCH"

@@ -5,6 +5,8 @@
 /// `MovieRecord.titleKey(_:)` (Unicode lower case), so "AMÉLIE" and "amélie" are one movie.
 /// Callers pass titles and genres already validated (see `MovieInput`).
 public protocol MovieStore: AnyObject {
+    /// Runs `body` atomically (nested: a savepoint), as `SnapshareStore.transaction`.
+    func transaction<T>(_ body: () throws -> T) throws -> T
     /// Adds a movie for `userID`; `StoreError.conflict` when the user already has that title
     /// (in any case), `StoreError.notFound` when the user does not exist.
     func addMovie(_ movie: MovieRecord, userID: Int64, at: Int64) throws -> MovieRecord
@@ -29,9 +31,12 @@ extension MovieStore {
     /// Runs an engine's insert (`adding`) or update of `movie` for `userID`, saying what a refusal
     /// means in every engine's words: a title the user already has (named as stored, which may
     /// differ in case from the one typed), or, for an insert, a user that does not exist.
+    ///
+    /// `body` runs in a savepoint of its own: on PostgreSQL a refused statement aborts the
+    /// transaction around it, and explaining the refusal reads the stored title afterwards.
     func explainingMovieRefusals<T>(_ movie: MovieRecord, userID: Int64, adding: Bool, _ body: () throws -> T) throws -> T {
         do {
-            return try body()
+            return try transaction(body)
         } catch let error as StoreError where error.kind == .conflict {
             let existing = (try? self.movie(title: movie.title, userID: userID))?.title ?? movie.title
             throw StoreError(.conflict, "you already have a movie titled \"\(existing)\"")

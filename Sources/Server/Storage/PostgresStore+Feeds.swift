@@ -60,15 +60,13 @@ extension PostgresStore: FeedStore, MovieStore {
     // MARK: Movies
 
     public func addMovie(_ movie: MovieRecord, userID: Int64, at: Int64) throws -> MovieRecord {
-        // In a savepoint of its own: a refused statement aborts its PostgreSQL transaction, and
-        // explaining the refusal reads the stored title afterwards.
         try explainingMovieRefusals(movie, userID: userID, adding: true) {
             try translatingErrors("adding movie") {
-                try connection.transaction { try connection.execute("""
+                try connection.execute("""
                     INSERT INTO movies (user_id, title, title_key, genre, sales, created_at, updated_at)
                     VALUES ($1, $2, $3, $4, $5, $6, $6)
                     """, [.integer(userID), .text(movie.title), .text(MovieRecord.titleKey(movie.title)),
-                          .text(movie.genre), .integer(movie.sales), .integer(at)]) }
+                          .text(movie.genre), .integer(movie.sales), .integer(at)])
                 return movie
             }
         }
@@ -103,12 +101,12 @@ extension PostgresStore: FeedStore, MovieStore {
     public func updateMovie(title: String, to movie: MovieRecord, userID: Int64, at: Int64) throws -> MovieRecord {
         try explainingMovieRefusals(movie, userID: userID, adding: false) {
             try translatingErrors("changing movie") {
-                guard let updated = try connection.transaction({ try connection.query("""
+                guard let updated = try connection.query("""
                     UPDATE movies SET title = $3, title_key = $4, genre = $5, sales = $6, updated_at = $7
                     WHERE user_id = $1 AND title_key = $2
                     RETURNING title, genre, sales
                     """, [.integer(userID), .text(MovieRecord.titleKey(title)), .text(movie.title),
-                          .text(MovieRecord.titleKey(movie.title)), .text(movie.genre), .integer(movie.sales), .integer(at)]) })
+                          .text(MovieRecord.titleKey(movie.title)), .text(movie.genre), .integer(movie.sales), .integer(at)])
                     .first.map(StoreRows.movie) else {
                     throw StoreError(.notFound, "no movie titled \"\(title)\"")
                 }

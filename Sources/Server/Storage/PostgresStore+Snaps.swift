@@ -17,8 +17,7 @@ extension PostgresStore: SnapStore, MaintenanceStore {
                     ), i AS (
                         INSERT INTO snap_images (snap_id, bytes) SELECT id, $10 FROM s
                     )
-                    SELECT s.id, f.name AS feed_name, u.name AS poster_name, s.posted_at, s.expires_at, 2 AS status,
-                           s.byte_count, s.width, s.height, s.format, s.poster_id, 0 AS opened_count
+                    SELECT \(StoreRows.listingColumns(fixedState: .sent))
                     FROM s JOIN feeds f ON f.id = s.feed_id JOIN users u ON u.id = s.poster_id
                     """, [.integer(snap.feedID), .integer(snap.posterID), .integer(snap.postedAt), .integer(snap.expiresAt),
                           .integer(Int64(snap.image.count)), .integer(Int64(snap.width)), .integer(Int64(snap.height)),
@@ -56,7 +55,7 @@ extension PostgresStore: SnapStore, MaintenanceStore {
                              _ body: (SnapListing, [UInt8], any StoredBytes) throws -> R) throws -> R {
         try translatingErrors("opening snap") {
             try connection.transaction {
-                guard let row = try connection.query(Self.claimGateSQL, [.integer(viewerID), .integer(snapID)]).first else {
+                guard let row = try connection.query(Self.claimGateSQL, [.integer(snapID)]).first else {
                     throw StoreError(.notFound, "no snap \(snapID)")
                 }
                 let gate = try StoreRows.snapListing(row)
@@ -161,14 +160,13 @@ extension PostgresStore: SnapStore, MaintenanceStore {
         """
     static let listingFrom = "\nFROM snaps s JOIN feeds f ON f.id = s.feed_id JOIN users u ON u.id = s.poster_id\n"
     static let listingSelect = "SELECT " + listingColumns + listingFrom
-    /// $2 snap id ($1, the viewer, is not needed): the listing, then what the view-once gate
-    /// checks. As in SQLite, the status and the count of opens are not looked up: the gate
-    /// refuses the poster, and for anyone else the view row's insert decides.
-    static let claimGateSQL = """
-        SELECT s.id, f.name AS feed_name, u.name AS poster_name, s.posted_at, s.expires_at, 0 AS status,
-               s.byte_count, s.width, s.height, s.format, s.poster_id, 0 AS opened_count,
+    /// $1 snap id: the listing, then what the view-once gate checks. As in SQLite, the status and
+    /// the count of opens are not looked up: the gate refuses the poster, and for anyone else the
+    /// view row's insert decides.
+    static let claimGateSQL = "SELECT " + StoreRows.listingColumns(fixedState: .unread) + """
+        ,
                s.image_erased, s.sha256, EXISTS (SELECT 1 FROM snap_images i WHERE i.snap_id = s.id) AS has_image
-        """ + listingFrom + "WHERE s.id = $2"
+        """ + listingFrom + "WHERE s.id = $1"
     static let liveListingSQL = listingSelect + "WHERE s.expires_at > $2 AND NOT s.image_erased ORDER BY s.posted_at DESC, s.id DESC"
     static let liveFeedListingSQL = listingSelect
         + "WHERE s.feed_id = $3 AND s.expires_at > $2 AND NOT s.image_erased ORDER BY s.posted_at DESC, s.id DESC"

@@ -59,7 +59,7 @@ extension SQLiteStore {
         try translatingErrors("opening snap") {
             try database.transaction {
                 // One read of the snap serves the checks and the reply.
-                guard let gate = try database.queryFirst(Self.claimGateSQL, [.integer(viewerID), .integer(snapID)], row: { row in
+                guard let gate = try database.queryFirst(Self.claimGateSQL, [.integer(snapID)], row: { row in
                     (listing: try StoreRows.snapListing(row), erased: row.bool("image_erased"), sha256: row.blob("sha256"),
                      hasImage: row.bool("has_image"))
                 }) else {
@@ -126,18 +126,17 @@ extension SQLiteStore {
         JOIN users u ON u.id = s.poster_id
         """
     static let listingSelect = "SELECT " + listingColumns + "\n" + listingFrom
-    /// ?1 viewer, ?2 snap id: the listing, then what the view-once gate checks. The status and
-    /// the count of opens are not looked up: the gate refuses the poster, and for anyone else the
-    /// insert of the view row, not a read before it, says whether the snap was opened already.
-    static let claimGateSQL = """
-        SELECT s.id, f.name AS feed_name, u.name AS poster_name, s.posted_at, s.expires_at, 0 AS status,
-               s.byte_count, s.width, s.height, s.format, s.poster_id, 0 AS opened_count,
+    /// ?1 snap id: the listing, then what the view-once gate checks. The status and the count of
+    /// opens are not looked up: the gate refuses the poster, and for anyone else the insert of the
+    /// view row, not a read before it, says whether the snap was opened already.
+    static let claimGateSQL = "SELECT " + StoreRows.listingColumns(fixedState: .unread) + """
+        ,
                s.image_erased, s.sha256,
                EXISTS (SELECT 1 FROM snap_images i WHERE i.snap_id = s.id) AS has_image
 
         """ + listingFrom + """
 
-        WHERE s.id = ?2
+        WHERE s.id = ?1
         """
     /// ?1 viewer, ?2 now.
     static let liveListingSQL = listingSelect + """

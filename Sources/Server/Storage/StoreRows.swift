@@ -27,6 +27,16 @@ enum StoreRows {
         MovieRecord(title: row.string("title"), genre: row.string("genre"), sales: row.int64("sales"))
     }
 
+    /// The columns `snapListing` reads, for SQL on `snaps s`, `feeds f` and `users u` (the same in
+    /// both engines) with the state and the count of opens given instead of looked up: a post is
+    /// its poster's (sent, opened by nobody yet), and the view-once gate leaves both to the insert.
+    static func listingColumns(fixedState state: SnapState) -> String {
+        """
+        s.id, f.name AS feed_name, u.name AS poster_name, s.posted_at, s.expires_at, \(state.rawValue) AS status,
+        s.byte_count, s.width, s.height, s.format, s.poster_id, 0 AS opened_count
+        """
+    }
+
     static func snapListing(_ row: some StoreRow) throws -> SnapListing {
         guard let status = SnapState(rawValue: UInt8(truncatingIfNeeded: row.int64("status"))),
               let format = ImageFormat(rawValue: UInt8(truncatingIfNeeded: row.int64("format"))) else {

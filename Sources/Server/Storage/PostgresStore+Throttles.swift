@@ -4,13 +4,16 @@ import PostgreSQL
 /// one order), so two instances changing the same budget take turns and neither loses the
 /// other's attempt; rows need not exist to be locked.
 extension PostgresStore: ThrottleStore {
-    /// One advisory lock per key, held until the transaction ends, taken in one order.
+    /// One advisory lock per key, held until the transaction ends, taken in one order and in one
+    /// round trip (a select list is evaluated left to right; were two instances ever to meet in
+    /// another order, PostgreSQL's deadlock check breaks one off and the writer runs it again).
     public func lockThrottleBudgets(_ keys: [ThrottleKey]) throws {
+        let ordered = Self.lockOrder(keys)
+        guard !ordered.isEmpty else { return }
+        let locks = ordered.indices.map { "pg_advisory_xact_lock(hashtextextended($\($0 + 1), 0)) AS lock\($0)" }
         try translatingErrors("locking login throttle") {
-            for key in Self.lockOrder(keys) {
-                try connection.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0)) AS locked",
-                                     [.text([key.kind, String(key.scope.rawValue), key.name, key.address].joined(separator: "\u{1F}"))])
-            }
+            try connection.query("SELECT " + locks.joined(separator: ", "),
+                                 ordered.map { .text([$0.kind, String($0.scope.rawValue), $0.name, $0.address].joined(separator: "\u{1F}")) })
         }
     }
 
@@ -31,14 +34,18 @@ extension PostgresStore: ThrottleStore {
         }
     }
 
+    /// Every key's row in one round trip.
     public func throttleBudgets(_ keys: [ThrottleKey]) throws -> [ThrottleKey: ThrottleBudget] {
-        try translatingErrors("reading login throttle") {
+        let unique = Array(Set(keys))
+        guard !unique.isEmpty else { return [:] }
+        let tuples = unique.indices.map { "($\($0 * 4 + 1), $\($0 * 4 + 2)::bigint, $\($0 * 4 + 3), $\($0 * 4 + 4))" }
+        return try translatingErrors("reading login throttle") {
             var stored: [ThrottleKey: ThrottleBudget] = [:]
-            for key in keys {
-                stored[key] = try connection.query("""
-                    SELECT failures, pending, next_slot, last_used FROM throttle_budgets
-                    WHERE kind = $1 AND scope = $2 AND name = $3 AND address = $4
-                    """, Self.values(key)).first.map(StoreRows.throttleBudget)
+            for row in try connection.query("""
+                SELECT kind, scope, name, address, failures, pending, next_slot, last_used FROM throttle_budgets
+                WHERE (kind, scope, name, address) IN (\(tuples.joined(separator: ", ")))
+                """, unique.flatMap(Self.values)) {
+                if let key = StoreRows.throttleKey(row) { stored[key] = StoreRows.throttleBudget(row) }
             }
             return stored
         }

@@ -13,15 +13,14 @@ let package = Package(
     targets: [
         // C system libraries; each folder holds a module map and a header of static inline shims
         // for the macros and variadic functions Swift cannot import.
-        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "COpenSSL", path: "Sources/Shared/COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSQLite", path: "Sources/Shared/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CPostgreSQL", path: "Sources/Shared/CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // Linux calls the Glibc module leaves out: epoll, eventfd, accept4, ioctl(TIOCGWINSZ).
-        .target(name: "CLinux"),
+        .target(name: "CLinux", path: "Sources/Shared/CLinux"),
         // PNG and JPEG decode/encode from memory. libjpeg reports errors with longjmp, which
         // Swift cannot catch, so the whole codec call lives in C.
-        .target(
-            name: "CImageCodec",
+        .target(name: "CImageCodec", path: "Sources/Shared/CImageCodec",
             linkerSettings: [.linkedLibrary("png"), .linkedLibrary("jpeg"), .linkedLibrary("z")]
         ),
 
@@ -31,27 +30,30 @@ let package = Package(
         // Imaging imports Wire (for ImageFormat). Nothing here knows the server, the client or a
         // terminal.
         // Bytes, frames and messages of docs/PROTOCOL.md: pure, no system calls.
-        .target(name: "Wire", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "Wire", path: "Sources/Shared/Wire", linkerSettings: [.linkedLibrary("m")]),
         // The command-line parser shared by both executables and the bench.
-        .target(name: "CommandLineParsing"),
+        .target(name: "CommandLineParsing", path: "Sources/Shared/CommandLineParsing"),
         // SHA-256, randomness and constant-time comparison, through OpenSSL.
-        .target(name: "Crypto", dependencies: ["COpenSSL"]),
+        .target(name: "Crypto", dependencies: ["COpenSSL"], path: "Sources/Shared/Crypto"),
         // TLS 1.3 as a state machine over memory BIOs (or a socket sink in C), certificates.
-        .target(name: "TLS", dependencies: ["COpenSSL", "Crypto", "Posix"]),
+        .target(name: "TLS", dependencies: ["COpenSSL", "Crypto", "Posix"], path: "Sources/Shared/TLS"),
         // Every system call: the Syscall wrapper, sockets, epoll, named threads.
-        .target(name: "Posix", dependencies: ["CLinux"]),
+        .target(name: "Posix", dependencies: ["CLinux"], path: "Sources/Shared/Posix"),
         // PNG and JPEG headers, decoding, verification, resampling.
-        .target(name: "Imaging", dependencies: ["CImageCodec", "Wire"]),
+        .target(name: "Imaging", dependencies: ["CImageCodec", "Wire"], path: "Sources/Shared/Imaging"),
         // The terminal layer: raw mode, output, colour depth, display width, input events, a cell
         // grid and the diffing writer that draws it. Knows nothing of Snapshare.
-        .target(name: "TerminalUI", dependencies: ["CLinux", "Posix"]),
+        .target(name: "TerminalUI", dependencies: ["CLinux", "Posix"], path: "Sources/Shared/TerminalUI"),
         // The one SQLite layer: connections, cached statements read by column name, transactions
         // and savepoints, blobs, background WAL checkpoints. Used by the server's store and the
         // client's vacation files.
-        .target(name: "SQLite", dependencies: ["CSQLite", "Posix"]),
+        .target(name: "SQLite", dependencies: ["CSQLite", "Posix", "SQL"], path: "Sources/Shared/SQLite"),
         // libpq for the PostgreSQL engine: connections, parameters, prepared statements, rows
         // read by column name, transactions, SQLSTATE errors. Imports none of ours.
-        .target(name: "PostgreSQL", dependencies: ["CPostgreSQL"]),
+        .target(name: "PostgreSQL", dependencies: ["CPostgreSQL", "SQL"], path: "Sources/Shared/PostgreSQL"),
+        // What both engines share: SQL written once with its values beside their placeholders,
+        // rendered for either; values, rows, connections and failures in one vocabulary.
+        .target(name: "SQL", path: "Sources/Shared/SQL"),
         // Event loop, connections, request handlers, storage.
         .target(
             name: "Server",

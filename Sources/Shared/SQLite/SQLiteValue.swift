@@ -11,3 +11,16 @@ public enum SQLiteValue: Sendable, Equatable {
     /// 1 or 0, as SQLite stores booleans.
     public static func bool(_ value: Bool) -> SQLiteValue { .integer(value ? 1 : 0) }
 }
+
+extension SQLiteValue {
+    /// The value as `SQLTrace` writes it.
+    var traced: String {
+        switch self {
+        case .integer(let number): String(number)
+        case .real(let number): String(number)
+        case .text(let text): "'" + text + "'"
+        case .blob(let bytes): "x'<\(bytes.count) bytes>'"
+        case .null: "NULL"
+        }
+    }
+}

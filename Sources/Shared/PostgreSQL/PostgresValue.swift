@@ -34,6 +34,20 @@ public enum PostgresValue: Sendable, Equatable {
     }
 }
 
+extension PostgresValue {
+    /// The value as `SQLTrace` writes it.
+    var traced: String {
+        switch self {
+        case .null: "NULL"
+        case .integer(let value): String(value)
+        case .double(let value): String(value)
+        case .bool(let value): value ? "true" : "false"
+        case .text(let value): "'" + value + "'"
+        case .bytes(let value): "x'<\(value.count) bytes>'"
+        }
+    }
+}
+
 /// A failure PostgreSQL reported, with its SQLSTATE (https://www.postgresql.org/docs/15/errcodes-appendix.html).
 public struct PostgresError: Error, CustomStringConvertible, Sendable {
     public let sqlState: String

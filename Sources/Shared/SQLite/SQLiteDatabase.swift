@@ -1,4 +1,5 @@
 import CSQLite
+import SQL
 
 /// One SQLite connection, used by one thread at a time (it is opened with `SQLITE_OPEN_NOMUTEX`):
 /// the one SQLite layer of the server's store and the client's vacation files.
@@ -141,6 +142,7 @@ public final class SQLiteDatabase {
 
     /// Runs one or more SQL statements that take no parameters (schema, pragmas), ignoring rows.
     public func exec(_ sql: String) throws {
+        if SQLTrace.isOn { SQLTrace.record(engine: "sqlite", sql: sql, values: []) }
         var message: UnsafeMutablePointer<CChar>?
         let resultCode = sqlite3_exec(handle, sql, nil, nil, &message)
         defer { sqlite3_free(message) }

@@ -1,4 +1,5 @@
 import CPostgreSQL
+import SQL
 import Foundation
 
 /// One libpq connection, used by one thread at a time.
@@ -76,6 +77,7 @@ public final class PostgresConnection {
 
     /// Runs statements with no parameters and no rows, such as a schema (several at once).
     public func executeScript(_ sql: String) throws(PostgresError) {
+        if SQLTrace.isOn { SQLTrace.record(engine: "postgres", sql: sql, values: []) }
         guard let result = PQexec(handle, sql) else { throw failure(nil) }
         defer { PQclear(result) }
         let status = PQresultStatus(result)
@@ -106,6 +108,7 @@ public final class PostgresConnection {
     // MARK: Statements
 
     private func run(_ sql: String, _ parameters: [PostgresValue]) throws(PostgresError) -> OpaquePointer {
+        if SQLTrace.isOn { SQLTrace.record(engine: "postgres", sql: sql, values: parameters.map(\.traced)) }
         let name = try statementName(sql, parameters)
         let encoded = parameters.map(\.binary)
         let lengths = encoded.map { Int32($0?.count ?? 0) }

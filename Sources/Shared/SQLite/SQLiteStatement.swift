@@ -1,4 +1,5 @@
 import CSQLite
+import SQL
 
 /// SQLite copies bound text and blobs before the bind call returns (the `SQLITE_TRANSIENT`
 /// destructor), so Swift buffers only need to live for the duration of the call.
@@ -97,6 +98,7 @@ public final class SQLiteStatement {
         guard values.count == expected else {
             throw SQLiteError(code: SQLITE_RANGE, message: "\(values.count) values for \(expected) parameters", sql: sql)
         }
+        if SQLTrace.isOn { SQLTrace.record(engine: "sqlite", sql: sql, values: values.map(\.traced)) }
         for (offset, value) in values.enumerated() {
             try bind(value, at: Int32(offset + 1))
         }

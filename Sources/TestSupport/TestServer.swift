@@ -2,6 +2,7 @@ import Client
 import Foundation
 import PostgreSQL
 import Server
+import SQL
 import SQLite
 import Wire
 import TLS
@@ -144,18 +145,18 @@ public final class TestServer: @unchecked Sendable {
     /// A store of its own on this server's database (another connection, as a second instance
     /// or an offline command would open), for seeding and checking behind the server's back.
     public func openStore() throws -> any SnapshareStore {
-        if let database = configuration.database { return try PostgresStore(conninfo: database) }
-        return try SQLiteStore(path: configuration.databasePath)
+        if let database = configuration.database { return try SQLStore.postgres(conninfo: database) }
+        return try SQLStore.sqlite(path: configuration.databasePath)
     }
 
-    /// One count from this server's database. `sql` is written for both engines: `$1`, `$2` …
-    /// for the values, which SQLite takes by position too.
-    public func count(_ sql: String, _ values: [Int64] = []) throws -> Int64 {
-        if let database = configuration.database {
-            let connection = try PostgresConnection(database)
-            return try connection.query("SELECT (\(sql)) AS n", values.map { .integer($0) }).first?.int64("n") ?? 0
+    /// One count from this server's database, by a statement written for both engines.
+    public func count(_ sql: SQL) throws -> Int64 {
+        let connection: any SQLConnection = if let database = configuration.database {
+            try PostgresConnection(database)
+        } else {
+            try SQLiteDatabase(path: configuration.databasePath, readOnly: true)
         }
-        return try SQLiteDatabase(path: configuration.databasePath, readOnly: true).scalar(sql, values.map { .integer($0) })
+        return try connection.queryFirst("SELECT (\(sql)) AS n") { $0.int64("n") } ?? 0
     }
 
     private var homes: [TemporaryDirectory] = []

@@ -156,7 +156,7 @@ struct VacationStoreTests {
         #expect(image == VacationTestSupport.png)
         #expect(try store.image(photoID: 9, preferredOrigin: nil, thumbnail: true).image == Array(VacationTestSupport.png.prefix(24)))
         let raw = try SQLiteDatabase(path: store.path, create: false, configuresJournal: false)
-        try raw.run("UPDATE photo_images SET image = x'00'")
+        try raw.execute("UPDATE photo_images SET image = x'00'")
         do { _ = try store.image(photoID: 9, preferredOrigin: nil); Issue.record("a damaged image was returned") } catch {
             #expect(error.kind == .damaged)
         }

@@ -1,5 +1,6 @@
 import Testing
 import PostgreSQL
+import SQL
 import TestSupport
 
 /// The libpq layer against a real PostgreSQL (a throwaway cluster started for the test process).
@@ -16,15 +17,16 @@ struct PostgresConnectionTests {
         try Self.withDatabase { db, _ in
             try db.executeScript("CREATE TABLE t (i bigint, n integer, d double precision, b boolean, s text, y bytea, z text)")
             let bytes: [UInt8] = [0, 1, 2, 0xFF, 0x5C, 0x78]
-            try db.execute("INSERT INTO t VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                           [.integer(-9_007_199_254_740_993), .integer(42), .double(-83.743), .bool(true), .text("Île-de-France ✓"),
-                            .bytes(bytes), .null])
-            let rows = try db.query("SELECT i, n, d, b, s, y, z, count(*) OVER () AS c FROM t")
+            let missing: String? = nil
+            try db.execute("""
+                INSERT INTO t VALUES (\(Int64(-9_007_199_254_740_993)), \(42), \(-83.743), \(true), \("Île-de-France ✓"), \(bytes), \(missing))
+                """)
+            let rows: [Void] = try db.query("SELECT i, n, d, b, s, y, z, count(*) OVER () AS c FROM t") { row in
+                #expect(row.int64("i") == -9_007_199_254_740_993 && row.int("n") == 42 && row.int64("c") == 1)
+                #expect(row.double("d") == -83.743 && row.bool("b") && row.string("s") == "Île-de-France ✓")
+                #expect(row.bytes("y") == bytes && row.isNull("z") && row.string("z") == "")
+            }
             #expect(rows.count == 1)
-            let row = rows[0]
-            #expect(row.int64("i") == -9_007_199_254_740_993 && row.int("n") == 42 && row.int64("c") == 1)
-            #expect(row.double("d") == -83.743 && row.bool("b") && row.string("s") == "Île-de-France ✓")
-            #expect(row.bytes("y") == bytes && row.isNull("z") && row.optionalString("z") == nil)
         }
     }
 
@@ -32,11 +34,11 @@ struct PostgresConnectionTests {
     func uniquenessViolation() throws {
         try Self.withDatabase { db, _ in
             try db.executeScript("CREATE TABLE views (snap bigint, viewer bigint, PRIMARY KEY (snap, viewer))")
-            try db.execute("INSERT INTO views VALUES ($1, $2)", [.integer(1), .integer(2)])
+            try db.execute("INSERT INTO views VALUES (\(1), \(2))")
             #expect {
-                try db.execute("INSERT INTO views VALUES ($1, $2)", [.integer(1), .integer(2)])
-            } throws: { ($0 as? PostgresError)?.isUniquenessViolation == true }
-            #expect(try db.query("SELECT count(*) AS n FROM views")[0].int64("n") == 1)
+                try db.execute("INSERT INTO views VALUES (\(1), \(2))")
+            } throws: { ($0 as? PostgresError)?.isUniquenessViolation == true && ($0 as? PostgresError)?.failureKind == .uniqueness }
+            #expect(try db.queryFirst("SELECT count(*) AS n FROM views") { $0.int64("n") } == 1)
         }
     }
 
@@ -46,21 +48,21 @@ struct PostgresConnectionTests {
         try Self.withDatabase { db, conninfo in
             try db.executeScript("CREATE TABLE t (v bigint)")
             try db.transaction {
-                try db.execute("INSERT INTO t VALUES ($1)", [.integer(1)])
+                try db.execute("INSERT INTO t VALUES (\(1))")
                 try? db.transaction {
-                    try db.execute("INSERT INTO t VALUES ($1)", [.integer(2)])
+                    try db.execute("INSERT INTO t VALUES (\(2))")
                     throw Failed()
                 }
             }
             #expect(throws: Failed.self) {
                 try db.transaction {
-                    try db.execute("INSERT INTO t VALUES ($1)", [.integer(3)])
+                    try db.execute("INSERT INTO t VALUES (\(3))")
                     throw Failed()
                 }
             }
             // Seen from another connection: only what was committed.
             let other = try PostgresConnection(conninfo)
-            #expect(try other.query("SELECT v FROM t ORDER BY v").map { $0.int64("v") } == [1])
+            #expect(try other.query("SELECT v FROM t ORDER BY v") { $0.int64("v") } == [1])
         }
     }
 

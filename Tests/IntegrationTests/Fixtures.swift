@@ -47,28 +47,8 @@ enum OpenRace {
     struct Outcome { var wins = 0, alreadyViewed = 0, other = 0 }
 
     static func run(_ sessions: [SnapshareSession], snapID: UInt64) -> Outcome {
-        let wins = Atomic<Int>(0), alreadyViewed = Atomic<Int>(0), other = Atomic<Int>(0)
-        let start = DispatchSemaphore(value: 0)
-        let group = DispatchGroup()
-        for session in sessions {
-            let racer = UncheckedSendable(session)
-            group.enter()
-            Thread {
-                start.wait()
-                do {
-                    _ = try racer.value.open(snapID: snapID)
-                    wins.add(1, ordering: .relaxed)
-                } catch let error as ClientError where error.serverCode == .alreadyViewed {
-                    alreadyViewed.add(1, ordering: .relaxed)
-                } catch {
-                    other.add(1, ordering: .relaxed)
-                }
-                group.leave()
-            }.start()
-        }
-        for _ in sessions { start.signal() }
-        group.wait()
-        return Outcome(wins: wins.load(ordering: .relaxed), alreadyViewed: alreadyViewed.load(ordering: .relaxed),
-                       other: other.load(ordering: .relaxed))
+        let results = Race.run(sessions.map(UncheckedSendable.init).map { racer in { _ = try racer.value.open(snapID: snapID) } })
+        let alreadyViewed = results.failures().count { ($0 as? ClientError)?.serverCode == .alreadyViewed }
+        return Outcome(wins: results.successes(), alreadyViewed: alreadyViewed, other: results.failures().count - alreadyViewed)
     }
 }

@@ -306,7 +306,7 @@ struct PinAlbumTests {
         _ = try alice.settled(kept.id)
         #expect(serverCode { _ = try alice.album(pin.id) } == .notFound)
         #expect(serverCode { _ = try alice.photo(doomed[0].id) } == .notFound)
-        #expect(try server.count("SELECT count(*) FROM photos WHERE pin_id = $1", [Int64(pin.id)]) == 0)
+        #expect(try server.count("SELECT count(*) FROM photos WHERE pin_id = \(Int64(pin.id))") == 0)
         #expect(try server.count("SELECT count(*) FROM photo_images") == 21)
     }
 

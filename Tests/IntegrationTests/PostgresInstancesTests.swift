@@ -232,4 +232,52 @@ struct PostgresInstancesTests {
         #expect(album.state == .ready && album.done == album.expected && album.expected > 0, "\(album.state) \(album.done)/\(album.expected)")
         #expect(!logB.lines(containing: "taking over the album of pin \(pin.id)").isEmpty)
     }
+
+    @Test("pin drops by one user spread over two instances at once never pass the pin cap", arguments: 0..<3)
+    func pinCapAcrossInstances(round: Int) throws {
+        let (servers, drop) = try Self.instances()
+        defer { drop() }
+        _ = try servers[0].registeredSession("traveller")
+        // Two below the cap, behind the servers' backs (albums ready, so nothing downloads).
+        let store = try #require(try servers[0].openStore() as? SQLStore)
+        let user = try #require(try store.user(named: "traveller"))
+        let filled = Albums.maxPinsPerUser - 2
+        let db = try #require(store.postgresConnection)
+        try db.execute("INSERT INTO pins (user_id, latitude, longitude, created_at) SELECT \(user.id), 0, 0, 0 FROM generate_series(1, \(filled))")
+        try db.execute("""
+            INSERT INTO albums (pin_id, state, provider, page, per_page, updated_at) SELECT id, 1, 'builtin', 1, 12, 0 FROM pins
+            """)
+        var racers: [PinRequests] = []
+        for index in 0..<8 {
+            let (session, _) = try servers[index % 2].session()
+            _ = try session.login(username: "traveller", password: "correct horse battery")
+            racers.append(PinRequests(session: session))
+        }
+        let results = Race.run(racers.map(UncheckedSendable.init).map { racer in { _ = try racer.value.drop(10, Double(round)) } })
+        #expect(results.successes() == 2, "\(results)")
+        #expect(results.failures().count == 6 && results.failures().allSatisfy { ($0 as? ClientError)?.serverCode == .invalidArgument },
+                "\(results)")
+        #expect(try store.pinCount(userID: user.id) == Albums.maxPinsPerUser)
+    }
+
+    @Test("New Collections of one album spread over two instances at once: exactly one starts", arguments: 0..<3)
+    func newCollectionAcrossInstances(round: Int) throws {
+        let (servers, drop) = try Self.instances()
+        defer { drop() }
+        let owner = PinRequests(session: try servers[0].registeredSession("traveller"))
+        let pin = try owner.drop(48.85, 2.35)
+        _ = try owner.album(pin.id) { $0.state != .downloading }
+        var racers: [PinRequests] = []
+        for index in 0..<6 {
+            let (session, _) = try servers[index % 2].session()
+            _ = try session.login(username: "traveller", password: "correct horse battery")
+            racers.append(PinRequests(session: session))
+        }
+        let results = Race.run(racers.map(UncheckedSendable.init).map { racer in { _ = try racer.value.newCollection(pin.id) } })
+        #expect(results.successes() == 1, "\(results)")
+        #expect(results.failures().count == 5 && results.failures().allSatisfy { ($0 as? ClientError)?.serverCode == .albumBusy },
+                "\(results)")
+        _ = try owner.album(pin.id) { $0.state != .downloading }
+    }
+
 }

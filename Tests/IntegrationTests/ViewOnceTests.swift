@@ -66,7 +66,7 @@ import Synchronization
         // into a failure.
         let probe = Array(marker[2000..<2064])
         func erased() throws -> Bool {
-            try server.count("SELECT count(*) FROM snap_images WHERE snap_id = $1", [Int64(snap.id)]) == 0
+            try server.count("SELECT count(*) FROM snap_images WHERE snap_id = \(Int64(snap.id))") == 0
                 && (!TestServer.usesSQLite || !DatabaseFiles.contain(probe, in: server.dataPath))
         }
         let deadline = Date().addingTimeInterval(60)

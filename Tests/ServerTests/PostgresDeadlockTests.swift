@@ -26,8 +26,8 @@ struct PostgresDeadlockTests {
         defer { executor.shutdown() }
         // Another instance's connection, used by its thread only. It waits long before it looks
         // for a deadlock, so the job's check (after PostgreSQL's default second) always finds it.
-        let other = UncheckedSendable(try PostgresStore(conninfo: conninfo))
-        try other.value.connection.execute("SET deadlock_timeout = '30s'")
+        let other = UncheckedSendable(try SQLStore.postgres(conninfo: conninfo))
+        try other.value.postgresConnection!.execute("SET deadlock_timeout = '30s'")
         let x = Self.key("x"), y = Self.key("y")
 
         let otherHoldsX = DispatchSemaphore(value: 0)
@@ -73,9 +73,9 @@ struct PostgresConnectionLossTests {
     func connectionLostInsideABatch() throws {
         let (conninfo, drop) = try PostgresCluster.shared!.makeDatabase()
         defer { drop() }
-        let store = try PostgresStore(conninfo: conninfo)
-        let killer = try PostgresStore(conninfo: conninfo)
-        let pid = try store.connection.query("SELECT pg_backend_pid() AS pid")[0].int64("pid")
+        let store = try SQLStore.postgres(conninfo: conninfo)
+        let killer = try SQLStore.postgres(conninfo: conninfo)
+        let pid = try #require(try store.postgresConnection!.queryFirst("SELECT pg_backend_pid() AS pid") { $0.int64("pid") })
         func add(_ name: String) -> Result<UserRecord, any Error> {
             Result { try store.transaction { try store.createUser(name: name, passwordHash: "h", isAdmin: false, at: 1) } }
         }
@@ -84,11 +84,11 @@ struct PostgresConnectionLossTests {
         let batch = Result {
             try store.transaction {
                 jobs.append(add("ann"))
-                _ = try killer.connection.query("SELECT pg_terminate_backend($1::int) AS done", [.integer(pid)])
+                try killer.postgresConnection!.execute("SELECT pg_terminate_backend(\(pid)::int) AS done")
                 let deadline = Date().addingTimeInterval(10)
                 var alive = true
                 while alive && Date() < deadline {
-                    alive = try killer.connection.query("SELECT count(*) AS n FROM pg_stat_activity WHERE pid = $1::int", [.integer(pid)])[0].int64("n") > 0
+                    alive = try killer.postgresConnection!.queryFirst("SELECT count(*) AS n FROM pg_stat_activity WHERE pid = \(pid)::int") { $0.int64("n") } ?? 0 > 0
                     if alive { Thread.sleep(forTimeInterval: 0.02) }
                 }
                 try #require(!alive, "the batch's backend is gone before the next jobs run")
@@ -116,7 +116,7 @@ struct PostgresReaderTests {
         let executor = try StorageExecutor.postgres(conninfo: conninfo, readers: 1)
         defer { executor.shutdown() }
         // Another instance, writing meanwhile (used by the one reader thread while this test waits).
-        let other = UncheckedSendable(try PostgresStore(conninfo: conninfo))
+        let other = UncheckedSendable(try SQLStore.postgres(conninfo: conninfo))
         let counts = try executor.readSync { store -> [Int] in
             let before = try store.feedSummaries(viewerID: 0, now: 0).count
             _ = try other.value.createFeed(name: "Cats", at: 1)

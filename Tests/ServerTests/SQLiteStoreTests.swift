@@ -1,4 +1,5 @@
 import Foundation
+import SQL
 import SQLite
 import Testing
 @testable import Server
@@ -22,18 +23,18 @@ struct SQLiteStoreTests {
     func migrationCreatesSchemaAndDefaultFeeds() throws {
         try withTemporaryDatabase { path in
             do {
-                let store = try SQLiteStore(path: path)
-                #expect(try store.database.userVersion() == Schema.currentVersion)
-                let tables = try store.database.query(
+                let store = try SQLStore.sqlite(path: path)
+                #expect(try store.sqliteDatabase!.userVersion() == Schema.currentVersion)
+                let tables = try store.sqliteDatabase!.query(
                     "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
-                ) { $0.string(at: 0) }
+                ) { $0.string("name") }
                 #expect(tables == ["access_epoch", "albums", "feeds", "map_states", "movies", "photo_images", "photo_thumbnails", "photos",
                                    "pins", "sessions", "snap_images", "snaps", "throttle_budgets", "users", "views"])
                 let feeds = try store.feedSummaries(viewerID: 0, now: 0).map(\.name)
                 #expect(feeds == ["Dog Spots", "Memes", "Random"])
                 try store.deleteFeed(named: "memes")
             }
-            let reopened = try SQLiteStore(path: path)
+            let reopened = try SQLStore.sqlite(path: path)
             #expect(try reopened.feedSummaries(viewerID: 0, now: 0).map(\.name) == ["Dog Spots", "Random"])
         }
     }
@@ -43,10 +44,10 @@ struct SQLiteStoreTests {
         try withTemporaryDatabase { path in
             let snapID: Int64
             do {
-                let fixture = try StoreFixture(store: try SQLiteStore(path: path))
+                let fixture = try StoreFixture(store: try SQLStore.sqlite(path: path))
                 snapID = try fixture.post(by: fixture.alice).id
             }
-            let store = try SQLiteStore(path: path)
+            let store = try SQLStore.sqlite(path: path)
             #expect(try store.user(named: "ALICE")?.name == "alice")
             #expect(try store.snapListing(id: snapID, viewerID: 0, now: 0)?.posterName == "alice")
         }
@@ -56,12 +57,12 @@ struct SQLiteStoreTests {
     func newerSchemaIsRefused() throws {
         try withTemporaryDatabase { path in
             do {
-                let store = try SQLiteStore(path: path)
-                try store.database.setUserVersion(Schema.currentVersion + 1)
+                let store = try SQLStore.sqlite(path: path)
+                try store.sqliteDatabase!.setUserVersion(Schema.currentVersion + 1)
             }
             for readOnly in [false, true] {
                 do {
-                    _ = try SQLiteStore(path: path, readOnly: readOnly)
+                    _ = try SQLStore.sqlite(path: path, readOnly: readOnly)
                     Issue.record("opened a newer schema (readOnly: \(readOnly))")
                 } catch let error as StoreError {
                     #expect(error.kind == .unavailable)
@@ -77,7 +78,7 @@ struct SQLiteStoreTests {
     func readOnlyStoreDoesNotMigrate() throws {
         try withTemporaryDatabase { path in
             let writer = try SQLiteDatabase(path: path)  // creates an empty WAL file, version 0
-            #expect(storeErrorKind { _ = try SQLiteStore(path: path, readOnly: true) } == .unavailable)
+            #expect(storeErrorKind { _ = try SQLStore.sqlite(path: path, readOnly: true) } == .unavailable)
             #expect(try writer.userVersion() == 0)
             #expect(try writer.scalar("SELECT count(*) FROM sqlite_schema") == 0)
         }
@@ -90,11 +91,11 @@ struct SQLiteStoreTests {
             func openDescriptors() throws -> Int {
                 try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
             }
-            #expect(storeErrorKind { _ = try SQLiteStore(path: path) } == .corrupt)
+            #expect(storeErrorKind { _ = try SQLStore.sqlite(path: path) } == .corrupt)
             let before = try openDescriptors()
             for _ in 0..<100 {
-                _ = try? SQLiteStore(path: path)
-                _ = try? SQLiteStore(path: path, readOnly: true)
+                _ = try? SQLStore.sqlite(path: path)
+                _ = try? SQLStore.sqlite(path: path, readOnly: true)
             }
             // 200 failed opens; a leak would show as 200 more. Tests running alongside may hold a few.
             #expect(try openDescriptors() < before + 60)
@@ -105,7 +106,7 @@ struct SQLiteStoreTests {
     func connectionSettings() throws {
         try withTemporaryDatabase { path in
             let database = try SQLiteDatabase(path: path)
-            #expect(try database.queryFirst("PRAGMA journal_mode") { $0.string(at: 0) } == "wal")
+            #expect(try database.queryFirst("PRAGMA journal_mode") { $0.string("journal_mode") } == "wal")
             #expect(try database.scalar("PRAGMA synchronous") == 2)
             #expect(try database.scalar("PRAGMA foreign_keys") == 1)
             #expect(try database.scalar("PRAGMA secure_delete") == 1)
@@ -117,7 +118,7 @@ struct SQLiteStoreTests {
     @Test("a new file gets 16 KiB pages; a file made with another page size keeps it and still opens")
     func pageSize() throws {
         try withTemporaryDatabase { path in
-            _ = try SQLiteStore(path: path)
+            _ = try SQLStore.sqlite(path: path)
             let reopened = try SQLiteDatabase(path: path, readOnly: true)
             #expect(try reopened.scalar("PRAGMA page_size") == Int64(SQLiteDatabase.newFilePageSize))
         }
@@ -128,8 +129,8 @@ struct SQLiteStoreTests {
                 try old.exec("CREATE TABLE before_us (x INTEGER) STRICT")
                 #expect(try old.scalar("PRAGMA page_size") == 4096)
             }
-            let store = try SQLiteStore(path: path)
-            #expect(try store.database.scalar("PRAGMA page_size") == 4096)
+            let store = try SQLStore.sqlite(path: path)
+            #expect(try store.sqliteDatabase!.scalar("PRAGMA page_size") == 4096)
             _ = try store.createFeed(name: "still works", at: 1)
             #expect(try store.feed(named: "still works") != nil)
         }
@@ -141,13 +142,13 @@ struct SQLiteStoreTests {
             let image = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
             var posted: [Int64] = []
             do {
-                let store = try SQLiteStore(path: path, checkpointsInBackground: true)
+                let store = try SQLStore.sqlite(path: path, checkpointsInBackground: true)
                 let poster = try store.createUser(name: "poster", passwordHash: "h", isAdmin: false, at: 1)
                 let feed = try #require(try store.feed(named: "Memes"))
                 let fileSizeBefore = try fileSize(path)
                 // About 8 MB of commits, twice the WAL size that asks for a checkpoint, while the
                 // checkpointer is held: the file does not grow, so the writer did not checkpoint.
-                try store.database.withBackgroundCheckpointsPaused {
+                try store.sqliteDatabase!.withBackgroundCheckpointsPaused {
                     for index in 0..<80 {
                         posted.append(try store.insertSnap(NewSnap(
                             feedID: feed.id, posterID: poster.id, image: image, sha256: [UInt8](repeating: 1, count: 32),
@@ -166,7 +167,7 @@ struct SQLiteStoreTests {
                 try store.compact()
             }
             // Closed (checkpointer stopped first): everything is there on reopening.
-            let reopened = try SQLiteStore(path: path, readOnly: true)
+            let reopened = try SQLStore.sqlite(path: path, readOnly: true)
             for id in posted {
                 let listing = try #require(try reopened.snapListing(id: id, viewerID: 0, now: 0))
                 #expect(listing.byteCount == Int64(image.count))
@@ -183,36 +184,50 @@ struct SQLiteStoreTests {
     @Test("listings and feed counts never read image bytes")
     func listingsNeverReadImages() throws {
         try withTemporaryDatabase { path in
-            let store = try SQLiteStore(path: path)
+            let store = try SQLStore.sqlite(path: path)
             let fixture = try StoreFixture(store: store)
-            for sql in [SQLiteStore.liveListingSQL, SQLiteStore.liveFeedListingSQL, SQLiteStore.listingByIDSQL,
-                        SQLiteStore.feedSummariesSQL] {
-                // Parameters stay unbound (NULL): the plan does not depend on their values.
-                let plan = try store.database.withStatement("EXPLAIN QUERY PLAN " + sql) { statement in
-                    var details: [String] = []
-                    while try statement.step() { details.append(statement.string(at: 3)) }
-                    return details
-                }
+            for sql in [store.liveListing(feedID: nil, viewerID: 1, now: 0), store.liveListing(feedID: 1, viewerID: 1, now: 0),
+                        store.listingByID(1, viewerID: 1), store.feedSummaries(viewerID: 1, now: 0)] {
+                let plan = try queryPlan(sql, in: store)
                 #expect(!plan.isEmpty)
                 #expect(!plan.contains { $0.contains("snap_images") }, "\(plan)")
             }
             // And with the images gone behind the store's back, listings are unchanged.
             let snap = try fixture.post(by: fixture.alice)
-            try store.database.run("DELETE FROM snap_images")
+            try store.sqliteDatabase!.execute("DELETE FROM snap_images")
             #expect(try store.snapListings(feedID: nil, viewerID: fixture.bob.id, now: 2_000).map(\.id) == [snap.id])
             #expect(try store.feedSummaries(viewerID: fixture.bob.id, now: 2_000).first { $0.name == "Memes" }?
                 .unreadCount == 1)
             // A claim without an image gives nothing and leaves no view behind.
             #expect(storeErrorKind { _ = try store.claimView(snapID: snap.id, viewerID: fixture.bob.id, now: 2_000) }
                     == .expired)
-            #expect(try store.database.scalar("SELECT count(*) FROM views") == 0)
+            #expect(try store.sqliteDatabase!.scalar("SELECT count(*) FROM views") == 0)
+        }
+    }
+
+    @Test("the purge finds expired snaps through the index of snaps awaiting it")
+    func purgeUsesItsIndex() throws {
+        try withTemporaryDatabase { path in
+            let store = try SQLStore.sqlite(path: path)
+            let plan = try queryPlan(store.expiredUnerasedSnaps(now: 0), in: store)
+            #expect(plan.contains { $0.contains("snaps_awaiting_purge") }, "\(plan)")
+        }
+    }
+
+    /// SQLite's plan for `sql`, one detail per step. Parameters stay unbound (NULL): the plan
+    /// does not depend on their values.
+    private func queryPlan(_ sql: SQL, in store: SQLStore) throws -> [String] {
+        try store.sqliteDatabase!.withStatement("EXPLAIN QUERY PLAN " + sql.rendered { "?\($0)" }.text) { statement in
+            var details: [String] = []
+            while try statement.step() { details.append(statement.string(at: 3)) }
+            return details
         }
     }
 
     @Test("after a feed reset and compaction, an image's bytes are gone from the database and WAL files")
     func resetAndCompactErasesBytes() throws {
         try withTemporaryDatabase { path in
-            let store = try SQLiteStore(path: path)
+            let store = try SQLStore.sqlite(path: path)
             let fixture = try StoreFixture(store: store)
             let marker = Array("SNAPSHARE-ERASURE-MARKER-\(UUID().uuidString)".utf8)
             var image: [UInt8] = []
@@ -227,14 +242,14 @@ struct SQLiteStoreTests {
             #expect(try store.resetFeed(id: try #require(try store.feed(named: "Random")).id) == 1)
             try store.compact()
             #expect(try !databaseFilesContain(marker, path: path))
-            #expect(try store.database.scalar("SELECT count(*) FROM views") == 0)
+            #expect(try store.sqliteDatabase!.scalar("SELECT count(*) FROM views") == 0)
         }
     }
 
     @Test("compaction asked for inside a transaction runs right after the COMMIT")
     func compactInsideTransaction() throws {
         try withTemporaryDatabase { path in
-            let store = try SQLiteStore(path: path)
+            let store = try SQLStore.sqlite(path: path)
             let fixture = try StoreFixture(store: store)
             let marker = Array("INSIDE-A-TRANSACTION-\(UUID().uuidString)".utf8)
             try fixture.post(by: fixture.alice, image: marker + [UInt8](repeating: 1, count: 5_000))
@@ -283,15 +298,19 @@ struct SQLiteStoreTests {
     @Test("the movies table is STRICT, and its checks refuse negative sales and text")
     func moviesTableRefusesBadRows() throws {
         try withTemporaryDatabase { path in
-            let store = try SQLiteStore(path: path)
+            let store = try SQLStore.sqlite(path: path)
             let fixture = try StoreFixture(store: store)
-            let database = store.database
-            let sql = try #require(try database.queryFirst("SELECT sql FROM sqlite_schema WHERE name = 'movies'") { $0.string(at: 0) })
+            let database = store.sqliteDatabase!
+            let sql = try #require(try database.queryFirst("SELECT sql FROM sqlite_schema WHERE name = 'movies'") { $0.string("sql") })
             #expect(sql.contains("STRICT"))
-            let insert = "INSERT INTO movies (user_id, title, title_key, genre, sales, created_at, updated_at) VALUES (?1, 'T', 't', 'G', ?2, 0, 0)"
-            #expect(throws: SQLiteError.self) { try database.run(insert, [.integer(fixture.alice.id), .integer(-1)]) }
-            #expect(throws: SQLiteError.self) { try database.run(insert, [.integer(fixture.alice.id), .text("twelve")]) }
-            #expect(throws: SQLiteError.self) { try database.run(insert, [.integer(999), .integer(1)]) }
+            func insert(userID: Int64, sales: some SQLBindable) throws {
+                try database.execute("""
+                    INSERT INTO movies (user_id, title, title_key, genre, sales, created_at, updated_at) VALUES (\(userID), 'T', 't', 'G', \(sales), 0, 0)
+                    """)
+            }
+            #expect(throws: SQLiteError.self) { try insert(userID: fixture.alice.id, sales: -1) }
+            #expect(throws: SQLiteError.self) { try insert(userID: fixture.alice.id, sales: "twelve") }
+            #expect(throws: SQLiteError.self) { try insert(userID: 999, sales: 1) }
             #expect(try store.movieCount(userID: fixture.alice.id) == 0)
         }
     }
@@ -299,24 +318,24 @@ struct SQLiteStoreTests {
     @Test("a user's movies go with the user")
     func moviesCascadeWithTheirUser() throws {
         try withTemporaryDatabase { path in
-            let store = try SQLiteStore(path: path)
+            let store = try SQLStore.sqlite(path: path)
             let fixture = try StoreFixture(store: store)
             _ = try store.addMovie(MovieRecord(title: "Up", genre: "Animation", sales: 1), userID: fixture.bob.id, at: 1)
-            try store.database.run("DELETE FROM users WHERE id = ?1", [.integer(fixture.bob.id)])
-            #expect(try store.database.scalar("SELECT count(*) FROM movies") == 0)
+            try store.sqliteDatabase!.execute("DELETE FROM users WHERE id = \(fixture.bob.id)")
+            #expect(try store.sqliteDatabase!.scalar("SELECT count(*) FROM movies") == 0)
         }
     }
 
     @Test("an album whose last pending photo vanished behind the store's back is completed when asked")
     func completingAnAlbumLeftDownloading() throws {
         try withTemporaryDatabase { path in
-            let store = try SQLiteStore(path: path)
+            let store = try SQLStore.sqlite(path: path)
             let fixture = try StoreFixture(store: store)
             let (pin, photos) = try fixture.pinWithPendingPhotos(2)
             #expect(try store.storePhotoImage(fixture.fetched(photos[0]), at: 30))
             // The store never leaves an album like this itself, but the album worker asks to settle
             // every album it finishes, and must get the album completed whatever state it finds.
-            try store.database.run("DELETE FROM photos WHERE id = ?1", [.integer(photos[1].id)])
+            try store.sqliteDatabase!.execute("DELETE FROM photos WHERE id = \(photos[1].id)")
             #expect(try store.albumForDownload(pinID: pin.id)?.state == .downloading)
             #expect(try store.completeAlbumIfDone(pinID: pin.id, at: 40))
             #expect(try store.albumForDownload(pinID: pin.id)?.state == .ready)

@@ -8,7 +8,7 @@ struct StorageExecutorTests {
     func concurrentWritesGroupCommit() throws {
         try withTemporaryDatabase { path in
             let executor = try StorageExecutor(path: path, readerCount: 2, maximumBatchSize: 256,
-                                               makeStore: SQLiteStore.open)
+                                               makeStore: SQLStore.openSQLite)
             defer { executor.shutdown() }
             let gate = WriterGate(executor)
             let writes = 400
@@ -37,7 +37,7 @@ struct StorageExecutorTests {
     func failingJobDoesNotAffectNeighbours() throws {
         struct Planned: Error {}
         try withTemporaryDatabase { path in
-            let executor = try StorageExecutor(path: path, makeStore: SQLiteStore.open)
+            let executor = try StorageExecutor(path: path, makeStore: SQLStore.openSQLite)
             defer { executor.shutdown() }
             let gate = WriterGate(executor)
             let outcomes = OrderedOutcomes()
@@ -69,7 +69,7 @@ struct StorageExecutorTests {
     @Test("a batch whose COMMIT fails fails every job in it")
     func commitFailureFailsTheBatch() throws {
         try withTemporaryDatabase { path in
-            let executor = try StorageExecutor(path: path, makeStore: SQLiteStore.open)
+            let executor = try StorageExecutor(path: path, makeStore: SQLStore.openSQLite)
             defer { executor.shutdown() }
             let gate = WriterGate(executor)
             let outcomes = OrderedOutcomes()
@@ -78,9 +78,9 @@ struct StorageExecutorTests {
                 ("xena", { store in _ = try store.createUser(name: "xena", passwordHash: "h", isAdmin: false, at: 1) }),
                 ("saboteur", { store in
                     // A deferred foreign-key violation passes its savepoint and breaks only COMMIT.
-                    let database = try #require(store as? SQLiteStore).database
+                    let database = try #require((store as? SQLStore)?.sqliteDatabase)
                     try database.exec("PRAGMA defer_foreign_keys = ON")
-                    try database.run("INSERT INTO views (snap_id, viewer_id, claimed_at) VALUES (999, 999, 0)")
+                    try database.execute("INSERT INTO views (snap_id, viewer_id, claimed_at) VALUES (999, 999, 0)")
                 }),
                 ("yuri", { store in _ = try store.createUser(name: "yuri", passwordHash: "h", isAdmin: false, at: 1) }),
             ]
@@ -104,7 +104,7 @@ struct StorageExecutorTests {
     @Test("a completion runs only once a fresh connection can see the write")
     func completionsFollowVisibility() throws {
         try withTemporaryDatabase { path in
-            let executor = try StorageExecutor(path: path, makeStore: SQLiteStore.open)
+            let executor = try StorageExecutor(path: path, makeStore: SQLStore.openSQLite)
             defer { executor.shutdown() }
             let outcomes = Outcomes()
             let done = DispatchGroup()
@@ -114,7 +114,7 @@ struct StorageExecutorTests {
                     try store.createUser(name: "seen\(index)", passwordHash: "h", isAdmin: false, at: 1).name
                 }, completion: { result in
                     // A brand-new read-only connection, opened inside the completion.
-                    let visible = (try? SQLiteStore(path: path, readOnly: true).user(named: result.get())) != nil
+                    let visible = (try? SQLStore.sqlite(path: path, readOnly: true).user(named: result.get())) != nil
                     outcomes.record(.success(visible ? "visible" : "invisible"))
                     done.leave()
                 })
@@ -127,7 +127,7 @@ struct StorageExecutorTests {
     @Test("reads see committed data and cannot write")
     func readsAreReadOnly() throws {
         try withTemporaryDatabase { path in
-            let executor = try StorageExecutor(path: path, readerCount: 3, makeStore: SQLiteStore.open)
+            let executor = try StorageExecutor(path: path, readerCount: 3, makeStore: SQLStore.openSQLite)
             defer { executor.shutdown() }
             _ = try executor.writeSync { store in try store.createFeed(name: "Cats", at: 1) }
             let counts = Outcomes()
@@ -185,7 +185,7 @@ struct StorageExecutorTests {
     @Test("shutdown finishes queued work, then refuses new work")
     func shutdownDrains() throws {
         try withTemporaryDatabase { path in
-            let executor = try StorageExecutor(path: path, makeStore: SQLiteStore.open)
+            let executor = try StorageExecutor(path: path, makeStore: SQLStore.openSQLite)
             let gate = WriterGate(executor)
             let outcomes = Outcomes()
             for index in 0..<50 {
@@ -201,7 +201,7 @@ struct StorageExecutorTests {
             #expect(outcomes.counts == ["ok": 50])
             #expect(storeErrorKind { _ = try executor.writeSync { _ in 1 } } == .unavailable)
             #expect(storeErrorKind { _ = try executor.readSync { _ in 1 } } == .unavailable)
-            let store = try SQLiteStore(path: path, readOnly: true)
+            let store = try SQLStore.sqlite(path: path, readOnly: true)
             #expect(try store.feedSummaries(viewerID: 0, now: 0).count == 53)
         }
     }
@@ -209,8 +209,8 @@ struct StorageExecutorTests {
     @Test("a store that cannot open makes the executor fail to start")
     func startFailure() throws {
         try withTemporaryDatabase { path in
-            try SQLiteStore(path: path).database.setUserVersion(Schema.currentVersion + 1)
-            #expect(storeErrorKind { _ = try StorageExecutor(path: path, makeStore: SQLiteStore.open) } == .unavailable)
+            try SQLStore.sqlite(path: path).sqliteDatabase!.setUserVersion(Schema.currentVersion + 1)
+            #expect(storeErrorKind { _ = try StorageExecutor(path: path, makeStore: SQLStore.openSQLite) } == .unavailable)
         }
     }
 }

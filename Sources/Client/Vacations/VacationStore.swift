@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CSQLite
 import Crypto
+import SQL
 import SQLite
 
 /// One Virtual Vacation: a SQLite file holding the photos visited into it, their places and
@@ -75,8 +75,7 @@ final class VacationStore {
     /// Whether the photo `photoID` of server `origin` is in the vacation.
     func contains(origin: String, photoID: UInt64) throws(VacationError) -> Bool {
         try translating {
-            try database.scalar("SELECT count(*) FROM photos WHERE origin = ?1 AND photo_id = ?2",
-                                [.text(origin), .integer(Int64(bitPattern: photoID))]) > 0
+            try database.scalar("SELECT count(*) FROM photos WHERE origin = \(origin) AND photo_id = \(Int64(bitPattern: photoID))") > 0
         }
     }
 
@@ -89,35 +88,32 @@ final class VacationStore {
                 let placeName = Self.placeName(photo.place)
                 var newPlace = false
                 let placeID: Int64
-                if let existing = try database.queryFirst("SELECT id FROM places WHERE name = ?1", [.text(placeName)], row: { $0.int64("id") }) {
+                if let existing = try database.queryFirst("SELECT id FROM places WHERE name = \(placeName)", { $0.int64("id") }) {
                     placeID = existing
                 } else {
                     // Strictly later than every place already here: the itinerary's order is the
                     // order of first visits even if the clock stepped back or two visits shared
                     // a millisecond.
-                    try database.run("""
+                    placeID = try database.queryFirst("""
                         INSERT INTO places (name, first_visited)
-                        VALUES (?1, max(?2, coalesce((SELECT max(first_visited) + 1 FROM places), ?2)))
-                        """, [.text(placeName), .integer(now)])
-                    placeID = database.lastInsertRowID
+                        VALUES (\(placeName), max(\(now), coalesce((SELECT max(first_visited) + 1 FROM places), \(now))))
+                        RETURNING id
+                        """) { $0.int64("id") } ?? 0
                     newPlace = true
                 }
-                try database.run("""
+                let rowID = try database.queryFirst("""
                     INSERT INTO photos (origin, photo_id, title, place_id, latitude, longitude, width, height, visited_at)
-                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
-                    """, [.text(photo.origin), .integer(Int64(bitPattern: photo.photoID)), .text(photo.title), .integer(placeID),
-                          .real(photo.latitude), .real(photo.longitude), .integer(Int64(photo.width)),
-                          .integer(Int64(photo.height)), .integer(now)])
-                let rowID = database.lastInsertRowID
-                try database.run("""
+                    VALUES (\(photo.origin), \(Int64(bitPattern: photo.photoID)), \(photo.title), \(placeID), \(photo.latitude),
+                            \(photo.longitude), \(photo.width), \(photo.height), \(now))
+                    RETURNING id
+                    """) { $0.int64("id") } ?? 0
+                try database.execute("""
                     INSERT INTO photo_images (photo_id, image, image_sha256, thumbnail, thumbnail_sha256)
-                    VALUES (?1, ?2, ?3, ?4, ?5)
-                    """, [.integer(rowID), .blob(photo.image), .blob(SHA256.hash(photo.image)),
-                          .blob(photo.thumbnail), .blob(SHA256.hash(photo.thumbnail))])
+                    VALUES (\(rowID), \(photo.image), \(SHA256.hash(photo.image)), \(photo.thumbnail), \(SHA256.hash(photo.thumbnail)))
+                    """)
                 for tag in VacationTag.parse(photo.tags) {
-                    try database.run("INSERT INTO tags (name) VALUES (?1) ON CONFLICT (name) DO NOTHING", [.text(tag)])
-                    try database.run("INSERT INTO photo_tags (photo_id, tag_id) SELECT ?1, id FROM tags WHERE name = ?2",
-                                     [.integer(rowID), .text(tag)])
+                    try database.execute("INSERT INTO tags (name) VALUES (\(tag)) ON CONFLICT (name) DO NOTHING")
+                    try database.execute("INSERT INTO photo_tags (photo_id, tag_id) SELECT \(rowID), id FROM tags WHERE name = \(tag)")
                 }
                 return .added(newPlace: newPlace)
             }
@@ -131,9 +127,9 @@ final class VacationStore {
         try translating {
             try database.transaction { () throws -> VacationPhoto in
                 let (rowID, photo) = try resolve(photoID: photoID, preferredOrigin: preferredOrigin)
-                try database.run("DELETE FROM photos WHERE id = ?1", [.integer(rowID)])
-                try database.run("DELETE FROM tags WHERE NOT EXISTS (SELECT 1 FROM photo_tags WHERE tag_id = tags.id)")
-                try database.run("DELETE FROM places WHERE NOT EXISTS (SELECT 1 FROM photos WHERE place_id = places.id)")
+                try database.execute("DELETE FROM photos WHERE id = \(rowID)")
+                try database.execute("DELETE FROM tags WHERE NOT EXISTS (SELECT 1 FROM photo_tags WHERE tag_id = tags.id)")
+                try database.execute("DELETE FROM places WHERE NOT EXISTS (SELECT 1 FROM photos WHERE place_id = places.id)")
                 return photo
             }
         }
@@ -161,7 +157,7 @@ final class VacationStore {
             throw VacationError(.notFound, "no place \"\(PrintableText.clean(wanted))\" in vacation \(name)", remedy: .showItinerary(vacation: name))
         }
         let photos = try translating {
-            try database.query(Self.photoColumns + " WHERE pl.name = ?1", [.text(place.name)], row: Self.photo)
+            try database.query("\(Self.photoColumns) WHERE pl.name = \(place.name)", Self.photo)
         }
         return (place, photos.sorted(by: VacationPhoto.listingOrder))
     }
@@ -187,16 +183,17 @@ final class VacationStore {
             throw VacationError(.notFound, "no tag \"\(PrintableText.clean(requested))\" in vacation \(name)\(why)", remedy: .showTags(vacation: name))
         }
         let photos = try translating {
-            try database.query(Self.photoColumns + """
-                 WHERE EXISTS (SELECT 1 FROM photo_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.photo_id = ph.id AND t.name = ?1)
-                """, [.text(tag.name)], row: Self.photo)
+            try database.query("""
+                \(Self.photoColumns)
+                WHERE EXISTS (SELECT 1 FROM photo_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.photo_id = ph.id AND t.name = \(tag.name))
+                """, Self.photo)
         }
         return (tag, photos.sorted(by: VacationPhoto.listingOrder))
     }
 
     /// Every photo, sorted by title ignoring case.
     func allPhotos() throws(VacationError) -> [VacationPhoto] {
-        try translating { try database.query(Self.photoColumns, row: Self.photo) }.sorted(by: VacationPhoto.listingOrder)
+        try translating { try database.query(Self.photoColumns, Self.photo) }.sorted(by: VacationPhoto.listingOrder)
     }
 
     /// A photo with its image (or thumbnail), checked against the SHA-256 taken when it was visited.
@@ -205,8 +202,8 @@ final class VacationStore {
             try database.readTransaction { () throws -> (VacationPhoto, [UInt8], [UInt8]) in
                 let (rowID, photo) = try resolve(photoID: photoID, preferredOrigin: preferredOrigin)
                 let columns = thumbnail ? "thumbnail AS bytes, thumbnail_sha256 AS sha256" : "image AS bytes, image_sha256 AS sha256"
-                guard let stored = try database.queryFirst("SELECT \(columns) FROM photo_images WHERE photo_id = ?1",
-                                                           [.integer(rowID)], row: { ($0.blob("bytes"), $0.blob("sha256")) }) else {
+                guard let stored = try database.queryFirst("SELECT \(raw: columns) FROM photo_images WHERE photo_id = \(rowID)",
+                                                           { ($0.bytes("bytes"), $0.bytes("sha256")) }) else {
                     throw VacationError(.damaged, "\(path): the image of photo \(photoID) is missing")
                 }
                 return (photo, stored.0, stored.1)
@@ -228,7 +225,7 @@ final class VacationStore {
 
     /// The row of photo `photoID`: the only one with that id, else the one from `preferredOrigin`.
     private func resolve(photoID: UInt64, preferredOrigin: String?) throws -> (Int64, VacationPhoto) {
-        let rows = try database.query(Self.photoColumns + " WHERE ph.photo_id = ?1", [.integer(Int64(bitPattern: photoID))]) {
+        let rows = try database.query("\(Self.photoColumns) WHERE ph.photo_id = \(Int64(bitPattern: photoID))") {
             ($0.int64("row_id"), Self.photo($0))
         }
         if rows.count == 1 { return rows[0] }
@@ -239,14 +236,14 @@ final class VacationStore {
                             remedy: .chooseServer)
     }
 
-    private static let photoColumns = """
+    private static let photoColumns: SQL = """
         SELECT ph.origin, ph.photo_id, ph.title, pl.name AS place, ph.latitude, ph.longitude, ph.width, ph.height, ph.visited_at,
                (SELECT group_concat(t.name, ' ') FROM photo_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.photo_id = ph.id) AS tags,
                ph.id AS row_id
         FROM photos ph JOIN places pl ON pl.id = ph.place_id
         """
 
-    private static func photo(_ row: SQLiteStatement) -> VacationPhoto {
+    private static func photo(_ row: any SQLRow) -> VacationPhoto {
         VacationPhoto(origin: row.string("origin"), photoID: UInt64(bitPattern: row.int64("photo_id")), title: row.string("title"),
                       place: row.string("place"), tags: row.string("tags").split(separator: " ").map(String.init).sorted(),
                       latitude: row.double("latitude"), longitude: row.double("longitude"), width: row.int("width"),
@@ -280,7 +277,7 @@ final class VacationStore {
     /// file, which SQLite reports as busy without waiting when another process has it open, so
     /// this retries for up to the busy timeout.
     private func useWriteAheadLog() throws {
-        let current = try database.queryFirst("PRAGMA journal_mode") { $0.string(at: 0) } ?? ""
+        let current = try database.queryFirst("PRAGMA journal_mode") { $0.string("journal_mode") } ?? ""
         if current.lowercased() == "wal" {
             try database.exec("PRAGMA synchronous = FULL")
             return
@@ -291,7 +288,7 @@ final class VacationStore {
                 try database.useWriteAheadLog()
                 return
             } catch let failure as SQLiteError {
-                guard failure.isBusy || failure.code == SQLITE_ERROR, waited < Self.busyTimeoutMilliseconds else { throw failure }
+                guard failure.isBusy || failure.isGenericError, waited < Self.busyTimeoutMilliseconds else { throw failure }
             }
             usleep(20_000)
             waited += 20

@@ -1,6 +1,6 @@
 import Foundation
 import PostgreSQL
-import SQLite
+import SQL
 
 /// `snapshare-server migrate --from DATA_DIR --to postgresql://…`: a class that started on
 /// SQLite moves to PostgreSQL with everything — users, sessions, feeds, snaps with their images
@@ -62,9 +62,9 @@ enum DatabaseMigration {
         let path = ServerConfiguration.databasePath(in: dataDirectory)
         guard FileManager.default.fileExists(atPath: path) else { throw ConfigurationError("no Snapshare database in \(dataDirectory)") }
         // Opening brings an older file up to the current schema first, as a server start would.
-        let source = try SQLiteStore(path: path).database
-        let target = try PostgresStore(conninfo: conninfo)
-        let db = target.connection
+        let source: any SQLConnection = try SQLStore.sqlite(path: path).sqliteDatabase!
+        let target = try SQLStore.postgres(conninfo: conninfo)
+        let db = target.postgresConnection!
         try refuseNonEmpty(db)
         try target.translatingErrors("migrating") {
             try db.transaction {
@@ -74,57 +74,62 @@ enum DatabaseMigration {
                     try copy(table, from: source, to: db)
                     progress("copied \(table.name)")
                 }
-                let epoch = try source.scalar("SELECT value FROM access_epoch WHERE id = 1")
-                try db.execute("UPDATE access_epoch SET value = $1 WHERE id = 1", [.integer(epoch)])
+                let epoch = try source.queryFirst("SELECT value FROM access_epoch WHERE id = 1") { $0.int64("value") } ?? 0
+                try db.execute("UPDATE access_epoch SET value = \(epoch) WHERE id = 1")
                 for table in tables where table.identity {
-                    try db.query("SELECT setval(pg_get_serial_sequence('\(table.name)', 'id'), coalesce(max(id), 0) + 1, false) AS next FROM \(table.name)")
+                    try db.execute("""
+                        SELECT setval(pg_get_serial_sequence(\(table.name), 'id'), coalesce(max(id), 0) + 1, false) AS next FROM \(raw: table.name)
+                        """)
                 }
                 try checkCounts(source: source, target: db)
             }
         }
-        return try tables.map { ($0.name, Int(try source.scalar("SELECT count(*) FROM \($0.name)"))) }
+        return try tables.map { ($0.name, try count($0, in: source)) }
     }
 
-    private static func refuseNonEmpty(_ db: PostgresConnection) throws {
-        let row = try db.query("""
+    private static func refuseNonEmpty(_ db: any SQLConnection) throws {
+        let (rows, otherFeeds) = try db.queryFirst("""
             SELECT (SELECT count(*) FROM users) + (SELECT count(*) FROM snaps) + (SELECT count(*) FROM pins)
                    + (SELECT count(*) FROM movies) + (SELECT count(*) FROM sessions) AS rows,
                    (SELECT count(*) FROM feeds WHERE name NOT IN ('Memes', 'Dog Spots', 'Random')) AS other_feeds
-            """)[0]
-        guard row.int64("rows") == 0 && row.int64("other_feeds") == 0 else {
-            throw ConfigurationError("the PostgreSQL database is not empty (\(row.int64("rows")) rows of users, snaps, pins, movies and "
-                                     + "sessions, \(row.int64("other_feeds")) feeds of its own); migrate into a new, empty database")
+            """) { ($0.int64("rows"), $0.int64("other_feeds")) } ?? (0, 0)
+        guard rows == 0 && otherFeeds == 0 else {
+            throw ConfigurationError("the PostgreSQL database is not empty (\(rows) rows of users, snaps, pins, movies and "
+                                     + "sessions, \(otherFeeds) feeds of its own); migrate into a new, empty database")
         }
     }
 
-    private static func copy(_ table: Table, from source: SQLiteDatabase, to db: PostgresConnection) throws {
-        let names = table.columns.map(\.0)
-        let select = "SELECT \(names.joined(separator: ", ")) FROM \(table.name) ORDER BY \(table.order) LIMIT ?1 OFFSET ?2"
-        let insert = "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES ("
-            + (1...names.count).map { "$\($0)" }.joined(separator: ", ") + ")"
+    private static func copy(_ table: Table, from source: any SQLConnection, to target: any SQLConnection) throws {
+        let names = SQL(raw: table.columns.map(\.0).joined(separator: ", "))
         var offset = 0
         while true {
-            let rows = try source.query(select, [.int(table.page), .int(offset)]) { row in
-                table.columns.map { name, kind -> PostgresValue in
+            let rows = try source.query("""
+                SELECT \(names) FROM \(raw: table.name) ORDER BY \(raw: table.order) LIMIT \(table.page) OFFSET \(offset)
+                """) { row in
+                table.columns.map { name, kind -> SQLValue in
                     switch kind {
                     case .integer: .integer(row.int64(name))
-                    case .real: .double(row.double(name))
+                    case .real: .real(row.double(name))
                     case .text: .text(row.string(name))
-                    case .blob: .bytes(row.blob(name))
+                    case .blob: .blob(row.bytes(name))
                     case .bool: .bool(row.bool(name))
                     }
                 }
             }
-            for values in rows { try db.execute(insert, values) }
+            for values in rows { try target.execute("INSERT INTO \(raw: table.name) (\(names)) VALUES (\(list: values))") }
             guard rows.count == table.page else { return }
             offset += rows.count
         }
     }
 
-    private static func checkCounts(source: SQLiteDatabase, target db: PostgresConnection) throws {
+    private static func count(_ table: Table, in connection: any SQLConnection) throws -> Int {
+        try connection.queryFirst("SELECT count(*) AS n FROM \(raw: table.name)") { $0.int("n") } ?? 0
+    }
+
+    private static func checkCounts(source: any SQLConnection, target: any SQLConnection) throws {
         for table in tables {
-            let here = try source.scalar("SELECT count(*) FROM \(table.name)")
-            let there = try db.query("SELECT count(*) AS n FROM \(table.name)")[0].int64("n")
+            let here = try count(table, in: source)
+            let there = try count(table, in: target)
             guard here == there else {
                 throw StoreError(.internalError, "\(table.name): \(here) rows in SQLite but \(there) copied; nothing was committed")
             }

@@ -12,7 +12,9 @@ extension Albums {
                          provider: provider.name, perPage: Self.photosPerAlbum)
         let limit = Self.maxPinsPerUser
         let album = try await storage.write { store -> AlbumRecord in
-            // Counted in the same write as the insert, so racing drops cannot pass the cap together.
+            // Counted in the same write as the insert, with the user's row held, so racing drops
+            // cannot pass the cap together, on this instance or on others sharing the database.
+            try store.lockUser(id: userID)
             guard try store.pinCount(userID: userID) < limit else { throw AlbumError.tooManyPins(limit: limit) }
             let inserted = try store.insertPin(pin)
             guard let album = try store.albumForDownload(pinID: inserted.id) else { throw AlbumError.noPin(inserted.id) }
@@ -29,7 +31,9 @@ extension Albums {
         let perPage = Self.photosPerAlbum
         let now = clock.now()
         let restarted = try await storage.write { store -> AlbumRecord in
-            // Checked and restarted in one write, so two New Collections cannot both pass.
+            // Checked and restarted in one write, with the album's row held, so two New
+            // Collections cannot both pass, on this instance or on others sharing the database.
+            try store.lockAlbum(pinID: pinID)
             guard let album = try store.album(pinID: pinID, userID: userID) else { throw AlbumError.noPin(pinID) }
             guard album.state != .downloading else {
                 throw AlbumError.busy(pinID: pinID, done: album.pin.done, expected: album.pin.expected)

@@ -17,9 +17,8 @@ public final class SnapshareServer: @unchecked Sendable {
     /// What Poll reports, fed by other instances through PostgreSQL when there are any.
     private let core: ServerCore
     private let handler: RequestHandler
-    /// Created once serving has started: a timer source that is released without ever being
-    /// resumed crashes libdispatch, so none exists on a failed start.
-    private var purgeTimer: DispatchSourceTimer?
+    /// The expiry purge's thread, started once serving has started.
+    private var purgeTask: PeriodicTask?
     /// Fetches pins' albums in the background; tests and operators can hold its fetches.
     public let albums: Albums
     /// Counters shown by `admin stats`.
@@ -92,12 +91,9 @@ public final class SnapshareServer: @unchecked Sendable {
         port = try core.start()
         purgeExpired()
         albums.resumeUnfinished()
-        let interval = configuration.expiryPurgeIntervalMilliseconds
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "snapshare-purge"))
-        timer.schedule(deadline: .now() + .milliseconds(Int(interval)), repeating: .milliseconds(Int(interval)))
-        timer.setEventHandler { [weak self] in self?.purgeExpired() }
-        timer.resume()
-        purgeTimer = timer
+        purgeTask = PeriodicTask(name: "purge", intervalMilliseconds: configuration.expiryPurgeIntervalMilliseconds) { [weak self] in
+            self?.purgeExpired()
+        }
         return port
     }
 
@@ -128,8 +124,8 @@ public final class SnapshareServer: @unchecked Sendable {
     /// released without one stops itself.
     public func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        purgeTimer?.cancel()
-        purgeTimer = nil
+        purgeTask?.stop()
+        purgeTask = nil
         albums.shutdown()
         handler.changes.stop()
         core.stop()

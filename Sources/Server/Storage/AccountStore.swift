@@ -10,6 +10,9 @@ public protocol AccountStore: AnyObject {
     func user(named name: String) throws -> UserRecord?
     /// The user with that id, or nil.
     func user(id: Int64) throws -> UserRecord?
+    /// Inside a transaction: holds the user's row until it ends, so a per-user cap counted after
+    /// it (pins) still holds at the commit, however many instances count at once.
+    func lockUser(id: Int64) throws
     /// Grants or withdraws the admin right; `StoreError.notFound` when there is no such user.
     func setAdmin(userID: Int64, isAdmin: Bool) throws
     /// Replaces the user's password hash; `StoreError.notFound` when there is no such user.

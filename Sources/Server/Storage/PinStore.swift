@@ -1,4 +1,4 @@
-import SQLite
+import SQL
 import Wire
 
 /// Pins with their albums and photos: dropping and listing pins, the album download's
@@ -34,6 +34,9 @@ public protocol PinStore: AnyObject {
     func album(pinID: Int64, userID: Int64) throws -> AlbumRecord?
     /// The album of a pin whoever owns it (the worker), or nil once the pin is gone.
     func albumForDownload(pinID: Int64) throws -> AlbumRecord?
+    /// Inside a transaction: holds the album's row until it ends, so its state checked after it
+    /// (New Collection refuses a downloading album) still holds at the commit, on every instance.
+    func lockAlbum(pinID: Int64) throws
     /// Pins whose albums are still downloading (to resume at server start), oldest first.
     func downloadingAlbumPins() throws -> [Int64]
     /// Records a search's answer for the album's current collection: one placeholder per photo

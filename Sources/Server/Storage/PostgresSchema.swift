@@ -1,18 +1,59 @@
-/// The PostgreSQL schema, the same tables and rules as SQLite's (Migrations/), written once in
-/// PostgreSQL's terms. Versions are applied in order by whichever instance starts first: the
-/// first statement of `PostgresStore.migrate` takes an advisory lock, so two instances starting
-/// together apply each version once.
-enum PostgresSchema {
-    /// (version, summary, SQL), oldest first.
-    static let versions: [(Int64, String, String)] = [(1, "initial schema, as SQLite's version 4", version1),
-                                                      (2, "album download leases, as SQLite's version 5", version2),
-                                                      (3, "images stored uncompressed", version3),
-                                                      (4, "login throttle budgets, as SQLite's version 7", version4)]
+import PostgreSQL
 
-    static var latest: Int64 { versions.last!.0 }
+/// The PostgreSQL schema: the same tables and rules as SQLite's (Migrations/), written in
+/// PostgreSQL's terms, and numbered as SQLite's are, so one schema version means the same rows
+/// in both engines (a step that only changes how an engine stores them has its own SQL in each,
+/// or none). Versions are applied in order by whichever instance starts first, under an advisory
+/// lock, so two instances starting together apply each once; a newer database is refused.
+enum PostgresSchema {
+    /// (version, summary, SQL; nil for a step with nothing to do here), oldest first. PostgreSQL
+    /// starts at SQLite's version 4: its first schema was SQLite's schema at that version.
+    static let versions: [(version: Int64, summary: String, sql: String?)] = [
+        (4, "initial schema, as SQLite's version 4", version4),
+        (5, "album download leases", version5),
+        (6, "images stored uncompressed", version6),
+        (7, "login throttle budgets", version7),
+        (8, "the purge's index says NOT image_erased, as it always did here", nil),
+    ]
+
+    static var latest: Int64 { versions.last!.version }
+
+    /// Brings the database to `latest`; refuses a database newer than this binary.
+    static func migrate(_ connection: PostgresConnection) throws {
+        try connection.transaction {
+            _ = try connection.query("SELECT pg_advisory_xact_lock(\(raw: String(PostgresEngine.migrationLock))) AS locked") { _ in () }
+            try connection.executeScript("""
+                CREATE TABLE IF NOT EXISTS schema_versions (
+                    version bigint PRIMARY KEY, summary text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())
+                """)
+            try renumberFirstVersions(connection)
+            let current = try connection.queryFirst("SELECT coalesce(max(version), 0) AS version FROM schema_versions") {
+                $0.int64("version")
+            } ?? 0
+            guard current <= latest else {
+                throw StoreError(.corrupt, "the database is at schema version \(current), newer than this server's "
+                                 + "\(latest): upgrade snapshare-server")
+            }
+            for step in versions where step.version > current {
+                try connection.transaction {
+                    if let sql = step.sql { try connection.executeScript(sql) }
+                    try connection.execute("INSERT INTO schema_versions (version, summary) VALUES (\(step.version), \(step.summary))")
+                }
+            }
+        }
+    }
+
+    /// Databases made before the engines shared one numbering recorded 1 to 4 for what are
+    /// versions 4 to 7: their rows move up by three (through negative numbers, so no two rows
+    /// ever hold one version on the way).
+    private static func renumberFirstVersions(_ connection: PostgresConnection) throws {
+        guard try connection.queryFirst("SELECT count(*) AS n FROM schema_versions WHERE version = 1", { $0.int64("n") }) == 1 else { return }
+        try connection.execute("UPDATE schema_versions SET version = -(version + 3)")
+        try connection.execute("UPDATE schema_versions SET version = -version")
+    }
 
     /// Of several instances exactly one downloads a pin's album (`PinStore.claimAlbumLease`).
-    static let version2 = """
+    static let version5 = """
         ALTER TABLE albums ADD COLUMN lease_owner text NOT NULL DEFAULT '';
         ALTER TABLE albums ADD COLUMN lease_until bigint NOT NULL DEFAULT 0;
         """
@@ -21,14 +62,14 @@ enum PostgresSchema {
     /// (pglz) only spends CPU on every write and read of them (measured with
     /// scripts/cluster-bench.sh: most of PostgreSQL's CPU per 100 KB post). EXTERNAL keeps
     /// them out of line, uncompressed.
-    static let version3 = """
+    static let version6 = """
         ALTER TABLE snap_images ALTER COLUMN bytes SET STORAGE EXTERNAL;
         ALTER TABLE photo_images ALTER COLUMN bytes SET STORAGE EXTERNAL;
         ALTER TABLE photo_thumbnails ALTER COLUMN bytes SET STORAGE EXTERNAL;
         """
 
     /// The login and class-code throttles count failures across instances (`ThrottleStore`).
-    static let version4 = """
+    static let version7 = """
         CREATE TABLE throttle_budgets (
             kind text NOT NULL,
             scope bigint NOT NULL CHECK (scope IN (0, 1, 2)),
@@ -44,7 +85,7 @@ enum PostgresSchema {
         """
 
     /// Names compare ignoring ASCII case only, as SQLite's NOCASE does: users and feeds.
-    static let version1 = """
+    static let version4 = """
         CREATE FUNCTION ascii_lower(t text) RETURNS text IMMUTABLE STRICT PARALLEL SAFE LANGUAGE sql
             AS $$ SELECT translate(t, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') $$;
 

@@ -1,4 +1,4 @@
-import SQLite
+import SQL
 import Wire
 
 /// Snaps: posting, listing as each viewer sees them, the view-once claim, who opened a snap,

@@ -1,7 +1,8 @@
-/// The one interface every storage engine implements (SQLite now, PostgreSQL later): the
-/// stores of each concern, plus transactions. Handlers, the album worker and the offline admin
-/// commands reach it through `StorageExecutor`; `Tests/ServerTests/StoreContract` holds the
-/// contract every engine must pass, one suite per concern.
+/// What storage offers, one protocol per concern, plus transactions: the ports handlers, the
+/// album worker and the offline admin commands use (through `StorageExecutor`). `SQLStore`
+/// implements it once, with its SQL written for both engines (SQLite, and PostgreSQL for
+/// several instances); `Tests/ServerTests/StoreContract` holds the contract it must pass on
+/// each engine, one suite per concern.
 ///
 /// Methods are synchronous and throwing; a store instance is used by exactly one thread at a
 /// time (`StorageExecutor` owns the threads). Times are milliseconds since the Unix epoch.

@@ -1,6 +1,7 @@
 import Foundation
 import Posix
 import PostgreSQL
+import SQL
 import Synchronization
 
 /// What changed, as far as polling clients care: something every user may see (a post, an
@@ -27,17 +28,17 @@ public enum StoreChange: Sendable, Equatable {
 /// any instance sees a post, an open or an admin change made on another (issue 13).
 ///
 /// Each change is sent with NOTIFY on one channel after its transaction committed, from a
-/// connection of its own on a serial queue, so no request waits for it. A thread LISTENs on a
-/// second connection and hands the others' changes to `onRemoteChange` (its own are skipped by
-/// their sender's process id). After a lost connection it reconnects with a growing pause and
-/// reports `.everyone` once, since notifications sent meanwhile are gone.
+/// connection of its own on a thread of its own (`notify`), so no request waits for it. A second
+/// thread (`change-feed`) LISTENs on another connection and hands the others' changes to
+/// `onRemoteChange` (its own are skipped by their sender's process id). After a lost connection
+/// it reconnects with a growing pause and reports `.everyone` once, since notifications sent
+/// meanwhile are gone.
 public final class PostgresChangeFeed: @unchecked Sendable {
     static let channel = "snapshare_changes"
 
     private let conninfo: String
-    private let queue = DispatchQueue(label: "snapshare.change-feed.publish")
-    /// Confined to `queue`.
-    private var publisher: PostgresConnection?
+    /// Changes waiting for the publishing thread.
+    private let outgoing = WorkQueue<StoreChange>()
     /// The publisher's server process, to skip our own notifications.
     private let publisherPID = Atomic<Int32>(0)
     private let stopped = Atomic<Bool>(false)
@@ -50,14 +51,22 @@ public final class PostgresChangeFeed: @unchecked Sendable {
 
     /// Sends `change` to the other instances (after the caller's commit), without waiting.
     public func publish(_ change: StoreChange) {
-        queue.async { [self] in
-            guard !stopped.load(ordering: .relaxed) else { return }
+        _ = outgoing.submit(change)
+    }
+
+    /// The publishing thread: one NOTIFY per change, on a connection it makes again after a
+    /// failure. Ends once `stop` has closed the queue and the queued changes are sent.
+    private func publishQueuedChanges() {
+        var publisher: PostgresConnection?
+        while let change = outgoing.next() {
+            guard !stopped.load(ordering: .relaxed) else { continue }
             do {
                 if publisher?.isConnected != true {
-                    publisher = try PostgresConnection(conninfo)
-                    publisherPID.store(publisher!.backendPID, ordering: .relaxed)
+                    let connection = try PostgresConnection(conninfo)
+                    publisherPID.store(connection.backendPID, ordering: .relaxed)
+                    publisher = connection
                 }
-                try publisher!.query("SELECT pg_notify($1, $2) AS sent", [.text(Self.channel), .text(change.payload)])
+                try publisher?.execute("SELECT pg_notify(\(Self.channel), \(change.payload)) AS sent")
             } catch {
                 publisher = nil
                 logger.warning("could not tell the other instances about a change: \(error)")
@@ -65,8 +74,10 @@ public final class PostgresChangeFeed: @unchecked Sendable {
         }
     }
 
-    /// Starts the listening thread; `onRemoteChange` runs on it.
+    /// Starts the publishing thread and the listening one; `onRemoteChange` runs on the latter.
+    /// Changes published before this wait for it.
     public func start(onRemoteChange: @escaping @Sendable (StoreChange) -> Void) {
+        NamedThread.start("notify") { [self] in publishQueuedChanges() }
         NamedThread.start("change-feed") { [self] in
             var pause = 0.1
             var first = true
@@ -94,9 +105,10 @@ public final class PostgresChangeFeed: @unchecked Sendable {
         }
     }
 
-    /// Stops listening and publishing (the thread ends within half a second).
+    /// Stops listening and publishing (the listening thread ends within half a second, the
+    /// publishing one at once).
     public func stop() {
         stopped.store(true, ordering: .relaxed)
-        queue.async { [self] in publisher = nil }
+        outgoing.close()
     }
 }

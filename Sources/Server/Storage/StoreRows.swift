@@ -1,43 +1,19 @@
-import PostgreSQL
-import SQLite
+import SQL
 import Wire
 
-/// A result row of either engine, read by column name, so that each record is read from its
-/// row in one place for both (`StoreRows`).
-protocol StoreRow {
-    func int64(_ column: String) -> Int64
-    func int(_ column: String) -> Int
-    func double(_ column: String) -> Double
-    func string(_ column: String) -> String
-    func bool(_ column: String) -> Bool
-}
-
-extension SQLiteStatement: StoreRow {}
-extension PostgresRow: StoreRow {}
-
-/// The records of the store protocols, read from rows that use the same column names in both
-/// engines' SQL, and the rules on them that both engines share.
+/// The records of the store protocols, read from rows by column name, and the rules on them
+/// that every concern of `SQLStore` shares.
 enum StoreRows {
-    static func user(_ row: some StoreRow) -> UserRecord {
+    static func user(_ row: any SQLRow) -> UserRecord {
         UserRecord(id: row.int64("id"), name: row.string("name"), passwordHash: row.string("password_hash"),
                    isAdmin: row.bool("is_admin"), createdAt: row.int64("created_at"))
     }
 
-    static func movie(_ row: some StoreRow) -> MovieRecord {
+    static func movie(_ row: any SQLRow) -> MovieRecord {
         MovieRecord(title: row.string("title"), genre: row.string("genre"), sales: row.int64("sales"))
     }
 
-    /// The columns `snapListing` reads, for SQL on `snaps s`, `feeds f` and `users u` (the same in
-    /// both engines) with the state and the count of opens given instead of looked up: a post is
-    /// its poster's (sent, opened by nobody yet), and the view-once gate leaves both to the insert.
-    static func listingColumns(fixedState state: SnapState) -> String {
-        """
-        s.id, f.name AS feed_name, u.name AS poster_name, s.posted_at, s.expires_at, \(state.rawValue) AS status,
-        s.byte_count, s.width, s.height, s.format, s.poster_id, 0 AS opened_count
-        """
-    }
-
-    static func snapListing(_ row: some StoreRow) throws -> SnapListing {
+    static func snapListing(_ row: any SQLRow) throws -> SnapListing {
         guard let status = SnapState(rawValue: UInt8(truncatingIfNeeded: row.int64("status"))),
               let format = ImageFormat(rawValue: UInt8(truncatingIfNeeded: row.int64("format"))) else {
             throw StoreError(.corrupt, "snap \(row.int64("id")) has an unknown status or format")
@@ -48,7 +24,7 @@ enum StoreRows {
                            format: format, posterID: row.int64("poster_id"), openedCount: row.int("opened_count"))
     }
 
-    static func pin(_ row: some StoreRow) throws -> PinRecord {
+    static func pin(_ row: any SQLRow) throws -> PinRecord {
         guard let state = AlbumState(rawValue: UInt8(truncatingIfNeeded: row.int64("state"))) else {
             throw StoreError(.corrupt, "album of pin \(row.int64("id")) has an unknown state")
         }
@@ -57,7 +33,7 @@ enum StoreRows {
                          expected: row.int("expected"), done: row.int("done"))
     }
 
-    static func photo(_ row: some StoreRow) throws -> PhotoRecord {
+    static func photo(_ row: any SQLRow) throws -> PhotoRecord {
         guard let state = PhotoState(rawValue: UInt8(truncatingIfNeeded: row.int64("state"))) else {
             throw StoreError(.corrupt, "photo \(row.int64("id")) has an unknown state")
         }
@@ -68,7 +44,7 @@ enum StoreRows {
                            width: row.int("width"), height: row.int("height"), byteCount: row.int("byte_count"), error: row.string("error"))
     }
 
-    static func album(_ row: some StoreRow, pin: PinRecord, photos: [PhotoRecord]) -> AlbumRecord {
+    static func album(_ row: any SQLRow, pin: PinRecord, photos: [PhotoRecord]) -> AlbumRecord {
         AlbumRecord(pin: pin, error: row.string("error"), provider: row.string("provider"),
                     searched: row.bool("searched"), page: row.int("page"), pages: row.int("pages"),
                     perPage: row.int("per_page"), total: row.int("total"), generation: row.int64("generation"),

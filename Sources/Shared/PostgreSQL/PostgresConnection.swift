@@ -59,9 +59,22 @@ public final class PostgresConnection {
         if let sessionSetup { try executeScript(sessionSetup) }
     }
 
+    /// Makes the connection again when the server dropped it (PostgreSQL restarted), before a
+    /// statement. Inside a transaction `reconnect` refuses, so every statement of a batch fails
+    /// until it has rolled back, and no part of it commits on a new connection behind the
+    /// others' backs. While PostgreSQL cannot be reached every statement fails, and the next
+    /// one tries again.
+    private func reconnectIfLost() throws(PostgresError) {
+        if !isConnected { try reconnect() }
+    }
+
+    // The two below take text and values apart, for this module's own statements; everything
+    // else runs `SQL` (PostgresConnection+SQL), so a value can never be spliced into a
+    // statement's text by accident.
+
     /// Runs `sql` with `parameters` ($1, $2, …) and returns its rows (none for a command).
     @discardableResult
-    public func query(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresError) -> [PostgresRow] {
+    func query(_ sql: String, _ parameters: [SQLValue] = []) throws(PostgresError) -> [PostgresRow] {
         let result = try run(sql, parameters)
         defer { PQclear(result) }
         return PostgresRow.rows(of: result)
@@ -69,7 +82,7 @@ public final class PostgresConnection {
 
     /// Runs a command and returns how many rows it changed.
     @discardableResult
-    public func execute(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresError) -> Int {
+    func execute(_ sql: String, _ parameters: [SQLValue] = []) throws(PostgresError) -> Int {
         let result = try run(sql, parameters)
         defer { PQclear(result) }
         return Int(Self.text(PQcmdTuples(result))) ?? 0
@@ -77,6 +90,14 @@ public final class PostgresConnection {
 
     /// Runs statements with no parameters and no rows, such as a schema (several at once).
     public func executeScript(_ sql: String) throws(PostgresError) {
+        try reconnectIfLost()
+        try control(sql)
+    }
+
+    /// Runs statements with no parameters on this connection as it is, never a new one: what
+    /// ends or continues a transaction must fail on a lost connection, not succeed on a new one
+    /// where the transaction never was.
+    private func control(_ sql: String) throws(PostgresError) {
         if SQLTrace.isOn { SQLTrace.record(engine: "postgres", sql: sql, values: []) }
         guard let result = PQexec(handle, sql) else { throw failure(nil) }
         defer { PQclear(result) }
@@ -89,26 +110,28 @@ public final class PostgresConnection {
     @discardableResult
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         let depth = transactionDepth
-        try executeScript(depth == 0 ? "BEGIN" : "SAVEPOINT level\(depth)")
+        // Only a BEGIN may find the connection lost and make it again: no transaction is open yet.
+        if depth == 0 { try executeScript("BEGIN") } else { try control("SAVEPOINT level\(depth)") }
         transactionDepth += 1
         let value: T
         do {
             value = try body()
         } catch {
             transactionDepth -= 1
-            try? executeScript(depth == 0 ? "ROLLBACK" : "ROLLBACK TO SAVEPOINT level\(depth); RELEASE SAVEPOINT level\(depth)")
+            try? control(depth == 0 ? "ROLLBACK" : "ROLLBACK TO SAVEPOINT level\(depth); RELEASE SAVEPOINT level\(depth)")
             throw error
         }
         // Closed whether or not the COMMIT goes through: a failed COMMIT is a rollback.
         transactionDepth -= 1
-        try executeScript(depth == 0 ? "COMMIT" : "RELEASE SAVEPOINT level\(depth)")
+        try control(depth == 0 ? "COMMIT" : "RELEASE SAVEPOINT level\(depth)")
         return value
     }
 
     // MARK: Statements
 
-    private func run(_ sql: String, _ parameters: [PostgresValue]) throws(PostgresError) -> OpaquePointer {
-        if SQLTrace.isOn { SQLTrace.record(engine: "postgres", sql: sql, values: parameters.map(\.traced)) }
+    private func run(_ sql: String, _ parameters: [SQLValue]) throws(PostgresError) -> OpaquePointer {
+        try reconnectIfLost()
+        if SQLTrace.isOn { SQLTrace.record(engine: "postgres", sql: sql, values: parameters) }
         let name = try statementName(sql, parameters)
         let encoded = parameters.map(\.binary)
         let lengths = encoded.map { Int32($0?.count ?? 0) }
@@ -127,7 +150,7 @@ public final class PostgresConnection {
 
     /// The prepared statement for `sql`, prepared now the first time, with the parameter types
     /// of this call (a NULL leaves its type to the server).
-    private func statementName(_ sql: String, _ parameters: [PostgresValue]) throws(PostgresError) -> String {
+    private func statementName(_ sql: String, _ parameters: [SQLValue]) throws(PostgresError) -> String {
         if let name = prepared[sql] { return name }
         let name = "s\(prepared.count + 1)"
         let types = parameters.map(\.typeOID)

@@ -1,4 +1,5 @@
 import CPostgreSQL
+import SQL
 
 /// One row of a result in binary format, read by column name.
 ///
@@ -36,7 +37,6 @@ public struct PostgresRow: Sendable {
     public func isNull(_ column: String) -> Bool { raw(column) == nil }
 
     public func int64(_ column: String) -> Int64 { optionalInt64(column) ?? 0 }
-    public func int(_ column: String) -> Int { Int(int64(column)) }
 
     public func optionalInt64(_ column: String) -> Int64? {
         guard let bytes = raw(column) else { return nil }
@@ -55,8 +55,14 @@ public struct PostgresRow: Sendable {
         return bytes.count == 4 ? Double(Float(bitPattern: UInt32(bits))) : Double(bitPattern: bits)
     }
 
-    public func bool(_ column: String) -> Bool { raw(column).map { $0.first == 1 } ?? false }
+    /// A boolean column, or an integer one read as a flag (not 0).
+    public func bool(_ column: String) -> Bool {
+        guard let bytes = raw(column) else { return false }
+        return bytes.count == 1 ? bytes[0] != 0 : int64(column) != 0
+    }
     public func string(_ column: String) -> String { optionalString(column) ?? "" }
     public func optionalString(_ column: String) -> String? { raw(column).map { String(decoding: $0, as: UTF8.self) } }
     public func bytes(_ column: String) -> [UInt8] { raw(column) ?? [] }
 }
+
+extension PostgresRow: SQLRow {}

@@ -21,10 +21,10 @@ public enum SQLTrace {
     /// Whether statements are being recorded.
     public static var isOn: Bool { file != nil }
 
-    /// Appends one statement: `values[i]` is what placeholder i + 1 was bound to, already written out.
-    public static func record(engine: String, sql: String, values: [String]) {
+    /// Appends one statement: `values[i]` is what placeholder i + 1 was bound to.
+    public static func record(engine: String, sql: String, values: [SQLValue]) {
         guard let file else { return }
-        let line = engine + ": " + evenedOut(sql, values: values) + "\n"
+        let line = engine + ": " + evenedOut(sql, values: values.map(\.traced)) + "\n"
         // One fputs of one line under the stream's own lock: lines of several threads never mix.
         flockfile(file)
         fputs(line, file)
@@ -76,5 +76,19 @@ public enum SQLTrace {
             index += 1
         }
         return out
+    }
+}
+
+extension SQLValue {
+    /// The value as `SQLTrace` writes it: bytes by their count only (tokens differ every run).
+    var traced: String {
+        switch self {
+        case .null: "NULL"
+        case .integer(let number): String(number)
+        case .real(let number): String(number)
+        case .text(let text): "'" + text + "'"
+        case .blob(let bytes): "x'<\(bytes.count) bytes>'"
+        case .bool(let flag): flag ? "true" : "false"
+        }
     }
 }

@@ -1,4 +1,5 @@
 import CSQLite
+import SQL
 
 /// One blob of a row the caller found in the current transaction, read with SQLite's incremental
 /// I/O (`sqlite3_blob_open`) only when its bytes are asked for.

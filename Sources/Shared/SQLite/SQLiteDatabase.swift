@@ -134,7 +134,7 @@ public final class SQLiteDatabase {
     /// Runs `body` with `table.column` of row `rowID`, to be read straight from the database
     /// pages if `body` asks for the bytes (see `SQLiteBlob`). Call it inside the transaction that
     /// found the row; reading a row that does not exist throws.
-    public func withStoredBytes<R>(table: String, column: String, rowID: Int64, _ body: (any StoredBytes) throws -> R) throws -> R {
+    func withStoredBytes<R>(table: String, column: String, rowID: Int64, _ body: (any StoredBytes) throws -> R) throws -> R {
         try body(SQLiteBlob(connection: handle, table: table, column: column, rowID: rowID))
     }
 
@@ -206,9 +206,13 @@ public final class SQLiteDatabase {
         return try body(statement)
     }
 
+    // The statements below take their text and values apart: they are this module's own, for
+    // pragmas and transaction control. Everything else runs `SQL` (SQLiteDatabase+SQL), so a value
+    // can never be spliced into a statement's text by accident.
+
     /// Runs one statement to completion and returns how many rows it changed (not counting cascades).
     @discardableResult
-    public func run(_ sql: String, _ values: [SQLiteValue] = []) throws -> Int {
+    func run(_ sql: String, _ values: [SQLValue] = []) throws -> Int {
         try withStatement(sql) { statement in
             try statement.bind(values)
             while try statement.step() {}
@@ -217,7 +221,7 @@ public final class SQLiteDatabase {
     }
 
     /// Runs a query and maps every row.
-    public func query<T>(_ sql: String, _ values: [SQLiteValue] = [],
+    func query<T>(_ sql: String, _ values: [SQLValue] = [],
                          row: (SQLiteStatement) throws -> T) throws -> [T] {
         try withStatement(sql) { statement in
             try statement.bind(values)
@@ -230,7 +234,7 @@ public final class SQLiteDatabase {
     }
 
     /// Runs a query and maps its first row, if any.
-    public func queryFirst<T>(_ sql: String, _ values: [SQLiteValue] = [],
+    func queryFirst<T>(_ sql: String, _ values: [SQLValue] = [],
                               row: (SQLiteStatement) throws -> T) throws -> T? {
         try withStatement(sql) { statement in
             try statement.bind(values)
@@ -239,7 +243,7 @@ public final class SQLiteDatabase {
     }
 
     /// The integer in the first column of the first row (`SELECT count(*) ...`); 0 when no row.
-    public func scalar(_ sql: String, _ values: [SQLiteValue] = []) throws -> Int64 {
+    func scalar(_ sql: String, _ values: [SQLValue] = []) throws -> Int64 {
         try queryFirst(sql, values) { $0.int64(at: 0) } ?? 0
     }
 

@@ -1,4 +1,5 @@
 import CSQLite
+import SQL
 
 /// A failed SQLite call: the primary and extended result codes, SQLite's message and the SQL.
 public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -61,4 +62,22 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     static let constraintUnique = SQLITE_CONSTRAINT | (8 << 8)
     /// The file is damaged or is not a database.
     public var isCorruption: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }
+
+    /// A statement the program got wrong, or the generic `SQLITE_ERROR` (such as a table
+    /// another process has just created or dropped while this one prepared).
+    public var isGenericError: Bool { code == SQLITE_ERROR }
+}
+
+extension SQLiteError: SQLFailure {
+    /// Busy, I/O, a full disk, a file that cannot be opened or a lost lock protocol: the
+    /// database cannot be used just now, though nothing is wrong with the statement.
+    public var failureKind: SQLFailureKind {
+        if isUniquenessViolation { return .uniqueness }
+        if isForeignKeyViolation { return .foreignKey }
+        if isCorruption { return .corrupt }
+        if isBusy || [SQLITE_FULL, SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_PROTOCOL, SQLITE_NOLFS, SQLITE_NOMEM, SQLITE_PERM].contains(code) {
+            return .unavailable
+        }
+        return .other
+    }
 }

@@ -81,24 +81,28 @@ public final class SQLiteStatement {
         try check(sqlite3_bind_null(handle, index))
     }
 
-    /// Binds one value of any storage class to parameter `index`.
-    public func bind(_ value: SQLiteValue, at index: Int32) throws {
+    /// Binds one value of any storage class to parameter `index`; a flag binds as 1 or 0.
+    public func bind(_ value: SQLValue, at index: Int32) throws {
         switch value {
         case .integer(let number): try bind(number, at: index)
         case .real(let number): try bind(number, at: index)
         case .text(let text): try bind(text, at: index)
         case .blob(let bytes): try bind(bytes, at: index)
+        case .bool(let flag): try bind(Int64(flag ? 1 : 0), at: index)
         case .null: try bindNull(at: index)
         }
     }
 
     /// Binds `values` to parameters 1...n; the count must match the statement's parameters.
-    public func bind(_ values: [SQLiteValue]) throws {
+    public func bind(_ values: [SQLValue]) throws {
         let expected = Int(sqlite3_bind_parameter_count(handle))
         guard values.count == expected else {
             throw SQLiteError(code: SQLITE_RANGE, message: "\(values.count) values for \(expected) parameters", sql: sql)
         }
-        if SQLTrace.isOn { SQLTrace.record(engine: "sqlite", sql: sql, values: values.map(\.traced)) }
+        // Traced as SQLite stores them: a flag is the integer it binds as.
+        if SQLTrace.isOn {
+            SQLTrace.record(engine: "sqlite", sql: sql, values: values.map { if case .bool(let flag) = $0 { .integer(flag ? 1 : 0) } else { $0 } })
+        }
         for (offset, value) in values.enumerated() {
             try bind(value, at: Int32(offset + 1))
         }
@@ -142,12 +146,6 @@ public final class SQLiteStatement {
 
     /// Column `name` as a 64-bit integer (NULL reads as 0).
     public func int64(_ name: String) -> Int64 { int64(at: column(name)) }
-    /// Column `name` as an `Int` (NULL reads as 0).
-    public func int(_ name: String) -> Int { Int(int64(at: column(name))) }
-    /// Column `name` as the case of `type` whose raw value it stores; nil when it names none.
-    public func value<E: RawRepresentable>(_ name: String, as type: E.Type) -> E? where E.RawValue: FixedWidthInteger {
-        E.RawValue(exactly: int64(name)).flatMap(E.init(rawValue:))
-    }
     /// Column `name` as a flag stored as 0 or 1.
     public func bool(_ name: String) -> Bool { int64(at: column(name)) != 0 }
     /// Column `name` as a double.
@@ -156,6 +154,8 @@ public final class SQLiteStatement {
     public func string(_ name: String) -> String { string(at: column(name)) }
     /// Column `name` as bytes (NULL and the empty blob both read as `[]`).
     public func blob(_ name: String) -> [UInt8] { blob(at: column(name)) }
+    /// Column `name` as bytes, as `SQLRow` names it.
+    public func bytes(_ name: String) -> [UInt8] { blob(at: column(name)) }
     /// Whether column `name` is NULL.
     public func isNull(_ name: String) -> Bool { sqlite3_column_type(handle, column(name)) == SQLITE_NULL }
 
@@ -187,3 +187,6 @@ public final class SQLiteStatement {
         return Array(UnsafeRawBufferPointer(start: bytes, count: count))
     }
 }
+
+/// A statement stepped to a row is that row, read by column name.
+extension SQLiteStatement: SQLRow {}

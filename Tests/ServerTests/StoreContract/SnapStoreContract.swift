@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Server
 
 /// What every engine's `SnapStore` does; the view-once claim above all.
@@ -168,27 +169,14 @@ struct SnapStoreContract {
             for round in 0..<15 {
                 let snapID = try fixture.post(by: fixture.alice, at: Int64(1_000 + round)).id
                 let viewerID = fixture.bob.id
-                let outcomes = RaceOutcomes()
-                let start = DispatchSemaphore(value: 0)
-                let group = DispatchGroup()
-                for racer in stores {
-                    group.enter()
-                    Thread {
-                        start.wait()
-                        do {
-                            let opened = try racer.store.claimView(snapID: snapID, viewerID: viewerID, now: 2_000)
-                            outcomes.record(opened.image.isEmpty ? "empty" : "won")
-                        } catch let error as StoreError {
-                            outcomes.record("\(error.kind)")
-                        } catch {
-                            outcomes.record("\(error)")
-                        }
-                        group.leave()
-                    }.start()
-                }
-                for _ in 0..<racers { start.signal() }
-                group.wait()
-                #expect(outcomes.counts == ["won": 1, "alreadyViewed": racers - 1], "round \(round)")
+                let outcomes = Race.run(stores.map { racer in { () -> String in
+                    do {
+                        return try racer.store.claimView(snapID: snapID, viewerID: viewerID, now: 2_000).image.isEmpty ? "empty" : "won"
+                    } catch let error as StoreError {
+                        return "\(error.kind)"
+                    }
+                } }).map { result in (try? result.get()) ?? "\(result)" }
+                #expect(Dictionary(outcomes.map { ($0, 1) }, uniquingKeysWith: +) == ["won": 1, "alreadyViewed": racers - 1], "round \(round)")
                 #expect(try fixture.store.snapViewers(snapID: snapID).map(\.name) == ["bob"], "round \(round)")
             }
         }
@@ -199,12 +187,4 @@ struct SnapStoreContract {
 private final class RacingStore: @unchecked Sendable {
     let store: any SnapshareStore
     init(_ store: any SnapshareStore) { self.store = store }
-}
-
-/// Outcome tallies from racing threads.
-private final class RaceOutcomes: @unchecked Sendable {
-    private let lock = NSLock()
-    private var tally: [String: Int] = [:]
-    func record(_ outcome: String) { lock.withLock { tally[outcome, default: 0] += 1 } }
-    var counts: [String: Int] { lock.withLock { tally } }
 }

@@ -23,13 +23,13 @@ struct StoreEngine: Sendable, CustomTestStringConvertible {
 
     /// SQLite, in a file in a temporary directory.
     static let sqlite = StoreEngine(name: "SQLite") { body in
-        try withTemporaryDatabase { path in try body { try SQLiteStore(path: path) } }
+        try withTemporaryDatabase { path in try body { try SQLStore.sqlite(path: path) } }
     }
 
     /// PostgreSQL, a fresh database in the test process's throwaway cluster.
     static let postgres = StoreEngine(name: "PostgreSQL") { body in
         let (conninfo, drop) = try PostgresCluster.shared!.makeDatabase()
         defer { drop() }
-        try body { try PostgresStore(conninfo: conninfo) }
+        try body { try SQLStore.postgres(conninfo: conninfo) }
     }
 }

@@ -1,11 +1,10 @@
-import SQLite
+import SQL
 
 /// Each user's saved map view, one row per user.
-extension SQLiteStore {
+extension SQLStore: MapStateStore {
     public func mapState(userID: Int64) throws -> MapStateRecord? {
         try translatingErrors("reading map state") {
-            try database.queryFirst("SELECT center_latitude, center_longitude, zoom FROM map_states WHERE user_id = ?1",
-                                    [.integer(userID)]) {
+            try sql.queryFirst("SELECT center_latitude, center_longitude, zoom FROM map_states WHERE user_id = \(userID)") {
                 MapStateRecord(centerLatitude: $0.double("center_latitude"), centerLongitude: $0.double("center_longitude"),
                                zoom: $0.double("zoom"))
             }
@@ -14,11 +13,12 @@ extension SQLiteStore {
 
     public func saveMapState(_ state: MapStateRecord, userID: Int64, at: Int64) throws {
         try translatingErrors("saving map state") {
-            _ = try database.run("""
-                INSERT INTO map_states (user_id, center_latitude, center_longitude, zoom, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)
+            try sql.execute("""
+                INSERT INTO map_states (user_id, center_latitude, center_longitude, zoom, updated_at)
+                VALUES (\(userID), \(state.centerLatitude), \(state.centerLongitude), \(state.zoom), \(at))
                 ON CONFLICT (user_id) DO UPDATE SET center_latitude = excluded.center_latitude,
                     center_longitude = excluded.center_longitude, zoom = excluded.zoom, updated_at = excluded.updated_at
-                """, [.integer(userID), .real(state.centerLatitude), .real(state.centerLongitude), .real(state.zoom), .integer(at)])
+                """)
         }
     }
 }

@@ -1,0 +1,61 @@
+import SQL
+
+/// Purging expired images, erasing deleted bytes, and the counters for `admin stats`.
+extension SQLStore: MaintenanceStore {
+    public func purgeExpired(now: Int64) throws -> Int {
+        try translatingErrors("purging expired snaps") {
+            try sql.transaction {
+                guard try engine.takePurgeTurn() else { return 0 }
+                let erased = try sql.execute("DELETE FROM snap_images WHERE snap_id IN (\(expiredUnerasedSnaps(now: now)))")
+                try sql.execute("UPDATE snaps SET image_erased = \(true) WHERE NOT image_erased AND expires_at <= \(now)")
+                if erased > 0 { engine.bytesDeleted() }
+                return erased
+            }
+        }
+    }
+
+    public func compact() throws {
+        try translatingErrors("compacting") { try engine.compact() }
+    }
+
+    public func largestStoredImage() throws -> Int {
+        try translatingErrors("measuring stored images") {
+            // length() of a blob reads SQLite's record header, not the image pages.
+            try sql.queryFirst("""
+                SELECT coalesce(max(largest), 0) AS largest FROM (
+                    SELECT max(length(bytes)) AS largest FROM snap_images
+                    UNION ALL SELECT max(length(bytes)) FROM photo_images
+                    UNION ALL SELECT max(length(bytes)) FROM photo_thumbnails) sizes
+                """) { $0.int("largest") } ?? 0
+        }
+    }
+
+    public func statistics(now: Int64) throws -> [Statistic] {
+        try translatingErrors("collecting statistics") {
+            let live: SQL = "expires_at > \(now) AND NOT image_erased"
+            // One statement: one snapshot on either engine.
+            let counters = try sql.queryFirst("""
+                SELECT (SELECT count(*) FROM users) AS users,
+                       (SELECT count(*) FROM users WHERE is_admin) AS admins,
+                       (SELECT count(*) FROM feeds) AS feeds,
+                       (SELECT count(*) FROM snaps WHERE \(live)) AS snaps_live,
+                       (SELECT count(*) FROM snaps WHERE NOT (\(live))) AS snaps_expired,
+                       (SELECT count(*) FROM views) AS views,
+                       (SELECT coalesce(sum(length(bytes)), 0) FROM snap_images) AS image_bytes_stored,
+                       \(engine.databaseSize) AS database_bytes,
+                       (SELECT count(*) FROM sessions WHERE expires_at > \(now)) AS sessions
+                """) { row in Self.statisticNames.map { Statistic(name: $0, value: row.int64($0)) } }
+            return counters ?? []
+        }
+    }
+
+    /// Snaps past their expiry whose image is still stored, found through the partial index of
+    /// snaps awaiting the purge (the text says `NOT image_erased`, as the index does).
+    func expiredUnerasedSnaps(now: Int64) -> SQL {
+        "SELECT id FROM snaps WHERE NOT image_erased AND expires_at <= \(now)"
+    }
+
+    /// The counters of `admin stats`, in their order.
+    static let statisticNames = ["users", "admins", "feeds", "snaps_live", "snaps_expired", "views", "image_bytes_stored",
+                                 "database_bytes", "sessions"]
+}

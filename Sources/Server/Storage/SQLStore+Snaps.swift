@@ -1,0 +1,158 @@
+import SQL
+import Wire
+
+/// Snaps: posting, listing, and the view-once claim.
+extension SQLStore: SnapStore {
+    public func insertSnap(_ snap: NewSnap) throws -> SnapListing {
+        do {
+            return try translatingErrors("posting snap") { try engine.insertSnap(snap, in: self) }
+        } catch let error as StoreError where error.kind == .notFound {
+            throw StoreError(.notFound, "feed \(snap.feedID) or user \(snap.posterID) does not exist")
+        }
+    }
+
+    public func snapListings(feedID: Int64?, viewerID: Int64, now: Int64) throws -> [SnapListing] {
+        try translatingErrors("listing snaps") {
+            try sql.query(liveListing(feedID: feedID, viewerID: viewerID, now: now), StoreRows.snapListing)
+        }
+    }
+
+    /// Includes expired and erased snaps, so callers can tell EXPIRED from NOT_FOUND.
+    public func snapListing(id: Int64, viewerID: Int64, now: Int64) throws -> SnapListing? {
+        try translatingErrors("looking up snap") {
+            try sql.queryFirst(listingByID(id, viewerID: viewerID), StoreRows.snapListing)
+        }
+    }
+
+    /// The view-once gate. Checks run in this order: `notFound`, `ownSnap`, `expired`, then the
+    /// insert of the (snap, viewer) row, whose primary-key conflict is `alreadyViewed`.
+    ///
+    /// Why it is safe under races: the insert, not an earlier SELECT, decides the winner. Two
+    /// connections racing for the same pair serialize on the row (SQLite's write lock; on
+    /// PostgreSQL the second insert waits for the first and then conflicts), and the loser's
+    /// INSERT hits the primary key. The claim and the read of the bytes are one transaction (a
+    /// savepoint when batched), so bytes are never handed out for a claim that was not committed
+    /// with them, and the caller acknowledges only after COMMIT returned.
+    public func claimView<R>(snapID: Int64, viewerID: Int64, now: Int64,
+                             _ body: (SnapListing, [UInt8], any StoredBytes) throws -> R) throws -> R {
+        try translatingErrors("opening snap") {
+            try sql.transaction {
+                // One read of the snap serves the checks and the reply.
+                guard let gate = try sql.queryFirst(claimGate(snapID), { row in
+                    (listing: try StoreRows.snapListing(row), erased: row.bool("image_erased"), sha256: row.bytes("sha256"),
+                     hasImage: row.bool("has_image"))
+                }) else {
+                    throw StoreError(.notFound, "no snap \(snapID)")
+                }
+                try StoreRows.checkClaim(gate.listing, erased: gate.erased, viewerID: viewerID, now: now)
+                do {
+                    try sql.execute("INSERT INTO views (snap_id, viewer_id, claimed_at) VALUES (\(snapID), \(viewerID), \(now))")
+                } catch let failure as any SQLFailure where failure.failureKind == .uniqueness {
+                    throw StoreRows.alreadyViewed(snapID)
+                }
+                let listing = try StoreRows.claimed(gate.listing, hasImage: gate.hasImage)
+                return try sql.withStoredBytes(table: "snap_images", column: "bytes", keyColumn: "snap_id", key: snapID) { image in
+                    try body(listing, gate.sha256, image)
+                }
+            }
+        }
+    }
+
+    public func snapViewers(snapID: Int64) throws -> [SnapViewerRecord] {
+        try translatingErrors("listing who opened a snap") {
+            try sql.query("""
+                SELECT u.name, v.claimed_at FROM views v JOIN users u ON u.id = v.viewer_id
+                WHERE v.snap_id = \(snapID) ORDER BY v.claimed_at, \(folded("u.name"))
+                """) { row in SnapViewerRecord(name: row.string("name"), viewedAt: row.int64("claimed_at")) }
+        }
+    }
+
+    public func restoreView(snapID: Int64, userID: Int64) throws {
+        try translatingErrors("restoring view") {
+            let deleted = try sql.execute("DELETE FROM views WHERE snap_id = \(snapID) AND viewer_id = \(userID)")
+            guard deleted > 0 else {
+                throw StoreError(.notFound, "user \(userID) has not opened snap \(snapID)")
+            }
+        }
+    }
+
+    public func deleteSnap(id: Int64) throws {
+        try translatingErrors("deleting snap") {
+            // The image and the views go with it (ON DELETE CASCADE).
+            let deleted = try sql.execute("DELETE FROM snaps WHERE id = \(id)")
+            guard deleted > 0 else { throw StoreError(.notFound, "no snap \(id)") }
+            engine.bytesDeleted()
+        }
+    }
+
+    // MARK: Statements (listings never touch snap_images)
+
+    /// `INSERT INTO snaps (…) VALUES (…)` for `snap`, without its image: each engine's
+    /// `insertSnap` adds what it returns and the image's row.
+    func snapInsert(_ snap: NewSnap) -> SQL {
+        """
+        INSERT INTO snaps (feed_id, poster_id, posted_at, expires_at, byte_count, width, height, format, sha256)
+        VALUES (\(snap.feedID), \(snap.posterID), \(snap.postedAt), \(snap.expiresAt), \(snap.image.count), \(snap.width),
+                \(snap.height), \(snap.format), \(snap.sha256))
+        """
+    }
+
+    /// Columns of a `SnapListing` as `viewerID` sees it. Only the poster's own snaps count their
+    /// views (one primary-key range each), so others' rows cost nothing more.
+    func listingColumns(viewerID: Int64) -> SQL {
+        """
+        s.id, f.name AS feed_name, u.name AS poster_name, s.posted_at, s.expires_at,
+               CASE WHEN s.poster_id = \(viewerID) THEN \(SnapState.sent)
+                    WHEN EXISTS (SELECT 1 FROM views v WHERE v.snap_id = s.id AND v.viewer_id = \(viewerID)) THEN \(SnapState.read)
+                    ELSE \(SnapState.unread) END AS status,
+               s.byte_count, s.width, s.height, s.format, s.poster_id,
+               CASE WHEN s.poster_id = \(viewerID) THEN (SELECT count(*) FROM views v WHERE v.snap_id = s.id) ELSE 0 END AS opened_count
+        """
+    }
+
+    /// The columns `StoreRows.snapListing` reads with the state and the count of opens given
+    /// instead of looked up: a post is its poster's (sent, opened by nobody yet), and the
+    /// view-once gate leaves both to the insert of the view.
+    static func listingColumns(fixedState state: SnapState) -> SQL {
+        """
+        s.id, f.name AS feed_name, u.name AS poster_name, s.posted_at, s.expires_at, \(raw: String(state.rawValue)) AS status,
+        s.byte_count, s.width, s.height, s.format, s.poster_id, 0 AS opened_count
+        """
+    }
+
+    static let listingFrom: SQL = """
+
+        FROM snaps s
+        JOIN feeds f ON f.id = s.feed_id
+        JOIN users u ON u.id = s.poster_id
+
+        """
+
+    /// The listing, then what the view-once gate checks. The status and the count of opens are
+    /// not looked up: the gate refuses the poster, and for anyone else the insert of the view
+    /// row, not a read before it, says whether the snap was opened already.
+    func claimGate(_ snapID: Int64) -> SQL {
+        """
+        SELECT \(Self.listingColumns(fixedState: .unread)),
+               s.image_erased, s.sha256, EXISTS (SELECT 1 FROM snap_images i WHERE i.snap_id = s.id) AS has_image
+        \(Self.listingFrom)WHERE s.id = \(snapID)
+        """
+    }
+
+    /// Live snaps of one feed (or every feed), newest first.
+    func liveListing(feedID: Int64?, viewerID: Int64, now: Int64) -> SQL {
+        let feed: SQL = feedID.map { "s.feed_id = \($0) AND " } ?? ""
+        return """
+            SELECT \(listingColumns(viewerID: viewerID))\(Self.listingFrom)WHERE \(feed)s.expires_at > \(now) AND NOT s.image_erased
+            ORDER BY s.posted_at DESC, s.id DESC
+            """
+    }
+
+    /// One snap, expired and erased ones included.
+    func listingByID(_ id: Int64, viewerID: Int64) -> SQL {
+        "SELECT \(listingColumns(viewerID: viewerID))\(Self.listingFrom)WHERE s.id = \(id)"
+    }
+}
+
+extension SnapState: SQLBindable {}
+extension ImageFormat: SQLBindable {}

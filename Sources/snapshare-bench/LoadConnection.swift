@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Wire
 import TLS
 import Posix
@@ -73,8 +70,8 @@ final class LoadConnection {
         self.resumeToken = resumeToken
         openedAt = MonotonicClock.nanoseconds()
         fd = try Socket.connect(host: host, port: port, timeout: 10)
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         do {
+            try Socket.setNonBlocking(fd)
             tls = try TLSEngine(context: context, role: .client(serverName: host))
         } catch {
             Syscall.close(fd)
@@ -337,14 +334,5 @@ final class LoadConnection {
         Syscall.close(fd)
         plaintext = []
         outbound = []
-    }
-}
-
-/// Monotonic time in nanoseconds.
-enum MonotonicClock {
-    static func nanoseconds() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
     }
 }

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import CLinux
 import Wire
 import TLS
 import Posix
@@ -426,7 +422,7 @@ final class Connection: EventHandler {
     private func startLingering() {
         finishing = true
         lingerDeadline = server.now() + 2_000
-        shutdown(fd, Int32(SHUT_WR))
+        Socket.halfClose(fd)
         setReadInterest(true)
     }
 

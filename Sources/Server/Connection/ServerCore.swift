@@ -55,7 +55,7 @@ final class ServerCore: @unchecked Sendable {
             bufferBudget: max(configuration.connectionBufferBytes, configuration.maxFrameBytes + 2 * FrameHeader.size))
     }
 
-    func now() -> Int64 { EventLoop.monotonicMilliseconds() }
+    func now() -> Int64 { MonotonicClock.milliseconds() }
 
     /// Binds the listening socket and starts the loop thread; returns the bound port.
     func start() throws -> Int {

@@ -12,8 +12,9 @@ protocol EventHandler: AnyObject {
 ///
 /// Other threads talk to the loop only through `execute`, which queues a closure and wakes the
 /// loop through an eventfd. Nothing blocks on this thread: storage work goes to the storage
-/// threads and comes back through `execute`.
-final class EventLoop: @unchecked Sendable {
+/// threads and comes back through `execute`. Connections keep their epoll interest through it
+/// (`InterestRegistry`).
+final class EventLoop: InterestRegistry, @unchecked Sendable {
     private let epoll: Epoll
     private let wakeUp: EventFD
     private var handlers: [Int32: (generation: UInt32, handler: any EventHandler)] = [:]
@@ -55,6 +56,7 @@ final class EventLoop: @unchecked Sendable {
         handlers[fd] = (generation, handler)
     }
 
+    /// Watches `fd` for reading and/or writing from now on (`InterestRegistry`).
     func setInterest(_ fd: Int32, read: Bool, write: Bool) {
         guard let entry = handlers[fd] else { return }
         try? epoll.modify(fd, generation: entry.generation, read: read, write: write)

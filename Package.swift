@@ -57,7 +57,7 @@ let package = Package(
         // Event loop, connections, request handlers, storage.
         .target(
             name: "Server",
-            dependencies: ["Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQL", "SQLite", "PostgreSQL", "COpenSSL", "CLinux"],
+            dependencies: ["Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQL", "SQLite", "PostgreSQL"],
             // The GeoNames gazetteer and the built-in album photo pool (see README, attribution).
             resources: [.copy("Resources/places.csv"), .copy("Resources/AlbumPool")]
         ),

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Wire
 import TLS
 import Posix
@@ -24,12 +21,13 @@ protocol LoadConnectionDelegate: AnyObject {
     func connection(_ connection: LoadConnection, failed reason: String, now: UInt64)
 }
 
-/// One non-blocking TLS connection of the load generator.
+/// One connection of the load generator: the bench's side of a `TLSConnection`.
 ///
-/// The same `TLSEngine` as the client and the server, over memory BIOs: `LoadLoop` reports
-/// readiness, this type does read(2)/write(2). Requests queued while one readiness event is
-/// handled leave together, as a pipelining client would send them: sealed 16 KB at a time into
-/// the loop's shared buffer and written with as few write(2) calls as the socket allows.
+/// The same TLS connection core as the server's connections: `LoadLoop` reports readiness, the
+/// core reads the socket, runs the handshake, decrypts, and seals queued requests straight to the
+/// socket. This type sets the connection up (Hello, then Resume when asked for) and matches
+/// replies to the requests in flight. Requests queued while one readiness event is handled leave
+/// together, as a pipelining client would send them: small ones share a TLS record and a send(2).
 final class LoadConnection {
     enum Phase: Equatable {
         case handshaking, awaitingWelcome, awaitingLogin, ready, closed
@@ -39,21 +37,14 @@ final class LoadConnection {
     /// Index of the bench user this connection logs in as.
     let user: Int
     let role: ConnectionRole
-    let fd: Int32
     /// Monotonic nanoseconds when the TCP connection was opened.
     let openedAt: UInt64
     private(set) var phase: Phase = .handshaking
     private unowned let loop: LoadLoop
     private weak var delegate: (any LoadConnectionDelegate)?
-    private let tls: TLSEngine
+    private let tls: TLSConnection
     private let resumeToken: String?
     private var decoder = FrameDecoder(maxPayload: 64 << 20)
-    /// Frames queued for the next TLS write.
-    private var plaintext: [UInt8] = []
-    /// Ciphertext the socket did not take yet; empty unless it pushes back.
-    private var outbound: [UInt8] = []
-    private var outboundOffset = 0
-    private var writeInterest = false
     private var nextRequestID: UInt32 = 1
     private(set) var inFlight: [UInt32: PendingRequest] = [:]
 
@@ -72,10 +63,11 @@ final class LoadConnection {
         self.delegate = delegate
         self.resumeToken = resumeToken
         openedAt = MonotonicClock.nanoseconds()
-        fd = try Socket.connect(host: host, port: port, timeout: 10)
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        let fd = try Socket.connect(host: host, port: port, timeout: 10)
         do {
-            tls = try TLSEngine(context: context, role: .client(serverName: host))
+            try Socket.setNonBlocking(fd)
+            tls = try TLSConnection(fd: fd, context: context, role: .client(serverName: host), scratch: loop.scratch,
+                                    registry: loop)
         } catch {
             Syscall.close(fd)
             throw error
@@ -83,12 +75,14 @@ final class LoadConnection {
         do {
             try loop.register(self)
         } catch {
-            Syscall.close(fd)
+            tls.close()
             throw error
         }
         advanceHandshake(now: openedAt)
     }
 
+    /// The socket, as the loop knows it.
+    var fd: Int32 { tls.fd }
     var isClosed: Bool { phase == .closed }
 
     // MARK: Sending
@@ -97,7 +91,7 @@ final class LoadConnection {
     @discardableResult
     func send<M: WireMessage>(_ message: M, kind: OperationKind, snapID: UInt64 = 0, now: UInt64) -> UInt32 {
         let id = takeRequestID()
-        plaintext.append(contentsOf: Frame(message, requestID: id).encoded())
+        tls.send(Frame(message, requestID: id).encoded())
         inFlight[id] = PendingRequest(kind: kind, sentAt: now, snapID: snapID)
         return id
     }
@@ -108,112 +102,37 @@ final class LoadConnection {
         return id
     }
 
-    /// Encrypts the queued frames a record at a time into the loop's buffer and writes what the
-    /// socket takes; ciphertext it refuses waits here, and so does plaintext not yet encrypted.
+    /// Sends the queued requests as far as the socket takes them; the rest leaves once it is writable.
     func flush() {
-        guard phase != .closed, writeLeftover() else { return }
-        let out = loop.outBuffer
-        var consumed = 0
-        var filled = 0
-        while true {
-            filled += tls.takeNetworkBytes(into: UnsafeMutableRawBufferPointer(rebasing: out[filled...]))
-            if out.count - filled >= Self.recordCeiling && consumed < plaintext.count {
-                let end = min(plaintext.count, consumed + Self.recordSize)
-                do {
-                    try plaintext.withUnsafeBytes { try tls.writePlaintext(UnsafeRawBufferPointer(rebasing: $0[consumed..<end])) }
-                } catch {
-                    fail("TLS_WRITE_FAILED", now: MonotonicClock.nanoseconds())
-                    return
-                }
-                consumed = end
-                continue
-            }
-            if filled == 0 { break }
-            var written = 0
-            writing: while written < filled {
-                switch try? Syscall.write(fd, UnsafeRawBufferPointer(rebasing: out[written..<filled])) {
-                case .processed(let count): written += count
-                case .wouldBlock: break writing
-                case nil:
-                    fail("WRITE_FAILED", now: MonotonicClock.nanoseconds())
-                    return
-                }
-            }
-            if written < filled {
-                outbound = Array(UnsafeRawBufferPointer(rebasing: out[written..<filled]))
-                outboundOffset = 0
-                plaintext.removeFirst(consumed)
-                setWriteInterest(true)
-                return
-            }
-            filled = 0
+        guard phase != .closed else { return }
+        if case .failed(let error) = tls.flush() {
+            // send(2) failing shows as an unexpected end of file; anything else is TLS's own.
+            fail(error.kind == .unexpectedEOF ? "WRITE_FAILED" : "TLS_WRITE_FAILED", now: MonotonicClock.nanoseconds())
         }
-        plaintext.removeAll(keepingCapacity: role == .load && plaintext.capacity <= 1 << 20)
-        setWriteInterest(false)
-    }
-
-    /// Writes ciphertext a short write left behind; false while the socket still refuses it.
-    private func writeLeftover() -> Bool {
-        while outboundOffset < outbound.count {
-            switch try? Syscall.write(fd, outbound, from: outboundOffset) {
-            case .processed(let count):
-                outboundOffset += count
-            case .wouldBlock:
-                setWriteInterest(true)
-                return false
-            case nil:
-                fail("WRITE_FAILED", now: MonotonicClock.nanoseconds())
-                return false
-            }
-        }
-        if !outbound.isEmpty {
-            outbound = []
-            outboundOffset = 0
-        }
-        return true
-    }
-
-    /// One TLS record's worth of plaintext, and the room a sealed one needs.
-    private static let recordSize = TLSEngine.maxRecordPlaintext
-    private static let recordCeiling = recordSize + 256
-
-    private func setWriteInterest(_ on: Bool) {
-        guard on != writeInterest else { return }
-        writeInterest = on
-        loop.setWriteInterest(self, on)
     }
 
     // MARK: Events
 
     /// Handles readiness reported by the loop.
     func handleEvent(readable: Bool, writable: Bool) {
-        if writable { flush() }
+        if writable {
+            // A handshake that the socket pushed back resumes where it stopped.
+            if phase == .handshaking { advanceHandshake(now: MonotonicClock.nanoseconds()) } else { flush() }
+        }
         if readable && phase != .closed { receive() }
         flush()
     }
 
     private func receive() {
-        var sawData = false
-        while true {
-            let buffer = loop.readBuffer
-            switch try? Syscall.read(fd, into: buffer) {
-            case .processed(0):
-                if sawData { process() }
-                fail("CONNECTION_CLOSED", now: MonotonicClock.nanoseconds())
-                return
-            case .processed(let count):
-                sawData = true
-                tls.receiveFromNetwork(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-                if count == buffer.count { continue }
-            case .wouldBlock:
-                break
-            case nil:
-                fail("READ_FAILED", now: MonotonicClock.nanoseconds())
-                return
-            }
-            break
+        switch tls.receive() {
+        case .endOfFile(let count):
+            if count > 0 { process() }
+            fail("CONNECTION_CLOSED", now: MonotonicClock.nanoseconds())
+        case .failed:
+            fail("READ_FAILED", now: MonotonicClock.nanoseconds())
+        case .received(let count):
+            if count > 0 { process() }
         }
-        if sawData { process() }
     }
 
     private func process() {
@@ -222,43 +141,25 @@ final class LoadConnection {
             advanceHandshake(now: now)
             guard phase != .handshaking, phase != .closed else { return }
         }
-        let plain = loop.plainBuffer
-        while phase != .closed {
-            let result: TLSEngine.ReadResult
-            do {
-                result = try tls.readPlaintext(into: plain)
-            } catch {
-                fail("TLS_ERROR", now: now)
-                return
-            }
-            switch result {
-            case .bytes(let count):
-                decoder.append(UnsafeRawBufferPointer(rebasing: plain[0..<count]))
-                continue
-            case .needsMoreData:
-                break
-            case .closed:
-                handleFrames(now: now)
-                fail("CONNECTION_CLOSED", now: now)
-                return
-            }
-            break
+        let end: TLSConnection.ReadEnd
+        do {
+            end = try tls.readPlaintext { decoder.append($0) }
+        } catch {
+            fail("TLS_ERROR", now: now)
+            return
         }
         handleFrames(now: now)
+        if end == .closed { fail("CONNECTION_CLOSED", now: now) }
     }
 
     private func advanceHandshake(now: UInt64) {
         do {
-            switch try tls.handshake() {
-            case .needsMoreData, .needsWritable:  // memory output: never pushed back
-                flush()
-            case .complete:
-                phase = .awaitingWelcome
-                _ = send(Hello(clientName: "snapshare-bench"), kind: .handshake, now: now)
-                flush()
-            }
-        } catch {
+            guard try tls.advanceHandshake() else { return }
+            phase = .awaitingWelcome
+            _ = send(Hello(clientName: "snapshare-bench"), kind: .handshake, now: now)
             flush()
+        } catch {
+            // OpenSSL has already sent its alert through the socket.
             fail("TLS_HANDSHAKE_FAILED", now: now)
         }
     }
@@ -316,35 +217,19 @@ final class LoadConnection {
 
     /// Sends close_notify and closes, as a polite client leaves.
     func close() {
-        guard phase != .closed else { return }
-        if tls.isHandshakeComplete {
-            tls.close()
-            plaintext = []
-            flush()
-        }
-        shutDown()
+        shutDown(notifyingPeer: true)
     }
 
     private func fail(_ reason: String, now: UInt64) {
         guard phase != .closed else { return }
-        shutDown()
+        shutDown(notifyingPeer: false)
         delegate?.connection(self, failed: reason, now: now)
     }
 
-    private func shutDown() {
+    private func shutDown(notifyingPeer: Bool) {
+        guard phase != .closed else { return }
         phase = .closed
         loop.deregister(self)
-        Syscall.close(fd)
-        plaintext = []
-        outbound = []
-    }
-}
-
-/// Monotonic time in nanoseconds.
-enum MonotonicClock {
-    static func nanoseconds() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+        tls.close(notifyingPeer: notifyingPeer)
     }
 }

@@ -1,29 +1,23 @@
 import Posix
+import TLS
 
 /// The bench's event loop: one thread, the Posix level-triggered epoll set, every load connection.
 ///
 /// One thread keeps the generator to one of the machine's cores, so the server under test keeps
-/// the other; ten thousand idle connections cost it nothing while they stay silent.
-final class LoadLoop {
+/// the other; ten thousand idle connections cost it nothing while they stay silent. Connections
+/// keep their epoll interest through it (`InterestRegistry`).
+final class LoadLoop: InterestRegistry {
     private let epoll: Epoll
     /// Connections by descriptor number (descriptors are small and dense), each with the
     /// generation it was registered under.
     private var connections: [(connection: LoadConnection, generation: UInt32)?] = []
     private var nextGeneration: UInt32 = 0
     /// Scratch space shared by every connection: the loop handles one at a time.
-    let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
-    let plainBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
-    let outBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
+    let scratch = ScratchBuffers(networkBytes: 256 * 1024, plaintextBytes: 256 * 1024)
     private(set) var count = 0
 
     init() throws {
         epoll = try Epoll(maxEvents: 512)
-    }
-
-    deinit {
-        readBuffer.deallocate()
-        plainBuffer.deallocate()
-        outBuffer.deallocate()
     }
 
     func register(_ connection: LoadConnection) throws {
@@ -37,9 +31,11 @@ final class LoadLoop {
         count += 1
     }
 
-    func setWriteInterest(_ connection: LoadConnection, _ on: Bool) {
-        guard let entry = entry(connection) else { return }
-        _ = try? epoll.modify(connection.fd, generation: entry.generation, read: true, write: on)
+    /// Watches `fd` for reading and/or writing from now on.
+    func setInterest(_ fd: Int32, read: Bool, write: Bool) {
+        let index = Int(fd)
+        guard index >= 0, index < connections.count, let entry = connections[index] else { return }
+        _ = try? epoll.modify(fd, generation: entry.generation, read: read, write: write)
     }
 
     func deregister(_ connection: LoadConnection) {

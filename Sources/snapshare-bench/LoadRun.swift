@@ -1,6 +1,7 @@
 import Wire
 import Crypto
 import TLS
+import Posix
 
 /// Runs one scenario's load on a `LoadLoop`: opens the connections, warms up, measures for
 /// `--duration` seconds (or `--operations` replies), drains, and reports.

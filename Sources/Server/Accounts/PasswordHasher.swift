@@ -1,8 +1,7 @@
-import COpenSSL
 import Crypto
 import Foundation
 
-/// Hashes and verifies passwords with scrypt (OpenSSL `EVP_PBE_scrypt`).
+/// Hashes and verifies passwords with scrypt (`Scrypt`, in Crypto).
 ///
 /// Encoding: `scrypt$<N>$<r>$<p>$<salt base64>$<key base64>` with a 16-byte random salt and a
 /// 32-byte key. Verification takes the cost from the encoding (so stored hashes survive a change
@@ -60,7 +59,8 @@ public struct PasswordHasher: Sendable {
     /// A new salted hash of `password`, encoded for storage.
     public func hash(password: String) throws -> String {
         let salt = SecureRandom.bytes(Self.saltLength)
-        guard let key = Self.derive(password: password, salt: salt, cost: cost, keyLength: Self.keyLength) else {
+        guard let key = Scrypt.deriveKey(password: password, salt: salt, n: cost.n, r: cost.r, p: cost.p,
+                                         keyLength: Self.keyLength, maxMemoryBytes: Self.maximumMemoryBytes) else {
             throw Failure(description: "EVP_PBE_scrypt failed")
         }
         return "scrypt$\(cost.n)$\(cost.r)$\(cost.p)$\(Data(salt).base64EncodedString())$\(Data(key).base64EncodedString())"
@@ -77,11 +77,8 @@ public struct PasswordHasher: Sendable {
         let stored = Cost(n: n, r: r, p: p)
         guard Self.isAcceptable(stored, minimum: cost),
               (8...64).contains(salt.count), (16...64).contains(expected.count) else { return false }
-        guard var key = Self.derive(password: password, salt: [UInt8](salt), cost: stored, keyLength: expected.count)
-        else { return false }
-        defer { OPENSSL_cleanse(&key, key.count) }
-        let expectedBytes = [UInt8](expected)
-        return CRYPTO_memcmp(key, expectedBytes, key.count) == 0
+        return Scrypt.matches(password: password, salt: [UInt8](salt), n: stored.n, r: stored.r, p: stored.p,
+                              expectedKey: [UInt8](expected), maxMemoryBytes: Self.maximumMemoryBytes)
     }
 
     /// True when `encoded` was made with a different cost than this hasher's (rehash on login).
@@ -110,17 +107,5 @@ public struct PasswordHasher: Sendable {
         guard !text.isEmpty, text.count <= 10, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
         else { return nil }
         return UInt64(text)
-    }
-
-    static func derive(password: String, salt: [UInt8], cost: Cost, keyLength: Int) -> [UInt8]? {
-        var key = [UInt8](repeating: 0, count: keyLength)
-        // A terminating zero keeps the buffer non-empty (so its address is never nil) for "".
-        var passwordBytes = Array(password.utf8).map { CChar(bitPattern: $0) }
-        let passwordLength = passwordBytes.count
-        passwordBytes.append(0)
-        defer { OPENSSL_cleanse(&passwordBytes, passwordBytes.count) }
-        let status = EVP_PBE_scrypt(passwordBytes, passwordLength, salt, salt.count,
-                                    cost.n, cost.r, cost.p, maximumMemoryBytes, &key, keyLength)
-        return status == 1 ? key : nil
     }
 }

@@ -1,61 +1,41 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import CLinux
 import Wire
 import TLS
 import Posix
 
-/// One client connection: the I/O shell around `ConnectionState`.
+/// One client connection: the server's side of a `TLSConnection`, around `ConnectionState`.
 ///
-/// Lives on the event loop thread only. What it holds is bounded by the state's buffer budget:
-/// a request starts only while its payload, its largest possible reply and the replies not yet
-/// sent fit in the budget; otherwise the frame is held and reading stops until replies drain. The socket is non-blocking. This type reads it and hands
-/// the ciphertext to `TLSEngine`'s input memory BIO through the loop's shared `ScratchBuffers`;
-/// sealed records leave through the engine's socket output, straight from OpenSSL's record buffer
-/// to the kernel. Replies queued while one event is handled leave together: small frames share a
-/// TLS record and one send(2). Large frames are sealed one record at a time, only as far as the
-/// socket takes them, so an image never sits in memory twice over and a slow reader stops our
-/// reading. A connection quiet for a whole tick gives back its buffers, OpenSSL's included, so
-/// ten thousand idle students cost little.
+/// Lives on the event loop thread only. The TLS connection core reads the socket, runs the
+/// handshake, decrypts, and seals queued replies a record at a time straight to the socket; this
+/// type decides what the server does with it. What it holds is bounded by the state's buffer
+/// budget: a request starts only while its payload, its largest possible reply and the replies
+/// not yet sent fit in the budget; otherwise the frame is held and reading stops until replies
+/// drain. Replies queued while one event is handled leave together (small frames share a TLS
+/// record and one send(2)), so a slow reader stops our reading. A connection quiet for a whole
+/// tick gives back its buffers, OpenSSL's included, so ten thousand idle students cost little. Its
+/// last frame is followed by close_notify and a lingering close.
 final class Connection: EventHandler {
     let id: UInt64
-    let fd: Int32
     /// The peer's IP address as text, for per-address caps, throttles and logs.
     let peerAddress: String
     private unowned let server: ServerCore
-    private let tls: TLSEngine
+    private let tls: TLSConnection
     private var decoder: FrameDecoder
     private(set) var state: ConnectionState
 
-    /// Encoded frames waiting to be encrypted, oldest first, as they came (an image reply is its
-    /// head, then its image as the image cache holds it); `plainOffset` bytes of the first are done.
-    private var plainQueue: [[UInt8]] = []
-    private var plainOffset = 0
-    /// Bytes in `plainQueue` not yet sent.
-    private var queuedBytes = 0
     /// A complete request waiting for the buffer budget; nothing more is read meanwhile.
     private var heldFrame: Frame?
     /// The user this connection is counted under in the server's census (nil: not logged in).
     var countedUserID: Int64?
-    /// The socket pushed back while a record of this many gathered bytes was leaving: the retry
-    /// must hand OpenSSL the same bytes (see `TLSEngine.SendResult.wouldBlock`).
-    private var pendingGather: Int?
-    private var readInterest = true
-    private var writeInterest = false
-    private var closed = false
     /// After the last bytes are written we half-close and read until the peer's EOF, so our final
     /// error frame is not destroyed by a reset caused by unread input (a "lingering close").
     private var lingerDeadline: Int64?
     private var finishing = false
-    private var closeNotifyQueued = false
     /// Ticks since the last I/O; at 1 the connection has been quiet for a whole tick.
     private var quietTicks = 0
 
-    init(id: UInt64, fd: Int32, peerAddress: String, server: ServerCore, tls: TLSEngine,
+    init(id: UInt64, peerAddress: String, server: ServerCore, tls: TLSConnection,
          limits: ConnectionState.Limits, now: Int64) {
         self.id = id
-        self.fd = fd
         self.peerAddress = peerAddress
         self.server = server
         self.tls = tls
@@ -63,7 +43,9 @@ final class Connection: EventHandler {
         decoder = FrameDecoder(maxPayload: ProtocolConstants.helloFrameLimit)
     }
 
-    var isClosed: Bool { closed }
+    /// The socket, as the loop knows it.
+    var fd: Int32 { tls.fd }
+    var isClosed: Bool { tls.isClosed }
     var user: AuthenticatedUser? { state.user }
 
     // MARK: Events
@@ -82,38 +64,23 @@ final class Connection: EventHandler {
                 }
             }
         }
-        if readable && !closed { onReadable() }
+        if readable && !isClosed { onReadable() }
     }
 
     private func onReadable() {
         let now = server.now()
-        let scratch = server.scratch.network
-        var sawData = false
-        for _ in 0..<8 {
-            let result: IOResult<Int>
-            do {
-                result = try Syscall.read(fd, into: scratch)
-            } catch {
-                server.logger.debug("connection \(id): \(error)")
-                closeNow()
-                return
-            }
-            switch result {
-            case .wouldBlock:
-                break
-            case .processed(0):
-                // The peer closed its side. Anything it pipelined before that was already read.
-                closeNow()
-                return
-            case .processed(let count):
-                sawData = true
-                if finishing { continue }  // lingering: discard
-                tls.receiveFromNetwork(UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
-                if count == scratch.count { continue }
-            }
+        // At most eight reads per event, so one busy peer cannot keep the loop from the others;
+        // a lingering connection only waits for the peer's EOF and drops what it reads.
+        switch tls.receive(maxReads: 8, discarding: finishing) {
+        case .failed(let error):
+            server.logger.debug("connection \(id): \(error)")
+            closeNow()
+        case .endOfFile:
+            // The peer closed its side. Anything it pipelined before that was already read.
+            closeNow()
+        case .received(0):
             break
-        }
-        if sawData {
+        case .received:
             quietTicks = 0
             if !finishing { process(now: now) }
         }
@@ -123,17 +90,8 @@ final class Connection: EventHandler {
     private func process(now: Int64) {
         if state.phase == .handshaking {
             do {
-                switch try tls.handshake() {
-                case .complete:
-                    state.handshakeCompleted(now: now)
-                    setWriteInterest(false)
-                case .needsMoreData:
-                    setWriteInterest(false)
-                    return
-                case .needsWritable:
-                    setWriteInterest(true)
-                    return
-                }
+                guard try tls.advanceHandshake() else { return }
+                state.handshakeCompleted(now: now)
             } catch {
                 // OpenSSL has already sent its alert through the socket output.
                 server.logger.debug("connection \(id): TLS handshake failed: \(error)")
@@ -142,23 +100,13 @@ final class Connection: EventHandler {
             }
         }
         guard state.phase != .closing else { return }
-        let scratch = server.scratch.plaintext
         do {
-            while true {
-                switch try tls.readPlaintext(into: scratch) {
-                case .bytes(let count):
-                    decoder.append(UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
-                    continue
-                case .needsMoreData:
-                    break
-                case .closed:
-                    // close_notify from the peer: it will send nothing more.
-                    processFrames(now: now)
-                    flush()
-                    closeNow()
-                    return
-                }
-                break
+            if try tls.readPlaintext({ decoder.append($0) }) == .closed {
+                // close_notify from the peer: it will send nothing more.
+                processFrames(now: now)
+                flush()
+                closeNow()
+                return
             }
         } catch {
             server.logger.debug("connection \(id): TLS error: \(error)")
@@ -186,7 +134,7 @@ final class Connection: EventHandler {
                     return
                 }
             }
-            let decision = state.received(frame, now: now, queuedBytes: queuedBytes, imageReply: server.imageCeiling.replyBytes)
+            let decision = state.received(frame, now: now, queuedBytes: tls.queuedBytes, imageReply: server.imageCeiling.replyBytes)
             heldFrame = nil
             switch decision {
             case .welcome:
@@ -212,7 +160,7 @@ final class Connection: EventHandler {
 
     /// A handler on another thread finished a request of this connection.
     func deliver(requestID: UInt32, outcome: HandlerOutcome, reservation: Reservation) {
-        guard !closed, state.phase != .closing else { return }
+        guard !isClosed, state.phase != .closing else { return }
         deliverInline(requestID: requestID, outcome: outcome, reservation: reservation, now: server.now())
         // Frames that waited for an identity change or for room in the budget can go on now.
         processFrames(now: server.now())
@@ -222,7 +170,7 @@ final class Connection: EventHandler {
     /// A request answered on the loop while its frame was being handled: the reply joins the
     /// others of this event and leaves with them when `process` flushes.
     func deliverInline(requestID: UInt32, outcome: HandlerOutcome, reservation: Reservation, now: Int64) {
-        guard !closed, state.phase != .closing else { return }
+        guard !isClosed, state.phase != .closing else { return }
         let wasLoggedIn = state.user != nil
         state.requestCompleted(requestID: requestID, identity: outcome.identity, reservation: reservation,
                                replyBytes: outcome.byteCount, now: now)
@@ -239,15 +187,13 @@ final class Connection: EventHandler {
 
     /// Queues one encoded frame, or a piece of one, for sending.
     func send(_ frame: [UInt8]) {
-        guard !closed, !frame.isEmpty else { return }
-        plainQueue.append(frame)
-        queuedBytes += frame.count
+        tls.send(frame)
     }
 
     /// Sends a fatal error, then closes once it has been written. `requestID` is the id of the
     /// frame that caused it, or 0 when no frame did (a timeout, a shutdown, a revoked session).
     func fail(_ error: ErrorMessage, requestID: UInt32) {
-        guard !closed, state.phase != .closing else { return }
+        guard !isClosed, state.phase != .closing else { return }
         server.logger.debug("connection \(id): closing: \(error.code.name): \(error.message)")
         var fatal = error
         fatal.fatal = true
@@ -257,6 +203,7 @@ final class Connection: EventHandler {
     /// Queues the last frame of the connection; close_notify and the close follow it.
     private func finish(with frame: [UInt8]) {
         send(frame)
+        tls.closeAfterQueuedOutput()
         state.beginClosing()
         heldFrame = nil
         flush()
@@ -264,7 +211,7 @@ final class Connection: EventHandler {
 
     /// The session or the rights this connection logged in with changed elsewhere.
     func accessChanged(_ change: AccessChange) {
-        guard let user = state.user, !closed else { return }
+        guard let user = state.user, !isClosed else { return }
         switch change {
         case .sessionEnded(let hash) where hash == user.sessionHash:
             fail(ErrorMessage(code: .sessionInvalid, fatal: true, message: "your session was logged out on another connection"), requestID: 0)
@@ -286,7 +233,7 @@ final class Connection: EventHandler {
 
     /// Checks deadlines and gives back the buffers of a quiet connection; called from the loop's timer.
     func tick(now: Int64) {
-        guard !closed else { return }
+        guard !isClosed else { return }
         if let linger = lingerDeadline {
             if now >= linger { closeNow() }
             return
@@ -311,158 +258,59 @@ final class Connection: EventHandler {
 
     /// Quiet since the tick before last: drop every buffer that only carries bytes in transit.
     private func releaseIdleMemory() {
-        guard plainQueue.isEmpty, heldFrame == nil, !writeInterest, state.phase != .handshaking else { return }
-        plainQueue = []
+        guard heldFrame == nil, state.phase != .handshaking, tls.releaseIdleMemory() else { return }
         decoder.releaseMemoryIfEmpty()
-        tls.releaseIdleMemory()
     }
 
     // MARK: Output
 
-    /// Seals queued frames a record at a time and sends each as the socket takes it.
-    ///
-    /// Why a record at a time: the socket output sends each record as soon as it is sealed, so
-    /// ciphertext is never buffered by us; when the socket pushes back, OpenSSL keeps the one record
-    /// it was sending and the rest waits as plaintext until the socket is writable again.
+    /// Sends what is queued as far as the socket takes it; after the last frame, starts the
+    /// lingering close.
     func flush() {
-        guard !closed else { return }
-        while true {
-            if plainQueue.isEmpty {
-                guard state.phase == .closing, !closeNotifyQueued else { break }
-                // close_notify goes after the last frame, never before it.
-                guard tls.close() else {
-                    setWriteInterest(true)
-                    updateReadInterest()
-                    return
-                }
-                closeNotifyQueued = true
-                break
-            }
-            switch sendNext() {
-            case .sent:
-                quietTicks = 0
-            case .wouldBlock:
-                server.metrics.socketPushedBack()
-                setWriteInterest(true)
-                updateReadInterest()
-                return
-            case .failed:
-                return
-            }
-        }
-        // Everything is written. (A tick may have set a deadline for the final flush already;
-        // lingering replaces it.)
-        setWriteInterest(false)
-        if state.phase == .closing && !finishing { startLingering() }
-        updateReadInterest()
-    }
-
-    private enum SendOutcome { case sent, wouldBlock, failed }
-
-    /// Seals and sends the next record's worth of queued plaintext: straight from the queue's head
-    /// when a whole record's worth is left in it (an image), else gathered from the head and what
-    /// follows it (small replies together; an image's head with its first bytes; its last bytes
-    /// with the next reply) into the shared record buffer, so every record but the last is full.
-    /// Every record but the last queued goes with MSG_MORE (`TLSEngine.send(_:more:)`).
-    private func sendNext() -> SendOutcome {
-        let recordSize = TLSEngine.maxRecordPlaintext
-        let result: TLSEngine.SendResult
-        do {
-            if pendingGather == nil, plainQueue[0].count - plainOffset >= recordSize {
-                let offset = plainOffset
-                let more = queuedBytes > recordSize
-                result = try plainQueue[0].withUnsafeBytes { (raw) throws(TLSError) -> TLSEngine.SendResult in
-                    try tls.send(UnsafeRawBufferPointer(rebasing: raw[offset..<offset + recordSize]), more: more)
-                }
-            } else {
-                let record = server.scratch.record
-                let used = gather(into: record, upTo: pendingGather ?? recordSize)
-                result = try tls.send(UnsafeRawBufferPointer(rebasing: record[0..<used]), more: queuedBytes > used)
-                pendingGather = result == .wouldBlock ? used : nil
-            }
-        } catch {
+        guard !isClosed else { return }
+        let queued = tls.queuedBytes
+        let result = tls.flush()
+        if tls.queuedBytes < queued { quietTicks = 0 }
+        switch result {
+        case .drained:
+            // Everything is written, close_notify included when closing. (A tick may have set a
+            // deadline for the final flush already; lingering replaces it.)
+            if state.phase == .closing && !finishing { startLingering() }
+        case .pushedBack:
+            server.metrics.socketPushedBack()
+        case .failed(let error):
             server.logger.debug("connection \(id): TLS write failed: \(error)")
             closeNow()
-            return .failed
+            return
         }
-        guard case .sent(let sent) = result else { return .wouldBlock }
-        // Usually all of it; less when the peer asked for smaller records (TLS max_fragment_length).
-        consume(sent)
-        return .sent
-    }
-
-    /// Copies up to `limit` bytes from the head of the queue on into `record`; returns how many.
-    private func gather(into record: UnsafeMutableRawBufferPointer, upTo limit: Int) -> Int {
-        var used = 0
-        var offset = plainOffset
-        for part in plainQueue {
-            let count = min(part.count - offset, limit - used)
-            part.withUnsafeBytes { bytes in
-                (record.baseAddress! + used).copyMemory(from: bytes.baseAddress! + offset, byteCount: count)
-            }
-            used += count
-            offset = 0
-            if used == limit { break }
-        }
-        return used
-    }
-
-    /// Drops `count` sent bytes from the head of the queue.
-    private func consume(_ count: Int) {
-        queuedBytes -= count
-        var left = count
-        while left > 0 {
-            let rest = plainQueue[0].count - plainOffset
-            guard left >= rest else {
-                plainOffset += left
-                return
-            }
-            left -= rest
-            plainQueue.removeFirst()
-            plainOffset = 0
-        }
+        updateReadInterest()
     }
 
     private func startLingering() {
         finishing = true
         lingerDeadline = server.now() + 2_000
-        shutdown(fd, Int32(SHUT_WR))
-        setReadInterest(true)
+        Socket.halfClose(fd)
+        tls.setReadInterest(true)
     }
 
     /// Reading pauses while an identity change is pending, a frame waits for the budget, or what
     /// the connection holds has reached it.
     private func updateReadInterest() {
-        guard !closed else { return }
-        if finishing { setReadInterest(true); return }
-        if state.phase == .handshaking {
-            setReadInterest(true)
+        guard !isClosed else { return }
+        if finishing || state.phase == .handshaking {
+            tls.setReadInterest(true)
         } else {
-            setReadInterest(heldFrame == nil && state.mayRead(queuedBytes: queuedBytes, bufferedBytes: decoder.bufferedByteCount))
+            tls.setReadInterest(heldFrame == nil && state.mayRead(queuedBytes: tls.queuedBytes, bufferedBytes: decoder.bufferedByteCount))
         }
-    }
-
-    private func setReadInterest(_ on: Bool) {
-        guard on != readInterest else { return }
-        readInterest = on
-        server.loop.setInterest(fd, read: readInterest, write: writeInterest)
-    }
-
-    private func setWriteInterest(_ on: Bool) {
-        guard on != writeInterest else { return }
-        writeInterest = on
-        server.loop.setInterest(fd, read: readInterest, write: writeInterest)
     }
 
     /// Closes the socket at once and forgets the connection.
     func closeNow() {
-        guard !closed else { return }
-        closed = true
+        guard !isClosed else { return }
         state.beginClosing()
+        // The loop forgets the descriptor before it is closed.
         server.connectionClosed(self)
-        Syscall.close(fd)
-        plainQueue = []
-        queuedBytes = 0
+        tls.close()
         heldFrame = nil
     }
 }

@@ -1,4 +1,4 @@
-import CLinux
+import Posix
 
 /// How the server process asks glibc's allocator to behave.
 ///
@@ -17,7 +17,7 @@ enum MemoryPolicy {
 
     /// Applies the policy; safe to call more than once.
     static func apply() {
-        _ = mallopt(M_MMAP_THRESHOLD, mmapThreshold)
-        _ = mallopt(M_TRIM_THRESHOLD, trimThreshold)
+        Malloc.setMmapThreshold(mmapThreshold)
+        Malloc.setTrimThreshold(trimThreshold)
     }
 }

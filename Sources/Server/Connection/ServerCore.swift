@@ -55,7 +55,7 @@ final class ServerCore: @unchecked Sendable {
             bufferBudget: max(configuration.connectionBufferBytes, configuration.maxFrameBytes + 2 * FrameHeader.size))
     }
 
-    func now() -> Int64 { EventLoop.monotonicMilliseconds() }
+    func now() -> Int64 { MonotonicClock.milliseconds() }
 
     /// Binds the listening socket and starts the loop thread; returns the bound port.
     func start() throws -> Int {
@@ -129,9 +129,9 @@ final class ServerCore: @unchecked Sendable {
             return
         }
         if connections.count >= configuration.maxConnections { shedAnonymousConnection() }
-        let engine: TLSEngine
+        let tls: TLSConnection
         do {
-            engine = try TLSEngine(context: tlsContext, role: .server, output: .socket(fd))
+            tls = try TLSConnection(fd: fd, context: tlsContext, role: .server, scratch: scratch, registry: loop)
         } catch {
             logger.error("cannot create TLS session: \(error)")
             Syscall.close(fd)
@@ -140,12 +140,12 @@ final class ServerCore: @unchecked Sendable {
         Socket.setNoDelay(fd)
         let id = nextConnectionID
         nextConnectionID += 1
-        let connection = Connection(id: id, fd: fd, peerAddress: address, server: self, tls: engine, limits: limits, now: now())
+        let connection = Connection(id: id, peerAddress: address, server: self, tls: tls, limits: limits, now: now())
         do {
             try loop.register(fd, handler: connection, read: true, write: false)
         } catch {
             logger.error("cannot register connection: \(error)")
-            Syscall.close(fd)
+            tls.close()
             return
         }
         connections[id] = connection

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import CLinux
 import Foundation
 import Posix
 import Synchronization
@@ -16,10 +12,11 @@ protocol EventHandler: AnyObject {
 ///
 /// Other threads talk to the loop only through `execute`, which queues a closure and wakes the
 /// loop through an eventfd. Nothing blocks on this thread: storage work goes to the storage
-/// threads and comes back through `execute`.
-final class EventLoop: @unchecked Sendable {
+/// threads and comes back through `execute`. Connections keep their epoll interest through it
+/// (`InterestRegistry`).
+final class EventLoop: InterestRegistry, @unchecked Sendable {
     private let epoll: Epoll
-    private let wakeFD: Int32
+    private let wakeUp: EventFD
     private var handlers: [Int32: (generation: UInt32, handler: any EventHandler)] = [:]
     private var nextGeneration: UInt32 = 1
     private let queue = Mutex<[@Sendable () -> Void]>([])
@@ -35,19 +32,9 @@ final class EventLoop: @unchecked Sendable {
 
     init() throws(SystemError) {
         epoll = try Epoll()
-        wakeFD = try Syscall.checked("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }
-        try epoll.add(wakeFD, generation: 0, read: true, write: false)
+        wakeUp = try EventFD()
+        try epoll.add(wakeUp.fd, generation: 0, read: true, write: false)
     }
-
-    deinit { Syscall.close(wakeFD) }
-
-    /// Milliseconds on the monotonic clock.
-    static func monotonicMilliseconds() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
-    }
-
 
     /// Queues `task` to run on the loop thread; callable from any thread.
     func execute(_ task: @escaping @Sendable () -> Void) {
@@ -56,12 +43,7 @@ final class EventLoop: @unchecked Sendable {
             tasks.append(task)
             return tasks.count == 1
         }
-        if wasEmpty { wake() }
-    }
-
-    private func wake() {
-        var one: UInt64 = 1
-        _ = write(wakeFD, &one, 8)
+        if wasEmpty { wakeUp.signal() }
     }
 
     // MARK: Loop-thread API
@@ -74,6 +56,7 @@ final class EventLoop: @unchecked Sendable {
         handlers[fd] = (generation, handler)
     }
 
+    /// Watches `fd` for reading and/or writing from now on (`InterestRegistry`).
     func setInterest(_ fd: Int32, read: Bool, write: Bool) {
         guard let entry = handlers[fd] else { return }
         try? epoll.modify(fd, generation: entry.generation, read: read, write: write)
@@ -86,7 +69,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// Runs `body` on the loop every `intervalMilliseconds`.
     func every(milliseconds interval: Int64, _ body: @escaping () -> Void) {
-        tickHandlers.append((interval, Self.monotonicMilliseconds() + interval, body))
+        tickHandlers.append((interval, MonotonicClock.milliseconds() + interval, body))
     }
 
     /// Starts the loop on its own thread.
@@ -101,13 +84,13 @@ final class EventLoop: @unchecked Sendable {
     /// Asks the loop to finish its current iteration and return.
     func stop() {
         stopping.store(true, ordering: .releasing)
-        wake()
+        wakeUp.signal()
     }
 
     /// The loop itself; returns after `stop()`.
     func run() {
         while !stopping.load(ordering: .acquiring) {
-            let now = Self.monotonicMilliseconds()
+            let now = MonotonicClock.milliseconds()
             let nextTick = tickHandlers.map(\.next).min()
             let timeout = nextTick.map { Int32(clamping: max(0, $0 - now)) } ?? -1
             let events: [Epoll.Event]
@@ -118,9 +101,8 @@ final class EventLoop: @unchecked Sendable {
                 continue
             }
             for event in events {
-                if event.fd == wakeFD && event.generation == 0 {
-                    var value: UInt64 = 0
-                    _ = read(wakeFD, &value, 8)
+                if event.fd == wakeUp.fd && event.generation == 0 {
+                    wakeUp.drain()
                     continue
                 }
                 // A handler closed during this batch may have had its number reused: compare
@@ -151,11 +133,11 @@ final class EventLoop: @unchecked Sendable {
             if tasks.isEmpty { return }
             for task in tasks { task() }
         }
-        if queue.withLock({ !$0.isEmpty }) { wake() }
+        if queue.withLock({ !$0.isEmpty }) { wakeUp.signal() }
     }
 
     private func runTicks() {
-        let now = Self.monotonicMilliseconds()
+        let now = MonotonicClock.milliseconds()
         for i in tickHandlers.indices where tickHandlers[i].next <= now {
             tickHandlers[i].next = now + tickHandlers[i].interval
             tickHandlers[i].body()

@@ -178,4 +178,17 @@ public enum Socket {
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
     }
+
+    /// Makes a descriptor non-blocking: reads and writes that would wait report `.wouldBlock`.
+    public static func setNonBlocking(_ fd: Int32) throws(SystemError) {
+        let flags = try Syscall.checked("fcntl(F_GETFL)") { fcntl(fd, F_GETFL) }
+        _ = try Syscall.checked("fcntl(F_SETFL)") { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+    }
+
+    /// Half-closes a connected socket (shutdown SHUT_WR): the peer reads end of file after the
+    /// last byte sent, and this side can still read what the peer sends. A peer that has already
+    /// gone is not an error worth reporting, so failures are ignored.
+    public static func halfClose(_ fd: Int32) {
+        _ = try? Syscall.call("shutdown") { Glibc.shutdown(fd, Int32(SHUT_WR)) }
+    }
 }

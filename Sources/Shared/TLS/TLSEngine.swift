@@ -15,9 +15,10 @@ import Glibc
 /// After any thrown error the engine is dead (every call rethrows it); flush `takeNetworkBytes()` once to send
 /// OpenSSL's alert, then close the socket.
 ///
-/// The server instead lets OpenSSL send sealed records straight to the socket (`Output.socket`, then `send(_:)`):
-/// each record goes from OpenSSL's record buffer to the kernel without passing through a memory BIO and a second
-/// buffer, which for a 100 KB photo saves two copies of it. Input stays in memory either way.
+/// `TLSConnection` (the server's and the bench's connections) instead lets OpenSSL send sealed records straight to
+/// the socket (`Output.socket`, then `send(_:)`): each record goes from OpenSSL's record buffer to the kernel without
+/// passing through a memory BIO and a second buffer, which for a 100 KB photo saves two copies of it. Input stays in
+/// memory either way.
 ///
 /// Not Sendable: an `SSL*` must stay on the thread that owns the connection.
 public final class TLSEngine {

@@ -54,10 +54,16 @@ let package = Package(
         // What both engines share: SQL written once with its values beside their placeholders,
         // rendered for either; values, rows, connections and failures in one vocabulary.
         .target(name: "SQL", path: "Sources/Shared/SQL"),
+        // The product's version number, the protocol versions it speaks, and the commit built.
+        .target(name: "Release", dependencies: ["Wire"], path: "Sources/Shared/Release"),
+        // The commit built, written by the plugin; only the executables import it (a commit then
+        // relinks them and rebuilds nothing else).
+        .target(name: "BuildStamp", path: "Sources/Shared/BuildStamp", plugins: ["BuildStampPlugin"]),
+        .plugin(name: "BuildStampPlugin", capability: .buildTool()),
         // Event loop, connections, request handlers, storage.
         .target(
             name: "Server",
-            dependencies: ["Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQL", "SQLite", "PostgreSQL"],
+            dependencies: ["Wire", "Release", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQL", "SQLite", "PostgreSQL"],
             // The GeoNames gazetteer and the built-in album photo pool (see README, attribution).
             resources: [.copy("Resources/places.csv"), .copy("Resources/AlbumPool")]
         ),
@@ -65,13 +71,13 @@ let package = Package(
         .target(
             name: "Client",
             // SQLite: each Virtual Vacation is its own SQLite file on the client.
-            dependencies: ["Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "CLinux", "SQL", "SQLite", "TerminalUI"],
+            dependencies: ["Wire", "Release", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "CLinux", "SQL", "SQLite", "TerminalUI"],
             resources: [.copy("Resources/Samples"), .copy("Resources/world-110m.geojson")]
         ),
-        .executableTarget(name: "snapshare-server", dependencies: ["Server"]),
-        .executableTarget(name: "snapshare", dependencies: ["Client"]),
+        .executableTarget(name: "snapshare-server", dependencies: ["Server", "Release", "BuildStamp"]),
+        .executableTarget(name: "snapshare", dependencies: ["Client", "Release", "BuildStamp"]),
         // The load generator: shares the protocol and TLS code with the client.
-        .executableTarget(name: "snapshare-bench", dependencies: ["Client", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "CLinux"]),
+        .executableTarget(name: "snapshare-bench", dependencies: ["Client", "Release", "BuildStamp", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "CLinux"]),
 
         // libFuzzer harness for the frame and message decoders; see scripts/fuzz.sh.
         .executableTarget(name: "FuzzFrames", dependencies: ["Wire"]),

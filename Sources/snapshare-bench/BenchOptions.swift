@@ -1,5 +1,6 @@
 import Wire
 import CommandLineParsing
+import Release
 
 /// What one `snapshare-bench` run was asked to do, parsed from its command line.
 struct BenchOptions: Sendable {
@@ -104,6 +105,9 @@ struct BenchOptions: Sendable {
         switch try CommandLineParser(root: command).parse(arguments, environment: environment) {
         case .help(let text):
             print(text)
+            return nil
+        case .version:
+            print(Release.versionLine(program: "snapshare-bench"))
             return nil
         case .run(let command):
             parsed = command

@@ -1,4 +1,8 @@
+import BuildStamp
 import Foundation
+import Release
+
+Release.stamp(commit: BuildStamp.commit)
 
 // snapshare-bench: parse, run one scenario, print the report. Logic lives in BenchRunner.
 signal(SIGPIPE, SIG_IGN)

@@ -26,6 +26,7 @@ private func help(_ words: [String]) throws -> String {
                   --ca FILE           CA certificate to trust. [env: SNAPSHARE_CA]
                   --json              Print JSON.
               -h, --help              Show help for this command.
+                  --version           Show the version, the protocol versions spoken and the commit built.
 
             Commands:
               feed                    Work with feeds.
@@ -80,6 +81,12 @@ private func help(_ words: [String]) throws -> String {
         #expect(try help(["post", "-h"]).contains("  [<photo>...]"))
     }
 
+    @Test func versionIsAskedForBeforeAnyCommandOnly() throws {
+        guard case .version = try parser.parse(["--version"]) else { Issue.record("expected .version"); return }
+        #expect(throws: UsageError.self) { try parser.parse(["feed", "--version"]) }
+        #expect(try help(["feed", "-h"]).contains("--version") == false)
+    }
+
     @Test func anErrorBeforeHelpIsStillAnError() {
         #expect(throws: UsageError.self) { try parser.parse(["--bogus", "--help"]) }
     }
@@ -89,6 +96,7 @@ private func help(_ words: [String]) throws -> String {
             OptionSpec("--a-really-long-option-name", valueName: "SOMETHING", help: "Long."),
         ])
         guard case .help(let text) = try CommandLineParser(root: tree).parse(["-h"]) else { return }
-        #expect(text.contains("\n      --a-really-long-option-name SOMETHING\n              Long.\n"))
+        #expect(text.contains("\n      --a-really-long-option-name SOMETHING\n                 Long.\n"))
+        #expect(text.hasSuffix("\n  -h, --help     Show help for this command.\n      --version  Show the version, the protocol versions spoken and the commit built."))
     }
 }

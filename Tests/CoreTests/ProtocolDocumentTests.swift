@@ -25,7 +25,26 @@ import Testing
     /// Every documented vector: the core ones below plus each feature area's.
     static func cases() -> [(String, Frame)] {
         coreCases() + AccountProtocolVectors.cases() + AdminProtocolVectors.cases() + PinProtocolVectors.cases()
-            + MovieProtocolVectors.cases()
+            + MovieProtocolVectors.cases() + version1Cases()
+    }
+
+    /// The messages whose version-1 layout differs (Appendix A), written in version 1.
+    static func version1Cases() -> [(String, Frame)] {
+        let snap = SnapInfo(id: 7, feed: "Memes", poster: "bob", postedAt: time, expiresAt: time + 7 * 86_400_000,
+                            state: .unread, imageKind: .png, byteCount: 115_471, width: 256, height: 256)
+        var opened = snap
+        opened.state = .read; opened.byteCount = 4; opened.width = 1; opened.height = 1
+        var posted = opened
+        posted.id = 8; posted.feed = "Random"; posted.poster = "ada"; posted.state = .sent
+        return [
+            ("v1-hello", Frame(Hello(minVersion: 1, maxVersion: 1, clientName: "demo"), requestID: 1, version: 1)),
+            ("v1-welcome", Frame(Welcome(version: 1, serverName: "snapshare-server", maxFrameBytes: 5_308_416, maxFrameBytesBeforeLogin: 16_384,
+                                         maxRequestsInFlight: 64, maxImageBytes: 5_242_880, maxImageDimension: 8192,
+                                         maxImagePixels: 40_000_000, idleTimeoutSeconds: 300, serverTime: time), requestID: 1, version: 1)),
+            ("v1-snaps", Frame(Snaps(version: 42, snaps: [snap]), requestID: 4, version: 1)),
+            ("v1-snap-posted", Frame(SnapPosted(snap: posted), requestID: 8, version: 1)),
+            ("v1-snap-image", Frame(SnapImage(snap: opened, sha256: SHA256.hash(png), image: png), requestID: 6, version: 1)),
+        ]
     }
 
     static func coreCases() -> [(String, Frame)] {
@@ -38,13 +57,15 @@ import Testing
         var openedTwice = posted
         openedTwice.openedCount = 2
         return [
-            ("hello", Frame(Hello(clientName: "demo"), requestID: 1)),
-            ("welcome", Frame(Welcome(version: 1, serverName: "snapshare-server", maxFrameBytes: 5_308_416, maxFrameBytesBeforeLogin: 16_384,
+            ("hello", Frame(Hello(minVersion: 1, maxVersion: 2, clientName: "demo"), requestID: 1)),
+            ("welcome", Frame(Welcome(version: 2, serverName: "snapshare-server", maxFrameBytes: 5_308_416, maxFrameBytesBeforeLogin: 16_384,
                                       maxRequestsInFlight: 64, maxImageBytes: 5_242_880, maxImageDimension: 8192,
-                                      maxImagePixels: 40_000_000, idleTimeoutSeconds: 300, serverTime: time), requestID: 1)),
+                                      maxImagePixels: 16_777_216, idleTimeoutSeconds: 300, serverTime: time), requestID: 1)),
             ("error-already-viewed", Frame(ErrorMessage(code: .alreadyViewed, message: "already viewed"), requestID: 7)),
             ("error-fatal-hello-required", Frame(ErrorMessage(code: .helloRequired, message: "send Hello first"), requestID: 1)),
             ("error-fatal-idle-timeout", Frame(ErrorMessage(code: .timeout, message: "idle for 300 s"), requestID: 0)),
+            ("error-unsupported-version", Frame(ErrorMessage(code: .unsupportedVersion, message: "this server speaks protocol versions 1-2; "
+                                                             + "the client speaks version 3: this client is newer than this server"), requestID: 1)),
             ("ping", Frame(Ping(), requestID: 2)),
             ("pong", Frame(Pong(), requestID: 2)),
             ("register", Frame(Register(username: "ada", password: "correct horse", classCode: "CS193"), requestID: 2)),
@@ -69,6 +90,52 @@ import Testing
             ("count", Frame(Count(count: 3), requestID: 9)),
             ("admin-restore-view", Frame(AdminRestoreView(snapID: 7, username: "ada"), requestID: 10)),
         ]
+    }
+
+    @Test("a version-1 record reads back in version 1 and is refused as version 2, where it is short")
+    func version1LayoutsAreTheirOwn() throws {
+        let snaps = try Self.vector("v1-snaps")
+        var decoder = FrameDecoder(maxPayload: 1 << 20)
+        decoder.append(snaps)
+        let frame = try #require(try decoder.nextFrame())
+        let asVersion1 = try frame.decode(Snaps.self, version: 1)
+        #expect(Frame(asVersion1, requestID: 4, version: 1).encoded() == snaps)
+        #expect(asVersion1.snaps.first?.openedCount == 0)
+        #expect(throws: WireError.self) { try frame.decode(Snaps.self, version: 2) }
+        let image = try Self.vector("v1-snap-image")
+        decoder.append(image)
+        let imageFrame = try #require(try decoder.nextFrame())
+        #expect(try imageFrame.decode(SnapImage.self, version: 1).image == Self.png)
+        #expect(throws: WireError.self) { try imageFrame.decode(SnapImage.self, version: 2) }
+    }
+
+    @Test("a type version 1 lacks does not exist in it, and cannot be decoded as it")
+    func newTypesDoNotExistInVersion1() throws {
+        for type in [MessageType.changePassword, .getSnapViews, .snapViews, .adminUnlock, .adminSetAdmin, .adminResetPassword, .updateMovie] {
+            #expect(MessageType(rawValue: type.rawValue, version: 1) == nil, "\(type)")
+            #expect(MessageType(rawValue: type.rawValue, version: 2) == type)
+        }
+        #expect(MessageType.all.filter { !$0.exists(in: 1) }.count == 7, "Appendix A lists every type version 1 lacks")
+        let frame = Frame(UpdateMovie(title: "a", movie: MovieInfo(title: "b", genre: "c", sales: 1)), requestID: 1)
+        #expect(throws: WireError.self) { try frame.decode(UpdateMovie.self, version: 1) }
+    }
+
+    @Test("every vector of a served version keeps the bytes it was frozen with, and every vector is frozen")
+    func frozenVectorsNeverChange() throws {
+        let url = try #require(Bundle.module.url(forResource: "protocol-vectors", withExtension: "frozen", subdirectory: "Fixtures"))
+        let frozen = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }
+            .reduce(into: [String: String]()) { table, line in
+                let parts = line.split(separator: " ", maxSplits: 1)
+                table[String(parts[0])] = String(parts[1])
+            }
+        for (name, frame) in Self.cases() {
+            let hex = frame.encoded().map { String(format: "%02X", $0) }.joined(separator: " ")
+            guard let kept = frozen[name] else {
+                Issue.record("vector \(name) is not in Fixtures/protocol-vectors.frozen: add it there as it is now (new vectors are frozen as they are written)")
+                continue
+            }
+            #expect(kept == hex, "vector \(name) changed: a change to an existing message's layout or meaning needs a new protocol version (PROTOCOL.md, section 7)")
+        }
     }
 
     @Test func theDocumentIsFound() { #expect(Self.document.contains("# Snapshare wire protocol")) }

@@ -38,12 +38,29 @@ import Testing
     }
 
     @Test func anUnsupportedVersionIsRefused() {
-        var state = ConnectionState(limits: limits, now: 0)
-        state.handshakeCompleted(now: 0)
-        guard case .reject(let error) = state.received(Frame(Hello(minVersion: 2, maxVersion: 3, clientName: "x"), requestID: 1), now: 1) else {
-            Issue.record("accepted"); return
+        for (offered, served) in [(3...4, 1...2), (1...1, 2...2)] as [(ClosedRange<UInt16>, ClosedRange<UInt16>)] {
+            var limits = self.limits
+            limits.protocolVersions = served
+            var state = ConnectionState(limits: limits, now: 0)
+            state.handshakeCompleted(now: 0)
+            let hello = Frame(Hello(minVersion: offered.lowerBound, maxVersion: offered.upperBound, clientName: "x"), requestID: 1)
+            guard case .reject(let error) = state.received(hello, now: 1) else {
+                Issue.record("accepted \(offered) on a server of \(served)"); continue
+            }
+            #expect(error.code == .unsupportedVersion)
         }
-        #expect(error.code == .unsupportedVersion)
+    }
+
+    @Test func helloSettlesOnTheHighestVersionBothSpeak() {
+        for (offered, served, chosen) in [(1...2, 1...2, 2), (1...1, 1...2, 1), (1...5, 1...2, 2), (2...2, 1...2, 2)] as [(ClosedRange<UInt16>, ClosedRange<UInt16>, UInt16)] {
+            var limits = self.limits
+            limits.protocolVersions = served
+            var state = ConnectionState(limits: limits, now: 0)
+            state.handshakeCompleted(now: 0)
+            let hello = Frame(Hello(minVersion: offered.lowerBound, maxVersion: offered.upperBound, clientName: "x"), requestID: 1)
+            guard case .welcome = state.received(hello, now: 1) else { Issue.record("refused \(offered)"); continue }
+            #expect(state.protocolVersion == chosen, "\(offered) on \(served)")
+        }
     }
 
     @Test func theFrameLimitGrowsOnlyAfterLogin() {

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CommandLineParsing
+import Release
 
 /// The `snapshare` program: parse, run one command, map failures to documented exit codes.
 public enum CLI {
@@ -19,6 +20,9 @@ public enum CLI {
             switch try parser.parse(arguments, environment: environment) {
             case .help(let text):
                 console.raw(text.hasSuffix("\n") ? text : text + "\n")
+                return ExitCode.success.rawValue
+            case .version:
+                console.raw(Release.versionLine(program: "snapshare") + "\n")
                 return ExitCode.success.rawValue
             case .run(let command):
                 parsed = command

@@ -14,6 +14,7 @@ enum CommandTree {
         ExitCodeSpec(6, "already viewed (your one view of this snap is used)"),
         ExitCodeSpec(7, "expired (the snap is past its lifetime)"),
         ExitCodeSpec(8, "rejected input (bad image, name taken, value out of range, your own snap, album still downloading)"),
+        ExitCodeSpec(9, "this snapshare and the server speak no protocol version in common, or the server is too old for the command (the message says which to upgrade)"),
         ExitCodeSpec(130, "interrupted with Ctrl-C while waiting"),
     ]
 

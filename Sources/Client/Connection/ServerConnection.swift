@@ -23,6 +23,8 @@ public final class ServerConnection {
     private var cipher: [UInt8] = []
     private var nextRequestID: UInt32 = 1
     private var closed = false
+    /// The protocol version Hello settled on (Welcome's); frames are read and written in it.
+    public private(set) var protocolVersion = ProtocolConstants.current
 
     /// Connects and completes the TLS handshake. `verifyPeer` sees the leaf fingerprint before
     /// anything is sent over the connection (pinning); throwing from it aborts. `source` is the
@@ -73,10 +75,18 @@ public final class ServerConnection {
         }
     }
 
-    /// Sends Hello and reads Welcome.
-    public func hello(clientName: String = "snapshare-cli") throws(ClientError) -> Welcome {
-        let frame = try roundTrip(Hello(clientName: clientName))
-        return try Self.expect(frame)
+    /// Sends Hello offering `versions` and reads Welcome; from then on the connection speaks
+    /// the version it names. A server with no version in common refuses with
+    /// `UNSUPPORTED_VERSION`, whose message says which side to upgrade.
+    public func hello(clientName: String = "snapshare-cli", versions: ClosedRange<UInt16> = ProtocolConstants.versions) throws(ClientError) -> Welcome {
+        let frame = try roundTrip(Hello(minVersion: versions.lowerBound, maxVersion: versions.upperBound, clientName: clientName))
+        let welcome: Welcome = try Self.expect(frame, version: versions.lowerBound)
+        guard versions.contains(welcome.version) else {
+            throw ClientError(.incompatible, "\(host):\(port) chose protocol version \(welcome.version), which this client did not offer "
+                              + "(\(versions.lowerBound)-\(versions.upperBound))")
+        }
+        protocolVersion = welcome.version
+        return welcome
     }
 
     // MARK: Requests
@@ -84,9 +94,15 @@ public final class ServerConnection {
     /// Sends a request and returns its id. `progress` sees (bytes sent, total) for big frames.
     @discardableResult
     public func send<M: WireMessage>(_ message: M, progress: ((Int, Int) -> Void)? = nil) throws(ClientError) -> UInt32 {
+        // An older server's version lacks newer requests: sent anyway it would close the
+        // connection (an unknown type is fatal), so the command fails here, saying why.
+        guard M.type.exists(in: protocolVersion) else {
+            throw ClientError(.incompatible, "the server at \(host):\(port) speaks protocol version \(protocolVersion), which has no "
+                              + "\(M.type.name) (protocol \(M.type.since) and later): ask its operator to upgrade snapshare-server")
+        }
         let id = nextRequestID
         nextRequestID = nextRequestID == UInt32.max ? 1 : nextRequestID + 1
-        try sendRaw(Frame(message, requestID: id).encoded(), progress: progress)
+        try sendRaw(Frame(message, requestID: id, version: protocolVersion).encoded(), progress: progress)
         return id
     }
 
@@ -131,14 +147,21 @@ public final class ServerConnection {
         }
     }
 
-    /// Decodes a reply as `M`, turning an Error frame into a `ClientError`.
-    public static func expect<M: WireMessage>(_ frame: Frame, as type: M.Type = M.self) throws(ClientError) -> M {
+    /// Decodes a reply as `M` in this connection's protocol version, turning an Error frame into
+    /// a `ClientError`.
+    public func expect<M: WireMessage>(_ frame: Frame, as type: M.Type = M.self) throws(ClientError) -> M {
+        try Self.expect(frame, as: type, version: protocolVersion)
+    }
+
+    /// Decodes a reply as `M` in protocol `version`, turning an Error frame into a `ClientError`.
+    public static func expect<M: WireMessage>(_ frame: Frame, as type: M.Type = M.self,
+                                              version: UInt16 = ProtocolConstants.current) throws(ClientError) -> M {
         if frame.type == MessageType.error.rawValue {
             do { throw ClientError(server: try frame.decode(ErrorMessage.self)) } catch let error as ClientError { throw error } catch {
                 throw ClientError(.server, "the server sent a malformed error: \(error)")
             }
         }
-        do { return try frame.decode(M.self) } catch {
+        do { return try frame.decode(M.self, version: version) } catch {
             throw ClientError(.server, "unexpected reply to the request: \(error)")
         }
     }

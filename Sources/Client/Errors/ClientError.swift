@@ -4,6 +4,8 @@ import Wire
 public struct ClientError: Error, Sendable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
         case usage, connection, tls, auth, notFound, alreadyViewed, expired, rejected, server, integrity, local
+        /// This client and the server share no protocol version, or the server's lacks the request.
+        case incompatible
         /// The user pressed Ctrl-C while the command waited.
         case interrupted
     }
@@ -31,6 +33,7 @@ public struct ClientError: Error, Sendable, CustomStringConvertible {
         case .expired: kind = .expired
         case .invalidArgument, .usernameTaken, .alreadyExists, .ownSnap, .imageTooLarge, .unsupportedImage,
              .imageDimensionsTooLarge, .albumBusy: kind = .rejected
+        case .unsupportedVersion: kind = .incompatible
         default: kind = .server
         }
         self.init(kind, error.message, serverCode: error.code)
@@ -58,6 +61,8 @@ public struct ExitCode: Sendable, Equatable {
     public static let alreadyViewed = ExitCode(rawValue: 6)
     public static let expired = ExitCode(rawValue: 7)
     public static let rejected = ExitCode(rawValue: 8)
+    /// No protocol version in common with the server, or a request its version lacks.
+    public static let incompatible = ExitCode(rawValue: 9)
     /// 128 + SIGINT, as shells report a command stopped by Ctrl-C.
     public static let interrupted = ExitCode(rawValue: 130)
 
@@ -70,6 +75,7 @@ public struct ExitCode: Sendable, Equatable {
         case .alreadyViewed: .alreadyViewed
         case .expired: .expired
         case .rejected: .rejected
+        case .incompatible: .incompatible
         case .server, .integrity, .local: .failure
         case .interrupted: .interrupted
         }

@@ -197,11 +197,11 @@ public final class SnapshareSession {
         // new one, not a repeat, so this holds for posts and opens too.
         if connectionLost { try reconnect() }
         do {
-            return try ServerConnection.expect(try connection.roundTrip(message, progress: progress))
+            return try connection.expect(try connection.roundTrip(message, progress: progress))
         } catch where error.isConnectionLoss && Self.safeToRepeat.contains(Request.type) {
             try reconnect()
             do {
-                return try ServerConnection.expect(try connection.roundTrip(message, progress: progress))
+                return try connection.expect(try connection.roundTrip(message, progress: progress))
             } catch where error.isConnectionLoss {
                 connectionLost = true
                 throw error
@@ -233,7 +233,7 @@ public final class SnapshareSession {
         (connection, welcome) = fresh
         if let identity {
             do {
-                self.identity = try ServerConnection.expect(try connection.roundTrip(Resume(token: identity.token))) as Authenticated
+                self.identity = try connection.expect(try connection.roundTrip(Resume(token: identity.token))) as Authenticated
             } catch where !error.isConnectionLoss {
                 // The connection is good, the login is not (it expired or was ended elsewhere).
                 self.identity = nil

@@ -44,6 +44,8 @@ public struct ServerConfiguration: Sendable {
     /// After Hello (or Logout) a connection must log in within this time, whatever it sends.
     public var loginTimeoutMilliseconds: Int64 = 30_000
     public var maxRequestsInFlight = 64
+    /// The protocol versions served: by default every one this build speaks.
+    public var protocolVersions = ProtocolConstants.versions
     /// Bytes one connection may hold: payloads of requests being handled, the largest reply
     /// each can produce, and replies not yet sent. Requests wait, and reading stops, beyond it.
     public var connectionBufferBytes = 12 * 1024 * 1024
@@ -102,5 +104,13 @@ extension ServerConfiguration {
     /// The limits every received image is checked against (posts and album photos alike).
     public var imageLimits: ImageLimits {
         ImageLimits(maxBytes: maxImageBytes, maxWidth: maxImageDimension, maxHeight: maxImageDimension, maxPixels: maxImagePixels)
+    }
+
+    /// `MIN-MAX` or one version, within what this build speaks; nil otherwise.
+    public static func protocolVersions(parsing text: String) -> ClosedRange<UInt16>? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false).map { UInt16($0.trimmingCharacters(in: .whitespaces)) }
+        guard (1...2).contains(parts.count), let low = parts.first ?? nil, let high = parts.last ?? nil, low <= high else { return nil }
+        let versions = low...high
+        return ProtocolConstants.versions.lowerBound <= low && high <= ProtocolConstants.versions.upperBound ? versions : nil
     }
 }

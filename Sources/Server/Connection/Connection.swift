@@ -47,6 +47,8 @@ final class Connection: EventHandler {
     var fd: Int32 { tls.fd }
     var isClosed: Bool { tls.isClosed }
     var user: AuthenticatedUser? { state.user }
+    /// The protocol version its Hello settled on.
+    var protocolVersion: UInt16 { state.protocolVersion }
 
     // MARK: Events
 
@@ -138,7 +140,7 @@ final class Connection: EventHandler {
             heldFrame = nil
             switch decision {
             case .welcome:
-                send(Frame(server.welcome(), requestID: frame.requestID).encoded())
+                send(Frame(server.welcome(version: state.protocolVersion), requestID: frame.requestID, version: state.protocolVersion).encoded())
             case .dispatch(let reservation):
                 server.dispatch(self, frame, reservation: reservation)
             case .hold:

@@ -39,6 +39,8 @@ struct ConnectionState {
         var maxFrame: UInt32
         /// Bytes of requests being handled and replies not yet sent that one connection may hold.
         var bufferBudget: Int
+        /// The protocol versions this server serves (`--protocol-versions`).
+        var protocolVersions: ClosedRange<UInt16> = ProtocolConstants.versions
     }
 
     let limits: Limits
@@ -55,6 +57,8 @@ struct ConnectionState {
     private(set) var identityRequestID: UInt32?
     var awaitingIdentity: Bool { identityRequestID != nil }
     private(set) var user: AuthenticatedUser?
+    /// The version Hello settled on: every frame after it is read and written in its layout.
+    private(set) var protocolVersion = ProtocolConstants.current
     /// Bytes reserved by requests in flight: their payload plus the most their reply can be.
     private(set) var reservedBytes = 0
     /// A listing's reply grows with the data, so one is prepared at a time; its estimate is the
@@ -116,15 +120,18 @@ struct ConnectionState {
             guard hello.magic == ProtocolConstants.magic else {
                 return .reject(ErrorMessage(code: .badMagic, message: "Hello magic is not 89 53 4E 41 50 0D 0A 1A"))
             }
-            guard hello.minVersion <= ProtocolConstants.version, ProtocolConstants.version <= hello.maxVersion else {
+            guard hello.minVersion <= hello.maxVersion,
+                  let version = VersionChoice.highestCommon(served: limits.protocolVersions, offered: hello.minVersion...hello.maxVersion) else {
                 return .reject(ErrorMessage(code: .unsupportedVersion,
-                    message: "server speaks version \(ProtocolConstants.version); client offered \(hello.minVersion)...\(hello.maxVersion)"))
+                                            message: VersionChoice.refusal(served: limits.protocolVersions, offered: hello.minVersion, hello.maxVersion)))
             }
+            protocolVersion = version
             phase = .open
             loginDeadline = now + limits.loginTimeout
             return .welcome
         case .open:
-            guard let type = MessageType(rawValue: frame.type) else {
+            // A type the connection's version does not have is unknown, as that version defines.
+            guard let type = MessageType(rawValue: frame.type, version: protocolVersion) else {
                 return .reject(ErrorMessage(code: .unknownMessageType,
                     message: "unknown message type 0x\(String(frame.type, radix: 16, uppercase: true))"))
             }

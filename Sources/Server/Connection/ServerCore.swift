@@ -52,7 +52,8 @@ final class ServerCore: @unchecked Sendable {
             maxFrameBeforeLogin: UInt32(configuration.maxFrameBytesBeforeLogin),
             maxFrame: UInt32(configuration.maxFrameBytes),
             // A budget below one largest frame could never assemble that frame.
-            bufferBudget: max(configuration.connectionBufferBytes, configuration.maxFrameBytes + 2 * FrameHeader.size))
+            bufferBudget: max(configuration.connectionBufferBytes, configuration.maxFrameBytes + 2 * FrameHeader.size),
+            protocolVersions: configuration.protocolVersions)
     }
 
     func now() -> Int64 { MonotonicClock.milliseconds() }
@@ -241,9 +242,10 @@ final class ServerCore: @unchecked Sendable {
 
     // MARK: Requests
 
-    func welcome() -> Welcome {
+    /// The Welcome of a connection that settled on protocol `version`.
+    func welcome(version: UInt16) -> Welcome {
         Welcome(
-            version: ProtocolConstants.version, serverName: "snapshare-server",
+            version: version, serverName: "snapshare-server",
             maxFrameBytes: UInt32(configuration.maxFrameBytes),
             maxFrameBytesBeforeLogin: UInt32(configuration.maxFrameBytesBeforeLogin),
             maxRequestsInFlight: UInt16(clamping: configuration.maxRequestsInFlight),
@@ -259,7 +261,8 @@ final class ServerCore: @unchecked Sendable {
     /// `loop.execute`.
     func dispatch(_ connection: Connection, _ frame: Frame, reservation: Reservation) {
         metrics.requestReceived()
-        let context = RequestContext(requestID: frame.requestID, user: connection.user, peerAddress: connection.peerAddress)
+        let context = RequestContext(requestID: frame.requestID, user: connection.user, peerAddress: connection.peerAddress,
+                                     protocolVersion: connection.protocolVersion)
         // ConnectionState dispatches only frames that have a route.
         guard let route = RequestTable.route(frame.type) else { preconditionFailure("no route for type \(frame.type)") }
         if route.venue == .eventLoop {

@@ -39,7 +39,7 @@ extension RequestHandler {
             throw taken
         }
         logger.info("registered user \(user.name) from \(context.peerAddress)")
-        return authenticated(user, token: token, tokenHash: tokenHash, requestID: context.requestID)
+        return authenticated(user, token: token, tokenHash: tokenHash, for: context)
     }
 
     func login(_ request: Login, _ context: RequestContext) async throws -> HandlerOutcome {
@@ -79,7 +79,7 @@ extension RequestHandler {
             await finishAttempt(logins, attempt, .abandoned)
             throw error
         }
-        return authenticated(user, token: token, tokenHash: tokenHash, requestID: context.requestID)
+        return authenticated(user, token: token, tokenHash: tokenHash, for: context)
     }
 
     /// Reserves a password (or class code) attempt, waiting out its delay; a refusal is
@@ -140,14 +140,14 @@ extension RequestHandler {
             throw ErrorMessage(code: .sessionInvalid, message: "session expired or logged out; log in again")
         }
         // The same token comes back, so a client that saves every Authenticated token keeps its session.
-        return authenticated(user, token: request.token, tokenHash: tokenHash, requestID: context.requestID)
+        return authenticated(user, token: request.token, tokenHash: tokenHash, for: context)
     }
 
     func logout(_ context: RequestContext) async throws -> HandlerOutcome {
         let user = try requireUser(context)
         let tokenHash = user.sessionHash
         try await storage.write { store in try store.deleteSession(tokenHash: tokenHash) }
-        return HandlerOutcome(Ok(), requestID: context.requestID, identity: .loggedOut, access: .sessionEnded(tokenHash: tokenHash))
+        return HandlerOutcome(Ok(), for: context, identity: .loggedOut, access: .sessionEnded(tokenHash: tokenHash))
     }
 
     func changePassword(_ request: ChangePassword, _ context: RequestContext) async throws -> HandlerOutcome {
@@ -187,19 +187,19 @@ extension RequestHandler {
             throw error
         }
         logger.info("\(user.name) changed their password from \(context.peerAddress); \(ended) other sessions ended")
-        return HandlerOutcome(Ok(), requestID: context.requestID, access: .userSessionsEnded(userID: userID, keeping: keep))
+        return HandlerOutcome(Ok(), for: context, access: .userSessionsEnded(userID: userID, keeping: keep))
     }
 
     func whoAmI(_ context: RequestContext) async throws -> HandlerOutcome {
         let user = try requireUser(context)
         return HandlerOutcome(Authenticated(token: "", username: user.name, isAdmin: user.isAdmin, createdAt: user.createdAt),
-                              requestID: context.requestID)
+                              for: context)
     }
 
-    private func authenticated(_ user: UserRecord, token: String, tokenHash: [UInt8], requestID: UInt32) -> HandlerOutcome {
+    private func authenticated(_ user: UserRecord, token: String, tokenHash: [UInt8], for context: RequestContext) -> HandlerOutcome {
         let identity = AuthenticatedUser(id: user.id, name: user.name, isAdmin: user.isAdmin, createdAt: user.createdAt,
                                          sessionHash: tokenHash)
         return HandlerOutcome(Authenticated(token: token, username: user.name, isAdmin: user.isAdmin, createdAt: user.createdAt),
-                              requestID: requestID, identity: .loggedIn(identity))
+                              for: context, identity: .loggedIn(identity))
     }
 }

@@ -12,7 +12,7 @@ extension RequestHandler {
         }
         changes.bump()
         logger.info("admin \(admin.name) created feed \(name)")
-        return HandlerOutcome(Ok(), requestID: context.requestID)
+        return HandlerOutcome(Ok(), for: context)
     }
 
     func adminDeleteFeed(_ request: AdminDeleteFeed, _ context: RequestContext) async throws -> HandlerOutcome {
@@ -25,7 +25,7 @@ extension RequestHandler {
         }
         changes.bump()
         logger.info("admin \(admin.name) deleted feed \(name)")
-        return HandlerOutcome(Ok(), requestID: context.requestID)
+        return HandlerOutcome(Ok(), for: context)
     }
 
     func adminResetFeeds(_ request: AdminResetFeeds, _ context: RequestContext) async throws -> HandlerOutcome {
@@ -38,7 +38,7 @@ extension RequestHandler {
         let count = try await storage.write { store in try store.resetFeeds(named: name) }
         changes.bump()
         logger.info("admin \(admin.name) reset \(name ?? "all feeds"): \(count) snaps deleted")
-        return HandlerOutcome(Count(count: UInt64(count)), requestID: context.requestID)
+        return HandlerOutcome(Count(count: UInt64(count)), for: context)
     }
 
     func adminDeleteSnap(_ request: AdminDeleteSnap, _ context: RequestContext) async throws -> HandlerOutcome {
@@ -47,7 +47,7 @@ extension RequestHandler {
         try await storage.write { store in try store.deleteSnap(id: id) }
         changes.bump()
         logger.info("admin \(admin.name) deleted snap \(id)")
-        return HandlerOutcome(Ok(), requestID: context.requestID)
+        return HandlerOutcome(Ok(), for: context)
     }
 
     func adminRestoreView(_ request: AdminRestoreView, _ context: RequestContext) async throws -> HandlerOutcome {
@@ -65,7 +65,7 @@ extension RequestHandler {
         }
         changes.bump()
         logger.info("admin \(admin.name) restored \(username)'s view of snap \(id)")
-        return HandlerOutcome(Ok(), requestID: context.requestID)
+        return HandlerOutcome(Ok(), for: context)
     }
 
     func adminUnlock(_ request: AdminUnlock, _ context: RequestContext) async throws -> HandlerOutcome {
@@ -74,7 +74,7 @@ extension RequestHandler {
         let username = request.username
         let cleared = try await storage.write { store in try logins.unlock(name: username, in: store) }
         logger.warning("admin \(admin.name) unlocked logins for \(request.username.lowercased()) (\(cleared) throttle entries held failures)")
-        return HandlerOutcome(Count(count: UInt64(cleared)), requestID: context.requestID)
+        return HandlerOutcome(Count(count: UInt64(cleared)), for: context)
     }
 
     func adminSetAdmin(_ request: AdminSetAdmin, _ context: RequestContext) async throws -> HandlerOutcome {
@@ -91,7 +91,7 @@ extension RequestHandler {
             return user
         }
         logger.warning("admin \(admin.name) \(isAdmin ? "made \(user.name) an admin" : "took away \(user.name)'s admin right")")
-        return HandlerOutcome(Ok(), requestID: context.requestID, access: .adminRightChanged(userID: user.id, isAdmin: isAdmin))
+        return HandlerOutcome(Ok(), for: context, access: .adminRightChanged(userID: user.id, isAdmin: isAdmin))
     }
 
     func adminResetPassword(_ request: AdminResetPassword, _ context: RequestContext) async throws -> HandlerOutcome {
@@ -112,7 +112,7 @@ extension RequestHandler {
             return try store.deleteSessions(userID: user.id, keeping: nil)
         }
         logger.warning("admin \(admin.name) reset the password of \(user.name); \(ended) sessions ended")
-        return HandlerOutcome(Ok(), requestID: context.requestID, access: .userSessionsEnded(userID: user.id, keeping: nil))
+        return HandlerOutcome(Ok(), for: context, access: .userSessionsEnded(userID: user.id, keeping: nil))
     }
 
     func adminListUsers(_ context: RequestContext) async throws -> HandlerOutcome {
@@ -121,7 +121,7 @@ extension RequestHandler {
         return HandlerOutcome(Users(users: users.map {
             UserInfo(username: $0.name, isAdmin: $0.isAdmin, createdAt: $0.createdAt,
                      postCount: UInt64(max(0, $0.postCount)), viewCount: UInt64(max(0, $0.viewCount)))
-        }), requestID: context.requestID)
+        }), for: context)
     }
 
     func adminStats(_ context: RequestContext) async throws -> HandlerOutcome {
@@ -138,6 +138,6 @@ extension RequestHandler {
         // The process's standard error, not this server's: only one writes there.
         entries.append(StatEntry(name: "log_lines_dropped", value: StandardErrorLog.shared.droppedLines))
         entries.append(StatEntry(name: "uptime_seconds", value: (now - metrics.startedAt) / 1000))
-        return HandlerOutcome(Stats(entries: entries), requestID: context.requestID)
+        return HandlerOutcome(Stats(entries: entries), for: context)
     }
 }

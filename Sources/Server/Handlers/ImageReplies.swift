@@ -34,10 +34,12 @@ extension RequestHandler {
         let snapID = try Self.storageID(request.snapID, orThrow: Self.noSnap(request.snapID))
         let now = clock.now()
         let requestID = context.requestID
+        let version = context.protocolVersion
         storage.write({ [images] store -> (reply: HandlerOutcome, posterID: Int64) in
             try store.claimView(snapID: snapID, viewerID: user.id, now: now) { listing, sha256, stored in
                 let image = try images.bytes(sha256: sha256) { try stored.array() }
-                let head = SnapImage.frameHead(requestID: requestID, snap: Self.info(listing), sha256: sha256, imageByteCount: image.count)
+                let head = SnapImage.frameHead(requestID: requestID, version: version, snap: Self.info(listing), sha256: sha256,
+                                               imageByteCount: image.count)
                 return (HandlerOutcome(frameHead: head, image: image), listing.posterID)
             }
         }, completion: { [self] result in

@@ -18,14 +18,14 @@ extension RequestHandler {
             return try store.addMovie(movie, userID: user.id, at: now)
         }
         logger.debug("\(user.name) added a movie")
-        return HandlerOutcome(MovieResult(movie: Self.info(added)), requestID: context.requestID)
+        return HandlerOutcome(MovieResult(movie: Self.info(added)), for: context)
     }
 
     func deleteMovie(_ request: DeleteMovie, _ context: RequestContext) async throws -> HandlerOutcome {
         let user = try requireUser(context)
         let title = try MovieInput.normalizedTitle(request.title).get()
         try await storage.write { store in try store.deleteMovie(title: title, userID: user.id) }
-        return HandlerOutcome(Ok(), requestID: context.requestID)
+        return HandlerOutcome(Ok(), for: context)
     }
 
     func findMovie(_ request: FindMovie, _ context: RequestContext) async throws -> HandlerOutcome {
@@ -34,7 +34,7 @@ extension RequestHandler {
         guard let movie = try await storage.read({ store in try store.movie(title: title, userID: user.id) }) else {
             throw StoreError(.notFound, "no movie titled \"\(title)\"")
         }
-        return HandlerOutcome(MovieResult(movie: Self.info(movie)), requestID: context.requestID)
+        return HandlerOutcome(MovieResult(movie: Self.info(movie)), for: context)
     }
 
     func setMovieSales(_ request: SetMovieSales, _ context: RequestContext) async throws -> HandlerOutcome {
@@ -45,7 +45,7 @@ extension RequestHandler {
         let movie = try await storage.write { store in
             try store.setMovieSales(title: title, sales: sales, userID: user.id, at: now)
         }
-        return HandlerOutcome(MovieResult(movie: Self.info(movie)), requestID: context.requestID)
+        return HandlerOutcome(MovieResult(movie: Self.info(movie)), for: context)
     }
 
     func updateMovie(_ request: UpdateMovie, _ context: RequestContext) async throws -> HandlerOutcome {
@@ -56,13 +56,13 @@ extension RequestHandler {
                                 sales: try MovieInput.validatedSales(request.movie.sales).get())
         let now = clock.now()
         let updated = try await storage.write { store in try store.updateMovie(title: title, to: movie, userID: user.id, at: now) }
-        return HandlerOutcome(MovieResult(movie: Self.info(updated)), requestID: context.requestID)
+        return HandlerOutcome(MovieResult(movie: Self.info(updated)), for: context)
     }
 
     func listMovies(_ context: RequestContext) async throws -> HandlerOutcome {
         let user = try requireUser(context)
         let movies = try await storage.read { store in try store.movies(userID: user.id) }
-        return HandlerOutcome(Movies(movies: movies.map(Self.info)), requestID: context.requestID)
+        return HandlerOutcome(Movies(movies: movies.map(Self.info)), for: context)
     }
 
     static func info(_ movie: MovieRecord) -> MovieInfo {

@@ -10,13 +10,13 @@ extension RequestHandler {
         let pin = try await albums.dropPin(userID: user.id, latitude: request.latitude, longitude: request.longitude)
         // Where people pin is theirs: the log says that, not where.
         logger.info("\(user.name) dropped pin \(pin.id)")
-        return HandlerOutcome(PinResult(pin: Self.info(pin)), requestID: context.requestID)
+        return HandlerOutcome(PinResult(pin: Self.info(pin)), for: context)
     }
 
     func listPins(_ context: RequestContext) async throws -> HandlerOutcome {
         let user = try requireUser(context)
         let pins = try await storage.read { store in try store.pins(userID: user.id) }
-        return HandlerOutcome(Pins(pins: pins.map(Self.info)), requestID: context.requestID)
+        return HandlerOutcome(Pins(pins: pins.map(Self.info)), for: context)
     }
 
     func deletePin(_ request: DeletePin, _ context: RequestContext) async throws -> HandlerOutcome {
@@ -24,7 +24,7 @@ extension RequestHandler {
         let pinID = try Self.storageID(request.pinID, orThrow: Self.noPin(request.pinID))
         try await albums.deletePin(pinID: pinID, userID: user.id)
         logger.info("\(user.name) deleted pin \(pinID)")
-        return HandlerOutcome(Ok(), requestID: context.requestID)
+        return HandlerOutcome(Ok(), for: context)
     }
 
     // MARK: Albums
@@ -34,7 +34,7 @@ extension RequestHandler {
         let pinID = try Self.storageID(request.pinID, orThrow: Self.noPin(request.pinID))
         let album = try await storage.read { store in try store.album(pinID: pinID, userID: user.id) }
         guard let album else { throw Self.noPin(request.pinID) }
-        return HandlerOutcome(Self.albumMessage(album), requestID: context.requestID)
+        return HandlerOutcome(Self.albumMessage(album), for: context)
     }
 
     /// Empties the album and fetches another page; refused while the album is downloading.
@@ -43,7 +43,7 @@ extension RequestHandler {
         let pinID = try Self.storageID(request.pinID, orThrow: Self.noPin(request.pinID))
         let album = try await albums.newCollection(pinID: pinID, userID: user.id)
         logger.info("\(user.name) asked for a new collection for pin \(pinID) (page \(album.page))")
-        return HandlerOutcome(Self.albumMessage(album), requestID: context.requestID)
+        return HandlerOutcome(Self.albumMessage(album), for: context)
     }
 
     // MARK: Photos
@@ -56,7 +56,7 @@ extension RequestHandler {
         let now = clock.now()
         // A photo of another user's pin is not found either (the store checks ownership).
         try await storage.write { store in try store.deletePhoto(id: photoID, userID: user.id, at: now) }
-        return HandlerOutcome(Ok(), requestID: context.requestID)
+        return HandlerOutcome(Ok(), for: context)
     }
 
     /// One of the user's pins at random and one of its ready photos at random, with where the
@@ -64,10 +64,10 @@ extension RequestHandler {
     func randomPin(_ context: RequestContext) async throws -> HandlerOutcome {
         let user = try requireUser(context)
         guard let pick = try await albums.randomPin(userID: user.id) else {
-            return HandlerOutcome(RandomPinResult(pin: nil, description: "No pins yet", photo: nil), requestID: context.requestID)
+            return HandlerOutcome(RandomPinResult(pin: nil, description: "No pins yet", photo: nil), for: context)
         }
         return HandlerOutcome(RandomPinResult(pin: Self.info(pick.pin), description: pick.description, photo: pick.photo.map(Self.info)),
-                              requestID: context.requestID)
+                              for: context)
     }
 
     // MARK: Map
@@ -79,7 +79,7 @@ extension RequestHandler {
         let user = try requireUser(context)
         let state = try await storage.read { store in try store.mapState(userID: user.id) } ?? Self.defaultMapState
         return HandlerOutcome(MapState(centerLatitude: state.centerLatitude, centerLongitude: state.centerLongitude, zoom: state.zoom),
-                              requestID: context.requestID)
+                              for: context)
     }
 
     func setMapState(_ request: SetMapState, _ context: RequestContext) async throws -> HandlerOutcome {
@@ -90,7 +90,7 @@ extension RequestHandler {
         let now = clock.now()
         try await storage.write { store in try store.saveMapState(state, userID: user.id, at: now) }
         return HandlerOutcome(MapState(centerLatitude: state.centerLatitude, centerLongitude: state.centerLongitude, zoom: state.zoom),
-                              requestID: context.requestID)
+                              for: context)
     }
 
     // MARK: Helpers

@@ -87,7 +87,7 @@ public final class RequestHandler: Sendable {
     /// Poll: the user's change version, compared with the one the client knows.
     func poll(_ request: Poll, _ context: RequestContext) -> HandlerOutcome {
         let version = changes.current(for: context.user?.id ?? 0)
-        return HandlerOutcome(PollResult(version: version, changed: version != request.knownVersion), requestID: context.requestID)
+        return HandlerOutcome(PollResult(version: version, changed: version != request.knownVersion), for: context)
     }
 
     /// Maps any error to an Error frame; internal details go to the log, not to the client.
@@ -111,7 +111,7 @@ public final class RequestHandler: Sendable {
             logger.error("request \(context.requestID): \(error)")
             message = ErrorMessage(code: .internalError, message: "internal server error")
         }
-        return HandlerOutcome(message, requestID: context.requestID)
+        return HandlerOutcome(message, for: context)
     }
 
     static func errorMessage(for error: StoreError) -> ErrorMessage {

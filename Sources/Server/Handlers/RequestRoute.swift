@@ -56,7 +56,7 @@ extension RequestRoute {
     ) -> RequestRoute {
         RequestRoute(request: Request.type, reply: Reply.type, audience: audience, venue: .eventLoop, isBarrier: false,
                      replySize: .small, run: .inline { handler, frame, context in
-            let message: Request = try frame.decode()
+            let message: Request = try frame.decode(version: context.protocolVersion)
             try handler.admit(audience, context)
             return try body(handler, message, context)
         })
@@ -69,7 +69,7 @@ extension RequestRoute {
     ) -> RequestRoute {
         RequestRoute(request: Request.type, reply: Reply.type, audience: audience, venue: venue, isBarrier: false,
                      replySize: replySize, run: .job { handler, frame, context, completion in
-            let message: Request = try frame.decode()
+            let message: Request = try frame.decode(version: context.protocolVersion)
             try handler.admit(audience, context)
             try body(handler, message, context, completion)
         })
@@ -83,7 +83,7 @@ extension RequestRoute {
     ) -> RequestRoute {
         RequestRoute(request: Request.type, reply: Reply.type, audience: audience, venue: venue, isBarrier: barrier,
                      replySize: replySize, run: .async { handler, frame, context in
-            let message: Request = try frame.decode()
+            let message: Request = try frame.decode(version: context.protocolVersion)
             try handler.admit(audience, context)
             return try await body(handler, message, context)
         })

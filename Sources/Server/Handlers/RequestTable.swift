@@ -7,7 +7,7 @@ import Wire
 enum RequestTable {
     static let routes: [RequestRoute] = [
         // Connection
-        .inline(Ping.self, Pong.self, .anyone) { _, _, context in HandlerOutcome(Pong(), requestID: context.requestID) },
+        .inline(Ping.self, Pong.self, .anyone) { _, _, context in HandlerOutcome(Pong(), for: context) },
         .inline(Poll.self, PollResult.self, .user) { handler, request, context in handler.poll(request, context) },
         // Accounts
         .handled(Register.self, Authenticated.self, .anyone, on: .kdf, barrier: true) { try await $0.register($1, $2) },

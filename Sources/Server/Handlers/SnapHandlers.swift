@@ -9,7 +9,7 @@ extension RequestHandler {
         let feeds = try await storage.read { store in try store.feedSummaries(viewerID: user.id, now: now) }
         return HandlerOutcome(Feeds(feeds: feeds.map {
             FeedInfo(id: UInt64($0.id), name: $0.name, snapCount: UInt32(clamping: $0.snapCount), unreadCount: UInt32(clamping: $0.unreadCount))
-        }), requestID: context.requestID)
+        }), for: context)
     }
 
     func listSnaps(_ request: ListSnaps, _ context: RequestContext) async throws -> HandlerOutcome {
@@ -26,7 +26,7 @@ extension RequestHandler {
             }
             return try store.snapListings(feedID: feedID, viewerID: user.id, now: now)
         }
-        return HandlerOutcome(Snaps(version: version, snaps: listings.map(Self.info)), requestID: context.requestID)
+        return HandlerOutcome(Snaps(version: version, snaps: listings.map(Self.info)), for: context)
     }
 
     func postSnap(_ request: PostSnap, _ context: RequestContext) async throws -> HandlerOutcome {
@@ -46,7 +46,7 @@ extension RequestHandler {
         }
         changes.bump()
         logger.info("\(user.name) posted snap \(listing.id) to \(listing.feedName) (\(listing.byteCount) bytes)")
-        return HandlerOutcome(SnapPosted(snap: Self.info(listing)), requestID: context.requestID)
+        return HandlerOutcome(SnapPosted(snap: Self.info(listing)), for: context)
     }
 
     /// Who opened a snap: for its poster and for admins.
@@ -64,7 +64,7 @@ extension RequestHandler {
         var info = Self.info(listing)
         info.openedCount = UInt32(clamping: viewers.count)
         return HandlerOutcome(SnapViews(snap: info, viewers: viewers.map { SnapViewer(username: $0.name, viewedAt: $0.viewedAt) }),
-                              requestID: context.requestID)
+                              for: context)
     }
 
     /// Checks a posted image all the way through: its size and header, then every row of its

@@ -22,9 +22,11 @@ public struct HandlerOutcome: Sendable {
         self.access = access
     }
 
-    public init<M: WireMessage>(_ message: M, requestID: UInt32, identity: IdentityChange = .unchanged,
+    /// The reply `message` to the request of `context`, in its connection's protocol version.
+    public init<M: WireMessage>(_ message: M, for context: RequestContext, identity: IdentityChange = .unchanged,
                                 access: AccessChange? = nil) {
-        self.init(frame: Frame(message, requestID: requestID).encoded(), identity: identity, access: access)
+        self.init(frame: Frame(message, requestID: context.requestID, version: context.protocolVersion).encoded(),
+                  identity: identity, access: access)
     }
 
     /// A reply carrying an image: its frame up to the image, then the image.
@@ -36,9 +38,15 @@ public struct HandlerOutcome: Sendable {
     /// The bytes of the whole reply frame.
     public var byteCount: Int { frame.count + trailingImage.count }
 
-    /// An Error reply; a fatal one closes the connection after it is sent.
+    /// An Error reply; a fatal one closes the connection after it is sent. (Error frames are
+    /// the same in every protocol version.)
     public init(_ error: ErrorMessage, requestID: UInt32) {
         self.init(frame: Frame(error, requestID: requestID).encoded(), closesConnection: error.fatal)
+    }
+
+    /// An Error reply to the request of `context`.
+    public init(_ error: ErrorMessage, for context: RequestContext) {
+        self.init(error, requestID: context.requestID)
     }
 }
 
@@ -48,9 +56,13 @@ public struct RequestContext: Sendable {
     public var user: AuthenticatedUser?
     /// The peer's IP address as text (`203.0.113.7`, `2001:db8::1`), for throttles and logs.
     public var peerAddress: String
+    /// The protocol version of the connection: the request was read, and its reply is written,
+    /// in this version's layout.
+    public var protocolVersion: UInt16
 
-    public init(requestID: UInt32, user: AuthenticatedUser?, peerAddress: String = "") {
-        self.requestID = requestID; self.user = user; self.peerAddress = peerAddress
+    public init(requestID: UInt32, user: AuthenticatedUser?, peerAddress: String = "",
+                protocolVersion: UInt16 = ProtocolConstants.current) {
+        self.requestID = requestID; self.user = user; self.peerAddress = peerAddress; self.protocolVersion = protocolVersion
     }
 }
 

@@ -4,6 +4,7 @@
 import Foundation
 import Wire
 import CommandLineParsing
+import Release
 
 /// `snapshare-server`: run the server, or do offline maintenance on its data folder.
 public enum ServerCommandLine {
@@ -37,6 +38,8 @@ public enum ServerCommandLine {
             OptionSpec("--max-connections-per-user", valueName: "N", help: "logged-in connections of one user; more close the oldest (default 32)"),
             OptionSpec("--login-timeout", valueName: "DURATION", help: "time to log in after Hello, whatever else is sent (default 30s)"),
             OptionSpec("--max-in-flight", valueName: "N", help: "requests in flight per connection (default 64)"),
+            OptionSpec("--protocol-versions", valueName: "MIN-MAX",
+                       help: "protocol versions to serve, within those this build speaks (default \(ProtocolConstants.versions.lowerBound)-\(ProtocolConstants.versions.upperBound)); e.g. 2 once every student has upgraded"),
             OptionSpec("--max-connection-buffer", valueName: "BYTES", help: "requests and replies one connection may hold (default 12582912 = 12 MiB)"),
             OptionSpec("--max-frame-before-login", valueName: "N", help: "largest frame before login, bytes (default 16384)"),
             OptionSpec("--handshake-timeout", valueName: "DURATION", help: "time to finish TLS and Hello (default 10s)"),
@@ -78,6 +81,9 @@ public enum ServerCommandLine {
             switch try parser.parse(arguments, environment: environment) {
             case .help(let text):
                 print(text)
+                return 0
+            case .version:
+                print(Release.versionLine(program: "snapshare-server"))
                 return 0
             case .run(let parsed):
                 switch parsed.path {
@@ -149,6 +155,13 @@ public enum ServerCommandLine {
         if let v = try positive("--max-connections-per-user", 1...100_000) { config.maxConnectionsPerUser = v }
         if let t = try parsed.timeSpan("--login-timeout") { config.loginTimeoutMilliseconds = max(1000, t.milliseconds) }
         if let v = try positive("--max-in-flight", 1...4096) { config.maxRequestsInFlight = v }
+        if let text = parsed.string("--protocol-versions") {
+            guard let versions = ServerConfiguration.protocolVersions(parsing: text) else {
+                throw parsed.usageError("--protocol-versions is MIN-MAX or one version, within "
+                                        + "\(ProtocolConstants.versions.lowerBound)-\(ProtocolConstants.versions.upperBound) (what this build speaks)")
+            }
+            config.protocolVersions = versions
+        }
         if let v = try positive("--max-connection-buffer", (1 << 20)...(1 << 30)) { config.connectionBufferBytes = v }
         if let v = try positive("--max-frame-before-login", 1024...(1 << 20)) { config.maxFrameBytesBeforeLogin = v }
         if let t = try parsed.timeSpan("--handshake-timeout") { config.handshakeTimeoutMilliseconds = max(100, t.milliseconds) }

@@ -51,6 +51,9 @@ public struct CommandLineParser: Sendable {
                 if word == "-h" || word == "--help" {
                     return .help(HelpText.render(chain))
                 }
+                if word == "--version" && chain.count == 1 && positionals.isEmpty {
+                    return .version
+                }
                 // A negative number (`pin add -33.87 151.21`) is a positional unless some
                 // option of this scope is literally called that.
                 if word.hasPrefix("-") && word != "-" && !(scope.entries[word] == nil && Self.isNegativeNumber(word)) {

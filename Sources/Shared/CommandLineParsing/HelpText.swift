@@ -2,6 +2,8 @@
 enum HelpText {
     /// `-h`/`--help`, accepted by every command and listed with its own options.
     static let helpFlag = FlagSpec("--help", short: "-h", help: "Show help for this command.")
+    /// `--version`, accepted before any command and listed with the program's own options.
+    static let versionFlag = FlagSpec("--version", help: "Show the version, the protocol versions spoken and the commit built.")
 
     /// The names from the root to the last command: `snapshare feed create`.
     static func commandPath(_ chain: [CommandSpec]) -> String {
@@ -28,7 +30,7 @@ enum HelpText {
             sections.append(rows.map { (left: $0.0, right: $0.1) })
         }
         add("Arguments:", command.arguments.map { ($0.usageText, $0.help) })
-        add("Options:", rows(options: command.options, flags: command.flags + [helpFlag]))
+        add("Options:", rows(options: command.options, flags: command.flags + [helpFlag] + (chain.count == 1 ? [versionFlag] : [])))
         let ancestors = chain.dropLast()
         add("Global options:", rows(options: ancestors.flatMap(\.options), flags: ancestors.flatMap(\.flags)))
         add("Commands:", command.subcommands.map { ($0.name, $0.summary) })

@@ -4,4 +4,7 @@ public enum ParseOutcome: Sendable {
     case run(ParsedCommand)
     /// `-h` or `--help` was given: print this text to standard output and exit successfully.
     case help(String)
+    /// `--version` was given (before any command): print the program's version line and exit
+    /// successfully.
+    case version
 }

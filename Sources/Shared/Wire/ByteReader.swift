@@ -4,19 +4,17 @@ public struct ByteReader: Sendable {
     private let bytes: [UInt8]
     private var offset: Int
     private let end: Int
-
-    public init(_ bytes: [UInt8]) {
-        self.bytes = bytes
-        offset = 0
-        end = bytes.count
-    }
+    /// The protocol version the message was written in (a record whose layout changed between
+    /// versions reads the one its connection speaks).
+    public let protocolVersion: UInt16
 
     /// Reads `bytes` from `start` on (a payload behind a frame header, without copying it out).
-    public init(_ bytes: [UInt8], from start: Int) {
+    public init(_ bytes: [UInt8], from start: Int = 0, protocolVersion: UInt16 = ProtocolConstants.current) {
         precondition(start >= 0 && start <= bytes.count, "start outside the bytes")
         self.bytes = bytes
         offset = start
         end = bytes.count
+        self.protocolVersion = protocolVersion
     }
 
     public var remaining: Int { end - offset }

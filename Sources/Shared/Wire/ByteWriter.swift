@@ -1,10 +1,14 @@
 /// Appends big-endian integers, length-prefixed strings and byte fields to a growing buffer.
 public struct ByteWriter: Sendable {
     public private(set) var bytes: [UInt8]
+    /// The protocol version the message is written in (a record whose layout changed between
+    /// versions writes the one its connection speaks).
+    public let protocolVersion: UInt16
 
-    public init(capacity: Int = 64) {
+    public init(capacity: Int = 64, protocolVersion: UInt16 = ProtocolConstants.current) {
         bytes = []
         bytes.reserveCapacity(capacity)
+        self.protocolVersion = protocolVersion
     }
 
     public mutating func write(_ value: UInt8) { bytes.append(value) }

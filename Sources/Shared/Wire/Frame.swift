@@ -38,14 +38,14 @@ public struct Frame: Sendable, Equatable {
         storageHasHeader = true
     }
 
-    /// Encodes a message into a frame, header included.
-    public init<M: WireMessage>(_ message: M, requestID: UInt32) {
-        var writer = ByteWriter()
+    /// Encodes a message into a frame, header included, in protocol `version`'s layout.
+    public init<M: WireMessage>(_ message: M, requestID: UInt32, version: UInt16 = ProtocolConstants.current) {
+        var writer = ByteWriter(protocolVersion: version)
         FrameHeader(length: 0, type: M.type.rawValue, requestID: requestID).encode(into: &writer)
         message.encode(into: &writer)
         var bytes = writer.bytes
         // Drop the writer's reference first, so patching the length below happens in place.
-        writer = ByteWriter(capacity: 0)
+        writer = ByteWriter(capacity: 0, protocolVersion: version)
         let length = bytes.count - FrameHeader.size
         bytes.withUnsafeMutableBufferPointer { Self.writeLength(length, into: $0) }
         type = M.type.rawValue
@@ -71,16 +71,16 @@ public struct Frame: Sendable, Equatable {
     ///
     /// Why: a server sending a 100 KB image it holds in memory sends it after this head as it is,
     /// instead of copying it into a frame of its own (docs/benchmarks.md).
-    public static func wireHead(type: MessageType, requestID: UInt32, fields: (inout ByteWriter) -> Void,
-                                trailingByteCount count: Int) -> [UInt8] {
+    public static func wireHead(type: MessageType, requestID: UInt32, version: UInt16 = ProtocolConstants.current,
+                                fields: (inout ByteWriter) -> Void, trailingByteCount count: Int) -> [UInt8] {
         precondition(count >= 0 && count <= Int(UInt32.max), "byte field longer than 4 GiB")
-        var writer = ByteWriter(capacity: 256)
+        var writer = ByteWriter(capacity: 256, protocolVersion: version)
         FrameHeader(length: 0, type: type.rawValue, requestID: requestID).encode(into: &writer)
         fields(&writer)
         writer.write(UInt32(count))
         var head = writer.bytes
         // Drop the writer's reference first, so patching the length below happens in place.
-        writer = ByteWriter(capacity: 0)
+        writer = ByteWriter(capacity: 0, protocolVersion: version)
         head.withUnsafeMutableBufferPointer { writeLength($0.count + count - FrameHeader.size, into: $0) }
         return head
     }
@@ -113,12 +113,16 @@ public struct Frame: Sendable, Equatable {
         FrameHeader(length: UInt32(payloadCount), type: type, requestID: requestID)
     }
 
-    /// Decodes the payload as `M`, which must be this frame's type and consume it exactly.
-    public func decode<M: WireMessage>(_: M.Type = M.self) throws(WireError) -> M {
+    /// Decodes the payload as `M` in protocol `version`'s layout; `M` must be this frame's type,
+    /// exist in that version, and consume the payload exactly.
+    public func decode<M: WireMessage>(_: M.Type = M.self, version: UInt16 = ProtocolConstants.current) throws(WireError) -> M {
         guard type == M.type.rawValue else {
             throw WireError.malformed("expected \(M.type) but frame has type 0x\(String(type, radix: 16))")
         }
-        var reader = storageHasHeader ? ByteReader(storage, from: FrameHeader.size) : ByteReader(storage)
+        guard M.type.exists(in: version) else {
+            throw WireError.malformed("\(M.type) does not exist in protocol version \(version)")
+        }
+        var reader = ByteReader(storage, from: storageHasHeader ? FrameHeader.size : 0, protocolVersion: version)
         let message = try M(from: &reader)
         try reader.finish(M.type.name)
         return message

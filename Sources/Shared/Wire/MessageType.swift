@@ -1,18 +1,31 @@
-/// Every message type of protocol version 1. The numbers are stable; see `docs/PROTOCOL.md`.
+/// Every message type of every protocol version served. The numbers are stable; see
+/// `docs/PROTOCOL.md`.
 public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: UInt16
     public let name: StaticString
     /// True for types a client sends; a client sending a server type is a protocol error.
     public let isRequest: Bool
+    /// The protocol version that brought the type: in an earlier version it does not exist (a
+    /// peer sending it is sending an unknown type, as that version defines).
+    public let since: UInt16
 
     public init?(rawValue: UInt16) {
         guard let known = Self.all.first(where: { $0.rawValue == rawValue }) else { return nil }
         self = known
     }
 
-    private init(_ rawValue: UInt16, _ name: StaticString, request: Bool) {
-        self.rawValue = rawValue; self.name = name; self.isRequest = request
+    private init(_ rawValue: UInt16, _ name: StaticString, request: Bool, since: UInt16 = 1) {
+        self.rawValue = rawValue; self.name = name; self.isRequest = request; self.since = since
     }
+
+    /// The type with this number in protocol `version`, or nil when that version has none.
+    public init?(rawValue: UInt16, version: UInt16) {
+        guard let known = Self(rawValue: rawValue), known.exists(in: version) else { return nil }
+        self = known
+    }
+
+    /// Whether protocol `version` has this type.
+    public func exists(in version: UInt16) -> Bool { since <= version }
 
     public static func == (a: Self, b: Self) -> Bool { a.rawValue == b.rawValue }
     public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
@@ -32,7 +45,7 @@ public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let authenticated = Self(0x0013, "Authenticated", request: false)
     public static let logout = Self(0x0014, "Logout", request: true)
     public static let whoAmI = Self(0x0015, "WhoAmI", request: true)
-    public static let changePassword = Self(0x0016, "ChangePassword", request: true)
+    public static let changePassword = Self(0x0016, "ChangePassword", request: true, since: 2)
     // Feeds and snaps
     public static let listFeeds = Self(0x0020, "ListFeeds", request: true)
     public static let feeds = Self(0x0021, "Feeds", request: false)
@@ -44,8 +57,8 @@ public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let snapPosted = Self(0x0027, "SnapPosted", request: false)
     public static let openSnap = Self(0x0028, "OpenSnap", request: true)
     public static let snapImage = Self(0x0029, "SnapImage", request: false)
-    public static let getSnapViews = Self(0x002A, "GetSnapViews", request: true)
-    public static let snapViews = Self(0x002B, "SnapViews", request: false)
+    public static let getSnapViews = Self(0x002A, "GetSnapViews", request: true, since: 2)
+    public static let snapViews = Self(0x002B, "SnapViews", request: false, since: 2)
     // Administration
     public static let adminCreateFeed = Self(0x0040, "AdminCreateFeed", request: true)
     public static let adminDeleteFeed = Self(0x0041, "AdminDeleteFeed", request: true)
@@ -57,9 +70,9 @@ public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let users = Self(0x0047, "Users", request: false)
     public static let adminStats = Self(0x0048, "AdminStats", request: true)
     public static let stats = Self(0x0049, "Stats", request: false)
-    public static let adminUnlock = Self(0x004A, "AdminUnlock", request: true)
-    public static let adminSetAdmin = Self(0x004B, "AdminSetAdmin", request: true)
-    public static let adminResetPassword = Self(0x004C, "AdminResetPassword", request: true)
+    public static let adminUnlock = Self(0x004A, "AdminUnlock", request: true, since: 2)
+    public static let adminSetAdmin = Self(0x004B, "AdminSetAdmin", request: true, since: 2)
+    public static let adminResetPassword = Self(0x004C, "AdminResetPassword", request: true, since: 2)
 
     // Pins, albums, photos and the saved map
     public static let addPin = Self(0x0060, "AddPin", request: true)
@@ -86,7 +99,7 @@ public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let setMovieSales = Self(0x0084, "SetMovieSales", request: true)
     public static let listMovies = Self(0x0085, "ListMovies", request: true)
     public static let movies = Self(0x0086, "Movies", request: false)
-    public static let updateMovie = Self(0x0087, "UpdateMovie", request: true)
+    public static let updateMovie = Self(0x0087, "UpdateMovie", request: true, since: 2)
 
     public static let all: [MessageType] = [
         hello, welcome, error, ping, pong, ok,

@@ -6,8 +6,8 @@ public struct Hello: WireMessage, Equatable {
     public var maxVersion: UInt16
     public var clientName: String
 
-    public init(magic: [UInt8] = ProtocolConstants.magic, minVersion: UInt16 = ProtocolConstants.version,
-                maxVersion: UInt16 = ProtocolConstants.version, clientName: String) {
+    public init(magic: [UInt8] = ProtocolConstants.magic, minVersion: UInt16 = ProtocolConstants.versions.lowerBound,
+                maxVersion: UInt16 = ProtocolConstants.versions.upperBound, clientName: String) {
         self.magic = magic; self.minVersion = minVersion; self.maxVersion = maxVersion; self.clientName = clientName
     }
 

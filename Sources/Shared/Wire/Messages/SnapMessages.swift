@@ -63,7 +63,8 @@ public struct SnapInfo: Sendable, Equatable {
         self.byteCount = byteCount; self.width = width; self.height = height; self.openedCount = openedCount
     }
 
-    static let minimumEncodedSize = 8 + 2 + 2 + 8 + 8 + 1 + 1 + 4 + 4 + 4 + 4
+    /// The fewest bytes a Snap takes in protocol `version` (version 2 added the count of opens).
+    static func minimumEncodedSize(in version: UInt16) -> Int { 8 + 2 + 2 + 8 + 8 + 1 + 1 + 4 + 4 + 4 + (version >= 2 ? 4 : 0) }
 
     init(from r: inout ByteReader) throws(WireError) {
         id = try r.readUInt64("snap.id")
@@ -80,13 +81,14 @@ public struct SnapInfo: Sendable, Equatable {
         byteCount = try r.readUInt32("snap.byte_count")
         width = try r.readUInt32("snap.width")
         height = try r.readUInt32("snap.height")
-        openedCount = try r.readUInt32("snap.opened_count")
+        // Version 2 added the count of opens (version 1's Snap ends at the height).
+        openedCount = r.protocolVersion >= 2 ? try r.readUInt32("snap.opened_count") : 0
     }
 
     func encode(into w: inout ByteWriter) {
         w.write(id); w.write(feed); w.write(poster); w.write(postedAt); w.write(expiresAt)
         w.write(state.rawValue); w.write(imageKind.rawValue); w.write(byteCount); w.write(width); w.write(height)
-        w.write(openedCount)
+        if w.protocolVersion >= 2 { w.write(openedCount) }
     }
 }
 
@@ -121,7 +123,7 @@ public struct Snaps: WireMessage, Equatable {
     public init(version: UInt64, snaps: [SnapInfo]) { self.version = version; self.snaps = snaps }
     public init(from r: inout ByteReader) throws(WireError) {
         version = try r.readUInt64("version")
-        snaps = try r.readArray("snaps", minElementBytes: SnapInfo.minimumEncodedSize) { (r: inout ByteReader) throws(WireError) in try SnapInfo(from: &r) }
+        snaps = try r.readArray("snaps", minElementBytes: SnapInfo.minimumEncodedSize(in: r.protocolVersion)) { (r: inout ByteReader) throws(WireError) in try SnapInfo(from: &r) }
     }
     public func encode(into w: inout ByteWriter) { w.write(version); w.writeArray(snaps) { $1.encode(into: &$0) } }
 }
@@ -202,8 +204,9 @@ public struct SnapImage: WireMessage, Equatable {
 
     /// The frame of a SnapImage up to its image: followed by the `imageByteCount` image bytes, the
     /// same bytes as `Frame(SnapImage(...), requestID:)`, so an image held in memory is sent as it is.
-    public static func frameHead(requestID: UInt32, snap: SnapInfo, sha256: [UInt8], imageByteCount: Int) -> [UInt8] {
-        Frame.wireHead(type: type, requestID: requestID,
+    public static func frameHead(requestID: UInt32, version: UInt16 = ProtocolConstants.current, snap: SnapInfo, sha256: [UInt8],
+                                 imageByteCount: Int) -> [UInt8] {
+        Frame.wireHead(type: type, requestID: requestID, version: version,
                        fields: { encodeFields(snap: snap, sha256: sha256, into: &$0) }, trailingByteCount: imageByteCount)
     }
 }

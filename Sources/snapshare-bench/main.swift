@@ -1,7 +1,8 @@
 import Foundation
+import Posix
 
 // snapshare-bench: parse, run one scenario, print the report. Logic lives in BenchRunner.
-signal(SIGPIPE, SIG_IGN)
+Signals.ignore(SIGPIPE)
 let environment = ProcessInfo.processInfo.environment
 let options: BenchOptions
 do {

@@ -1,33 +1,31 @@
-import Dispatch
-import Synchronization
-
 #if canImport(Glibc)
 import Glibc
 #endif
+import Posix
 
-/// Turns Ctrl-C (SIGINT) into a flag a waiting loop checks, so the command can say what was
-/// left going before it exits, instead of dying silently; `stop()` gives SIGINT back.
+/// Ctrl-C (SIGINT) while a command waits, heard on a `SignalPipe` (the client's one signal
+/// path), so the command can say what was left going before it exits, instead of dying
+/// silently; `stop()` gives SIGINT back.
 final class InterruptFlag {
-    /// Shared with the signal handler's queue.
-    private let flag = Flag()
-    private let source: DispatchSourceSignal
+    private let pipe: SignalPipe
+    /// Ctrl-C came.
+    private var raised = false
 
-    init() {
-        // Dispatch only sees a signal whose default action is switched off.
-        signal(SIGINT, SIG_IGN)
-        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: DispatchQueue(label: "snapshare.interrupt"))
-        source.setEventHandler { [flag] in flag.value.store(true, ordering: .releasing) }
-        source.resume()
+    init() throws(ClientError) {
+        do { pipe = try SignalPipe(forwarding: [SIGINT]) } catch {
+            throw ClientError(.local, "cannot catch Ctrl-C: \(error)")
+        }
     }
 
-    var raised: Bool { flag.value.load(ordering: .acquiring) }
-
-    func stop() {
-        source.cancel()
-        signal(SIGINT, SIG_DFL)
+    /// Sleeps `milliseconds`, less if Ctrl-C comes first; true once it has come.
+    func wait(milliseconds: Int32) throws(ClientError) -> Bool {
+        guard !raised else { return true }
+        do { raised = try pipe.wait(timeoutMilliseconds: milliseconds).signals.contains(SIGINT) } catch {
+            throw ClientError(.local, "cannot wait for Ctrl-C: \(error)")
+        }
+        return raised
     }
-}
 
-private final class Flag: Sendable {
-    let value = Atomic<Bool>(false)
+    /// Puts SIGINT back as it was.
+    func stop() { pipe.close() }
 }

@@ -78,7 +78,7 @@ final class LoginScreen: AppScreen {
         app.setStatus(register ? "Registering \(name)…" : "Logging in as \(name)…")
         let backend = app.backend
         // A fresh session for the server typed, adopted by the backend once signed in.
-        backend.performAlone({ () throws(ClientError) -> (Authenticated, Welcome) in
+        backend.performSigningIn({ () throws(ClientError) -> (Authenticated, Welcome) in
             let session = try SnapshareSession(settings: settings, state: state) { _ in }
             let identity = register
                 ? try session.register(username: name, password: password, classCode: code)

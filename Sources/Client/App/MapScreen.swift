@@ -118,11 +118,8 @@ final class MapScreen: AppScreen {
 
     private func pan(dx: Double, dy: Double) {
         guard var view, let drawing else { return }
-        // An eighth of the view per key.
-        let step = Double(drawing.projection.width) / 8 * drawing.projection.degreesPerDot
-        var longitude = view.centerLongitude + dx * step
-        if longitude > 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
-        view.centerLongitude = longitude
+        let step = drawing.projection.panStep
+        view.centerLongitude = MapProjection.wrapped(view.centerLongitude + dx * step)
         view.centerLatitude = min(MapLimits.latitude.upperBound, max(MapLimits.latitude.lowerBound, view.centerLatitude - dy * step))
         moved(view)
     }
@@ -147,18 +144,14 @@ final class MapScreen: AppScreen {
             guard let drawing, mapArea.contains(column: mouse.column, row: mouse.row) else { return }
             let column = mouse.column - mapArea.x, row = mouse.row - mapArea.y
             if let index = drawing.entries.firstIndex(where: { entry in
-                guard entry.isVisible, let dot = drawing.projection.dot(latitude: entry.pin.latitude, longitude: entry.pin.longitude) else { return false }
-                return dot.x / 2 == column && dot.y / 4 == row
+                guard entry.isVisible, let cell = drawing.projection.cell(latitude: entry.pin.latitude, longitude: entry.pin.longitude) else { return false }
+                return cell == (column, row)
             }) {
                 selectedPin = index
                 openAlbum(pins[index])
                 return
             }
-            let projection = drawing.projection
-            let x = Double(column * 2 + 1), y = Double(row * 4 + 2)
-            var longitude = projection.centerLongitude + (x - Double(projection.width) / 2) * projection.degreesPerDot
-            if longitude > 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
-            let latitude = projection.centerLatitude - (y - Double(projection.height) / 2) * projection.degreesPerDot
+            let (latitude, longitude) = drawing.projection.place(atColumn: column, row: row)
             guard MapLimits.latitude.contains(latitude) else { app.setStatus("That is off the map", isError: true); return }
             drop(latitude: latitude, longitude: longitude)
         default:
@@ -239,10 +232,10 @@ final class MapScreen: AppScreen {
             grid.write(line, column: mapArea.x, row: mapArea.y + index, style: land, width: mapArea.width)
         }
         for (index, entry) in drawn.entries.enumerated() where entry.isVisible {
-            guard let dot = drawn.projection.dot(latitude: entry.pin.latitude, longitude: entry.pin.longitude) else { continue }
+            guard let cell = drawn.projection.cell(latitude: entry.pin.latitude, longitude: entry.pin.longitude) else { continue }
             let style = Style(foreground: app.colour ? .indexed(index == selectedPin ? 226 : 203) : .standard, bold: true,
                               reverse: index == selectedPin)
-            grid.write(String(entry.marker), column: mapArea.x + dot.x / 2, row: mapArea.y + dot.y / 4, style: style, width: 1)
+            grid.write(String(entry.marker), column: mapArea.x + cell.column, row: mapArea.y + cell.row, style: style, width: 1)
         }
         grid.write("✛", column: mapArea.x + mapArea.width / 2, row: mapArea.y + mapArea.height / 2,
                    style: Style(foreground: app.colour ? .indexed(196) : .standard, bold: true), width: 1)

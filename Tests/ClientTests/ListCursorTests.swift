@@ -94,4 +94,18 @@ struct ListCursorTests {
         #expect(cursor.handle(Self.click(row: 3), slot: Self.byRow) == .moved)
         #expect(cursor.selected == 7, "a heading is not selected by a click")
     }
+
+    @Test("the items shown are the ones last laid out: a move scrolls nothing until the next layout")
+    func visibleItemsFollowTheLayout() {
+        var cursor = ListCursor()
+        cursor.count = 30
+        cursor.select(15)
+        #expect(cursor.scrollIntoView(visibleRows: 10) == 6..<16)
+        cursor.select(25)
+        #expect(cursor.visibleItems == 6..<16, "drawing reads the layout; it does not scroll")
+        cursor.scrollIntoView(visibleRows: 10)
+        #expect(cursor.visibleItems == 16..<26)
+        cursor.count = 3
+        #expect(cursor.visibleItems == 3..<3, "items gone since the layout are not drawn")
+    }
 }

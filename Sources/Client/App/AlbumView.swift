@@ -17,8 +17,10 @@ final class AlbumView {
     private var thumbnails: [UInt64: PictureCells] = [:]
     private var fetching: Set<UInt64> = []
     private var loading = false
+    /// The box of each thumbnail shown, in the order of `cursor.visibleItems`, as last laid out.
     private var cells: [Rect] = []
     private static let columns = 5
+    private static let cellHeight = 7
 
     init(app: AppModel, pin: PinInfo, marker: Character) {
         self.app = app
@@ -154,6 +156,16 @@ final class AlbumView {
         }, then: { [self] message in app.setStatus(message) })
     }
 
+    /// Scrolls the grid and places the thumbnails shown, for drawing and for clicks.
+    func layout(in area: Rect) {
+        let cellWidth = area.width / Self.columns
+        cells = cursor.scrollIntoView(visibleRows: max(1, (area.height - 2) / Self.cellHeight)).map { index in
+            let slot = index - cursor.firstRow * Self.columns
+            return Rect(x: area.x + slot % Self.columns * cellWidth, y: area.y + 1 + slot / Self.columns * Self.cellHeight,
+                        width: cellWidth, height: Self.cellHeight)
+        }
+    }
+
     func draw(into grid: inout CellGrid, area: Rect) {
         guard let album else {
             grid.write("Loading the album of pin \(marker)…", column: area.x + 1, row: area.y)
@@ -171,17 +183,9 @@ final class AlbumView {
             grid.write(album.state == .failed ? album.error : "No Images", column: area.x + 3, row: area.y + 2)
             return
         }
-        let cellWidth = area.width / Self.columns
-        let cellHeight = 7
-        cells = []
-        cursor.count = album.photos.count
         // Only the thumbnails on screen are drawn.
-        for index in cursor.scrollIntoView(visibleRows: max(1, (area.height - 2) / cellHeight)) {
-            let slot = index - cursor.firstRow * Self.columns
+        for (index, box) in zip(cursor.visibleItems, cells) {
             let photo = album.photos[index]
-            let box = Rect(x: area.x + slot % Self.columns * cellWidth, y: area.y + 1 + slot / Self.columns * cellHeight,
-                           width: cellWidth, height: cellHeight)
-            cells.append(box)
             let inner = Rect(x: box.x + 1, y: box.y, width: box.width - 2, height: box.height - 1)
             if let picture = thumbnails[photo.id] {
                 picture.draw(into: &grid, area: inner, depth: app.depth)

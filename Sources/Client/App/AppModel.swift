@@ -3,7 +3,10 @@ import Imaging
 import TerminalUI
 import Wire
 
-/// One screen of the app (a tab, or the login form): events in, cells out.
+/// One screen of the app (a tab, or the login form): events in, cells out. Each frame is laid
+/// out, then drawn: `layout(in:)` is the one step that may change the screen for the frame
+/// (scrolling, and where each thing a click can hit sits, kept as the screen's state for the
+/// events that follow); `draw` only reads, like ratatui's `StatefulWidget`.
 protocol AppScreen: AnyObject {
     /// The keys this screen knows, for the `?` overlay: (keys, what they do).
     var keys: [(String, String)] { get }
@@ -13,7 +16,9 @@ protocol AppScreen: AnyObject {
     func activate()
     /// Applies `event`; false when the screen had no use for it.
     func handle(_ event: InputEvent) -> Bool
-    /// Draws into `area` of `grid`.
+    /// Places what the screen shows in `area` for the state it is in, before `draw`.
+    func layout(in area: Rect)
+    /// Draws the state into `area` of `grid`, where the last layout placed it; changes nothing.
     func draw(into grid: inout CellGrid, area: Rect)
     /// Called about once a second: timers, live data.
     func tick(now: Int64)
@@ -24,6 +29,7 @@ protocol AppScreen: AnyObject {
 extension AppScreen {
     var isTyping: Bool { false }
     func activate() {}
+    func layout(in area: Rect) {}
     func tick(now: Int64) {}
     func finish() {}
 }
@@ -78,9 +84,8 @@ final class AppModel {
     var startSettings: ConnectionSettings?
     /// How full-screen pictures are drawn (`--pictures`); thumbnails are always half blocks.
     var pictures = PictureProtocol.halfblock
-    /// The full-screen picture on screen when it goes through a graphics protocol, and where:
-    /// the loop sends it after the cells (`AppRunner`).
-    private(set) var protocolPicture: (picture: PictureCells, area: Rect)?
+    /// The size of the frame last laid out.
+    private(set) var size = (columns: 0, rows: 0)
     /// Shown instead of the tabs while nobody is logged in.
     private(set) var login: LoginScreen?
 
@@ -244,9 +249,40 @@ final class AppModel {
 
     // MARK: Drawing
 
+    /// One frame of `columns` x `rows`: laid out, then drawn.
     func render(columns: Int, rows: Int) -> CellGrid {
+        layout(columns: columns, rows: rows)
+        return draw()
+    }
+
+    private var fitsMinimum: Bool { size.columns >= Self.minimumSize.columns && size.rows >= Self.minimumSize.rows }
+
+    /// Where the screen goes: between the tab bar (and its banner) and the status line.
+    private var screenArea: Rect { Rect(x: 0, y: 2, width: size.columns, height: size.rows - 4) }
+
+    /// Where a full-screen picture goes: everything above its caption.
+    private var pictureArea: Rect { Rect(x: 0, y: 0, width: size.columns, height: size.rows - 1) }
+
+    /// Lays the frame out: the current screen, unless a full-screen picture or the window's
+    /// size hides it.
+    private func layout(columns: Int, rows: Int) {
+        size = (columns, rows)
+        guard fitsMinimum else { return }
+        if case .picture = overlay { return }
+        current.layout(in: screenArea)
+    }
+
+    /// The full-screen picture when it goes through a graphics protocol, and where: the loop
+    /// sends it after the cells (`AppRunner`).
+    var protocolPicture: (picture: PictureCells, area: Rect)? {
+        guard fitsMinimum, pictures != .halfblock, case .picture(let picture, _) = overlay else { return nil }
+        return (picture, pictureArea)
+    }
+
+    private func draw() -> CellGrid {
+        let (columns, rows) = size
         var grid = CellGrid(columns: columns, rows: rows)
-        guard columns >= Self.minimumSize.columns, rows >= Self.minimumSize.rows else {
+        guard fitsMinimum else {
             let lines = ["Make the window larger", "Snapshare needs at least \(Self.minimumSize.columns)x\(Self.minimumSize.rows);",
                          "this one is \(columns)x\(rows).", "q quits"]
             for (index, line) in lines.enumerated() {
@@ -254,19 +290,13 @@ final class AppModel {
             }
             return grid
         }
-        protocolPicture = nil
         if case .picture(let picture, let caption) = overlay {
-            let area = Rect(x: 0, y: 0, width: columns, height: rows - 1)
-            if pictures == .halfblock {
-                picture.draw(into: &grid, area: area, depth: depth)
-            } else {
-                protocolPicture = (picture, area)
-            }
+            if pictures == .halfblock { picture.draw(into: &grid, area: pictureArea, depth: depth) }
             grid.write(caption, column: 0, row: rows - 1, style: Style(bold: true))
             return grid
         }
         drawTabBar(into: &grid)
-        current.draw(into: &grid, area: Rect(x: 0, y: 2, width: columns, height: rows - 4))
+        current.draw(into: &grid, area: screenArea)
         drawStatus(into: &grid)
         switch overlay {
         case .help: drawBox(into: &grid, title: "Keys", lines: helpLines())

@@ -20,7 +20,8 @@ final class FeedsScreen: AppScreen {
     private var cursor = ListCursor()
     private var polling = false
     private var opening = false
-    private var top = 0
+    /// The screen row of the first item, as last laid out: a click counts from it.
+    private var listTop = 0
 
     init(app: AppModel) {
         self.app = app
@@ -83,7 +84,7 @@ final class FeedsScreen: AppScreen {
 
     func handle(_ event: InputEvent) -> Bool {
         if case .key(.enter, _) = event { open(); return true }
-        switch cursor.handle(event, slot: { [top] mouse in mouse.row >= top ? mouse.row - top : nil }) {
+        switch cursor.handle(event, slot: { [listTop] mouse in mouse.row >= listTop ? mouse.row - listTop : nil }) {
         case nil: return false
         case .moved: return true
         case .activated: open(); return true
@@ -139,16 +140,20 @@ final class FeedsScreen: AppScreen {
         rebuild()
     }
 
+    func layout(in area: Rect) {
+        listTop = area.y
+        cursor.scrollIntoView(visibleRows: area.height)
+    }
+
     func draw(into grid: inout CellGrid, area: Rect) {
-        top = area.y
         guard !rows.isEmpty else {
             grid.write(watch.hasListing ? "No feeds yet" : "Loading the feeds…", column: area.x + 1, row: area.y)
             return
         }
         let now = app.now
         // Only the rows on screen are drawn: a feed of 10,000 snaps costs one screenful.
-        for index in cursor.scrollIntoView(visibleRows: area.height) {
-            let row = area.y + index - cursor.firstRow
+        for index in cursor.visibleItems {
+            let row = listTop + index - cursor.firstRow
             switch rows[index] {
             case .feed(let name, let count):
                 grid.write("\(name) (\(count))", column: area.x + 1, row: row, style: Style(bold: true, underline: true))

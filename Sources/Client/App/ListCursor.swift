@@ -6,7 +6,7 @@ import TerminalUI
 /// on the selected one, opens it.
 ///
 /// Screens set `count` whenever their items change, call `scrollIntoView(visibleRows:)` when
-/// they draw, and draw the indices it returns.
+/// they lay out a frame, and draw the items of `visibleItems`.
 struct ListCursor {
     /// Items per row: 1 for a list, more for a grid of pictures.
     let columns: Int
@@ -17,9 +17,9 @@ struct ListCursor {
         didSet { select(selected) }
     }
     private(set) var selected = 0
-    /// The first row on screen when last drawn.
+    /// The first row on screen, as last laid out.
     private(set) var firstRow = 0
-    /// How many rows fit on screen when last drawn.
+    /// How many rows fit on screen, as last laid out.
     private(set) var visibleRows = 1
 
     init(columns: Int = 1, isSelectable: @escaping (Int) -> Bool = { _ in true }) {
@@ -50,8 +50,8 @@ struct ListCursor {
     }
 
     /// Moves for a key or the wheel, or selects (or opens) what a click hit. `slot` says which
-    /// item on screen a mouse event points at, counted from the first one drawn; nil when none
-    /// (a slot past the rows last drawn hits nothing either).
+    /// item on screen a mouse event points at, counted from the first one shown; nil when none
+    /// (a slot past the rows laid out hits nothing either).
     /// Returns nil for an event that is not about moving, for the screen to handle.
     mutating func handle(_ event: InputEvent, slot: (MouseEvent) -> Int?) -> Outcome? {
         let page = max(1, visibleRows) * columns
@@ -87,7 +87,8 @@ struct ListCursor {
     }
 
     /// Scrolls as little as needed for the selection to show in `visibleRows` rows (and no
-    /// further than the last row allows); returns the items to draw, in order.
+    /// further than the last row allows): the layout step. Returns `visibleItems`.
+    @discardableResult
     mutating func scrollIntoView(visibleRows: Int) -> Range<Int> {
         self.visibleRows = max(1, visibleRows)
         let selectedRow = selected / columns
@@ -95,8 +96,13 @@ struct ListCursor {
         if selectedRow >= firstRow + self.visibleRows { firstRow = selectedRow - self.visibleRows + 1 }
         let rows = (count + columns - 1) / columns
         firstRow = max(0, min(firstRow, rows - self.visibleRows))
-        let first = firstRow * columns
-        return first..<min(count, first + self.visibleRows * columns)
+        return visibleItems
+    }
+
+    /// The items on screen as last laid out, in order: what a screen draws.
+    var visibleItems: Range<Int> {
+        let first = min(count, firstRow * columns)
+        return first..<min(count, first + visibleRows * columns)
     }
 
     private func nearestSelectable(from index: Int, forward: Bool) -> Int? {

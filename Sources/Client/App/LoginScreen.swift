@@ -44,10 +44,11 @@ final class LoginScreen: AppScreen {
             }
         case .mouse(let mouse):
             guard case .press(.left) = mouse.action else { return true }
-            let index = mouse.row - 4
-            if (0..<fields.count).contains(index / 2), index % 2 == 0 { focus = index / 2 }
-            if mouse.row == 4 + fields.count * 2 + 1 {
-                if mouse.column < 14 { submit(register: false) } else if mouse.column < 28 { submit(register: true) }
+            if let index = layout.fieldRows.firstIndex(of: mouse.row) { focus = index }
+            switch layout.buttons.firstIndex(where: { $0.contains(column: mouse.column, row: mouse.row) }) {
+            case 0: submit(register: false)
+            case 1: submit(register: true)
+            default: break
             }
         case .key(.character("q"), []) where !isTyping: app.quit()
         default:
@@ -97,20 +98,43 @@ final class LoginScreen: AppScreen {
         })
     }
 
+    // MARK: Layout and drawing
+
+    /// Where the last layout put what a click can hit.
+    private struct Layout {
+        /// The screen row of each field.
+        var fieldRows: [Int] = []
+        /// "Log in" and "Register".
+        var buttons: [Rect] = []
+    }
+
+    private var layout = Layout()
+
+    func layout(in area: Rect) {
+        let left = area.x + 2
+        layout.fieldRows = fields.indices.map { area.y + 2 + $0 * 2 }
+        let row = area.y + 2 + fields.count * 2 + 1
+        var at = left
+        layout.buttons = Self.buttons.map { title in
+            let box = Rect(x: at, y: row, width: Self.label(title).count, height: 1)
+            at += box.width + 2
+            return box
+        }
+    }
+
+    private static func label(_ button: String) -> String { "[ \(button) ]" }
+
     func draw(into grid: inout CellGrid, area: Rect) {
         let left = area.x + 2
         grid.write("Welcome to Snapshare", column: left, row: area.y, style: Style(bold: true))
-        for (index, field) in fields.enumerated() {
-            field.draw(into: &grid, column: left, row: area.y + 2 + index * 2, labelWidth: 28, width: min(area.width - 4, 76),
-                       focused: focus == index && !busy)
+        for (index, (field, row)) in zip(fields, layout.fieldRows).enumerated() {
+            field.draw(into: &grid, column: left, row: row, labelWidth: 28, width: min(area.width - 4, 76), focused: focus == index && !busy)
         }
-        let row = area.y + 2 + fields.count * 2 + 1
-        var at = left
-        for (index, title) in Self.buttons.enumerated() {
+        for (index, (title, box)) in zip(Self.buttons, layout.buttons).enumerated() {
             let focused = focus == fields.count + index
-            at += grid.write("[ \(title) ]", column: at, row: row, style: Style(bold: focused, reverse: focused)) + 2
+            grid.write(Self.label(title), column: box.x, row: box.y, style: Style(bold: focused, reverse: focused))
         }
         grid.write("Tab moves between fields · Enter logs in · Ctrl-R registers · Ctrl-C quits",
-                   column: left, row: row + 2)
+                   column: left, row: area.y + 2 + fields.count * 2 + 3)
     }
 }

@@ -23,6 +23,7 @@ final class MapScreen: AppScreen {
     /// The view moved and is not saved yet; when it last moved.
     private var unsaved: Date?
     private var saving = false
+    /// The map as last laid out: where it sits and its projection, which pans and clicks use.
     private var drawing: MapRenderer.Drawing?
     private var mapArea = Rect(x: 0, y: 0, width: 0, height: 0)
 
@@ -203,7 +204,23 @@ final class MapScreen: AppScreen {
         })
     }
 
-    // MARK: Drawing
+    // MARK: Layout and drawing
+
+    /// Renders the world for the view and the window (the braille lines and the projection),
+    /// or lays out the album shown instead.
+    func layout(in area: Rect) {
+        switch mode {
+        case .album(let album):
+            album.layout(in: area)
+        case .random:
+            break
+        case .map:
+            guard let world, let view else { return }
+            mapArea = Rect(x: area.x, y: area.y, width: area.width, height: area.height - 1)
+            drawing = MapRenderer(world: world).draw(centerLatitude: view.centerLatitude, centerLongitude: view.centerLongitude,
+                                                     zoom: view.zoom, columns: mapArea.width, rows: mapArea.height, pins: pins)
+        }
+    }
 
     func draw(into grid: inout CellGrid, area: Rect) {
         switch mode {
@@ -219,14 +236,10 @@ final class MapScreen: AppScreen {
         case .map:
             break
         }
-        guard let world, let view else {
+        guard let view, let drawn = drawing else {
             grid.write("Loading the map…", column: area.x + 1, row: area.y)
             return
         }
-        mapArea = Rect(x: area.x, y: area.y, width: area.width, height: area.height - 1)
-        let drawn = MapRenderer(world: world).draw(centerLatitude: view.centerLatitude, centerLongitude: view.centerLongitude,
-                                                   zoom: view.zoom, columns: mapArea.width, rows: mapArea.height, pins: pins)
-        drawing = drawn
         let land = app.colour ? Style(foreground: .indexed(71)) : Style.plain
         for (index, line) in drawn.lines.enumerated() {
             grid.write(line, column: mapArea.x, row: mapArea.y + index, style: land, width: mapArea.width)

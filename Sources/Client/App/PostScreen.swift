@@ -81,7 +81,7 @@ final class PostScreen: AppScreen {
     }
 
     private func handlePick(_ event: InputEvent) -> Bool {
-        switch sampleCursor.handle(event, slot: { [lastCells] mouse in lastCells.firstIndex { $0.contains(column: mouse.column, row: mouse.row) } }) {
+        switch sampleCursor.handle(event, slot: { [layout] mouse in layout.sampleBoxes.firstIndex { $0.contains(column: mouse.column, row: mouse.row) } }) {
         case .moved: return true
         case .activated: file = nil; chooseFeed(); return true
         case nil: break
@@ -99,8 +99,8 @@ final class PostScreen: AppScreen {
     }
 
     private func handleFeeds(_ event: InputEvent) -> Bool {
-        let slot = { [feedListTop, feedListWidth] (mouse: MouseEvent) in
-            mouse.row >= feedListTop && mouse.column < feedListWidth ? mouse.row - feedListTop : nil
+        let slot = { [layout] (mouse: MouseEvent) in
+            layout.feedList.contains(column: mouse.column, row: mouse.row) ? mouse.row - layout.feedList.y : nil
         }
         switch feedCursor.handle(event, slot: slot) {
         case .moved: return true
@@ -185,11 +185,35 @@ final class PostScreen: AppScreen {
         })
     }
 
-    // MARK: Drawing
+    // MARK: Layout and drawing
 
-    private var lastCells: [Rect] = []
-    private var feedListTop = 0
-    private let feedListWidth = 30
+    /// Where the last layout put what a click can hit.
+    private struct Layout {
+        /// The box of each sample shown, in the order of `sampleCursor.visibleItems`.
+        var sampleBoxes: [Rect] = []
+        /// The feed list beside the chosen picture.
+        var feedList = Rect(x: 0, y: 0, width: 0, height: 0)
+    }
+
+    private var layout = Layout()
+    private static let feedListWidth = 30
+
+    func layout(in area: Rect) {
+        switch phase {
+        case .pick, .typingPath:
+            let columns = Self.gridColumns
+            let rows = (samples.count + columns - 1) / columns
+            let bottom = phase == .typingPath ? 2 : 0
+            let cellWidth = area.width / columns
+            let cellHeight = max(3, (area.height - 1 - bottom) / max(1, rows))
+            layout.sampleBoxes = sampleCursor.scrollIntoView(visibleRows: rows).map { index in
+                Rect(x: area.x + index % columns * cellWidth, y: area.y + 1 + index / columns * cellHeight, width: cellWidth, height: cellHeight)
+            }
+        case .chooseFeed:
+            layout.feedList = Rect(x: area.x, y: area.y + 2, width: Self.feedListWidth, height: area.height - 3)
+            feedCursor.scrollIntoView(visibleRows: layout.feedList.height)
+        }
+    }
 
     func draw(into grid: inout CellGrid, area: Rect) {
         if let loadError {
@@ -209,17 +233,8 @@ final class PostScreen: AppScreen {
     private func drawPicker(into grid: inout CellGrid, area: Rect) {
         grid.write("Pick a picture", column: area.x + 1, row: area.y, style: Style(bold: true))
         grid.write("Enter chooses · o posts a file instead", column: area.x + 18, row: area.y)
-        let columns = Self.gridColumns
-        let rows = (samples.count + columns - 1) / columns
-        let bottom = phase == .typingPath ? 2 : 0
-        let cellWidth = area.width / columns
-        let cellHeight = max(3, (area.height - 1 - bottom) / max(1, rows))
-        lastCells = []
-        for index in sampleCursor.scrollIntoView(visibleRows: rows) {
+        for (index, box) in zip(sampleCursor.visibleItems, layout.sampleBoxes) {
             let sample = samples[index]
-            let box = Rect(x: area.x + index % columns * cellWidth, y: area.y + 1 + index / columns * cellHeight,
-                           width: cellWidth, height: cellHeight)
-            lastCells.append(box)
             let isSelected = index == selected
             sample.picture.draw(into: &grid, area: Rect(x: box.x + 1, y: box.y, width: box.width - 2, height: box.height - 1), depth: app.depth)
             let label = (isSelected ? "▶ " : "  ") + sample.name
@@ -233,14 +248,14 @@ final class PostScreen: AppScreen {
 
     private func drawFeeds(into grid: inout CellGrid, area: Rect) {
         grid.write("Post \(chosen?.name ?? "") to which feed?", column: area.x + 1, row: area.y, style: Style(bold: true))
-        feedListTop = area.y + 2
-        for index in feedCursor.scrollIntoView(visibleRows: area.height - 3) {
+        let list = layout.feedList
+        for index in feedCursor.visibleItems {
             let isSelected = index == feedIndex
-            grid.write((isSelected ? "◉ " : "○ ") + feeds[index].name, column: area.x + 1, row: feedListTop + index - feedCursor.firstRow,
-                       style: Style(bold: isSelected, reverse: isSelected), width: feedListWidth - 2)
+            grid.write((isSelected ? "◉ " : "○ ") + feeds[index].name, column: list.x + 1, row: list.y + index - feedCursor.firstRow,
+                       style: Style(bold: isSelected, reverse: isSelected), width: list.width - 2)
         }
         grid.write(posting ? "Posting…" : "Enter posts · Esc goes back", column: area.x + 1, row: area.y + area.height - 1)
-        chosen?.picture.draw(into: &grid, area: Rect(x: area.x + feedListWidth, y: area.y + 1,
-                                                    width: area.width - feedListWidth - 1, height: area.height - 1), depth: app.depth)
+        chosen?.picture.draw(into: &grid, area: Rect(x: list.x + list.width, y: area.y + 1,
+                                                    width: area.width - list.width - 1, height: area.height - 1), depth: app.depth)
     }
 }

@@ -196,13 +196,18 @@ final class VacationsScreen: AppScreen {
         return true
     }
 
-    // MARK: Drawing
+    // MARK: Layout and drawing
 
+    /// The screen row of the list's first item, as last laid out: a click counts from it.
     private var listTop = 0
+
+    func layout(in area: Rect) {
+        listTop = area.y + 2
+        cursor.scrollIntoView(visibleRows: area.height - 3)
+    }
 
     func draw(into grid: inout CellGrid, area: Rect) {
         let left = area.x + 1
-        listTop = area.y + 2
         var lines: [String] = []
         switch level {
         case .list, .naming:
@@ -226,8 +231,7 @@ final class VacationsScreen: AppScreen {
             grid.write("\(store.name) · \(title)", column: left, row: area.y, style: Style(bold: true))
             lines = photos.map { "\($0.displayTitle) · \($0.place)" }
         }
-        cursor.count = lines.count
-        for index in cursor.scrollIntoView(visibleRows: area.height - 3) {
+        for index in cursor.visibleItems where lines.indices.contains(index) {
             grid.write(lines[index], column: left, row: listTop + index - cursor.firstRow,
                        style: Style(bold: index == selected, reverse: index == selected), width: area.width - 2)
         }

@@ -28,10 +28,14 @@ final class AlbumView {
         self.marker = marker
     }
 
-    var keys: [(String, String)] {
-        [("arrows / click", "choose a photo"), ("Enter", "the photo full screen"), ("x / Delete", "remove the photo"),
-         ("v", "visit or unvisit it in the current vacation"), ("n", "New Collection (not while downloading)"), ("Esc", "back to the map")]
-    }
+    /// The album's keys; the map that shows it adds the way back.
+    static let keys = KeyTable<AlbumView>(
+        ListCursor.keys(\.cursor, grid: true, slot: { album, mouse in album.cells.firstIndex { $0.contains(column: mouse.column, row: mouse.row) } },
+                        open: { $0.showSelected() })
+        + [.init([.key(.enter)], "the photo full screen") { $0.showSelected() },
+           .init([.character("x"), .key(.delete)], "remove the photo") { $0.removeSelected() },
+           .init([.character("v")], "visit or unvisit it in the current vacation") { $0.toggleVisit() },
+           .init([.character("n")], "New Collection (not while downloading)") { $0.newCollection() }])
 
     func refresh() {
         guard !loading else { return }
@@ -69,23 +73,6 @@ final class AlbumView {
         do { return try ImageCodec.decode(bytes, limits: limits) } catch {
             throw ClientError(.integrity, "the photo cannot be shown: \(error)")
         }
-    }
-
-    func handle(_ event: InputEvent) -> Bool {
-        switch cursor.handle(event, slot: { [cells] mouse in cells.firstIndex { $0.contains(column: mouse.column, row: mouse.row) } }) {
-        case .moved: return true
-        case .activated: showSelected(); return true
-        case nil: break
-        }
-        switch event {
-        case .key(.enter, _): showSelected()
-        case .key(.character("x"), []), .key(.delete, _): removeSelected()
-        case .key(.character("n"), []): newCollection()
-        case .key(.character("v"), []): toggleVisit()
-        default:
-            return false
-        }
-        return true
     }
 
     private func showSelected() {

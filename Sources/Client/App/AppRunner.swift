@@ -21,7 +21,7 @@ enum AppRunner {
     }
 
     /// Every tab, for the model.
-    static func screens(_ app: AppModel) -> [AppModel.Tab: AppScreen] {
+    static func screens(_ app: AppModel) -> [AppModel.Tab: any AppScreen] {
         [.post: PostScreen(app: app), .feeds: FeedsScreen(app: app), .map: MapScreen(app: app),
          .vacations: VacationsScreen(app: app), .movies: MoviesScreen(app: app)]
     }
@@ -97,7 +97,8 @@ enum AppRunner {
                 guard try session.respond(to: signal) == .redraw else { return }
                 redraw = true
             }
-            if wakeup.events.contains(.key(.control("z"))) {
+            if app.suspendRequested {
+                app.suspendRequested = false
                 try session.suspend()
                 redraw = true
             }

@@ -32,10 +32,12 @@ final class FeedsScreen: AppScreen {
 
     private var selected: Int { cursor.selected }
 
-    var keys: [(String, String)] {
-        [("↑ ↓ / j k / wheel", "move"), ("PgUp PgDn Home End", "move by pages, to the ends"),
-         ("Enter / click", "open an unread snap (once), or see who opened yours")]
-    }
+    var keys: KeyTable<FeedsScreen> { Self.snapKeys }
+
+    private static let snapKeys = KeyTable<FeedsScreen>(
+        ListCursor.keys(\.cursor, slot: { screen, mouse in mouse.row >= screen.listTop ? mouse.row - screen.listTop : nil },
+                        open: { $0.open() })
+        + [.init([.key(.enter)], "open an unread snap (once); yours: who opened it") { $0.open() }])
 
     func activate() { refresh() }
 
@@ -80,15 +82,6 @@ final class FeedsScreen: AppScreen {
         }
         cursor.count = rows.count
         cursor.select(rows.firstIndex { if case .snap(let snap) = $0 { snap.id == selectedID } else { false } } ?? 0)
-    }
-
-    func handle(_ event: InputEvent) -> Bool {
-        if case .key(.enter, _) = event { open(); return true }
-        switch cursor.handle(event, slot: { [listTop] mouse in mouse.row >= listTop ? mouse.row - listTop : nil }) {
-        case nil: return false
-        case .moved: return true
-        case .activated: open(); return true
-        }
     }
 
     private func open() {

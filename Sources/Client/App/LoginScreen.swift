@@ -21,41 +21,47 @@ final class LoginScreen: AppScreen {
                   TextField(label: "Class code (new accounts)", limit: 128)]
     }
 
-    var keys: [(String, String)] {
-        [("Tab / ↑ ↓", "next or previous field"), ("Enter", "next field; on a button, press it"),
-         ("Ctrl-L", "log in from any field"), ("Ctrl-R", "register from any field")]
-    }
+    /// Nothing while signing in: the app's own keys (Ctrl-C) still work.
+    var keys: KeyTable<LoginScreen> { busy ? KeyTable([]) : Self.formKeys }
+
+    private static let formKeys = KeyTable<LoginScreen>([
+        .init("next or previous field or button", cases: [
+            .init([.key(.tab), .key(.down)]) { $0.focus = ($0.focus + 1) % ($0.fields.count + 2) },
+            .init([.key(.backTab), .key(.up)]) { $0.focus = ($0.focus + $0.fields.count + 1) % ($0.fields.count + 2) },
+        ]),
+        .init([.key(.enter)], "next field; on a button, press it") { $0.enter() },
+        .init([.key(.control("l"))], "log in from any field") { $0.submit(register: false) },
+        .init([.key(.control("r"))], "register from any field") { $0.submit(register: true) },
+        .init([.click], "a field or a button", event: { screen, event in
+            guard case .mouse(let mouse) = event else { return false }
+            screen.click(mouse)
+            return true
+        }),
+        .init([.character("q")], "quit (on a button)") { $0.app.quit() },
+        .init([.typing], "the field", event: { screen, event in
+            guard screen.focus < screen.fields.count else { return false }
+            return screen.fields[screen.focus].handle(event)
+        }),
+    ])
 
     var isTyping: Bool { focus < fields.count }
 
-    func handle(_ event: InputEvent) -> Bool {
-        guard !busy else { return true }
-        switch event {
-        case .key(.tab, _), .key(.down, _): focus = (focus + 1) % (fields.count + 2)
-        case .key(.backTab, _), .key(.up, _): focus = (focus + fields.count + 1) % (fields.count + 2)
-        case .key(.control("l"), _): submit(register: false)
-        case .key(.control("r"), _): submit(register: true)
-        case .key(.enter, _):
-            switch focus {
-            case fields.count: submit(register: false)
-            case fields.count + 1: submit(register: true)
-            case 2 where !fields[1].text.isEmpty: submit(register: false)
-            default: focus += 1
-            }
-        case .mouse(let mouse):
-            guard case .press(.left) = mouse.action else { return true }
-            if let index = layout.fieldRows.firstIndex(of: mouse.row) { focus = index }
-            switch layout.buttons.firstIndex(where: { $0.contains(column: mouse.column, row: mouse.row) }) {
-            case 0: submit(register: false)
-            case 1: submit(register: true)
-            default: break
-            }
-        case .key(.character("q"), []) where !isTyping: app.quit()
-        default:
-            guard focus < fields.count else { return false }
-            return fields[focus].handle(event)
+    private func enter() {
+        switch focus {
+        case fields.count: submit(register: false)
+        case fields.count + 1: submit(register: true)
+        case 2 where !fields[1].text.isEmpty: submit(register: false)
+        default: focus += 1
         }
-        return true
+    }
+
+    private func click(_ mouse: MouseEvent) {
+        if let index = layout.fieldRows.firstIndex(of: mouse.row) { focus = index }
+        switch layout.buttons.firstIndex(where: { $0.contains(column: mouse.column, row: mouse.row) }) {
+        case 0: submit(register: false)
+        case 1: submit(register: true)
+        default: break
+        }
     }
 
     private func submit(register: Bool) {

@@ -54,66 +54,42 @@ final class PostScreen: AppScreen {
         })
     }
 
-    var keys: [(String, String)] {
+    var keys: KeyTable<PostScreen> {
         switch phase {
-        case .pick: [("arrows / click", "pick a picture"), ("Enter", "choose it, then a feed"), ("o", "post a PNG or JPEG file instead")]
-        case .typingPath: [("Enter", "use this file"), ("Esc", "back to the pictures")]
-        case .chooseFeed: [("↑ ↓ / click", "choose the one feed"), ("Enter / p", "post"), ("Esc", "back to the pictures")]
+        case .pick: Self.pickKeys
+        case .typingPath: Self.pathKeys
+        case .chooseFeed: Self.feedKeys
         }
     }
+
+    private static let pickKeys = KeyTable<PostScreen>(
+        ListCursor.keys(\.sampleCursor, grid: true,
+                        slot: { screen, mouse in screen.layout.sampleBoxes.firstIndex { $0.contains(column: mouse.column, row: mouse.row) } },
+                        open: { $0.chooseSample() })
+        + [.init([.key(.enter)], "choose it, then a feed") { $0.chooseSample() },
+           .init([.character("o")], "post a PNG or JPEG file instead") { $0.phase = .typingPath }])
+
+    private static let pathKeys = KeyTable<PostScreen>([
+        .init([.key(.enter)], "use this file") { $0.openFile() },
+        .init([.key(.escape)], "back to the pictures") { $0.phase = .pick },
+        .init([.typing], "the file's path (Ctrl-U clears)", event: { $0.path.handle($1) }),
+    ])
+
+    private static let feedKeys = KeyTable<PostScreen>(
+        ListCursor.keys(\.feedCursor, slot: { screen, mouse in
+            screen.layout.feedList.contains(column: mouse.column, row: mouse.row) ? mouse.row - screen.layout.feedList.y : nil
+        }, open: { $0.post() })
+        + [.init([.key(.enter), .character("p")], "post") { $0.post() },
+           .init([.key(.escape), .key(.backspace)], "back to the pictures") { $0.phase = .pick }])
 
     var isTyping: Bool { phase == .typingPath }
 
     private var chosen: Choice? { file ?? (samples.indices.contains(selected) ? samples[selected] : nil) }
 
-    func handle(_ event: InputEvent) -> Bool {
-        switch phase {
-        case .pick: return handlePick(event)
-        case .typingPath:
-            switch event {
-            case .key(.escape, _): phase = .pick
-            case .key(.enter, _): openFile()
-            default: return path.handle(event)
-            }
-            return true
-        case .chooseFeed: return handleFeeds(event)
-        }
-    }
-
-    private func handlePick(_ event: InputEvent) -> Bool {
-        switch sampleCursor.handle(event, slot: { [layout] mouse in layout.sampleBoxes.firstIndex { $0.contains(column: mouse.column, row: mouse.row) } }) {
-        case .moved: return true
-        case .activated: file = nil; chooseFeed(); return true
-        case nil: break
-        }
-        switch event {
-        case .key(.enter, _):
-            file = nil
-            chooseFeed()
-        case .key(.character("o"), []):
-            phase = .typingPath
-        default:
-            return false
-        }
-        return true
-    }
-
-    private func handleFeeds(_ event: InputEvent) -> Bool {
-        let slot = { [layout] (mouse: MouseEvent) in
-            layout.feedList.contains(column: mouse.column, row: mouse.row) ? mouse.row - layout.feedList.y : nil
-        }
-        switch feedCursor.handle(event, slot: slot) {
-        case .moved: return true
-        case .activated: post(); return true
-        case nil: break
-        }
-        switch event {
-        case .key(.escape, _), .key(.backspace, _): phase = .pick
-        case .key(.enter, _), .key(.character("p"), []): post()
-        default:
-            return false
-        }
-        return true
+    /// The sample selected, rather than a typed file.
+    private func chooseSample() {
+        file = nil
+        chooseFeed()
     }
 
     /// Reads and decodes the typed file off the screen's thread: a phone's 50-megapixel photo

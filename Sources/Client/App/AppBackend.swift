@@ -22,6 +22,7 @@ final class AppBackend: @unchecked Sendable {
 
     /// A request for the network queue.
     private struct Job {
+        /// What the job does, and whether it needs the session for it.
         enum Work {
             /// Runs with the backend's session (made first if there is none); nil back when
             /// the connection was lost under it.

@@ -20,6 +20,7 @@ public final class SignalPipe: @unchecked Sendable {
         /// `wake()` was called.
         public var woken = false
 
+        /// A delivery of `signals` (and a wake-up when `woken`).
         public init(signals: [Int32] = [], woken: Bool = false) {
             self.signals = signals
             self.woken = woken

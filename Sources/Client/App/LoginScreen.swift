@@ -140,7 +140,8 @@ final class LoginScreen: AppScreen {
             let focused = focus == fields.count + index
             grid.write(Self.label(title), column: box.x, row: box.y, style: Style(bold: focused, reverse: focused))
         }
+        // Two rows under the buttons.
         grid.write("Tab moves between fields · Enter logs in · Ctrl-R registers · Ctrl-C quits",
-                   column: left, row: area.y + 2 + fields.count * 2 + 3)
+                   column: left, row: (layout.buttons.first?.y ?? area.y) + 2)
     }
 }

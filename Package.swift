@@ -25,8 +25,8 @@ let package = Package(
         ),
 
         // The core, in layers (docs/ARCHITECTURE.md). Who may import whom: Wire, CommandLineParsing
-        // and Crypto import none of ours; Posix (the one syscall layer: reads and writes, sockets,
-        // epoll, threads) imports only CLinux; TLS imports Crypto and Posix; SQLite imports Posix;
+        // and Crypto import none of ours; Posix (the one syscall layer: reads, writes and poll, sockets,
+        // epoll, threads, signals) imports only CLinux; TLS imports Crypto and Posix; SQLite imports Posix;
         // Imaging imports Wire (for ImageFormat). Nothing here knows the server, the client or a
         // terminal.
         // Bytes, frames and messages of docs/PROTOCOL.md: pure, no system calls.
@@ -37,7 +37,8 @@ let package = Package(
         .target(name: "Crypto", dependencies: ["COpenSSL"], path: "Sources/Shared/Crypto"),
         // TLS 1.3 as a state machine over memory BIOs (or a socket sink in C), certificates.
         .target(name: "TLS", dependencies: ["COpenSSL", "Crypto", "Posix"], path: "Sources/Shared/TLS"),
-        // Every system call: the Syscall wrapper, sockets, epoll, named threads.
+        // Every system call: the Syscall wrapper (poll included), sockets, epoll, named threads,
+        // signals (the one signal path, `SignalPipe`).
         .target(name: "Posix", dependencies: ["CLinux"], path: "Sources/Shared/Posix"),
         // PNG and JPEG headers, decoding, verification, resampling.
         .target(name: "Imaging", dependencies: ["CImageCodec", "Wire"], path: "Sources/Shared/Imaging"),

@@ -167,8 +167,7 @@ public final class FakeFlickrServer: @unchecked Sendable {
     /// Waits up to 100 ms for a connection and hands it to a thread; false once stopped.
     private func acceptOnce() -> Bool {
         guard !locked({ stopped }) else { return false }
-        var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-        guard poll(&descriptor, 1, 100) > 0 else { return true }
+        guard (try? Syscall.waitUntilReadable(listener, timeoutMilliseconds: 100)) == true else { return true }
         guard case .processed(let client)? = try? Socket.accept(listener) else { return true }
         NamedThread.start("flickr-serve") { [self] in serve(client) }
         return true

@@ -26,8 +26,7 @@ public final class OutputLines: @unchecked Sendable {
             }
             let left = deadline.timeIntervalSinceNow
             guard !ended, left > 0 else { return nil }
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, Int32(min(left, 1) * 1000)) > 0 else { continue }
+            guard (try? Syscall.waitUntilReadable(fd, timeoutMilliseconds: Int32(min(left, 1) * 1000))) == true else { continue }
             var chunk = [UInt8](repeating: 0, count: 64 * 1024)
             switch try? Syscall.read(fd, into: &chunk) {
             case .processed(let count) where count > 0: pending += chunk[..<count]

@@ -81,7 +81,7 @@ public enum Subprocess {
         if process.isRunning {
             // Process.terminate() may not work for children started from async code (SIGTERM
             // blocked there): send SIGKILL to the pid.
-            kill(process.processIdentifier, SIGKILL)
+            Signals.send(SIGKILL, to: process.processIdentifier)
         }
         process.waitUntilExit()
         group.wait()
@@ -121,7 +121,7 @@ public final class ServerProcess: @unchecked Sendable {
 
     /// SIGTERM, then wait.
     public func stop() {
-        kill(process.processIdentifier, SIGTERM)
+        Signals.send(SIGTERM, to: process.processIdentifier)
         let deadline = Date().addingTimeInterval(10)
         while process.isRunning && Date() < deadline { usleep(10_000) }
         if process.isRunning { killHard() }
@@ -176,7 +176,7 @@ public final class RunningProcess: @unchecked Sendable {
     /// SIGKILL (see `Subprocess.launch` on why not `terminate()`), then wait.
     public func kill() {
         guard process.isRunning else { return }
-        Glibc.kill(process.processIdentifier, SIGKILL)
+        Signals.send(SIGKILL, to: process.processIdentifier)
         process.waitUntilExit()
     }
 

@@ -1,11 +1,12 @@
 import BuildStamp
 import Foundation
+import Posix
 import Release
 
 Release.stamp(commit: BuildStamp.commit)
 
 // snapshare-bench: parse, run one scenario, print the report. Logic lives in BenchRunner.
-signal(SIGPIPE, SIG_IGN)
+Signals.ignore(SIGPIPE)
 let environment = ProcessInfo.processInfo.environment
 let options: BenchOptions
 do {

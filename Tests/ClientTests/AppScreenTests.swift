@@ -235,6 +235,26 @@ struct AppLoginAndMouseTests {
         #expect(AppScreenTests.screen(second).contains("Welcome to Snapshare"))
     }
 
+    @Test("a click on a field of the login form focuses it, and a click on Register presses it")
+    func loginFormClicks() throws {
+        let home = TemporaryDirectory("app-home")
+        let backend = AppBackend(connect: { () throws(ClientError) -> SnapshareSession in throw ClientError(.auth, "no saved login") },
+                                 inline: true, wake: {})
+        let app = AppModel(backend: backend, environment: [:], state: ClientState(directory: home.path), depth: .plain, colour: false,
+                           makeScreens: AppRunner.screens)
+        app.start()
+        var rows = AppScreenTests.screen(app).split(separator: "\n", omittingEmptySubsequences: false)
+        guard let password = rows.firstIndex(where: { $0.contains("Password") }),
+              let buttons = rows.firstIndex(where: { $0.contains("[ Register ]") }) else { Issue.record("no form: \(rows)"); return }
+        app.handle(.mouse(MouseEvent(action: .press(.left), column: 40, row: password)))
+        AppScreenTests.type(app, "secret")
+        rows = AppScreenTests.screen(app).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(rows[password].contains("••••••"), "typed into the password: \(rows[password])")
+        let register = rows[buttons].distance(from: rows[buttons].startIndex, to: rows[buttons].range(of: "[ Register ]")!.lowerBound)
+        app.handle(.mouse(MouseEvent(action: .press(.left), column: register + 3, row: buttons)))
+        #expect(app.status?.text == "Type your name" && app.status?.isError == true, "pressed: \(app.status?.text ?? "")")
+    }
+
     @Test("o posts a file: a missing file and one that is not a picture are said on the status line; a picture is chosen and posted")
     func postAFile() throws {
         let server = try TestServer()

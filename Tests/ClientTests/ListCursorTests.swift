@@ -2,6 +2,34 @@ import Testing
 import TerminalUI
 @testable import Client
 
+/// What an event did to the cursor, through the entries `ListCursor.keys` gives a key table.
+enum Outcome: Equatable {
+    /// The selection moved (or tried to, at an end).
+    case moved
+    /// The selected item was clicked: open it.
+    case activated(Int)
+}
+
+/// A screen with nothing but a list: its cursor, where a click lands, and what it opened.
+private struct ListScreen {
+    var cursor: ListCursor
+    let slot: (MouseEvent) -> Int?
+    var opened: Int?
+}
+
+extension ListCursor {
+    /// `event` run through the cursor's entries of a key table, as a screen runs it; nil when
+    /// no entry takes it (it is the screen's).
+    mutating func handle(_ event: InputEvent, slot: @escaping (MouseEvent) -> Int?) -> Outcome? {
+        var screen = ListScreen(cursor: self, slot: slot)
+        defer { self = screen.cursor }
+        let table = KeyTable(Self.keys(\ListScreen.cursor, grid: columns > 1, slot: { $0.slot($1) },
+                                       open: { $0.opened = $0.cursor.selected }))
+        guard table.handle(event, on: &screen) else { return nil }
+        return screen.opened.map(Outcome.activated) ?? .moved
+    }
+}
+
 @Suite("List cursor")
 struct ListCursorTests {
     static func key(_ key: Key) -> InputEvent { .key(key, []) }
@@ -93,5 +121,19 @@ struct ListCursorTests {
         _ = cursor.scrollIntoView(visibleRows: 10)
         #expect(cursor.handle(Self.click(row: 3), slot: Self.byRow) == .moved)
         #expect(cursor.selected == 7, "a heading is not selected by a click")
+    }
+
+    @Test("the items shown are the ones last laid out: a move scrolls nothing until the next layout")
+    func visibleItemsFollowTheLayout() {
+        var cursor = ListCursor()
+        cursor.count = 30
+        cursor.select(15)
+        #expect(cursor.scrollIntoView(visibleRows: 10) == 6..<16)
+        cursor.select(25)
+        #expect(cursor.visibleItems == 6..<16, "drawing reads the layout; it does not scroll")
+        cursor.scrollIntoView(visibleRows: 10)
+        #expect(cursor.visibleItems == 16..<26)
+        cursor.count = 3
+        #expect(cursor.visibleItems == 3..<3, "items gone since the layout are not drawn")
     }
 }

@@ -60,4 +60,48 @@ import Testing
         let zoomed = MapProjection(centerLatitude: 0, centerLongitude: 0, zoom: 8, width: 360, height: 180)
         #expect(zoomed.copyOffsets(forLongitudes: 100...120) == [])
     }
+
+    @Test("a click on a cell lands on the place under its middle")
+    func aClickLandsUnderTheMiddleOfItsCell() {
+        // Cell (90, 22) covers dots 180-181 across and 88-91 down: its middle is dot (181, 90).
+        let place = world.place(atColumn: 90, row: 22)
+        #expect(place.latitude == 0 && place.longitude == 1)
+        let corner = world.place(atColumn: 0, row: 0)
+        #expect(corner.latitude == 88 && corner.longitude == -179)
+    }
+
+    @Test("the cell a place is drawn in and the place a click on that cell gives agree")
+    func cellsAndPlacesAgree() {
+        let view = MapProjection(centerLatitude: 42.28, centerLongitude: -83.74, zoom: 4, width: 156, height: 80)
+        for (column, row) in [(0, 0), (39, 10), (77, 19), (12, 7)] {
+            let place = view.place(atColumn: column, row: row)
+            #expect(view.cell(latitude: place.latitude, longitude: place.longitude)! == (column, row), "cell \(column), \(row)")
+        }
+        #expect(world.cell(latitude: 42.28, longitude: -83.74)! == (48, 11), "dot (96, 47)")
+        #expect(MapProjection(centerLatitude: 0, centerLongitude: 0, zoom: 2, width: 360, height: 180).cell(latitude: 0, longitude: 100) == nil)
+    }
+
+    @Test("a click beyond the antimeridian gives a longitude within -180...180")
+    func aClickBeyondTheAntimeridianWraps() {
+        let view = MapProjection(centerLatitude: 0, centerLongitude: 170, zoom: 1, width: 360, height: 180)
+        // The right edge shows 349°E, which is 11°W.
+        #expect(view.place(atColumn: 179, row: 22).longitude == -11)
+        let west = MapProjection(centerLatitude: 0, centerLongitude: -170, zoom: 1, width: 360, height: 180)
+        #expect(west.place(atColumn: 0, row: 22).longitude == 11)
+    }
+
+    @Test("a longitude is wrapped by whole turns into -180...180")
+    func longitudesWrap() {
+        #expect(MapProjection.wrapped(190) == -170)
+        #expect(MapProjection.wrapped(-190) == 170)
+        #expect(MapProjection.wrapped(725) == 5)
+        #expect(MapProjection.wrapped(180) == 180)
+        #expect(MapProjection.wrapped(-83.74) == -83.74)
+    }
+
+    @Test("a pan moves the centre by an eighth of the view, whatever the zoom")
+    func aPanIsAnEighthOfTheView() {
+        #expect(world.panStep == 45)
+        #expect(abs(MapProjection(centerLatitude: 0, centerLongitude: 0, zoom: 4, width: 156, height: 80).panStep - 11.25) < 1e-9)
+    }
 }

@@ -21,7 +21,7 @@ struct FolderLayerTests {
     ]
     static let clientLayers: [[String]] = [
         ["Commands"],
-        ["App"],
+        ["App", "Terminal"],
         ["Presentation"],
         ["Vacations"],
         ["Session"],

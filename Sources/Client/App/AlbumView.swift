@@ -17,8 +17,10 @@ final class AlbumView {
     private var thumbnails: [UInt64: PictureCells] = [:]
     private var fetching: Set<UInt64> = []
     private var loading = false
+    /// The box of each thumbnail shown, in the order of `cursor.visibleItems`, as last laid out.
     private var cells: [Rect] = []
     private static let columns = 5
+    private static let cellHeight = 7
 
     init(app: AppModel, pin: PinInfo, marker: Character) {
         self.app = app
@@ -26,10 +28,14 @@ final class AlbumView {
         self.marker = marker
     }
 
-    var keys: [(String, String)] {
-        [("arrows / click", "choose a photo"), ("Enter", "the photo full screen"), ("x / Delete", "remove the photo"),
-         ("v", "visit or unvisit it in the current vacation"), ("n", "New Collection (not while downloading)"), ("Esc", "back to the map")]
-    }
+    /// The album's keys; the map that shows it adds the way back.
+    static let keys = KeyTable<AlbumView>(
+        ListCursor.keys(\.cursor, grid: true, slot: { album, mouse in album.cells.firstIndex { $0.contains(column: mouse.column, row: mouse.row) } },
+                        open: { $0.showSelected() })
+        + [.init([.key(.enter)], "the photo full screen") { $0.showSelected() },
+           .init([.character("x"), .key(.delete)], "remove the photo") { $0.removeSelected() },
+           .init([.character("v")], "visit or unvisit it in the current vacation") { $0.toggleVisit() },
+           .init([.character("n")], "New Collection (not while downloading)") { $0.newCollection() }])
 
     func refresh() {
         guard !loading else { return }
@@ -67,23 +73,6 @@ final class AlbumView {
         do { return try ImageCodec.decode(bytes, limits: limits) } catch {
             throw ClientError(.integrity, "the photo cannot be shown: \(error)")
         }
-    }
-
-    func handle(_ event: InputEvent) -> Bool {
-        switch cursor.handle(event, slot: { [cells] mouse in cells.firstIndex { $0.contains(column: mouse.column, row: mouse.row) } }) {
-        case .moved: return true
-        case .activated: showSelected(); return true
-        case nil: break
-        }
-        switch event {
-        case .key(.enter, _): showSelected()
-        case .key(.character("x"), []), .key(.delete, _): removeSelected()
-        case .key(.character("n"), []): newCollection()
-        case .key(.character("v"), []): toggleVisit()
-        default:
-            return false
-        }
-        return true
     }
 
     private func showSelected() {
@@ -154,6 +143,16 @@ final class AlbumView {
         }, then: { [self] message in app.setStatus(message) })
     }
 
+    /// Scrolls the grid and places the thumbnails shown, for drawing and for clicks.
+    func layout(in area: Rect) {
+        let cellWidth = area.width / Self.columns
+        cells = cursor.scrollIntoView(visibleRows: max(1, (area.height - 2) / Self.cellHeight)).map { index in
+            let slot = index - cursor.firstRow * Self.columns
+            return Rect(x: area.x + slot % Self.columns * cellWidth, y: area.y + 1 + slot / Self.columns * Self.cellHeight,
+                        width: cellWidth, height: Self.cellHeight)
+        }
+    }
+
     func draw(into grid: inout CellGrid, area: Rect) {
         guard let album else {
             grid.write("Loading the album of pin \(marker)…", column: area.x + 1, row: area.y)
@@ -171,17 +170,9 @@ final class AlbumView {
             grid.write(album.state == .failed ? album.error : "No Images", column: area.x + 3, row: area.y + 2)
             return
         }
-        let cellWidth = area.width / Self.columns
-        let cellHeight = 7
-        cells = []
-        cursor.count = album.photos.count
         // Only the thumbnails on screen are drawn.
-        for index in cursor.scrollIntoView(visibleRows: max(1, (area.height - 2) / cellHeight)) {
-            let slot = index - cursor.firstRow * Self.columns
+        for (index, box) in zip(cursor.visibleItems, cells) {
             let photo = album.photos[index]
-            let box = Rect(x: area.x + slot % Self.columns * cellWidth, y: area.y + 1 + slot / Self.columns * cellHeight,
-                           width: cellWidth, height: cellHeight)
-            cells.append(box)
             let inner = Rect(x: box.x + 1, y: box.y, width: box.width - 2, height: box.height - 1)
             if let picture = thumbnails[photo.id] {
                 picture.draw(into: &grid, area: inner, depth: app.depth)

@@ -3,37 +3,18 @@ import Imaging
 import TerminalUI
 import Wire
 
-/// One screen of the app (a tab, or the login form): events in, cells out.
-protocol AppScreen: AnyObject {
-    /// The keys this screen knows, for the `?` overlay: (keys, what they do).
-    var keys: [(String, String)] { get }
-    /// True while the user types into a field: letters then go to it, not to the tab bar.
-    var isTyping: Bool { get }
-    /// Shown (tab chosen, or the app resumed): a chance to fetch what it shows.
-    func activate()
-    /// Applies `event`; false when the screen had no use for it.
-    func handle(_ event: InputEvent) -> Bool
-    /// Draws into `area` of `grid`.
-    func draw(into grid: inout CellGrid, area: Rect)
-    /// Called about once a second: timers, live data.
-    func tick(now: Int64)
-    /// The app is closing: send what is pending (a moved map view).
-    func finish()
-}
-
-extension AppScreen {
-    var isTyping: Bool { false }
-    func activate() {}
-    func tick(now: Int64) {}
-    func finish() {}
-}
-
 /// The app as a value the loop drives: the tab bar, the current screen, the status line and
 /// overlays (help, a picture full screen, a question). Everything the server is asked goes
 /// through `backend`; results come back on the app's thread through the loop.
 final class AppModel {
     enum Tab: Int, CaseIterable {
         case post, feeds, map, vacations, movies
+
+        var next: Tab { Tab(rawValue: (rawValue + 1) % Self.allCases.count)! }
+        var previous: Tab { Tab(rawValue: (rawValue + Self.allCases.count - 1) % Self.allCases.count)! }
+        /// The digit that chooses it, as the tab bar shows.
+        var digit: Character { Character(String(rawValue + 1)) }
+
         var title: String {
             switch self {
             case .post: "Post"
@@ -74,20 +55,21 @@ final class AppModel {
     /// Server time minus ours, from the Welcome (ages are the server's).
     private(set) var clockOffset: Int64 = 0
     private(set) var quitRequested = false
+    /// Ctrl-Z was pressed: the loop hands the terminal back, and clears this once it is back.
+    var suspendRequested = false
     /// The server and CA the app was started with (the login form starts from them).
     var startSettings: ConnectionSettings?
     /// How full-screen pictures are drawn (`--pictures`); thumbnails are always half blocks.
     var pictures = PictureProtocol.halfblock
-    /// The full-screen picture on screen when it goes through a graphics protocol, and where:
-    /// the loop sends it after the cells (`AppRunner`).
-    private(set) var protocolPicture: (picture: PictureCells, area: Rect)?
+    /// The size of the frame last laid out.
+    private(set) var size = (columns: 0, rows: 0)
     /// Shown instead of the tabs while nobody is logged in.
     private(set) var login: LoginScreen?
 
-    private(set) var screens: [Tab: AppScreen] = [:]
+    private(set) var screens: [Tab: any AppScreen] = [:]
 
     init(backend: AppBackend, environment: [String: String], state: ClientState, depth: ColorDepth, colour: Bool,
-         makeScreens: (AppModel) -> [Tab: AppScreen]) {
+         makeScreens: (AppModel) -> [Tab: any AppScreen]) {
         self.backend = backend
         self.environment = environment
         self.state = state
@@ -98,7 +80,7 @@ final class AppModel {
 
     var now: Int64 { Timestamp.now() + clockOffset }
 
-    var current: AppScreen { login ?? screens[tab]! }
+    var current: any AppScreen { login ?? screens[tab]! }
 
     // MARK: Session
 
@@ -180,43 +162,67 @@ final class AppModel {
             handleOverlay(overlay, event)
             return
         }
-        if case .key(.control("c"), _) = event { quit(); return }
+        var app = self
         // The tab bar is the model's, whatever the screen does with the mouse.
         if login == nil, case .mouse(let mouse) = event, mouse.row == 0 {
-            if case .press(.left) = mouse.action, let hit = tabHit(column: mouse.column) { select(hit) }
+            _ = keys.handle(event, on: &app)
             return
         }
         if current.handle(event) { return }
-        guard login == nil else { return }
-        switch event {
-        case .key(.tab, _): select(Tab(rawValue: (tab.rawValue + 1) % Tab.allCases.count)!)
-        case .key(.backTab, _): select(Tab(rawValue: (tab.rawValue + Tab.allCases.count - 1) % Tab.allCases.count)!)
-        case .key(.character(let c), []) where ("1"..."5").contains(c) && !current.isTyping:
-            select(Tab(rawValue: Int(String(c))! - 1)!)
-        case .key(.character("q"), []) where !current.isTyping: quit()
-        case .key(.character("?"), []) where !current.isTyping: overlay = .help
-        default:
-            break
-        }
+        _ = keys.handle(event, on: &app, typing: current.isTyping)
     }
 
     private func handleOverlay(_ overlay: Overlay, _ event: InputEvent) {
+        // A key or a click answers an overlay; the mouse moving or letting go does not.
         if case .mouse(let mouse) = event, case .press = mouse.action {} else if case .mouse = event { return }
-        if case .confirm(_, let yes) = overlay {
-            switch event {
-            case .key(.character("y"), _), .key(.character("Y"), _):
-                self.overlay = nil
-                yes()
-            case .key(.character("n"), _), .key(.character("N"), _), .key(.escape, _), .key(.backspace, _):
-                self.overlay = nil
-                setStatus("Nothing changed")
-            default:
-                break
-            }
+        guard case .confirm = overlay else {
+            self.overlay = nil
             return
         }
-        self.overlay = nil
+        var app = self
+        _ = Self.confirmKeys.handle(event, on: &app)
     }
+
+    private func answer(yes: Bool) {
+        guard case .confirm(_, let action) = overlay else { return }
+        overlay = nil
+        if yes { action() } else { setStatus("Nothing changed") }
+    }
+
+    // MARK: Keys
+
+    /// The app's own keys, tried after the screen's: on the tabs, or on the login form.
+    var keys: KeyTable<AppModel> { login == nil ? Self.tabKeys : Self.loginKeys }
+
+    private static let helpKey = KeyTable<AppModel>.Binding([.character("?")], "these keys") { $0.overlay = .help }
+
+    private static let suspendKey = KeyTable<AppModel>.Binding([.key(.control("z"))], "suspend (fg brings the app back)") {
+        $0.suspendRequested = true
+    }
+
+    private static let tabKeys = KeyTable<AppModel>([
+        .init("switch tabs", cases: [.init([.key(.tab)]) { $0.select($0.tab.next) }, .init([.key(.backTab)]) { $0.select($0.tab.previous) }]
+              + Tab.allCases.map { tab in .init([.character(tab.digit)]) { $0.select(tab) } }),
+        .init([.click], "a tab in the top row", event: { app, event in
+            guard case .mouse(let mouse) = event, mouse.row == 0, let hit = app.tabHit(column: mouse.column) else { return false }
+            app.select(hit)
+            return true
+        }),
+        helpKey,
+        suspendKey,
+        .init([.character("q"), .key(.control("c"))], "quit") { $0.quit() },
+    ])
+
+    private static let loginKeys = KeyTable<AppModel>([
+        helpKey,
+        suspendKey,
+        .init([.key(.control("c"))], "quit") { $0.quit() },
+    ])
+
+    private static let confirmKeys = KeyTable<AppModel>([
+        .init([.character("y"), .character("Y")], "yes") { $0.answer(yes: true) },
+        .init([.character("n"), .character("N"), .key(.escape), .key(.backspace)], "no") { $0.answer(yes: false) },
+    ])
 
     /// The tab whose title is at `column` of the tab bar.
     private func tabHit(column: Int) -> Tab? {
@@ -244,9 +250,40 @@ final class AppModel {
 
     // MARK: Drawing
 
+    /// One frame of `columns` x `rows`: laid out, then drawn.
     func render(columns: Int, rows: Int) -> CellGrid {
+        layout(columns: columns, rows: rows)
+        return draw()
+    }
+
+    private var fitsMinimum: Bool { size.columns >= Self.minimumSize.columns && size.rows >= Self.minimumSize.rows }
+
+    /// Where the screen goes: between the tab bar (and its banner) and the status line.
+    private var screenArea: Rect { Rect(x: 0, y: 2, width: size.columns, height: size.rows - 4) }
+
+    /// Where a full-screen picture goes: everything above its caption.
+    private var pictureArea: Rect { Rect(x: 0, y: 0, width: size.columns, height: size.rows - 1) }
+
+    /// Lays the frame out: the current screen, unless a full-screen picture or the window's
+    /// size hides it.
+    private func layout(columns: Int, rows: Int) {
+        size = (columns, rows)
+        guard fitsMinimum else { return }
+        if case .picture = overlay { return }
+        current.layout(in: screenArea)
+    }
+
+    /// The full-screen picture when it goes through a graphics protocol, and where: the loop
+    /// sends it after the cells (`AppRunner`).
+    var protocolPicture: (picture: PictureCells, area: Rect)? {
+        guard fitsMinimum, pictures != .halfblock, case .picture(let picture, _) = overlay else { return nil }
+        return (picture, pictureArea)
+    }
+
+    private func draw() -> CellGrid {
+        let (columns, rows) = size
         var grid = CellGrid(columns: columns, rows: rows)
-        guard columns >= Self.minimumSize.columns, rows >= Self.minimumSize.rows else {
+        guard fitsMinimum else {
             let lines = ["Make the window larger", "Snapshare needs at least \(Self.minimumSize.columns)x\(Self.minimumSize.rows);",
                          "this one is \(columns)x\(rows).", "q quits"]
             for (index, line) in lines.enumerated() {
@@ -254,24 +291,20 @@ final class AppModel {
             }
             return grid
         }
-        protocolPicture = nil
         if case .picture(let picture, let caption) = overlay {
-            let area = Rect(x: 0, y: 0, width: columns, height: rows - 1)
-            if pictures == .halfblock {
-                picture.draw(into: &grid, area: area, depth: depth)
-            } else {
-                protocolPicture = (picture, area)
-            }
+            if pictures == .halfblock { picture.draw(into: &grid, area: pictureArea, depth: depth) }
             grid.write(caption, column: 0, row: rows - 1, style: Style(bold: true))
             return grid
         }
         drawTabBar(into: &grid)
-        current.draw(into: &grid, area: Rect(x: 0, y: 2, width: columns, height: rows - 4))
+        current.draw(into: &grid, area: screenArea)
         drawStatus(into: &grid)
         switch overlay {
         case .help: drawBox(into: &grid, title: "Keys", lines: helpLines())
         case .text(let title, let lines): drawBox(into: &grid, title: title, lines: lines + ["", "any key closes"])
-        case .confirm(let question, _): drawBox(into: &grid, title: "Are you sure?", lines: [question, "", "y yes · n no"])
+        case .confirm(let question, _):
+            let answers = Self.confirmKeys.help.map { "\($0.keys) \($0.meaning)" }.joined(separator: " · ")
+            drawBox(into: &grid, title: "Are you sure?", lines: [question, "", answers])
         default: break
         }
         return grid
@@ -305,16 +338,10 @@ final class AppModel {
         grid.write(status.text, column: 1, row: row, style: style, width: grid.columns - 2)
     }
 
+    /// The `?` box: the screen's keys as they are now, then the app's, from their tables.
     private func helpLines() -> [String] {
-        var lines = ["Tab / Shift-Tab / 1-5   switch tabs (or click one)",
-                     "arrows or h j k l       move",
-                     "Enter                   open",
-                     "Esc / Backspace         back",
-                     "q                       quit (Ctrl-C too)", ""]
-        for (keys, meaning) in current.keys {
-            lines.append(keys.padding(toLength: max(keys.count, 24), withPad: " ", startingAt: 0) + meaning)
-        }
-        return lines
+        let line = { (keys: String, meaning: String) in keys.padding(toLength: max(keys.count + 2, 24), withPad: " ", startingAt: 0) + meaning }
+        return current.keyHelp.map(line) + [""] + keys.help.map(line)
     }
 
     private func drawBox(into grid: inout CellGrid, title: String, lines: [String]) {

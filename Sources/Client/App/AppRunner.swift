@@ -21,7 +21,7 @@ enum AppRunner {
     }
 
     /// Every tab, for the model.
-    static func screens(_ app: AppModel) -> [AppModel.Tab: AppScreen] {
+    static func screens(_ app: AppModel) -> [AppModel.Tab: any AppScreen] {
         [.post: PostScreen(app: app), .feeds: FeedsScreen(app: app), .map: MapScreen(app: app),
          .vacations: VacationsScreen(app: app), .movies: MoviesScreen(app: app)]
     }
@@ -79,13 +79,10 @@ enum AppRunner {
             }
             if !frame.isEmpty { try session.terminal.write(ScreenWriter.synchronized(frame)) }
             if let started = inputArrived { timings?.record(from: started) }
-            let waitFor: Int32 = parser.isWaiting ? 30 : 1000
-            let wakeup = try session.wait(timeoutMilliseconds: waitFor)
+            let wakeup = try session.wait(timeoutMilliseconds: 1000, decodingWith: &parser)
             if wakeup.inputClosed { return }
             inputArrived = wakeup.input.isEmpty ? nil : DispatchTime.now().uptimeNanoseconds
-            var events = parser.feed(wakeup.input)
-            if wakeup.input.isEmpty && parser.isWaiting { events += parser.flush() }
-            for event in events {
+            for event in wakeup.events {
                 // The answer to the DA1 question asked at the start, not a key.
                 if case .unknown(let bytes) = event, let sixel = PictureProtocol.sixelInDeviceAttributes(bytes) {
                     if sixel && app.pictures == .halfblock { app.pictures = .sixel }
@@ -94,29 +91,21 @@ enum AppRunner {
                 app.handle(event)
             }
             for completion in app.backend.takeCompletions() { completion() }
+            var redraw = false
             for signal in wakeup.signals {
-                switch signal {
-                case SIGWINCH:
-                    size = Terminal.sizeOrDefault(of: session.terminal.output)
-                    writer.invalidate()
-                    shownPicture = nil
-                case SIGTSTP:
-                    try session.suspend()
-                    size = Terminal.sizeOrDefault(of: session.terminal.output)
-                    writer.invalidate()
-                case SIGCONT:
-                    // Stopped from outside (not by our Ctrl-Z): take the terminal again.
-                    try session.start()
-                    writer.invalidate()
-                default:
-                    // SIGTERM, SIGHUP, SIGINT: leave cleanly.
-                    return
-                }
+                // SIGTERM, SIGHUP, SIGINT: leave cleanly.
+                guard try session.respond(to: signal) == .redraw else { return }
+                redraw = true
             }
-            if events.contains(.key(.control("z"))) {
+            if app.suspendRequested {
+                app.suspendRequested = false
                 try session.suspend()
+                redraw = true
+            }
+            if redraw {
                 size = Terminal.sizeOrDefault(of: session.terminal.output)
                 writer.invalidate()
+                shownPicture = nil
             }
             if Date().timeIntervalSince(lastTick) >= 1 {
                 lastTick = Date()

@@ -20,7 +20,8 @@ final class FeedsScreen: AppScreen {
     private var cursor = ListCursor()
     private var polling = false
     private var opening = false
-    private var top = 0
+    /// The screen row of the first item, as last laid out: a click counts from it.
+    private var listTop = 0
 
     init(app: AppModel) {
         self.app = app
@@ -31,10 +32,12 @@ final class FeedsScreen: AppScreen {
 
     private var selected: Int { cursor.selected }
 
-    var keys: [(String, String)] {
-        [("↑ ↓ / j k / wheel", "move"), ("PgUp PgDn Home End", "move by pages, to the ends"),
-         ("Enter / click", "open an unread snap (once), or see who opened yours")]
-    }
+    var keys: KeyTable<FeedsScreen> { Self.snapKeys }
+
+    private static let snapKeys = KeyTable<FeedsScreen>(
+        ListCursor.keys(\.cursor, slot: { screen, mouse in mouse.row >= screen.listTop ? mouse.row - screen.listTop : nil },
+                        open: { $0.open() })
+        + [.init([.key(.enter)], "open an unread snap (once); yours: who opened it") { $0.open() }])
 
     func activate() { refresh() }
 
@@ -79,15 +82,6 @@ final class FeedsScreen: AppScreen {
         }
         cursor.count = rows.count
         cursor.select(rows.firstIndex { if case .snap(let snap) = $0 { snap.id == selectedID } else { false } } ?? 0)
-    }
-
-    func handle(_ event: InputEvent) -> Bool {
-        if case .key(.enter, _) = event { open(); return true }
-        switch cursor.handle(event, slot: { [top] mouse in mouse.row >= top ? mouse.row - top : nil }) {
-        case nil: return false
-        case .moved: return true
-        case .activated: open(); return true
-        }
     }
 
     private func open() {
@@ -139,16 +133,20 @@ final class FeedsScreen: AppScreen {
         rebuild()
     }
 
+    func layout(in area: Rect) {
+        listTop = area.y
+        cursor.scrollIntoView(visibleRows: area.height)
+    }
+
     func draw(into grid: inout CellGrid, area: Rect) {
-        top = area.y
         guard !rows.isEmpty else {
             grid.write(watch.hasListing ? "No feeds yet" : "Loading the feeds…", column: area.x + 1, row: area.y)
             return
         }
         let now = app.now
         // Only the rows on screen are drawn: a feed of 10,000 snaps costs one screenful.
-        for index in cursor.scrollIntoView(visibleRows: area.height) {
-            let row = area.y + index - cursor.firstRow
+        for index in cursor.visibleItems {
+            let row = listTop + index - cursor.firstRow
             switch rows[index] {
             case .feed(let name, let count):
                 grid.write("\(name) (\(count))", column: area.x + 1, row: row, style: Style(bold: true, underline: true))

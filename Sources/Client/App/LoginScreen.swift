@@ -21,40 +21,47 @@ final class LoginScreen: AppScreen {
                   TextField(label: "Class code (new accounts)", limit: 128)]
     }
 
-    var keys: [(String, String)] {
-        [("Tab / ↑ ↓", "next or previous field"), ("Enter", "next field; on a button, press it"),
-         ("Ctrl-L", "log in from any field"), ("Ctrl-R", "register from any field")]
-    }
+    /// Nothing while signing in: the app's own keys (Ctrl-C) still work.
+    var keys: KeyTable<LoginScreen> { busy ? KeyTable([]) : Self.formKeys }
+
+    private static let formKeys = KeyTable<LoginScreen>([
+        .init("next or previous field or button", cases: [
+            .init([.key(.tab), .key(.down)]) { $0.focus = ($0.focus + 1) % ($0.fields.count + 2) },
+            .init([.key(.backTab), .key(.up)]) { $0.focus = ($0.focus + $0.fields.count + 1) % ($0.fields.count + 2) },
+        ]),
+        .init([.key(.enter)], "next field; on a button, press it") { $0.enter() },
+        .init([.key(.control("l"))], "log in from any field") { $0.submit(register: false) },
+        .init([.key(.control("r"))], "register from any field") { $0.submit(register: true) },
+        .init([.click], "a field or a button", event: { screen, event in
+            guard case .mouse(let mouse) = event else { return false }
+            screen.click(mouse)
+            return true
+        }),
+        .init([.character("q")], "quit (on a button)") { $0.app.quit() },
+        .init([.typing], "the field", event: { screen, event in
+            guard screen.focus < screen.fields.count else { return false }
+            return screen.fields[screen.focus].handle(event)
+        }),
+    ])
 
     var isTyping: Bool { focus < fields.count }
 
-    func handle(_ event: InputEvent) -> Bool {
-        guard !busy else { return true }
-        switch event {
-        case .key(.tab, _), .key(.down, _): focus = (focus + 1) % (fields.count + 2)
-        case .key(.backTab, _), .key(.up, _): focus = (focus + fields.count + 1) % (fields.count + 2)
-        case .key(.control("l"), _): submit(register: false)
-        case .key(.control("r"), _): submit(register: true)
-        case .key(.enter, _):
-            switch focus {
-            case fields.count: submit(register: false)
-            case fields.count + 1: submit(register: true)
-            case 2 where !fields[1].text.isEmpty: submit(register: false)
-            default: focus += 1
-            }
-        case .mouse(let mouse):
-            guard case .press(.left) = mouse.action else { return true }
-            let index = mouse.row - 4
-            if (0..<fields.count).contains(index / 2), index % 2 == 0 { focus = index / 2 }
-            if mouse.row == 4 + fields.count * 2 + 1 {
-                if mouse.column < 14 { submit(register: false) } else if mouse.column < 28 { submit(register: true) }
-            }
-        case .key(.character("q"), []) where !isTyping: app.quit()
-        default:
-            guard focus < fields.count else { return false }
-            return fields[focus].handle(event)
+    private func enter() {
+        switch focus {
+        case fields.count: submit(register: false)
+        case fields.count + 1: submit(register: true)
+        case 2 where !fields[1].text.isEmpty: submit(register: false)
+        default: focus += 1
         }
-        return true
+    }
+
+    private func click(_ mouse: MouseEvent) {
+        if let index = layout.fieldRows.firstIndex(of: mouse.row) { focus = index }
+        switch layout.buttons.firstIndex(where: { $0.contains(column: mouse.column, row: mouse.row) }) {
+        case 0: submit(register: false)
+        case 1: submit(register: true)
+        default: break
+        }
     }
 
     private func submit(register: Bool) {
@@ -78,7 +85,7 @@ final class LoginScreen: AppScreen {
         app.setStatus(register ? "Registering \(name)…" : "Logging in as \(name)…")
         let backend = app.backend
         // A fresh session for the server typed, adopted by the backend once signed in.
-        backend.performAlone({ () throws(ClientError) -> (Authenticated, Welcome) in
+        backend.performSigningIn({ () throws(ClientError) -> (Authenticated, Welcome) in
             let session = try SnapshareSession(settings: settings, state: state) { _ in }
             let identity = register
                 ? try session.register(username: name, password: password, classCode: code)
@@ -97,20 +104,44 @@ final class LoginScreen: AppScreen {
         })
     }
 
+    // MARK: Layout and drawing
+
+    /// Where the last layout put what a click can hit.
+    private struct Layout {
+        /// The screen row of each field.
+        var fieldRows: [Int] = []
+        /// "Log in" and "Register".
+        var buttons: [Rect] = []
+    }
+
+    private var layout = Layout()
+
+    func layout(in area: Rect) {
+        let left = area.x + 2
+        layout.fieldRows = fields.indices.map { area.y + 2 + $0 * 2 }
+        let row = area.y + 2 + fields.count * 2 + 1
+        var at = left
+        layout.buttons = Self.buttons.map { title in
+            let box = Rect(x: at, y: row, width: Self.label(title).count, height: 1)
+            at += box.width + 2
+            return box
+        }
+    }
+
+    private static func label(_ button: String) -> String { "[ \(button) ]" }
+
     func draw(into grid: inout CellGrid, area: Rect) {
         let left = area.x + 2
         grid.write("Welcome to Snapshare", column: left, row: area.y, style: Style(bold: true))
-        for (index, field) in fields.enumerated() {
-            field.draw(into: &grid, column: left, row: area.y + 2 + index * 2, labelWidth: 28, width: min(area.width - 4, 76),
-                       focused: focus == index && !busy)
+        for (index, (field, row)) in zip(fields, layout.fieldRows).enumerated() {
+            field.draw(into: &grid, column: left, row: row, labelWidth: 28, width: min(area.width - 4, 76), focused: focus == index && !busy)
         }
-        let row = area.y + 2 + fields.count * 2 + 1
-        var at = left
-        for (index, title) in Self.buttons.enumerated() {
+        for (index, (title, box)) in zip(Self.buttons, layout.buttons).enumerated() {
             let focused = focus == fields.count + index
-            at += grid.write("[ \(title) ]", column: at, row: row, style: Style(bold: focused, reverse: focused)) + 2
+            grid.write(Self.label(title), column: box.x, row: box.y, style: Style(bold: focused, reverse: focused))
         }
+        // Two rows under the buttons.
         grid.write("Tab moves between fields · Enter logs in · Ctrl-R registers · Ctrl-C quits",
-                   column: left, row: row + 2)
+                   column: left, row: (layout.buttons.first?.y ?? area.y) + 2)
     }
 }

@@ -23,6 +23,7 @@ final class MapScreen: AppScreen {
     /// The view moved and is not saved yet; when it last moved.
     private var unsaved: Date?
     private var saving = false
+    /// The map as last laid out: where it sits and its projection, which pans and clicks use.
     private var drawing: MapRenderer.Drawing?
     private var mapArea = Rect(x: 0, y: 0, width: 0, height: 0)
 
@@ -31,15 +32,43 @@ final class MapScreen: AppScreen {
         do { world = try WorldMap.bundled() } catch { app.setStatus("The world map is missing: \(error)", isError: true) }
     }
 
-    var keys: [(String, String)] {
+    var keys: KeyTable<MapScreen> {
         switch mode {
-        case .map: [("arrows / h j k l", "pan"), ("+ / - / wheel", "zoom in, out"), ("p / click", "drop a pin (at the cross-hair)"),
-                    ("[ ]", "previous, next pin"), ("Enter / click a pin", "open its album"), ("x", "delete the pin (asks first)"),
-                    ("r", "a random pin's photo and place")]
-        case .album(let album): album.keys
-        case .random: [("r", "another random pin"), ("Esc", "back to the map")]
+        case .map: Self.mapKeys
+        case .album: Self.albumKeys
+        case .random: Self.randomKeys
         }
     }
+
+    private static let mapKeys = KeyTable<MapScreen>([
+        .init("pan", cases: [.init([.key(.left), .character("h")]) { $0.pan(dx: -1, dy: 0) },
+                             .init([.key(.right), .character("l")]) { $0.pan(dx: 1, dy: 0) },
+                             .init([.key(.up), .character("k")]) { $0.pan(dx: 0, dy: -1) },
+                             .init([.key(.down), .character("j")]) { $0.pan(dx: 0, dy: 1) }]),
+        .init([.character("+"), .character("="), .wheelUp], "zoom in") { $0.zoom(by: 2) },
+        .init([.character("-"), .character("_"), .wheelDown], "zoom out") { $0.zoom(by: 0.5) },
+        .init([.character("p")], "drop a pin at the cross-hair") { $0.dropAtCentre() },
+        .init([.click], "drop a pin there; on a pin, open its album", event: { screen, event in
+            guard case .mouse(let mouse) = event else { return false }
+            screen.click(mouse)
+            return true
+        }),
+        .init("previous, next pin", cases: [.init([.character("[")]) { $0.selectPin(by: -1) },
+                                            .init([.character("]")]) { $0.selectPin(by: 1) }]),
+        .init([.key(.enter)], "open the pin's album") { $0.openSelected() },
+        .init([.character("x"), .key(.delete)], "delete the pin (asks first)") { $0.deleteSelected() },
+        .init([.character("r")], "a random pin's photo and place") { $0.random() },
+    ])
+
+    /// The album's own keys, and the way back.
+    private static let albumKeys = KeyTable<MapScreen>(
+        AlbumView.keys.lifted { screen in if case .album(let album) = screen.mode { album } else { nil } }
+        + [.init([.key(.escape), .key(.backspace)], "back to the map") { $0.backToMap() }])
+
+    private static let randomKeys = KeyTable<MapScreen>([
+        .init([.character("r")], "another random pin") { $0.random() },
+        .init([.key(.escape), .key(.backspace)], "back to the map") { $0.mode = .map },
+    ])
 
     func activate() {
         switch mode {
@@ -75,54 +104,30 @@ final class MapScreen: AppScreen {
         }, then: { [self] _ in saving = false })
     }
 
-    func handle(_ event: InputEvent) -> Bool {
-        switch mode {
-        case .album(let album):
-            if album.handle(event) { return true }
-            if case .key(.escape, _) = event { mode = .map; load(); return true }
-            if case .key(.backspace, _) = event { mode = .map; load(); return true }
-            return false
-        case .random:
-            switch event {
-            case .key(.character("r"), []): random()
-            case .key(.escape, _), .key(.backspace, _): mode = .map
-            default: return false
-            }
-            return true
-        case .map:
-            return handleMap(event)
-        }
+    private func backToMap() {
+        mode = .map
+        load()
     }
 
-    private func handleMap(_ event: InputEvent) -> Bool {
-        switch event {
-        case .key(.left, _), .key(.character("h"), []): pan(dx: -1, dy: 0)
-        case .key(.right, _), .key(.character("l"), []): pan(dx: 1, dy: 0)
-        case .key(.up, _), .key(.character("k"), []): pan(dx: 0, dy: -1)
-        case .key(.down, _), .key(.character("j"), []): pan(dx: 0, dy: 1)
-        case .key(.character("+"), _), .key(.character("="), _): zoom(by: 2)
-        case .key(.character("-"), _), .key(.character("_"), _): zoom(by: 0.5)
-        case .key(.character("p"), []):
-            guard let view else { return true }
-            drop(latitude: view.centerLatitude, longitude: view.centerLongitude)
-        case .key(.character("]"), _): if !pins.isEmpty { selectedPin = (selectedPin + 1) % pins.count }
-        case .key(.character("["), _): if !pins.isEmpty { selectedPin = (selectedPin + pins.count - 1) % pins.count }
-        case .key(.enter, _): if pins.indices.contains(selectedPin) { openAlbum(pins[selectedPin]) }
-        case .key(.character("x"), []), .key(.delete, _): deleteSelected()
-        case .key(.character("r"), []): random()
-        case .mouse(let mouse): click(mouse)
-        default: return false
-        }
-        return true
+    private func dropAtCentre() {
+        guard let view else { return }
+        drop(latitude: view.centerLatitude, longitude: view.centerLongitude)
+    }
+
+    /// The next (1) or previous (-1) pin, round the ends.
+    private func selectPin(by step: Int) {
+        guard !pins.isEmpty else { return }
+        selectedPin = (selectedPin + step + pins.count) % pins.count
+    }
+
+    private func openSelected() {
+        if pins.indices.contains(selectedPin) { openAlbum(pins[selectedPin]) }
     }
 
     private func pan(dx: Double, dy: Double) {
         guard var view, let drawing else { return }
-        // An eighth of the view per key.
-        let step = Double(drawing.projection.width) / 8 * drawing.projection.degreesPerDot
-        var longitude = view.centerLongitude + dx * step
-        if longitude > 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
-        view.centerLongitude = longitude
+        let step = drawing.projection.panStep
+        view.centerLongitude = MapProjection.wrapped(view.centerLongitude + dx * step)
         view.centerLatitude = min(MapLimits.latitude.upperBound, max(MapLimits.latitude.lowerBound, view.centerLatitude - dy * step))
         moved(view)
     }
@@ -139,31 +144,21 @@ final class MapScreen: AppScreen {
         app.setStatus(String(format: "Centre %.2f, %.2f · zoom %g", view.centerLatitude, view.centerLongitude, view.zoom))
     }
 
+    /// A click on a pin opens its album; anywhere else on the map drops a pin there.
     private func click(_ mouse: MouseEvent) {
-        switch mouse.action {
-        case .wheelUp: zoom(by: 2)
-        case .wheelDown: zoom(by: 0.5)
-        case .press(.left):
-            guard let drawing, mapArea.contains(column: mouse.column, row: mouse.row) else { return }
-            let column = mouse.column - mapArea.x, row = mouse.row - mapArea.y
-            if let index = drawing.entries.firstIndex(where: { entry in
-                guard entry.isVisible, let dot = drawing.projection.dot(latitude: entry.pin.latitude, longitude: entry.pin.longitude) else { return false }
-                return dot.x / 2 == column && dot.y / 4 == row
-            }) {
-                selectedPin = index
-                openAlbum(pins[index])
-                return
-            }
-            let projection = drawing.projection
-            let x = Double(column * 2 + 1), y = Double(row * 4 + 2)
-            var longitude = projection.centerLongitude + (x - Double(projection.width) / 2) * projection.degreesPerDot
-            if longitude > 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
-            let latitude = projection.centerLatitude - (y - Double(projection.height) / 2) * projection.degreesPerDot
-            guard MapLimits.latitude.contains(latitude) else { app.setStatus("That is off the map", isError: true); return }
-            drop(latitude: latitude, longitude: longitude)
-        default:
-            break
+        guard let drawing, mapArea.contains(column: mouse.column, row: mouse.row) else { return }
+        let column = mouse.column - mapArea.x, row = mouse.row - mapArea.y
+        if let index = drawing.entries.firstIndex(where: { entry in
+            guard entry.isVisible, let cell = drawing.projection.cell(latitude: entry.pin.latitude, longitude: entry.pin.longitude) else { return false }
+            return cell == (column, row)
+        }) {
+            selectedPin = index
+            openAlbum(pins[index])
+            return
         }
+        let (latitude, longitude) = drawing.projection.place(atColumn: column, row: row)
+        guard MapLimits.latitude.contains(latitude) else { app.setStatus("That is off the map", isError: true); return }
+        drop(latitude: latitude, longitude: longitude)
     }
 
     private func drop(latitude: Double, longitude: Double) {
@@ -210,7 +205,23 @@ final class MapScreen: AppScreen {
         })
     }
 
-    // MARK: Drawing
+    // MARK: Layout and drawing
+
+    /// Renders the world for the view and the window (the braille lines and the projection),
+    /// or lays out the album shown instead.
+    func layout(in area: Rect) {
+        switch mode {
+        case .album(let album):
+            album.layout(in: area)
+        case .random:
+            break
+        case .map:
+            guard let world, let view else { return }
+            mapArea = Rect(x: area.x, y: area.y, width: area.width, height: area.height - 1)
+            drawing = MapRenderer(world: world).draw(centerLatitude: view.centerLatitude, centerLongitude: view.centerLongitude,
+                                                     zoom: view.zoom, columns: mapArea.width, rows: mapArea.height, pins: pins)
+        }
+    }
 
     func draw(into grid: inout CellGrid, area: Rect) {
         switch mode {
@@ -226,23 +237,19 @@ final class MapScreen: AppScreen {
         case .map:
             break
         }
-        guard let world, let view else {
+        guard let view, let drawn = drawing else {
             grid.write("Loading the map…", column: area.x + 1, row: area.y)
             return
         }
-        mapArea = Rect(x: area.x, y: area.y, width: area.width, height: area.height - 1)
-        let drawn = MapRenderer(world: world).draw(centerLatitude: view.centerLatitude, centerLongitude: view.centerLongitude,
-                                                   zoom: view.zoom, columns: mapArea.width, rows: mapArea.height, pins: pins)
-        drawing = drawn
         let land = app.colour ? Style(foreground: .indexed(71)) : Style.plain
         for (index, line) in drawn.lines.enumerated() {
             grid.write(line, column: mapArea.x, row: mapArea.y + index, style: land, width: mapArea.width)
         }
         for (index, entry) in drawn.entries.enumerated() where entry.isVisible {
-            guard let dot = drawn.projection.dot(latitude: entry.pin.latitude, longitude: entry.pin.longitude) else { continue }
+            guard let cell = drawn.projection.cell(latitude: entry.pin.latitude, longitude: entry.pin.longitude) else { continue }
             let style = Style(foreground: app.colour ? .indexed(index == selectedPin ? 226 : 203) : .standard, bold: true,
                               reverse: index == selectedPin)
-            grid.write(String(entry.marker), column: mapArea.x + dot.x / 2, row: mapArea.y + dot.y / 4, style: style, width: 1)
+            grid.write(String(entry.marker), column: mapArea.x + cell.column, row: mapArea.y + cell.row, style: style, width: 1)
         }
         grid.write("✛", column: mapArea.x + mapArea.width / 2, row: mapArea.y + mapArea.height / 2,
                    style: Style(foreground: app.colour ? .indexed(196) : .standard, bold: true), width: 1)

@@ -25,14 +25,43 @@ final class MoviesScreen: AppScreen {
 
     init(app: AppModel) { self.app = app }
 
-    var keys: [(String, String)] {
+    var keys: KeyTable<MoviesScreen> {
         switch mode {
-        case .browse: [("n / → / ↓", "next record"), ("p / ← / ↑", "previous record"), ("a", "add"), ("e", "edit"),
-                       ("d", "delete (asks first)"), ("s or /", "search the titles"), ("Esc", "back to every movie")]
-        case .form: [("Tab / ↑ ↓", "next or previous field"), ("Enter", "save"), ("Esc", "cancel")]
-        case .search: [("Enter", "search"), ("Esc", "cancel")]
+        case .browse: Self.browseKeys
+        case .form: Self.formKeys
+        case .search: Self.searchKeys
         }
     }
+
+    private static let browseKeys = KeyTable<MoviesScreen>([
+        .init([.character("n"), .character("N"), .key(.right), .key(.down)], "next record") { $0.step(.next) },
+        .init([.character("p"), .character("P"), .key(.left), .key(.up)], "previous record") { $0.step(.previous) },
+        .init([.character("a")], "add") { $0.startAdding() },
+        .init([.character("e")], "edit") { $0.startEditing() },
+        .init([.character("d")], "delete (asks first)") { $0.deleteCurrent() },
+        .init([.character("s"), .character("/")], "search the titles") { $0.startSearching() },
+        .init([.key(.escape), .key(.backspace)], "back to every movie", event: { screen, _ in
+            guard screen.searched != nil else { return false }
+            screen.load(search: nil)
+            return true
+        }),
+    ])
+
+    private static let formKeys = KeyTable<MoviesScreen>([
+        .init("next or previous field", cases: [
+            .init([.key(.tab), .key(.down)]) { $0.formFocus = ($0.formFocus + 1) % $0.form.count },
+            .init([.key(.backTab), .key(.up)]) { $0.formFocus = ($0.formFocus + $0.form.count - 1) % $0.form.count },
+        ]),
+        .init([.key(.enter)], "save") { $0.save() },
+        .init([.key(.escape)], "cancel") { $0.mode = .browse },
+        .init([.typing], "the title, genre or ticket sales", event: { $0.form[$0.formFocus].handle($1) }),
+    ])
+
+    private static let searchKeys = KeyTable<MoviesScreen>([
+        .init([.key(.enter)], "search") { $0.search() },
+        .init([.key(.escape)], "cancel") { $0.mode = .browse },
+        .init([.typing], "the words to find in the titles", event: { $0.query.handle($1) }),
+    ])
 
     var isTyping: Bool { if case .browse = mode { false } else { true } }
 
@@ -60,68 +89,49 @@ final class MoviesScreen: AppScreen {
         })
     }
 
-    func handle(_ event: InputEvent) -> Bool {
-        switch mode {
-        case .browse: return handleBrowse(event)
-        case .search:
-            switch event {
-            case .key(.escape, _): mode = .browse
-            case .key(.enter, _):
-                mode = .browse
-                let text = query.text.trimmingCharacters(in: .whitespaces)
-                load(search: text.isEmpty ? nil : text)
-            default: return query.handle(event)
-            }
-            return true
-        case .form(let editing): return handleForm(event, editing: editing)
-        }
+    /// The next or previous record; past either end, the fixed message.
+    private func step(_ key: MovieBrowser.Key) {
+        guard var cursor = browser else { return }
+        if case .message(let line) = cursor.on(key) { app.setStatus(line) } else { app.setStatus("") }
+        browser = cursor
     }
 
-    private func handleBrowse(_ event: InputEvent) -> Bool {
-        switch event {
-        case .key(.character("a"), []):
-            for index in form.indices { form[index].set("") }
-            formFocus = 0
-            mode = .form(editing: nil)
-        case .key(.character("e"), []):
-            guard let movie = current else { return true }
-            form[0].set(movie.title); form[1].set(movie.genre); form[2].set(String(movie.sales))
-            formFocus = 0
-            mode = .form(editing: movie.title)
-        case .key(.character("d"), []):
-            guard let movie = current else { return true }
-            app.overlay = .confirm("Delete \"\(movie.title)\"?", yes: { [self] in
-                app.request(retry: false, { session throws(ClientError) in try session.deleteMovie(title: movie.title) }, then: { [self] in
-                    app.setStatus("Deleted \"\(movie.title)\"")
-                    load(search: searched)
-                })
+    private func startAdding() {
+        for index in form.indices { form[index].set("") }
+        formFocus = 0
+        mode = .form(editing: nil)
+    }
+
+    private func startEditing() {
+        guard let movie = current else { return }
+        form[0].set(movie.title); form[1].set(movie.genre); form[2].set(String(movie.sales))
+        formFocus = 0
+        mode = .form(editing: movie.title)
+    }
+
+    private func deleteCurrent() {
+        guard let movie = current else { return }
+        app.overlay = .confirm("Delete \"\(movie.title)\"?", yes: { [self] in
+            app.request(retry: false, { session throws(ClientError) in try session.deleteMovie(title: movie.title) }, then: { [self] in
+                app.setStatus("Deleted \"\(movie.title)\"")
+                load(search: searched)
             })
-        case .key(.character("s"), []), .key(.character("/"), []):
-            query.set(searched ?? "")
-            mode = .search
-        case .key(.escape, _), .key(.backspace, _):
-            guard searched != nil else { return false }
-            load(search: nil)
-        default:
-            guard var cursor = browser, let key = MovieBrowser.key(for: event), key == .next || key == .previous else { return false }
-            if case .message(let line) = cursor.on(key) { app.setStatus(line) } else { app.setStatus("") }
-            browser = cursor
-        }
-        return true
+        })
     }
 
-    private func handleForm(_ event: InputEvent, editing: String?) -> Bool {
-        switch event {
-        case .key(.escape, _): mode = .browse
-        case .key(.tab, _), .key(.down, _): formFocus = (formFocus + 1) % form.count
-        case .key(.backTab, _), .key(.up, _): formFocus = (formFocus + form.count - 1) % form.count
-        case .key(.enter, _): save(editing: editing)
-        default: return form[formFocus].handle(event)
-        }
-        return true
+    private func startSearching() {
+        query.set(searched ?? "")
+        mode = .search
     }
 
-    private func save(editing: String?) {
+    private func search() {
+        mode = .browse
+        let text = query.text.trimmingCharacters(in: .whitespaces)
+        load(search: text.isEmpty ? nil : text)
+    }
+
+    private func save() {
+        guard case .form(let editing) = mode else { return }
         let title = form[0].text.trimmingCharacters(in: .whitespaces)
         let genre = form[1].text.trimmingCharacters(in: .whitespaces)
         guard !title.isEmpty else { formFocus = 0; app.setStatus("A movie needs a title", isError: true); return }

@@ -6,7 +6,8 @@ import TerminalUI
 /// cell is a shade character whose ink follows the two pixels' brightness.
 ///
 /// Scaling is the costly part, so a picture keeps its last scaled copy per box size: redrawing
-/// a grid of thumbnails (every key press, every scroll) scales nothing again.
+/// a grid of thumbnails (every key press, every scroll) scales nothing again. That copy is a
+/// cache, not state: what is drawn depends on the picture and the box alone.
 final class PictureCells {
     let image: RGBImage
     private var scaled: (columns: Int, rows: Int, image: RGBImage)?

@@ -54,66 +54,42 @@ final class PostScreen: AppScreen {
         })
     }
 
-    var keys: [(String, String)] {
+    var keys: KeyTable<PostScreen> {
         switch phase {
-        case .pick: [("arrows / click", "pick a picture"), ("Enter", "choose it, then a feed"), ("o", "post a PNG or JPEG file instead")]
-        case .typingPath: [("Enter", "use this file"), ("Esc", "back to the pictures")]
-        case .chooseFeed: [("↑ ↓ / click", "choose the one feed"), ("Enter / p", "post"), ("Esc", "back to the pictures")]
+        case .pick: Self.pickKeys
+        case .typingPath: Self.pathKeys
+        case .chooseFeed: Self.feedKeys
         }
     }
+
+    private static let pickKeys = KeyTable<PostScreen>(
+        ListCursor.keys(\.sampleCursor, grid: true,
+                        slot: { screen, mouse in screen.layout.sampleBoxes.firstIndex { $0.contains(column: mouse.column, row: mouse.row) } },
+                        open: { $0.chooseSample() })
+        + [.init([.key(.enter)], "choose it, then a feed") { $0.chooseSample() },
+           .init([.character("o")], "post a PNG or JPEG file instead") { $0.phase = .typingPath }])
+
+    private static let pathKeys = KeyTable<PostScreen>([
+        .init([.key(.enter)], "use this file") { $0.openFile() },
+        .init([.key(.escape)], "back to the pictures") { $0.phase = .pick },
+        .init([.typing], "the file's path (Ctrl-U clears)", event: { $0.path.handle($1) }),
+    ])
+
+    private static let feedKeys = KeyTable<PostScreen>(
+        ListCursor.keys(\.feedCursor, slot: { screen, mouse in
+            screen.layout.feedList.contains(column: mouse.column, row: mouse.row) ? mouse.row - screen.layout.feedList.y : nil
+        }, open: { $0.post() })
+        + [.init([.key(.enter), .character("p")], "post") { $0.post() },
+           .init([.key(.escape), .key(.backspace)], "back to the pictures") { $0.phase = .pick }])
 
     var isTyping: Bool { phase == .typingPath }
 
     private var chosen: Choice? { file ?? (samples.indices.contains(selected) ? samples[selected] : nil) }
 
-    func handle(_ event: InputEvent) -> Bool {
-        switch phase {
-        case .pick: return handlePick(event)
-        case .typingPath:
-            switch event {
-            case .key(.escape, _): phase = .pick
-            case .key(.enter, _): openFile()
-            default: return path.handle(event)
-            }
-            return true
-        case .chooseFeed: return handleFeeds(event)
-        }
-    }
-
-    private func handlePick(_ event: InputEvent) -> Bool {
-        switch sampleCursor.handle(event, slot: { [lastCells] mouse in lastCells.firstIndex { $0.contains(column: mouse.column, row: mouse.row) } }) {
-        case .moved: return true
-        case .activated: file = nil; chooseFeed(); return true
-        case nil: break
-        }
-        switch event {
-        case .key(.enter, _):
-            file = nil
-            chooseFeed()
-        case .key(.character("o"), []):
-            phase = .typingPath
-        default:
-            return false
-        }
-        return true
-    }
-
-    private func handleFeeds(_ event: InputEvent) -> Bool {
-        let slot = { [feedListTop, feedListWidth] (mouse: MouseEvent) in
-            mouse.row >= feedListTop && mouse.column < feedListWidth ? mouse.row - feedListTop : nil
-        }
-        switch feedCursor.handle(event, slot: slot) {
-        case .moved: return true
-        case .activated: post(); return true
-        case nil: break
-        }
-        switch event {
-        case .key(.escape, _), .key(.backspace, _): phase = .pick
-        case .key(.enter, _), .key(.character("p"), []): post()
-        default:
-            return false
-        }
-        return true
+    /// The sample selected, rather than a typed file.
+    private func chooseSample() {
+        file = nil
+        chooseFeed()
     }
 
     /// Reads and decodes the typed file off the screen's thread: a phone's 50-megapixel photo
@@ -185,11 +161,35 @@ final class PostScreen: AppScreen {
         })
     }
 
-    // MARK: Drawing
+    // MARK: Layout and drawing
 
-    private var lastCells: [Rect] = []
-    private var feedListTop = 0
-    private let feedListWidth = 30
+    /// Where the last layout put what a click can hit.
+    private struct Layout {
+        /// The box of each sample shown, in the order of `sampleCursor.visibleItems`.
+        var sampleBoxes: [Rect] = []
+        /// The feed list beside the chosen picture.
+        var feedList = Rect(x: 0, y: 0, width: 0, height: 0)
+    }
+
+    private var layout = Layout()
+    private static let feedListWidth = 30
+
+    func layout(in area: Rect) {
+        switch phase {
+        case .pick, .typingPath:
+            let columns = Self.gridColumns
+            let rows = (samples.count + columns - 1) / columns
+            let bottom = phase == .typingPath ? 2 : 0
+            let cellWidth = area.width / columns
+            let cellHeight = max(3, (area.height - 1 - bottom) / max(1, rows))
+            layout.sampleBoxes = sampleCursor.scrollIntoView(visibleRows: rows).map { index in
+                Rect(x: area.x + index % columns * cellWidth, y: area.y + 1 + index / columns * cellHeight, width: cellWidth, height: cellHeight)
+            }
+        case .chooseFeed:
+            layout.feedList = Rect(x: area.x, y: area.y + 2, width: Self.feedListWidth, height: area.height - 3)
+            feedCursor.scrollIntoView(visibleRows: layout.feedList.height)
+        }
+    }
 
     func draw(into grid: inout CellGrid, area: Rect) {
         if let loadError {
@@ -209,17 +209,8 @@ final class PostScreen: AppScreen {
     private func drawPicker(into grid: inout CellGrid, area: Rect) {
         grid.write("Pick a picture", column: area.x + 1, row: area.y, style: Style(bold: true))
         grid.write("Enter chooses · o posts a file instead", column: area.x + 18, row: area.y)
-        let columns = Self.gridColumns
-        let rows = (samples.count + columns - 1) / columns
-        let bottom = phase == .typingPath ? 2 : 0
-        let cellWidth = area.width / columns
-        let cellHeight = max(3, (area.height - 1 - bottom) / max(1, rows))
-        lastCells = []
-        for index in sampleCursor.scrollIntoView(visibleRows: rows) {
+        for (index, box) in zip(sampleCursor.visibleItems, layout.sampleBoxes) {
             let sample = samples[index]
-            let box = Rect(x: area.x + index % columns * cellWidth, y: area.y + 1 + index / columns * cellHeight,
-                           width: cellWidth, height: cellHeight)
-            lastCells.append(box)
             let isSelected = index == selected
             sample.picture.draw(into: &grid, area: Rect(x: box.x + 1, y: box.y, width: box.width - 2, height: box.height - 1), depth: app.depth)
             let label = (isSelected ? "▶ " : "  ") + sample.name
@@ -233,14 +224,14 @@ final class PostScreen: AppScreen {
 
     private func drawFeeds(into grid: inout CellGrid, area: Rect) {
         grid.write("Post \(chosen?.name ?? "") to which feed?", column: area.x + 1, row: area.y, style: Style(bold: true))
-        feedListTop = area.y + 2
-        for index in feedCursor.scrollIntoView(visibleRows: area.height - 3) {
+        let list = layout.feedList
+        for index in feedCursor.visibleItems {
             let isSelected = index == feedIndex
-            grid.write((isSelected ? "◉ " : "○ ") + feeds[index].name, column: area.x + 1, row: feedListTop + index - feedCursor.firstRow,
-                       style: Style(bold: isSelected, reverse: isSelected), width: feedListWidth - 2)
+            grid.write((isSelected ? "◉ " : "○ ") + feeds[index].name, column: list.x + 1, row: list.y + index - feedCursor.firstRow,
+                       style: Style(bold: isSelected, reverse: isSelected), width: list.width - 2)
         }
         grid.write(posting ? "Posting…" : "Enter posts · Esc goes back", column: area.x + 1, row: area.y + area.height - 1)
-        chosen?.picture.draw(into: &grid, area: Rect(x: area.x + feedListWidth, y: area.y + 1,
-                                                    width: area.width - feedListWidth - 1, height: area.height - 1), depth: app.depth)
+        chosen?.picture.draw(into: &grid, area: Rect(x: list.x + list.width, y: area.y + 1,
+                                                    width: area.width - list.width - 1, height: area.height - 1), depth: app.depth)
     }
 }

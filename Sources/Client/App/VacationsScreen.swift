@@ -30,14 +30,55 @@ final class VacationsScreen: AppScreen {
 
     init(app: AppModel) { self.app = app }
 
-    var keys: [(String, String)] {
+    var keys: KeyTable<VacationsScreen> {
+        if searching { return Self.searchKeys }
         switch level {
-        case .list: [("↑ ↓", "choose"), ("Enter", "open"), ("n", "new vacation"), ("d", "delete (asks first)")]
-        case .naming: [("Enter", "create"), ("Esc", "cancel")]
-        case .vacation: [("i / t", "Itinerary, Tag Search"), ("/", "search the tags"), ("Enter", "the photos"), ("Esc", "back")]
-        case .photos: [("↑ ↓", "choose"), ("Enter", "full screen, from the vacation file"), ("Esc", "back")]
+        case .list: return Self.listKeys
+        case .naming: return Self.namingKeys
+        case .vacation: return Self.vacationKeys
+        case .photos: return Self.photoKeys
         }
     }
+
+    private static let cursorKeys = ListCursor.keys(\VacationsScreen.cursor, slot: { screen, mouse in
+        mouse.row >= screen.listTop ? mouse.row - screen.listTop : nil
+    }, open: { $0.enter() })
+
+    private static let backKey = KeyTable<VacationsScreen>.Binding([.key(.escape), .key(.backspace)], "back") { $0.back() }
+
+    private static let listKeys = KeyTable<VacationsScreen>(cursorKeys + [
+        .init([.key(.enter)], "open") { $0.enter() },
+        .init([.character("n")], "new vacation") { $0.startNaming() },
+        .init([.character("d")], "delete (asks first)") { $0.deleteSelected() },
+    ])
+
+    private static let namingKeys = KeyTable<VacationsScreen>([
+        .init([.key(.enter)], "create") { $0.create() },
+        .init([.key(.escape)], "cancel") { $0.level = .list },
+        .init([.typing], "the new vacation's name", event: { $0.name.handle($1) }),
+    ])
+
+    private static let vacationKeys = KeyTable<VacationsScreen>(cursorKeys + [
+        .init([.key(.enter)], "the photos") { $0.enter() },
+        .init("Itinerary, Tag Search", cases: [.init([.character("i")]) { $0.openShown(tags: false) },
+                                               .init([.character("t")]) { $0.openShown(tags: true) }]),
+        .init([.character("/")], "search the tags") { $0.startSearching() },
+        backKey,
+    ])
+
+    private static let photoKeys = KeyTable<VacationsScreen>(cursorKeys + [
+        .init([.key(.enter)], "full screen, from the vacation file") { $0.enter() },
+        backKey,
+    ])
+
+    private static let searchKeys = KeyTable<VacationsScreen>([
+        .init([.key(.escape), .key(.enter)], "done searching") { $0.searching = false },
+        .init([.typing], "the tags to find", event: { screen, event in
+            guard screen.search.handle(event) else { return false }
+            screen.openShown(tags: true)
+            return true
+        }),
+    ])
 
     var isTyping: Bool {
         if case .naming = level { return true }
@@ -66,63 +107,31 @@ final class VacationsScreen: AppScreen {
         }
     }
 
-    func handle(_ event: InputEvent) -> Bool {
-        if case .naming = level {
-            switch event {
-            case .key(.escape, _): level = .list
-            case .key(.enter, _): create()
-            default: return name.handle(event)
-            }
-            return true
-        }
-        if searching {
-            switch event {
-            case .key(.escape, _), .key(.enter, _): searching = false
-            default:
-                guard search.handle(event) else { return false }
-                if case .vacation(let store, true) = level { open(store, tags: true) }
-            }
-            return true
-        }
-        cursor.count = count
-        switch cursor.handle(event, slot: { [listTop] mouse in mouse.row >= listTop ? mouse.row - listTop : nil }) {
-        case .moved: return true
-        case .activated: enter(); return true
-        case nil: break
-        }
-        switch event {
-        case .key(.enter, _): enter()
-        case .key(.escape, _), .key(.backspace, _): return back()
-        default:
-            return handleLetters(event)
-        }
-        return true
+    private func startNaming() {
+        name.set("")
+        level = .naming
     }
 
-    private func handleLetters(_ event: InputEvent) -> Bool {
-        switch (level, event) {
-        case (.list, .key(.character("n"), [])):
-            name.set("")
-            level = .naming
-        case (.list, .key(.character("d"), [])):
-            guard vacations.indices.contains(selected) else { return true }
-            let doomed = vacations[selected].name
-            app.overlay = .confirm("Delete vacation \"\(doomed)\" and every photo in it?", yes: { [self] in
-                do throws(VacationError) {
-                    _ = try library.remove(doomed)
-                    app.setStatus("Deleted \(doomed)")
-                } catch { fail(error) }
-                reloadList()
-            })
-        case (.vacation(let store, _), .key(.character("i"), [])): open(store, tags: false)
-        case (.vacation(let store, _), .key(.character("t"), [])): open(store, tags: true)
-        case (.vacation(let store, _), .key(.character("/"), [])):
-            open(store, tags: true)
-            searching = true
-        default:
-            return false
-        }
-        return true
+    private func deleteSelected() {
+        guard vacations.indices.contains(selected) else { return }
+        let doomed = vacations[selected].name
+        app.overlay = .confirm("Delete vacation \"\(doomed)\" and every photo in it?", yes: { [self] in
+            do throws(VacationError) {
+                _ = try library.remove(doomed)
+                app.setStatus("Deleted \(doomed)")
+            } catch { fail(error) }
+            reloadList()
+        })
+    }
+
+    /// The vacation shown, as its Itinerary or its Tag Search.
+    private func openShown(tags byTags: Bool) {
+        if case .vacation(let store, _) = level { open(store, tags: byTags) }
+    }
+
+    private func startSearching() {
+        openShown(tags: true)
+        searching = true
     }
 
     private func create() {
@@ -186,23 +195,28 @@ final class VacationsScreen: AppScreen {
         }
     }
 
-    private func back() -> Bool {
+    /// From a vacation to the list, from its photos to the vacation.
+    private func back() {
         switch level {
-        case .list, .naming: return false
+        case .list, .naming: return
         case .vacation: level = .list; reloadList()
         case .photos(let store, _, _, let byTags): open(store, tags: byTags)
         }
         cursor.select(0)
-        return true
     }
 
-    // MARK: Drawing
+    // MARK: Layout and drawing
 
+    /// The screen row of the list's first item, as last laid out: a click counts from it.
     private var listTop = 0
+
+    func layout(in area: Rect) {
+        listTop = area.y + 2
+        cursor.scrollIntoView(visibleRows: area.height - 3)
+    }
 
     func draw(into grid: inout CellGrid, area: Rect) {
         let left = area.x + 1
-        listTop = area.y + 2
         var lines: [String] = []
         switch level {
         case .list, .naming:
@@ -226,8 +240,7 @@ final class VacationsScreen: AppScreen {
             grid.write("\(store.name) · \(title)", column: left, row: area.y, style: Style(bold: true))
             lines = photos.map { "\($0.displayTitle) · \($0.place)" }
         }
-        cursor.count = lines.count
-        for index in cursor.scrollIntoView(visibleRows: area.height - 3) {
+        for index in cursor.visibleItems where lines.indices.contains(index) {
             grid.write(lines[index], column: left, row: listTop + index - cursor.firstRow,
                        style: Style(bold: index == selected, reverse: index == selected), width: area.width - 2)
         }

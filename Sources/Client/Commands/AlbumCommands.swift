@@ -7,7 +7,7 @@ import Wire
 /// album PIN_ID [--wait], album new PIN_ID [--wait].
 enum AlbumCommands {
     /// How often `--wait` asks the server for progress.
-    static let pollInterval: useconds_t = 400_000
+    static let pollMilliseconds: Int32 = 400
 
     static func run(_ context: CommandContext) throws(ClientError) {
         switch (context.parsed.positional(0), context.parsed.positional(1)) {
@@ -47,14 +47,13 @@ enum AlbumCommands {
     /// Ctrl-C stops the waiting, not the download: the server goes on fetching the album.
     private static func wait(for first: Album, session: SnapshareSession, context: CommandContext) throws(ClientError) -> Album {
         var album = first
-        let interrupt = InterruptFlag()
+        let interrupt = try InterruptFlag()
         defer { interrupt.stop() }
         var bar = AlbumProgressBar(label: "Pin \(album.pinID)", console: context.console)
         defer { bar.finish() }
         while album.state == .downloading {
             bar.update(done: album.done, expected: album.expected)
-            for _ in 0..<10 where !interrupt.raised { usleep(pollInterval / 10) }
-            if interrupt.raised {
+            if try interrupt.wait(milliseconds: pollMilliseconds) {
                 bar.finish()
                 throw ClientError(.interrupted, "stopped waiting at \(album.done) of \(album.expected) photos; the album of pin "
                                   + "\(album.pinID) keeps downloading on the server (see it with `snapshare album \(album.pinID) --wait`)")

@@ -2,13 +2,14 @@
 import Glibc
 #endif
 import CommandLineParsing
+import Posix
 import Release
 
 /// The `snapshare` program: parse, run one command, map failures to documented exit codes.
 public enum CLI {
     /// Runs the client with `arguments` (without the program name); returns the exit code.
     public static func run(arguments: [String], environment: [String: String], console: Console = Console()) -> Int32 {
-        signal(SIGPIPE, SIG_IGN)
+        Signals.ignore(SIGPIPE)
         let parser = CommandLineParser(root: CommandTree.root)
         let parsed: ParsedCommand
         // No command: the app on a terminal, else the help.

@@ -50,6 +50,29 @@ public struct MapProjection: Sendable, Equatable {
         return (Int(x), Int(y))
     }
 
+    /// The braille cell (2 x 4 dots, as `BrailleCanvas` draws) that shows a place, counted from
+    /// the view's top left; nil when it is off the view.
+    public func cell(latitude: Double, longitude: Double) -> (column: Int, row: Int)? {
+        dot(latitude: latitude, longitude: longitude).map { ($0.x / 2, $0.y / 4) }
+    }
+
+    /// The place under the middle of braille cell (`column`, `row`), where a click there lands:
+    /// its longitude wrapped into -180...180, its latitude as far north or south as the view
+    /// reaches (past ±90 when zoomed out, which the caller refuses).
+    public func place(atColumn column: Int, row: Int) -> (latitude: Double, longitude: Double) {
+        let x = Double(column * 2 + 1), y = Double(row * 4 + 2)
+        return (centerLatitude - (y - Double(height) / 2) * degreesPerDot,
+                Self.wrapped(centerLongitude + (x - Double(width) / 2) * degreesPerDot))
+    }
+
+    /// How far one pan moves the centre, in degrees: an eighth of the view's width.
+    public var panStep: Double { Double(width) / 8 * degreesPerDot }
+
+    /// `longitude` moved by whole turns into -180...180.
+    public static func wrapped(_ longitude: Double) -> Double {
+        longitude.remainder(dividingBy: 360)
+    }
+
     /// `longitude` shifted by whole turns to lie within 180° of the centre.
     public func nearestCopy(of longitude: Double) -> Double {
         longitude + 360 * ((centerLongitude - longitude) / 360).rounded()

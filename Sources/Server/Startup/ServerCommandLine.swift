@@ -4,6 +4,7 @@
 import Foundation
 import Wire
 import CommandLineParsing
+import Posix
 import Release
 
 /// `snapshare-server`: run the server, or do offline maintenance on its data folder.
@@ -73,7 +74,7 @@ public enum ServerCommandLine {
 
     /// Parses and runs; returns the process exit code.
     public static func run(arguments: [String], environment: [String: String]) -> Int32 {
-        signal(SIGPIPE, SIG_IGN)
+        Signals.ignore(SIGPIPE)
         // Whatever the server or its admin commands create is for the server's user alone.
         umask(0o077)
         let parser = CommandLineParser(root: root)

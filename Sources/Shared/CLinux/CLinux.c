@@ -31,24 +31,42 @@ void snapshare_name_this_thread(const char *name) {
     pthread_setname_np(pthread_self(), shortened);
 }
 
-/// The pipe `snapshare_forward_signal` writes to; set before any handler is installed.
-static volatile int snapshare_signal_pipe = -1;
+/// Per signal number, the pipe its handler writes to plus one (0: not forwarded), and the
+/// disposition it had before, put back by `snapshare_release_signal`.
+static volatile sig_atomic_t snapshare_signal_pipes[NSIG];
+static struct sigaction snapshare_previous_actions[NSIG];
 
 static void snapshare_signal_to_pipe(int signo) {
     int saved = errno;
+    int fd = (int)snapshare_signal_pipes[signo] - 1;
     unsigned char byte = (unsigned char)signo;
-    if (snapshare_signal_pipe >= 0) { ssize_t ignored = write(snapshare_signal_pipe, &byte, 1); (void)ignored; }
+    if (fd >= 0) { ssize_t ignored = write(fd, &byte, 1); (void)ignored; }
     errno = saved;
 }
 
 int snapshare_forward_signal(int signo, int fd) {
-    snapshare_signal_pipe = fd;
+    if (signo <= 0 || signo >= NSIG || fd < 0) { errno = EINVAL; return -1; }
+    if (snapshare_signal_pipes[signo] != 0) { errno = EBUSY; return -1; }
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = snapshare_signal_to_pipe;
     action.sa_flags = SA_RESTART;
     sigemptyset(&action.sa_mask);
-    return sigaction(signo, &action, NULL);
+    // The pipe is known before the handler can run.
+    snapshare_signal_pipes[signo] = fd + 1;
+    if (sigaction(signo, &action, &snapshare_previous_actions[signo]) != 0) {
+        snapshare_signal_pipes[signo] = 0;
+        return -1;
+    }
+    return 0;
+}
+
+int snapshare_release_signal(int signo, int fd) {
+    if (signo <= 0 || signo >= NSIG || snapshare_signal_pipes[signo] != fd + 1) { errno = EINVAL; return -1; }
+    // The old disposition first, so no late signal finds the pipe gone.
+    int rc = sigaction(signo, &snapshare_previous_actions[signo], NULL);
+    snapshare_signal_pipes[signo] = 0;
+    return rc;
 }
 
 int snapshare_default_signal(int signo) {

@@ -147,9 +147,7 @@ public enum Socket {
             }
             var err: Int32 = rc == 0 ? 0 : snapshare_errno()
             if err == EINPROGRESS {
-                var pfd = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                let ready = poll(&pfd, 1, Int32(timeout * 1000))
-                if ready == 1 {
+                if (try? Syscall.waitUntilWritable(fd, timeoutMilliseconds: Int32(timeout * 1000))) == true {
                     var soError: Int32 = 0
                     var length = socklen_t(MemoryLayout<Int32>.size)
                     getsockopt(fd, SOL_SOCKET, SO_ERROR, &soError, &length)

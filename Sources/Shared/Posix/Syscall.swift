@@ -120,6 +120,30 @@ public enum Syscall {
         }.get()
     }
 
+    /// poll(2) over `descriptors` for up to `timeoutMilliseconds` (-1: no limit); returns how many
+    /// are ready, 0 when the time passed. EINTR is retried with the whole timeout again: a signal
+    /// that interrupts it is a byte on its `SignalPipe` by then, which the retried poll sees at once.
+    public static func poll(_ descriptors: inout [pollfd], timeoutMilliseconds: Int32) throws(SystemError) -> Int {
+        let count = nfds_t(descriptors.count)
+        return Int(try descriptors.withUnsafeMutableBufferPointer { buffer in
+            Result { () throws(SystemError) in try checked("poll") { Glibc.poll(buffer.baseAddress, count, timeoutMilliseconds) } }
+        }.get())
+    }
+
+    /// Waits up to `timeoutMilliseconds` (-1: no limit) until `fd` can be read (or has hung up);
+    /// false when the time passed first.
+    public static func waitUntilReadable(_ fd: Int32, timeoutMilliseconds: Int32) throws(SystemError) -> Bool {
+        var descriptors = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+        return try poll(&descriptors, timeoutMilliseconds: timeoutMilliseconds) > 0
+    }
+
+    /// Waits up to `timeoutMilliseconds` (-1: no limit) until `fd` can be written (or a connect
+    /// in progress has finished); false when the time passed first.
+    public static func waitUntilWritable(_ fd: Int32, timeoutMilliseconds: Int32) throws(SystemError) -> Bool {
+        var descriptors = [pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)]
+        return try poll(&descriptors, timeoutMilliseconds: timeoutMilliseconds) > 0
+    }
+
     /// close(2); EINTR is not retried (the descriptor is gone either way on Linux).
     public static func close(_ fd: Int32) {
         _ = Glibc.close(fd)

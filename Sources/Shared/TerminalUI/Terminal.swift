@@ -7,7 +7,8 @@ import Glibc
 import Musl
 #endif
 
-/// The controlling terminal: its size, the alternate screen, raw mode, keys, and output.
+/// The controlling terminal: its size, raw mode, keys, and output (a full-screen program takes
+/// it through `TerminalSession`).
 ///
 /// Every byte for the screen goes through `write(_:)`, which loops over write(2) until all bytes
 /// are out, retrying on EINTR and waiting on EAGAIN.
@@ -78,20 +79,7 @@ public struct Terminal: Sendable {
         getenv(name).map { String(cString: $0) }
     }
 
-    // MARK: Screen
-
-    /// Switches to the alternate screen, hides the cursor and clears.
-    public func enterAlternateScreen() throws(Failure) {
-        try write(Self.enterAlternateScreenSequence)
-    }
-
-    /// Shows the cursor and returns to the normal screen, as it was before.
-    public func leaveAlternateScreen() throws(Failure) {
-        try write(Self.leaveAlternateScreenSequence)
-    }
-
-    static let enterAlternateScreenSequence = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J\u{1B}[H"
-    static let leaveAlternateScreenSequence = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+    // MARK: Output
 
     /// Writes all of `text`.
     public func write(_ text: String) throws(Failure) {
@@ -115,7 +103,7 @@ public struct Terminal: Sendable {
                 offset += written
             case .wouldBlock:
                 // Someone made the terminal non-blocking; wait until it drains.
-                try waitUntilReady(output, events: Int16(POLLOUT))
+                try waitUntilWritable(output)
             }
         }
     }
@@ -185,26 +173,20 @@ public struct Terminal: Sendable {
             switch result {
             case .processed(0): return nil
             case .processed: return byte
-            case .wouldBlock: try waitUntilReady(input, events: Int16(POLLIN))
+            case .wouldBlock: _ = try isReadable(input, withinMilliseconds: -1)
             }
         }
     }
 
     private func isReadable(_ fd: Int32, withinMilliseconds timeout: Int32) throws(Failure) -> Bool {
-        var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        while true {
-            let ready = poll(&request, 1, timeout)
-            if ready >= 0 { return ready > 0 }
-            let code = snapshare_errno()
-            guard code == EINTR else { throw Failure(operation: "poll", code: code) }
+        do { return try Syscall.waitUntilReadable(fd, timeoutMilliseconds: timeout) } catch {
+            throw Failure(operation: "poll", code: error.errno)
         }
     }
 
-    private func waitUntilReady(_ fd: Int32, events: Int16) throws(Failure) {
-        var request = pollfd(fd: fd, events: events, revents: 0)
-        while poll(&request, 1, -1) < 0 {
-            let code = snapshare_errno()
-            guard code == EINTR else { throw Failure(operation: "poll", code: code) }
+    private func waitUntilWritable(_ fd: Int32) throws(Failure) {
+        do { _ = try Syscall.waitUntilWritable(fd, timeoutMilliseconds: -1) } catch {
+            throw Failure(operation: "poll", code: error.errno)
         }
     }
 }

@@ -1,24 +1,26 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CLinux
 import Posix
 
 /// A full-screen program's hold on the terminal: raw mode, the alternate screen, mouse reporting
 /// and bracketed paste on `start()`, all of it undone by `stop()`, and one place to wait for
 /// what happens next — input bytes, a signal, or a wake-up from another thread.
 ///
-/// Signals arrive as bytes on a pipe (an async-signal-safe handler in CLinux writes the number),
-/// so the wait is one poll(2) over the input and that pipe, and the program never busy-loops.
-/// SIGWINCH, SIGTERM, SIGHUP, SIGINT, SIGTSTP and SIGCONT are caught while the session exists.
+/// Signals arrive on a `SignalPipe` (the program's one signal path), so the wait is one poll(2)
+/// over the input and that pipe, and the program never busy-loops. SIGWINCH, SIGTERM, SIGHUP,
+/// SIGINT, SIGTSTP and SIGCONT are caught while the session exists; `respond(to:)` does the
+/// session's part for each.
 ///
 /// Sendable only for `wake()`, one write(2) to a pipe, safe from any thread; everything else is
 /// for the thread that runs the screen.
 public final class TerminalSession: @unchecked Sendable {
-    /// What woke `wait(timeoutMilliseconds:)`.
+    /// What woke `wait(timeoutMilliseconds:decodingWith:)`.
     public struct Wakeup {
         /// Bytes read from the input (empty when none).
         public var input: [UInt8] = []
+        /// Those bytes as events, with any sequence they finished.
+        public var events: [InputEvent] = []
         /// The input was closed (the terminal went away).
         public var inputClosed = false
         /// Signals that arrived, oldest first.
@@ -27,13 +29,21 @@ public final class TerminalSession: @unchecked Sendable {
         public var woken = false
     }
 
+    /// What a caught signal leaves for the program to do once the session has done its part.
+    public enum SignalOutcome: Equatable {
+        /// Draw everything again: the size changed, or the terminal was taken back.
+        case redraw
+        /// Leave: SIGTERM, SIGHUP or SIGINT.
+        case end
+    }
+
     public let terminal: Terminal
     private var saved: Terminal.SavedMode?
-    private let pipeRead: Int32
-    private let pipeWrite: Int32
+    private let signals: SignalPipe
     private static let caught: [Int32] = [SIGWINCH, SIGTERM, SIGHUP, SIGINT, SIGTSTP, SIGCONT]
-    /// Byte written by `wake()`: 0 is no signal number.
-    private static let wakeByte: UInt8 = 0
+    /// How long an unfinished escape sequence waits for the rest before it counts as typed keys
+    /// (a lone Escape, say).
+    private static let sequencePatienceMilliseconds: Int32 = 30
 
     /// Mouse buttons, drags and the wheel in SGR form (1000, 1002, 1006) and bracketed paste (2004).
     static let startSequence = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h\u{1B}[?2004h\u{1B}[2J\u{1B}[H"
@@ -42,24 +52,21 @@ public final class TerminalSession: @unchecked Sendable {
     /// A session on `terminal`; signals are caught from now until `close()`.
     public init(terminal: Terminal = Terminal()) throws(Terminal.Failure) {
         self.terminal = terminal
-        var fds: [Int32] = [0, 0]
-        guard snapshare_pipe(&fds) == 0 else { throw Terminal.Failure(operation: "pipe", code: snapshare_errno()) }
-        (pipeRead, pipeWrite) = (fds[0], fds[1])
-        for signo in Self.caught { _ = snapshare_forward_signal(signo, pipeWrite) }
+        do { signals = try SignalPipe(forwarding: Self.caught) } catch {
+            throw Terminal.Failure(operation: error.call, code: error.errno)
+        }
     }
 
     deinit { close() }
 
     private var closed = false
 
-    /// Restores the terminal and the signals' default actions, and closes the pipe.
+    /// Restores the terminal and the signals' previous dispositions, and closes the pipe.
     public func close() {
         guard !closed else { return }
         closed = true
         stop()
-        for signo in Self.caught { _ = snapshare_default_signal(signo) }
-        Glibc.close(pipeRead)
-        Glibc.close(pipeWrite)
+        signals.close()
     }
 
     /// Raw mode, the alternate screen, no cursor, mouse and bracketed paste.
@@ -80,41 +87,59 @@ public final class TerminalSession: @unchecked Sendable {
     /// with the terminal taken again. The caller redraws everything.
     public func suspend() throws(Terminal.Failure) {
         stop()
-        // SIGSTOP cannot be caught, so the handler above stays in place for the next time.
-        kill(getpid(), SIGSTOP)
+        // SIGSTOP cannot be caught, so the SIGTSTP handler stays in place for the next time.
+        Signals.stopThisProcess()
         try start()
+    }
+
+    /// Does the session's part for a caught `signal`: SIGTSTP suspends (returning after `fg`),
+    /// SIGCONT from outside (stopped by someone else) takes the terminal again, SIGWINCH needs
+    /// nothing more; all three then want a redraw. Any other signal caught means leave.
+    public func respond(to signal: Int32) throws(Terminal.Failure) -> SignalOutcome {
+        switch signal {
+        case SIGWINCH: return .redraw
+        case SIGTSTP: try suspend(); return .redraw
+        case SIGCONT: try start(); return .redraw
+        default: return .end
+        }
     }
 
     /// Wakes a `wait` in progress (or the next one). Safe from any thread.
     public func wake() {
-        var byte = Self.wakeByte
-        _ = Glibc.write(pipeWrite, &byte, 1)
+        signals.wake()
     }
 
-    /// Waits up to `timeoutMilliseconds` (-1: no limit) for input, a signal or a wake-up.
-    public func wait(timeoutMilliseconds: Int32) throws(Terminal.Failure) -> Wakeup {
+    /// Waits up to `timeoutMilliseconds` (-1: no limit) for input, a signal or a wake-up, and
+    /// decodes the input with `parser`. While `parser` holds an unfinished sequence the wait is
+    /// 30 ms at most, and a sequence still unfinished then counts as the keys typed.
+    public func wait(timeoutMilliseconds: Int32, decodingWith parser: inout InputParser) throws(Terminal.Failure) -> Wakeup {
+        let waiting = parser.isWaiting
+        let timeout = waiting && (timeoutMilliseconds < 0 || timeoutMilliseconds > Self.sequencePatienceMilliseconds)
+            ? Self.sequencePatienceMilliseconds : timeoutMilliseconds
+        var wakeup = try wait(timeoutMilliseconds: timeout)
+        wakeup.events = parser.feed(wakeup.input)
+        if wakeup.input.isEmpty && waiting { wakeup.events += parser.flush() }
+        return wakeup
+    }
+
+    private func wait(timeoutMilliseconds: Int32) throws(Terminal.Failure) -> Wakeup {
         var fds = [pollfd(fd: terminal.input, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: pipeRead, events: Int16(POLLIN), revents: 0)]
+                   pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0)]
         var wakeup = Wakeup()
-        let ready = poll(&fds, 2, timeoutMilliseconds)
-        if ready < 0 {
-            let code = snapshare_errno()
-            guard code == EINTR else { throw Terminal.Failure(operation: "poll", code: code) }
+        let ready: Int
+        do { ready = try Syscall.poll(&fds, timeoutMilliseconds: timeoutMilliseconds) } catch {
+            throw Terminal.Failure(operation: "poll", code: error.errno)
         }
         guard ready > 0 else { return wakeup }
         if fds[1].revents != 0 {
-            for byte in drain(pipeRead, origin: .ours) {
-                if byte == Self.wakeByte { wakeup.woken = true } else { wakeup.signals.append(Int32(byte)) }
-            }
+            let delivery = signals.drain()
+            wakeup.signals = delivery.signals
+            wakeup.woken = delivery.woken
         }
         if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
             var buffer = [UInt8](repeating: 0, count: 4096)
             let result: IOResult<Int>
-            do {
-                result = try buffer.withUnsafeMutableBytes { buffer in
-                    Result { () throws(SystemError) in try Syscall.read(terminal.input, into: buffer, origin: .inherited) }
-                }.get()
-            } catch {
+            do { result = try Syscall.read(terminal.input, into: &buffer, origin: .inherited) } catch {
                 throw Terminal.Failure(operation: "read", code: error.errno)
             }
             switch result {
@@ -124,17 +149,5 @@ public final class TerminalSession: @unchecked Sendable {
             }
         }
         return wakeup
-    }
-
-    private func drain(_ fd: Int32, origin: DescriptorOrigin) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 256)
-        while true {
-            let result = buffer.withUnsafeMutableBytes { buffer in
-                try? Syscall.read(fd, into: buffer, origin: origin)
-            }
-            guard case .processed(let count)? = result, count > 0 else { return bytes }
-            bytes += buffer[0..<count]
-        }
     }
 }

@@ -24,8 +24,13 @@ int snapshare_errno(void);
 int snapshare_pipe(int fds[2]);
 
 /// Delivers `signo` as one byte (its number) written to `fd` by an async-signal-safe handler
-/// (SA_RESTART), so a poll loop hears signals on a pipe. Returns 0 on success.
+/// (SA_RESTART), so a poll loop hears signals on a pipe; the previous disposition is kept for
+/// `snapshare_release_signal`. Returns 0 on success, -1 with EBUSY when another pipe has it.
 int snapshare_forward_signal(int signo, int fd);
+
+/// Stops forwarding `signo` to `fd` and puts back the disposition it had before. Returns 0 on
+/// success, -1 with EINVAL when `fd` was not forwarding it.
+int snapshare_release_signal(int signo, int fd);
 
 /// Puts `signo` back to its default action. Returns 0 on success.
 int snapshare_default_signal(int signo);

@@ -1,0 +1,64 @@
+import TerminalUI
+import Imaging
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Shows one image on the whole terminal until a key is pressed, then puts the terminal back.
+///
+/// The terminal is a `TerminalSession`, so it is restored on every way out: a key, a thrown
+/// error, and SIGTERM/SIGHUP/SIGINT, which arrive on the session's signal pipe and end the
+/// process by the same signal once the terminal is back. A resize or a suspend redraws. In raw
+/// mode Ctrl-C arrives as a key (ISIG is off) and simply closes the view.
+public struct FullScreenImageView: Sendable {
+    /// What is shown.
+    public let image: RGBImage
+    /// Where it is shown and keys are read.
+    public let terminal: Terminal
+    /// How pixels become cells.
+    public let renderer: HalfBlockRenderer
+    /// One line under the picture (what it is, and that any key closes), or nil for none.
+    public let caption: String?
+
+    /// A view of `image` on `terminal` (standard input and output by default).
+    public init(image: RGBImage, terminal: Terminal = Terminal(), renderer: HalfBlockRenderer = HalfBlockRenderer(),
+                caption: String? = nil) {
+        self.image = image
+        self.terminal = terminal
+        self.renderer = renderer
+        self.caption = caption
+    }
+
+    /// Shows the image and waits for a key; returns the key's events (empty if input closed).
+    @discardableResult
+    public func show() throws(Terminal.Failure) -> [InputEvent] {
+        guard Terminal.isTerminal(terminal.input), Terminal.isTerminal(terminal.output) else {
+            throw Terminal.Failure(operation: "open (not a terminal)", code: ENOTTY)
+        }
+        let session = try TerminalSession(terminal: terminal)
+        defer { session.close() }
+        try session.start()
+        return try session.showUntilInput { columns, rows in frame(columns: columns, rows: rows) }
+    }
+
+    /// The bytes of one full-screen frame: every row positioned explicitly, so nothing scrolls;
+    /// the caption, cut to the width, on the last row.
+    func frame(columns: Int, rows: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        let pictureRows = caption == nil ? rows : max(1, rows - 1)
+        for (index, line) in renderer.render(image, columns: columns, rows: pictureRows).enumerated() {
+            bytes += Array("\u{1B}[\(index + 1);1H".utf8)
+            bytes += Array(line.utf8)
+        }
+        if let caption, rows > 1 {
+            let text = PrintableText.clean(caption)
+            let shown = text.count > columns ? String(text.prefix(max(0, columns - 1))) + "…" : text
+            let pad = max(0, (columns - shown.count) / 2)
+            bytes += Array("\u{1B}[\(rows);1H\u{1B}[2K".utf8) + Array((String(repeating: " ", count: pad) + shown).utf8)
+        }
+        return bytes
+    }
+}

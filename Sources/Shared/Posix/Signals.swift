@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux
+
+/// What a program does with signals besides hearing them on a `SignalPipe`: ignore one for the
+/// whole process, send one, stop itself, and end itself as a signal would have.
+public enum Signals {
+    /// Ignores `signal` from now on. For SIGPIPE: a write to a pipe or socket whose reader left
+    /// then fails with EPIPE where it was made, instead of ending the program.
+    public static func ignore(_ signal: Int32) {
+        _ = Glibc.signal(signal, SIG_IGN)
+    }
+
+    /// Sends `signal` to the process `pid` (kill(2)); false when there is no such process or it
+    /// is not ours to signal.
+    @discardableResult
+    public static func send(_ signal: Int32, to pid: pid_t) -> Bool {
+        kill(pid, signal) == 0
+    }
+
+    /// Stops this process as Ctrl-Z would (SIGSTOP, which no handler can catch); returns once it
+    /// is continued (`fg`, SIGCONT).
+    public static func stopThisProcess() {
+        kill(getpid(), SIGSTOP)
+    }
+
+    /// Ends this process by `signal` with its default action, after a handler caught it and the
+    /// program cleaned up, so the parent sees the status of a process killed by that signal (a
+    /// shell prints 128 + its number). Should the signal not end the process, it exits with that
+    /// status anyway.
+    public static func reraise(_ signal: Int32) -> Never {
+        _ = snapshare_default_signal(signal)
+        // raise(3) delivers to this thread before it returns, once the thread lets it through.
+        unblock([signal])
+        Glibc.raise(signal)
+        _exit(128 + signal)
+    }
+
+    /// Lets `signals` through to the calling thread. A process starts with its parent's mask,
+    /// and some parents (a test runner's threads) block SIGINT, SIGTERM and SIGHUP: a handler
+    /// would then never run.
+    static func unblock(_ signals: [Int32]) {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in signals { sigaddset(&set, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+}

@@ -1,0 +1,92 @@
+import Testing
+import TerminalUI
+import TestSupport
+import Wire
+@testable import Client
+
+/// The `?` help and the dispatch of every screen come from one table: the help shows each of its
+/// lines, and a key no line names does nothing. No server: every request fails at once.
+@Suite("App keys and their help", .serialized)
+struct AppKeyHelpTests {
+    /// An app without a server, on the Post tab when `signedIn`, else on the login form.
+    static func app(home: TemporaryDirectory, signedIn: Bool = true) -> AppModel {
+        let backend = AppBackend(connect: { () throws(ClientError) -> SnapshareSession in throw ClientError(.local, "no server in this test") },
+                                 inline: true, wake: {})
+        let app = AppModel(backend: backend, environment: [:], state: ClientState(directory: home.path), depth: .plain, colour: false,
+                           makeScreens: AppRunner.screens)
+        app.start()
+        guard signedIn else { return app }
+        app.signedIn("tester", welcome: Welcome(version: 1, serverName: "test", maxFrameBytes: 6 << 20, maxFrameBytesBeforeLogin: 16_384,
+                                                maxRequestsInFlight: 8, maxImageBytes: 4 << 20, maxImageDimension: 4096,
+                                                maxImagePixels: 16 << 20, idleTimeoutSeconds: 300, serverTime: Timestamp.now()))
+        return app
+    }
+
+    /// The keys that lead from the Post tab (or the login form) to each state of a screen,
+    /// whether a field then takes the typing, and a line of help only that state has.
+    static let states: [(name: String, keys: [Key], typing: Bool, only: String)] = [
+        ("Login: a field", [], true, "log in from any field"), ("Login: a button", [.tab, .tab, .tab], false, "quit (on a button)"),
+        ("Post: the pictures", [], false, "post a PNG or JPEG file instead"),
+        ("Post: a file's path", [.character("o")], true, "the file's path (Ctrl-U clears)"),
+        ("Post: the feeds", [.enter], false, "back to the pictures"),
+        ("Feeds", [.character("2")], false, "open an unread snap (once); yours: who opened it"),
+        ("Map", [.character("3")], false, "drop a pin at the cross-hair"),
+        ("Vacations", [.character("4")], false, "new vacation"),
+        ("Vacations: naming one", [.character("4"), .character("n")], true, "the new vacation's name"),
+        ("Vacations: one open", [.character("4"), .character("n")] + "Trip".map(Key.character) + [.enter, .enter], false,
+         "Itinerary, Tag Search"),
+        ("Vacations: its tags searched", [.character("4"), .character("n")] + "Trip".map(Key.character) + [.enter, .enter, .character("/")],
+         true, "the tags to find"),
+        ("Movies", [.character("5")], false, "search the titles"),
+        ("Movies: the form", [.character("5"), .character("a")], true, "the title, genre or ticket sales"),
+        ("Movies: the search", [.character("5"), .character("s")], true, "the words to find in the titles"),
+    ]
+
+    static func rows(_ app: AppModel, columns: Int = 80, rows: Int = 24) -> [String] {
+        let grid = app.render(columns: columns, rows: rows)
+        return (0..<rows).map { grid.text(ofRow: $0) }
+    }
+
+    @Test("the ? help of each screen shows every line of its key table and the app's, in an 80x24 window", arguments: states.map(\.name))
+    func helpShowsEveryKey(state: String) {
+        let home = TemporaryDirectory("app-home")
+        let app = Self.app(home: home, signedIn: !state.hasPrefix("Login"))
+        let (_, keys, _, only) = Self.states.first { $0.name == state }!
+        for key in keys { app.handle(.key(key)) }
+        let expected = app.current.keyHelp + app.keys.help
+        #expect(expected.contains { $0.meaning == only }, "\(state) is reached")
+        // `?` is a letter for the field while typing; the help is the same overlay.
+        app.overlay = .help
+        let shown = Self.rows(app)
+        for line in expected {
+            #expect(shown.contains { $0.contains(line.keys + " ") && $0.contains(line.meaning) }, "\(state): \(line) in \(shown.joined(separator: "\n"))")
+        }
+    }
+
+    /// The keys of each case of `screen`'s table.
+    static func triggers<Screen: AppScreen>(of screen: Screen) -> [[KeyTrigger]] {
+        screen.keys.bindings.flatMap { $0.cases.map(\.triggers) }
+    }
+
+    /// Every key we can name: characters, the named keys, Ctrl and a letter.
+    static let everyKey: [Key] = (32...126).map { .character(Character(Unicode.Scalar($0))) }
+        + [.enter, .tab, .backTab, .backspace, .escape, .up, .down, .left, .right, .home, .end, .pageUp, .pageDown, .insert, .delete]
+        + (1...12).map { .function($0) } + "abcdefghijklmnopqrstuvwxyz".map { .control($0) }
+
+    @Test("a key that no line of the help names changes nothing", arguments: states.filter { !$0.typing }.map(\.name))
+    func unnamedKeysDoNothing(state: String) {
+        let home = TemporaryDirectory("app-home")
+        let app = Self.app(home: home, signedIn: !state.hasPrefix("Login"))
+        let (_, keys, _, _) = Self.states.first { $0.name == state }!
+        for key in keys { app.handle(.key(key)) }
+        let triggers = Self.triggers(of: app.current) + app.keys.bindings.flatMap { $0.cases.map(\.triggers) }
+        for key in Self.everyKey {
+            let event = InputEvent.key(key)
+            guard !triggers.joined().contains(where: { $0.matches(event, typing: false) }) else { continue }
+            let before = Self.rows(app)
+            let status = app.status?.text
+            app.handle(event)
+            #expect(Self.rows(app) == before && app.status?.text == status && app.overlay == nil, "\(state): \(key)")
+        }
+    }
+}

@@ -24,10 +24,11 @@ let package = Package(
             linkerSettings: [.linkedLibrary("png"), .linkedLibrary("jpeg"), .linkedLibrary("z")]
         ),
 
-        // The core, in layers (docs/ARCHITECTURE.md). Who may import whom: Wire, CommandLineParsing
-        // and Crypto import none of ours; Posix (the one syscall layer: reads, writes and poll, sockets,
-        // epoll, threads, signals) imports only CLinux; TLS imports Crypto and Posix; SQLite imports Posix;
-        // Imaging imports Wire (for ImageFormat). Nothing here knows the server, the client or a
+        // The core, in layers under Sources/Shared (docs/ARCHITECTURE.md's table says who may import
+        // whom, C targets included, and ModuleImportTests holds the sources to it): Wire,
+        // CommandLineParsing, Crypto and SQL import none of ours; Posix (the one syscall layer)
+        // imports only CLinux; TLS imports Crypto and Posix; SQLite and PostgreSQL import Posix and
+        // SQL; Imaging and Release import Wire. Nothing here knows the server, the client or a
         // terminal.
         // Bytes, frames and messages of docs/PROTOCOL.md: pure, no system calls.
         .target(name: "Wire", path: "Sources/Shared/Wire", linkerSettings: [.linkedLibrary("m")]),
@@ -50,8 +51,8 @@ let package = Package(
         // client's vacation files.
         .target(name: "SQLite", dependencies: ["CSQLite", "Posix", "SQL"], path: "Sources/Shared/SQLite"),
         // libpq for the PostgreSQL engine: connections, parameters, prepared statements, rows
-        // read by column name, transactions, SQLSTATE errors. Imports none of ours.
-        .target(name: "PostgreSQL", dependencies: ["CPostgreSQL", "SQL"], path: "Sources/Shared/PostgreSQL"),
+        // read by column name, transactions, SQLSTATE errors, LISTEN/NOTIFY.
+        .target(name: "PostgreSQL", dependencies: ["CPostgreSQL", "Posix", "SQL"], path: "Sources/Shared/PostgreSQL"),
         // What both engines share: SQL written once with its values beside their placeholders,
         // rendered for either; values, rows, connections and failures in one vocabulary.
         .target(name: "SQL", path: "Sources/Shared/SQL"),
@@ -72,13 +73,13 @@ let package = Package(
         .target(
             name: "Client",
             // SQLite: each Virtual Vacation is its own SQLite file on the client.
-            dependencies: ["Wire", "Release", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "CLinux", "SQL", "SQLite", "TerminalUI"],
+            dependencies: ["Wire", "Release", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQL", "SQLite", "TerminalUI"],
             resources: [.copy("Resources/Samples"), .copy("Resources/world-110m.geojson")]
         ),
         .executableTarget(name: "snapshare-server", dependencies: ["Server", "Release", "BuildStamp"]),
         .executableTarget(name: "snapshare", dependencies: ["Client", "Release", "BuildStamp"]),
         // The load generator: shares the protocol and TLS code with the client.
-        .executableTarget(name: "snapshare-bench", dependencies: ["Client", "Release", "BuildStamp", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "CLinux"]),
+        .executableTarget(name: "snapshare-bench", dependencies: ["Client", "Release", "BuildStamp", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging"]),
 
         // libFuzzer harness for the frame and message decoders; see scripts/fuzz.sh.
         .executableTarget(name: "FuzzFrames", dependencies: ["Wire"]),

@@ -28,14 +28,20 @@ import Testing
             + MovieProtocolVectors.cases() + version1Cases()
     }
 
-    /// The messages whose version-1 layout differs (Appendix A), written in version 1.
-    static func version1Cases() -> [(String, Frame)] {
+    /// The snaps the vectors show: one listed, one opened, one posted.
+    static func sampleSnaps() -> (listed: SnapInfo, opened: SnapInfo, posted: SnapInfo) {
         let snap = SnapInfo(id: 7, feed: "Memes", poster: "bob", postedAt: time, expiresAt: time + 7 * 86_400_000,
                             state: .unread, imageKind: .png, byteCount: 115_471, width: 256, height: 256)
         var opened = snap
         opened.state = .read; opened.byteCount = 4; opened.width = 1; opened.height = 1
         var posted = opened
         posted.id = 8; posted.feed = "Random"; posted.poster = "ada"; posted.state = .sent
+        return (snap, opened, posted)
+    }
+
+    /// The messages whose version-1 layout differs (Appendix A), written in version 1.
+    static func version1Cases() -> [(String, Frame)] {
+        let (snap, opened, posted) = sampleSnaps()
         return [
             ("v1-hello", Frame(Hello(minVersion: 1, maxVersion: 1, clientName: "demo"), requestID: 1, version: 1)),
             ("v1-welcome", Frame(Welcome(version: 1, serverName: "snapshare-server", maxFrameBytes: 5_308_416, maxFrameBytesBeforeLogin: 16_384,
@@ -48,12 +54,7 @@ import Testing
     }
 
     static func coreCases() -> [(String, Frame)] {
-        let snap = SnapInfo(id: 7, feed: "Memes", poster: "bob", postedAt: time, expiresAt: time + 7 * 86_400_000,
-                            state: .unread, imageKind: .png, byteCount: 115_471, width: 256, height: 256)
-        var opened = snap
-        opened.state = .read; opened.byteCount = 4; opened.width = 1; opened.height = 1
-        var posted = opened
-        posted.id = 8; posted.feed = "Random"; posted.poster = "ada"; posted.state = .sent
+        let (snap, opened, posted) = sampleSnaps()
         var openedTwice = posted
         openedTwice.openedCount = 2
         return [

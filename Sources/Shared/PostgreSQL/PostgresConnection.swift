@@ -1,4 +1,5 @@
 import CPostgreSQL
+import Posix
 import SQL
 import Foundation
 
@@ -211,9 +212,11 @@ extension PostgresConnection {
     public func waitForNotifications(timeoutMilliseconds: Int32) throws(PostgresError) -> [PostgresNotification] {
         let socket = PQsocket(handleForNotifications)
         guard socket >= 0 else { throw PostgresError(sqlState: "08006", message: "the connection to PostgreSQL is closed") }
-        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&descriptor, 1, timeoutMilliseconds)
-        if ready > 0 {
+        let ready: Bool
+        do { ready = try Syscall.waitUntilReadable(socket, timeoutMilliseconds: timeoutMilliseconds) } catch {
+            throw PostgresError(sqlState: "08006", message: "waiting for PostgreSQL's notifications failed: \(error)")
+        }
+        if ready {
             guard PQconsumeInput(handleForNotifications) == 1 else {
                 throw PostgresError(sqlState: "08006", message: "the connection to PostgreSQL was lost: \(Self.text(PQerrorMessage(handleForNotifications)))")
             }

@@ -22,7 +22,7 @@ import Testing
         func finish(_ attempt: LoginThrottle.Attempt, _ outcome: LoginThrottle.Outcome, now: Int64) {
             do { try rules.finish(attempt, outcome, now: now, in: store) } catch { Issue.record("finish failed: \(error)") }
         }
-        func unlock(name: String) throws -> Int { try rules.unlock(name: name, in: store) }
+        func unlock(name: String, now: Int64 = 0) throws -> Int { try rules.unlock(name: name, now: now, in: store) }
         func refusal(name: String, address: String, now: Int64) throws -> LoginThrottle.Decision? {
             try rules.refusal(name: name, address: address, now: now, in: store)
         }
@@ -125,6 +125,9 @@ import Testing
             #expect(Self.allowed(throttle.begin(name: "bob", address: "10.0.0.66", now: 0))?.delay == 0)
             let none = try throttle.unlock(name: "carol")
             #expect(none == 0)
+            Self.fail(throttle, "dora", from: "10.0.0.68", count: 2)
+            #expect(try throttle.unlock(name: "dora", now: LoginThrottle.Policy().window + 1) == 0,
+                    "failures that already left the window throttled nothing, so they are not counted")
         }
     }
 

@@ -16,9 +16,9 @@ enum SampleLibrary {
 
     /// Every sample, by number.
     static func all() throws(ClientError) -> [Sample] {
-        guard let folder = Bundle.module.url(forResource: "Samples", withExtension: nil),
+        guard let folder = ClientResources.url("Samples"),
               let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
-            throw ClientError(.local, "the bundled sample images are missing from the installation")
+            throw ClientError(.local, "the bundled sample images are missing from the installation (looked in \(ClientResources.searched))")
         }
         return files.filter { $0.hasSuffix(".png") }.sorted().compactMap { file in
             // `01-astronaut.png` → 1, "astronaut"

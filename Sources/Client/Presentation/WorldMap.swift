@@ -103,9 +103,9 @@ public struct WorldMap: Sendable {
 
     /// The outlines bundled with the client.
     public static func bundled() throws(FormatError) -> WorldMap {
-        guard let url = Bundle.module.url(forResource: "world-110m", withExtension: "geojson"),
-              let data = FileManager.default.contents(atPath: url.path) else {
-            throw FormatError(description: "the world outlines (world-110m.geojson) are missing from the installation")
+        guard let url = ClientResources.url("world-110m.geojson"), let data = FileManager.default.contents(atPath: url.path) else {
+            throw FormatError(description: "the world outlines (world-110m.geojson) are missing from the installation "
+                              + "(looked in \(ClientResources.searched))")
         }
         return try WorldMap(geoJSON: [UInt8](data))
     }

@@ -159,14 +159,17 @@ public struct LoginThrottle: Sendable {
     }
 
     /// Forgets the failures of every budget of `name` (an admin's `unlock`); returns how many
-    /// budgets held failures. Per-address budgets are not the name's and stay; attempts still
-    /// running keep their reservations.
-    public func unlock(name: String, in store: any ThrottleStore) throws -> Int {
+    /// budgets held failures inside the window at `now` (those that throttled something).
+    /// Per-address budgets are not the name's and stay; attempts still running keep their
+    /// reservations.
+    public func unlock(name: String, now: Int64, in store: any ThrottleStore) throws -> Int {
         let keys = try store.throttleKeys(kind: kind, name: name.lowercased())
+        let policy = self.policy
         return try store.updateThrottleBudgets(keys) { budgets -> Int in
             var cleared = 0
             for key in keys {
                 guard var budget = budgets[key] else { continue }
+                budget.prune(now: now, window: policy.window, pendingLifetime: policy.pendingLifetime)
                 if !budget.failures.isEmpty { cleared += 1 }
                 budget.failures = []
                 budget.nextSlot = 0

@@ -72,7 +72,8 @@ extension RequestHandler {
         let admin = try requireUser(context)
         let logins = self.logins
         let username = request.username
-        let cleared = try await storage.write { store in try logins.unlock(name: username, in: store) }
+        let now = clock.now()
+        let cleared = try await storage.write { store in try logins.unlock(name: username, now: now, in: store) }
         logger.warning("admin \(admin.name) unlocked logins for \(request.username.lowercased()) (\(cleared) throttle entries held failures)")
         return HandlerOutcome(Count(count: UInt64(cleared)), for: context)
     }
@@ -106,9 +107,10 @@ extension RequestHandler {
         }
         let hash = try await passwords.hash(request.newPassword)
         let logins = self.logins
+        let now = clock.now()
         let ended = try await storage.write { store in
             try store.setPasswordHash(userID: user.id, passwordHash: hash)
-            _ = try logins.unlock(name: user.name, in: store)
+            _ = try logins.unlock(name: user.name, now: now, in: store)
             return try store.deleteSessions(userID: user.id, keeping: nil)
         }
         logger.warning("admin \(admin.name) reset the password of \(user.name); \(ended) sessions ended")
@@ -135,9 +137,10 @@ extension RequestHandler {
         entries.append(StatEntry(name: "socket_send_waits", value: metrics.socketSendWaits))
         entries.append(StatEntry(name: "connections_refused", value: metrics.refusedConnections))
         entries.append(StatEntry(name: "connections_shed", value: metrics.shedConnections))
-        // The process's standard error, not this server's: only one writes there.
-        entries.append(StatEntry(name: "log_lines_dropped", value: StandardErrorLog.shared.droppedLines))
         entries.append(StatEntry(name: "uptime_seconds", value: (now - metrics.startedAt) / 1000))
+        // Appended after uptime_seconds, which the protocol listed first: new entries only ever
+        // go at the end. The process's standard error, not this server's: only one writes there.
+        entries.append(StatEntry(name: "log_lines_dropped", value: StandardErrorLog.shared.droppedLines))
         return HandlerOutcome(Stats(entries: entries), for: context)
     }
 }

@@ -57,7 +57,7 @@ extension SQLStore: AccountStore {
                 -- One pass over views (SQLite keeps no index by viewer: schema version 6).
                 LEFT JOIN (SELECT viewer_id, count(*) AS view_count FROM views GROUP BY viewer_id) v
                        ON v.viewer_id = u.id
-                ORDER BY \(folded("u.name")), u.id
+                ORDER BY \(engine.bytewise(folded("u.name"))), u.id
                 """) { row in
                 UserSummary(name: row.string("name"), isAdmin: row.bool("is_admin"), createdAt: row.int64("created_at"),
                             postCount: row.int64("post_count"), viewCount: row.int64("view_count"))

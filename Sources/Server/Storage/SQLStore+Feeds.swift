@@ -68,7 +68,7 @@ extension SQLStore: FeedStore {
                   AND s.poster_id <> \(viewerID)
                   AND NOT EXISTS (SELECT 1 FROM views v WHERE v.snap_id = s.id AND v.viewer_id = \(viewerID))) AS unread_count
         FROM feeds f
-        ORDER BY \(folded("f.name")), f.id
+        ORDER BY \(engine.bytewise(folded("f.name"))), f.id
         """
     }
 }

@@ -62,7 +62,7 @@ extension SQLStore: SnapStore {
         try translatingErrors("listing who opened a snap") {
             try sql.query("""
                 SELECT u.name, v.claimed_at FROM views v JOIN users u ON u.id = v.viewer_id
-                WHERE v.snap_id = \(snapID) ORDER BY v.claimed_at, \(folded("u.name"))
+                WHERE v.snap_id = \(snapID) ORDER BY v.claimed_at, \(engine.bytewise(folded("u.name")))
                 """) { row in SnapViewerRecord(name: row.string("name"), viewedAt: row.int64("claimed_at")) }
         }
     }

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# package-test.sh: builds the packages (scripts/package.sh) and runs what they hold as a student
+# and an instructor would, where nothing of the build is within reach: inside a private mount
+# namespace (unshare -m) with empty folders mounted over the Swift toolchain (/opt/swift), the
+# build folder and the sources. From the unpacked client and server .deb files, and again from
+# the tarball: start the server, register two students, post a bundled sample, list it, open it
+# once (a second open is refused with exit 6), draw the world map, and print --version.
+#
+# With --debootstrap, also installs the .deb files with apt-get into a fresh Debian root made by
+# debootstrap (minbase) and runs the same flow there (a few minutes more, needs the mirror).
+#
+# Needs root (for unshare and mount). .ci/run runs it after the test suite.
+set -euo pipefail
+SCRIPT=package-test
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=lib/common.sh
+source "$ROOT/scripts/lib/common.sh"
+[[ "${1:-}" == "--help" ]] && { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0; }
+DEBOOTSTRAP=false
+[[ "${1:-}" == "--debootstrap" ]] && DEBOOTSTRAP=true
+[[ $(id -u) -eq 0 ]] || die "needs root (unshare -m and mount)"
+
+"$ROOT/scripts/package.sh"
+VERSION=$(sed -n 's/.*public static let version = "\(.*\)".*/\1/p' "$ROOT/Sources/Shared/Release/Release.swift")
+ARCH=$(dpkg --print-architecture)
+WORK=$(mktemp -d /tmp/snapshare-package-test.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+
+mkdir -p "$WORK/deb" "$WORK/tar"
+dpkg-deb -x "$ROOT/dist/snapshare_${VERSION}_${ARCH}.deb" "$WORK/deb"
+dpkg-deb -x "$ROOT/dist/snapshare-server_${VERSION}_${ARCH}.deb" "$WORK/deb"
+tar -C "$WORK/tar" -xzf "$ROOT/dist/snapshare-$VERSION-linux-$ARCH.tar.gz"
+
+# flow BIN_DIR LABEL: the class's flow with the programs in BIN_DIR; run inside the namespace.
+# Written out as its own script, so the namespace's shell runs it with nothing of ours exported.
+cat >"$WORK/flow.sh" <<'FLOW'
+#!/bin/sh
+set -eu
+bin=$1; label=$2; work=$3
+fail() { echo "package-test ($label): $*" >&2; exit 1; }
+run=$work/run-$label
+mkdir -p "$run"
+"$bin/snapshare" --version | grep -q "protocol 1-2" || fail "snapshare --version: $("$bin/snapshare" --version 2>&1)"
+"$bin/snapshare-server" --version | grep -q "^snapshare-server " || fail "snapshare-server --version"
+"$bin/snapshare-server" --listen 127.0.0.1:0 --data "$run/data" --certs "$run/certs" >"$run/server.out" 2>"$run/server.err" &
+server=$!
+trap 'kill $server 2>/dev/null || true' EXIT
+port=
+for _ in $(seq 300); do
+    port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\) (TLS.*/\1/p' "$run/server.out" "$run/server.err" 2>/dev/null | head -1)
+    [ -n "$port" ] && break
+    kill -0 $server 2>/dev/null || break
+    sleep 0.1
+done
+[ -n "$port" ] || fail "the server did not start: $(cat "$run/server.err")"
+as() { # as HOME COMMAND...
+    home=$1; shift
+    SNAPSHARE_HOME="$run/$home" SNAPSHARE_SERVER="127.0.0.1:$port" SNAPSHARE_CA="$run/certs/ca.pem" "$bin/snapshare" "$@"
+}
+echo "ann's password" | as ann register ann --password-stdin >/dev/null || fail "register ann"
+echo "bob's password" | as bob register bob --password-stdin >/dev/null || fail "register bob"
+as ann post --feed Memes --sample 1 --json >"$run/posted.json" || fail "post a sample"
+id=$(sed -n 's/.*"id":\([0-9]*\).*/\1/p' "$run/posted.json")
+[ -n "$id" ] || fail "no snap id in $(cat "$run/posted.json")"
+as bob feed Memes --json | grep -q "\"id\":$id" || fail "bob's feed lacks snap $id"
+as bob view "$id" >"$run/view.out" || fail "bob's one view of snap $id"
+[ -s "$run/view.out" ] || fail "the opened snap drew nothing"
+set +e
+as bob view "$id" >/dev/null 2>"$run/view-again.err"
+again=$?
+set -e
+[ $again -eq 6 ] || fail "a second view exited $again, not 6: $(cat "$run/view-again.err")"
+as bob map --center 48.85,2.35 --zoom 2 >"$run/map.out" || fail "the map: $(cat "$run/map.out")"
+[ "$(wc -l <"$run/map.out")" -gt 10 ] || fail "the map drew $(wc -l <"$run/map.out") lines"
+echo "package-test ($label): register, post a sample, list, open once, map: all fine"
+FLOW
+chmod +x "$WORK/flow.sh"
+
+# hidden COMMAND...: runs COMMAND where the toolchain, the build and the sources are out of reach.
+hidden() {
+    unshare -m sh -c '
+        set -e
+        mount --make-rprivate /
+        for folder in /opt/swift "$0/.build" "$0/Sources"; do
+            [ -d "$folder" ] && mount -t tmpfs -o ro,size=1m empty "$folder"
+        done
+        command -v swift >/dev/null 2>&1 && { echo "swift is still reachable" >&2; exit 1; }
+        exec "$@"' "$ROOT" "$@"
+}
+
+say "the unpacked .deb files, toolchain and build hidden"
+hidden env -i PATH=/usr/bin:/bin HOME="$WORK" "$WORK/flow.sh" "$WORK/deb/usr/bin" deb "$WORK"
+say "the unpacked tarball, toolchain and build hidden"
+hidden env -i PATH=/usr/bin:/bin HOME="$WORK" "$WORK/flow.sh" "$WORK/tar/snapshare-$VERSION/bin" tarball "$WORK"
+
+if $DEBOOTSTRAP; then
+    install_missing debootstrap:debootstrap
+    chroot_root="$WORK/debian"
+    say "a clean Debian root (debootstrap minbase), then apt-get install of the packages"
+    if ! debootstrap --variant=minbase bookworm "$chroot_root" http://deb.debian.org/debian >"$WORK/debootstrap.log" 2>&1; then
+        # The mirror out of reach is not the packages' fault: said loudly, and the rest stands.
+        tail -5 "$WORK/debootstrap.log" >&2
+        say "SKIPPED the clean Debian root: debootstrap could not make it (see above)"
+        say "all fine (without the clean Debian root)"
+        exit 0
+    fi
+    cp "$ROOT"/dist/snapshare*_"$VERSION"_"$ARCH".deb "$chroot_root/tmp/"
+    cp "$WORK/flow.sh" "$chroot_root/tmp/flow.sh"
+    mount -t proc proc "$chroot_root/proc"
+    trap 'umount "$chroot_root/proc" 2>/dev/null || true; rm -rf "$WORK"' EXIT
+    chroot "$chroot_root" sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq /tmp/snapshare_${VERSION}_${ARCH}.deb /tmp/snapshare-server_${VERSION}_${ARCH}.deb" >&2
+    chroot "$chroot_root" id snapshare >/dev/null || die "the server package made no snapshare user"
+    [[ $(stat -c %a "$chroot_root/var/lib/snapshare") == 700 ]] || die "/var/lib/snapshare is not 0700"
+    chroot "$chroot_root" env -i PATH=/usr/bin:/bin HOME=/tmp /tmp/flow.sh /usr/bin debian /tmp
+fi
+say "all fine"

@@ -76,11 +76,7 @@ enum DatabaseMigration {
                 }
                 let epoch = try source.queryFirst("SELECT value FROM access_epoch WHERE id = 1") { $0.int64("value") } ?? 0
                 try db.execute("UPDATE access_epoch SET value = \(epoch) WHERE id = 1")
-                for table in tables where table.identity {
-                    try db.execute("""
-                        SELECT setval(pg_get_serial_sequence(\(table.name), 'id'), coalesce(max(id), 0) + 1, false) AS next FROM \(raw: table.name)
-                        """)
-                }
+                try target.continueIdentities(of: tables.filter(\.identity).map(\.name))
                 try checkCounts(source: source, target: db)
             }
         }

@@ -85,6 +85,19 @@ extension SQLStore {
         SQLStore(engine: try PostgresEngine(conninfo: conninfo, readOnly: readOnly))
     }
 
+    /// After rows were copied in with their own ids (`snapshare-server migrate`): each table's
+    /// `id` identity continues after its largest id, so no id copied is handed out again.
+    func continueIdentities(of tables: [String]) throws {
+        guard let postgres = postgresConnection else { return }
+        try translatingErrors("continuing the tables' ids") {
+            for table in tables {
+                try postgres.execute("""
+                    SELECT setval(pg_get_serial_sequence(\(table), 'id'), coalesce(max(id), 0) + 1, false) AS next FROM \(raw: table)
+                    """)
+            }
+        }
+    }
+
     /// The PostgreSQL connection under this store, if it is on PostgreSQL (for tools and tests).
     public var postgresConnection: PostgresConnection? { (engine as? PostgresEngine)?.postgres }
 }

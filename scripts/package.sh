@@ -11,8 +11,11 @@
 # program (../share/snapshare), in /usr/share/snapshare, or in the folder named by
 # SNAPSHARE_RESOURCES.
 #
+# Needs root when it has to install what the build needs (libcurl4-openssl-dev, dpkg-dev).
 # Usage: scripts/package.sh            (about 4 minutes on 2 cores from clean, most of it the release build)
 set -euo pipefail
+# A failure inside $(…) must stop the script too (a stage or Depends line half made).
+shopt -s inherit_errexit
 SCRIPT=package
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=lib/common.sh
@@ -54,14 +57,21 @@ done
 # name as NEEDED (what they link directly; those libraries bring their own dependencies), as a
 # Depends line, each once.
 runtime_depends() {
-    local libraries packages program soname
+    local libraries packages program soname owner spelling
     libraries=$(for program in "$@"; do
         for soname in $(objdump -p "$BIN/$program" | awk '/NEEDED/ { print $2 }'); do
             ldd "$BIN/$program" | awk -v name="$soname" '$1 == name && $3 ~ /^\// { print $3 }'
         done
     done | sort -u)
     packages=$(for library in $libraries; do
-        dpkg -S "$(readlink -f "$library")" 2>/dev/null || dpkg -S "$library" 2>/dev/null || echo "unowned: $library" >&2
+        # dpkg records a library under one of its spellings (/lib or /usr/lib on merged-/usr
+        # systems, through a link or not): try each before giving up.
+        owner=
+        for spelling in "$(readlink -f "$library")" "$library" "${library#/usr}" "/usr${library}"; do
+            owner=$(dpkg -S "$spelling" 2>/dev/null | head -1) && [[ -n "$owner" ]] && break
+        done
+        [[ -n "$owner" ]] || die "no Debian package owns $library, which the programs load"
+        echo "$owner"
     done | cut -d: -f1 | sort -u)
     if grep -q -e '-dev$' -e swift <<<"$packages"; then die "a runtime dependency is a build package: $packages"; fi
     tr '\n' ' ' <<<"$packages" | sed 's/ $//; s/ /, /g'
@@ -72,6 +82,9 @@ runtime_depends() {
 stage_resources() {
     mkdir -p "$3/$1"
     cp -R "$BIN/$2.resources/." "$3/$1/"
+    local marker
+    marker=$([[ $1 == client ]] && echo world-110m.geojson || echo places.csv)
+    [[ -f "$3/$1/$marker" ]] || die "the $1's data files did not reach $3/$1 (no $marker)"
 }
 
 control() { # control PACKAGE DEPENDS DESCRIPTION-LINES...
@@ -115,7 +128,8 @@ build_deb() {
 }
 
 client=$(stage snapshare snapshare client Snapshare_Client)
-build_deb "$client" snapshare "$(runtime_depends snapshare)" \
+client_depends=$(runtime_depends snapshare)
+build_deb "$client" snapshare "$client_depends" \
     "Snapshare's terminal client: share class photos, each opened once" \
     "Post a picture to the class's feed, open each snap once (the server enforces it)," \
     "drop map pins with photo albums, keep virtual vacations and favorite movies, in" \
@@ -143,7 +157,8 @@ fi
 exit 0
 EOF
 chmod 0755 "$server/DEBIAN/postinst"
-build_deb "$server" snapshare-server "$(runtime_depends snapshare-server), adduser" \
+server_depends=$(runtime_depends snapshare-server)
+build_deb "$server" snapshare-server "$server_depends, adduser" \
     "Snapshare's class photo-sharing server" \
     "One server per class: feeds of snaps each opened once per viewer, pins with photo" \
     "albums, vacations and movies, over TLS 1.3 and a documented binary protocol, stored in" \

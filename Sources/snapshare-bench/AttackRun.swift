@@ -135,7 +135,7 @@ enum AttackRun {
                         attempts.add(1, ordering: .relaxed)
                         do {
                             let connection = try ServerConnection(host: options.host, port: options.port, context: context, timeout: 10)
-                            _ = try connection.hello(clientName: "attacker")
+                            _ = try connection.hello(clientName: "attacker", versions: ProtocolConstants.current...ProtocolConstants.current)
                             held.append(connection)
                             holding.add(1, ordering: .relaxed)
                         } catch {
@@ -162,7 +162,7 @@ enum AttackRun {
             let started = DispatchTime.now().uptimeNanoseconds
             do {
                 let probe = try ServerConnection(host: options.host, port: options.port, context: context, timeout: 10, source: "127.0.0.2")
-                _ = try probe.hello(clientName: "bystander")
+                _ = try probe.hello(clientName: "bystander", versions: ProtocolConstants.current...ProtocolConstants.current)
                 let _: Authenticated = try ServerConnection.expect(try probe.roundTrip(Resume(token: fixture.tokens[0])))
                 let _: Feeds = try ServerConnection.expect(try probe.roundTrip(ListFeeds()))
                 latencies.record(nanoseconds: DispatchTime.now().uptimeNanoseconds - started)

@@ -158,7 +158,7 @@ final class FixtureConnection {
     /// Connects, says Hello and, with a token, resumes that session.
     init(options: BenchOptions, context: TLSContext, token: String?) throws {
         connection = try ServerConnection(host: options.host, port: options.port, context: context, timeout: 60)
-        _ = try connection.hello(clientName: "snapshare-bench")
+        _ = try connection.hello(clientName: "snapshare-bench", versions: ProtocolConstants.current...ProtocolConstants.current)
         if let token {
             let _: Authenticated = try ServerConnection.expect(try connection.roundTrip(Resume(token: token)))
         }

@@ -156,7 +156,9 @@ final class LoadConnection {
         do {
             guard try tls.advanceHandshake() else { return }
             phase = .awaitingWelcome
-            _ = send(Hello(clientName: "snapshare-bench"), kind: .handshake, now: now)
+            // Only today's version: every reply is read in today's layouts.
+            _ = send(Hello(minVersion: ProtocolConstants.current, maxVersion: ProtocolConstants.current, clientName: "snapshare-bench"),
+                     kind: .handshake, now: now)
             flush()
         } catch {
             // OpenSSL has already sent its alert through the socket.

@@ -10,6 +10,9 @@ enum AccountProtocolVectors {
             ("authenticated-who-am-i", Frame(Authenticated(token: "", username: "ada", isAdmin: true, createdAt: ProtocolDocumentTests.time),
                                              requestID: 41)),
             ("change-password", Frame(ChangePassword(oldPassword: "correct horse", newPassword: "battery staple"), requestID: 42)),
+            ("login-with-device", Frame(LoginWithDevice(username: "ada", password: "correct horse", deviceToken: "dev"), requestID: 43)),
+            ("issue-device-token", Frame(IssueDeviceToken(), requestID: 44)),
+            ("device-token", Frame(DeviceToken(token: "dev"), requestID: 44)),
             ("error-rate-limited", Frame(ErrorMessage(code: .rateLimited, message: "try again in 900 s"), requestID: 2)),
             ("error-session-ended", Frame(ErrorMessage(code: .sessionInvalid, fatal: true, message: "logged out"), requestID: 0)),
         ]

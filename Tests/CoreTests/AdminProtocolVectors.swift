@@ -16,6 +16,7 @@ enum AdminProtocolVectors {
             ("stats", Frame(Stats(entries: [StatEntry(name: "users", value: 31), StatEntry(name: "snaps_live", value: 204)]),
                             requestID: 55)),
             ("admin-unlock", Frame(AdminUnlock(username: "bob"), requestID: 56)),
+            ("admin-unlock-address", Frame(AdminUnlockAddress(address: "203.0.113.7"), requestID: 59)),
             ("admin-set-admin", Frame(AdminSetAdmin(username: "bob", isAdmin: false), requestID: 57)),
             ("admin-reset-password", Frame(AdminResetPassword(username: "bob", newPassword: "new password"), requestID: 58)),
         ]

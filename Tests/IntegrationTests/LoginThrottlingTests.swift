@@ -64,7 +64,7 @@ import TestSupport
     @Test func wrongClassCodesThrottleOnlyTheirAddress() throws {
         let server = try TestServer { $0.classCode = "CS193P" }
         let guesser = try server.connection()
-        for index in 0..<10 {
+        for index in 0..<server.configuration.classCodeThrottle.perAddress {
             let reply = try guesser.roundTrip(Register(username: "guess\(index)", password: "long enough pw", classCode: "CS\(index)"))
             #expect(try reply.decode(ErrorMessage.self).code == .badClassCode)
         }

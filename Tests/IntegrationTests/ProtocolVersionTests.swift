@@ -238,6 +238,7 @@ struct ProtocolVersionTests {
         #expect(try run(["post", "--feed", "Memes", "--sample", "1"]).status == 0)
         let feed = try run(["feed", "Memes", "--json"])
         #expect(feed.status == 0 && feed.stdout.contains("\"poster\":\"oldtimer\""), "\(feed.stderr)")
+        #expect(feed.stdout.contains("\"opened\":null"), "version 1 has no count of opens: unknown, not 0: \(feed.stdout)")
         let passwd = try run(["passwd", "--password-stdin"], stdin: "old timer password\na brand new password\n")
         #expect(passwd.status == 9, "\(passwd.stderr)")
         #expect(passwd.stderr.contains("protocol version 1") && passwd.stderr.contains("ChangePassword"), "\(passwd.stderr)")

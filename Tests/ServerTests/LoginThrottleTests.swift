@@ -84,7 +84,7 @@ import Testing
     @Test(arguments: StoreEngine.all) func oneAddressCannotSprayGuessesOverManyNames(engine: StoreEngine) throws {
         try engine.withStore { store in
             let throttle = Throttle(store)
-            for index in 0..<50 { Self.fail(throttle, "user\(index)", from: "10.0.0.66", count: 1) }
+            for index in 0..<LoginThrottle.Policy().perAddress { Self.fail(throttle, "user\(index)", from: "10.0.0.66", count: 1) }
             #expect(Self.refusal(throttle.begin(name: "someone", address: "10.0.0.66", now: 0)) == .address)
             #expect(Self.allowed(throttle.begin(name: "someone", address: "10.0.0.7", now: 0)) != nil)
         }

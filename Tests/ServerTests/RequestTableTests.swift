@@ -14,7 +14,7 @@ import Testing
     @Test func repliesAreServerMessagesAndBarriersAreTheAccountRequests() {
         #expect(RequestTable.routes.allSatisfy { !$0.reply.isRequest })
         let barriers = Set(RequestTable.routes.filter(\.isBarrier).map(\.request.rawValue))
-        #expect(barriers == Set([MessageType.register, .login, .resume, .logout].map(\.rawValue)))
+        #expect(barriers == Set([MessageType.register, .login, .loginWithDevice, .resume, .logout].map(\.rawValue)))
     }
 
     @Test func imageRepliesRunAsStorageJobsAndOnlyPingAndPollOnTheLoop() {

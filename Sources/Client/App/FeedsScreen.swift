@@ -155,6 +155,7 @@ final class FeedsScreen: AppScreen {
                 let marker = switch snap.state {
                 case .unread: "● unread"
                 case .read: "○ read"
+                case .sent where !snap.isOpenedCountKnown: "➤ sent"
                 case .sent: "➤ sent · opened by \(snap.openedCount)"
                 }
                 let style = Style(foreground: app.colour && snap.state == .unread ? .indexed(45) : .standard, bold: snap.state == .unread,

@@ -84,15 +84,20 @@ enum AdminCommands {
     }
 
     static func unlock(_ context: CommandContext) throws(ClientError) {
+        let user = context.parsed.positional(0)
+        let address = context.parsed.string("--address")
+        guard (user == nil) != (address == nil) else {
+            throw ClientError(.usage, "name a user (snapshare admin unlock USER) or an address (snapshare admin unlock --address ADDR), not both")
+        }
         let session = try context.authenticated()
-        let user = context.parsed.positional(0) ?? ""
-        let cleared = try session.unlock(user)
+        let what = user ?? address!
+        let cleared = if let user { try session.unlock(user) } else { try session.unlock(address: address!) }
         if context.json {
-            context.printJSON(.object([("username", .string(user)), ("cleared", .int(Int64(cleared)))]))
+            context.printJSON(.object([(user == nil ? "address" : "username", .string(what)), ("cleared", .int(Int64(cleared)))]))
         } else if cleared == 0 {
-            context.console.out("\(user) was not throttled; nothing to lift.")
+            context.console.out("\(what) was not throttled; nothing to lift.")
         } else {
-            context.console.out("Lifted the login throttle of \(user) (\(cleared) entr\(cleared == 1 ? "y" : "ies") cleared).")
+            context.console.out("Lifted the login throttle of \(what) (\(cleared) entr\(cleared == 1 ? "y" : "ies") cleared).")
         }
     }
 

@@ -207,11 +207,11 @@ public struct ClientState: Sendable {
 
     // MARK: Files
 
-    private func path(_ name: String) -> String {
+    func path(_ name: String) -> String {
         directory == "/" ? "/" + name : directory + "/" + name
     }
 
-    private func write(_ text: String, to file: String) throws(ClientStateError) {
+    func write(_ text: String, to file: String) throws(ClientStateError) {
         try StateFile.makeDirectories(StateFile.split(file).directory)
         try StateFile.writeAtomically(text, to: file)
     }

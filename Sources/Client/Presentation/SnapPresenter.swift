@@ -14,7 +14,7 @@ enum SnapPresenter {
             ("bytes", .int(Int64(snap.byteCount))),
             ("width", .int(Int64(snap.width))),
             ("height", .int(Int64(snap.height))),
-            ("opened", snap.state == .sent ? .int(Int64(snap.openedCount)) : .null),
+            ("opened", snap.state == .sent && snap.isOpenedCountKnown ? .int(Int64(snap.openedCount)) : .null),
         ])
     }
 
@@ -28,6 +28,7 @@ enum SnapPresenter {
         switch snap.state {
         case .unread: "● unread"
         case .read: "○ read"
+        case .sent where !snap.isOpenedCountKnown: "➤ sent (this server does not count opens)"
         case .sent: snap.openedCount == 0 ? "➤ sent, not opened yet" : "➤ sent, opened by \(snap.openedCount)"
         }
     }

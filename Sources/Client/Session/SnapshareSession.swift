@@ -105,13 +105,33 @@ public final class SnapshareSession {
     public func register(username: String, password: String, classCode: String) throws(ClientError) -> Authenticated {
         let identity: Authenticated = try request(Register(username: username, password: password, classCode: classCode))
         try remember(identity)
+        rememberDevice(of: identity)
         return identity
     }
 
+    /// Logs in with a password, presenting this machine's device token for the user when it has
+    /// one (the server then judges the login by this device's own failure budget, so a class
+    /// behind one address cannot lock it out).
     public func login(username: String, password: String) throws(ClientError) -> Authenticated {
-        let identity: Authenticated = try request(Login(username: username, password: password))
+        let device = supportsDevices ? (try? state.deviceToken(for: settings.serverKey, username: username)) ?? nil : nil
+        let identity: Authenticated = if let device {
+            try request(LoginWithDevice(username: username, password: password, deviceToken: device))
+        } else {
+            try request(Login(username: username, password: password))
+        }
         try remember(identity)
+        rememberDevice(of: identity)
         return identity
+    }
+
+    /// Whether the server's protocol version knows device tokens.
+    private var supportsDevices: Bool { MessageType.loginWithDevice.exists(in: connection.protocolVersion) }
+
+    /// After a password login: a fresh device token for next time (the server keeps a user's
+    /// recent devices). Best effort: a login never fails for want of one.
+    private func rememberDevice(of identity: Authenticated) {
+        guard supportsDevices, let issued: DeviceToken = try? request(IssueDeviceToken()) else { return }
+        try? state.saveDeviceToken(issued.token, for: settings.serverKey, username: identity.username)
     }
 
     private func remember(_ identity: Authenticated) throws(ClientError) {
@@ -179,6 +199,8 @@ public final class SnapshareSession {
     public func stats() throws(ClientError) -> [StatEntry] { (try request(AdminStats()) as Stats).entries }
     /// Lifts the login throttle of `username`; returns how many throttle entries held failures.
     public func unlock(_ username: String) throws(ClientError) -> UInt64 { (try request(AdminUnlock(username: username)) as Count).count }
+    /// Lifts the password and class-code budgets of one IP address; how many held failures.
+    public func unlock(address: String) throws(ClientError) -> UInt64 { (try request(AdminUnlockAddress(address: address)) as Count).count }
     public func setAdmin(_ username: String, isAdmin: Bool) throws(ClientError) {
         let _: Ok = try request(AdminSetAdmin(username: username, isAdmin: isAdmin))
     }

@@ -25,8 +25,10 @@ public struct LoginThrottle: Sendable {
     public struct Policy: Sendable {
         /// Failures for one name from one address per window.
         public var perNameAndAddress = 5
-        /// Failures from one address per window, across names.
-        public var perAddress = 50
+        /// Failures from one address per window, across names: a class behind one address
+        /// (a school's NAT) may mistype 30 × 5 times without locking itself out, while a spray
+        /// of guesses from one address stays bounded.
+        public var perAddress = 200
         /// Failures for one name per window before attempts for it are delayed.
         public var freePerName = 5
         /// The longest delay, and the furthest ahead an attempt may be scheduled.
@@ -163,7 +165,16 @@ public struct LoginThrottle: Sendable {
     /// Per-address budgets are not the name's and stay; attempts still running keep their
     /// reservations.
     public func unlock(name: String, now: Int64, in store: any ThrottleStore) throws -> Int {
-        let keys = try store.throttleKeys(kind: kind, name: name.lowercased())
+        try forget(try store.throttleKeys(kind: kind, name: name.lowercased()), now: now, in: store)
+    }
+
+    /// Forgets the failures of every budget of `address` (an admin's `unlock --address`): the
+    /// address's own and each name's from it; returns how many held failures inside the window.
+    public func unlock(address: String, now: Int64, in store: any ThrottleStore) throws -> Int {
+        try forget(try store.throttleKeys(kind: kind, address: address), now: now, in: store)
+    }
+
+    private func forget(_ keys: [ThrottleKey], now: Int64, in store: any ThrottleStore) throws -> Int {
         let policy = self.policy
         return try store.updateThrottleBudgets(keys) { budgets -> Int in
             var cleared = 0

@@ -19,6 +19,9 @@ public protocol ThrottleStore: AnyObject {
     /// The stored keys of one throttle that belong to a name (its per-name budget and every
     /// name-and-address budget), for an admin's unlock.
     func throttleKeys(kind: String, name: String) throws -> [ThrottleKey]
+    /// The stored keys of one throttle that belong to an address (its per-address budget and
+    /// every name-and-address budget from it), for an admin's unlock of the address.
+    func throttleKeys(kind: String, address: String) throws -> [ThrottleKey]
     /// Deletes budgets last used before `before` (their failures have left every window);
     /// returns how many.
     func forgetThrottleBudgets(lastUsedBefore before: Int64) throws -> Int

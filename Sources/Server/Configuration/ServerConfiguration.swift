@@ -56,14 +56,28 @@ public struct ServerConfiguration: Sendable {
     /// How wrong passwords are throttled (see `LoginThrottle`).
     public var loginThrottle = LoginThrottle.Policy()
     /// How wrong class codes are throttled: per address, with delays for everyone past a
-    /// class-wide allowance (a class behind one NAT shares an address, so it gets more tries).
+    /// class-wide allowance (a class behind one NAT shares an address, so it gets a class's
+    /// worth of typos).
     public var classCodeThrottle: LoginThrottle.Policy = {
         var policy = LoginThrottle.Policy()
-        policy.perNameAndAddress = 10
-        policy.perAddress = 10
-        policy.freePerName = 20
+        policy.perNameAndAddress = 40
+        policy.perAddress = 40
+        policy.freePerName = 60
         return policy
     }()
+    /// How wrong passwords from a device that logged in before are throttled: by that device's
+    /// own budget only, never its address's.
+    public var deviceLoginThrottle: LoginThrottle.Policy = {
+        var policy = LoginThrottle.Policy()
+        policy.perNameAndAddress = 10
+        // The "address" is the device itself, whose token belongs to one user: its budget is
+        // the name-and-device one, which an admin's unlock of the name lifts.
+        policy.perAddress = 10_000
+        policy.freePerName = 10
+        return policy
+    }()
+    /// How long a device token lasts unused.
+    public var deviceLifetimeMilliseconds: Int64 = 180 * 24 * 3600 * 1000
     public var expiryPurgeIntervalMilliseconds: Int64 = 60_000
     /// How long an album download's lease lasts (renewed every third of it while it runs), and
     /// how often each instance looks for albums whose lease ran out (see `Albums`).

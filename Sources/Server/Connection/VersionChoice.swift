@@ -11,7 +11,11 @@ enum VersionChoice {
 
     /// The message of `UNSUPPORTED_VERSION`: the versions served, those offered, and the remedy.
     static func refusal(served: ClosedRange<UInt16>, offered minimum: UInt16, _ maximum: UInt16) -> String {
-        let offered = minimum <= maximum ? name(minimum...maximum) : "\(minimum) to \(maximum), an empty range"
+        guard minimum <= maximum else {
+            return "this server speaks protocol \(name(served)); the client's Hello offered \(minimum) to \(maximum), which is no range "
+                + "(min_version above max_version): the client is broken"
+        }
+        let offered = name(minimum...maximum)
         let remedy = maximum < served.lowerBound
             ? "this client is too old for this server: upgrade snapshare (version \(Release.firstRelease(speaking: served.lowerBound)) or newer)"
             : "this client is newer than this server: ask the server's operator to upgrade snapshare-server, or use a snapshare that speaks \(name(served))"

@@ -10,7 +10,7 @@ extension RequestHandler {
                 throw ErrorMessage(code: .badClassCode, message: "this server needs a class code to register; ask your instructor")
             }
             // One budget for the whole class: the "name" guessed at is the class code itself.
-            let attempt = try await beginAttempt(classCodes, name: "", context, what: "class code")
+            let attempt = try await beginAttempt(classCodes, name: "", context, what: "class code", from: context.peerAddress)
             guard ConstantTime.equal(Array(request.classCode.utf8), Array(code.utf8)) else {
                 await finishAttempt(classCodes, attempt, .failed)
                 logger.warning("wrong class code from \(context.peerAddress) (registering \(request.username))")
@@ -43,53 +43,89 @@ extension RequestHandler {
     }
 
     func login(_ request: Login, _ context: RequestContext) async throws -> HandlerOutcome {
-        let username = request.username
+        try await login(username: request.username, password: request.password, deviceToken: nil, context)
+    }
+
+    func loginWithDevice(_ request: LoginWithDevice, _ context: RequestContext) async throws -> HandlerOutcome {
+        try await login(username: request.username, password: request.password, deviceToken: request.deviceToken, context)
+    }
+
+    /// A login, judged by the device's own budget when `deviceToken` proves that this user
+    /// logged in from this device before (OWASP's device cookies: a class behind one address
+    /// cannot lock out a student's own laptop), else by the name's and the address's.
+    private func login(username: String, password: String, deviceToken: String?, _ context: RequestContext) async throws -> HandlerOutcome {
+        let device = try await trustedDevice(deviceToken, username: username)
+        let throttle = device == nil ? logins : deviceLogins
         // The attempt is counted before the password is checked, so parallel guesses cannot
         // slip past the budget while the KDF runs.
-        let attempt = try await beginAttempt(logins, name: username, context, what: "login")
+        let attempt = try await beginAttempt(throttle, name: username, context, what: "login",
+                                             from: device.map { Self.deviceBudgetName($0) } ?? context.peerAddress)
         let user: UserRecord?
         let valid: Bool
         do {
             user = try await storage.read { store in try store.user(named: username) }
             // Verify against a fixed dummy hash when the user does not exist, so timing does not
             // reveal which names are registered.
-            valid = await passwords.verify(request.password, encoded: user?.passwordHash)
+            valid = await passwords.verify(password, encoded: user?.passwordHash)
         } catch {
-            await finishAttempt(logins, attempt, .abandoned)
+            await finishAttempt(throttle, attempt, .abandoned)
             throw error
         }
         guard let user, valid else {
-            await finishAttempt(logins, attempt, .failed)
-            logger.info("failed login for \(username.lowercased()) from \(context.peerAddress) "
-                        + "(\(attempt.recentFailures + 1) for this name in the last \(logins.policy.window / 60_000) min)")
+            await finishAttempt(throttle, attempt, .failed)
+            logger.info("failed login for \(username.lowercased()) from \(context.peerAddress)\(device == nil ? "" : " (a known device)") "
+                        + "(\(attempt.recentFailures + 1) for this name in the last \(throttle.policy.window / 60_000) min)")
             throw ErrorMessage(code: .badCredentials, message: "wrong user name or password")
         }
         let token = SecureRandom.token()
         let tokenHash = SHA256.hash(Array(token.utf8))
         let issued = clock.now()
         let lifetime = configuration.sessionLifetimeMilliseconds
-        let logins = self.logins
         // The attempt ends with the session it earned, in one write (or, if that fails, as abandoned).
         do {
             try await storage.write { store in
-                try logins.finish(attempt, .succeeded, now: issued, in: store)
+                try throttle.finish(attempt, .succeeded, now: issued, in: store)
                 try store.createSession(userID: user.id, tokenHash: tokenHash, at: issued, expiresAt: issued + lifetime)
+                if let device { try store.touchDevice(tokenHash: device, at: issued) }
             }
         } catch {
-            await finishAttempt(logins, attempt, .abandoned)
+            await finishAttempt(throttle, attempt, .abandoned)
             throw error
         }
         return authenticated(user, token: token, tokenHash: tokenHash, for: context)
+    }
+
+    /// The hash of `token` when it is a device token of `username`; nil otherwise (no token, an
+    /// unknown one, or another user's: such a login is an ordinary one). Read on a reader.
+    private func trustedDevice(_ token: String?, username: String) async throws -> [UInt8]? {
+        guard let token, !token.isEmpty else { return nil }
+        let hash = SHA256.hash(Array(token.utf8))
+        let owner = try await storage.read { store -> Int64? in
+            guard let owner = try store.deviceUser(tokenHash: hash), let user = try store.user(named: username) else { return nil }
+            return owner == user.id ? owner : nil
+        }
+        return owner == nil ? nil : hash
+    }
+
+    /// The "address" a device's budget is kept under: a short, stable name for it.
+    private static func deviceBudgetName(_ hash: [UInt8]) -> String { "device:" + String(SHA256.hex(hash).prefix(16)) }
+
+    func issueDeviceToken(_ context: RequestContext) async throws -> HandlerOutcome {
+        let user = try requireUser(context)
+        let token = SecureRandom.token()
+        let hash = SHA256.hash(Array(token.utf8))
+        let now = clock.now()
+        try await storage.write { store in try store.createDevice(userID: user.id, tokenHash: hash, at: now) }
+        return HandlerOutcome(DeviceToken(token: token), for: context)
     }
 
     /// Reserves a password (or class code) attempt, waiting out its delay; a refusal is
     /// `RATE_LIMITED` with when to retry. Every decision that holds someone back is logged with
     /// the name and address, never the secret.
     private func beginAttempt(_ throttle: LoginThrottle, name: String, _ context: RequestContext,
-                              what: String) async throws -> LoginThrottle.Attempt {
+                              what: String, from address: String) async throws -> LoginThrottle.Attempt {
         let shown = name.isEmpty ? "" : " for \(name.lowercased())"
         let now = clock.now()
-        let address = context.peerAddress
         // A refusal is found on a reader; only an attempt that may go on takes the writer.
         let refused = try await storage.read { store in try throttle.refusal(name: name, address: address, now: now, in: store) }
         let decision = if let refused { refused } else {
@@ -99,13 +135,9 @@ extension RequestHandler {
         case .refused(let scope, let retryAfter):
             let seconds = (retryAfter + 999) / 1000
             let minutes = throttle.policy.window / 60_000
-            let reason = switch scope {
-            case .nameAndAddress: "too many failed \(what) attempts\(shown) from your address"
-            case .address: "too many failed \(what) attempts from your address"
-            case .name: "too many failed \(what) attempts\(shown) from several addresses"
-            }
+            let (reason, remedy) = Self.refusal(scope, what: what, name: name, address: context.peerAddress,
+                                                fromDevice: address != context.peerAddress)
             logger.warning("\(what)\(shown) from \(context.peerAddress) refused: \(reason) in \(minutes) min; retry in \(seconds) s")
-            let remedy = name.isEmpty ? "" : " (an admin can lift this with: snapshare admin unlock \(name.lowercased()))"
             throw ErrorMessage(code: .rateLimited, message: "\(reason); try again in \(seconds) s\(remedy)")
         case .allowed(let attempt):
             if attempt.delay > 0 {
@@ -119,6 +151,27 @@ extension RequestHandler {
                 }
             }
             return attempt
+        }
+    }
+
+    /// Why an attempt was refused, and what lifts it: every refusal names a remedy that really
+    /// does (the budget's own unlock, or another device), besides waiting.
+    static func refusal(_ scope: LoginThrottle.Scope, what: String, name: String, address: String,
+                        fromDevice: Bool) -> (reason: String, remedy: String) {
+        let shown = name.isEmpty ? "" : " for \(name.lowercased())"
+        let unlockName = " (an admin can lift this with: snapshare admin unlock \(name.lowercased()))"
+        let unlockAddress = " (an admin can lift this with: snapshare admin unlock --address \(address))"
+        if fromDevice { return ("too many failed \(what) attempts\(shown) from this device", unlockName) }
+        switch scope {
+        case .nameAndAddress where name.isEmpty, .address:
+            return ("too many failed \(what) attempts from your address (\(address))", unlockAddress)
+        case .nameAndAddress:
+            return ("too many failed \(what) attempts\(shown) from your address",
+                    ", or log in from a device you logged in with before\(unlockName)")
+        case .name where name.isEmpty:
+            return ("too many failed \(what) attempts on this server", "")
+        case .name:
+            return ("too many failed \(what) attempts\(shown) from several addresses", unlockName)
         }
     }
 
@@ -155,7 +208,7 @@ extension RequestHandler {
         if let problem = InputRules.validatePassword(request.newPassword) { throw InputError(problem) }
         // Checking the old password is a login in disguise: the same budgets apply, so a
         // borrowed session cannot be used to guess the password.
-        let attempt = try await beginAttempt(logins, name: user.name, context, what: "password change")
+        let attempt = try await beginAttempt(logins, name: user.name, context, what: "password change", from: context.peerAddress)
         let userID = user.id
         let valid: Bool
         do {

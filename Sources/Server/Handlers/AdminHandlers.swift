@@ -1,3 +1,4 @@
+import TLS
 import Wire
 
 extension RequestHandler {
@@ -70,11 +71,29 @@ extension RequestHandler {
 
     func adminUnlock(_ request: AdminUnlock, _ context: RequestContext) async throws -> HandlerOutcome {
         let admin = try requireUser(context)
-        let logins = self.logins
+        let throttles = [logins, deviceLogins]
         let username = request.username
         let now = clock.now()
-        let cleared = try await storage.write { store in try logins.unlock(name: username, now: now, in: store) }
+        let cleared = try await storage.write { store in
+            try throttles.reduce(0) { $0 + (try $1.unlock(name: username, now: now, in: store)) }
+        }
         logger.warning("admin \(admin.name) unlocked logins for \(request.username.lowercased()) (\(cleared) throttle entries held failures)")
+        return HandlerOutcome(Count(count: UInt64(cleared)), for: context)
+    }
+
+    /// Lifts the password and class-code budgets of one address (a class behind one address).
+    func adminUnlockAddress(_ request: AdminUnlockAddress, _ context: RequestContext) async throws -> HandlerOutcome {
+        let admin = try requireUser(context)
+        let address = request.address.trimmingCharacters(in: .whitespaces)
+        guard IPAddress.isLiteral(address) else {
+            throw InputError("\(address.isEmpty ? "an empty address" : "'\(address)'") is not an IP address (like 203.0.113.7 or 2001:db8::1)")
+        }
+        let throttles = [logins, classCodes]
+        let now = clock.now()
+        let cleared = try await storage.write { store in
+            try throttles.reduce(0) { $0 + (try $1.unlock(address: address, now: now, in: store)) }
+        }
+        logger.warning("admin \(admin.name) unlocked logins and class codes from \(address) (\(cleared) throttle entries held failures)")
         return HandlerOutcome(Count(count: UInt64(cleared)), for: context)
     }
 
@@ -106,11 +125,11 @@ extension RequestHandler {
             throw ErrorMessage(code: .notFound, message: "no user named \(username)")
         }
         let hash = try await passwords.hash(request.newPassword)
-        let logins = self.logins
+        let throttles = [logins, deviceLogins]
         let now = clock.now()
         let ended = try await storage.write { store in
             try store.setPasswordHash(userID: user.id, passwordHash: hash)
-            _ = try logins.unlock(name: user.name, now: now, in: store)
+            for throttle in throttles { _ = try throttle.unlock(name: user.name, now: now, in: store) }
             return try store.deleteSessions(userID: user.id, keeping: nil)
         }
         logger.warning("admin \(admin.name) reset the password of \(user.name); \(ended) sessions ended")

@@ -14,11 +14,12 @@ extension RequestHandler {
         let user = try requireUser(context)
         let photoID = try Self.storageID(request.photoID, orThrow: Self.noPhoto(request.photoID))
         let requestID = context.requestID
+        let version = context.protocolVersion
         storage.read({ [images] store -> HandlerOutcome in
             try store.withPhotoBytes(id: photoID, userID: user.id, thumbnail: request.variant == .thumbnail) {
                 photo, sha256, stored in
                 let image = try images.bytes(sha256: sha256) { try stored.array() }
-                return HandlerOutcome(frameHead: PhotoImage.frameHead(requestID: requestID, photo: Self.info(photo), variant: request.variant,
+                return HandlerOutcome(frameHead: PhotoImage.frameHead(requestID: requestID, version: version, photo: Self.info(photo), variant: request.variant,
                                                                       sha256: sha256, imageByteCount: image.count),
                                       image: image)
             }

@@ -11,6 +11,8 @@ public final class RequestHandler: Sendable {
     let logins: LoginThrottle
     /// Wrong class codes at registration, per address and server-wide.
     let classCodes: LoginThrottle
+    /// Wrong passwords from devices that logged in before: each device's own budget.
+    let deviceLogins: LoginThrottle
     let passwords: PasswordWork
     let metrics: ServerMetrics
     let logger: Logger
@@ -34,6 +36,7 @@ public final class RequestHandler: Sendable {
         self.changes = changes
         self.logins = LoginThrottle(kind: "login", policy: configuration.loginThrottle)
         self.classCodes = LoginThrottle(kind: "class-code", policy: configuration.classCodeThrottle)
+        self.deviceLogins = LoginThrottle(kind: "login-device", policy: configuration.deviceLoginThrottle)
         self.passwords = PasswordWork()
         self.metrics = metrics
         self.logger = logger

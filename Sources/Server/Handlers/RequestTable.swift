@@ -16,6 +16,8 @@ enum RequestTable {
         .handled(Logout.self, Ok.self, .user, barrier: true) { handler, _, context in try await handler.logout(context) },
         .handled(WhoAmI.self, Authenticated.self, .user) { handler, _, context in try await handler.whoAmI(context) },
         .handled(ChangePassword.self, Ok.self, .user, on: .kdf) { try await $0.changePassword($1, $2) },
+        .handled(LoginWithDevice.self, Authenticated.self, .anyone, on: .kdf, barrier: true) { try await $0.loginWithDevice($1, $2) },
+        .handled(IssueDeviceToken.self, DeviceToken.self, .user) { handler, _, context in try await handler.issueDeviceToken(context) },
         // Feeds and snaps
         .handled(ListFeeds.self, Feeds.self, .user, replySize: .listing) { handler, _, context in try await handler.listFeeds(context) },
         .handled(ListSnaps.self, Snaps.self, .user, replySize: .listing) { try await $0.listSnaps($1, $2) },
@@ -31,6 +33,7 @@ enum RequestTable {
         .handled(AdminListUsers.self, Users.self, .admin, replySize: .listing) { handler, _, context in try await handler.adminListUsers(context) },
         .handled(AdminStats.self, Stats.self, .admin, replySize: .listing) { handler, _, context in try await handler.adminStats(context) },
         .handled(AdminUnlock.self, Count.self, .admin) { try await $0.adminUnlock($1, $2) },
+        .handled(AdminUnlockAddress.self, Count.self, .admin) { try await $0.adminUnlockAddress($1, $2) },
         .handled(AdminSetAdmin.self, Ok.self, .admin) { try await $0.adminSetAdmin($1, $2) },
         .handled(AdminResetPassword.self, Ok.self, .admin, on: .kdf) { try await $0.adminResetPassword($1, $2) },
         // Pins, albums, photos and the map

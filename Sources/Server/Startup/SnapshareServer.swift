@@ -103,12 +103,14 @@ public final class SnapshareServer: @unchecked Sendable {
         let now = clock.now()
         let logger = self.logger
         // A budget unused for longer than its window and its longest-running attempt holds nothing.
-        let forgetThrottlesAfter = [configuration.loginThrottle, configuration.classCodeThrottle]
+        let forgetThrottlesAfter = [configuration.loginThrottle, configuration.classCodeThrottle, configuration.deviceLoginThrottle]
             .map { $0.window + $0.pendingLifetime }.max()!
+        let deviceLifetime = configuration.deviceLifetimeMilliseconds
         storage.write({ store -> Int in
             let erased = try store.purgeExpired(now: now)
             _ = try store.deleteExpiredSessions(now: now)
             _ = try store.forgetThrottleBudgets(lastUsedBefore: now - forgetThrottlesAfter)
+            _ = try store.deleteDevices(lastUsedBefore: now - deviceLifetime)
             return erased
         }, completion: { result in
             switch result {

@@ -51,8 +51,11 @@ final class PostgresEngine: StorageEngine {
 
     /// A row lock, held to the end of the transaction: a second instance counting the same
     /// user's pins waits here until the first has committed, then counts its insert too.
+    /// `FOR NO KEY UPDATE`, not `FOR UPDATE`: it conflicts with itself, which is all a cap needs,
+    /// but not with the `FOR KEY SHARE` locks foreign-key checks take, so the user's posts, views
+    /// and sessions on other instances never wait for it.
     func lockRow(table: String, keyColumn: String, key: Int64) throws {
-        _ = try postgres.query("SELECT 1 AS locked FROM \(raw: table) WHERE \(raw: keyColumn) = \(key) FOR UPDATE") { _ in () }
+        _ = try postgres.query("SELECT 1 AS locked FROM \(raw: table) WHERE \(raw: keyColumn) = \(key) FOR NO KEY UPDATE") { _ in () }
     }
 
     /// One advisory lock per key, held until the transaction ends, taken in one order and in one

@@ -14,6 +14,7 @@ enum PostgresSchema {
         (6, "images stored uncompressed", version6),
         (7, "login throttle budgets", version7),
         (8, "the purge's index says NOT image_erased, as it always did here", nil),
+        (9, "device tokens", version9),
     ]
 
     static var latest: Int64 { versions.last!.version }
@@ -51,6 +52,18 @@ enum PostgresSchema {
         try connection.execute("UPDATE schema_versions SET version = -(version + 3)")
         try connection.execute("UPDATE schema_versions SET version = -version")
     }
+
+    /// A device's proof that it logged in before (`DeviceStore`), as SQLite's version 9.
+    static let version9 = """
+        CREATE TABLE device_tokens (
+            token_hash bytea PRIMARY KEY,
+            user_id bigint NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            created_at bigint NOT NULL,
+            last_used_at bigint NOT NULL
+        );
+        CREATE INDEX device_tokens_by_user ON device_tokens (user_id);
+        CREATE INDEX device_tokens_by_use ON device_tokens (last_used_at);
+        """
 
     /// Of several instances exactly one downloads a pin's album (`PinStore.claimAlbumLease`).
     static let version5 = """

@@ -51,6 +51,15 @@ extension SQLStore: ThrottleStore {
         }
     }
 
+    public func throttleKeys(kind: String, address: String) throws -> [ThrottleKey] {
+        try translatingErrors("listing login throttle budgets") {
+            try sql.query("""
+                SELECT kind, scope, name, address FROM throttle_budgets
+                WHERE kind = \(kind) AND address = \(address) AND scope <> \(ThrottleScope.name)
+                """, Self.throttleKey).compactMap { $0 }
+        }
+    }
+
     public func forgetThrottleBudgets(lastUsedBefore before: Int64) throws -> Int {
         try translatingErrors("forgetting login throttle budgets") {
             try sql.execute("DELETE FROM throttle_budgets WHERE last_used < \(before)")

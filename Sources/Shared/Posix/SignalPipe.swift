@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CLinux
+import Synchronization
 
 /// The one way signals reach our code: an async-signal-safe handler in C writes the signal's
 /// number as one byte to a pipe, and an ordinary thread reads it in a poll(2) loop, where Swift
@@ -31,7 +32,9 @@ public final class SignalPipe: @unchecked Sendable {
     public let descriptor: Int32
     private let writeEnd: Int32
     private let forwarded: [Int32]
-    private var closed = false
+    /// Set by `close()`; `wake()` reads it under the same lock, so it never writes to a
+    /// descriptor number the kernel may have handed to someone else since.
+    private let closed = Mutex(false)
     /// Written by `wake()`: 0 is no signal's number.
     private static let wakeByte: UInt8 = 0
 
@@ -59,17 +62,21 @@ public final class SignalPipe: @unchecked Sendable {
 
     /// Puts back each signal's previous disposition and closes the pipe; safe to call twice.
     public func close() {
-        guard !closed else { return }
-        closed = true
-        for signal in forwarded { _ = snapshare_release_signal(signal, writeEnd) }
-        Syscall.close(descriptor)
-        Syscall.close(writeEnd)
+        closed.withLock { closed in
+            guard !closed else { return }
+            closed = true
+            for signal in forwarded { _ = snapshare_release_signal(signal, writeEnd) }
+            Syscall.close(descriptor)
+            Syscall.close(writeEnd)
+        }
     }
 
     /// Ends a wait on the pipe in progress, or the next one. Safe from any thread.
     public func wake() {
-        // A full pipe (would block) already holds bytes enough to wake the reader.
-        _ = try? Syscall.write(writeEnd, [Self.wakeByte], from: 0)
+        closed.withLock { closed in
+            // A full pipe (would block) already holds bytes enough to wake the reader.
+            if !closed { _ = try? Syscall.write(writeEnd, [Self.wakeByte], from: 0) }
+        }
     }
 
     /// Everything waiting in the pipe now, without blocking (the pipe is non-blocking).

@@ -26,7 +26,10 @@ extension PostgresError: SQLFailure {
         switch sqlState {
         case "23505": .uniqueness
         case "23503": .foreignKey
-        case _ where isConnectionFailure: .unavailable
+        // Class 53 is insufficient resources (disk full, out of memory, too many connections) and
+        // 25006 a read-only transaction (a standby after a failover): nothing wrong with the
+        // statement, as SQLite's FULL and NOMEM are not.
+        case _ where isConnectionFailure || sqlState.hasPrefix("53") || sqlState == "25006": .unavailable
         case "XX001", "XX002": .corrupt
         case _ where isTransactionConflict: .transient
         default: .other

@@ -6,9 +6,9 @@ import Foundation
 ///
 /// A part's folder is looked for, in order: in `$SNAPSHARE_RESOURCES/<part>`; beside the
 /// executable's folder, in `../share/snapshare/<part>` (the tarball's layout, and `/usr` with the
-/// Debian packages); in `/usr/share/snapshare/<part>` and `/usr/local/share/snapshare/<part>`; and
-/// next to the executable in SwiftPM's own `<bundle>.resources` (a build folder, or binaries
-/// copied with it). The first that holds `marker` wins.
+/// Debian packages); next to the executable in SwiftPM's own `<bundle>.resources` (a build
+/// folder, or binaries copied with it); in `/usr/share/snapshare/<part>` and
+/// `/usr/local/share/snapshare/<part>`. The first that holds `marker` wins.
 public enum Installation {
     /// The folder of `part` ("client" or "server") holding `marker`, or nil; `bundle` is the
     /// name SwiftPM gives the module's resources (`Snapshare_Client`).
@@ -27,9 +27,11 @@ public enum Installation {
         }
         let executableFolder = executable().deletingLastPathComponent()
         folders.append(executableFolder.deletingLastPathComponent().appendingPathComponent("share/snapshare/\(part)"))
+        // The program's own files before the system's: a build (or a test run) on a machine
+        // with the packages installed reads what it was built with, not an older installation.
+        folders.append(executableFolder.appendingPathComponent("\(bundle).resources"))
         folders.append(URL(fileURLWithPath: "/usr/share/snapshare/\(part)"))
         folders.append(URL(fileURLWithPath: "/usr/local/share/snapshare/\(part)"))
-        folders.append(executableFolder.appendingPathComponent("\(bundle).resources"))
         return folders
     }
 

@@ -1,9 +1,9 @@
 import Glibc
 
 /// Recognises IPv4 and IPv6 address literals, which certificates and TLS treat differently from host names.
-enum IPAddress {
+public enum IPAddress {
     /// True when `text` is a dotted IPv4 address or an IPv6 address (without brackets or zone id).
-    static func isLiteral(_ text: String) -> Bool {
+    public static func isLiteral(_ text: String) -> Bool {
         isIPv4(text) || isIPv6(text)
     }
 

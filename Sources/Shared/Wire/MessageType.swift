@@ -46,6 +46,9 @@ public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let logout = Self(0x0014, "Logout", request: true)
     public static let whoAmI = Self(0x0015, "WhoAmI", request: true)
     public static let changePassword = Self(0x0016, "ChangePassword", request: true, since: 2)
+    public static let loginWithDevice = Self(0x0017, "LoginWithDevice", request: true, since: 2)
+    public static let issueDeviceToken = Self(0x0018, "IssueDeviceToken", request: true, since: 2)
+    public static let deviceToken = Self(0x0019, "DeviceToken", request: false, since: 2)
     // Feeds and snaps
     public static let listFeeds = Self(0x0020, "ListFeeds", request: true)
     public static let feeds = Self(0x0021, "Feeds", request: false)
@@ -73,6 +76,7 @@ public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let adminUnlock = Self(0x004A, "AdminUnlock", request: true, since: 2)
     public static let adminSetAdmin = Self(0x004B, "AdminSetAdmin", request: true, since: 2)
     public static let adminResetPassword = Self(0x004C, "AdminResetPassword", request: true, since: 2)
+    public static let adminUnlockAddress = Self(0x004D, "AdminUnlockAddress", request: true, since: 2)
 
     // Pins, albums, photos and the saved map
     public static let addPin = Self(0x0060, "AddPin", request: true)
@@ -103,10 +107,10 @@ public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringCon
 
     public static let all: [MessageType] = [
         hello, welcome, error, ping, pong, ok,
-        register, login, resume, authenticated, logout, whoAmI, changePassword,
+        register, login, resume, authenticated, logout, whoAmI, changePassword, loginWithDevice, issueDeviceToken, deviceToken,
         listFeeds, feeds, listSnaps, snaps, poll, pollResult, postSnap, snapPosted, openSnap, snapImage, getSnapViews, snapViews,
         adminCreateFeed, adminDeleteFeed, adminResetFeeds, count, adminDeleteSnap, adminRestoreView,
-        adminListUsers, users, adminStats, stats, adminUnlock, adminSetAdmin, adminResetPassword,
+        adminListUsers, users, adminStats, stats, adminUnlock, adminSetAdmin, adminResetPassword, adminUnlockAddress,
         addPin, pin, listPins, pins, deletePin, getAlbum, album, newCollection, getPhoto, photoImage, deletePhoto,
         randomPin, randomPinResult, getMapState, mapState, setMapState,
         addMovie, movie, deleteMovie, findMovie, setMovieSales, listMovies, movies, updateMovie,

@@ -15,6 +15,8 @@ public enum FieldLimits {
     public static let feedName = 256
     public static let errorMessage = 1024
     public static let statisticName = 64
+    /// An IP address as text (the longest IPv6 form is 45 characters).
+    public static let address = 64
 }
 
 /// Protocol constants.

@@ -88,3 +88,41 @@ public struct ChangePassword: WireMessage, Equatable {
 
     public func encode(into w: inout ByteWriter) { w.write(oldPassword); w.write(newPassword) }
 }
+
+/// Client → server: log in with a password from a device that logged in before, proving it
+/// with the device token the server gave it then. A valid token for this user is judged by the
+/// device's own failure budget, never by its address's (a class behind one address cannot lock
+/// it out); any other token counts for nothing and the login is an ordinary one. Answered by
+/// Authenticated, as Login is.
+public struct LoginWithDevice: WireMessage, Equatable {
+    public static let type = MessageType.loginWithDevice
+    public var username: String
+    public var password: String
+    public var deviceToken: String
+
+    public init(username: String, password: String, deviceToken: String) {
+        self.username = username; self.password = password; self.deviceToken = deviceToken
+    }
+
+    public init(from r: inout ByteReader) throws(WireError) {
+        username = try r.readString("username", maxBytes: FieldLimits.username)
+        password = try r.readString("password", maxBytes: FieldLimits.password)
+        deviceToken = try r.readString("device_token", maxBytes: FieldLimits.token)
+    }
+
+    public func encode(into w: inout ByteWriter) { w.write(username); w.write(password); w.write(deviceToken) }
+}
+
+/// Client → server: a device token for this user on this device, to present with later logins
+/// (LoginWithDevice). Answered by DeviceToken.
+public struct IssueDeviceToken: EmptyWireMessage, Equatable { public static let type = MessageType.issueDeviceToken; public init() {} }
+
+/// Server → client: a new device token; a secret, kept by the client beside the user's session.
+public struct DeviceToken: WireMessage, Equatable {
+    public static let type = MessageType.deviceToken
+    public var token: String
+
+    public init(token: String) { self.token = token }
+    public init(from r: inout ByteReader) throws(WireError) { token = try r.readString("token", maxBytes: FieldLimits.token) }
+    public func encode(into w: inout ByteWriter) { w.write(token) }
+}

@@ -128,6 +128,16 @@ public struct AdminUnlock: WireMessage, Equatable {
     public func encode(into w: inout ByteWriter) { w.write(username) }
 }
 
+/// Admin → server: lift the failed-login and class-code budgets of one IP address (a class behind
+/// one address that ran out of tries). Answered by Count: how many budgets held failures.
+public struct AdminUnlockAddress: WireMessage, Equatable {
+    public static let type = MessageType.adminUnlockAddress
+    public var address: String
+    public init(address: String) { self.address = address }
+    public init(from r: inout ByteReader) throws(WireError) { address = try r.readString("address", maxBytes: FieldLimits.address) }
+    public func encode(into w: inout ByteWriter) { w.write(address) }
+}
+
 /// Admin → server: grant (`isAdmin` true) or take away an admin right. Taking it away applies
 /// to the user's live connections at once. Answered by Ok.
 public struct AdminSetAdmin: WireMessage, Equatable {

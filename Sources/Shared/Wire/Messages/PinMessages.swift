@@ -245,9 +245,9 @@ public struct PhotoImage: WireMessage, Equatable {
 
     /// The frame of a PhotoImage up to its image: followed by the `imageByteCount` image bytes, the
     /// same bytes as `Frame(PhotoImage(...), requestID:)`, so an image held in memory is sent as it is.
-    public static func frameHead(requestID: UInt32, photo: PhotoInfo, variant: PhotoVariant, sha256: [UInt8],
-                                 imageByteCount: Int) -> [UInt8] {
-        Frame.wireHead(type: type, requestID: requestID,
+    public static func frameHead(requestID: UInt32, version: UInt16 = ProtocolConstants.current, photo: PhotoInfo, variant: PhotoVariant,
+                                 sha256: [UInt8], imageByteCount: Int) -> [UInt8] {
+        Frame.wireHead(type: type, requestID: requestID, version: version,
                        fields: { encodeFields(photo: photo, variant: variant, sha256: sha256, into: &$0) },
                        trailingByteCount: imageByteCount)
     }

@@ -55,6 +55,9 @@ public struct SnapInfo: Sendable, Equatable {
     public var height: UInt32
     /// How many people opened it: counted for the poster's own snaps (state sent), 0 otherwise.
     public var openedCount: UInt32
+    /// False for a Snap read in protocol version 1, which has no count of opens (`openedCount`
+    /// is then 0 and means nothing): a client says it does not know rather than "not opened".
+    public var isOpenedCountKnown = true
 
     public init(id: UInt64, feed: String, poster: String, postedAt: Int64, expiresAt: Int64, state: SnapState,
                 imageKind: ImageFormat, byteCount: UInt32, width: UInt32, height: UInt32, openedCount: UInt32 = 0) {
@@ -83,6 +86,7 @@ public struct SnapInfo: Sendable, Equatable {
         height = try r.readUInt32("snap.height")
         // Version 2 added the count of opens (version 1's Snap ends at the height).
         openedCount = r.protocolVersion >= 2 ? try r.readUInt32("snap.opened_count") : 0
+        isOpenedCountKnown = r.protocolVersion >= 2
     }
 
     func encode(into w: inout ByteWriter) {

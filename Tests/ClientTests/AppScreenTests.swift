@@ -190,6 +190,61 @@ struct AppScreenTests {
 
 @Suite("App screens: login and mouse", .serialized)
 struct AppLoginAndMouseTests {
+    @Test("a first start with nothing saved opens the form without connecting, the server field first")
+    func firstStartAsksForTheServer() throws {
+        let home = TemporaryDirectory("app-home")
+        let state = ClientState(directory: home.path)
+        let attempts = Counter()
+        let backend = AppBackend(connect: { () throws(ClientError) in
+            attempts.increment()
+            throw ClientError(.connection, "cannot connect to localhost:7443")
+        }, inline: true, wake: {})
+        let app = AppModel(backend: backend, environment: [:], state: state, depth: .plain, colour: false, makeScreens: AppRunner.screens)
+        app.startSettings = try ConnectionSettings.resolve(serverFlag: nil, caFlag: nil, state: state)
+        app.startOnTerminal()
+        #expect(attempts.value == 0)
+        #expect(AppScreenTests.screen(app).contains("Welcome to Snapshare"))
+        AppScreenTests.press(app, .control("u"))
+        AppScreenTests.type(app, "class.example:7443")
+        #expect(AppScreenTests.screen(app).contains("class.example:7443"), "typing went to the server field")
+    }
+
+    @Test("a refused certificate takes the whole screen with its fix; nothing reconnects until r")
+    func refusedCertificateStops() throws {
+        let home = TemporaryDirectory("app-home")
+        let state = ClientState(directory: home.path)
+        let attempts = Counter()
+        let trusted = String(repeating: "ab", count: 32), presented = String(repeating: "cd", count: 32)
+        let backend = AppBackend(connect: { () throws(ClientError) in
+            attempts.increment()
+            throw ClientError.certificate("the certificate of class.example:7443 has CHANGED since you first trusted it",
+                                          remedy: .checkChangedCertificate(serverKey: "class.example:7443", trustedHex: trusted, presentedHex: presented))
+        }, inline: true, wake: {})
+        let app = AppModel(backend: backend, environment: [:], state: state, depth: .plain, colour: false, makeScreens: AppRunner.screens)
+        app.start()
+        #expect(attempts.value == 1)
+        let screen = AppScreenTests.screen(app, columns: 80, rows: 24)
+        #expect(screen.contains("has CHANGED"), "\(screen)")
+        #expect(screen.contains(AppModel.fingerprintLines(presented)[0]) && screen.contains(AppModel.fingerprintLines(presented)[1]),
+                "the whole fingerprint: \(screen)")
+        #expect(screen.contains("press t to trust it") && screen.contains("snapshare trust"), "\(screen)")
+        #expect(!screen.contains("reconnecting"))
+        // Keys that would ask the server for something do nothing; the screen stays.
+        AppScreenTests.press(app, .character("2"))
+        app.tick()
+        #expect(attempts.value == 1)
+        // r: nobody was signed in, so the form is back; connecting waits for it.
+        AppScreenTests.press(app, .character("r"))
+        #expect(AppScreenTests.screen(app).contains("Welcome to Snapshare"))
+        #expect(attempts.value == 1)
+        // Refused again; t pins what was presented, as `snapshare trust` would.
+        app.start()
+        #expect(attempts.value == 2 && AppScreenTests.screen(app).contains("has CHANGED"))
+        AppScreenTests.press(app, .character("t"))
+        #expect(try state.trustedFingerprint(for: "class.example:7443") == presented)
+        #expect(!AppScreenTests.screen(app).contains("has CHANGED"))
+    }
+
     @Test("with no saved session the form registers a new account with the class code, and a wrong password is said on the status line")
     func registerThroughTheForm() throws {
         let server = try TestServer()
@@ -337,4 +392,12 @@ struct AppLoginAndMouseTests {
         shown = AppScreenTests.screen(app)
         #expect(shown.contains("○ read"))
     }
+}
+
+/// A count shared with a backend's connect closure.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func increment() { lock.withLock { count += 1 } }
 }

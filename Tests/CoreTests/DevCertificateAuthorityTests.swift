@@ -25,13 +25,15 @@ struct DevCertificateAuthorityTests {
             #expect(set.caCertificatePath == "\(directory)/certs/ca.pem")
             #expect(set.caKeyPath == "\(directory)/certs/private/ca.key")
             #expect(set.serverCertificatePath == "\(directory)/certs/server.pem")
+            #expect(set.serverChainPath == "\(directory)/certs/fullchain.pem")
             #expect(set.serverKeyPath == "\(directory)/certs/server.key")
+            #expect(try Self.contents(set.serverChainPath) == Self.contents(set.serverCertificatePath) + Self.contents(set.caCertificatePath))
             #expect(try Self.mode(set.serverKeyPath) == 0o600)
             #expect(try Self.mode(set.caKeyPath) == 0o600)
             #expect(try Self.mode("\(directory)/certs/private") == 0o700)
             #expect(try Self.mode(set.caCertificatePath) & 0o022 == 0)
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: "\(directory)/certs")
-            #expect(Set(leftovers) == ["ca.pem", "server.pem", "server.key", "private"])
+            #expect(Set(leftovers) == ["ca.pem", "server.pem", "fullchain.pem", "server.key", "private"])
         }
     }
 
@@ -40,17 +42,30 @@ struct DevCertificateAuthorityTests {
         try TLSTestHarness.withTemporaryDirectory { directory in
             let first = try DevCertificateAuthority.ensure(directory: directory, hosts: Self.hosts)
             let before = try [
-                first.caCertificatePath, first.caKeyPath, first.serverCertificatePath, first.serverKeyPath,
+                first.caCertificatePath, first.caKeyPath, first.serverCertificatePath, first.serverChainPath,
+                first.serverKeyPath,
             ]
             .map(Self.contents)
             let second = try DevCertificateAuthority.ensure(directory: directory, hosts: Self.hosts)
             #expect(!second.created)
             #expect(second.fingerprint == first.fingerprint)
             let after = try [
-                second.caCertificatePath, second.caKeyPath, second.serverCertificatePath, second.serverKeyPath,
+                second.caCertificatePath, second.caKeyPath, second.serverCertificatePath, second.serverChainPath,
+                second.serverKeyPath,
             ]
             .map(Self.contents)
             #expect(after == before)
+        }
+    }
+
+    @Test("a directory from before chains were served gets its fullchain.pem, the rest reused")
+    func missingChainIsWritten() throws {
+        try TLSTestHarness.withTemporaryDirectory { directory in
+            let first = try DevCertificateAuthority.ensure(directory: directory, hosts: Self.hosts)
+            try FileManager.default.removeItem(atPath: first.serverChainPath)
+            let second = try DevCertificateAuthority.ensure(directory: directory, hosts: Self.hosts)
+            #expect(second.fingerprint == first.fingerprint)
+            #expect(try Self.contents(second.serverChainPath) == Self.contents(second.serverCertificatePath) + Self.contents(second.caCertificatePath))
         }
     }
 

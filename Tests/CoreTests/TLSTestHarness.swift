@@ -35,18 +35,27 @@ enum TLSTestHarness {
         try DevCertificateAuthority.ensure(directory: "\(directory)/\(name)", hosts: hosts)
     }
 
-    /// A server engine using `certificates`.
-    static func server(_ certificates: DevCertificateSet) throws -> TLSEngine {
-        let context = try TLSContext.server(
-            certificateChainFile: certificates.serverCertificatePath, privateKeyFile: certificates.serverKeyPath)
+    /// A server engine using `certificates`: sending the leaf alone, or with `chain` the leaf and the CA (what
+    /// snapshare-server serves).
+    static func server(_ certificates: DevCertificateSet, chain: Bool = false) throws -> TLSEngine {
+        try server(
+            chainFile: chain ? certificates.serverChainPath : certificates.serverCertificatePath,
+            keyFile: certificates.serverKeyPath)
+    }
+
+    /// A server engine sending the certificates of `chainFile`.
+    static func server(chainFile: String, keyFile: String) throws -> TLSEngine {
+        let context = try TLSContext.server(certificateChainFile: chainFile, privateKeyFile: keyFile)
         return try TLSEngine(context: context, role: .server)
     }
 
-    /// A client engine dialling `serverName`, trusting `trustRootsFile` (nil: pinning mode).
+    /// A client engine dialling `serverName`, trusting `trustRootsFile`; with nil, the system-or-pin mode whose
+    /// system roots are `systemRoots` (by default none, so tests never depend on the machine's store).
     static func client(
-        serverName: String = "localhost", trustRootsFile: String?, version: TLSVersion = .tls1_3
+        serverName: String = "localhost", trustRootsFile: String?, version: TLSVersion = .tls1_3,
+        systemRoots: TLSContext.SystemRoots = .none
     ) throws -> TLSEngine {
-        let context = try TLSContext.client(trustRootsFile: trustRootsFile, version: version)
+        let context = try TLSContext.client(trustRootsFile: trustRootsFile, version: version, systemRoots: systemRoots)
         return try TLSEngine(context: context, role: .client(serverName: serverName))
     }
 

@@ -220,29 +220,6 @@ import TestSupport
         #expect(same.status == 0 && same.stdout.hasPrefix("lee"), "\(same.stdout)\(same.stderr)")
     }
 
-    @Test func withoutACATheFingerprintIsPinnedOnFirstUseAndAChangeIsRefused() throws {
-        let directory = TemporaryDirectory("snapshare-tofu")
-        let port = ServerProcess.freePort()
-        var process: ServerProcess? = try ServerProcess(dataDirectory: directory.file("data"), certsDirectory: directory.file("certs-a"), port: port)
-        let home = TemporaryDirectory("snapshare-cli-home")
-        let environment = ["SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": "localhost:\(port)"]
-        let first = try Subprocess.run("snapshare", ["register", "tofu", "--password-stdin"], environment: environment, stdin: "tofu password\n")
-        #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stderr.contains("first use"))
-        let again = try Subprocess.run("snapshare", ["whoami"], environment: environment)
-        #expect(again.status == 0)
-        #expect(!again.stderr.contains("first use"))
-        process?.stop()
-        // Same port, new certificates: the pinned fingerprint no longer matches.
-        process = try ServerProcess(dataDirectory: directory.file("data"), certsDirectory: directory.file("certs-b"), port: port)
-        let changed = try Subprocess.run("snapshare", ["whoami"], environment: environment)
-        #expect(changed.status == 3)
-        #expect(changed.stderr.contains("CHANGED"))
-        #expect(changed.stderr.contains("verify the new fingerprint with them and remove the line for localhost:\(port) from"),
-                "\(changed.stderr)")
-        process?.stop()
-    }
-
     @Test func connectionFailuresAndUsageErrorsHaveTheirExitCodes() throws {
         let home = TemporaryDirectory("snapshare-cli-home")
         let port = ServerProcess.freePort()

@@ -8,12 +8,17 @@ import Synchronization
 /// When the connection drops the network queue reconnects on its own with a growing pause
 /// (0.25 s doubling to 8 s), resumes the saved login (no new password), and runs again the calls
 /// that are safe to repeat; a call that is not (a post) fails with "connection lost" so the user
-/// decides, their picture still picked. `link` tells the screen which of the two it is.
+/// decides, their picture still picked. `link` tells the screen which of the two it is. A
+/// refused certificate is not retried: no pause makes it verify, so the link says `refused`
+/// and requests fail at once until the user has acted and asks to try again.
 final class AppBackend: @unchecked Sendable {
     enum Link: Equatable {
         case connected
         /// Trying again; `reason` is what went wrong last.
         case reconnecting(reason: String)
+        /// The server's certificate was refused: not retried until the user asks
+        /// (`tryAgainAfterRefusal`); every request fails with `error` meanwhile.
+        case refused(message: String, remedy: Remedy?)
     }
 
     /// How a session is made: connect and resume the saved login. Throws `.auth` when there is
@@ -24,11 +29,20 @@ final class AppBackend: @unchecked Sendable {
     private struct Job {
         /// What the job does, and whether it needs the session for it.
         enum Work {
-            /// Runs with the backend's session (made first if there is none); nil back when
-            /// the connection was lost under it.
-            case withSession((SnapshareSession) -> (() -> Void)?)
+            /// Runs with the backend's session (made first if there is none).
+            case withSession((SnapshareSession) -> Ran)
             /// Runs without it (signing in makes a new one); always has a completion.
             case alone(() -> () -> Void)
+        }
+
+        /// How a run with the session ended.
+        enum Ran {
+            /// With a result: the completion to deliver.
+            case finished(() -> Void)
+            /// The connection was lost under it.
+            case lost
+            /// The session's own reconnect met a refused certificate: the completion, and why.
+            case refused(ClientError, () -> Void)
         }
 
         /// It may run again after a reconnect.
@@ -42,8 +56,11 @@ final class AppBackend: @unchecked Sendable {
             self.retry = retry
             self.work = .withSession({ session in
                 let result = Result { () throws(ClientError) in try work(session) }
-                if case .failure(let error) = result, error.isConnectionLoss { return nil }
-                return { then(result) }
+                switch result {
+                case .failure(let error) where error.isConnectionLoss: return .lost
+                case .failure(let error) where error.refusedCertificate: return .refused(error, { then(result) })
+                default: return .finished({ then(result) })
+                }
             })
             failed = { error in { then(.failure(error)) } }
         }
@@ -143,7 +160,7 @@ final class AppBackend: @unchecked Sendable {
     // MARK: The network queue
 
     private func runOnNetwork(_ job: Job) -> WorkQueue<Job>.Outcome {
-        let run: (SnapshareSession) -> (() -> Void)?
+        let run: (SnapshareSession) -> Job.Ran
         switch job.work {
         case .alone(let work):
             deliver(work())
@@ -152,10 +169,20 @@ final class AppBackend: @unchecked Sendable {
             run = work
         }
         let (held, makeSession) = lock.withLock { (self.session, self.connect) }
+        if held == nil, let refusal { deliver(job.failed(refusal)); return .done }
         guard let session = held else { return reconnect(makeSession, for: job) }
-        if let done = run(session) {
+        switch run(session) {
+        case .finished(let done):
             deliver(done)
             return .done
+        case .refused(let error, let done):
+            // The session cannot reconnect until someone acts: drop it, and stop.
+            lock.withLock { if self.session === session { self.session = nil } }
+            refuse(error)
+            deliver(done)
+            return .done
+        case .lost:
+            break
         }
         // Lost under this job: the next try connects first.
         lock.withLock { if self.session === session { self.session = nil } }
@@ -173,6 +200,10 @@ final class AppBackend: @unchecked Sendable {
             setLink(.connected)
             pause = 0.25
             return .again(after: 0)
+        } catch where error.refusedCertificate {
+            refuse(error)
+            deliver(job.failed(error))
+            return .done
         } catch where error.kind == .connection || error.kind == .tls {
             setLink(.reconnecting(reason: error.message))
             defer { pause = min(8, pause * 2) }
@@ -183,6 +214,25 @@ final class AppBackend: @unchecked Sendable {
             deliver(job.failed(error))
             return .done
         }
+    }
+
+    /// The refusal requests fail with until the user asks to try again.
+    private var refusal: ClientError? {
+        guard case .refused(let message, let remedy) = link else { return nil }
+        return ClientError.certificate(message, remedy: remedy)
+    }
+
+    /// Stops connecting: `error` refused the server's certificate (from a reconnect, or from
+    /// the login form's own connection).
+    func refuse(_ error: ClientError) {
+        setLink(.refused(message: error.message, remedy: error.remedy))
+    }
+
+    /// The user acted on a refusal (trusted the new certificate, or the instructor fixed the
+    /// server): the next request connects again.
+    func tryAgainAfterRefusal() {
+        guard case .refused = link else { return }
+        setLink(.connected)
     }
 
     private func setLink(_ link: Link) {

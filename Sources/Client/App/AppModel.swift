@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import TerminalUI
+import TLS
 import Wire
 
 /// The app as a value the loop drives: the tab bar, the current screen, the status line and
@@ -107,8 +108,33 @@ final class AppModel {
         current.activate()
     }
 
-    func showLogin(message: String?) {
-        let form = LoginScreen(app: self)
+    /// How the app starts on a terminal: resuming the saved login, or, with no login saved for
+    /// any server, straight on the form without connecting (a first start has nothing to
+    /// resume, and perhaps no server running at the default address), the server field first
+    /// when no server was named or saved.
+    func startOnTerminal() {
+        guard hasSavedLogin else {
+            showLogin(message: nil, askServer: !serverChosen)
+            return
+        }
+        start()
+    }
+
+    /// Any session saved in the state folder (for this server or another name of it); true
+    /// when the folder cannot be read, so connecting reports why.
+    private var hasSavedLogin: Bool {
+        guard let sessions = try? state.sessions() else { return true }
+        return !sessions.isEmpty
+    }
+
+    /// Whether a server was named (`--server`, `SNAPSHARE_SERVER`) or saved at a login.
+    private var serverChosen: Bool {
+        if startSettings?.serverNamed == true { return true }
+        return ((try? state.config().server) ?? nil) != nil
+    }
+
+    func showLogin(message: String?, askServer: Bool = false) {
+        let form = LoginScreen(app: self, askServer: askServer)
         login = form
         if let message { setStatus(message, isError: true) } else { setStatus("Log in or register to start") }
     }
@@ -158,11 +184,15 @@ final class AppModel {
             handle(.key(key, modifiers.subtracting(.alt)))
             return
         }
+        var app = self
+        if case .refused = backend.link {
+            _ = Self.refusedKeys.handle(event, on: &app)
+            return
+        }
         if let overlay {
             handleOverlay(overlay, event)
             return
         }
-        var app = self
         // The tab bar is the model's, whatever the screen does with the mouse.
         if login == nil, case .mouse(let mouse) = event, mouse.row == 0 {
             _ = keys.handle(event, on: &app)
@@ -218,6 +248,31 @@ final class AppModel {
         suspendKey,
         .init([.key(.control("c"))], "quit") { $0.quit() },
     ])
+
+    /// On the refused-certificate screen: nothing else can work until the user acts.
+    private static let refusedKeys = KeyTable<AppModel>([
+        .init([.character("t")], "trust the certificate presented now (after comparing it)") { $0.trustPresented() },
+        .init([.character("r")], "try again") { $0.tryAgain() },
+        .init([.character("q"), .key(.control("c"))], "quit") { $0.quit() },
+    ])
+
+    /// Pins what the refused server presented, as `snapshare trust` does, then tries again.
+    private func trustPresented() {
+        guard case .refused(_, .checkChangedCertificate(let server, _, let presented)?) = backend.link else { return }
+        do { try state.trust(fingerprint: presented, for: server) } catch {
+            setStatus(error.description, isError: true)
+            return
+        }
+        setStatus("Trusting \(server) with the certificate presented now")
+        tryAgain()
+    }
+
+    private func tryAgain() {
+        backend.tryAgainAfterRefusal()
+        if username == nil && login == nil { start() } else if username != nil { current.activate() } else {
+            setStatus("Trying again: log in or register")
+        }
+    }
 
     private static let confirmKeys = KeyTable<AppModel>([
         .init([.character("y"), .character("Y")], "yes") { $0.answer(yes: true) },
@@ -291,6 +346,10 @@ final class AppModel {
             }
             return grid
         }
+        if case .refused(let message, let remedy) = backend.link {
+            drawRefusal(into: &grid, message: message, remedy: remedy)
+            return grid
+        }
         if case .picture(let picture, let caption) = overlay {
             if pictures == .halfblock { picture.draw(into: &grid, area: pictureArea, depth: depth) }
             grid.write(caption, column: 0, row: rows - 1, style: Style(bold: true))
@@ -331,6 +390,42 @@ final class AppModel {
         }
     }
 
+    /// The whole screen for a refused certificate: what happened, what to do, in full, wrapped
+    /// to the window, and the keys that work here.
+    private func drawRefusal(into grid: inout CellGrid, message: String, remedy: Remedy?) {
+        grid.write(" Snapshare ", column: 0, row: 0, style: accent)
+        let width = grid.columns - 4
+        var lines = [(PrintableText.clean(message), true), ("", false)]
+        var keys = "r  try again        q  quit"
+        let wrap = { (text: String) in TextWrap.lines(text, width: width).map { ($0, false) } }
+        if case .checkChangedCertificate(let server, let trusted, let presented) = remedy {
+            lines += wrap("This may be an attack: someone between you and \(server), showing their own certificate.")
+            lines += [("", false), ("Trusted before:", false)] + Self.fingerprintLines(trusted).map { ($0, false) }
+            lines += [("Presented now:", false)] + Self.fingerprintLines(presented).map { ($0, true) }
+            lines += [("", false)]
+            lines += wrap("If your instructor renewed it, compare the one presented now with the fingerprint snapshare-server "
+                          + "printed at its start (\"clients without --ca pin it\"). Only if they match, press t to trust it "
+                          + "(the same as `snapshare trust \(server) FINGERPRINT` in another terminal).")
+            keys = "t  trust it        " + keys
+        } else {
+            lines += wrap("The server's certificate cannot be trusted, so nothing was sent. Tell your instructor what it says "
+                          + "above; when they have fixed it, press r here.")
+        }
+        lines += [("", false), (keys, false)]
+        let top = max(2, (grid.rows - lines.count) / 2)
+        for (index, (line, bold)) in lines.enumerated() where top + index < grid.rows {
+            grid.write(line, column: 2, row: top + index, style: Style(bold: bold), width: width)
+        }
+    }
+
+    /// A fingerprint kept as hex, as two indented halves in colon form: the whole of it fits an
+    /// 80-column window.
+    static func fingerprintLines(_ hex: String) -> [String] {
+        let pairs = DevCertificateAuthority.formatFingerprint(hex: hex).split(separator: ":")
+        let half = (pairs.count + 1) / 2
+        return ["  " + pairs.prefix(half).joined(separator: ":") + ":", "  " + pairs.dropFirst(half).joined(separator: ":")]
+    }
+
     private func drawStatus(into grid: inout CellGrid) {
         let row = grid.rows - 1
         guard let status else { return }
@@ -344,8 +439,10 @@ final class AppModel {
         return current.keyHelp.map(line) + [""] + keys.help.map(line)
     }
 
+    /// A box in the middle of the screen; lines wider than the window are wrapped.
     private func drawBox(into grid: inout CellGrid, title: String, lines: [String]) {
-        let width = min(grid.columns - 4, max(title.count + 4, (lines.map(\.count).max() ?? 0) + 4))
+        let lines = lines.flatMap { TextWrap.lines($0, width: grid.columns - 8) }
+        let width = min(grid.columns - 4, max(title.count + 4, (lines.map(DisplayWidth.of).max() ?? 0) + 4))
         let height = min(grid.rows - 2, lines.count + 2)
         let left = (grid.columns - width) / 2, top = (grid.rows - height) / 2
         grid.fill(columns: left..<left + width, rows: top..<top + height)

@@ -58,7 +58,7 @@ enum AppRunner {
         var parser = InputParser()
         var size = Terminal.sizeOrDefault(of: session.terminal.output)
         var lastTick = Date()
-        app.start()
+        app.startOnTerminal()
         var shownPicture: ObjectIdentifier?
         while !app.quitRequested {
             let grid = app.render(columns: size.columns, rows: size.rows)

@@ -12,8 +12,11 @@ final class LoginScreen: AppScreen {
     private var busy = false
     private static let buttons = ["Log in", "Register"]
 
-    init(app: AppModel) {
+    /// `askServer`: nothing says which server to use yet (a first start), so the server field
+    /// has the focus; otherwise the name field does.
+    init(app: AppModel, askServer: Bool = false) {
         self.app = app
+        focus = askServer ? 0 : 1
         let server = app.startSettings?.serverKey ?? ((try? app.state.config().server) ?? nil)
         fields = [TextField(label: "Server", text: server ?? ConnectionSettings.defaultServer),
                   TextField(label: "Name", limit: 64),
@@ -85,23 +88,41 @@ final class LoginScreen: AppScreen {
         app.setStatus(register ? "Registering \(name)…" : "Logging in as \(name)…")
         let backend = app.backend
         // A fresh session for the server typed, adopted by the backend once signed in.
-        backend.performSigningIn({ () throws(ClientError) -> (Authenticated, Welcome) in
-            let session = try SnapshareSession(settings: settings, state: state) { _ in }
+        backend.performSigningIn({ () throws(ClientError) -> (Authenticated, Welcome, SessionNotice?) in
+            var notice: SessionNotice?
+            let session = try SnapshareSession(settings: settings, state: state) { notice = $0 }
             let identity = register
                 ? try session.register(username: name, password: password, classCode: code)
                 : try session.login(username: name, password: password)
             backend.adopt(session, connect: AppRunner.connect(settings: settings, state: state))
-            return (identity, session.welcome)
+            return (identity, session.welcome, notice)
         }, then: { [self] result in
             busy = false
             switch result {
-            case .success(let (identity, welcome)):
+            case .success(let (identity, welcome, notice)):
                 fields[2].set("")
                 app.signedIn(identity.username, welcome: welcome)
+                // A server pinned just now: say which fingerprint, to compare with the instructor's.
+                if let notice { app.overlay = .text(title: "Server trusted on first use", lines: Self.lines(of: notice)) }
             case .failure(let error):
+                // A refused certificate gets the app's whole screen, not one line.
+                if error.refusedCertificate { app.backend.refuse(error) }
                 app.setStatus(error.message, isError: true)
             }
         })
+    }
+
+    /// A first-use notice for a box: the fingerprint in two halves, so it fits an 80-column window whole.
+    static func lines(of notice: SessionNotice) -> [String] {
+        switch notice {
+        case .trustedOnFirstUse(let server, let hex, let isAuthority):
+            return ["Trusting \(server) on first use. SHA-256 fingerprint of its "
+                        + (isAuthority ? "certificate authority:" : "certificate:")]
+                + AppModel.fingerprintLines(hex)
+                + ["",
+                    "Compare it with the one snapshare-server printed at its start (\"clients without --ca pin it\"). "
+                        + "A certificate from " + (isAuthority ? "another authority" : "another key") + " will be refused."]
+        }
     }
 
     // MARK: Layout and drawing

@@ -36,7 +36,7 @@ enum CommandTree {
         options: [
             OptionSpec("--server", valueName: "HOST:PORT", help: "the Snapshare server (default localhost:7443, or the saved one)",
                        environmentVariable: "SNAPSHARE_SERVER"),
-            OptionSpec("--ca", valueName: "FILE", help: "CA certificate to verify the server with (else the fingerprint is pinned on first use)",
+            OptionSpec("--ca", valueName: "FILE", help: "CA certificate to verify the server with (else the system's roots, or a fingerprint pinned on first use)",
                        environmentVariable: "SNAPSHARE_CA"),
         ],
         subcommands: [
@@ -64,6 +64,18 @@ enum CommandTree {
                         discussion: "Asks for your current password and the new one twice; with --password-stdin reads the current password from the first line and the new one from the second.",
                         flags: [FlagSpec("--password-stdin", help: "read the current password, then the new one, from standard input")],
                         exitCodes: exitCodes, run: AccountCommands.changePassword),
+            Command("trust", summary: "Trust a server's new certificate after checking its fingerprint with the instructor",
+                        discussion: """
+                            When a server this machine pinned shows a certificate from another authority, every
+                            command refuses it (exit 3) and names the fingerprint it presented. Ask the instructor
+                            for the fingerprint snapshare-server printed at its start ("clients without --ca pin
+                            it"); only if they match, run `snapshare trust SERVER FINGERPRINT`. The server must
+                            present exactly that fingerprint now, or nothing is trusted. A certificate renewed by
+                            the same authority needs none of this, and one the system trusts is never pinned.
+                            """,
+                        arguments: [ArgumentSpec("SERVER", help: "HOST:PORT, as in the refusal"),
+                                    ArgumentSpec("FINGERPRINT", help: "SHA-256, 64 hex digits (colons allowed)")],
+                        flags: [json], exitCodes: exitCodes, run: TrustCommand.run),
             Command("whoami", summary: "Show who you are logged in as", flags: [json], exitCodes: exitCodes, run: AccountCommands.whoAmI),
             Command("feeds", summary: "List the feeds with snap and unread counts", flags: [json], exitCodes: exitCodes, run: FeedCommands.feeds),
             Command("samples", summary: "List the ten bundled sample images, or draw one",

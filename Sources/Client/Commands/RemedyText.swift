@@ -11,11 +11,25 @@ extension Remedy {
         case .listVacations: "see `snapshare vacation list`"
         case .showItinerary(let vacation): "see `snapshare itinerary\(VacationPresenter.option(vacation))`"
         case .showTags(let vacation): "see `snapshare tags\(VacationPresenter.option(vacation))`"
-        case .checkChangedCertificate(let serverKey, let path):
-            "this may be an attack. If the instructor really replaced the certificate, verify the new fingerprint "
-                + "with them and remove the line for \(serverKey) from \(path)"
+        case .checkChangedCertificate(let serverKey, let trusted, let presented):
+            "this may be an attack.\n" + Self.changedCertificateAdvice(serverKey: serverKey, trustedHex: trusted, presentedHex: presented)
         case .chooseServer: "name one with --server"
         }
+    }
+}
+
+extension Remedy {
+    /// What to do about a changed pinned certificate, as lines: both fingerprints and the one
+    /// command that trusts the new one. The command line and the app's screen both show it.
+    static func changedCertificateAdvice(serverKey: String, trustedHex: String, presentedHex: String) -> String {
+        let presented = DevCertificateAuthority.formatFingerprint(hex: presentedHex)
+        return """
+              trusted before:  \(DevCertificateAuthority.formatFingerprint(hex: trustedHex))
+              presented now:   \(presented)
+            If your instructor renewed it, ask for the fingerprint snapshare-server printed at its start
+            ("clients without --ca pin it"). Only if it is the one presented now, trust it with:
+              snapshare trust \(serverKey) \(presented)
+            """
     }
 }
 
@@ -23,10 +37,12 @@ extension SessionNotice {
     /// The notice as the command line prints it (on standard error).
     var commandLine: String {
         switch self {
-        case .trustedOnFirstUse(let serverKey, let hex):
-            "Trusting \(serverKey) on first use; certificate SHA-256 fingerprint:\n  "
+        case .trustedOnFirstUse(let serverKey, let hex, let isAuthority):
+            "Trusting \(serverKey) on first use; "
+                + (isAuthority ? "SHA-256 fingerprint of its certificate authority:\n  " : "certificate SHA-256 fingerprint:\n  ")
                 + DevCertificateAuthority.formatFingerprint(hex: hex)
-                + "\nCompare it with the one the server printed; a later change will be refused. "
+                + "\nCompare it with the one snapshare-server printed at its start (\"clients without --ca pin it\"). "
+                + (isAuthority ? "Certificates from another authority will be refused. " : "A different certificate will be refused. ")
                 + "Use --ca FILE to verify with the class CA instead."
         }
     }

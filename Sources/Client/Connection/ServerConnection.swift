@@ -15,6 +15,8 @@ public final class ServerConnection {
     public let port: Int
     /// SHA-256 of the server's leaf certificate.
     public private(set) var peerFingerprint: [UInt8] = []
+    /// Why the TLS layer accepted the server: a trust file, the system's roots, or a chain to pin.
+    public private(set) var peerTrust: PeerTrust?
     private let fd: Int32
     private let tls: TLSEngine
     private var decoder = FrameDecoder(maxPayload: 64 * 1024 * 1024)
@@ -26,11 +28,12 @@ public final class ServerConnection {
     /// The protocol version Hello settled on (Welcome's); frames are read and written in it.
     public private(set) var protocolVersion = ProtocolConstants.current
 
-    /// Connects and completes the TLS handshake. `verifyPeer` sees the leaf fingerprint before
-    /// anything is sent over the connection (pinning); throwing from it aborts. `source` is the
-    /// local address to connect from (tests standing in for another machine).
+    /// Connects and completes the TLS handshake. `verifyPeer` sees why the server was accepted
+    /// (`peerTrust`) before anything is sent over the connection, to pin what needs pinning;
+    /// throwing from it aborts. `source` is the local address to connect from (tests standing in
+    /// for another machine).
     public init(host: String, port: Int, context: TLSContext, timeout: Double = 15, source: String? = nil,
-                verifyPeer: ([UInt8]) throws(ClientError) -> Void = { _ throws(ClientError) in }) throws(ClientError) {
+                verifyPeer: (ServerConnection) throws(ClientError) -> Void = { _ throws(ClientError) in }) throws(ClientError) {
         self.host = host
         self.port = port
         do {
@@ -55,7 +58,11 @@ public final class ServerConnection {
             throw error
         }
         peerFingerprint = tls.peerCertificateSHA256 ?? []
-        try verifyPeer(peerFingerprint)
+        peerTrust = tls.peerTrust
+        do { try verifyPeer(self) } catch {
+            close()
+            throw error
+        }
     }
 
     deinit { close() }
@@ -65,7 +72,9 @@ public final class ServerConnection {
             let state: TLSEngine.HandshakeState
             do { state = try tls.handshake() } catch {
                 try? flushCipher()
-                throw ClientError(.tls, "TLS handshake with \(host):\(port) failed: \(error)")
+                let message = "TLS handshake with \(host):\(port) failed: \(error)"
+                let refused = error.kind == .certificateVerifyFailed || error.kind == .hostnameMismatch
+                throw refused ? ClientError.certificate(message) : ClientError(.tls, message)
             }
             try flushCipher()
             if state == .complete { return }

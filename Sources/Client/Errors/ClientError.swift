@@ -16,9 +16,19 @@ public struct ClientError: Error, Sendable, CustomStringConvertible {
     public var serverCode: ErrorCode?
     /// What the user can do about it, for the presenter to word.
     public var remedy: Remedy?
+    /// The server's certificate was refused (it does not verify, or it is not the one pinned):
+    /// trying again changes nothing until someone acts, so the app stops and says so.
+    public var refusedCertificate = false
 
     public init(_ kind: Kind, _ message: String, serverCode: ErrorCode? = nil, remedy: Remedy? = nil) {
         self.kind = kind; self.message = message; self.serverCode = serverCode; self.remedy = remedy
+    }
+
+    /// A `.tls` failure refusing the server's certificate.
+    static func certificate(_ message: String, remedy: Remedy? = nil) -> ClientError {
+        var error = ClientError(.tls, message, remedy: remedy)
+        error.refusedCertificate = true
+        return error
     }
 
     public var description: String { message }

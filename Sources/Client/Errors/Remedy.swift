@@ -15,8 +15,9 @@ public enum Remedy: Sendable, Equatable {
     case showItinerary(vacation: String)
     /// See a vacation's tags.
     case showTags(vacation: String)
-    /// A pinned certificate changed: check the new one with the instructor before trusting it.
-    case checkChangedCertificate(serverKey: String, knownServersPath: String)
+    /// A pinned certificate changed: check the new one with the instructor before trusting it
+    /// (`snapshare trust SERVER FINGERPRINT`). Fingerprints as lowercase hex.
+    case checkChangedCertificate(serverKey: String, trustedHex: String, presentedHex: String)
     /// A photo id exists in several servers' albums: say which server.
     case chooseServer
 }

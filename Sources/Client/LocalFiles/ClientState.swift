@@ -160,11 +160,19 @@ public struct ClientState: Sendable {
     /// Trust on first use: stores the fingerprint of a server seen for the first time, and
     /// reports whether a known server still presents the certificate trusted before. A changed
     /// fingerprint is reported and never stored.
-    public func check(fingerprint: String, for server: String) throws(ClientStateError) -> FingerprintCheck {
+    ///
+    /// `formerly` is a fingerprint that stood for the same server before (the leaf, which older
+    /// clients pinned): finding it stored, the pin moves to `fingerprint` and matches.
+    public func check(fingerprint: String, formerly: String? = nil, for server: String) throws(ClientStateError) -> FingerprintCheck {
         let fingerprint = try Self.validated(fingerprint, server: server)
+        let former = formerly.flatMap(KnownServers.normalized)
         var known = try knownServers()
         switch known.fingerprint(for: server) {
         case fingerprint?:
+            return .matches
+        case let trusted? where trusted == former:
+            known.set(fingerprint, for: server)
+            try write(known.text, to: knownServersPath)
             return .matches
         case let trusted?:
             return .changed(trusted: trusted)

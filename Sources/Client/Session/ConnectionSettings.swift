@@ -15,8 +15,11 @@ public struct ConnectionSettings: Sendable, Equatable {
 
     public var host: String
     public var port: Int
-    /// A CA file to verify the server with; nil means trust on first use of its fingerprint.
+    /// A CA file to verify the server with; nil means the system's roots, else trust on first use.
     public var caFile: String?
+    /// The server was named by `--server` or `SNAPSHARE_SERVER`, not taken from config.json or
+    /// the default.
+    public var serverNamed = false
     public var caOrigin: CAOrigin?
     /// The CA file config.json holds, when another setting won over it.
     public var savedCAFile: String?
@@ -54,8 +57,10 @@ public struct ConnectionSettings: Sendable, Equatable {
             ca = saved
             origin = .saved(configPath: state.configPath)
         }
-        return ConnectionSettings(host: endpoint.host, port: Int(endpoint.port), caFile: ca, caOrigin: origin,
-                                  savedCAFile: config.caFile == ca ? nil : config.caFile)
+        var settings = ConnectionSettings(host: endpoint.host, port: Int(endpoint.port), caFile: ca, caOrigin: origin,
+                                          savedCAFile: config.caFile == ca ? nil : config.caFile)
+        settings.serverNamed = serverFlag != nil
+        return settings
     }
 
     /// Why the CA file cannot be used: which setting named it, relative to what, and what else

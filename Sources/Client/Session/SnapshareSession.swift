@@ -34,34 +34,45 @@ public final class SnapshareSession {
         } catch {
             throw settings.unreadableCA("\(error)")
         }
-        let serverKey = settings.serverKey
-        var firstUse: String?
+        var firstUse: SessionNotice?
         let connection = try ServerConnection(host: settings.host, port: settings.port, context: context,
-                                              timeout: settings.timeoutSeconds) { (fingerprint: [UInt8]) throws(ClientError) in
-            // With a CA the chain and name were verified by OpenSSL. Without one, the
-            // fingerprint must match the one trusted on first use; the host name was still checked.
-            guard settings.caFile == nil else { return }
-            let hex = SHA256.hex(fingerprint)
-            switch try Self.checkPin(hex, serverKey, state) {
-            case .matches: break
-            case .trustedOnFirstUse: firstUse = hex
-            case .changed(let trusted):
-                throw ClientError(.tls, """
-                    the certificate of \(serverKey) has CHANGED since you first trusted it.
-                      trusted:  \(DevCertificateAuthority.formatFingerprint(hex: trusted))
-                      now:      \(DevCertificateAuthority.formatFingerprint(hex: hex))
-                    """, remedy: .checkChangedCertificate(serverKey: serverKey, knownServersPath: state.knownServersPath))
-            }
+                                              timeout: settings.timeoutSeconds) { (connection: ServerConnection) throws(ClientError) in
+            firstUse = try Self.checkPin(of: connection, settings: settings, state: state)
         }
-        if let firstUse { notice(.trustedOnFirstUse(serverKey: serverKey, fingerprintHex: firstUse)) }
+        if let firstUse { notice(firstUse) }
         return (connection, try connection.hello())
     }
 
     deinit { connection.close() }
 
-    private static func checkPin(_ hex: String, _ serverKey: String, _ state: ClientState) throws(ClientError) -> FingerprintCheck {
-        do { return try state.check(fingerprint: hex, for: serverKey) } catch {
-            throw ClientError(.local, error.description)
+    /// What the TLS layer accepted, checked against what this machine trusted before. A trust
+    /// file or the system's roots vouched for the server: nothing to pin. Otherwise the chain's
+    /// anchor (the class CA, or a lone leaf) must be the one pinned for this server, and is
+    /// pinned when there is none yet: the notice to give then is returned. A pin left by an older
+    /// snapshare, which pinned the leaf, moves to the anchor when that leaf is the one shown.
+    private static func checkPin(of connection: ServerConnection, settings: ConnectionSettings,
+                                 state: ClientState) throws(ClientError) -> SessionNotice? {
+        let serverKey = settings.serverKey
+        switch connection.peerTrust {
+        case .trustFile?, .system?:
+            return nil
+        case .pinnable(let anchor, let anchorIsLeaf)?:
+            let hex = SHA256.hex(anchor)
+            let check: FingerprintCheck
+            do {
+                check = try state.check(fingerprint: hex, formerly: SHA256.hex(connection.peerFingerprint), for: serverKey)
+            } catch {
+                throw ClientError(.local, error.description)
+            }
+            switch check {
+            case .matches: return nil
+            case .trustedOnFirstUse: return .trustedOnFirstUse(serverKey: serverKey, fingerprintHex: hex, isAuthority: !anchorIsLeaf)
+            case .changed(let trusted):
+                throw ClientError.certificate("the certificate of \(serverKey) has CHANGED since you first trusted it",
+                                  remedy: .checkChangedCertificate(serverKey: serverKey, trustedHex: trusted, presentedHex: hex))
+            }
+        case nil:
+            throw ClientError(.tls, "the TLS layer gave no reason to trust \(serverKey)")
         }
     }
 

@@ -200,10 +200,10 @@ public enum ServerCommandLine {
                      "  data: \(config.databaseDescription)"]
         if let set = server.certificates {
             lines.append("  CA certificate for students: \(set.caCertificatePath)")
-            lines.append("  server certificate SHA-256: \(set.fingerprintSHA256)")
         } else {
             lines.append("  certificate: \(config.tlsCertificateFile ?? "")")
         }
+        lines += (server.servedChain?.pinLines ?? []).map { "  " + $0 }
         if config.classCode != nil { lines.append("  registration requires the class code") }
         lines.append("  photos: \(config.photoSource)")
         print(lines.joined(separator: "\n"))

@@ -13,6 +13,8 @@ public final class SnapshareServer: @unchecked Sendable {
     public private(set) var port = 0
     /// The certificate set in use when the server generated its own.
     public private(set) var certificates: DevCertificateSet?
+    /// The fingerprints of the chain being served, for the start-up lines.
+    public private(set) var servedChain: CertificateChainFile?
     private let storage: StorageExecutor
     /// What Poll reports, fed by other instances through PostgreSQL when there are any.
     private let core: ServerCore
@@ -52,10 +54,11 @@ public final class SnapshareServer: @unchecked Sendable {
                 directory: configuration.certificatesDirectory,
                 hosts: Self.defaultCertificateHosts + configuration.certificateHosts)
             certificates = set
-            certificateFile = set.serverCertificatePath
+            certificateFile = set.serverChainPath
             keyFile = set.serverKeyPath
         }
         let tls = try TLSContext.server(certificateChainFile: certificateFile, privateKeyFile: keyFile)
+        servedChain = try? CertificateChainFile(path: certificateFile)
         metrics = ServerMetrics(startedAt: clock.now())
         let ceiling = ImageCeiling(largestStoredImage: try storage.readSync { store in try store.largestStoredImage() })
         albums = Albums(storage: storage, provider: photos, gazetteer: gazetteer,

@@ -121,6 +121,24 @@ static inline BIO *snapshare_socket_sink_new(BIO_METHOD *method, int fd) {
     return bio;
 }
 
+// MARK: Certificate chains (the STACK_OF(X509) macros)
+
+static inline int snapshare_sk_X509_num(const STACK_OF(X509) *chain) {
+    return sk_X509_num(chain);
+}
+
+static inline X509 *snapshare_sk_X509_value(const STACK_OF(X509) *chain, int index) {
+    return sk_X509_value(chain, index);
+}
+
+// A verify callback that lets the handshake go on whatever the verdict: a client that falls back to pinning when
+// the system's roots do not vouch for the server reads the verdict afterwards (SSL_get_verify_result) and decides.
+static inline int snapshare_verify_continue(int preverified, X509_STORE_CTX *context) {
+    (void)preverified;
+    (void)context;
+    return 1;
+}
+
 // MARK: SSL_OP_BIT constants
 
 static const uint64_t snapshare_SSL_OP_NO_RENEGOTIATION = SSL_OP_NO_RENEGOTIATION;

@@ -44,7 +44,10 @@ public enum DevCertificateAuthority {
                 certificatePath: paths.serverCertificate, keyPath: paths.serverKey,
                 authority: authority.certificate, hosts: hosts, now: now)
         {
-            return DevCertificateSet(directory: directory, fingerprint: leaf.sha256, created: false)
+            let wrote = try writeChain(leaf: leaf, authority: authority.certificate, to: paths.serverChain)
+            return DevCertificateSet(
+                directory: directory, fingerprint: leaf.sha256, caFingerprint: authority.certificate.sha256,
+                created: wrote)
         }
         if authority == nil {
             let made = try makeAuthority(now: now)
@@ -64,7 +67,21 @@ public enum DevCertificateAuthority {
             hosts: hosts, authority: authority.certificate, authorityKey: authorityKey, now: now)
         try PEMFile.write(leaf.key.pem(), to: paths.serverKey, mode: 0o600)
         try PEMFile.write(leaf.certificate.pem(), to: paths.serverCertificate, mode: 0o644)
-        return DevCertificateSet(directory: directory, fingerprint: leaf.certificate.sha256, created: true)
+        _ = try writeChain(leaf: leaf.certificate, authority: authority.certificate, to: paths.serverChain)
+        return DevCertificateSet(
+            directory: directory, fingerprint: leaf.certificate.sha256, caFingerprint: authority.certificate.sha256,
+            created: true)
+    }
+
+    /// Writes the chain the server sends, the leaf then the CA, unless `path` already holds exactly that (a
+    /// directory made before chains were served gets one). A client that pins reaches the CA through it.
+    private static func writeChain(
+        leaf: X509Certificate, authority: X509Certificate, to path: String
+    ) throws(TLSError) -> Bool {
+        let chain = try leaf.pem() + authority.pem()
+        if let existing = FileManager.default.contents(atPath: path), [UInt8](existing) == chain { return false }
+        try PEMFile.write(chain, to: path, mode: 0o644)
+        return true
     }
 
     /// SHA-256 of the DER encoding of the first certificate in a PEM file.

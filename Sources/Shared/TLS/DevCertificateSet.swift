@@ -1,9 +1,10 @@
 import Crypto
 /// Where a development CA and server certificate live, and the server certificate's fingerprint.
 ///
-/// Layout of `directory`: `ca.pem` (public, hand it to clients), `server.pem` (the leaf alone; clients reach the
-/// CA through their trust file), `server.key` (0600), and `private/ca.key` (directory 0700, file 0600) kept apart
-/// so the public files can be copied without the CA key.
+/// Layout of `directory`: `ca.pem` (public, hand it to clients), `server.pem` (the leaf alone), `fullchain.pem`
+/// (the leaf then the CA: what the server sends, so a client without ca.pem can pin the CA rather than the leaf),
+/// `server.key` (0600), and `private/ca.key` (directory 0700, file 0600) kept apart so the public files can be
+/// copied without the CA key.
 public struct DevCertificateSet: Sendable, Equatable {
     /// The directory holding the files below.
     public let directory: String
@@ -13,27 +14,38 @@ public struct DevCertificateSet: Sendable, Equatable {
     public let caKeyPath: String
     /// The server's leaf certificate, PEM, with no chain after it.
     public let serverCertificatePath: String
+    /// The leaf followed by the CA certificate, PEM: the chain the server serves.
+    public let serverChainPath: String
     /// The server's private key, PEM, mode 0600.
     public let serverKeyPath: String
     /// SHA-256 of the server leaf's DER encoding.
     public let fingerprint: [UInt8]
+    /// SHA-256 of the CA certificate's DER encoding: what a client without ca.pem pins.
+    public let caFingerprint: [UInt8]
     /// True when this call wrote any file; false when everything was reused.
     public let created: Bool
 
-    init(directory: String, fingerprint: [UInt8], created: Bool) {
+    init(directory: String, fingerprint: [UInt8], caFingerprint: [UInt8], created: Bool) {
         let paths = Self.paths(in: directory)
         self.directory = directory
         self.caCertificatePath = paths.caCertificate
         self.caKeyPath = paths.caKey
         self.serverCertificatePath = paths.serverCertificate
+        self.serverChainPath = paths.serverChain
         self.serverKeyPath = paths.serverKey
         self.fingerprint = fingerprint
+        self.caFingerprint = caFingerprint
         self.created = created
     }
 
     /// The leaf fingerprint as colon-separated uppercase hex, e.g. "AB:CD:…", as `openssl x509 -fingerprint` shows it.
     public var fingerprintSHA256: String {
         DevCertificateAuthority.formatFingerprint(fingerprint)
+    }
+
+    /// The CA fingerprint as colon-separated uppercase hex.
+    public var caFingerprintSHA256: String {
+        DevCertificateAuthority.formatFingerprint(caFingerprint)
     }
 
     /// The leaf fingerprint as plain lowercase hex (64 characters).
@@ -44,14 +56,17 @@ public struct DevCertificateSet: Sendable, Equatable {
     /// The file paths used inside `directory`.
     static func paths(
         in directory: String
-    ) -> (caCertificate: String, caKey: String, privateDirectory: String, serverCertificate: String, serverKey: String)
-    {
+    ) -> (
+        caCertificate: String, caKey: String, privateDirectory: String, serverCertificate: String,
+        serverChain: String, serverKey: String
+    ) {
         let base = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         return (
             caCertificate: "\(base)/ca.pem",
             caKey: "\(base)/private/ca.key",
             privateDirectory: "\(base)/private",
             serverCertificate: "\(base)/server.pem",
+            serverChain: "\(base)/fullchain.pem",
             serverKey: "\(base)/server.key"
         )
     }

@@ -6,9 +6,32 @@ import Glibc
 public final class TLSContext: @unchecked Sendable {
     /// The owned `SSL_CTX*`, freed in deinit.
     let handle: OpaquePointer
-    /// True when OpenSSL verifies the peer's chain against a trust file. A client without one pins the leaf's
-    /// fingerprint instead, and the engine checks the host name itself.
-    let verifiesPeerChain: Bool
+    /// How a client context trusts servers; `.none` for a server context.
+    let trust: Trust
+
+    /// How a client decides to trust the server it reached.
+    enum Trust {
+        /// A server context: clients are not asked for certificates.
+        case none
+        /// OpenSSL verifies the chain and name against exactly the CA certificates of a trust file, and the
+        /// handshake fails otherwise.
+        case trustFile
+        /// OpenSSL verifies against the system's trusted roots but lets the handshake finish whatever the verdict;
+        /// the engine then either accepts the system's word or verifies the chain against its own last
+        /// certificate, which the caller pins (`TLSEngine.peerTrust`).
+        case systemOrPin
+    }
+
+    /// Where a system-or-pin client finds the roots it trusts without asking.
+    enum SystemRoots {
+        /// OpenSSL's defaults: the distribution's store (Debian: /etc/ssl/certs), or `SSL_CERT_FILE` and
+        /// `SSL_CERT_DIR` when set.
+        case platform
+        /// One PEM file of roots, as if it were the system's (tests).
+        case file(String)
+        /// None: every server is pinned (tests that must not depend on the machine's store).
+        case none
+    }
 
     /// Key-exchange groups, most preferred first. A client sends a key share for the first one only, and an OpenSSL
     /// server takes the first share it supports, so the client's order decides. X25519 comes first: it is what
@@ -22,9 +45,9 @@ public final class TLSContext: @unchecked Sendable {
     /// 100 KB photo costs about 39 µs here against 52 µs with AES-256-GCM (`openssl speed -evp`), on both ends.
     static let cipherSuites = "TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256"
 
-    private init(handle: OpaquePointer, verifiesPeerChain: Bool) {
+    private init(handle: OpaquePointer, trust: Trust) {
         self.handle = handle
-        self.verifiesPeerChain = verifiesPeerChain
+        self.trust = trust
     }
 
     deinit {
@@ -35,7 +58,7 @@ public final class TLSContext: @unchecked Sendable {
     public static func server(certificateChainFile: String, privateKeyFile: String) throws(TLSError) -> TLSContext {
         try requireReadableFile(certificateChainFile, role: "certificate chain")
         try requireReadableFile(privateKeyFile, role: "private key")
-        let context = try make(method: TLS_server_method(), version: .tls1_3, verifiesPeerChain: false)
+        let context = try make(method: TLS_server_method(), version: .tls1_3, trust: .none)
         let ctx = context.handle
         _ = SSL_CTX_set_options(
             ctx,
@@ -73,42 +96,59 @@ public final class TLSContext: @unchecked Sendable {
     /// Makes a TLS 1.3-only client context.
     ///
     /// With `trustRootsFile`, the server's chain must verify against exactly the CA certificates in that PEM file
-    /// (never the system store). With nil, OpenSSL does not verify the chain: the caller pins the leaf's
-    /// `TLSEngine.peerCertificateSHA256` on first use. The host name is checked in both cases.
+    /// (never the system store). With nil, a server the system's trusted roots vouch for is accepted as it is, and
+    /// any other is accepted only when its chain verifies against the chain's own last certificate, whose
+    /// fingerprint the caller then pins (`TLSEngine.peerTrust`). The host name is checked in every case.
     public static func client(trustRootsFile: String?) throws(TLSError) -> TLSContext {
         try client(trustRootsFile: trustRootsFile, version: .tls1_3)
     }
 
-    /// Makes a client context pinned to `version`; anything but `.tls1_3` exists so tests can offer an old version.
-    static func client(trustRootsFile: String?, version: TLSVersion) throws(TLSError) -> TLSContext {
+    /// Makes a client context pinned to `version` (anything but `.tls1_3` exists so tests can offer an old
+    /// version), finding the system's roots in `systemRoots` when there is no trust file.
+    static func client(
+        trustRootsFile: String?, version: TLSVersion, systemRoots: SystemRoots = .platform
+    ) throws(TLSError) -> TLSContext {
         if let trustRootsFile {
             try requireReadableFile(trustRootsFile, role: "trust roots")
         }
-        let context = try make(method: TLS_client_method(), version: version, verifiesPeerChain: trustRootsFile != nil)
+        let context = try make(
+            method: TLS_client_method(), version: version, trust: trustRootsFile == nil ? .systemOrPin : .trustFile)
         let ctx = context.handle
         _ = SSL_CTX_set_options(ctx, snapshare_SSL_OP_NO_RENEGOTIATION | snapshare_SSL_OP_NO_COMPRESSION)
+        OpenSSLErrorQueue.clear()
         if let trustRootsFile {
-            OpenSSLErrorQueue.clear()
             guard SSL_CTX_load_verify_locations(ctx, trustRootsFile, nil) == 1 else {
                 throw TLSError.drainingErrorQueue(
                     .configuration, "cannot load trusted CA certificates from \(trustRootsFile)")
             }
             SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nil)
-        } else {
-            SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, nil)
+            return context
         }
+        switch systemRoots {
+        case .platform:
+            // A machine without a CA store trusts nothing by itself: every server is then pinned.
+            _ = SSL_CTX_set_default_verify_paths(ctx)
+        case .file(let path):
+            guard SSL_CTX_load_verify_locations(ctx, path, nil) == 1 else {
+                throw TLSError.drainingErrorQueue(.configuration, "cannot load system roots from \(path)")
+            }
+        case .none:
+            break
+        }
+        OpenSSLErrorQueue.clear()
+        SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, snapshare_verify_continue)
         return context
     }
 
     /// Creates the SSL_CTX with the settings servers and clients share, wrapped at once so any later throw frees it.
     private static func make(
-        method: OpaquePointer?, version: TLSVersion, verifiesPeerChain: Bool
+        method: OpaquePointer?, version: TLSVersion, trust: Trust
     ) throws(TLSError) -> TLSContext {
         OpenSSLErrorQueue.clear()
         guard let ctx = SSL_CTX_new(method) else {
             throw TLSError.drainingErrorQueue(.internal, "SSL_CTX_new failed")
         }
-        let context = TLSContext(handle: ctx, verifiesPeerChain: verifiesPeerChain)
+        let context = TLSContext(handle: ctx, trust: trust)
         guard snapshare_SSL_CTX_set_min_proto_version(ctx, version.openSSLValue) == 1,
             snapshare_SSL_CTX_set_max_proto_version(ctx, version.openSSLValue) == 1
         else {

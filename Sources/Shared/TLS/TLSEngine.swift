@@ -246,7 +246,7 @@ public final class TLSEngine {
         errno = 0
         let status = SSL_do_handshake(ssl)
         if status == 1 {
-            try checkPeerIdentityWithoutTrustRoots()
+            try decidePeerTrust()
             handshakeCompleted = true
             return .complete
         }
@@ -425,7 +425,10 @@ public final class TLSEngine {
 
     // MARK: After the handshake
 
-    /// SHA-256 of the peer's leaf certificate (DER), for pinning; nil when the peer sent none (a server's view).
+    /// Why this client accepted the server (nil on a server, and before the handshake completes).
+    public private(set) var peerTrust: PeerTrust?
+
+    /// SHA-256 of the peer's leaf certificate (DER); nil when the peer sent none (a server's view).
     public var peerCertificateSHA256: [UInt8]? {
         guard let certificate = SSL_get1_peer_certificate(ssl) else { return nil }
         return X509Certificate(taking: certificate).sha256
@@ -456,9 +459,8 @@ public final class TLSEngine {
                 throw TLSError.drainingErrorQueue(.configuration, "invalid server name \(serverName)")
             }
         }
-        // Without trust roots, OpenSSL stops verifying at the unknown issuer before it reaches the name, so the
-        // name is checked after the handshake instead (checkPeerIdentityWithoutTrustRoots).
-        guard context.verifiesPeerChain else { return }
+        // Checked by OpenSSL in both client modes; without a trust file a mismatch is only recorded, and
+        // decidePeerTrust() checks the name again against the pinnable chain.
         if isAddress {
             guard X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), serverName) == 1 else {
                 throw TLSError.drainingErrorQueue(.configuration, "invalid IP address \(serverName)")
@@ -471,16 +473,16 @@ public final class TLSEngine {
         }
     }
 
-    /// In pinning mode (no trust roots), checks that the server's leaf names the host we dialled.
-    private func checkPeerIdentityWithoutTrustRoots() throws(TLSError) {
-        guard case .client(let serverName) = role, !context.verifiesPeerChain else { return }
-        guard let peer = SSL_get1_peer_certificate(ssl) else {
-            throw fail(TLSError(kind: .handshakeFailed, summary: "server sent no certificate"))
+    /// A client's reason to accept the server: the trust file's verdict (OpenSSL already failed the handshake
+    /// otherwise), the system's, or a chain that verifies against its own anchor for the caller to pin.
+    private func decidePeerTrust() throws(TLSError) {
+        guard case .client(let serverName) = role else { return }
+        switch context.trust {
+        case .none: return
+        case .trustFile: peerTrust = .trustFile
+        case .systemOrPin:
+            do { peerTrust = try PeerTrust.decide(ssl: ssl, serverName: serverName) } catch { throw fail(error) }
         }
-        let certificate = X509Certificate(taking: peer)
-        guard !certificate.names(serverName) else { return }
-        let code = IPAddress.isLiteral(serverName) ? X509_V_ERR_IP_ADDRESS_MISMATCH : X509_V_ERR_HOSTNAME_MISMATCH
-        throw fail(TLSError.verification(code: Int(code)))
     }
 
     /// Tells the socket output whether records written next are followed by more (MSG_MORE).

@@ -21,7 +21,10 @@ final class X509Certificate: @unchecked Sendable {
     }
 
     /// SHA-256 of the DER encoding: the certificate's fingerprint.
-    var sha256: [UInt8] {
+    var sha256: [UInt8] { Self.sha256(of: handle) }
+
+    /// The fingerprint of a certificate someone else owns (one in OpenSSL's peer chain).
+    static func sha256(of handle: OpaquePointer) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: SHA256.byteCount)
         var length: UInt32 = 0
         let status = digest.withUnsafeMutableBufferPointer {

@@ -49,6 +49,8 @@ struct BenchOptions: Sendable {
     var photoFolder: String?
     /// Instead of a scenario: a hostile pattern (`--attack`, see AttackRun).
     var attack: Attack?
+    /// Instead of a scenario: a class of `--users` students for `--duration` seconds (SoakRun).
+    var soak = false
 
     static let command = CommandSpec(
         "snapshare-bench",
@@ -91,12 +93,13 @@ struct BenchOptions: Sendable {
             OptionSpec("--write-photos", valueName: "DIR", help: "write 21 photos of --image-bytes and index.csv for the server's --photos dir:DIR, run nothing"),
             OptionSpec("--attack", valueName: "NAME", help: "instead of a scenario: hog-list, hog-open or flood (see scripts/attack.sh; needs --pid)"),
         ],
-        flags: [FlagSpec("--json", help: "print one JSON object instead of text")],
+        flags: [FlagSpec("--json", help: "print one JSON object instead of text"),
+                FlagSpec("--soak", help: "instead of a scenario: a class of --users students, each on one connection polling once a second, posting, opening and coming back, for --duration seconds after --warmup counts as warm-up (scripts/soak.sh)")],
         exitCodes: [
             ExitCodeSpec(0, "the run completed"),
             ExitCodeSpec(1, "the run could not be set up or the server failed"),
             ExitCodeSpec(2, "usage error"),
-            ExitCodeSpec(3, "correctness failure: a snap was opened successfully twice by one user"),
+            ExitCodeSpec(3, "correctness failure: a snap was opened successfully twice by one user (--soak: anything that must hold did not)"),
         ])
 
     /// Parses the arguments; `.help` carries text to print.
@@ -173,6 +176,7 @@ struct BenchOptions: Sendable {
             }
             options.attack = attack
         }
+        options.soak = parsed.flag("--soak")
         options.sessionCache = parsed.string("--session-cache")
         options.label = parsed.string("--label")
         return options

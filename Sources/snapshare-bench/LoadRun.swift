@@ -349,11 +349,7 @@ final class LoadRun: LoadConnectionDelegate {
     private func judge(_ frame: Frame, _ request: PendingRequest, _ connection: LoadConnection) -> String? {
         switch request.kind {
         case .poll:
-            guard let result = try? frame.decode(PollResult.self) else { return "UNEXPECTED_REPLY" }
-            if result.changed {
-                connection.knownVersion = result.version
-                statistics.changedPolls += 1
-            }
+            if let problem = statistics.notePoll(frame, on: connection) { return problem }
         case .list:
             guard frame.type == MessageType.snaps.rawValue, frame.payloadCount >= 12 else { return "UNEXPECTED_REPLY" }
             // version: u64, then the array's u32 count.

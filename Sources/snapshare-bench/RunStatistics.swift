@@ -1,3 +1,5 @@
+import Wire
+
 /// What a run counted while it measured.
 struct RunStatistics {
     /// Successful operations and their latencies, per kind.
@@ -25,6 +27,16 @@ struct RunStatistics {
     }
 
     mutating func countError(_ name: String) { errors[name, default: 0] += 1 }
+
+    /// Reads a poll's reply, moving the connection's known version on when it changed; an error name when it is not a poll result.
+    mutating func notePoll(_ frame: Frame, on connection: LoadConnection) -> String? {
+        guard let result = try? frame.decode(PollResult.self) else { return "UNEXPECTED_REPLY" }
+        if result.changed {
+            connection.knownVersion = result.version
+            changedPolls += 1
+        }
+        return nil
+    }
 
     /// Every kind's latencies together.
     var allLatencies: LatencyRecorder {

@@ -39,6 +39,16 @@ if let other = options.watchDelayServer {
         exit(1)
     }
 }
+if options.soak {
+    do {
+        let report = try SoakReport.run(options, log: progress)
+        print(options.json ? report.json : report.markdown)
+        exit(report.passed ? 0 : 3)
+    } catch {
+        FileHandle.standardError.write(Data("snapshare-bench: \(error)\n".utf8))
+        exit(1)
+    }
+}
 if let attack = options.attack {
     do {
         let report = try AttackRun.run(attack, options: options, log: progress)

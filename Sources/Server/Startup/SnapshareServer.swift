@@ -44,21 +44,9 @@ public final class SnapshareServer: @unchecked Sendable {
             try StorageExecutor.sqlite(path: configuration.databasePath, readers: configuration.storageReaders)
         }
 
-        let certificateFile: String
-        let keyFile: String
-        if let cert = configuration.tlsCertificateFile, let key = configuration.tlsKeyFile {
-            certificateFile = cert
-            keyFile = key
-        } else {
-            let set = try DevCertificateAuthority.ensure(
-                directory: configuration.certificatesDirectory,
-                hosts: Self.defaultCertificateHosts + configuration.certificateHosts)
-            certificates = set
-            certificateFile = set.serverChainPath
-            keyFile = set.serverKeyPath
-        }
-        let tls = try TLSContext.server(certificateChainFile: certificateFile, privateKeyFile: keyFile)
-        servedChain = try? CertificateChainFile(path: certificateFile)
+        let served = try ServedCertificate.load(configuration)
+        certificates = served.devSet
+        servedChain = served.chain
         metrics = ServerMetrics(startedAt: clock.now())
         let ceiling = ImageCeiling(largestStoredImage: try storage.readSync { store in try store.largestStoredImage() })
         albums = Albums(storage: storage, provider: photos, gazetteer: gazetteer,
@@ -70,22 +58,12 @@ public final class SnapshareServer: @unchecked Sendable {
         let changes = ChangeVersion(feed: configuration.database.map { PostgresChangeFeed(conninfo: $0, logger: logger) })
         handler = RequestHandler(storage: storage, configuration: configuration, metrics: metrics, logger: logger, albums: albums,
                                  changes: changes, imageCeiling: ceiling, clock: clock)
-        core = try ServerCore(configuration: configuration, tlsContext: tls, handler: handler, storage: storage,
+        core = try ServerCore(configuration: configuration, tlsContext: served.context, handler: handler, storage: storage,
                               imageCeiling: ceiling, metrics: metrics, logger: logger)
     }
 
     deinit { stop() }
 
-    /// The names every generated certificate covers.
-    public static var defaultCertificateHosts: [String] {
-        var hosts = ["localhost", "127.0.0.1", "::1"]
-        var name = [CChar](repeating: 0, count: 256)
-        if gethostname(&name, name.count) == 0 {
-            let host = name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            if !host.isEmpty && !hosts.contains(host) { hosts.append(host) }
-        }
-        return hosts
-    }
 
     /// Binds, starts serving, and starts the expiry purge; returns the bound port.
     @discardableResult
@@ -123,6 +101,39 @@ public final class SnapshareServer: @unchecked Sendable {
             case .failure(let error): logger.error("expiry purge failed: \(error)")
             }
         })
+    }
+
+    /// Re-reads what a reload may change (SIGHUP): the certificate and key files, the log level,
+    /// the class code and the snaps' lifetime. A certificate that cannot be used keeps the one
+    /// being served, and says why; settings that need a restart are named. Never stops the server.
+    public func reload(_ new: ServerConfiguration, changedOptions: Set<String>) {
+        logger.info("reloading (SIGHUP)")
+        do {
+            let served = try ServedCertificate.load(new)
+            core.replaceTLSContext(served.context)
+            certificates = served.devSet
+            servedChain = served.chain
+            logger.info((["reload: serving the certificate \(served.chainFile)"] + (served.chain?.pinLines ?? [])).joined(separator: "; "))
+        } catch {
+            let kept = servedChain.map { "; still serving the previous one (SHA-256 \($0.leafFingerprint))" } ?? "; still serving the previous one"
+            logger.error("reload: the certificate could not be used: \(error)\(kept)")
+        }
+        if new.logLevel != logger.level {
+            logger.info("reload: log level \(logger.level.name) -> \(new.logLevel.name)")
+            logger.level = new.logLevel
+        }
+        handler.settings.update(from: new)
+        let applied = changedOptions.intersection(ServerCommandLine.reloadableOptions).sorted()
+        let waiting = changedOptions.subtracting(ServerCommandLine.reloadableOptions).sorted()
+        if !applied.isEmpty { logger.info("reload: \(applied.joined(separator: ", ")) changed; in effect now") }
+        if !waiting.isEmpty { logger.warning("reload: \(waiting.joined(separator: ", ")) changed; that takes effect only at a restart") }
+        logger.info("reload done")
+    }
+
+    /// Stops accepting and lets the connections finish what they have in flight (see
+    /// `ServerCore.drain`); returns how many were still open after `timeoutMilliseconds`.
+    public func drain(timeoutMilliseconds: Int64, interrupted: () -> Bool = { false }) -> Int {
+        core.drain(timeoutMilliseconds: timeoutMilliseconds, interrupted: interrupted)
     }
 
     /// Stops serving and closes storage. Only the first call does anything, and a server

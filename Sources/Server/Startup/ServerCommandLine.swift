@@ -75,6 +75,20 @@ public enum ServerCommandLine {
                             arguments: [ArgumentSpec("USER", help: "the user name")],
                             flags: [FlagSpec("--password-stdin", help: "read the new password from standard input (required)")]),
             ]),
+            CommandSpec("backup", summary: "Copy the class's data into a new backup file (SQLite, mode 0600) while the server runs",
+                        discussion: """
+                            Reads --data's database (or --database's) in one snapshot: what was committed before the
+                            backup started is in it. The file appears under its name only once complete and checked.
+                            Restore it with: snapshare-server restore --from FILE --data DIR (or --database URI).
+                            """,
+                        options: [OptionSpec("--to", valueName: "FILE", help: "the new backup file (never written over)")]),
+            CommandSpec("restore", summary: "Put a backup into an empty data folder (--data) or PostgreSQL database (--database)",
+                        discussion: """
+                            Checks the backup's integrity, refuses a target that holds anything, copies everything, and
+                            moves every id counter past what the lost server may have handed out after the backup, so
+                            no id names two different snaps. Views and posts after the backup are lost.
+                            """,
+                        options: [OptionSpec("--from", valueName: "FILE", help: "the backup file")]),
             CommandSpec("migrate", summary: "Copy everything from a SQLite data folder into a new, empty PostgreSQL database",
                         options: [OptionSpec("--from", valueName: "DIR", help: "the data folder (default ./snapshare-data)"),
                                   OptionSpec("--to", valueName: "URI", help: "the PostgreSQL database (postgresql://USER@HOST[:PORT]/DB)")]),
@@ -105,6 +119,8 @@ public enum ServerCommandLine {
                 case ["admin", "reset-password"]: return try OfflineAdmin.resetPassword(parsed)
                 case ["reset-feeds"]: return try OfflineAdmin.resetFeeds(parsed)
                 case ["migrate"]: return try migrate(parsed)
+                case ["backup"]: return try backup(parsed)
+                case ["restore"]: return try restore(parsed)
                 default:
                     return try ServerProcess(arguments: arguments, environment: environment).serve(parsed)
                 }
@@ -147,6 +163,58 @@ public enum ServerCommandLine {
         FileHandle.standardError.write(Data("snapshare-server: \(line)\n".utf8))
     }
 
+    /// `backup`: the store named by --data or --database, read-only, into a new file.
+    private static func backup(_ parsed: ParsedCommand) throws -> Int32 {
+        guard let path = parsed.string("--to") else { throw parsed.usageError("--to names the new backup file") }
+        let config = storeConfiguration(parsed)
+        let source: SQLStore
+        if let database = config.database {
+            source = try SQLStore.postgres(conninfo: database, readOnly: true)
+        } else {
+            guard FileManager.default.fileExists(atPath: config.databasePath) else {
+                throw ConfigurationError("no Snapshare database in \(config.dataDirectory)")
+            }
+            source = try SQLStore.sqlite(path: config.databasePath, readOnly: true)
+        }
+        let written = try Backup.write(from: source, to: path)
+        print("Backed up \(config.databaseDescription) to \(written.path) (mode 0600, \(written.bytes) bytes); rows:")
+        printCounts(written.rows)
+        return 0
+    }
+
+    /// `restore`: a backup into the empty store named by --data or --database.
+    private static func restore(_ parsed: ParsedCommand) throws -> Int32 {
+        guard let path = parsed.string("--from") else { throw parsed.usageError("--from names the backup file") }
+        let config = storeConfiguration(parsed)
+        let target: SQLStore
+        if let database = config.database {
+            target = try SQLStore.postgres(conninfo: database)
+        } else {
+            try DataDirectory.prepare(config.dataDirectory, logger: Logger(level: .warning))
+            target = try SQLStore.sqlite(path: config.databasePath)
+        }
+        let rows = try Backup.restore(from: path, to: target)
+        print("Restored \(path) into \(config.databaseDescription); rows:")
+        printCounts(rows)
+        print("""
+            Every id continues past the backup's by at least a million, so none handed out after the backup is reused.
+            Lost: whatever was posted, opened or changed after the backup was taken (a view spent since can be spent again).
+            """)
+        return 0
+    }
+
+    /// Where --data and --database say the class's data is.
+    private static func storeConfiguration(_ parsed: ParsedCommand) -> ServerConfiguration {
+        var config = ServerConfiguration()
+        if let data = parsed.string("--data") { config.dataDirectory = data }
+        config.database = parsed.string("--database")
+        return config
+    }
+
+    private static func printCounts(_ rows: [(table: String, rows: Int)]) {
+        for (table, count) in rows { print("  \(table.padding(toLength: 18, withPad: " ", startingAt: 0)) \(count)") }
+    }
+
     /// `migrate`: copies, prints each table's count (checked equal on both sides), exits 0.
     private static func migrate(_ parsed: ParsedCommand) throws -> Int32 {
         guard let target = parsed.string("--to") else { throw parsed.usageError("--to names the PostgreSQL database to copy into") }
@@ -155,7 +223,7 @@ public enum ServerCommandLine {
         var config = ServerConfiguration()
         config.database = target
         print("Copied \(from) into \(config.databaseDescription); rows, the same on both sides:")
-        for (table, rows) in counts { print("  \(table.padding(toLength: 18, withPad: " ", startingAt: 0)) \(rows)") }
+        printCounts(counts)
         print("Start the servers with --database and that URI (or SNAPSHARE_DATABASE).")
         return 0
     }

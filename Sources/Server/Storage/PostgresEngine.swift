@@ -80,25 +80,34 @@ final class PostgresEngine: StorageEngine {
     func bytesDeleted() {}
 
     func compact() throws {}
+
+    /// An identity's sequence remembers the last value it gave, even when that row is gone.
+    func idCounters(of tables: [String]) throws -> [String: Int64] {
+        var counters: [String: Int64] = [:]
+        for table in tables {
+            counters[table] = try postgres.queryFirst("""
+                SELECT greatest(coalesce(pg_sequence_last_value(pg_get_serial_sequence(\(table), 'id')), 0),
+                                (SELECT coalesce(max(id), 0) FROM \(raw: table))) AS counter
+                """) { $0.int64("counter") } ?? 0
+        }
+        return counters
+    }
+
+    func raiseIdCounters(_ counters: [String: Int64]) throws {
+        for (table, counter) in counters {
+            try postgres.execute("""
+                SELECT setval(pg_get_serial_sequence(\(table), 'id'),
+                              greatest(\(counter), coalesce(pg_sequence_last_value(pg_get_serial_sequence(\(table), 'id')), 0),
+                                       (SELECT coalesce(max(id), 0) FROM \(raw: table)), 1)) AS next
+                """)
+        }
+    }
 }
 
 extension SQLStore {
     /// A store on the PostgreSQL database `conninfo` (a libpq connection string or URI).
     public static func postgres(conninfo: String, readOnly: Bool = false) throws -> SQLStore {
         SQLStore(engine: try PostgresEngine(conninfo: conninfo, readOnly: readOnly))
-    }
-
-    /// After rows were copied in with their own ids (`snapshare-server migrate`): each table's
-    /// `id` identity continues after its largest id, so no id copied is handed out again.
-    func continueIdentities(of tables: [String]) throws {
-        guard let postgres = postgresConnection else { return }
-        try translatingErrors("continuing the tables' ids") {
-            for table in tables {
-                try postgres.execute("""
-                    SELECT setval(pg_get_serial_sequence(\(table), 'id'), coalesce(max(id), 0) + 1, false) AS next FROM \(raw: table)
-                    """)
-            }
-        }
     }
 
     /// The PostgreSQL connection under this store, if it is on PostgreSQL (for tools and tests).

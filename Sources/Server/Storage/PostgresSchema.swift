@@ -15,6 +15,8 @@ enum PostgresSchema {
         (7, "login throttle budgets", version7),
         (8, "the purge's index says NOT image_erased, as it always did here", nil),
         (9, "device tokens", version9),
+        // SQLite's movies gained AUTOINCREMENT; an identity column never went back.
+        (10, "movie ids never reused", nil),
     ]
 
     static var latest: Int64 { versions.last!.version }

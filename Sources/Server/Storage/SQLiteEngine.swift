@@ -73,6 +73,28 @@ final class SQLiteEngine: StorageEngine {
         }
         return busy == 0
     }
+
+    /// AUTOINCREMENT keeps each table's high-water mark in `sqlite_sequence`.
+    func idCounters(of tables: [String]) throws -> [String: Int64] {
+        var counters: [String: Int64] = [:]
+        for table in tables {
+            counters[table] = try database.queryFirst("""
+                SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = \(table)), 0),
+                           (SELECT coalesce(max(id), 0) FROM \(raw: table))) AS counter
+                """) { $0.int64("counter") } ?? 0
+        }
+        return counters
+    }
+
+    func raiseIdCounters(_ counters: [String: Int64]) throws {
+        for (table, counter) in counters {
+            try database.execute("UPDATE sqlite_sequence SET seq = max(seq, \(counter)) WHERE name = \(table)")
+            try database.execute("""
+                INSERT INTO sqlite_sequence (name, seq) SELECT \(table), \(counter)
+                WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = \(table))
+                """)
+        }
+    }
 }
 
 extension SQLStore {

@@ -36,4 +36,11 @@ protocol StorageEngine: AnyObject {
     func bytesDeleted()
     /// Makes deleted bytes unrecoverable now (`MaintenanceStore.compact`).
     func compact() throws
+
+    /// The highest id each of `tables` has handed out: at least its largest id, more when its
+    /// newest rows were deleted (ids only ever grow).
+    func idCounters(of tables: [String]) throws -> [String: Int64]
+    /// Moves each table's counter so the next id it hands out is above the given one; never
+    /// moves a counter back.
+    func raiseIdCounters(_ counters: [String: Int64]) throws
 }

@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import SQL
+import SQLite
+
+/// `snapshare-server backup --to FILE` and `restore --from FILE`: one backup format for both
+/// engines, a SQLite database file in this version's schema, mode 0600.
+///
+/// A backup reads its source in one snapshot while the server runs and students post (what
+/// committed before it started is in it; what commits during it may be or not, whole), and
+/// appears under its name only once it is complete and checked. A restore checks the file's
+/// integrity, refuses a target that holds anything, copies, and moves every id counter past
+/// what the lost server may have handed out after the backup (`jump`), so no id ever names two
+/// different snaps.
+public enum Backup {
+    /// A backup written: where, how large, and what is in it.
+    public struct Written: Sendable {
+        public var path: String
+        public var bytes: Int
+        public var rows: [(table: String, rows: Int)]
+    }
+
+    /// Copies `source` into a new backup file at `path` (never over an existing file).
+    public static func write(from source: SQLStore, to path: String, progress: (String) -> Void = { _ in }) throws -> Written {
+        guard !FileManager.default.fileExists(atPath: path) else {
+            throw ConfigurationError("\(path) exists already; a backup never writes over a file (name a new one)")
+        }
+        let partial = path + ".partial"
+        for leftover in [partial, partial + "-wal", partial + "-shm"] { try? FileManager.default.removeItem(atPath: leftover) }
+        let rows: [(table: String, rows: Int)]
+        do {
+            let target = try SQLStore.sqlite(path: partial)
+            rows = try DatabaseCopy.copy(from: source, to: target, progress: progress)
+            let database = target.sqliteDatabase!
+            try checkIntegrity(database, path: path)
+            // One self-contained file: the WAL folded back in and the journal mode persisted as DELETE.
+            try database.exec("PRAGMA journal_mode = DELETE")
+        } catch {
+            for leftover in [partial, partial + "-wal", partial + "-shm"] { try? FileManager.default.removeItem(atPath: leftover) }
+            throw error
+        }
+        chmod(partial, 0o600)
+        guard rename(partial, path) == 0 else {
+            throw ConfigurationError("cannot name the backup \(path): \(String(cString: strerror(errno)))")
+        }
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        return Written(path: path, bytes: bytes, rows: rows)
+    }
+
+    /// Copies the backup at `path` into the empty `target`; returns each table's row count.
+    public static func restore(from path: String, to target: SQLStore, progress: (String) -> Void = { _ in })
+        throws -> [(table: String, rows: Int)] {
+        let (source, scratch) = try openBackup(path)
+        defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
+        return try DatabaseCopy.copy(from: source, to: target, counter: jump, progress: progress)
+    }
+
+    /// Where a restored counter continues: past the backup's by as much again, and by at least a
+    /// million. A class that lost its server after the backup handed out fewer ids than that
+    /// since (a term of a busy class posts tens of thousands), so none is handed out twice.
+    public static func jump(_ counter: Int64) -> Int64 { counter + max(1_000_000, counter) }
+
+    /// The backup as a store to read from. A file of an older schema is brought up to date in a
+    /// scratch copy (the backup itself is never changed); the scratch path is returned to remove.
+    private static func openBackup(_ path: String) throws -> (SQLStore, String?) {
+        guard FileManager.default.fileExists(atPath: path) else { throw ConfigurationError("no backup at \(path)") }
+        let version: Int64
+        do {
+            let database = try SQLiteDatabase(path: path, readOnly: true)
+            try checkIntegrity(database, path: path)
+            version = try database.userVersion()
+        } catch let error as ConfigurationError {
+            throw error
+        } catch {
+            throw ConfigurationError("\(path) is not a Snapshare backup: \(error)")
+        }
+        guard version > 0 else { throw ConfigurationError("\(path) is not a Snapshare backup (it has no schema version)") }
+        guard version < Schema.currentVersion else { return (try SQLStore.sqlite(path: path, readOnly: true), nil) }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("snapshare-restore-\(UUID().uuidString).db").path
+        try FileManager.default.copyItem(atPath: path, toPath: scratch)
+        chmod(scratch, 0o600)
+        return (try SQLStore.sqlite(path: scratch), scratch)
+    }
+
+    /// SQLite's own check of every page and index; anything but "ok" stops the backup or restore.
+    private static func checkIntegrity(_ database: SQLiteDatabase, path: String) throws {
+        let verdict = try database.queryFirst("PRAGMA integrity_check") { $0.string("integrity_check") } ?? "no answer"
+        guard verdict == "ok" else { throw StoreError(.corrupt, "\(path) fails SQLite's integrity check: \(verdict)") }
+    }
+}

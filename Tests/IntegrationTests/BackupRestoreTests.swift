@@ -1,0 +1,116 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Client
+import Foundation
+import Posix
+import Synchronization
+import Testing
+import TestSupport
+
+/// `snapshare-server backup` while students post, and `restore` into a fresh folder, against a
+/// real server (on PostgreSQL too, when the tests run with SNAPSHARE_TEST_DATABASE=postgresql).
+@Suite("Backup and restore")
+struct BackupRestoreTests {
+    @Test("a backup taken while students post holds every post acknowledged before it, is 0600, restores once, and no id is reissued")
+    func backupWhileStudentsPost() throws {
+        let server = try TestServer()
+        let posters = try (0..<3).map { UncheckedSendable(try server.registeredSession("poster\($0)")) }
+        let acknowledged = Mutex<[(id: UInt64, at: Date)]>([])
+        let stop = Atomic<Bool>(false)
+        let done = DispatchGroup()
+        for (index, poster) in posters.enumerated() {
+            done.enter()
+            NamedThread.start("poster-\(index)") {
+                var sample = index
+                while !stop.load(ordering: .relaxed) {
+                    sample = sample % 10 + 1
+                    if let snap = try? poster.value.post(feed: "Memes", image: TestImages.sample(sample)) {
+                        acknowledged.withLock { $0.append((snap.id, Date())) }
+                    }
+                }
+                done.leave()
+            }
+        }
+        while acknowledged.withLock({ $0.count }) < 6 { usleep(10_000) }
+        let directory = TemporaryDirectory("snapshare-backup")
+        let file = directory.file("class.backup")
+        let started = Date()
+        let backup = try Subprocess.run("snapshare-server", ["backup", "--to", file] + server.storeArguments, timeout: 120)
+        usleep(100_000)
+        stop.store(true, ordering: .relaxed)
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        #expect(backup.status == 0, "\(backup.stderr)")
+        #expect(backup.stdout.contains("mode 0600") && backup.stdout.contains("snaps"), "\(backup.stdout)")
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int)
+        #expect(mode == 0o600)
+        let posts = acknowledged.withLock { $0 }
+        let before = Set(posts.filter { $0.at < started }.map(\.id))
+        #expect(posts.contains { $0.at > started }, "posts went on while the backup ran")
+
+        let restored = directory.file("restored")
+        let restore = try Subprocess.run("snapshare-server", ["restore", "--from", file, "--data", restored])
+        #expect(restore.status == 0, "\(restore.stderr)")
+        #expect(restore.stdout.contains("Restored") && restore.stdout.contains("at least a million"), "\(restore.stdout)")
+        let again = try Subprocess.run("snapshare-server", ["restore", "--from", file, "--data", restored])
+        #expect(again.status == 1 && again.stderr.contains("not empty"), "a second restore into the folder is refused: \(again.stderr)")
+
+        // A server on the restored folder has every post acknowledged before the backup began.
+        let port = ServerProcess.freePort()
+        let revived = try ServerProcess(dataDirectory: restored, certsDirectory: directory.file("certs"), port: port)
+        defer { revived.killHard() }
+        let home = TemporaryDirectory("snapshare-restored-home")
+        let settings = ConnectionSettings(host: "127.0.0.1", port: port, caFile: directory.file("certs/ca.pem"))
+        let student = try SnapshareSession(settings: settings, state: ClientState(directory: home.path)) { _ in }
+        _ = try student.login(username: "poster0", password: "correct horse battery")
+        let listed = Set(try student.snaps(feed: nil).snaps.map(\.id))
+        #expect(before.isSubset(of: listed), "missing: \(before.subtracting(listed).sorted())")
+        let next = try student.post(feed: "Memes", image: TestImages.sample(1))
+        #expect(next.id > posts.map(\.id).max()!, "no id the lost server handed out after the backup is handed out again")
+    }
+
+    @Test("a file that is not a backup, or a damaged one, is refused before anything is written")
+    func damagedBackupsAreRefused() throws {
+        let directory = TemporaryDirectory("snapshare-bad-backup")
+        let junk = try directory.write("not a database", to: "junk.backup")
+        let result = try Subprocess.run("snapshare-server", ["restore", "--from", junk, "--data", directory.file("data")])
+        #expect(result.status == 1 && result.stderr.contains("is not a Snapshare backup"), "\(result.stderr)")
+        let missing = try Subprocess.run("snapshare-server", ["restore", "--from", directory.file("none"), "--data", directory.file("data")])
+        #expect(missing.status == 1 && missing.stderr.contains("no backup at"), "\(missing.stderr)")
+        let existing = try Subprocess.run("snapshare-server", ["backup", "--to", junk, "--data", directory.file("data")])
+        #expect(existing.status == 1, "\(existing.stderr)")
+    }
+}
+
+/// The backup format is one for both engines: SQLite → backup → PostgreSQL → backup → SQLite.
+/// Needs PostgreSQL, which `.ci/run` installs; it runs once, in the first half of the suite.
+@Suite("Backups between engines")
+struct PostgresBackupTests {
+    @Test("SQLite → backup → PostgreSQL → backup → SQLite keeps every row and raises every id counter")
+    func roundTrip() throws {
+        let cluster = try #require(PostgresCluster.shared, "PostgreSQL's programs are missing (postgresql-15; .ci/run installs it)")
+        let server = try TestServer()
+        let alice = try server.registeredSession("alice")
+        let bob = try server.registeredSession("bob")
+        let snap = try alice.post(feed: "Memes", image: TestImages.sample(5))
+        _ = try bob.open(snapID: snap.id)
+        _ = try alice.post(feed: "Random", image: TestImages.sample(6))
+        let directory = TemporaryDirectory("snapshare-round-trip")
+        func run(_ arguments: [String]) throws -> Subprocess.Result {
+            let result = try Subprocess.run("snapshare-server", arguments, timeout: 120)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return result
+        }
+        let first = try run(["backup", "--to", directory.file("one.backup")] + server.storeArguments)
+        let (database, drop) = try cluster.makeDatabase()
+        defer { drop() }
+        _ = try run(["restore", "--from", directory.file("one.backup"), "--database", database])
+        let second = try run(["backup", "--to", directory.file("two.backup"), "--database", database])
+        _ = try run(["restore", "--from", directory.file("two.backup"), "--data", directory.file("back")])
+        let third = try run(["backup", "--to", directory.file("three.backup"), "--data", directory.file("back")])
+        func rows(_ output: String) -> [Substring] { output.split(separator: "\n").filter { $0.hasPrefix("  ") } }
+        #expect(rows(first.stdout).count == 14)
+        #expect(rows(first.stdout) == rows(second.stdout) && rows(second.stdout) == rows(third.stdout), "\(first.stdout)\n\(third.stdout)")
+        #expect(rows(first.stdout).contains { $0.hasSuffix(" 1") && $0.contains("views") })
+    }
+}

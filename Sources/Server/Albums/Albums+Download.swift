@@ -1,6 +1,7 @@
 import Foundation
 import Wire
 import Imaging
+import Synchronization
 
 /// Performing a download: the steps `AlbumDownload` decides, each against the photo source or
 /// storage.
@@ -27,6 +28,7 @@ extension Albums {
                 self.running.leave()
             }
             jobs.byPin[pinID] = Job(token: token, task: task)
+            downloadsStarted.add(1, ordering: .relaxed)
             return true
         }
         replaced?.cancel()
@@ -94,6 +96,7 @@ extension Albums {
                         return try store.albumForDownload(pinID: pinID)
                     }
                     if let album = failed ?? nil {
+                        albumsFailed.add(1, ordering: .relaxed)
                         logger.info("album of pin \(pinID) failed: \(message)")
                         searched?.yield(album)
                     }
@@ -104,7 +107,9 @@ extension Albums {
                     }
                 case .complete(let pinID):
                     let now = clock.now()
-                    _ = await write("completing album") { store in try store.completeAlbumIfDone(pinID: pinID, at: now) }
+                    if await write("completing album", { store in try store.completeAlbumIfDone(pinID: pinID, at: now) }) == true {
+                        albumsCompleted.add(1, ordering: .relaxed)
+                    }
                 }
             }
         }

@@ -82,6 +82,10 @@ public final class Albums: Sendable {
     /// How often abandoned albums are looked for.
     let leaseScanInterval: Duration
     let scanner = Mutex<Task<Void, Never>?>(nil)
+    /// Downloads started, and albums that ended complete or failed, for `GET /metrics`.
+    let downloadsStarted = Atomic<Int64>(0)
+    let albumsCompleted = Atomic<Int64>(0)
+    let albumsFailed = Atomic<Int64>(0)
 
     public init(storage: StorageExecutor, provider: any PhotoProvider, gazetteer: Gazetteer, limits: ImageLimits,
                 imageCeiling: ImageCeiling = ImageCeiling(), logger: Logger,
@@ -158,6 +162,9 @@ public final class Albums: Sendable {
             }
         }
     }
+
+    /// Album downloads this instance runs now.
+    var downloadsRunning: Int { jobs.withLock { $0.byPin.count } }
 
     /// Whether this instance is downloading `pinID`'s album now.
     func isDownloading(_ pinID: Int64) -> Bool { jobs.withLock { $0.byPin[pinID] != nil } }

@@ -47,6 +47,9 @@ public enum ServerCommandLine {
             OptionSpec("--idle-timeout", valueName: "DURATION", help: "close connections idle this long (default 5m)"),
             OptionSpec("--frame-timeout", valueName: "DURATION", help: "time to finish a frame once started (default 60s)"),
             OptionSpec("--log-level", valueName: "LEVEL", help: "debug, info, warning or error (default info)"),
+            OptionSpec("--log-format", valueName: "FORMAT", help: "text (default) or json: one JSON object per line with time, level and message"),
+            OptionSpec("--metrics", valueName: "HOST:PORT",
+                       help: "serve GET /metrics (Prometheus) and GET /health over plain HTTP here; for 127.0.0.1 or an internal network (default off)"),
             OptionSpec("--photos", valueName: "SOURCE", help: "album photos from builtin (default, offline), flickr, or dir:PATH (a folder with index.csv)"),
             OptionSpec("--flickr-key", valueName: "KEY", help: "Flickr API key, required with --photos flickr (never logged)", environmentVariable: "SNAPSHARE_FLICKR_KEY"),
             OptionSpec("--flickr-endpoint", valueName: "URL", help: "Flickr REST endpoint (default https://api.flickr.com/services/rest/)"),
@@ -172,6 +175,7 @@ public enum ServerCommandLine {
             guard let parsedLevel = LogLevel(name: level) else { throw parsed.usageError("--log-level is debug, info, warning or error") }
             config.logLevel = parsedLevel
         }
+        try monitoring(parsed, into: &config)
         do {
             config.photoSource = try PhotoSource.parse(
                 parsed.string("--photos") ?? "builtin", flickrKey: parsed.string("--flickr-key"),
@@ -188,12 +192,21 @@ public enum ServerCommandLine {
         return config
     }
 
+    /// `--log-format` and `--metrics`.
+    private static func monitoring(_ parsed: ParsedCommand, into config: inout ServerConfiguration) throws {
+        if let name = parsed.string("--log-format") {
+            guard let format = LogFormat(name: name) else { throw parsed.usageError("--log-format is text or json") }
+            config.logFormat = format
+        }
+        if let address = try parsed.hostPort("--metrics", defaultPort: 9464) { config.metricsAddress = address }
+    }
+
     private static func serve(_ parsed: ParsedCommand) throws -> Int32 {
         let config = try configuration(parsed)
         // Block the shutdown signals before any thread starts, so every thread inherits the
         // mask and only `sigwait` below receives them.
         ShutdownSignals.block()
-        let logger = Logger(level: config.logLevel)
+        let logger = Logger(level: config.logLevel, format: config.logFormat)
         let server = try SnapshareServer(configuration: config, logger: logger)
         let port = try server.start()
         var lines = ["snapshare-server listening on \(config.host):\(port) (TLS 1.3)",
@@ -206,6 +219,9 @@ public enum ServerCommandLine {
         lines += (server.servedChain?.pinLines ?? []).map { "  " + $0 }
         if config.classCode != nil { lines.append("  registration requires the class code") }
         lines.append("  photos: \(config.photoSource)")
+        if let metricsPort = server.metricsPort, let address = config.metricsAddress {
+            lines.append("  metrics: http://\(HostPort(host: address.host, port: UInt16(metricsPort)))/metrics")
+        }
         print(lines.joined(separator: "\n"))
         fflush(stdout)
         ShutdownSignals.wait()

@@ -1,0 +1,47 @@
+import Foundation
+import Synchronization
+
+/// `GET /health`'s question: does the server listen, and does the store answer a trivial read
+/// within `timeout`? Never waits longer than that, whatever the store does: a read still
+/// unanswered from an earlier check makes later checks fail at once instead of queueing more.
+final class HealthProbe: Sendable {
+    private let storage: StorageExecutor
+    private let timeout: Duration
+    /// A check's read is still queued or running in storage.
+    private let waiting = Atomic<Bool>(false)
+
+    init(storage: StorageExecutor, timeout: Duration = .seconds(1)) {
+        self.storage = storage
+        self.timeout = timeout
+    }
+
+    /// nil when healthy; otherwise a short reason for the 503.
+    func problem(listening: Bool) -> String? {
+        guard listening else { return "the server is not listening" }
+        guard !waiting.exchange(true, ordering: .acquiringAndReleasing) else {
+            return "the store has not answered the previous check yet"
+        }
+        let answer = Answer()
+        storage.read({ store in try store.answers() }, completion: { [self] result in
+            answer.outcome.withLock { $0 = result }
+            waiting.store(false, ordering: .releasing)
+            answer.arrived.signal()
+        })
+        let (seconds, attoseconds) = timeout.components
+        let wait = Double(seconds) + Double(attoseconds) / 1e18
+        guard answer.arrived.wait(timeout: .now() + wait) == .success else {
+            return "the store did not answer within \(String(format: "%g", wait)) s"
+        }
+        if case .failure(let error) = answer.outcome.withLock({ $0 }) {
+            if let store = error as? StoreError, store.kind == .unavailable { return "the store is unavailable" }
+            return "the store failed: \(error)"
+        }
+        return nil
+    }
+}
+
+/// One check's read, answered on a storage thread, perhaps after the check gave up on it.
+private final class Answer: Sendable {
+    let arrived = DispatchSemaphore(value: 0)
+    let outcome = Mutex<Result<Void, any Error>?>(nil)
+}

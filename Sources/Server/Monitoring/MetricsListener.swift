@@ -71,6 +71,24 @@ final class MetricsListener: @unchecked Sendable {
             return  // the peer went away or was too slow: nobody to answer
         }
         write(response.encoded, to: connection, deadline: deadline)
+        // A refused head may have more bytes behind it; closing with them unread would reset the
+        // connection and could destroy the answer before the peer reads it. Half-close, then
+        // drop what still comes until the peer closes (or the deadline).
+        Socket.halfClose(connection)
+        discardInput(connection, deadline: deadline)
+    }
+
+    private func discardInput(_ connection: Int32, deadline: Int64) {
+        var chunk = [UInt8](repeating: 0, count: 2048)
+        while true {
+            let left = deadline - MonotonicClock.milliseconds()
+            guard left > 0, (try? Syscall.waitUntilReadable(connection, timeoutMilliseconds: Int32(left))) == true else { return }
+            switch try? Syscall.read(connection, into: &chunk) {
+            case .processed(let count)? where count > 0: continue
+            case .wouldBlock?: continue
+            default: return
+            }
+        }
     }
 
     /// Reads until the head is complete or malformed; nil when the peer closed or the deadline passed.

@@ -27,7 +27,7 @@ struct PrometheusText {
     mutating func histograms(_ name: String, help: String, _ series: [(labels: [(String, String)], counts: HistogramCounts)]) {
         declare(name, .histogram, help: help)
         for (labels, counts) in series {
-            for (bound, count) in counts.cumulative { line(name + "_bucket", labels + [("le", bound)], String(count)) }
+            for (bound, count) in counts.cumulative { line(name + "_bucket", labels + [("le", Self.number(bound))], String(count)) }
             line(name + "_sum", labels, Self.number(counts.sumSeconds))
             line(name + "_count", labels, String(counts.count))
         }

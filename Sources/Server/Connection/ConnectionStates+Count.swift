@@ -1,13 +1,7 @@
-/// The event loop's connections counted by state, for `GET /metrics`.
-struct ConnectionStates: Sendable, Equatable {
-    /// In their TLS handshake.
-    var handshaking = 0
-    /// Past the handshake, not logged in.
-    var anonymous = 0
-    var loggedIn = 0
-
+extension ConnectionStates {
     /// Counts `connections` (on the loop thread, which owns them).
     init(_ connections: some Sequence<Connection>) {
+        self.init()
         for connection in connections where !connection.isClosed {
             if connection.state.phase == .handshaking {
                 handshaking += 1

@@ -21,12 +21,11 @@ struct HistogramCounts: Sendable {
     }
 
     /// The running totals Prometheus expects per `le`, ending with +Inf (equal to `count`).
-    var cumulative: [(bound: String, count: Int64)] {
+    var cumulative: [(bound: Double, count: Int64)] {
         var total: Int64 = 0
-        let labels = Self.bounds.map { PrometheusText.number($0) } + ["+Inf"]
-        return zip(labels, buckets).map { label, bucket in
+        return zip(Self.bounds + [.infinity], buckets).map { bound, bucket in
             total += bucket
-            return (label, total)
+            return (bound, total)
         }
     }
 }

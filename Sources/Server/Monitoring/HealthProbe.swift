@@ -6,12 +6,14 @@ import Synchronization
 /// unanswered from an earlier check makes later checks fail at once instead of queueing more.
 final class HealthProbe: Sendable {
     private let storage: StorageExecutor
+    private let logger: Logger
     private let timeout: Duration
     /// A check's read is still queued or running in storage.
     private let waiting = Atomic<Bool>(false)
 
-    init(storage: StorageExecutor, timeout: Duration = .seconds(1)) {
+    init(storage: StorageExecutor, logger: Logger, timeout: Duration = .seconds(1)) {
         self.storage = storage
+        self.logger = logger
         self.timeout = timeout
     }
 
@@ -32,11 +34,11 @@ final class HealthProbe: Sendable {
         guard answer.arrived.wait(timeout: .now() + wait) == .success else {
             return "the store did not answer within \(String(format: "%g", wait)) s"
         }
-        if case .failure(let error) = answer.outcome.withLock({ $0 }) {
-            if let store = error as? StoreError, store.kind == .unavailable { return "the store is unavailable" }
-            return "the store failed: \(error)"
-        }
-        return nil
+        guard case .failure(let error) = answer.outcome.withLock({ $0 }) else { return nil }
+        // The details (which may name the database) go to the log, not to whoever asks.
+        logger.warning("health check: the store failed: \(error)")
+        if let store = error as? StoreError, store.kind == .unavailable { return "the store is unavailable" }
+        return "the store failed"
     }
 }
 

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Posix
+import Synchronization
 
 /// `--metrics HOST:PORT`: a plain HTTP/1.1 listener on its own socket and its own thread, for a
 /// monitoring host on 127.0.0.1 or an internal network (no TLS, no login: it shows counts, never
@@ -18,6 +19,11 @@ final class MetricsListener: @unchecked Sendable {
     private let fd: Int32
     private let wake: EventFD
     private let finished = DispatchSemaphore(value: 0)
+    private let phase = Mutex(Phase.bound)
+
+    private enum Phase {
+        case bound, serving, stopped
+    }
     private let respond: @Sendable (HTTPRequestHead) -> HTTPResponse
     private let logger: Logger
 
@@ -35,6 +41,11 @@ final class MetricsListener: @unchecked Sendable {
     }
 
     func start() {
+        let starts = phase.withLock { phase in
+            defer { if phase == .bound { phase = .serving } }
+            return phase == .bound
+        }
+        guard starts else { return }
         NamedThread.start("metrics") { [self] in
             while acceptOne() {}
             Syscall.close(fd)
@@ -43,9 +54,17 @@ final class MetricsListener: @unchecked Sendable {
     }
 
     /// Stops accepting and waits for the thread to finish the connection it serves, if any.
+    /// Only the first call does anything.
     func stop() {
-        wake.signal()
-        finished.wait()
+        switch phase.withLock({ phase in defer { phase = .stopped }; return phase }) {
+        case .serving:
+            wake.signal()
+            finished.wait()
+        case .bound:
+            Syscall.close(fd)  // never started: no thread owns the socket
+        case .stopped:
+            break
+        }
     }
 
     /// Waits for a connection or the stop signal; false once stopped.
@@ -64,7 +83,7 @@ final class MetricsListener: @unchecked Sendable {
         switch readHead(connection, deadline: deadline) {
         case .complete(let head)?:
             response = respond(head)
-            logger.debug("metrics: \(head.method) \(head.path) \(response.status)")
+            logger.log(.debug, "metrics request", fields: ["method": head.method, "path": head.path, "status": String(response.status)])
         case .malformed(let why)?:
             response = .text(400, "Bad Request", why)
         case .incomplete?, nil:

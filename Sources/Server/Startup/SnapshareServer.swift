@@ -154,7 +154,7 @@ public final class SnapshareServer: @unchecked Sendable {
 extension SnapshareServer {
     private func startMetrics() throws {
         guard let address = configuration.metricsAddress else { return }
-        let endpoints = MonitoringEndpoints(metrics: metrics, storage: storage, albums: albums, health: HealthProbe(storage: storage)) {
+        let endpoints = MonitoringEndpoints(metrics: metrics, storage: storage, albums: albums, health: HealthProbe(storage: storage, logger: logger)) {
             [weak self] in self.map { !$0.stopped.load(ordering: .acquiring) } ?? false
         }
         let listener = try MetricsListener(host: address.host, port: Int(address.port), logger: logger, respond: endpoints.respond)

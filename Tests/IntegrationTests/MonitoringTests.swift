@@ -78,7 +78,8 @@ import TestSupport
     @Test func healthTurns503WithinSecondsWhenPostgreSQLStopsAndOkWhenItIsBack() throws {
         let cluster = try PostgresCluster()
         let (conninfo, _) = try cluster.makeDatabase()
-        let server = try TestServer {
+        let log = LogCapture()
+        let server = try TestServer(log: log) {
             $0.database = conninfo
             $0.metricsAddress = Self.anyPort
         }
@@ -89,6 +90,7 @@ import TestSupport
         let down = try PlainHTTP.get(port: port, "/health")
         #expect(down.status == 503, "\(down.body)")
         #expect(Date().timeIntervalSince(started) < 3)
+        #expect(try PlainHTTP.get(port: port, "/health").status == 503, "and stays so while PostgreSQL is down")
         #expect(!down.body.isEmpty && !down.body.contains("host="), "a short reason, no connection string: \(down.body)")
         try cluster.startServer()
         let deadline = Date().addingTimeInterval(30)
@@ -98,6 +100,8 @@ import TestSupport
             if status != 200 { Thread.sleep(forTimeInterval: 0.2) }
         }
         #expect(status == 200, "healthy again once PostgreSQL is back")
+        #expect(log.lines(containing: "health check failing").count == 1, "logged when it turns, not at every check")
+        #expect(log.lines(containing: "health check passing again").count == 1)
         server.stop()
     }
 

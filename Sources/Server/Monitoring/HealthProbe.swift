@@ -10,6 +10,8 @@ final class HealthProbe: Sendable {
     private let timeout: Duration
     /// A check's read is still queued or running in storage.
     private let waiting = Atomic<Bool>(false)
+    /// The last check failed.
+    private let failing = Atomic<Bool>(false)
 
     init(storage: StorageExecutor, logger: Logger, timeout: Duration = .seconds(1)) {
         self.storage = storage
@@ -19,9 +21,19 @@ final class HealthProbe: Sendable {
 
     /// nil when healthy; otherwise a short reason for the 503.
     func problem(listening: Bool) -> String? {
-        guard listening else { return "the server is not listening" }
+        let problem = listening ? storeProblem() : (reason: "the server is not listening", detail: "")
+        // A load balancer asks several times a second: the log says when the answer changes.
+        let wasFailing = failing.exchange(problem != nil, ordering: .relaxed)
+        if let problem, !wasFailing { logger.warning("health check failing: \(problem.reason)\(problem.detail)") }
+        if problem == nil, wasFailing { logger.info("health check passing again") }
+        return problem?.reason
+    }
+
+    /// Why the store is not healthy: a short reason for whoever asks, and the details (which
+    /// may name the database) for the log only.
+    private func storeProblem() -> (reason: String, detail: String)? {
         guard !waiting.exchange(true, ordering: .acquiringAndReleasing) else {
-            return "the store has not answered the previous check yet"
+            return ("the store has not answered the previous check yet", "")
         }
         let answer = Answer()
         storage.read({ store in try store.answers() }, completion: { [self] result in
@@ -32,13 +44,11 @@ final class HealthProbe: Sendable {
         let (seconds, attoseconds) = timeout.components
         let wait = Double(seconds) + Double(attoseconds) / 1e18
         guard answer.arrived.wait(timeout: .now() + wait) == .success else {
-            return "the store did not answer within \(String(format: "%g", wait)) s"
+            return ("the store did not answer within \(String(format: "%g", wait)) s", "")
         }
         guard case .failure(let error) = answer.outcome.withLock({ $0 }) else { return nil }
-        // The details (which may name the database) go to the log, not to whoever asks.
-        logger.warning("health check: the store failed: \(error)")
-        if let store = error as? StoreError, store.kind == .unavailable { return "the store is unavailable" }
-        return "the store failed"
+        let unavailable = (error as? StoreError)?.kind == .unavailable
+        return (unavailable ? "the store is unavailable" : "the store failed", " (\(error))")
     }
 }
 

@@ -55,6 +55,30 @@ import TestSupport
         #expect(check.status == 0, "promtool check metrics: \(check.stdout)\(check.stderr)")
     }
 
+    @Test func albumDownloadsAndPurgesShowInTheMetrics() throws {
+        let server = try TestServer { $0.metricsAddress = Self.anyPort }
+        let port = try metricsPort(server)
+        let alice = try server.registeredSession("alice")
+        let pin = try alice.addPin(latitude: 48.8566, longitude: 2.3522)
+        let deadline = Date().addingTimeInterval(30)
+        while try alice.album(pinID: pin.id).state == .downloading && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(try alice.album(pinID: pin.id).state == .ready)
+        server.server.purgeExpired()
+        // The download ends a moment after the album turns ready, and the purge after its commit.
+        var body = ""
+        while Date() < deadline {
+            body = try PlainHTTP.get(port: port, "/metrics").body
+            if sample(body, "snapshare_album_downloads_finished_total") == 1 && sample(body, "snapshare_purges_total") == 2 { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(sample(body, "snapshare_album_downloads_started_total") == 1)
+        #expect(sample(body, "snapshare_album_downloads_finished_total") == 1)
+        #expect(sample(body, "snapshare_album_downloads_running") == 0)
+        #expect(sample(body, "snapshare_purges_total") == 2, "the one at start and this one")
+        #expect(sample(body, "snapshare_purge_failures_total") == 0)
+        #expect(sample(body, #"snapshare_requests_total{type="AddPin",result="ok"}"#) == 1)
+    }
+
     @Test func healthIsOkWhileTheStoreAnswersAndOtherRequestsAreRefused() throws {
         let server = try TestServer { $0.metricsAddress = Self.anyPort }
         let port = try metricsPort(server)

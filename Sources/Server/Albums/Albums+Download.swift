@@ -22,6 +22,8 @@ extension Albums {
             // registered below.
             let task = Task(executorPreference: executor) {
                 await self.download(pinID: pinID, initial: initial, searched: searched)
+                // Replaced, cancelled with its pin, or stopped with the server: not finished.
+                if !Task.isCancelled { self.downloadsFinished.add(1, ordering: .relaxed) }
                 self.jobs.withLock { jobs in
                     if jobs.byPin[pinID]?.token == token { jobs.byPin.removeValue(forKey: pinID) }
                 }
@@ -96,7 +98,6 @@ extension Albums {
                         return try store.albumForDownload(pinID: pinID)
                     }
                     if let album = failed ?? nil {
-                        albumsFailed.add(1, ordering: .relaxed)
                         logger.info("album of pin \(pinID) failed: \(message)")
                         searched?.yield(album)
                     }
@@ -107,9 +108,7 @@ extension Albums {
                     }
                 case .complete(let pinID):
                     let now = clock.now()
-                    if await write("completing album", { store in try store.completeAlbumIfDone(pinID: pinID, at: now) }) == true {
-                        albumsCompleted.add(1, ordering: .relaxed)
-                    }
+                    _ = await write("completing album") { store in try store.completeAlbumIfDone(pinID: pinID, at: now) }
                 }
             }
         }

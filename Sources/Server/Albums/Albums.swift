@@ -82,10 +82,10 @@ public final class Albums: Sendable {
     /// How often abandoned albums are looked for.
     let leaseScanInterval: Duration
     let scanner = Mutex<Task<Void, Never>?>(nil)
-    /// Downloads started, and albums that ended complete or failed, for `GET /metrics`.
+    /// Downloads started, and those that ran to their end (the album ready, empty or failed, or
+    /// another instance's lease), for `GET /metrics`.
     let downloadsStarted = Atomic<Int64>(0)
-    let albumsCompleted = Atomic<Int64>(0)
-    let albumsFailed = Atomic<Int64>(0)
+    let downloadsFinished = Atomic<Int64>(0)
 
     public init(storage: StorageExecutor, provider: any PhotoProvider, gazetteer: Gazetteer, limits: ImageLimits,
                 imageCeiling: ImageCeiling = ImageCeiling(), logger: Logger,

@@ -64,8 +64,8 @@ extension ServerMetrics {
         // Albums.
         page.family("snapshare_album_downloads_running", .gauge, help: "Album downloads this instance runs now.", Double(albums.downloadsRunning))
         page.family("snapshare_album_downloads_started_total", .counter, help: "Album downloads started.", load(albums.downloadsStarted))
-        page.family("snapshare_albums_completed_total", .counter, help: "Albums whose download completed.", load(albums.albumsCompleted))
-        page.family("snapshare_albums_failed_total", .counter, help: "Albums whose download failed.", load(albums.albumsFailed))
+        page.family("snapshare_album_downloads_finished_total", .counter,
+                    help: "Album downloads that ran to their end (not cancelled or replaced).", load(albums.downloadsFinished))
         return page.text
     }
 

@@ -55,6 +55,22 @@ import TestSupport
         #expect(check.status == 0, "promtool check metrics: \(check.stdout)\(check.stderr)")
     }
 
+    @Test func wrongPasswordsAndTheThrottlesRefusalShowByResult() throws {
+        let server = try TestServer { $0.metricsAddress = Self.anyPort }
+        let port = try metricsPort(server)
+        _ = try server.registeredSession("alice")
+        let (guesser, _) = try server.session()
+        var codes: [String] = []
+        for _ in 0..<6 {
+            codes.append(clientError { _ = try guesser.login(username: "alice", password: "not her password") }?.serverCode?.name ?? "none")
+        }
+        #expect(codes == Array(repeating: "BAD_CREDENTIALS", count: 5) + ["RATE_LIMITED"])
+        let body = try PlainHTTP.get(port: port, "/metrics").body
+        #expect(sample(body, #"snapshare_requests_total{type="Login",result="BAD_CREDENTIALS"}"#) == 5)
+        #expect(sample(body, #"snapshare_requests_total{type="Login",result="RATE_LIMITED"}"#) == 1)
+        #expect(sample(body, #"snapshare_throttle_refusals_total{throttle="login"}"#) == 1)
+    }
+
     @Test func albumDownloadsAndPurgesShowInTheMetrics() throws {
         let server = try TestServer { $0.metricsAddress = Self.anyPort }
         let port = try metricsPort(server)

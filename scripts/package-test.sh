@@ -111,6 +111,14 @@ if $DEBOOTSTRAP; then
     chroot "$chroot_root" sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq /tmp/snapshare_${VERSION}_${ARCH}.deb /tmp/snapshare-server_${VERSION}_${ARCH}.deb" >&2
     chroot "$chroot_root" id snapshare >/dev/null || die "the server package made no snapshare user"
     [[ $(stat -c %a "$chroot_root/var/lib/snapshare") == 700 ]] || die "/var/lib/snapshare is not 0700"
+    [[ -f "$chroot_root/lib/systemd/system/snapshare-server.service" ]] || die "the server package installed no systemd unit"
+    [[ $(chroot "$chroot_root" stat -c '%a %U:%G' /etc/snapshare/snapshare-server.conf) == "640 root:snapshare" ]] \
+        || die "/etc/snapshare/snapshare-server.conf is not 0640 root:snapshare"
+    grep -qx /etc/snapshare/snapshare-server.conf "$chroot_root/var/lib/dpkg/info/snapshare-server.conffiles" \
+        || die "the settings file is not a conffile"
+    # The installed settings, as the service reads them, make a server that starts.
+    chroot "$chroot_root" runuser -u snapshare -- sh -c 'snapshare-server --config /etc/snapshare/snapshare-server.conf --listen 127.0.0.1:0 & pid=$!; sleep 3; kill -0 $pid && kill $pid' \
+        >/dev/null || die "snapshare-server did not start as the service would (--config /etc/snapshare/snapshare-server.conf)"
     chroot "$chroot_root" env -i PATH=/usr/bin:/bin HOME=/tmp /tmp/flow.sh /usr/bin debian /tmp
 fi
 say "all fine"

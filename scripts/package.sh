@@ -2,7 +2,8 @@
 # package.sh: the packages a student or an instructor installs, in dist/:
 #   snapshare_<version>_<arch>.deb         the client (snapshare)
 #   snapshare-server_<version>_<arch>.deb  the server (snapshare-server, a `snapshare` system user,
-#                                          /var/lib/snapshare, /etc/snapshare)
+#                                          /var/lib/snapshare, /etc/snapshare/snapshare-server.conf,
+#                                          the systemd unit snapshare-server.service)
 #   snapshare-<version>-linux-<arch>.tar.gz  both programs for other Linux systems: bin/ and
 #                                          share/snapshare/ side by side, run from wherever unpacked
 # The binaries are release builds with the Swift standard library and Foundation linked in
@@ -136,23 +137,26 @@ build_deb "$client" snapshare "$client_depends" \
     "commands or a full-screen terminal app. Talks to snapshare-server over TLS 1.3."
 
 server=$(stage snapshare-server snapshare-server server Snapshare_Server)
-mkdir -p "$server/etc/snapshare"
-cat >"$server/etc/snapshare/README" <<'EOF'
-snapshare-server's configuration and certificates live here. The server runs as the system user
-`snapshare` with its data in /var/lib/snapshare (mode 0700): for example
-  sudo -u snapshare snapshare-server --data /var/lib/snapshare --certs /etc/snapshare/certs
-See /usr/share/doc/snapshare-server/README.md.
-EOF
+mkdir -p "$server/etc/snapshare" "$server/lib/systemd/system"
+install -m 0644 "$ROOT/contrib/snapshare-server.service" "$server/lib/systemd/system/snapshare-server.service"
+install -m 0640 "$ROOT/contrib/snapshare-server.conf" "$server/etc/snapshare/snapshare-server.conf"
+# An upgrade keeps the instructor's edits to the settings (dpkg asks when both changed).
+echo /etc/snapshare/snapshare-server.conf >"$server/DEBIAN/conffiles"
 cat >"$server/DEBIAN/postinst" <<'EOF'
 #!/bin/sh
-# The server's own user and its private data folder.
+# The server's own user, its private state folder, and its settings readable by it alone.
 set -e
 if [ "$1" = configure ]; then
     if ! getent passwd snapshare >/dev/null; then
         adduser --system --group --home /var/lib/snapshare --gecos "Snapshare server" snapshare >/dev/null
     fi
     install -d -m 0700 -o snapshare -g snapshare /var/lib/snapshare
-    install -d -m 0750 -o snapshare -g snapshare /etc/snapshare/certs
+    chown root:snapshare /etc/snapshare/snapshare-server.conf
+    chmod 0640 /etc/snapshare/snapshare-server.conf
+    if [ -d /run/systemd/system ]; then
+        systemctl daemon-reload >/dev/null 2>&1 || true
+        echo "snapshare-server: edit /etc/snapshare/snapshare-server.conf, then: systemctl enable --now snapshare-server"
+    fi
 fi
 exit 0
 EOF

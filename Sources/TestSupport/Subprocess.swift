@@ -103,17 +103,44 @@ public final class ServerProcess: @unchecked Sendable {
     public var process: Process { child.process }
     public let port: Int
 
-    /// Starts `snapshare-server` with `arguments` plus `--listen 127.0.0.1:PORT`, waits until it listens.
-    public init(dataDirectory: String, certsDirectory: String, port: Int, arguments: [String] = []) throws {
+    /// What it printed up to and including its "listening" line.
+    public private(set) var startLines: [String] = []
+
+    /// Starts `snapshare-server` with `arguments` plus `--listen HOST:PORT`, waits until it
+    /// listens. With `mergingStandardError` its log lines follow in `lines`.
+    public init(dataDirectory: String, certsDirectory: String, port: Int, host: String = "127.0.0.1", arguments: [String] = [],
+                logLevel: String = "warning", environment: [String: String] = [:], mergingStandardError: Bool = false) throws {
         self.port = port
-        child = try Subprocess.start("snapshare-server", ["--listen", "127.0.0.1:\(port)", "--data", dataDirectory,
-                                                         "--certs", certsDirectory, "--log-level", "warning"] + arguments)
+        child = try Subprocess.start("snapshare-server", ["--listen", "\(host):\(port)", "--data", dataDirectory,
+                                                         "--certs", certsDirectory, "--log-level", logLevel] + arguments,
+                                     environment: environment, mergingStandardError: mergingStandardError)
         // A stdout line says it is listening.
         var printed: [String] = []
         guard child.lines.first(where: { printed.append($0); return $0.contains("listening") }) != nil else {
             child.kill()
             throw ProcessError("snapshare-server did not start listening on port \(port): \(printed.joined(separator: "\n"))")
         }
+        startLines = printed
+    }
+
+    /// A server on a free port with its data and certificates in `directory`, logging at info
+    /// level into `lines` (after its start-up lines).
+    public static func logging(in directory: TemporaryDirectory, arguments: [String] = []) throws -> ServerProcess {
+        try ServerProcess(dataDirectory: directory.file("data"), certsDirectory: directory.file("certs"), port: freePort(),
+                          arguments: arguments, logLevel: "info", mergingStandardError: true)
+    }
+
+    /// Its output after the "listening" line, as it comes.
+    public var lines: OutputLines { child.lines }
+
+    /// Sends `signal` to it.
+    public func send(_ signal: Int32) { Signals.send(signal, to: process.processIdentifier) }
+
+    /// Its exit status once it has exited within `timeout` seconds; nil while it still runs.
+    public func exitStatus(within timeout: Double) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        return process.isRunning ? nil : process.terminationStatus
     }
 
     /// kill -9.

@@ -115,6 +115,15 @@ import TestSupport
         #expect((try? PlainHTTP.get(port: port, "/health")) == nil, "stopped with the server")
     }
 
+    @Test func healthTurns503WhenTheServerDrainsSoALoadBalancerSendsNoOneNew() throws {
+        let server = try TestServer { $0.metricsAddress = Self.anyPort }
+        let port = try metricsPort(server)
+        #expect(try PlainHTTP.get(port: port, "/health").status == 200)
+        _ = server.server.drain(timeoutMilliseconds: 1_000)
+        let draining = try PlainHTTP.get(port: port, "/health")
+        #expect(draining.status == 503 && draining.body.contains("draining"), "\(draining.status) \(draining.body)")
+    }
+
     @Test func healthTurns503WithinSecondsWhenPostgreSQLStopsAndOkWhenItIsBack() throws {
         let cluster = try PostgresCluster()
         let (conninfo, _) = try cluster.makeDatabase()

@@ -55,7 +55,11 @@ import TestSupport
                                   password: "correct horse battery")
         let teacher = try server.session(port: port)
         _ = try teacher.login(username: "teacher", password: "correct horse battery")
-        let dropped = try teacher.stats().first { $0.name == "log_lines_dropped" }?.value
+        let stats = try teacher.stats()
+        let names = stats.map(\.name)
+        #expect(names.last == "log_lines_dropped" && names.firstIndex(of: "uptime_seconds")! < names.count - 1,
+                "new entries are appended after those the protocol listed first: \(names)")
+        let dropped = stats.first { $0.name == "log_lines_dropped" }?.value
         #expect((dropped ?? 0) >= 4, "admin stats counts the lines it could not write: \(String(describing: dropped))")
     }
 

@@ -30,6 +30,32 @@ import TestSupport
         #expect(clientError { _ = try alice.snapViews(9999) }?.serverCode == .notFound)
     }
 
+    @Test("an admin who is not the poster gets the real opened_count; an expired snap, its image erased, answers like a live one; a deleted one is NOT_FOUND")
+    func adminsExpiryAndDeletion() throws {
+        let time = ManualClock()
+        let server = try TestServer(clock: time.clock) { $0.snapTTLMilliseconds = 1000 }
+        let alice = try server.registeredSession("alice")
+        let bob = try server.registeredSession("bob")
+        let admin = try server.makeAdmin("teacher")
+        let snap = try alice.post(feed: "Memes", image: TestImages.sample(2))
+        _ = try bob.open(snapID: snap.id)
+        let asAdmin = try admin.snapViews(snap.id)
+        #expect(asAdmin.snap.openedCount == 1 && asAdmin.snap.state != .sent, "the real count, the admin's own state")
+        #expect(try admin.snaps(feed: "Memes").snaps.first?.openedCount == 0, "listings still show others 0")
+        time.advance(byMilliseconds: 1000)
+        server.server.purgeExpired()
+        let deadline = Date().addingTimeInterval(60)
+        while try server.count("SELECT count(*) FROM snap_images WHERE snap_id = \(Int64(snap.id))") > 0 && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let expired = try alice.snapViews(snap.id)
+        #expect(expired.viewers.map(\.username) == ["bob"] && expired.snap.openedCount == 1, "views outlive the image")
+        #expect(clientError { _ = try bob.snapViews(snap.id) }?.serverCode == .forbidden)
+        try admin.deleteSnap(snap.id)
+        #expect(clientError { _ = try alice.snapViews(snap.id) }?.serverCode == .notFound)
+        #expect(clientError { _ = try bob.snapViews(snap.id) }?.serverCode == .notFound, "NOT_FOUND is checked before FORBIDDEN")
+    }
+
     @Test func theFeedAndSnapCommandsShowIt() throws {
         let server = try TestServer()
         let alice = CommandLineTests.Student(server: server), bob = CommandLineTests.Student(server: server)

@@ -39,6 +39,8 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeoutMilliseconds: Int64 = 300_000
     /// Once a frame's header has arrived, its payload must arrive within this time.
     public var frameTimeoutMilliseconds: Int64 = 60_000
+    /// At SIGTERM, how long requests in flight may take to finish before the server closes anyway.
+    public var drainTimeoutMilliseconds: Int64 = 10_000
     public var maxConnections = 10_000
     /// Connections from one IP address; a class behind one NAT shares an address.
     public var maxConnectionsPerAddress = 1_000

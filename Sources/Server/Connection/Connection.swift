@@ -32,6 +32,8 @@ final class Connection: EventHandler {
     private var finishing = false
     /// Ticks since the last I/O; at 1 the connection has been quiet for a whole tick.
     private var quietTicks = 0
+    /// The server is going away: requests in flight finish, no new one starts (see `drain`).
+    private var draining = false
 
     init(id: UInt64, peerAddress: String, server: ServerCore, tls: TLSConnection,
          limits: ConnectionState.Limits, now: Int64) {
@@ -121,7 +123,7 @@ final class Connection: EventHandler {
     }
 
     private func processFrames(now: Int64) {
-        while state.acceptsFrames {
+        while state.acceptsFrames && !draining {
             decoder.maxPayload = state.frameLimit
             let frame: Frame
             if let held = heldFrame {
@@ -164,6 +166,10 @@ final class Connection: EventHandler {
     func deliver(requestID: UInt32, outcome: HandlerOutcome, reservation: Reservation) {
         guard !isClosed, state.phase != .closing else { return }
         deliverInline(requestID: requestID, outcome: outcome, reservation: reservation, now: server.now())
+        if draining && state.requestsInFlight == 0 {
+            closeForShutdown()
+            return
+        }
         // Frames that waited for an identity change or for room in the budget can go on now.
         processFrames(now: server.now())
         flush()
@@ -209,6 +215,26 @@ final class Connection: EventHandler {
         state.beginClosing()
         heldFrame = nil
         flush()
+    }
+
+    /// The server is shutting down: what is in flight is answered, nothing new starts (frames
+    /// read but not started are left unanswered: the client sends them again elsewhere), and
+    /// then the connection closes with SHUTTING_DOWN.
+    func drain() {
+        guard !isClosed, state.phase != .closing else { return }
+        draining = true
+        heldFrame = nil
+        if state.phase == .handshaking {
+            closeNow()
+        } else if state.requestsInFlight == 0 {
+            closeForShutdown()
+        } else {
+            updateReadInterest()
+        }
+    }
+
+    private func closeForShutdown() {
+        fail(ErrorMessage(code: .shuttingDown, message: "the server is shutting down or restarting; connect again in a moment"), requestID: 0)
     }
 
     /// The session or the rights this connection logged in with changed elsewhere.
@@ -302,7 +328,7 @@ final class Connection: EventHandler {
         if finishing || state.phase == .handshaking {
             tls.setReadInterest(true)
         } else {
-            tls.setReadInterest(heldFrame == nil && state.mayRead(queuedBytes: tls.queuedBytes, bufferedBytes: decoder.bufferedByteCount))
+            tls.setReadInterest(!draining && heldFrame == nil && state.mayRead(queuedBytes: tls.queuedBytes, bufferedBytes: decoder.bufferedByteCount))
         }
     }
 

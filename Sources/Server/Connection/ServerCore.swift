@@ -15,7 +15,8 @@ final class ServerCore: @unchecked Sendable {
     let configuration: ServerConfiguration
     let loop: EventLoop
     let logger: Logger
-    private let tlsContext: TLSContext
+    /// Who new handshakes meet; a reload replaces it, and connections made before keep theirs.
+    private var tlsContext: TLSContext
     private let handler: RequestHandler
     private var listener: Listener?
     private var connections: [UInt64: Connection] = [:]
@@ -27,6 +28,8 @@ final class ServerCore: @unchecked Sendable {
     let scratch = ScratchBuffers()
     private let limits: ConnectionState.Limits
     private let stopped = Atomic<Bool>(false)
+    /// Set by `drain`: no new connections, and no new requests on the ones open.
+    private var draining = false
     /// Who holds how many connections, for the per-address and per-user caps.
     private var census = ConnectionCensus()
     /// Notices sessions ended and rights changed by other processes.
@@ -91,11 +94,7 @@ final class ServerCore: @unchecked Sendable {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing), loop.started else { return }
         let announced = DispatchSemaphore(value: 0)
         loop.execute { [self] in
-            if let listener {
-                loop.deregister(listener.fd)
-                Syscall.close(listener.fd)
-                self.listener = nil
-            }
+            closeListener()
             for connection in connections.values {
                 connection.fail(ErrorMessage(code: .shuttingDown, message: "server is shutting down"), requestID: 0)
             }
@@ -116,10 +115,55 @@ final class ServerCore: @unchecked Sendable {
         for connection in connections.values { connection.closeNow() }
     }
 
+    /// New handshakes use `context` from now on; connections already up keep the one they were
+    /// made with (OpenSSL counts its references).
+    func replaceTLSContext(_ context: TLSContext) {
+        loop.execute { [self] in tlsContext = context }
+    }
+
+    /// Stops accepting, and lets every connection finish the requests it has in flight before it
+    /// closes with SHUTTING_DOWN and close_notify; waits until all have closed, `timeout` has
+    /// passed, or `interrupted` says to give up (it is asked every 50 ms). Returns how many
+    /// connections were still open; `stop()` closes those.
+    func drain(timeoutMilliseconds: Int64, interrupted: () -> Bool) -> Int {
+        guard loop.started, !stopped.load(ordering: .acquiring) else { return 0 }
+        loop.execute { [self] in
+            draining = true
+            closeListener()
+            for connection in Array(connections.values) { connection.drain() }
+        }
+        let deadline = now() + timeoutMilliseconds
+        var open = openConnectionCount()
+        while open > 0, now() < deadline, !interrupted() {
+            usleep(50_000)
+            open = openConnectionCount()
+        }
+        return open
+    }
+
+    /// Connections still open, asked of the loop (at most one second's wait).
+    private func openConnectionCount() -> Int {
+        let count = Mutex(0)
+        let answered = DispatchSemaphore(value: 0)
+        loop.execute { [self] in
+            count.withLock { $0 = connections.count }
+            answered.signal()
+        }
+        guard answered.wait(timeout: .now() + 1) == .success else { return 1 }
+        return count.withLock { $0 }
+    }
+
+    private func closeListener() {
+        guard let listener else { return }
+        loop.deregister(listener.fd)
+        Syscall.close(listener.fd)
+        self.listener = nil
+    }
+
     // MARK: Connections (loop thread)
 
     /// A new connection can be taken: there is room, or an anonymous one to make room with.
-    var canAccept: Bool { connections.count < configuration.maxConnections || census.anonymousCount > 0 }
+    var canAccept: Bool { !draining && (connections.count < configuration.maxConnections || census.anonymousCount > 0) }
 
     func accepted(_ fd: Int32) {
         let address = Socket.peerAddress(fd) ?? "unknown"

@@ -5,7 +5,7 @@ extension RequestHandler {
     func register(_ request: Register, _ context: RequestContext) async throws -> HandlerOutcome {
         if let problem = InputRules.validateUsername(request.username) { throw InputError(problem) }
         if let problem = InputRules.validatePassword(request.password) { throw InputError(problem) }
-        if let code = configuration.classCode {
+        if let code = settings.classCode {
             guard !request.classCode.isEmpty else {
                 throw ErrorMessage(code: .badClassCode, message: "this server needs a class code to register; ask your instructor")
             }

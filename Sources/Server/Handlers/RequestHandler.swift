@@ -7,6 +7,8 @@ import Posix
 public final class RequestHandler: Sendable {
     let storage: StorageExecutor
     let configuration: ServerConfiguration
+    /// What a reload changes while the server runs (the class code, the snaps' lifetime).
+    let settings: LiveSettings
     let changes: ChangeVersion
     /// Wrong passwords, per name and address, per address, and per name.
     let logins: LoginThrottle
@@ -34,6 +36,7 @@ public final class RequestHandler: Sendable {
         self.images = ImageCache(capacityBytes: configuration.imageCacheBytes)
         self.albums = albums
         self.configuration = configuration
+        self.settings = LiveSettings(configuration)
         self.changes = changes
         self.logins = LoginThrottle(kind: "login", policy: configuration.loginThrottle)
         self.classCodes = LoginThrottle(kind: "class-code", policy: configuration.classCodeThrottle)

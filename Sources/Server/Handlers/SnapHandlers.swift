@@ -37,7 +37,7 @@ extension RequestHandler {
         let snap = NewSnap(
             feedID: 0, posterID: user.id, image: request.image, sha256: SHA256.hash(request.image),
             format: header.format, width: header.width, height: header.height,
-            postedAt: now, expiresAt: now + configuration.snapTTLMilliseconds)
+            postedAt: now, expiresAt: now + settings.snapTTLMilliseconds)
         imageCeiling.noteStored(request.image.count)
         let listing = try await storage.write { store -> SnapListing in
             var stored = snap

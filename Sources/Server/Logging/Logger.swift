@@ -22,13 +22,30 @@ public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
 /// A small leveled logger writing one line per event to standard error (by default; any sink
 /// will do). Messages are built only when their level is enabled. Never pass secrets
 /// (passwords, tokens) to it.
+///
+/// Copies of a logger share its level: a reload that sets it changes every copy at once.
 public struct Logger: Sendable {
-    public var level: LogLevel
+    private let threshold: Threshold
     public var format: LogFormat
     private let sink: @Sendable (String) -> Void
 
     public init(level: LogLevel, format: LogFormat = .text, sink: @escaping @Sendable (String) -> Void = Logger.standardError) {
-        self.level = level; self.format = format; self.sink = sink
+        threshold = Threshold(level); self.format = format; self.sink = sink
+    }
+
+    /// The least level written, shared by every copy of this logger.
+    public var level: LogLevel {
+        get { threshold.level }
+        nonmutating set { threshold.level = newValue }
+    }
+
+    private final class Threshold: Sendable {
+        private let value: Atomic<Int>
+        init(_ level: LogLevel) { value = Atomic(level.rawValue) }
+        var level: LogLevel {
+            get { LogLevel(rawValue: value.load(ordering: .relaxed)) ?? .info }
+            set { value.store(newValue.rawValue, ordering: .relaxed) }
+        }
     }
 
     /// Writes each line to standard error; a line that cannot be written is dropped and counted

@@ -21,7 +21,7 @@ final class HealthProbe: Sendable {
 
     /// nil when healthy; otherwise a short reason for the 503.
     func problem(listening: Bool) -> String? {
-        let problem = listening ? storeProblem() : (reason: "the server is not listening", detail: "")
+        let problem = listening ? storeProblem() : (reason: "the server is not serving (draining or stopped)", detail: "")
         // A load balancer asks several times a second: the log says when the answer changes.
         let wasFailing = failing.exchange(problem != nil, ordering: .relaxed)
         if let problem, !wasFailing { logger.warning("health check failing: \(problem.reason)\(problem.detail)") }

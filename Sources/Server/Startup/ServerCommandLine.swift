@@ -10,6 +10,10 @@ import Release
 /// `snapshare-server`: run the server, or do offline maintenance on its data folder.
 public enum ServerCommandLine {
     static let dataOption = OptionSpec("--data", valueName: "DIR", help: "data folder (default ./snapshare-data)")
+    static let configOption = OptionSpec("--config", valueName: "FILE",
+                                         help: "read settings from FILE: one 'name = value' per line, names as these options without their dashes; options given here win")
+    /// What a reload (SIGHUP) applies while the server runs; any other option changed waits for a restart.
+    static let reloadableOptions: Set<String> = ["--tls-cert", "--tls-key", "--certs", "--cert-host", "--log-level", "--class-code", "--snap-ttl", "--drain-timeout"]
 
     static let root = CommandSpec(
         "snapshare-server",
@@ -18,17 +22,24 @@ public enum ServerCommandLine {
             With no certificate given, the first start creates a dev CA and a server certificate in the
             certs folder (ca.pem and server.pem are public; the keys are mode 0600, the CA key is kept in
             certs/private). Give students ca.pem, or have them compare the printed fingerprint.
+
+            Every option can be set in a config file (--config FILE) as 'name = value', e.g.
+            'snap-ttl = 3d'. SIGHUP (systemctl reload) re-reads the file and the certificate and key,
+            the log level, class code and snap lifetime; the others wait for a restart. SIGTERM
+            lets requests in flight finish (--drain-timeout), then exits 0.
             """,
         options: [
+            configOption,
             OptionSpec("--listen", valueName: "HOST:PORT", help: "address to listen on (default 127.0.0.1:7443)"),
             dataOption,
             OptionSpec("--database", valueName: "URI", help: "share a PostgreSQL database with other instances (postgresql://USER@HOST[:PORT]/DB); default: SQLite in --data",
-                       environmentVariable: "SNAPSHARE_DATABASE"),
+                       environmentVariable: "SNAPSHARE_DATABASE", isSecret: true),
             OptionSpec("--certs", valueName: "DIR", help: "certificate folder (default ./certs)"),
             OptionSpec("--tls-cert", valueName: "FILE", help: "use this certificate chain instead of generated ones"),
             OptionSpec("--tls-key", valueName: "FILE", help: "the private key for --tls-cert"),
             OptionSpec("--cert-host", valueName: "NAME", help: "extra name or IP for the generated certificate", isRepeatable: true),
-            OptionSpec("--class-code", valueName: "CODE", help: "registration requires this code", environmentVariable: "SNAPSHARE_CLASS_CODE"),
+            OptionSpec("--class-code", valueName: "CODE", help: "registration requires this code (put it in the config file or the variable: the command line shows in ps)",
+                       environmentVariable: "SNAPSHARE_CLASS_CODE", isSecret: true),
             OptionSpec("--snap-ttl", valueName: "DURATION", help: "how long snaps live, e.g. 7d, 12h, 30m (default 7d)"),
             OptionSpec("--max-image-bytes", valueName: "N", help: "largest image accepted (default 5242880)"),
             OptionSpec("--max-image-dimension", valueName: "N", help: "largest width or height in pixels (default 8192)"),
@@ -46,12 +57,13 @@ public enum ServerCommandLine {
             OptionSpec("--handshake-timeout", valueName: "DURATION", help: "time to finish TLS and Hello (default 10s)"),
             OptionSpec("--idle-timeout", valueName: "DURATION", help: "close connections idle this long (default 5m)"),
             OptionSpec("--frame-timeout", valueName: "DURATION", help: "time to finish a frame once started (default 60s)"),
+            OptionSpec("--drain-timeout", valueName: "DURATION", help: "at SIGTERM, how long requests in flight may take to finish (default 10s)"),
             OptionSpec("--log-level", valueName: "LEVEL", help: "debug, info, warning or error (default info)"),
             OptionSpec("--log-format", valueName: "FORMAT", help: "text (default) or json: one JSON object per line with time, level and message"),
             OptionSpec("--metrics", valueName: "HOST:PORT",
                        help: "serve GET /metrics (Prometheus) and GET /health over plain HTTP here; for 127.0.0.1 or an internal network (default off)"),
             OptionSpec("--photos", valueName: "SOURCE", help: "album photos from builtin (default, offline), flickr, or dir:PATH (a folder with index.csv)"),
-            OptionSpec("--flickr-key", valueName: "KEY", help: "Flickr API key, required with --photos flickr (never logged)", environmentVariable: "SNAPSHARE_FLICKR_KEY"),
+            OptionSpec("--flickr-key", valueName: "KEY", help: "Flickr API key, required with --photos flickr (never logged)", environmentVariable: "SNAPSHARE_FLICKR_KEY", isSecret: true),
             OptionSpec("--flickr-endpoint", valueName: "URL", help: "Flickr REST endpoint (default https://api.flickr.com/services/rest/)"),
             OptionSpec("--photo-radius", valueName: "KM", help: "search photos within this distance of a pin, 0.1 to 32 (default 5)"),
         ],
@@ -80,23 +92,24 @@ public enum ServerCommandLine {
         Signals.ignore(SIGPIPE)
         // Whatever the server or its admin commands create is for the server's user alone.
         umask(0o077)
-        let parser = CommandLineParser(root: root)
         do {
-            switch try parser.parse(arguments, environment: environment) {
+            switch try CommandLineParser(root: root).parse(arguments, environment: environment) {
             case .help(let text):
                 print(text)
                 return 0
             case .version:
                 print(Release.versionLine(program: "snapshare-server"))
                 return 0
-            case .run(let parsed):
+            case .run(let given):
+                let parsed = try withConfigFile(given)
                 switch parsed.path {
                 case ["admin", "add"]: return try OfflineAdmin.addAdmin(parsed)
                 case ["admin", "remove"]: return try OfflineAdmin.removeAdmin(parsed)
                 case ["admin", "reset-password"]: return try OfflineAdmin.resetPassword(parsed)
                 case ["reset-feeds"]: return try OfflineAdmin.resetFeeds(parsed)
                 case ["migrate"]: return try migrate(parsed)
-                default: return try serve(parsed)
+                default:
+                    return try ServerProcess(arguments: arguments, environment: environment).serve(parsed)
                 }
             }
         } catch let error as UsageError {
@@ -109,6 +122,32 @@ public enum ServerCommandLine {
             FileHandle.standardError.write(Data("snapshare-server: \(error)\n".utf8))
             return 1
         }
+    }
+
+    /// The command line and the environment, then `--config`'s settings for what they left out.
+    /// The file is read again at each reload.
+    static func parse(_ arguments: [String], environment: [String: String]) throws -> ParsedCommand {
+        guard case .run(let given) = try CommandLineParser(root: root).parse(arguments, environment: environment) else {
+            throw ConfigurationError("the command line asks for help or the version, not a server")
+        }
+        return try withConfigFile(given)
+    }
+
+    private static func withConfigFile(_ given: ParsedCommand) throws -> ParsedCommand {
+        guard let path = given.string("--config") else { return given }
+        let file: ConfigFile
+        do { file = try ConfigFile(path: path) } catch { throw given.usageError(error.message) }
+        let parsed = try given.filling(from: file, options: root.options, excluding: [configOption.name])
+        let secrets = root.options.filter { $0.isSecret && parsed.origin(of: $0.name)?.hasPrefix(path + ":") == true }
+        if file.isReadableByOthers, !secrets.isEmpty {
+            let names = secrets.map { String($0.name.dropFirst(2)) }.joined(separator: ", ")
+            warn("warning: \(path) holds \(names) and other users of this machine can read it; run: chmod 600 \(path)")
+        }
+        return parsed
+    }
+
+    static func warn(_ line: String) {
+        FileHandle.standardError.write(Data("snapshare-server: \(line)\n".utf8))
     }
 
     /// `migrate`: copies, prints each table's count (checked equal on both sides), exits 0.
@@ -137,17 +176,17 @@ public enum ServerCommandLine {
         config.tlsCertificateFile = parsed.string("--tls-cert")
         config.tlsKeyFile = parsed.string("--tls-key")
         if (config.tlsCertificateFile == nil) != (config.tlsKeyFile == nil) {
-            throw parsed.usageError("--tls-cert and --tls-key go together")
+            throw parsed.valueError(parsed.string("--tls-cert") == nil ? "--tls-key" : "--tls-cert", "--tls-cert and --tls-key go together")
         }
         config.certificateHosts = parsed.strings("--cert-host")
         if let code = parsed.string("--class-code") { config.classCode = code }
         if let ttl = try parsed.timeSpan("--snap-ttl") {
-            guard ttl.milliseconds >= 1000 else { throw parsed.usageError("--snap-ttl must be at least 1s") }
+            guard ttl.milliseconds >= 1000 else { throw parsed.valueError("--snap-ttl", "--snap-ttl must be at least 1s") }
             config.snapTTLMilliseconds = ttl.milliseconds
         }
         func positive(_ name: String, _ range: ClosedRange<Int>) throws -> Int? {
             guard let value = try parsed.int(name) else { return nil }
-            guard range.contains(value) else { throw parsed.usageError("\(name) must be within \(range.lowerBound)...\(range.upperBound)") }
+            guard range.contains(value) else { throw parsed.valueError(name, "\(name) must be within \(range.lowerBound)...\(range.upperBound)") }
             return value
         }
         if let v = try positive("--max-image-bytes", 1024...(256 << 20)) { config.maxImageBytes = v }
@@ -161,7 +200,7 @@ public enum ServerCommandLine {
         if let v = try positive("--max-in-flight", 1...4096) { config.maxRequestsInFlight = v }
         if let text = parsed.string("--protocol-versions") {
             guard let versions = ServerConfiguration.protocolVersions(parsing: text) else {
-                throw parsed.usageError("--protocol-versions is MIN-MAX or one version, within "
+                throw parsed.valueError("--protocol-versions", "--protocol-versions is MIN-MAX or one version, within "
                                         + "\(ProtocolConstants.versions.lowerBound)-\(ProtocolConstants.versions.upperBound) (what this build speaks)")
             }
             config.protocolVersions = versions
@@ -171,8 +210,9 @@ public enum ServerCommandLine {
         if let t = try parsed.timeSpan("--handshake-timeout") { config.handshakeTimeoutMilliseconds = max(100, t.milliseconds) }
         if let t = try parsed.timeSpan("--idle-timeout") { config.idleTimeoutMilliseconds = max(1000, t.milliseconds) }
         if let t = try parsed.timeSpan("--frame-timeout") { config.frameTimeoutMilliseconds = max(100, t.milliseconds) }
+        if let t = try parsed.timeSpan("--drain-timeout") { config.drainTimeoutMilliseconds = t.milliseconds }
         if let level = parsed.string("--log-level") {
-            guard let parsedLevel = LogLevel(name: level) else { throw parsed.usageError("--log-level is debug, info, warning or error") }
+            guard let parsedLevel = LogLevel(name: level) else { throw parsed.valueError("--log-level", "--log-level is debug, info, warning or error") }
             config.logLevel = parsedLevel
         }
         try monitoring(parsed, into: &config)
@@ -181,11 +221,11 @@ public enum ServerCommandLine {
                 parsed.string("--photos") ?? "builtin", flickrKey: parsed.string("--flickr-key"),
                 flickrEndpoint: parsed.string("--flickr-endpoint"))
         } catch {
-            throw parsed.usageError(error.message)
+            throw parsed.valueError(parsed.origin(of: "--photos") == nil ? "--flickr-key" : "--photos", error.message)
         }
         if let text = parsed.string("--photo-radius") {
             guard let radius = Double(text), radius.isFinite, (0.1...32).contains(radius) else {
-                throw parsed.usageError("--photo-radius must be a number of kilometres from 0.1 to 32 (Flickr's limit)")
+                throw parsed.valueError("--photo-radius", "--photo-radius must be a number of kilometres from 0.1 to 32 (Flickr's limit)")
             }
             config.photoSearchRadiusKilometres = radius
         }
@@ -195,60 +235,9 @@ public enum ServerCommandLine {
     /// `--log-format` and `--metrics`.
     private static func monitoring(_ parsed: ParsedCommand, into config: inout ServerConfiguration) throws {
         if let name = parsed.string("--log-format") {
-            guard let format = LogFormat(name: name) else { throw parsed.usageError("--log-format is text or json") }
+            guard let format = LogFormat(name: name) else { throw parsed.valueError("--log-format", "--log-format is text or json") }
             config.logFormat = format
         }
         if let address = try parsed.hostPort("--metrics", defaultPort: 9464) { config.metricsAddress = address }
-    }
-
-    private static func serve(_ parsed: ParsedCommand) throws -> Int32 {
-        let config = try configuration(parsed)
-        // Block the shutdown signals before any thread starts, so every thread inherits the
-        // mask and only `sigwait` below receives them.
-        ShutdownSignals.block()
-        let logger = Logger(level: config.logLevel, format: config.logFormat)
-        let server = try SnapshareServer(configuration: config, logger: logger)
-        let port = try server.start()
-        var lines = ["snapshare-server listening on \(config.host):\(port) (TLS 1.3)",
-                     "  data: \(config.databaseDescription)"]
-        if let set = server.certificates {
-            lines.append("  CA certificate for students: \(set.caCertificatePath)")
-        } else {
-            lines.append("  certificate: \(config.tlsCertificateFile ?? "")")
-        }
-        lines += (server.servedChain?.pinLines ?? []).map { "  " + $0 }
-        if config.classCode != nil { lines.append("  registration requires the class code") }
-        lines.append("  photos: \(config.photoSource)")
-        if let metricsPort = server.metricsPort, let address = config.metricsAddress {
-            lines.append("  metrics: http://\(HostPort(host: address.host, port: UInt16(metricsPort)))/metrics")
-        }
-        print(lines.joined(separator: "\n"))
-        fflush(stdout)
-        ShutdownSignals.wait()
-        logger.info("shutting down")
-        server.stop()
-        return 0
-    }
-}
-
-/// Blocks until SIGINT or SIGTERM.
-enum ShutdownSignals {
-    private static var set: sigset_t {
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGINT)
-        sigaddset(&set, SIGTERM)
-        return set
-    }
-
-    static func block() {
-        var signals = set
-        pthread_sigmask(SIG_BLOCK, &signals, nil)
-    }
-
-    static func wait() {
-        var signals = set
-        var signal: Int32 = 0
-        sigwait(&signals, &signal)
     }
 }

@@ -32,6 +32,8 @@ public final class SnapshareServer: @unchecked Sendable {
     private var metricsListener: MetricsListener?
     /// The port `--metrics` serves on once started (the one port 0 picked); nil without it.
     public var metricsPort: Int? { metricsListener?.port }
+    /// Draining for a stop: `/health` says 503, so a load balancer sends no one new.
+    private let draining = Atomic<Bool>(false)
 
     /// A server from `configuration`; `clock` is the machine's unless a test brings its own.
     public init(configuration: ServerConfiguration, logger: Logger, clock: WallClock = .system) throws {
@@ -48,21 +50,9 @@ public final class SnapshareServer: @unchecked Sendable {
             try StorageExecutor.sqlite(path: configuration.databasePath, readers: configuration.storageReaders)
         }
 
-        let certificateFile: String
-        let keyFile: String
-        if let cert = configuration.tlsCertificateFile, let key = configuration.tlsKeyFile {
-            certificateFile = cert
-            keyFile = key
-        } else {
-            let set = try DevCertificateAuthority.ensure(
-                directory: configuration.certificatesDirectory,
-                hosts: Self.defaultCertificateHosts + configuration.certificateHosts)
-            certificates = set
-            certificateFile = set.serverChainPath
-            keyFile = set.serverKeyPath
-        }
-        let tls = try TLSContext.server(certificateChainFile: certificateFile, privateKeyFile: keyFile)
-        servedChain = try? CertificateChainFile(path: certificateFile)
+        let served = try ServedCertificate.load(configuration)
+        certificates = served.devSet
+        servedChain = served.chain
         metrics = ServerMetrics(startedAt: clock.now())
         metrics.certificateExpires(at: servedChain?.leafNotAfter)
         let ceiling = ImageCeiling(largestStoredImage: try storage.readSync { store in try store.largestStoredImage() })
@@ -75,22 +65,12 @@ public final class SnapshareServer: @unchecked Sendable {
         let changes = ChangeVersion(feed: configuration.database.map { PostgresChangeFeed(conninfo: $0, logger: logger) })
         handler = RequestHandler(storage: storage, configuration: configuration, metrics: metrics, logger: logger, albums: albums,
                                  changes: changes, imageCeiling: ceiling, clock: clock)
-        core = try ServerCore(configuration: configuration, tlsContext: tls, handler: handler, storage: storage,
+        core = try ServerCore(configuration: configuration, tlsContext: served.context, handler: handler, storage: storage,
                               imageCeiling: ceiling, metrics: metrics, logger: logger)
     }
 
     deinit { stop() }
 
-    /// The names every generated certificate covers.
-    public static var defaultCertificateHosts: [String] {
-        var hosts = ["localhost", "127.0.0.1", "::1"]
-        var name = [CChar](repeating: 0, count: 256)
-        if gethostname(&name, name.count) == 0 {
-            let host = name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            if !host.isEmpty && !hosts.contains(host) { hosts.append(host) }
-        }
-        return hosts
-    }
 
     /// Binds, starts serving, and starts the expiry purge; returns the bound port.
     @discardableResult
@@ -136,6 +116,41 @@ public final class SnapshareServer: @unchecked Sendable {
         })
     }
 
+    /// Re-reads what a reload may change (SIGHUP): the certificate and key files, the log level,
+    /// the class code and the snaps' lifetime. A certificate that cannot be used keeps the one
+    /// being served, and says why; settings that need a restart are named. Never stops the server.
+    public func reload(_ new: ServerConfiguration, changedOptions: Set<String>) {
+        logger.info("reloading (SIGHUP)")
+        do {
+            let served = try ServedCertificate.load(new)
+            core.replaceTLSContext(served.context)
+            certificates = served.devSet
+            servedChain = served.chain
+            metrics.certificateExpires(at: served.chain?.leafNotAfter)
+            logger.info((["reload: serving the certificate \(served.chainFile)"] + (served.chain?.pinLines ?? [])).joined(separator: "; "))
+        } catch {
+            let kept = servedChain.map { "; still serving the previous one (SHA-256 \($0.leafFingerprint))" } ?? "; still serving the previous one"
+            logger.error("reload: the certificate could not be used: \(error)\(kept)")
+        }
+        if new.logLevel != logger.level {
+            logger.info("reload: log level \(logger.level.name) -> \(new.logLevel.name)")
+            logger.level = new.logLevel
+        }
+        handler.settings.update(from: new)
+        let applied = changedOptions.intersection(ServerCommandLine.reloadableOptions).sorted()
+        let waiting = changedOptions.subtracting(ServerCommandLine.reloadableOptions).sorted()
+        if !applied.isEmpty { logger.info("reload: \(applied.joined(separator: ", ")) changed; in effect now") }
+        if !waiting.isEmpty { logger.warning("reload: \(waiting.joined(separator: ", ")) changed; that takes effect only at a restart") }
+        logger.info("reload done")
+    }
+
+    /// Stops accepting and lets the connections finish what they have in flight (see
+    /// `ServerCore.drain`); returns how many were still open after `timeoutMilliseconds`.
+    public func drain(timeoutMilliseconds: Int64, interrupted: () -> Bool = { false }) -> Int {
+        draining.store(true, ordering: .releasing)
+        return core.drain(timeoutMilliseconds: timeoutMilliseconds, interrupted: interrupted)
+    }
+
     /// Stops serving and closes storage. Only the first call does anything, and a server
     /// released without one stops itself.
     public func stop() {
@@ -155,7 +170,7 @@ extension SnapshareServer {
     private func startMetrics() throws {
         guard let address = configuration.metricsAddress else { return }
         let endpoints = MonitoringEndpoints(metrics: metrics, storage: storage, albums: albums, health: HealthProbe(storage: storage, logger: logger)) {
-            [weak self] in self.map { !$0.stopped.load(ordering: .acquiring) } ?? false
+            [weak self] in self.map { !$0.stopped.load(ordering: .acquiring) && !$0.draining.load(ordering: .acquiring) } ?? false
         }
         let listener = try MetricsListener(host: address.host, port: Int(address.port), logger: logger, respond: endpoints.respond)
         metricsListener = listener

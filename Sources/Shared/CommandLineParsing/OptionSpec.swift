@@ -12,6 +12,8 @@ public struct OptionSpec: Sendable {
     public var isRepeatable: Bool
     /// An environment variable whose non-empty value is used when the option is absent.
     public var environmentVariable: String?
+    /// A secret (a class code, an API key): a config file holding it should be readable by its owner alone.
+    public var isSecret: Bool
 
     public init(
         _ name: String,
@@ -19,8 +21,10 @@ public struct OptionSpec: Sendable {
         valueName: String = "VALUE",
         help: String,
         isRepeatable: Bool = false,
-        environmentVariable: String? = nil
+        environmentVariable: String? = nil,
+        isSecret: Bool = false
     ) {
+        self.isSecret = isSecret
         self.name = name
         self.short = short
         self.help = help

@@ -14,9 +14,11 @@ public struct ParsedCommand: Sendable {
     /// The names from the root to this command, e.g. `snapshare feed create`.
     public let commandPath: String
 
-    private let values: [String: [String]]
+    private var values: [String: [String]]
     /// Options whose value came from their environment variable, by option name.
     private let environmentOrigins: [String: String]
+    /// Options whose value came from a config file, by option name: `path:line`.
+    private var fileOrigins: [String: String] = [:]
     private let flags: Set<String>
     private let arguments: [ArgumentSpec]
     /// Every option, flag and argument name in the whole tree, to catch typos.
@@ -41,6 +43,57 @@ public struct ParsedCommand: Sendable {
     /// The environment variable an option's value came from, or nil when it was given on the
     /// command line (or not at all).
     public func environmentVariable(of name: String) -> String? { environmentOrigins[name] }
+
+    /// Where the option's value came from when it was not the command line: `path:line` of a
+    /// config file, or `$VARIABLE`; nil for the command line (or no value).
+    public func origin(of name: String) -> String? {
+        fileOrigins[name] ?? environmentOrigins[name].map { "$" + $0 }
+    }
+
+    /// Whether the option's value was typed on the command line itself.
+    public func isFromCommandLine(_ name: String) -> Bool {
+        values[name] != nil && origin(of: name) == nil
+    }
+
+    /// This command with the settings of `file` filled in for `options` not given on the command
+    /// line or in their environment variable (those win, in that order). A name that is no
+    /// option, or a setting given twice that may be given once, throws with the file and line.
+    public func filling(from file: ConfigFile, options: [OptionSpec], excluding excluded: Set<String> = []) throws(UsageError) -> ParsedCommand {
+        var filled = self
+        var fromFile: [String: [String]] = [:]
+        var firstLine: [String: ConfigFile.Entry] = [:]
+        for entry in file.entries {
+            let location = file.location(entry)
+            guard let option = options.first(where: { $0.name == entry.option }), !excluded.contains(entry.option) else {
+                let name = String(entry.option.dropFirst(2))
+                var message = "\(location): unknown setting '\(name)'"
+                let known = options.map { String($0.name.dropFirst(2)) }.filter { !excluded.contains("--" + $0) }
+                if let guess = EditDistance.suggestion(for: name, among: known) { message += "; did you mean '\(guess)'?" }
+                throw usageError(message)
+            }
+            if let first = firstLine[option.name], !option.isRepeatable {
+                throw usageError("\(location): \(entry.option.dropFirst(2)) is set twice (first on line \(first.line))")
+            }
+            firstLine[option.name] = firstLine[option.name] ?? entry
+            fromFile[option.name, default: []].append(entry.value)
+        }
+        for (name, values) in fromFile where self.values[name] == nil {
+            filled.values[name] = values
+            filled.fileOrigins[name] = firstLine[name].map(file.location)
+        }
+        return filled
+    }
+
+    /// The options whose values differ between this command and `other` (added, removed or changed).
+    public func optionsDiffering(from other: ParsedCommand) -> Set<String> {
+        Set(values.keys).union(other.values.keys).filter { values[$0] != other.values[$0] }
+    }
+
+    /// An error about the value of option `name`, which names the file and line (or the
+    /// environment variable) the value came from when it was not the command line.
+    public func valueError(_ name: String, _ message: String) -> UsageError {
+        usageError(origin(of: name).map { "\($0): \(message)" } ?? message)
+    }
 
     /// The positional at `index`, or nil when fewer were given.
     public func positional(_ index: Int) -> String? {
@@ -73,7 +126,7 @@ public struct ParsedCommand: Sendable {
     public func int(_ name: String) throws(UsageError) -> Int? {
         guard let text = string(name) else { return nil }
         guard let value = Int(text) else {
-            throw usageError("invalid value '\(text)' for \(displayName(name)): expected a whole number")
+            throw valueError(name, "invalid value '\(text)' for \(displayName(name)): expected a whole number")
         }
         return value
     }
@@ -84,7 +137,7 @@ public struct ParsedCommand: Sendable {
         do {
             return try TimeSpan(parsing: text)
         } catch {
-            throw usageError("\(error.message) for \(displayName(name))")
+            throw valueError(name, "\(error.message) for \(displayName(name))")
         }
     }
 
@@ -94,7 +147,7 @@ public struct ParsedCommand: Sendable {
         do {
             return try HostPort(parsing: text, defaultPort: defaultPort)
         } catch {
-            throw usageError("\(error.message) for \(displayName(name))")
+            throw valueError(name, "\(error.message) for \(displayName(name))")
         }
     }
 

@@ -93,19 +93,44 @@ public enum Socket {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) }
         }
         guard rc == 0 else { return nil }
+        return withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { addressText($0) } }
+    }
+
+    /// The IP addresses of this machine's network interfaces that are up (loopback included),
+    /// as text: what a server listening on every address (`0.0.0.0`, `::`) can be reached by.
+    public static func interfaceAddresses() -> [String] {
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0 else { return [] }
+        defer { freeifaddrs(list) }
+        var addresses: [String] = []
+        var entry = list
+        while let current = entry {
+            defer { entry = current.pointee.ifa_next }
+            guard current.pointee.ifa_flags & UInt32(IFF_UP) != 0, let address = current.pointee.ifa_addr,
+                  let text = addressText(address), !text.hasPrefix("fe80:"), !addresses.contains(text) else { continue }
+            addresses.append(text)
+        }
+        return addresses
+    }
+
+    /// An IPv4 or IPv6 socket address as text (an IPv4 address mapped into IPv6 shown as IPv4);
+    /// nil for other families.
+    private static func addressText(_ address: UnsafePointer<sockaddr>) -> String? {
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
-        let family = Int32(storage.ss_family)
-        let converted: UnsafePointer<CChar>? = withUnsafePointer(to: &storage) { pointer in
-            if family == AF_INET6 {
-                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
-                    var bytes = address.pointee.sin6_addr
-                    return inet_ntop(AF_INET6, &bytes, &text, socklen_t(text.count))
-                }
+        let converted: UnsafePointer<CChar>?
+        switch Int32(address.pointee.sa_family) {
+        case AF_INET6:
+            converted = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
+                var bytes = address.pointee.sin6_addr
+                return inet_ntop(AF_INET6, &bytes, &text, socklen_t(text.count))
             }
-            return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
+        case AF_INET:
+            converted = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
                 var bytes = address.pointee.sin_addr
                 return inet_ntop(AF_INET, &bytes, &text, socklen_t(text.count))
             }
+        default:
+            return nil
         }
         guard converted != nil else { return nil }
         let address = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

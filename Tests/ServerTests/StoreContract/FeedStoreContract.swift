@@ -26,6 +26,20 @@ struct FeedStoreContract {
         }
     }
 
+    @Test("feeds and users are ordered by UTF-8 bytes after ASCII folding, on every engine", arguments: StoreEngine.all)
+    func nameOrderIsTheSameOnEveryEngine(engine: StoreEngine) throws {
+        try engine.withStore { store in
+            for name in ["Élan", "zebra", "Zoo", "apple", "Äpfel", "Dog spots 2"] { _ = try store.createFeed(name: name, at: 1) }
+            // ASCII letters fold to lower case; anything else sorts by its UTF-8 bytes (É and Ä after z).
+            #expect(try store.feedSummaries(viewerID: 0, now: 0).map(\.name)
+                    == ["apple", "Dog Spots", "Dog spots 2", "Memes", "Random", "zebra", "Zoo", "Äpfel", "Élan"])
+            for name in ["émile", "Zed", "bob", "Ada"] {
+                _ = try store.createUser(name: name, passwordHash: "x", isAdmin: false, at: 1)
+            }
+            #expect(try store.userSummaries().map(\.name) == ["Ada", "bob", "Zed", "émile"])
+        }
+    }
+
     @Test("feed summaries count live snaps and the viewer's unread ones", arguments: StoreEngine.all)
     func feedSummaries(engine: StoreEngine) throws {
         try engine.withStore { store in

@@ -1,0 +1,26 @@
+import Synchronization
+
+/// The settings a reload (SIGHUP) changes while the server runs, read by the handlers at each
+/// request. Everything else in `ServerConfiguration` is fixed from start to stop.
+final class LiveSettings: Sendable {
+    private struct Values: Sendable {
+        var classCode: String?
+        var snapTTLMilliseconds: Int64
+    }
+
+    private let values: Mutex<Values>
+
+    init(_ configuration: ServerConfiguration) {
+        values = Mutex(Values(classCode: configuration.classCode, snapTTLMilliseconds: configuration.snapTTLMilliseconds))
+    }
+
+    /// Registration needs this code when set.
+    var classCode: String? { values.withLock { $0.classCode } }
+    /// How long a snap posted now lives.
+    var snapTTLMilliseconds: Int64 { values.withLock { $0.snapTTLMilliseconds } }
+
+    /// Takes the reloadable settings of `configuration`.
+    func update(from configuration: ServerConfiguration) {
+        values.withLock { $0 = Values(classCode: configuration.classCode, snapTTLMilliseconds: configuration.snapTTLMilliseconds) }
+    }
+}

@@ -115,6 +115,34 @@ import TestSupport
         #expect((try? PlainHTTP.get(port: port, "/health")) == nil, "stopped with the server")
     }
 
+    @Test func theCertificateExpiryFollowsTheCertificateAReloadServes() throws {
+        let directory = TemporaryDirectory("snapshare-expiry")
+        func issue(_ name: String, days: Int) throws {
+            let made = try Subprocess.runTool("/usr/bin/openssl", [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "\(days)",
+                "-subj", "/CN=localhost", "-keyout", directory.file(name + ".key"), "-out", directory.file(name + ".pem"),
+            ])
+            try #require(made.status == 0, "\(made.stderr)")
+        }
+        try issue("month", days: 30)
+        try issue("quarter", days: 90)
+        let server = try TestServer {
+            $0.tlsCertificateFile = directory.file("month.pem")
+            $0.tlsKeyFile = directory.file("month.key")
+            $0.metricsAddress = Self.anyPort
+        }
+        let port = try metricsPort(server)
+        func daysLeft() throws -> Double {
+            try #require(sample(try PlainHTTP.get(port: port, "/metrics").body, "snapshare_certificate_expiry_seconds")) / 86_400
+        }
+        #expect(abs(try daysLeft() - 30) < 0.1)
+        var renewed = server.configuration
+        renewed.tlsCertificateFile = directory.file("quarter.pem")
+        renewed.tlsKeyFile = directory.file("quarter.key")
+        server.server.reload(renewed, changedOptions: ["tls-cert", "tls-key"])
+        #expect(abs(try daysLeft() - 90) < 0.1, "the reloaded certificate's")
+    }
+
     @Test func healthTurns503WhenTheServerDrainsSoALoadBalancerSendsNoOneNew() throws {
         let server = try TestServer { $0.metricsAddress = Self.anyPort }
         let port = try metricsPort(server)

@@ -8,10 +8,10 @@ import Synchronization
 /// `--metrics HOST:PORT`: a plain HTTP/1.1 listener on its own socket and its own thread, for a
 /// monitoring host on 127.0.0.1 or an internal network (no TLS, no login: it shows counts, never
 /// content). One connection at a time, one request each (`Connection: close`): the head is read
-/// within `HTTPRequestHead.maximumBytes` and `requestDeadline`, answered by `respond`, and the
+/// within `HTTPRequestHead.maximumBytes` and `requestDeadlineMilliseconds`, answered by `respond`, and the
 /// connection closed. A peer that sends nothing holds the thread for the deadline at most.
 final class MetricsListener: @unchecked Sendable {
-    /// The time a connection has to send its request head and take the answer.
+    /// The time a connection has to send its request head, and again to take the answer.
     static let requestDeadlineMilliseconds: Int64 = 2_000
 
     /// The bound port (the asked one, or the one port 0 picked).
@@ -20,12 +20,16 @@ final class MetricsListener: @unchecked Sendable {
     private let wake: EventFD
     private let finished = DispatchSemaphore(value: 0)
     private let phase = Mutex(Phase.bound)
-
-    private enum Phase {
-        case bound, serving, stopped
-    }
     private let respond: @Sendable (HTTPRequestHead) -> HTTPResponse
     private let logger: Logger
+
+    private enum Phase {
+        /// Bound, no thread yet.
+        case bound
+        /// The thread accepts and answers.
+        case serving
+        case stopped
+    }
 
     /// Binds at once, so a bad address is a start-up error; serving starts with `start()`.
     init(host: String, port: Int, logger: Logger, respond: @escaping @Sendable (HTTPRequestHead) -> HTTPResponse) throws {
@@ -71,7 +75,11 @@ final class MetricsListener: @unchecked Sendable {
     private func acceptOne() -> Bool {
         var descriptors = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.fd, events: Int16(POLLIN), revents: 0)]
         guard (try? Syscall.poll(&descriptors, timeoutMilliseconds: -1)) != nil, descriptors[1].revents == 0 else { return false }
-        guard case .processed(let connection)? = try? Socket.accept(fd) else { return true }
+        guard case .processed(let connection)? = try? Socket.accept(fd) else {
+            // Out of descriptors, say: the next poll would say "readable" at once again.
+            usleep(100_000)
+            return true
+        }
         serve(connection)
         Syscall.close(connection)
         return true
@@ -89,12 +97,14 @@ final class MetricsListener: @unchecked Sendable {
         case .incomplete?, nil:
             return  // the peer went away or was too slow: nobody to answer
         }
-        write(response.encoded, to: connection, deadline: deadline)
+        // Answering may have taken a while (`/health` waits up to a second): sending gets its own time.
+        let sendBy = MonotonicClock.milliseconds() + Self.requestDeadlineMilliseconds
+        write(response.encoded, to: connection, deadline: sendBy)
         // A refused head may have more bytes behind it; closing with them unread would reset the
         // connection and could destroy the answer before the peer reads it. Half-close, then
         // drop what still comes until the peer closes (or the deadline).
         Socket.halfClose(connection)
-        discardInput(connection, deadline: deadline)
+        discardInput(connection, deadline: sendBy)
     }
 
     private func discardInput(_ connection: Int32, deadline: Int64) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A Snapshare class on more than one server, on this machine: a throwaway PostgreSQL, N
 # snapshare-server instances sharing it, and HAProxy in front of them on one address (TCP mode,
-# TLS passed through to the instances, which share one certificate). Everything listens on
+# TLS passed through to the instances, which share one certificate; each instance's GET /health
+# on its own --metrics port decides whether it is in the rotation). Everything listens on
 # 127.0.0.1 and is stopped by PID when the script ends (Ctrl-C). Debian's postgresql-15 and
 # haproxy are installed if missing.
 #
@@ -9,7 +10,8 @@
 #   --instances N  how many snapshare-server instances (default 3)
 #   --port PORT    the one address students use, 127.0.0.1:PORT (default 7443)
 #   --env FILE     once everything is up, write FILE for other scripts to source: CLUSTER_CA,
-#                  CLUSTER_DATABASE, CLUSTER_PGPORT, CLUSTER_INSTANCE_PIDS and CLUSTER_INSTANCE_PORTS
+#                  CLUSTER_DATABASE, CLUSTER_PGPORT, CLUSTER_INSTANCE_PIDS, CLUSTER_INSTANCE_PORTS
+#                  and CLUSTER_METRICS_PORTS
 #   --keep         keep the temporary folder (database, certificates, logs) at the end
 # Env: CLUSTER_BUILD=debug uses the debug build (default: release), SNAPSHARE_CLASS_CODE as for the server.
 set -euo pipefail
@@ -24,7 +26,7 @@ while [[ $# -gt 0 ]]; do
         --port) PORT=$2; shift 2 ;;
         --env) ENV_FILE=$2; shift 2 ;;
         --keep) KEEP=1; shift ;;
-        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "cluster: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -75,19 +77,26 @@ say "PostgreSQL on 127.0.0.1:$PGPORT"
 #    others use the same ones, so a client sees one server whichever instance it reaches.
 BACKENDS=""
 INSTANCE_PORTS=()
+METRICS_PORTS=()
 for i in $(seq 1 "$INSTANCES"); do
-    # Port 0: each instance binds a free port and says which in its log.
-    "$BIN/snapshare-server" --listen "127.0.0.1:0" --database "$DATABASE" --data "$WORK/instance-$i" \
+    # Port 0: each instance binds a free port and says which in its log; the same for its
+    # metrics listener (GET /metrics, GET /health), which only 127.0.0.1 reaches.
+    "$BIN/snapshare-server" --listen "127.0.0.1:0" --metrics "127.0.0.1:0" --database "$DATABASE" --data "$WORK/instance-$i" \
         --certs "$WORK/certs" --log-level info >"$WORK/instance-$i.log" 2>&1 &
     PIDS+=("$!")
     port=$(listening_port "$WORK/instance-$i.log" "$WORK/instance-$i.log" "${PIDS[-1]}")
+    # Printed after the listening line, in the same block of start-up lines.
+    metrics=$(sed -n 's|^  metrics: http://127\.0\.0\.1:\([0-9]*\)/metrics$|\1|p' "$WORK/instance-$i.log")
+    [[ -n "$metrics" ]] || { say "instance $i did not say its metrics port:"; cat "$WORK/instance-$i.log" >&2; exit 1; }
     INSTANCE_PORTS+=("$port")
-    say "instance $i (pid ${PIDS[-1]}) on 127.0.0.1:$port"
-    BACKENDS+="    server instance-$i 127.0.0.1:$port check inter 200ms fall 1 rise 2"$'\n'
+    METRICS_PORTS+=("$metrics")
+    say "instance $i (pid ${PIDS[-1]}) on 127.0.0.1:$port, metrics on 127.0.0.1:$metrics"
+    BACKENDS+="    server instance-$i 127.0.0.1:$port check port $metrics inter 200ms fall 1 rise 2"$'\n'
 done
 
-# 3. HAProxy: TCP, TLS passed through; a dead instance leaves the rotation within 200 ms, and a
-#    connection that meets it meanwhile is sent to another (every retry may pick another server).
+# 3. HAProxy: TCP, TLS passed through; an instance whose GET /health does not answer 200 (dead,
+#    or its store unavailable) leaves the rotation within 200 ms, and a connection that meets it
+#    meanwhile is sent to another (every retry may pick another server).
 #    Sources/TestSupport/HAProxy.swift runs the same settings for the failover test.
 cat >"$WORK/haproxy.cfg" <<CONF
 global
@@ -105,6 +114,8 @@ frontend snapshare
     default_backend instances
 backend instances
     balance leastconn
+    option httpchk GET /health
+    http-check expect status 200
 $BACKENDS
 CONF
 haproxy -f "$WORK/haproxy.cfg" -db >"$WORK/haproxy.log" 2>&1 &
@@ -117,7 +128,8 @@ if [[ -n "$ENV_FILE" ]]; then
     # value is quoted for the shell (a temporary folder may have spaces in its name).
     CLUSTER_CA=$WORK/certs/ca.pem CLUSTER_DATABASE=$DATABASE CLUSTER_PGPORT=$PGPORT
     CLUSTER_INSTANCE_PIDS=("${PIDS[@]:0:$INSTANCES}") CLUSTER_INSTANCE_PORTS=("${INSTANCE_PORTS[@]}")
-    declare -p CLUSTER_CA CLUSTER_DATABASE CLUSTER_PGPORT CLUSTER_INSTANCE_PIDS CLUSTER_INSTANCE_PORTS >"$ENV_FILE.partial"
+    CLUSTER_METRICS_PORTS=("${METRICS_PORTS[@]}")
+    declare -p CLUSTER_CA CLUSTER_DATABASE CLUSTER_PGPORT CLUSTER_INSTANCE_PIDS CLUSTER_INSTANCE_PORTS CLUSTER_METRICS_PORTS >"$ENV_FILE.partial"
     mv "$ENV_FILE.partial" "$ENV_FILE"
 fi
 
@@ -125,6 +137,7 @@ cat <<EOF
 Snapshare on $INSTANCES instances behind 127.0.0.1:$PORT, sharing PostgreSQL ($DATABASE).
   students:   snapshare --server localhost:$PORT --ca $WORK/certs/ca.pem
   an admin:   $BIN/snapshare-server admin add NAME --password-stdin --database $DATABASE
+  metrics:    $(for m in "${METRICS_PORTS[@]}"; do printf 'http://127.0.0.1:%s/metrics ' "$m"; done)
   logs:       $WORK/instance-*.log, $WORK/haproxy.log
   pids:       ${PIDS[*]} (kill one instance to see the others carry on)
 Ctrl-C stops everything.

@@ -4,7 +4,9 @@ import Posix
 /// HAProxy in front of several instances, as `scripts/cluster.sh` runs it: TCP mode, TLS passed
 /// through, least connections, on 127.0.0.1 and a free port. A connection to a dead instance is
 /// sent to another at once (`option redispatch 1`: every retry may choose another server), so
-/// clients see one server while any instance lives. Stopped (SIGKILL) when released. Nil when Debian's `haproxy` is not installed.
+/// clients see one server while any instance lives. With `healthPorts` (each instance's
+/// `--metrics` port), an instance is in the rotation while its GET /health answers 200.
+/// Stopped (SIGKILL) when released. Nil when Debian's `haproxy` is not installed.
 public final class HAProxy: @unchecked Sendable {
     public static let path: String? = ["/usr/sbin/haproxy", "/usr/bin/haproxy"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
@@ -12,12 +14,15 @@ public final class HAProxy: @unchecked Sendable {
     private let directory = TemporaryDirectory("snapshare-haproxy")
     private let child: RunningProcess
 
-    public init(backendPorts: [Int]) throws {
+    public init(backendPorts: [Int], healthPorts: [Int] = []) throws {
         guard let path = Self.path else { throw ProcessError("haproxy is not installed") }
+        precondition(healthPorts.isEmpty || healthPorts.count == backendPorts.count, "one health port per instance")
         port = ServerProcess.freePort()
         let servers = backendPorts.enumerated().map { index, port in
-            "    server instance-\(index + 1) 127.0.0.1:\(port) check inter 200ms fall 1 rise 2"
+            let health = healthPorts.isEmpty ? "" : " port \(healthPorts[index])"
+            return "    server instance-\(index + 1) 127.0.0.1:\(port) check\(health) inter 200ms fall 1 rise 2"
         }
+        let checks = healthPorts.isEmpty ? "" : "    option httpchk GET /health\n    http-check expect status 200\n"
         let configuration = """
             global
                 maxconn 1000
@@ -33,7 +38,7 @@ public final class HAProxy: @unchecked Sendable {
                 default_backend instances
             backend instances
                 balance leastconn
-            \(servers.joined(separator: "\n"))
+            \(checks)\(servers.joined(separator: "\n"))
 
             """
         let file = directory.path + "/haproxy.cfg"

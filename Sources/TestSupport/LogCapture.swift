@@ -8,9 +8,9 @@ public final class LogCapture: Sendable {
 
     public init() {}
 
-    /// A logger at `level` that writes here.
-    public func logger(level: LogLevel = .info) -> Logger {
-        Logger(level: level) { [self] line in lines.withLock { $0.append(line) } }
+    /// A logger at `level` that writes here, in `format`.
+    public func logger(level: LogLevel = .info, format: LogFormat = .text) -> Logger {
+        Logger(level: level, format: format) { [self] line in lines.withLock { $0.append(line) } }
     }
 
     /// Every line so far.

@@ -85,7 +85,7 @@ public final class TestServer: @unchecked Sendable {
     }
 
     private static func logger(_ config: ServerConfiguration, _ log: LogCapture?) -> Logger {
-        log?.logger(level: config.logLevel) ?? Logger(level: config.logLevel)
+        log?.logger(level: config.logLevel, format: config.logFormat) ?? Logger(level: config.logLevel, format: config.logFormat)
     }
 
     /// Stops the server (the data folder stays until this object goes away).

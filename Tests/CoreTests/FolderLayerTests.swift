@@ -10,7 +10,7 @@ struct FolderLayerTests {
     /// Rows from the top; a folder may use folders of later rows only.
     static let serverLayers: [[String]] = [
         ["Startup"],
-        ["Connection", "Administration"],
+        ["Connection", "Administration", "Monitoring"],
         ["Handlers"],
         ["Albums"],
         ["Storage"],

@@ -33,11 +33,13 @@ struct InstanceFailoverTests {
         let directory = TemporaryDirectory("snapshare-failover")
         let certs = directory.path + "/certs"
         // The first makes the certificates; the second presents the same ones.
-        let doomed = try ServerProcess(dataDirectory: directory.path + "/a", certsDirectory: certs,
-                                       port: ServerProcess.freePort(), arguments: ["--database", conninfo])
-        let survivor = try ServerProcess(dataDirectory: directory.path + "/b", certsDirectory: certs,
-                                         port: ServerProcess.freePort(), arguments: ["--database", conninfo])
-        let proxy = try HAProxy(backendPorts: [doomed.port, survivor.port])
+        // Each with its metrics port, whose GET /health HAProxy checks.
+        let metricsPorts = [ServerProcess.freePort(), ServerProcess.freePort()]
+        let doomed = try ServerProcess(dataDirectory: directory.path + "/a", certsDirectory: certs, port: ServerProcess.freePort(),
+                                       arguments: ["--database", conninfo, "--metrics", "127.0.0.1:\(metricsPorts[0])"])
+        let survivor = try ServerProcess(dataDirectory: directory.path + "/b", certsDirectory: certs, port: ServerProcess.freePort(),
+                                         arguments: ["--database", conninfo, "--metrics", "127.0.0.1:\(metricsPorts[1])"])
+        let proxy = try HAProxy(backendPorts: [doomed.port, survivor.port], healthPorts: metricsPorts)
         let settings = ConnectionSettings(host: "127.0.0.1", port: proxy.port, caFile: certs + "/ca.pem")
 
         // Six students, one connection each; least-connections puts three on each instance.

@@ -104,6 +104,8 @@ struct ServerConfigFileTests {
             frame-timeout = 30s
             drain-timeout = 5s
             log-level = warning
+            log-format = json
+            metrics = 127.0.0.1:0
             photos = builtin
             photo-radius = 3
             """

@@ -1,6 +1,7 @@
 import Foundation
 import Wire
 import Imaging
+import Synchronization
 
 /// Performing a download: the steps `AlbumDownload` decides, each against the photo source or
 /// storage.
@@ -21,12 +22,15 @@ extension Albums {
             // registered below.
             let task = Task(executorPreference: executor) {
                 await self.download(pinID: pinID, initial: initial, searched: searched)
+                // Replaced, cancelled with its pin, or stopped with the server: not finished.
+                if !Task.isCancelled { self.downloadsFinished.add(1, ordering: .relaxed) }
                 self.jobs.withLock { jobs in
                     if jobs.byPin[pinID]?.token == token { jobs.byPin.removeValue(forKey: pinID) }
                 }
                 self.running.leave()
             }
             jobs.byPin[pinID] = Job(token: token, task: task)
+            downloadsStarted.add(1, ordering: .relaxed)
             return true
         }
         replaced?.cancel()

@@ -82,6 +82,10 @@ public final class Albums: Sendable {
     /// How often abandoned albums are looked for.
     let leaseScanInterval: Duration
     let scanner = Mutex<Task<Void, Never>?>(nil)
+    /// Downloads started, and those that ran to their end (the album ready, empty or failed, or
+    /// another instance's lease), for `GET /metrics`.
+    let downloadsStarted = Atomic<Int64>(0)
+    let downloadsFinished = Atomic<Int64>(0)
 
     public init(storage: StorageExecutor, provider: any PhotoProvider, gazetteer: Gazetteer, limits: ImageLimits,
                 imageCeiling: ImageCeiling = ImageCeiling(), logger: Logger,
@@ -158,6 +162,9 @@ public final class Albums: Sendable {
             }
         }
     }
+
+    /// Album downloads this instance runs now.
+    var downloadsRunning: Int { jobs.withLock { $0.byPin.count } }
 
     /// Whether this instance is downloading `pinID`'s album now.
     func isDownloading(_ pinID: Int64) -> Bool { jobs.withLock { $0.byPin[pinID] != nil } }

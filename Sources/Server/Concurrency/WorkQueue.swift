@@ -18,6 +18,13 @@ final class WorkQueue<Job>: @unchecked Sendable {
         return true
     }
 
+    /// How many jobs wait now (for the metrics; stale as soon as it is read).
+    var count: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return jobs.count
+    }
+
     /// Stops accepting jobs; the threads drain what is queued and then see nil.
     func close() {
         condition.lock()

@@ -1,6 +1,7 @@
 import Foundation
 import Wire
 import Imaging
+import CommandLineParsing
 
 /// Everything the server can be told, with the defaults it runs on when told nothing.
 public struct ServerConfiguration: Sendable {
@@ -17,6 +18,10 @@ public struct ServerConfiguration: Sendable {
     public var classCode: String?
     public var snapTTLMilliseconds: Int64 = 7 * 24 * 3600 * 1000
     public var logLevel: LogLevel = .info
+    /// How log lines are written (`--log-format`).
+    public var logFormat: LogFormat = .text
+    /// Where `GET /metrics` and `GET /health` are served over plain HTTP (`--metrics`); off when nil.
+    public var metricsAddress: HostPort?
     /// Where album photos come from (`--photos`); built with `photoSettings`.
     public var photoSource: PhotoSource = .builtin
     /// Photos are searched within this distance of a pin (`--photo-radius`), as Flickr's `radius`.

@@ -251,6 +251,7 @@ final class ServerCore: @unchecked Sendable {
     private func tick() {
         let now = now()
         for connection in Array(connections.values) { connection.tick(now: now) }
+        metrics.connectionStates(ConnectionStates(connections.values))
         if let listener, !listener.accepting, canAccept { listener.resume() }
         for line in census.refusalReport(now: now) { logger.warning(line) }
     }

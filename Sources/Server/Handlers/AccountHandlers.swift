@@ -137,6 +137,7 @@ extension RequestHandler {
             let minutes = throttle.policy.window / 60_000
             let (reason, remedy) = Self.refusal(scope, what: what, name: name, address: context.peerAddress,
                                                 fromDevice: address != context.peerAddress)
+            metrics.throttleRefused(throttle.kind)
             logger.warning("\(what)\(shown) from \(context.peerAddress) refused: \(reason) in \(minutes) min; retry in \(seconds) s")
             throw ErrorMessage(code: .rateLimited, message: "\(reason); try again in \(seconds) s\(remedy)")
         case .allowed(let attempt):

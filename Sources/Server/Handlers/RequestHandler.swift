@@ -1,5 +1,6 @@
 import Foundation
 import Wire
+import Posix
 
 /// Turns one request frame into one reply: decode, check identity and input, run the storage
 /// work, encode. Handlers never touch sockets; storage never sees frames.
@@ -55,13 +56,22 @@ public final class RequestHandler: Sendable {
     /// Answers a request whose route runs on the event loop, on the calling thread.
     func answerInline(_ route: RequestRoute, _ frame: Frame, context: RequestContext) -> HandlerOutcome {
         guard case .inline(let body) = route.run else { preconditionFailure("\(route.request) is not answered inline") }
-        do { return try body(self, frame, context) } catch { return failure(error, context) }
+        let completion = measured(route)
+        let outcome: HandlerOutcome
+        do { outcome = try body(self, frame, context) } catch { outcome = failure(error, context) }
+        completion(outcome)
+        return outcome
     }
 
     /// Answers a request whose route runs in storage or on the handler threads; `completion`
     /// runs on some other thread, once.
     func handle(_ route: RequestRoute, _ frame: Frame, context: RequestContext,
-                completion: @escaping @Sendable (HandlerOutcome) -> Void) {
+                completion reply: @escaping @Sendable (HandlerOutcome) -> Void) {
+        let measure = measured(route)
+        let completion: @Sendable (HandlerOutcome) -> Void = { outcome in
+            measure(outcome)
+            reply(outcome)
+        }
         switch route.run {
         case .inline(let body):
             completion((try? body(self, frame, context)) ?? failure(ErrorMessage(code: .internalError, message: "internal server error"), context))
@@ -77,6 +87,15 @@ public final class RequestHandler: Sendable {
                 }
                 completion(outcome)
             }
+        }
+    }
+
+    /// Starts the clock on a request of `route`; the returned closure counts its outcome and
+    /// latency in the metrics, once the reply is known.
+    private func measured(_ route: RequestRoute) -> @Sendable (HandlerOutcome) -> Void {
+        let started = MonotonicClock.nanoseconds()
+        return { [metrics] outcome in
+            metrics.requestCompleted(route.request, result: outcome.result, nanoseconds: MonotonicClock.nanoseconds() &- started)
         }
     }
 

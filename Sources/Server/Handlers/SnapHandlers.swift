@@ -45,6 +45,7 @@ extension RequestHandler {
             return try store.insertSnap(stored)
         }
         changes.bump()
+        metrics.snapPosted(bytes: request.image.count)
         logger.info("\(user.name) posted snap \(listing.id) to \(listing.feedName) (\(listing.byteCount) bytes)")
         return HandlerOutcome(SnapPosted(snap: Self.info(listing)), for: context)
     }

@@ -26,10 +26,11 @@ public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
 /// Copies of a logger share its level: a reload that sets it changes every copy at once.
 public struct Logger: Sendable {
     private let threshold: Threshold
+    public var format: LogFormat
     private let sink: @Sendable (String) -> Void
 
-    public init(level: LogLevel, sink: @escaping @Sendable (String) -> Void = Logger.standardError) {
-        threshold = Threshold(level); self.sink = sink
+    public init(level: LogLevel, format: LogFormat = .text, sink: @escaping @Sendable (String) -> Void = Logger.standardError) {
+        threshold = Threshold(level); self.format = format; self.sink = sink
     }
 
     /// The least level written, shared by every copy of this logger.
@@ -53,10 +54,18 @@ public struct Logger: Sendable {
         StandardErrorLog.shared.write(line)
     }
 
-    public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
+    /// Writes one event; `fields` (never secrets) follow the message as `name=value` in text,
+    /// as members of the object in JSON.
+    public func log(_ level: LogLevel, _ message: @autoclosure () -> String, fields: KeyValuePairs<String, String> = [:]) {
         guard level >= self.level else { return }
-        let time = Date().formatted(.iso8601)
-        sink("\(time) \(level.name.uppercased()) \(message())")
+        let time = Date()
+        switch format {
+        case .text:
+            let extra = fields.map { " \($0.key)=\($0.value)" }.joined()
+            sink("\(time.formatted(.iso8601)) \(level.name.uppercased()) \(message())\(extra)")
+        case .json:
+            sink(JSONLogLine.line(time: time, level: level, message: message(), fields: fields))
+        }
     }
 
     public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }

@@ -59,6 +59,9 @@ public enum ServerCommandLine {
             OptionSpec("--frame-timeout", valueName: "DURATION", help: "time to finish a frame once started (default 60s)"),
             OptionSpec("--drain-timeout", valueName: "DURATION", help: "at SIGTERM, how long requests in flight may take to finish (default 10s)"),
             OptionSpec("--log-level", valueName: "LEVEL", help: "debug, info, warning or error (default info)"),
+            OptionSpec("--log-format", valueName: "FORMAT", help: "text (default) or json: one JSON object per line with time, level and message"),
+            OptionSpec("--metrics", valueName: "HOST:PORT",
+                       help: "serve GET /metrics (Prometheus) and GET /health over plain HTTP here; for 127.0.0.1 or an internal network (default off)"),
             OptionSpec("--photos", valueName: "SOURCE", help: "album photos from builtin (default, offline), flickr, or dir:PATH (a folder with index.csv)"),
             OptionSpec("--flickr-key", valueName: "KEY", help: "Flickr API key, required with --photos flickr (never logged)", environmentVariable: "SNAPSHARE_FLICKR_KEY", isSecret: true),
             OptionSpec("--flickr-endpoint", valueName: "URL", help: "Flickr REST endpoint (default https://api.flickr.com/services/rest/)"),
@@ -280,6 +283,7 @@ public enum ServerCommandLine {
             guard let parsedLevel = LogLevel(name: level) else { throw parsed.valueError("--log-level", "--log-level is debug, info, warning or error") }
             config.logLevel = parsedLevel
         }
+        try monitoring(parsed, into: &config)
         do {
             config.photoSource = try PhotoSource.parse(
                 parsed.string("--photos") ?? "builtin", flickrKey: parsed.string("--flickr-key"),
@@ -294,5 +298,14 @@ public enum ServerCommandLine {
             config.photoSearchRadiusKilometres = radius
         }
         return config
+    }
+
+    /// `--log-format` and `--metrics`.
+    private static func monitoring(_ parsed: ParsedCommand, into config: inout ServerConfiguration) throws {
+        if let name = parsed.string("--log-format") {
+            guard let format = LogFormat(name: name) else { throw parsed.valueError("--log-format", "--log-format is text or json") }
+            config.logFormat = format
+        }
+        if let address = try parsed.hostPort("--metrics", defaultPort: 9464) { config.metricsAddress = address }
     }
 }

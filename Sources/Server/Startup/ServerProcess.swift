@@ -26,7 +26,7 @@ struct ServerProcess {
         let signals = try SignalPipe(forwarding: [SIGHUP, SIGINT, SIGTERM])
         defer { signals.close() }
         let notifier = ServiceNotifier(environment: environment)
-        let logger = Logger(level: configuration.logLevel)
+        let logger = Logger(level: configuration.logLevel, format: configuration.logFormat)
         let server = try SnapshareServer(configuration: configuration, logger: logger)
         let port = try server.start()
         print(startLines(server, port: port).joined(separator: "\n"))
@@ -83,6 +83,9 @@ struct ServerProcess {
         lines += (server.servedChain?.pinLines ?? []).map { "  " + $0 }
         if config.classCode != nil { lines.append("  registration requires the class code") }
         lines.append("  photos: \(config.photoSource)")
+        if let metricsPort = server.metricsPort, let address = config.metricsAddress {
+            lines.append("  metrics: http://\(HostPort(host: address.host, port: UInt16(metricsPort)))/metrics")
+        }
         return lines
     }
 

@@ -28,6 +28,12 @@ public final class SnapshareServer: @unchecked Sendable {
     private let stopped = Atomic<Bool>(false)
     /// The time of day for everything the server stores, expires and throttles.
     public let clock: WallClock
+    /// `--metrics`: GET /metrics and GET /health over plain HTTP, once started.
+    private var metricsListener: MetricsListener?
+    /// The port `--metrics` serves on once started (the one port 0 picked); nil without it.
+    public var metricsPort: Int? { metricsListener?.port }
+    /// Draining for a stop: `/health` says 503, so a load balancer sends no one new.
+    private let draining = Atomic<Bool>(false)
 
     /// A server from `configuration`; `clock` is the machine's unless a test brings its own.
     public init(configuration: ServerConfiguration, logger: Logger, clock: WallClock = .system) throws {
@@ -48,6 +54,7 @@ public final class SnapshareServer: @unchecked Sendable {
         certificates = served.devSet
         servedChain = served.chain
         metrics = ServerMetrics(startedAt: clock.now())
+        metrics.certificateExpires(at: servedChain?.leafNotAfter)
         let ceiling = ImageCeiling(largestStoredImage: try storage.readSync { store in try store.largestStoredImage() })
         albums = Albums(storage: storage, provider: photos, gazetteer: gazetteer,
                                  limits: configuration.imageLimits, imageCeiling: ceiling,
@@ -70,6 +77,10 @@ public final class SnapshareServer: @unchecked Sendable {
     public func start() throws -> Int {
         // Bind first: a server that cannot listen starts nothing else (and reports only that).
         port = try core.start()
+        do { try startMetrics() } catch {
+            stop()
+            throw error
+        }
         purgeExpired()
         albums.resumeUnfinished()
         purgeTask = PeriodicTask(name: "purge", intervalMilliseconds: configuration.expiryPurgeIntervalMilliseconds) { [weak self] in
@@ -87,6 +98,7 @@ public final class SnapshareServer: @unchecked Sendable {
         let forgetThrottlesAfter = [configuration.loginThrottle, configuration.classCodeThrottle, configuration.deviceLoginThrottle]
             .map { $0.window + $0.pendingLifetime }.max()!
         let deviceLifetime = configuration.deviceLifetimeMilliseconds
+        let metrics = self.metrics
         storage.write({ store -> Int in
             let erased = try store.purgeExpired(now: now)
             _ = try store.deleteExpiredSessions(now: now)
@@ -94,6 +106,7 @@ public final class SnapshareServer: @unchecked Sendable {
             _ = try store.deleteDevices(lastUsedBefore: now - deviceLifetime)
             return erased
         }, completion: { result in
+            metrics.purgeFinished(result)
             switch result {
             case .success(let erased) where erased > 0:
                 logger.info("erased the images of \(erased) expired snaps")
@@ -113,6 +126,7 @@ public final class SnapshareServer: @unchecked Sendable {
             core.replaceTLSContext(served.context)
             certificates = served.devSet
             servedChain = served.chain
+            metrics.certificateExpires(at: served.chain?.leafNotAfter)
             logger.info((["reload: serving the certificate \(served.chainFile)"] + (served.chain?.pinLines ?? [])).joined(separator: "; "))
         } catch {
             let kept = servedChain.map { "; still serving the previous one (SHA-256 \($0.leafFingerprint))" } ?? "; still serving the previous one"
@@ -133,7 +147,8 @@ public final class SnapshareServer: @unchecked Sendable {
     /// Stops accepting and lets the connections finish what they have in flight (see
     /// `ServerCore.drain`); returns how many were still open after `timeoutMilliseconds`.
     public func drain(timeoutMilliseconds: Int64, interrupted: () -> Bool = { false }) -> Int {
-        core.drain(timeoutMilliseconds: timeoutMilliseconds, interrupted: interrupted)
+        draining.store(true, ordering: .releasing)
+        return core.drain(timeoutMilliseconds: timeoutMilliseconds, interrupted: interrupted)
     }
 
     /// Stops serving and closes storage. Only the first call does anything, and a server
@@ -145,6 +160,20 @@ public final class SnapshareServer: @unchecked Sendable {
         albums.shutdown()
         handler.changes.stop()
         core.stop()
+        metricsListener?.stop()
         storage.shutdown()
+    }
+}
+
+/// `--metrics`: the monitoring listener, started once the core listens.
+extension SnapshareServer {
+    private func startMetrics() throws {
+        guard let address = configuration.metricsAddress else { return }
+        let endpoints = MonitoringEndpoints(metrics: metrics, storage: storage, albums: albums, health: HealthProbe(storage: storage, logger: logger)) {
+            [weak self] in self.map { !$0.stopped.load(ordering: .acquiring) && !$0.draining.load(ordering: .acquiring) } ?? false
+        }
+        let listener = try MetricsListener(host: address.host, port: Int(address.port), logger: logger, respond: endpoints.respond)
+        metricsListener = listener
+        listener.start()
     }
 }

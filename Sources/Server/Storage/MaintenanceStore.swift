@@ -11,6 +11,8 @@ public protocol MaintenanceStore: AnyObject {
     func compact() throws
     /// The size of the largest image stored (snaps, album photos and thumbnails), 0 when none.
     func largestStoredImage() throws -> Int
+    /// Runs the most trivial query, for health checks: throws when the database does not answer.
+    func answers() throws
     /// Named counters for `admin stats`, always the same names in the same order.
     func statistics(now: Int64) throws -> [Statistic]
 }

@@ -14,6 +14,10 @@ extension SQLStore: MaintenanceStore {
         }
     }
 
+    public func answers() throws {
+        try translatingErrors("checking the database") { _ = try sql.queryFirst("SELECT 1 AS one") { $0.int("one") } }
+    }
+
     public func compact() throws {
         try translatingErrors("compacting") { try engine.compact() }
     }

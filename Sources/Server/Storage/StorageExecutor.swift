@@ -29,6 +29,8 @@ public final class StorageExecutor: @unchecked Sendable {
     private let counterLock = NSLock()
     /// Guarded by `counterLock`.
     private var batchCount = 0
+    /// How long each write batch took, from BEGIN to COMMIT's return (for `GET /metrics`).
+    public let commitDurations = DurationHistogram()
 
     /// Opens the writer store (migrating the file), then `readerCount` read-only stores, and
     /// starts one thread for each. Throws if any store cannot be opened; nothing is left running.
@@ -46,7 +48,7 @@ public final class StorageExecutor: @unchecked Sendable {
             while true {
                 let batch = writes.nextBatch(maximumCount: maximumBatchSize)
                 if batch.isEmpty { return }
-                Self.runWriteBatch(batch, on: store) { self?.countBatch() }
+                Self.runWriteBatch(batch, on: store) { self?.countBatch(nanoseconds: $0) }
             }
         }
         for (index, reader) in readers.enumerated() {
@@ -100,6 +102,10 @@ public final class StorageExecutor: @unchecked Sendable {
         threadsRunning.wait()
     }
 
+    /// Writes waiting for the writer, and reads for a reader, now.
+    public var queuedWrites: Int { writes.count }
+    public var queuedReads: Int { reads.count }
+
     /// How many batches the writer has finished; counted before their
     /// completions run (for tests).
     var committedBatchCount: Int {
@@ -114,8 +120,9 @@ public final class StorageExecutor: @unchecked Sendable {
         }
     }
 
-    private func countBatch() {
+    private func countBatch(nanoseconds: UInt64) {
         counterLock.withLock { batchCount += 1 }
+        commitDurations.observe(nanoseconds: nanoseconds)
     }
 
     private func waitFor<T: Sendable>(_ submit: (@escaping @Sendable (Result<T, any Error>) -> Void) -> Void) throws -> T {
@@ -150,10 +157,11 @@ public final class StorageExecutor: @unchecked Sendable {
     /// deadlock with another instance (`StorageJob.mayRunAgain`) run again in a batch of their
     /// own once this one has committed and released its locks.
     private static func runWriteBatch(_ batch: [any StorageJob], on store: any SnapshareStore,
-                                      beforeCompletions: () -> Void) {
+                                      beforeCompletions: (_ nanoseconds: UInt64) -> Void) {
         var batch = batch
         while !batch.isEmpty {
             var batchFailure: (any Error)?
+            let started = MonotonicClock.nanoseconds()
             do {
                 try store.transaction {
                     for job in batch {
@@ -163,7 +171,7 @@ public final class StorageExecutor: @unchecked Sendable {
             } catch {
                 batchFailure = batchError(error)
             }
-            beforeCompletions()
+            beforeCompletions(MonotonicClock.nanoseconds() &- started)
             // Only now, after COMMIT returned, may anyone learn that a write happened. A job
             // PostgreSQL broke off (a deadlock) runs again, in a batch of its own making.
             var again: [any StorageJob] = []

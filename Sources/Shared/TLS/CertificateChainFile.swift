@@ -1,4 +1,5 @@
 import COpenSSL
+import Foundation
 
 /// What a PEM chain file (leaf first) shows a client: the fingerprints an operator reads out to students.
 public struct CertificateChainFile: Sendable, Equatable {
@@ -9,13 +10,18 @@ public struct CertificateChainFile: Sendable, Equatable {
     public let anchorSHA256: [UInt8]
     /// How many certificates the file holds.
     public let count: Int
+    /// When the leaf stops being valid (its notAfter), for the metrics; nil when unreadable.
+    public let leafNotAfter: Date?
 
     /// Reads every certificate of `path`; throws `.configuration` when it holds none or cannot be read.
     public init(path: String) throws(TLSError) {
         var fingerprints: [[UInt8]] = []
+        var leafNotAfter: Date?
         _ = try PEMFile.read(path) { bio in
             while let certificate = PEM_read_bio_X509(bio, nil, nil, nil) {
-                fingerprints.append(X509Certificate(taking: certificate).sha256)
+                let loaded = X509Certificate(taking: certificate)
+                if fingerprints.isEmpty { leafNotAfter = loaded.notAfter }
+                fingerprints.append(loaded.sha256)
             }
             return nil
         }
@@ -25,6 +31,7 @@ public struct CertificateChainFile: Sendable, Equatable {
         leafSHA256 = first
         anchorSHA256 = last
         count = fingerprints.count
+        self.leafNotAfter = leafNotAfter
     }
 
     /// The pinned fingerprint as `openssl x509 -fingerprint` shows it, "AB:CD:…".

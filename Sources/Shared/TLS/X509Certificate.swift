@@ -34,6 +34,14 @@ final class X509Certificate: @unchecked Sendable {
         return digest
     }
 
+    /// The end of the validity period (notAfter); nil when OpenSSL cannot read it.
+    var notAfter: Date? {
+        defer { OpenSSLErrorQueue.clear() }
+        var parts = tm()
+        guard let time = X509_get0_notAfter(handle), ASN1_TIME_to_tm(time, &parts) == 1 else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(timegm(&parts)))
+    }
+
     /// The certificate as PEM text.
     func pem() throws(TLSError) -> [UInt8] {
         try PEMFile.encode("certificate") { PEM_write_bio_X509($0, handle) }

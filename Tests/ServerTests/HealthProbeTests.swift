@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Server
+
+/// `/health`'s store check on a real executor and SQLite file: an answer within the second is
+/// healthy; a store that does not answer in time fails the check after that second, and later
+/// checks at once while its read is still pending, so none ever queue behind it.
+@Suite struct HealthProbeTests {
+    @Test func aStoreBusyPastTheTimeoutFailsTheCheckWithoutQueueingMore() throws {
+        let directory = TemporaryDirectory("snapshare-health")
+        let storage = try StorageExecutor.sqlite(path: directory.file("health.db"), readers: 1)
+        defer { storage.shutdown() }
+        let probe = HealthProbe(storage: storage, logger: LogCapture().logger(), timeout: .milliseconds(300))
+        #expect(probe.problem(listening: true) == nil)
+        #expect(probe.problem(listening: false) == "the server is not serving (draining or stopped)")
+
+        // The one reader is busy for a second: the check's read waits behind it.
+        storage.read({ _ in Thread.sleep(forTimeInterval: 1) }, completion: { _ in })
+        let started = Date()
+        #expect(probe.problem(listening: true) == "the store did not answer within 0.3 s")
+        #expect(Date().timeIntervalSince(started) < 0.9)
+        #expect(probe.problem(listening: true) == "the store has not answered the previous check yet")
+        #expect(Date().timeIntervalSince(started) < 0.9, "at once")
+
+        // Once the reader is free, the pending read answers and checks pass again.
+        let deadline = Date().addingTimeInterval(5)
+        var problem = probe.problem(listening: true)
+        while problem != nil && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+            problem = probe.problem(listening: true)
+        }
+        #expect(problem == nil)
+    }
+}

@@ -87,6 +87,26 @@ struct SQLTests {
         }
     }
 
+    @Test("the same statement with other values is prepared once: the statement caches are keyed by the rendered text")
+    func statementsArePreparedOnce() throws {
+        for (engine, open) in Self.connections {
+            let (connection, close) = try open()
+            defer { close() }
+            func prepared() -> Int {
+                (connection as? SQLiteDatabase)?.preparedStatementCount ?? (connection as? PostgresConnection)?.preparedStatementCount ?? -1
+            }
+            func round(_ value: Int64) throws {
+                try connection.execute("INSERT INTO t (i, s) VALUES (\(value), \("row \(value)"))")
+                _ = try connection.queryFirst("SELECT s FROM t WHERE i = \(value)") { $0.string("s") }
+            }
+            try round(0)
+            let warm = prepared()
+            #expect(warm >= 2, "\(engine)")
+            for value in 1...50 { try round(Int64(value)) }
+            #expect(prepared() == warm, "\(engine): 100 more runs with other values prepared nothing new")
+        }
+    }
+
     @Test("a primary-key conflict is classified the same on both engines")
     func failuresAreClassifiedOnce() throws {
         for (engine, open) in Self.connections {

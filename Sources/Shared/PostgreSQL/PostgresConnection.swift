@@ -13,6 +13,8 @@ public final class PostgresConnection {
     private let handle: OpaquePointer
     /// Prepared statements by SQL text: their server-side names.
     private var prepared: [String: String] = [:]
+    /// How many statements this connection holds prepared (one per distinct SQL text).
+    public var preparedStatementCount: Int { prepared.count }
     private var transactionDepth = 0
     /// Run on every new connection, the first and each `reconnect`.
     private let sessionSetup: String?

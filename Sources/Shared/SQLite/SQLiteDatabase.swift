@@ -26,6 +26,8 @@ public final class SQLiteDatabase {
 
     private let handle: OpaquePointer
     private var statementCache: [String: SQLiteStatement] = [:]
+    /// How many statements this connection holds prepared (one per distinct SQL text).
+    public var preparedStatementCount: Int { statementCache.count }
     /// Copies the WAL into the file on its own thread, when asked for at open (see `WALCheckpointer`).
     private var checkpointer: WALCheckpointer?
     /// 0 outside a transaction, 1 inside the outermost `transaction`, +1 per savepoint.

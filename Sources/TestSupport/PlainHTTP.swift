@@ -13,6 +13,11 @@ public enum PlainHTTP {
     }
 
     /// `GET path` on 127.0.0.1:`port`.
+    /// The value of the Prometheus sample written exactly as `series` (`name{labels}`) in `body`, or nil.
+    public static func sample(_ body: String, _ series: String) -> Double? {
+        body.split(separator: "\n").first { $0.hasPrefix(series + " ") }.flatMap { Double($0.dropFirst(series.count + 1)) }
+    }
+
     public static func get(port: Int, _ path: String, timeout: Double = 10) throws -> Response {
         try exchange(port: port, "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: snapshare-tests\r\n\r\n", timeout: timeout)
     }

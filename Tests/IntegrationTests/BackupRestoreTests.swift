@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Client
+import CommandLineParsing
 import Foundation
 import Posix
 import Synchronization
@@ -67,6 +68,54 @@ struct BackupRestoreTests {
         #expect(before.isSubset(of: listed), "missing: \(before.subtracting(listed).sorted())")
         let next = try student.post(feed: "Memes", image: TestImages.sample(1))
         #expect(next.id > posts.map(\.id).max()!, "no id the lost server handed out after the backup is handed out again")
+    }
+
+    @Test("--backup-every takes a backup each interval into files named by their time, keeps --backup-keep, and counts them")
+    func scheduledBackups() throws {
+        let directory = TemporaryDirectory("snapshare-scheduled")
+        let folder = directory.file("backups")
+        let server = try TestServer {
+            $0.backupDirectory = folder
+            $0.backupIntervalMilliseconds = 1000
+            $0.backupKeep = 2
+            $0.metricsAddress = HostPort(host: "127.0.0.1", port: 0)
+        }
+        let alice = try server.registeredSession("alice")
+        _ = try alice.post(feed: "Memes", image: TestImages.sample(4))
+        let port = try #require(server.server.metricsPort)
+        func taken() throws -> Double { PlainHTTP.sample(try PlainHTTP.get(port: port, "/metrics").body, "snapshare_backups_total") ?? 0 }
+        let deadline = Date().addingTimeInterval(60)
+        while try taken() < 4 && Date() < deadline { usleep(100_000) }
+        #expect(try taken() >= 4, "one at start, then one a second")
+        usleep(200_000)
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        #expect(files.count == 2, "the oldest are removed beyond --backup-keep: \(files)")
+        #expect(files.allSatisfy { $0.wholeMatch(of: /snapshare-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z\.backup/) != nil }, "\(files)")
+        for file in files {
+            #expect(try FileManager.default.attributesOfItem(atPath: folder + "/" + file)[.posixPermissions] as? Int == 0o600)
+        }
+        let restore = try Subprocess.run("snapshare-server", ["restore", "--from", folder + "/" + files.last!, "--data", directory.file("restored")])
+        #expect(restore.status == 0 && restore.stdout.contains("snaps              1"), "\(restore.stdout)\(restore.stderr)")
+        #expect((PlainHTTP.sample(try PlainHTTP.get(port: port, "/metrics").body, "snapshare_last_backup_timestamp_seconds") ?? 0) > 0)
+    }
+
+    @Test("a scheduled backup that cannot be written is logged and counted, and the server goes on")
+    func failedScheduledBackup() throws {
+        let directory = TemporaryDirectory("snapshare-scheduled-fail")
+        let notAFolder = try directory.write("a file", to: "backups")
+        let log = LogCapture()
+        let server = try TestServer(log: log) {
+            $0.backupDirectory = notAFolder
+            $0.backupIntervalMilliseconds = 1000
+            $0.metricsAddress = HostPort(host: "127.0.0.1", port: 0)
+        }
+        let port = try #require(server.server.metricsPort)
+        let deadline = Date().addingTimeInterval(30)
+        func failures() throws -> Double { PlainHTTP.sample(try PlainHTTP.get(port: port, "/metrics").body, "snapshare_backup_failures_total") ?? 0 }
+        while try failures() < 1 && Date() < deadline { usleep(100_000) }
+        #expect(try failures() >= 1)
+        #expect(!log.lines(containing: "backup into \(notAFolder) failed").isEmpty)
+        _ = try server.registeredSession("still")
     }
 
     @Test("a file that is not a backup, or a damaged one, is refused before anything is written")

@@ -12,9 +12,7 @@ import TestSupport
     private static let anyPort = HostPort(host: "127.0.0.1", port: 0)
 
     /// The value of the sample written exactly as `series` (`name{labels}`), or nil.
-    private func sample(_ body: String, _ series: String) -> Double? {
-        body.split(separator: "\n").first { $0.hasPrefix(series + " ") }.flatMap { Double($0.dropFirst(series.count + 1)) }
-    }
+    private func sample(_ body: String, _ series: String) -> Double? { PlainHTTP.sample(body, series) }
 
     private func metricsPort(_ server: TestServer) throws -> Int { try #require(server.server.metricsPort) }
 

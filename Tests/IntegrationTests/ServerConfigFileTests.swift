@@ -103,6 +103,9 @@ struct ServerConfigFileTests {
             idle-timeout = 10m
             frame-timeout = 30s
             drain-timeout = 5s
+            backup-dir = \(directory.file("backups"))
+            backup-every = 12h
+            backup-keep = 10
             log-level = warning
             log-format = json
             metrics = 127.0.0.1:0

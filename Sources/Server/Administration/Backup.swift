@@ -22,6 +22,16 @@ public enum Backup {
         public var rows: [(table: String, rows: Int)]
     }
 
+    /// The class's data as a backup reads it: the configuration's PostgreSQL database or SQLite
+    /// file, opened read-only (a running server goes on writing meanwhile).
+    public static func source(for configuration: ServerConfiguration) throws -> SQLStore {
+        if let database = configuration.database { return try SQLStore.postgres(conninfo: database, readOnly: true) }
+        guard FileManager.default.fileExists(atPath: configuration.databasePath) else {
+            throw ConfigurationError("no Snapshare database in \(configuration.dataDirectory)")
+        }
+        return try SQLStore.sqlite(path: configuration.databasePath, readOnly: true)
+    }
+
     /// Copies `source` into a new backup file at `path` (never over an existing file).
     public static func write(from source: SQLStore, to path: String, progress: (String) -> Void = { _ in }) throws -> Written {
         guard !FileManager.default.fileExists(atPath: path) else {

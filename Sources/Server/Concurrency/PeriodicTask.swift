@@ -8,11 +8,13 @@ final class PeriodicTask: @unchecked Sendable {
     /// Guarded by `condition`.
     private var isStopped = false
 
-    /// Starts the thread; the first run comes one `interval` from now.
-    init(name: String, intervalMilliseconds: Int64, _ body: @escaping @Sendable () -> Void) {
+    /// Starts the thread; the first run comes `firstAfterMilliseconds` from now (by default one
+    /// interval), then one every interval.
+    init(name: String, intervalMilliseconds: Int64, firstAfterMilliseconds: Int64? = nil, _ body: @escaping @Sendable () -> Void) {
         let interval = TimeInterval(max(1, intervalMilliseconds)) / 1000
+        let first = firstAfterMilliseconds.map { TimeInterval(max(0, $0)) / 1000 } ?? interval
         NamedThread.start(name) { [self] in
-            var next = Date().addingTimeInterval(interval)
+            var next = Date().addingTimeInterval(first)
             while waitUntil(next) {
                 body()
                 next = max(next.addingTimeInterval(interval), Date())

@@ -39,6 +39,10 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeoutMilliseconds: Int64 = 300_000
     /// Once a frame's header has arrived, its payload must arrive within this time.
     public var frameTimeoutMilliseconds: Int64 = 60_000
+    /// Scheduled backups (`--backup-dir`, `--backup-every`, `--backup-keep`); nil: none.
+    public var backupDirectory: String?
+    public var backupIntervalMilliseconds: Int64 = 6 * 3600 * 1000
+    public var backupKeep = 28
     /// At SIGTERM, how long requests in flight may take to finish before the server closes anyway.
     public var drainTimeoutMilliseconds: Int64 = 10_000
     public var maxConnections = 10_000

@@ -60,6 +60,10 @@ extension ServerMetrics {
         page.family("snapshare_purges_total", .counter, help: "Expiry purges run.", load(purges))
         page.family("snapshare_purge_failures_total", .counter, help: "Expiry purges that failed.", load(purgeFailures))
         page.family("snapshare_purged_images_total", .counter, help: "Images of expired snaps erased.", load(purgedImages))
+        page.family("snapshare_backups_total", .counter, help: "Scheduled backups written (--backup-dir).", load(backups))
+        page.family("snapshare_backup_failures_total", .counter, help: "Scheduled backups that failed.", load(backupFailures))
+        page.family("snapshare_last_backup_timestamp_seconds", .gauge, help: "When the last scheduled backup was written (0: none yet).",
+                    load(lastBackupAt))
 
         // Albums.
         page.family("snapshare_album_downloads_running", .gauge, help: "Album downloads this instance runs now.", Double(albums.downloadsRunning))

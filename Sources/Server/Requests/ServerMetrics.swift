@@ -25,6 +25,10 @@ public final class ServerMetrics: Sendable {
     let purges = Atomic<Int64>(0)
     let purgeFailures = Atomic<Int64>(0)
     let purgedImages = Atomic<Int64>(0)
+    let backups = Atomic<Int64>(0)
+    let backupFailures = Atomic<Int64>(0)
+    /// When the last scheduled backup was written, Unix seconds; 0 before the first.
+    let lastBackupAt = Atomic<Int64>(0)
     /// The served leaf certificate's notAfter in Unix seconds; `Int64.min` when unknown.
     let certificateNotAfter = Atomic<Int64>(Int64.min)
     /// When this object was made, on the monotonic clock, for the uptime.
@@ -79,6 +83,15 @@ extension ServerMetrics {
     func throttleRefused(_ kind: String) {
         tallies.withLock { $0.throttleRefusals[kind, default: 0] += 1 }
     }
+
+    /// A scheduled backup was written.
+    func backupFinished(at date: Date) {
+        backups.add(1, ordering: .relaxed)
+        lastBackupAt.store(Int64(date.timeIntervalSince1970), ordering: .relaxed)
+    }
+
+    /// A scheduled backup failed.
+    func backupFailed() { backupFailures.add(1, ordering: .relaxed) }
 
     /// An expiry purge finished: how many images it erased, or that it failed.
     func purgeFinished(_ result: Result<Int, any Error>) {

@@ -57,6 +57,9 @@ public enum ServerCommandLine {
             OptionSpec("--handshake-timeout", valueName: "DURATION", help: "time to finish TLS and Hello (default 10s)"),
             OptionSpec("--idle-timeout", valueName: "DURATION", help: "close connections idle this long (default 5m)"),
             OptionSpec("--frame-timeout", valueName: "DURATION", help: "time to finish a frame once started (default 60s)"),
+            OptionSpec("--backup-dir", valueName: "DIR", help: "take a backup every --backup-every into DIR (files named by their time; restore with 'restore')"),
+            OptionSpec("--backup-every", valueName: "DURATION", help: "with --backup-dir, the time between backups (default 6h)"),
+            OptionSpec("--backup-keep", valueName: "N", help: "with --backup-dir, how many backups to keep; older ones are removed (default 28)"),
             OptionSpec("--drain-timeout", valueName: "DURATION", help: "at SIGTERM, how long requests in flight may take to finish (default 10s)"),
             OptionSpec("--log-level", valueName: "LEVEL", help: "debug, info, warning or error (default info)"),
             OptionSpec("--log-format", valueName: "FORMAT", help: "text (default) or json: one JSON object per line with time, level and message"),
@@ -170,16 +173,7 @@ public enum ServerCommandLine {
     private static func backup(_ parsed: ParsedCommand) throws -> Int32 {
         guard let path = parsed.string("--to") else { throw parsed.usageError("--to names the new backup file") }
         let config = storeConfiguration(parsed)
-        let source: SQLStore
-        if let database = config.database {
-            source = try SQLStore.postgres(conninfo: database, readOnly: true)
-        } else {
-            guard FileManager.default.fileExists(atPath: config.databasePath) else {
-                throw ConfigurationError("no Snapshare database in \(config.dataDirectory)")
-            }
-            source = try SQLStore.sqlite(path: config.databasePath, readOnly: true)
-        }
-        let written = try Backup.write(from: source, to: path)
+        let written = try Backup.write(from: Backup.source(for: config), to: path)
         print("Backed up \(config.databaseDescription) to \(written.path) (mode 0600, \(written.bytes) bytes); rows:")
         printCounts(written.rows)
         return 0
@@ -279,6 +273,15 @@ public enum ServerCommandLine {
         if let t = try parsed.timeSpan("--idle-timeout") { config.idleTimeoutMilliseconds = max(1000, t.milliseconds) }
         if let t = try parsed.timeSpan("--frame-timeout") { config.frameTimeoutMilliseconds = max(100, t.milliseconds) }
         if let t = try parsed.timeSpan("--drain-timeout") { config.drainTimeoutMilliseconds = t.milliseconds }
+        config.backupDirectory = parsed.string("--backup-dir")
+        if let every = try parsed.timeSpan("--backup-every") {
+            guard every.milliseconds >= 1000 else { throw parsed.valueError("--backup-every", "--backup-every must be at least 1s") }
+            config.backupIntervalMilliseconds = every.milliseconds
+        }
+        if let keep = try positive("--backup-keep", 1...100_000) { config.backupKeep = keep }
+        if config.backupDirectory == nil, let given = ["--backup-every", "--backup-keep"].first(where: { parsed.string($0) != nil }) {
+            throw parsed.valueError(given, "\(given) needs --backup-dir (where the backups go)")
+        }
         if let level = parsed.string("--log-level") {
             guard let parsedLevel = LogLevel(name: level) else { throw parsed.valueError("--log-level", "--log-level is debug, info, warning or error") }
             config.logLevel = parsedLevel

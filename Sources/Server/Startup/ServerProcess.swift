@@ -83,6 +83,9 @@ struct ServerProcess {
         lines += (server.servedChain?.pinLines ?? []).map { "  " + $0 }
         if config.classCode != nil { lines.append("  registration requires the class code") }
         lines.append("  photos: \(config.photoSource)")
+        if let folder = config.backupDirectory {
+            lines.append("  backups: every \(TimeSpan(milliseconds: config.backupIntervalMilliseconds)) into \(folder), keeping \(config.backupKeep)")
+        }
         if let metricsPort = server.metricsPort, let address = config.metricsAddress {
             lines.append("  metrics: http://\(HostPort(host: address.host, port: UInt16(metricsPort)))/metrics")
         }

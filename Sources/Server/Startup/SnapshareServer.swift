@@ -21,6 +21,8 @@ public final class SnapshareServer: @unchecked Sendable {
     private let handler: RequestHandler
     /// The expiry purge's thread, started once serving has started.
     private var purgeTask: PeriodicTask?
+    /// The scheduled backups' thread, with `--backup-dir`.
+    private var backupTask: PeriodicTask?
     /// Fetches pins' albums in the background; tests and operators can hold its fetches.
     public let albums: Albums
     /// Counters shown by `admin stats`.
@@ -85,6 +87,11 @@ public final class SnapshareServer: @unchecked Sendable {
         albums.resumeUnfinished()
         purgeTask = PeriodicTask(name: "purge", intervalMilliseconds: configuration.expiryPurgeIntervalMilliseconds) { [weak self] in
             self?.purgeExpired()
+        }
+        if let directory = configuration.backupDirectory {
+            let policy = ScheduledBackups.Policy(directory: directory, intervalMilliseconds: configuration.backupIntervalMilliseconds,
+                                                 keep: configuration.backupKeep)
+            backupTask = ScheduledBackups(policy: policy, configuration: configuration, logger: logger, metrics: metrics).start()
         }
         return port
     }
@@ -157,6 +164,8 @@ public final class SnapshareServer: @unchecked Sendable {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         purgeTask?.stop()
         purgeTask = nil
+        backupTask?.stop()
+        backupTask = nil
         albums.shutdown()
         handler.changes.stop()
         core.stop()

@@ -106,6 +106,8 @@ struct ServerConfigFileTests {
             backup-dir = \(directory.file("backups"))
             backup-every = 12h
             backup-keep = 10
+            quota-posts-per-hour = 30
+            quota-bytes = 104857600
             log-level = warning
             log-format = json
             metrics = 127.0.0.1:0

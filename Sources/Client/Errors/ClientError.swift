@@ -42,7 +42,7 @@ public struct ClientError: Error, Sendable, CustomStringConvertible {
         case .alreadyViewed: kind = .alreadyViewed
         case .expired: kind = .expired
         case .invalidArgument, .usernameTaken, .alreadyExists, .ownSnap, .imageTooLarge, .unsupportedImage,
-             .imageDimensionsTooLarge, .albumBusy: kind = .rejected
+             .imageDimensionsTooLarge, .albumBusy, .quotaExceeded: kind = .rejected
         case .unsupportedVersion: kind = .incompatible
         default: kind = .server
         }

@@ -39,6 +39,10 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeoutMilliseconds: Int64 = 300_000
     /// Once a frame's header has arrived, its payload must arrive within this time.
     public var frameTimeoutMilliseconds: Int64 = 60_000
+    /// Per student (admins are exempt): posts in any hour, and bytes of pictures stored. A class
+    /// never reaches them; a runaway script does.
+    public var postsPerHourQuota = 60
+    public var storedBytesQuota: Int64 = 200 * 1024 * 1024
     /// Scheduled backups (`--backup-dir`, `--backup-every`, `--backup-keep`); nil: none.
     public var backupDirectory: String?
     public var backupIntervalMilliseconds: Int64 = 6 * 3600 * 1000

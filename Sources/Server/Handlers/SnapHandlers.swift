@@ -39,9 +39,16 @@ extension RequestHandler {
             format: header.format, width: header.width, height: header.height,
             postedAt: now, expiresAt: now + settings.snapTTLMilliseconds)
         imageCeiling.noteStored(request.image.count)
+        let quota = user.isAdmin ? nil : PostingQuota(configuration)
         let listing = try await storage.write { store -> SnapListing in
             var stored = snap
             stored.feedID = try store.requireFeed(named: feedName).id
+            if let quota {
+                // Held until the commit: this student's posts on other instances wait, so none slips past.
+                try store.lockUser(id: user.id)
+                let usage = try store.postingUsage(posterID: user.id, since: now - PostingQuota.window)
+                if let refusal = quota.refusal(for: usage, imageBytes: request.image.count, now: now) { throw refusal }
+            }
             return try store.insertSnap(stored)
         }
         changes.bump()

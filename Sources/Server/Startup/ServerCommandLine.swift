@@ -57,6 +57,8 @@ public enum ServerCommandLine {
             OptionSpec("--handshake-timeout", valueName: "DURATION", help: "time to finish TLS and Hello (default 10s)"),
             OptionSpec("--idle-timeout", valueName: "DURATION", help: "close connections idle this long (default 5m)"),
             OptionSpec("--frame-timeout", valueName: "DURATION", help: "time to finish a frame once started (default 60s)"),
+            OptionSpec("--quota-posts-per-hour", valueName: "N", help: "snaps one student may post in any hour; admins are exempt (default 60)"),
+            OptionSpec("--quota-bytes", valueName: "BYTES", help: "bytes of pictures one student may have stored at once (default 209715200 = 200 MiB)"),
             OptionSpec("--backup-dir", valueName: "DIR", help: "take a backup every --backup-every into DIR (files named by their time; restore with 'restore')"),
             OptionSpec("--backup-every", valueName: "DURATION", help: "with --backup-dir, the time between backups (default 6h)"),
             OptionSpec("--backup-keep", valueName: "N", help: "with --backup-dir, how many backups to keep; older ones are removed (default 28)"),
@@ -273,6 +275,8 @@ public enum ServerCommandLine {
         if let t = try parsed.timeSpan("--idle-timeout") { config.idleTimeoutMilliseconds = max(1000, t.milliseconds) }
         if let t = try parsed.timeSpan("--frame-timeout") { config.frameTimeoutMilliseconds = max(100, t.milliseconds) }
         if let t = try parsed.timeSpan("--drain-timeout") { config.drainTimeoutMilliseconds = t.milliseconds }
+        if let v = try positive("--quota-posts-per-hour", 1...1_000_000) { config.postsPerHourQuota = v }
+        if let v = try positive("--quota-bytes", 1024...(1 << 50)) { config.storedBytesQuota = Int64(v) }
         config.backupDirectory = parsed.string("--backup-dir")
         if let every = try parsed.timeSpan("--backup-every") {
             guard every.milliseconds >= 1000 else { throw parsed.valueError("--backup-every", "--backup-every must be at least 1s") }

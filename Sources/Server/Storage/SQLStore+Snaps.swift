@@ -76,6 +76,19 @@ extension SQLStore: SnapStore {
         }
     }
 
+    public func postingUsage(posterID: Int64, since: Int64) throws -> PostingUsage {
+        try translatingErrors("counting posts") {
+            let recent = try sql.queryFirst("""
+                SELECT count(*) AS n, min(posted_at) AS oldest FROM snaps WHERE poster_id = \(posterID) AND posted_at > \(since)
+                """) { ($0.int("n"), $0.isNull("oldest") ? nil : $0.int64("oldest")) } ?? (0, nil)
+            let stored = try sql.queryFirst("""
+                SELECT CAST(coalesce(sum(byte_count), 0) AS BIGINT) AS bytes, min(expires_at) AS next FROM snaps
+                WHERE poster_id = \(posterID) AND NOT image_erased
+                """) { ($0.int64("bytes"), $0.isNull("next") ? nil : $0.int64("next")) } ?? (0, nil)
+            return PostingUsage(recentPosts: recent.0, oldestRecentPost: recent.1, storedBytes: stored.0, nextExpiry: stored.1)
+        }
+    }
+
     public func deleteSnap(id: Int64) throws {
         try translatingErrors("deleting snap") {
             // The image and the views go with it (ON DELETE CASCADE).

@@ -29,6 +29,19 @@ public protocol SnapStore: AnyObject {
     func restoreView(snapID: Int64, userID: Int64) throws
     /// Deletes one snap with its image and views; `notFound` if absent.
     func deleteSnap(id: Int64) throws
+    /// What `posterID` has posted since `since` and has stored now, for the posting quota. Inside
+    /// the post's transaction, after `lockUser`, so posts racing on other instances count too.
+    func postingUsage(posterID: Int64, since: Int64) throws -> PostingUsage
+}
+
+/// A student's posts in the quota's window and pictures stored (`SnapStore.postingUsage`).
+public struct PostingUsage: Sendable, Equatable {
+    /// Posts since the window's start, and when the oldest of them was posted.
+    public var recentPosts: Int
+    public var oldestRecentPost: Int64?
+    /// Bytes of the pictures not yet erased, and when the first of them expires.
+    public var storedBytes: Int64
+    public var nextExpiry: Int64?
 }
 
 extension SnapStore {

@@ -36,6 +36,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let unsupportedImage = Self(rawValue: 307)
     public static let imageDimensionsTooLarge = Self(rawValue: 308)
     public static let albumBusy = Self(rawValue: 309)
+    public static let quotaExceeded = Self(rawValue: 310)
     // Server.
     public static let internalError = Self(rawValue: 500)
     public static let storageFailure = Self(rawValue: 501)
@@ -71,6 +72,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .unsupportedImage: "UNSUPPORTED_IMAGE"
         case .imageDimensionsTooLarge: "IMAGE_DIMENSIONS_TOO_LARGE"
         case .albumBusy: "ALBUM_BUSY"
+        case .quotaExceeded: "QUOTA_EXCEEDED"
         case .internalError: "INTERNAL_ERROR"
         case .storageFailure: "STORAGE_FAILURE"
         default: "ERROR_\(rawValue)"

@@ -54,7 +54,7 @@ start_server() {
     "$BIN/snapshare-server" --listen 127.0.0.1:0 --data "$SERVER_DIR/data" --certs "$SERVER_DIR/certs" \
         --log-level warning --max-connections $(( IDLE_CONNECTIONS + 100 )) \
         --max-connections-per-address $(( IDLE_CONNECTIONS + 100 )) --max-anonymous-per-address 1000 \
-        --max-connections-per-user $(( IDLE_CONNECTIONS + 100 )) "$@" \
+        --max-connections-per-user $(( IDLE_CONNECTIONS + 100 )) "${NO_QUOTAS[@]}" "$@" \
         >"$SERVER_DIR/stdout" 2>"$SERVER_DIR/stderr" &
     SERVER_PID=$!
     PIDS+=("$SERVER_PID")

@@ -21,7 +21,7 @@ PORT=$(free_port)
 build snapshare-bench
 
 OUT=$(mktemp -d "${TMPDIR:-/tmp}/snapshare-cluster-bench.XXXXXX")
-"$ROOT/scripts/cluster.sh" --instances "$INSTANCES" --port "$PORT" --env "$OUT/cluster.env" >"$OUT/cluster.out" 2>"$OUT/cluster.err" &
+CLUSTER_NO_QUOTAS=1 "$ROOT/scripts/cluster.sh" --instances "$INSTANCES" --port "$PORT" --env "$OUT/cluster.env" >"$OUT/cluster.out" 2>"$OUT/cluster.err" &
 CLUSTER=$!
 finish() {
     kill -TERM "$CLUSTER" 2>/dev/null || true

@@ -13,7 +13,8 @@
 #                  CLUSTER_DATABASE, CLUSTER_PGPORT, CLUSTER_INSTANCE_PIDS, CLUSTER_INSTANCE_PORTS
 #                  and CLUSTER_METRICS_PORTS
 #   --keep         keep the temporary folder (database, certificates, logs) at the end
-# Env: CLUSTER_BUILD=debug uses the debug build (default: release), SNAPSHARE_CLASS_CODE as for the server.
+# Env: CLUSTER_BUILD=debug uses the debug build (default: release), SNAPSHARE_CLASS_CODE as for the server,
+#      CLUSTER_NO_QUOTAS=1 lifts the posting quotas (for a load generator).
 set -euo pipefail
 
 INSTANCES=3
@@ -26,7 +27,7 @@ while [[ $# -gt 0 ]]; do
         --port) PORT=$2; shift 2 ;;
         --env) ENV_FILE=$2; shift 2 ;;
         --keep) KEEP=1; shift ;;
-        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "cluster: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -82,7 +83,7 @@ for i in $(seq 1 "$INSTANCES"); do
     # Port 0: each instance binds a free port and says which in its log; the same for its
     # metrics listener (GET /metrics, GET /health), which only 127.0.0.1 reaches.
     "$BIN/snapshare-server" --listen "127.0.0.1:0" --metrics "127.0.0.1:0" --database "$DATABASE" --data "$WORK/instance-$i" \
-        --certs "$WORK/certs" --log-level info >"$WORK/instance-$i.log" 2>&1 &
+        --certs "$WORK/certs" --log-level info ${CLUSTER_NO_QUOTAS:+"${NO_QUOTAS[@]}"} >"$WORK/instance-$i.log" 2>&1 &
     PIDS+=("$!")
     port=$(listening_port "$WORK/instance-$i.log" "$WORK/instance-$i.log" "${PIDS[-1]}")
     # Printed after the listening line, in the same block of start-up lines.

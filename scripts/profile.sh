@@ -31,7 +31,7 @@ trap cleanup EXIT
 
 "$BIN/snapshare-bench" --write-photos "$WORK/photos"
 "$BIN/snapshare-server" --listen 127.0.0.1:0 --data "$WORK/data" --certs "$WORK/certs" --log-level warning \
-    --photos "dir:$WORK/photos" >"$WORK/stdout" 2>"$WORK/stderr" &
+    --photos "dir:$WORK/photos" "${NO_QUOTAS[@]}" >"$WORK/stdout" 2>"$WORK/stderr" &
 SERVER_PID=$!
 PORT=$(listening_port "$WORK/stdout" "$WORK/stderr" "$SERVER_PID")
 

@@ -83,7 +83,7 @@ public final class SnapshareServer: @unchecked Sendable {
             stop()
             throw error
         }
-        purgeExpired()
+        applySnapLifetime(configuration.snapTTLMilliseconds)
         albums.resumeUnfinished()
         purgeTask = PeriodicTask(name: "purge", intervalMilliseconds: configuration.expiryPurgeIntervalMilliseconds) { [weak self] in
             self?.purgeExpired()
@@ -94,6 +94,22 @@ public final class SnapshareServer: @unchecked Sendable {
             backupTask = ScheduledBackups(policy: policy, configuration: configuration, logger: logger, metrics: metrics).start()
         }
         return port
+    }
+
+    /// Every live snap's lifetime counted from when it was posted with `milliseconds`, then the
+    /// purge, so a shorter `--snap-ttl` erases what it has ended at once.
+    private func applySnapLifetime(_ milliseconds: Int64) {
+        let now = clock.now()
+        let logger = self.logger
+        storage.write({ store in try store.applySnapLifetime(milliseconds: milliseconds, now: now) }, completion: { [weak self] result in
+            switch result {
+            case .success(let changed) where changed > 0:
+                logger.info("snap lifetime \(milliseconds / 1000) s now applies to \(changed) snaps posted before it")
+            case .success: break
+            case .failure(let error): logger.error("applying the snap lifetime failed: \(error)")
+            }
+            self?.purgeExpired()
+        })
     }
 
     /// Erases the image bytes of expired snaps, and forgets expired sessions and login throttle
@@ -143,7 +159,9 @@ public final class SnapshareServer: @unchecked Sendable {
             logger.info("reload: log level \(logger.level.name) -> \(new.logLevel.name)")
             logger.level = new.logLevel
         }
+        let lifetimeChanged = new.snapTTLMilliseconds != handler.settings.snapTTLMilliseconds
         handler.settings.update(from: new)
+        if lifetimeChanged { applySnapLifetime(new.snapTTLMilliseconds) }
         let applied = changedOptions.intersection(ServerCommandLine.reloadableOptions).sorted()
         let waiting = changedOptions.subtracting(ServerCommandLine.reloadableOptions).sorted()
         if !applied.isEmpty { logger.info("reload: \(applied.joined(separator: ", ")) changed; in effect now") }

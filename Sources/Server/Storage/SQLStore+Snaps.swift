@@ -89,6 +89,15 @@ extension SQLStore: SnapStore {
         }
     }
 
+    public func applySnapLifetime(milliseconds: Int64, now: Int64) throws -> Int {
+        try translatingErrors("applying the snap lifetime") {
+            try sql.execute("""
+                UPDATE snaps SET expires_at = posted_at + \(milliseconds)
+                WHERE expires_at > \(now) AND NOT image_erased AND expires_at <> posted_at + \(milliseconds)
+                """)
+        }
+    }
+
     public func deleteSnap(id: Int64) throws {
         try translatingErrors("deleting snap") {
             // The image and the views go with it (ON DELETE CASCADE).

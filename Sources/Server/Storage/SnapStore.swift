@@ -32,6 +32,9 @@ public protocol SnapStore: AnyObject {
     /// What `posterID` has posted since `since` and has stored now, for the posting quota. Inside
     /// the post's transaction, after `lockUser`, so posts racing on other instances count too.
     func postingUsage(posterID: Int64, since: Int64) throws -> PostingUsage
+    /// Gives every snap not yet expired the lifetime `milliseconds` from when it was posted (a
+    /// shorter `--snap-ttl` applies at once, a longer one to snaps still live); returns how many changed.
+    func applySnapLifetime(milliseconds: Int64, now: Int64) throws -> Int
 }
 
 /// A student's posts in the quota's window and pictures stored (`SnapStore.postingUsage`).

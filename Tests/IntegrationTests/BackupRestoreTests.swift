@@ -118,6 +118,23 @@ struct BackupRestoreTests {
         _ = try server.registeredSession("still")
     }
 
+    @Test("compact gives the space of deleted snaps back while the server runs, and says how much")
+    func compactGivesSpaceBack() throws {
+        let server = try TestServer()
+        let poster = try server.registeredSession("poster")
+        for round in 0..<20 { _ = try poster.post(feed: "Memes", image: TestImages.sample(round % 10 + 1)) }
+        let reset = try Subprocess.run("snapshare-server", ["reset-feeds", "--all"] + server.storeArguments, stdin: "y\n")
+        #expect(reset.status == 0, "\(reset.stderr)")
+        let result = try Subprocess.run("snapshare-server", ["compact"] + server.storeArguments, timeout: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+        let sizes = result.stdout.matches(of: /([0-9.]+) MB/).compactMap { Double($0.1) }
+        #expect(sizes.count == 3, "\(result.stdout)")
+        if sizes.count == 3 {
+            #expect(sizes[0] - sizes[1] >= 1.0, "twenty pictures (about 2 MB) given back: \(result.stdout)")
+        }
+        _ = try poster.post(feed: "Memes", image: TestImages.sample(1))
+    }
+
     @Test("a file that is not a backup, or a damaged one, is refused before anything is written")
     func damagedBackupsAreRefused() throws {
         let directory = TemporaryDirectory("snapshare-bad-backup")

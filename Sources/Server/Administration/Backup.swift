@@ -100,3 +100,15 @@ public enum Backup {
         guard verdict == "ok" else { throw StoreError(.corrupt, "\(path) fails SQLite's integrity check: \(verdict)") }
     }
 }
+
+/// `snapshare-server compact`: the space of deleted snaps and photos back to the file system.
+public enum Compaction {
+    /// Reclaims the space of `store`; returns the database's size before and after, in bytes.
+    public static func run(_ store: SQLStore) throws -> (before: Int64, after: Int64) {
+        let size: SQL = "SELECT \(store.engine.databaseSize) AS size"
+        let before = try store.engine.connection.queryFirst(size) { $0.int64("size") } ?? 0
+        try store.translatingErrors("compacting") { try store.engine.reclaimSpace() }
+        let after = try store.engine.connection.queryFirst(size) { $0.int64("size") } ?? 0
+        return (before, after)
+    }
+}

@@ -97,6 +97,11 @@ public enum ServerCommandLine {
                             no id names two different snaps. Views and posts after the backup are lost.
                             """,
                         options: [OptionSpec("--from", valueName: "FILE", help: "the backup file")]),
+            CommandSpec("compact", summary: "Give the space of deleted and expired pictures back to the file system; prints the size before and after",
+                        discussion: """
+                            Works while the server runs: on SQLite it rewrites the file through the WAL; on PostgreSQL
+                            (--database) it rewrites the picture tables, each locked for the seconds that takes.
+                            """),
             CommandSpec("migrate", summary: "Copy everything from a SQLite data folder into a new, empty PostgreSQL database",
                         options: [OptionSpec("--from", valueName: "DIR", help: "the data folder (default ./snapshare-data)"),
                                   OptionSpec("--to", valueName: "URI", help: "the PostgreSQL database (postgresql://USER@HOST[:PORT]/DB)")]),
@@ -129,6 +134,7 @@ public enum ServerCommandLine {
                 case ["migrate"]: return try migrate(parsed)
                 case ["backup"]: return try backup(parsed)
                 case ["restore"]: return try restore(parsed)
+                case ["compact"]: return try compact(parsed)
                 default:
                     return try ServerProcess(arguments: arguments, environment: environment).serve(parsed)
                 }
@@ -199,6 +205,25 @@ public enum ServerCommandLine {
             Every id continues past the backup's by at least a million, so none handed out after the backup is reused.
             Lost: whatever was posted, opened or changed after the backup was taken (a view spent since can be spent again).
             """)
+        return 0
+    }
+
+    /// `compact`: the store named by --data or --database, its free space given back.
+    private static func compact(_ parsed: ParsedCommand) throws -> Int32 {
+        let config = storeConfiguration(parsed)
+        let store: SQLStore
+        if let database = config.database {
+            store = try SQLStore.postgres(conninfo: database)
+        } else {
+            guard FileManager.default.fileExists(atPath: config.databasePath) else {
+                throw ConfigurationError("no Snapshare database in \(config.dataDirectory)")
+            }
+            store = try SQLStore.sqlite(path: config.databasePath)
+        }
+        let (before, after) = try Compaction.run(store)
+        func megabytes(_ bytes: Int64) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }
+        print("Compacted \(config.databaseDescription): \(megabytes(before)) before, \(megabytes(after)) after "
+              + "(\(megabytes(max(0, before - after))) given back)")
         return 0
     }
 

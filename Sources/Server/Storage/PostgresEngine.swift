@@ -81,6 +81,12 @@ final class PostgresEngine: StorageEngine {
 
     func compact() throws {}
 
+    /// VACUUM FULL rewrites the tables that hold pictures (each locked while it is rewritten:
+    /// requests touching it wait, seconds for a class's worth) and gives their free space back.
+    func reclaimSpace() throws {
+        try postgres.executeScript("VACUUM FULL snap_images, photo_images, photo_thumbnails, snaps")
+    }
+
     /// An identity's sequence remembers the last value it gave, even when that row is gone.
     func idCounters(of tables: [String]) throws -> [String: Int64] {
         var counters: [String: Int64] = [:]

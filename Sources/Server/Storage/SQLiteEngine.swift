@@ -74,6 +74,13 @@ final class SQLiteEngine: StorageEngine {
         return busy == 0
     }
 
+    /// VACUUM rewrites the file without its free pages (through the WAL, so readers go on), and
+    /// the checkpoint after it moves them home and truncates the WAL.
+    func reclaimSpace() throws {
+        try database.exec("VACUUM")
+        _ = try checkpoint()
+    }
+
     /// AUTOINCREMENT keeps each table's high-water mark in `sqlite_sequence`.
     func idCounters(of tables: [String]) throws -> [String: Int64] {
         var counters: [String: Int64] = [:]

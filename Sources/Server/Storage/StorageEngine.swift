@@ -40,6 +40,9 @@ protocol StorageEngine: AnyObject {
     /// The highest id each of `tables` has handed out: at least its largest id, more when its
     /// newest rows were deleted (ids only ever grow).
     func idCounters(of tables: [String]) throws -> [String: Int64]
+    /// Outside any transaction: rewrites the database so the space of deleted rows goes back to
+    /// the file system (`snapshare-server compact`).
+    func reclaimSpace() throws
     /// Moves each table's counter so the next id it hands out is above the given one; never
     /// moves a counter back.
     func raiseIdCounters(_ counters: [String: Int64]) throws

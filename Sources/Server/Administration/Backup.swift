@@ -64,7 +64,8 @@ public enum Backup {
         throws -> [(table: String, rows: Int)] {
         let (source, scratch) = try openBackup(path)
         defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
-        return try DatabaseCopy.copy(from: source, to: target, counter: jump, progress: progress)
+        let entry = AuditEntry(at: WallClock.system.now(), actor: OfflineAdmin.offlineActor, action: "restore", target: "from \(path)", result: "ok")
+        return try DatabaseCopy.copy(from: source, to: target, counter: jump, audit: entry, progress: progress)
     }
 
     /// Where a restored counter continues: past the backup's by as much again, and by at least a

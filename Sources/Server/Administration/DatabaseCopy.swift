@@ -54,6 +54,8 @@ enum DatabaseCopy {
                                             ("updated_at", .integer)], order: "user_id", identity: false),
         Table(name: "movies", columns: [("id", .integer), ("user_id", .integer), ("title", .text), ("title_key", .text), ("genre", .text),
                                         ("sales", .integer), ("created_at", .integer), ("updated_at", .integer)], order: "id"),
+        Table(name: "audit_log", columns: [("id", .integer), ("at", .integer), ("actor", .text), ("action", .text), ("target", .text),
+                                           ("result", .text)], order: "id"),
         Table(name: "device_tokens", columns: [("token_hash", .blob), ("user_id", .integer), ("created_at", .integer),
                                                ("last_used_at", .integer)], order: "token_hash", identity: false),
     ]
@@ -64,7 +66,8 @@ enum DatabaseCopy {
     /// Copies `source` into the empty `target`; returns each table's row count, equal on both
     /// sides. `counter` turns each of the source's id counters into the target's (a restore
     /// jumps past what may have been handed out since). `progress` hears a line per table.
-    static func copy(from source: SQLStore, to target: SQLStore, counter: (Int64) -> Int64 = { $0 },
+    /// `audit`, when given, is recorded in the target with the copy (a restore, a migration).
+    static func copy(from source: SQLStore, to target: SQLStore, counter: (Int64) -> Int64 = { $0 }, audit: AuditEntry? = nil,
                      progress: (String) -> Void) throws -> [(table: String, rows: Int)] {
         let from = source.engine.connection
         let into = target.engine.connection
@@ -83,6 +86,7 @@ enum DatabaseCopy {
                     let counters = try source.engine.idCounters(of: identityTables)
                     try target.engine.raiseIdCounters(counters.mapValues(counter))
                     try checkCounts(source: from, target: into)
+                    if let audit { try target.recordAudit(audit) }
                 }
                 return try tables.map { ($0.name, try count($0, in: from)) }
             }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import CommandLineParsing
 
@@ -28,7 +31,7 @@ public enum OfflineAdmin {
         // The deliberately slow hash runs before, not inside, the storage job.
         let hash = try password.map { try PasswordHasher().hash(password: $0) }
         let now = WallClock.system.now()
-        return try write(dataDirectory: dataDirectory, database: database) { store in
+        return try write(dataDirectory: dataDirectory, database: database, audit: ("admin add", "user \(username)")) { store in
             if let existing = try store.user(named: username) {
                 try store.setAdmin(userID: existing.id, isAdmin: true)
                 if let hash {
@@ -47,7 +50,7 @@ public enum OfflineAdmin {
     /// Takes away `username`'s admin right (the account stays). A running server applies it to
     /// the user's live connections within a second.
     public static func removeAdmin(dataDirectory: String, username: String, database: String? = nil) throws {
-        try write(dataDirectory: dataDirectory, database: database) { store in
+        try write(dataDirectory: dataDirectory, database: database, audit: ("admin remove", "user \(username)")) { store in
             guard let user = try store.user(named: username) else { throw StoreError(.notFound, "no user named \(username)") }
             try store.setAdmin(userID: user.id, isAdmin: false)
         }
@@ -59,21 +62,47 @@ public enum OfflineAdmin {
     public static func resetPassword(dataDirectory: String, username: String, password: String, database: String? = nil) throws -> Int {
         if let problem = InputRules.validatePassword(password) { throw InputError(problem) }
         let hash = try PasswordHasher().hash(password: password)
-        return try write(dataDirectory: dataDirectory, database: database) { store in
+        return try write(dataDirectory: dataDirectory, database: database, audit: ("admin reset-password", "user \(username)")) { store in
             guard let user = try store.user(named: username) else { throw StoreError(.notFound, "no user named \(username)") }
             try store.setPasswordHash(userID: user.id, passwordHash: hash)
             return try store.deleteSessions(userID: user.id, keeping: nil)
         }
     }
 
-    /// Runs one write job on the data folder's database, which must exist unless `create`.
+    /// Who an offline command runs as, in the audit log: `offline:` and the operating-system user.
+    static var offlineActor: String {
+        let name = getpwuid(geteuid()).map { String(cString: $0.pointee.pw_name) } ?? "uid \(geteuid())"
+        return "offline:" + name
+    }
+
+    /// Runs one write job on the data folder's database, which must exist unless `create`, and
+    /// records it in the audit log: with the job when it succeeds, on its own when it fails.
     private static func write<T: Sendable>(dataDirectory: String, database: String? = nil, create: Bool = true,
+                                           audit: (action: String, target: String),
                                            _ job: @escaping @Sendable (any SnapshareStore) throws -> T) throws -> T {
+        let actor = offlineActor
+        @Sendable func entry(_ result: String) -> AuditEntry {
+            AuditEntry(at: WallClock.system.now(), actor: actor, action: audit.action, target: audit.target, result: result)
+        }
+        let audited: @Sendable (any SnapshareStore) throws -> T = { store in
+            let result = try job(store)
+            try store.recordAudit(entry("ok"))
+            return result
+        }
+        func run(_ storage: StorageExecutor) throws -> T {
+            do {
+                return try storage.writeSync(audited)
+            } catch {
+                let failed = entry((error as? StoreError).map { RequestHandler.errorMessage(for: $0).code.name } ?? "failed")
+                _ = try? storage.writeSync { store in try store.recordAudit(failed) }
+                throw error
+            }
+        }
         if let database {
             // The database every instance shares: the change reaches them all at once.
             let storage = try StorageExecutor.postgres(conninfo: database, readers: 1)
             defer { storage.shutdown() }
-            return try storage.writeSync(job)
+            return try run(storage)
         }
         let path = ServerConfiguration.databasePath(in: dataDirectory)
         guard create || FileManager.default.fileExists(atPath: path) else {
@@ -83,7 +112,7 @@ public enum OfflineAdmin {
         try DataDirectory.prepare(dataDirectory, logger: logger)
         let storage = try StorageExecutor.sqlite(path: path, readers: 1)
         defer { storage.shutdown() }
-        return try storage.writeSync(job)
+        return try run(storage)
     }
 
     static func addAdmin(_ parsed: ParsedCommand) throws -> Int32 {
@@ -145,7 +174,8 @@ public enum OfflineAdmin {
         guard (feed != nil) != all else { throw parsed.usageError("give exactly one of --feed NAME or --all") }
         let data = parsed.string("--data") ?? ServerConfiguration().dataDirectory
         let name = feed
-        let count = try write(dataDirectory: data, database: parsed.string("--database"), create: false) { store in
+        let count = try write(dataDirectory: data, database: parsed.string("--database"), create: false,
+                              audit: ("reset-feeds", feed.map { "feed \($0)" } ?? "every feed")) { store in
             try store.resetFeeds(named: name)
         }
         print("Reset \(feed ?? "every feed"): \(count) snap\(count == 1 ? "" : "s") deleted.")

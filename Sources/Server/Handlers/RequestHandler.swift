@@ -68,8 +68,9 @@ public final class RequestHandler: Sendable {
     func handle(_ route: RequestRoute, _ frame: Frame, context: RequestContext,
                 completion reply: @escaping @Sendable (HandlerOutcome) -> Void) {
         let measure = measured(route)
-        let completion: @Sendable (HandlerOutcome) -> Void = { outcome in
+        let completion: @Sendable (HandlerOutcome) -> Void = { [self] outcome in
             measure(outcome)
+            audit(route, frame, context, outcome)
             reply(outcome)
         }
         switch route.run {

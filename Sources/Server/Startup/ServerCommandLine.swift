@@ -82,6 +82,9 @@ public enum ServerCommandLine {
                 CommandSpec("reset-password", summary: "Set a user's password without making them an admin; ends their sessions",
                             arguments: [ArgumentSpec("USER", help: "the user name")],
                             flags: [FlagSpec("--password-stdin", help: "read the new password from standard input (required)")]),
+                CommandSpec("audit", summary: "Show the audit log: every admin action, when, who, what, the target and the result",
+                            options: [OptionSpec("--since", valueName: "DURATION", help: "only the last DURATION, e.g. 7d (default: everything)")],
+                            flags: [FlagSpec("--json", help: "a JSON array instead of a table")]),
             ]),
             CommandSpec("backup", summary: "Copy the class's data into a new backup file (SQLite, mode 0600) while the server runs",
                         discussion: """
@@ -130,6 +133,7 @@ public enum ServerCommandLine {
                 case ["admin", "add"]: return try OfflineAdmin.addAdmin(parsed)
                 case ["admin", "remove"]: return try OfflineAdmin.removeAdmin(parsed)
                 case ["admin", "reset-password"]: return try OfflineAdmin.resetPassword(parsed)
+                case ["admin", "audit"]: return try audit(parsed)
                 case ["reset-feeds"]: return try OfflineAdmin.resetFeeds(parsed)
                 case ["migrate"]: return try migrate(parsed)
                 case ["backup"]: return try backup(parsed)
@@ -224,6 +228,14 @@ public enum ServerCommandLine {
         func megabytes(_ bytes: Int64) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }
         print("Compacted \(config.databaseDescription): \(megabytes(before)) before, \(megabytes(after)) after "
               + "(\(megabytes(max(0, before - after))) given back)")
+        return 0
+    }
+
+    /// `admin audit`: the audit log of the store named by --data or --database.
+    private static func audit(_ parsed: ParsedCommand) throws -> Int32 {
+        let since = try parsed.timeSpan("--since").map { WallClock.system.now() - $0.milliseconds } ?? 0
+        let entries = try AuditReport.entries(storeConfiguration(parsed), since: since)
+        print(parsed.flag("--json") ? try AuditReport.json(entries) : AuditReport.table(entries), terminator: "")
         return 0
     }
 

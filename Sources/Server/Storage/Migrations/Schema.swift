@@ -10,7 +10,8 @@ enum Schema {
     static let migrations: [SchemaMigration] = [SchemaVersion1.migration, SchemaVersion2.migration, SchemaVersion3.migration,
                                                  SchemaVersion4.migration, SchemaVersion5.migration, SchemaVersion6.migration,
                                                  SchemaVersion7.migration, SchemaVersion8.migration,
-                                                 SchemaVersion9.migration, SchemaVersion10.migration]
+                                                 SchemaVersion9.migration, SchemaVersion10.migration,
+                                                 SchemaVersion11.migration]
 
     /// The version this code reads and writes.
     static var currentVersion: Int64 { migrations.last?.version ?? 0 }

@@ -1,0 +1,36 @@
+import Foundation
+
+/// `snapshare-server admin audit [--since 7d] [--json]`: the audit log as a table or JSON lines.
+enum AuditReport {
+    /// The most entries one report shows.
+    static let limit = 100_000
+
+    static func entries(_ configuration: ServerConfiguration, since: Int64) throws -> [AuditEntry] {
+        try Backup.source(for: configuration).auditEntries(since: since, limit: limit)
+    }
+
+    /// One line per entry: time (UTC), who, what, target, result.
+    static func table(_ entries: [AuditEntry]) -> String {
+        guard !entries.isEmpty else { return "No admin actions recorded in that time.\n" }
+        let rows = entries.map { [time($0.at), $0.actor, $0.action, $0.target, $0.result] }
+        let header = ["TIME", "WHO", "ACTION", "TARGET", "RESULT"]
+        let widths = (0..<header.count).map { column in (rows + [header]).map { $0[column].count }.max() ?? 0 }
+        return ([header] + rows).map { row in
+            row.enumerated().map { index, cell in index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0) }
+                .joined(separator: "  ")
+        }.joined(separator: "\n") + "\n"
+    }
+
+    /// A JSON array of objects with `at` (milliseconds), `time`, `actor`, `action`, `target`, `result`.
+    static func json(_ entries: [AuditEntry]) throws -> String {
+        struct Row: Encodable { let at: Int64; let time: String; let actor: String; let action: String; let target: String; let result: String }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let rows = entries.map { Row(at: $0.at, time: time($0.at), actor: $0.actor, action: $0.action, target: $0.target, result: $0.result) }
+        return String(decoding: try encoder.encode(rows), as: UTF8.self) + "\n"
+    }
+
+    static func time(_ milliseconds: Int64) -> String {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000).formatted(.iso8601)
+    }
+}

@@ -1,0 +1,35 @@
+import Wire
+
+/// Admin requests in the audit log: every one that changes something, allowed or not, with
+/// who sent it, what it names (never a password) and how it ended. Read-only ones (ListUsers,
+/// Stats) are not actions.
+extension RequestHandler {
+    /// What an admin request names, or nil for one that is not audited.
+    static func auditTarget(of route: RequestRoute, _ frame: Frame, version: UInt16) -> String? {
+        func decoded<M: WireMessage>(_ type: M.Type) -> M? { try? frame.decode(version: version) }
+        switch route.request {
+        case .adminCreateFeed: return decoded(AdminCreateFeed.self).map { "feed \($0.name)" } ?? "?"
+        case .adminDeleteFeed: return decoded(AdminDeleteFeed.self).map { "feed \($0.name)" } ?? "?"
+        case .adminResetFeeds: return decoded(AdminResetFeeds.self).map { $0.allFeeds ? "every feed" : "feed \($0.name)" } ?? "?"
+        case .adminDeleteSnap: return decoded(AdminDeleteSnap.self).map { "snap \($0.snapID)" } ?? "?"
+        case .adminRestoreView: return decoded(AdminRestoreView.self).map { "snap \($0.snapID) for \($0.username)" } ?? "?"
+        case .adminUnlock: return decoded(AdminUnlock.self).map { "user \($0.username)" } ?? "?"
+        case .adminUnlockAddress: return decoded(AdminUnlockAddress.self).map { "address \($0.address)" } ?? "?"
+        case .adminSetAdmin: return decoded(AdminSetAdmin.self).map { "user \($0.username) \($0.isAdmin ? "made admin" : "no longer admin")" } ?? "?"
+        case .adminResetPassword: return decoded(AdminResetPassword.self).map { "user \($0.username)" } ?? "?"
+        default: return nil
+        }
+    }
+
+    /// Records an audited admin request once its outcome is known (a write of its own: the
+    /// action itself is already committed or refused).
+    func audit(_ route: RequestRoute, _ frame: Frame, _ context: RequestContext, _ outcome: HandlerOutcome) {
+        guard route.audience == .admin, let target = Self.auditTarget(of: route, frame, version: context.protocolVersion) else { return }
+        let entry = AuditEntry(at: clock.now(), actor: context.user?.name ?? "(not logged in)", action: "\(route.request.name)",
+                               target: target, result: outcome.result.label)
+        let logger = self.logger
+        storage.write({ store in try store.recordAudit(entry) }, completion: { outcome in
+            if case .failure(let error) = outcome { logger.error("audit log: cannot record \(entry.action) by \(entry.actor): \(error)") }
+        })
+    }
+}

@@ -19,6 +19,9 @@ enum AdminProtocolVectors {
             ("admin-unlock-address", Frame(AdminUnlockAddress(address: "203.0.113.7"), requestID: 59)),
             ("admin-set-admin", Frame(AdminSetAdmin(username: "bob", isAdmin: false), requestID: 57)),
             ("admin-reset-password", Frame(AdminResetPassword(username: "bob", newPassword: "new password"), requestID: 58)),
+            ("admin-audit-log", Frame(AdminAuditLog(since: 0, limit: 100), requestID: 60)),
+            ("audit-log", Frame(AuditLog(entries: [AuditRecord(at: 1_700_000_000_000, actor: "ada", action: "AdminDeleteSnap",
+                                                               target: "snap 7", result: "ok")]), requestID: 60)),
         ]
     }
 }

@@ -38,6 +38,17 @@ import TestSupport
         #expect(rows.filter { $0.action == "admin add" && $0.target == "user teacher" }.count == 1, "makeAdmin is the offline admin add")
         #expect(!rows.contains { $0.target.contains("a new password") }, "never a password")
 
+        // The same log through the protocol, for admins only, and on the command line.
+        let online = try teacher.auditLog(since: 0)
+        #expect(online.filter { $0.action == "AdminDeleteSnap" && $0.actor == "teacher" && $0.result == "ok" }.count == 1, "\(online)")
+        #expect(clientError { _ = try mallory.auditLog(since: 0) }?.serverCode == .forbidden)
+        let cli = CommandLineTests.Student(server: server)
+        #expect(try cli.run("login", "teacher", "--password-stdin", stdin: "correct horse battery\n").status == 0)
+        let printed = try cli.run("admin", "audit", "--since", "1h")
+        #expect(printed.status == 0 && printed.stdout.contains("AdminDeleteSnap") && printed.stdout.contains("snap \(snap.id)"), "\(printed.stdout)")
+        let json = try cli.run("admin", "audit", "--json")
+        #expect(json.stdout.contains("\"action\":\"admin reset-password\""), "\(json.stdout)")
+
         let directory = TemporaryDirectory("snapshare-audit-restore")
         #expect(try Subprocess.run("snapshare-server", ["backup", "--to", directory.file("b")] + server.storeArguments).status == 0)
         #expect(try Subprocess.run("snapshare-server", ["restore", "--from", directory.file("b"), "--data", directory.file("data")]).status == 0)

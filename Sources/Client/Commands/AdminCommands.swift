@@ -1,3 +1,4 @@
+import CommandLineParsing
 
 /// admin create-feed | delete-feed | reset-feed | reset-feeds --all | delete-snap | restore-view | users | stats
 /// | unlock | promote | demote | reset-password.
@@ -81,6 +82,32 @@ enum AdminCommands {
         var table = TextTable(columns: [.init("COUNTER"), .init("VALUE", alignment: .right)])
         for entry in entries { table.append([entry.name, "\(entry.value)"]) }
         context.console.raw(table.render() + "\n")
+    }
+
+    static func audit(_ context: CommandContext) throws(ClientError) {
+        var since: Int64 = 0
+        if let text = context.parsed.string("--since") {
+            guard let span = try? TimeSpan(parsing: text) else { throw context.usage("--since takes a duration such as 7d, 12h or 30m") }
+            since = Timestamp.now() - span.milliseconds
+        }
+        let session = try context.authenticated()
+        let entries = try session.auditLog(since: since)
+        if context.json {
+            context.printJSON(.array(entries.map {
+                .object([("at", .int($0.at)), ("actor", .string($0.actor)), ("action", .string($0.action)),
+                         ("target", .string($0.target)), ("result", .string($0.result))])
+            }))
+            return
+        }
+        guard !entries.isEmpty else {
+            context.console.out("No admin actions recorded in that time.\n")
+            return
+        }
+        var table = TextTable(columns: [.init("WHEN"), .init("WHO"), .init("ACTION"), .init("TARGET"), .init("RESULT")])
+        let now = Timestamp.now()
+        for entry in entries { table.append([TimeAgo.describe(entry.at, now: now), entry.actor, entry.action, entry.target, entry.result]) }
+        context.console.raw(table.render() + "\n")
+        if entries.count == 5_000 { context.console.out("(the first 5000 shown; ask for less with --since)\n") }
     }
 
     static func unlock(_ context: CommandContext) throws(ClientError) {

@@ -208,6 +208,10 @@ public final class SnapshareSession {
     }
     public func users() throws(ClientError) -> [UserInfo] { (try request(AdminListUsers()) as Users).users }
     public func stats() throws(ClientError) -> [StatEntry] { (try request(AdminStats()) as Stats).entries }
+    /// The audit log from `since` (Unix milliseconds), oldest first; the server sends at most 5,000.
+    public func auditLog(since: Int64) throws(ClientError) -> [AuditRecord] {
+        (try request(AdminAuditLog(since: since, limit: 5_000)) as AuditLog).entries
+    }
     /// Lifts the login throttle of `username`; returns how many throttle entries held failures.
     public func unlock(_ username: String) throws(ClientError) -> UInt64 { (try request(AdminUnlock(username: username)) as Count).count }
     /// Lifts the password and class-code budgets of one IP address; how many held failures.

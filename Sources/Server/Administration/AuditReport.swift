@@ -1,16 +1,17 @@
 import Foundation
+import Wire
 
 /// `snapshare-server admin audit [--since 7d] [--json]`: the audit log as a table or JSON lines.
 enum AuditReport {
     /// The most entries one report shows.
     static let limit = 100_000
 
-    static func entries(_ configuration: ServerConfiguration, since: Int64) throws -> [AuditEntry] {
+    static func entries(_ configuration: ServerConfiguration, since: Int64) throws -> [AuditRecord] {
         try Backup.source(for: configuration).auditEntries(since: since, limit: limit)
     }
 
     /// One line per entry: time (UTC), who, what, target, result.
-    static func table(_ entries: [AuditEntry]) -> String {
+    static func table(_ entries: [AuditRecord]) -> String {
         guard !entries.isEmpty else { return "No admin actions recorded in that time.\n" }
         let rows = entries.map { [time($0.at), $0.actor, $0.action, $0.target, $0.result] }
         let header = ["TIME", "WHO", "ACTION", "TARGET", "RESULT"]
@@ -22,7 +23,7 @@ enum AuditReport {
     }
 
     /// A JSON array of objects with `at` (milliseconds), `time`, `actor`, `action`, `target`, `result`.
-    static func json(_ entries: [AuditEntry]) throws -> String {
+    static func json(_ entries: [AuditRecord]) throws -> String {
         struct Row: Encodable { let at: Int64; let time: String; let actor: String; let action: String; let target: String; let result: String }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

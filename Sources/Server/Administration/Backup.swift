@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Wire
 import SQL
 import SQLite
 
@@ -64,7 +65,7 @@ public enum Backup {
         throws -> [(table: String, rows: Int)] {
         let (source, scratch) = try openBackup(path)
         defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
-        let entry = AuditEntry(at: WallClock.system.now(), actor: OfflineAdmin.offlineActor, action: "restore", target: "from \(path)", result: "ok")
+        let entry = AuditRecord(at: WallClock.system.now(), actor: OfflineAdmin.offlineActor, action: "restore", target: "from \(path)", result: "ok")
         return try DatabaseCopy.copy(from: source, to: target, counter: jump, audit: entry, progress: progress)
     }
 

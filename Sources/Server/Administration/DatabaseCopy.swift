@@ -1,4 +1,5 @@
 import Foundation
+import Wire
 import SQL
 
 /// Everything a class has, copied row by row from one store to another, ids kept: the one
@@ -67,7 +68,7 @@ enum DatabaseCopy {
     /// sides. `counter` turns each of the source's id counters into the target's (a restore
     /// jumps past what may have been handed out since). `progress` hears a line per table.
     /// `audit`, when given, is recorded in the target with the copy (a restore, a migration).
-    static func copy(from source: SQLStore, to target: SQLStore, counter: (Int64) -> Int64 = { $0 }, audit: AuditEntry? = nil,
+    static func copy(from source: SQLStore, to target: SQLStore, counter: (Int64) -> Int64 = { $0 }, audit: AuditRecord? = nil,
                      progress: (String) -> Void) throws -> [(table: String, rows: Int)] {
         let from = source.engine.connection
         let into = target.engine.connection

@@ -1,4 +1,5 @@
 import Foundation
+import Wire
 import PostgreSQL
 import SQL
 
@@ -15,7 +16,7 @@ enum DatabaseMigration {
         // Opening brings an older file up to the current schema first, as a server start would.
         let source = try SQLStore.sqlite(path: path)
         let target = try SQLStore.postgres(conninfo: conninfo)
-        let entry = AuditEntry(at: WallClock.system.now(), actor: OfflineAdmin.offlineActor, action: "migrate",
+        let entry = AuditRecord(at: WallClock.system.now(), actor: OfflineAdmin.offlineActor, action: "migrate",
                                target: "from \(dataDirectory)", result: "ok")
         return try DatabaseCopy.copy(from: source, to: target, audit: entry, progress: progress)
     }

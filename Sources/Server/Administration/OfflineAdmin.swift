@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Wire
 import CommandLineParsing
 
 /// Maintenance that opens the database directly, for when the server is stopped (SQLite's
@@ -81,8 +82,8 @@ public enum OfflineAdmin {
                                            audit: (action: String, target: String),
                                            _ job: @escaping @Sendable (any SnapshareStore) throws -> T) throws -> T {
         let actor = offlineActor
-        @Sendable func entry(_ result: String) -> AuditEntry {
-            AuditEntry(at: WallClock.system.now(), actor: actor, action: audit.action, target: audit.target, result: result)
+        @Sendable func entry(_ result: String) -> AuditRecord {
+            AuditRecord(at: WallClock.system.now(), actor: actor, action: audit.action, target: audit.target, result: result)
         }
         let audited: @Sendable (any SnapshareStore) throws -> T = { store in
             let result = try job(store)

@@ -25,11 +25,26 @@ extension RequestHandler {
     /// action itself is already committed or refused).
     func audit(_ route: RequestRoute, _ frame: Frame, _ context: RequestContext, _ outcome: HandlerOutcome) {
         guard route.audience == .admin, let target = Self.auditTarget(of: route, frame, version: context.protocolVersion) else { return }
-        let entry = AuditEntry(at: clock.now(), actor: context.user?.name ?? "(not logged in)", action: "\(route.request.name)",
+        let entry = AuditRecord(at: clock.now(), actor: context.user?.name ?? "(not logged in)", action: "\(route.request.name)",
                                target: target, result: outcome.result.label)
         let logger = self.logger
         storage.write({ store in try store.recordAudit(entry) }, completion: { outcome in
             if case .failure(let error) = outcome { logger.error("audit log: cannot record \(entry.action) by \(entry.actor): \(error)") }
         })
+    }
+}
+
+extension RequestHandler {
+    /// The most entries one AuditLog carries.
+    static let auditPage = 5_000
+
+    func adminAuditLog(_ request: AdminAuditLog, _ context: RequestContext) async throws -> HandlerOutcome {
+        let count = min(Int(request.limit), Self.auditPage)
+        let entries = try await storage.read { store in try store.auditEntries(since: request.since, limit: count) }
+        let limit = FieldLimits.auditText
+        return HandlerOutcome(AuditLog(entries: entries.map {
+            AuditRecord(at: $0.at, actor: $0.actor.truncatedToUTF8Count(limit), action: $0.action.truncatedToUTF8Count(limit),
+                        target: $0.target.truncatedToUTF8Count(limit), result: $0.result.truncatedToUTF8Count(limit))
+        }), for: context)
     }
 }

@@ -34,6 +34,7 @@ enum RequestTable {
         .handled(AdminStats.self, Stats.self, .admin, replySize: .listing) { handler, _, context in try await handler.adminStats(context) },
         .handled(AdminUnlock.self, Count.self, .admin) { try await $0.adminUnlock($1, $2) },
         .handled(AdminUnlockAddress.self, Count.self, .admin) { try await $0.adminUnlockAddress($1, $2) },
+        .handled(AdminAuditLog.self, AuditLog.self, .admin, replySize: .listing) { try await $0.adminAuditLog($1, $2) },
         .handled(AdminSetAdmin.self, Ok.self, .admin) { try await $0.adminSetAdmin($1, $2) },
         .handled(AdminResetPassword.self, Ok.self, .admin, on: .kdf) { try await $0.adminResetPassword($1, $2) },
         // Pins, albums, photos and the map

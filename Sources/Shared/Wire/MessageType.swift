@@ -77,6 +77,8 @@ public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let adminSetAdmin = Self(0x004B, "AdminSetAdmin", request: true, since: 2)
     public static let adminResetPassword = Self(0x004C, "AdminResetPassword", request: true, since: 2)
     public static let adminUnlockAddress = Self(0x004D, "AdminUnlockAddress", request: true, since: 2)
+    public static let adminAuditLog = Self(0x004E, "AdminAuditLog", request: true, since: 2)
+    public static let auditLog = Self(0x004F, "AuditLog", request: false, since: 2)
 
     // Pins, albums, photos and the saved map
     public static let addPin = Self(0x0060, "AddPin", request: true)
@@ -111,6 +113,7 @@ public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringCon
         listFeeds, feeds, listSnaps, snaps, poll, pollResult, postSnap, snapPosted, openSnap, snapImage, getSnapViews, snapViews,
         adminCreateFeed, adminDeleteFeed, adminResetFeeds, count, adminDeleteSnap, adminRestoreView,
         adminListUsers, users, adminStats, stats, adminUnlock, adminSetAdmin, adminResetPassword, adminUnlockAddress,
+        adminAuditLog, auditLog,
         addPin, pin, listPins, pins, deletePin, getAlbum, album, newCollection, getPhoto, photoImage, deletePhoto,
         randomPin, randomPinResult, getMapState, mapState, setMapState,
         addMovie, movie, deleteMovie, findMovie, setMovieSales, listMovies, movies, updateMovie,

@@ -17,6 +17,8 @@ public enum FieldLimits {
     public static let statisticName = 64
     /// An IP address as text (the longest IPv6 form is 45 characters).
     public static let address = 64
+    /// An audit log entry's actor, action, target or result.
+    public static let auditText = 512
 }
 
 /// Protocol constants.

@@ -46,7 +46,7 @@ public enum FrameFuzzing {
         AdminCreateFeed.self, AdminDeleteFeed.self, AdminResetFeeds.self, Count.self, AdminDeleteSnap.self,
         AdminRestoreView.self, AdminListUsers.self, Users.self, AdminStats.self, Stats.self,
         AdminUnlock.self, AdminSetAdmin.self, AdminResetPassword.self, ChangePassword.self,
-        LoginWithDevice.self, IssueDeviceToken.self, DeviceToken.self, AdminUnlockAddress.self,
+        LoginWithDevice.self, IssueDeviceToken.self, DeviceToken.self, AdminUnlockAddress.self, AdminAuditLog.self, AuditLog.self,
         AddPin.self, PinResult.self, ListPins.self, Pins.self, DeletePin.self, GetAlbum.self, Album.self,
         NewCollection.self, GetPhoto.self, PhotoImage.self, DeletePhoto.self, RandomPin.self, RandomPinResult.self,
         GetMapState.self, MapState.self, SetMapState.self,

@@ -165,3 +165,47 @@ public struct AdminResetPassword: WireMessage, Equatable {
     }
     public func encode(into w: inout ByteWriter) { w.write(username); w.write(newPassword) }
 }
+
+/// Admin → server: the audit log from `since` (Unix milliseconds; 0 for all), oldest first, at
+/// most `limit` entries (the server caps it at 5,000). Answered by AuditLog.
+public struct AdminAuditLog: WireMessage, Equatable {
+    public static let type = MessageType.adminAuditLog
+    public var since: Int64
+    public var limit: UInt32
+    public init(since: Int64, limit: UInt32) { self.since = since; self.limit = limit }
+    public init(from r: inout ByteReader) throws(WireError) {
+        since = try r.readInt64("since")
+        limit = try r.readUInt32("limit")
+    }
+    public func encode(into w: inout ByteWriter) { w.write(since); w.write(limit) }
+}
+
+/// One admin action: when (Unix milliseconds), who, what, its target and its result.
+public struct AuditRecord: Sendable, Equatable {
+    public var at: Int64
+    public var actor: String
+    public var action: String
+    public var target: String
+    public var result: String
+    public init(at: Int64, actor: String, action: String, target: String, result: String) {
+        self.at = at; self.actor = actor; self.action = action; self.target = target; self.result = result
+    }
+}
+
+/// Server → admin: audit log entries, oldest first.
+public struct AuditLog: WireMessage, Equatable {
+    public static let type = MessageType.auditLog
+    public var entries: [AuditRecord]
+    public init(entries: [AuditRecord]) { self.entries = entries }
+    public init(from r: inout ByteReader) throws(WireError) {
+        entries = try r.readArray("entries", minElementBytes: 8 + 4 * 2) { (r: inout ByteReader) throws(WireError) in
+            AuditRecord(at: try r.readInt64("entry.at"), actor: try r.readString("entry.actor", maxBytes: FieldLimits.auditText),
+                        action: try r.readString("entry.action", maxBytes: FieldLimits.auditText),
+                        target: try r.readString("entry.target", maxBytes: FieldLimits.auditText),
+                        result: try r.readString("entry.result", maxBytes: FieldLimits.auditText))
+        }
+    }
+    public func encode(into w: inout ByteWriter) {
+        w.writeArray(entries) { w, e in w.write(e.at); w.write(e.actor); w.write(e.action); w.write(e.target); w.write(e.result) }
+    }
+}

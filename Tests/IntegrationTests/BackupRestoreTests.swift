@@ -130,7 +130,14 @@ struct BackupRestoreTests {
         let sizes = result.stdout.matches(of: /([0-9.]+) MB/).compactMap { Double($0.1) }
         #expect(sizes.count == 3, "\(result.stdout)")
         if sizes.count == 3 {
-            #expect(sizes[0] - sizes[1] >= 1.0, "twenty pictures (about 2 MB) given back: \(result.stdout)")
+            if TestServer.usesSQLite {
+                #expect(sizes[0] - sizes[1] >= 1.0, "twenty pictures (about 2 MB) given back: \(result.stdout)")
+            } else {
+                // PostgreSQL frees a deleted row only once no transaction anywhere in the cluster
+                // may still see it, and the test cluster is shared by every test running at once:
+                // what it gives back depends on them. It never grows the database.
+                #expect(sizes[1] <= sizes[0], "\(result.stdout)")
+            }
         }
         _ = try poster.post(feed: "Memes", image: TestImages.sample(1))
     }

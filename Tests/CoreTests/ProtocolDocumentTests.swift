@@ -110,6 +110,16 @@ import Testing
         #expect(throws: WireError.self) { try imageFrame.decode(SnapImage.self, version: 2) }
     }
 
+    @Test("an error code newer than version 1 goes to a version-1 connection as the code version 1 had")
+    func newerErrorCodesFallBackInVersion1() throws {
+        let error = ErrorMessage(code: .quotaExceeded, message: "over the quota")
+        let inVersion2 = try Frame(error, requestID: 3, version: 2).decode(ErrorMessage.self, version: 2)
+        let inVersion1 = try Frame(error, requestID: 3, version: 1).decode(ErrorMessage.self, version: 1)
+        #expect(inVersion2.code == .quotaExceeded)
+        #expect(inVersion1.code == .invalidArgument && inVersion1.message == "over the quota")
+        #expect(ErrorCode.alreadyViewed.spoken(in: 1) == .alreadyViewed)
+    }
+
     @Test("a type version 1 lacks does not exist in it, and cannot be decoded as it")
     func newTypesDoNotExistInVersion1() throws {
         for type in [MessageType.changePassword, .getSnapViews, .snapViews, .adminUnlock, .adminSetAdmin, .adminResetPassword, .updateMovie, .adminAuditLog, .auditLog] {

@@ -23,14 +23,14 @@ public enum Backup {
         public var rows: [(table: String, rows: Int)]
     }
 
-    /// The class's data as a backup reads it: the configuration's PostgreSQL database or SQLite
-    /// file, opened read-only (a running server goes on writing meanwhile).
-    public static func source(for configuration: ServerConfiguration) throws -> SQLStore {
-        if let database = configuration.database { return try SQLStore.postgres(conninfo: database, readOnly: true) }
+    /// The class's existing data: the configuration's PostgreSQL database or SQLite file, read-only
+    /// unless asked (a running server goes on writing meanwhile).
+    public static func source(for configuration: ServerConfiguration, readOnly: Bool = true) throws -> SQLStore {
+        if let database = configuration.database { return try SQLStore.postgres(conninfo: database, readOnly: readOnly) }
         guard FileManager.default.fileExists(atPath: configuration.databasePath) else {
             throw ConfigurationError("no Snapshare database in \(configuration.dataDirectory)")
         }
-        return try SQLStore.sqlite(path: configuration.databasePath, readOnly: true)
+        return try SQLStore.sqlite(path: configuration.databasePath, readOnly: readOnly)
     }
 
     /// Copies `source` into a new backup file at `path` (never over an existing file).

@@ -38,15 +38,16 @@ public struct HandlerOutcome: Sendable {
     /// The bytes of the whole reply frame.
     public var byteCount: Int { frame.count + trailingImage.count }
 
-    /// An Error reply; a fatal one closes the connection after it is sent. (Error frames are
-    /// the same in every protocol version.)
-    public init(_ error: ErrorMessage, requestID: UInt32) {
-        self.init(frame: Frame(error, requestID: requestID).encoded(), closesConnection: error.fatal)
+    /// An Error reply; a fatal one closes the connection after it is sent. The Error frame's
+    /// layout is the same in every protocol version; a code newer than `version` goes as the
+    /// code that version had for it (`ErrorCode.spoken(in:)`).
+    public init(_ error: ErrorMessage, requestID: UInt32, version: UInt16 = ProtocolConstants.current) {
+        self.init(frame: Frame(error, requestID: requestID, version: version).encoded(), closesConnection: error.fatal)
     }
 
-    /// An Error reply to the request of `context`.
+    /// An Error reply to the request of `context`, in its connection's protocol version.
     public init(_ error: ErrorMessage, for context: RequestContext) {
-        self.init(error, requestID: context.requestID)
+        self.init(error, requestID: context.requestID, version: context.protocolVersion)
     }
 }
 

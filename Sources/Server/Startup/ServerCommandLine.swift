@@ -215,16 +215,7 @@ public enum ServerCommandLine {
     /// `compact`: the store named by --data or --database, its free space given back.
     private static func compact(_ parsed: ParsedCommand) throws -> Int32 {
         let config = storeConfiguration(parsed)
-        let store: SQLStore
-        if let database = config.database {
-            store = try SQLStore.postgres(conninfo: database)
-        } else {
-            guard FileManager.default.fileExists(atPath: config.databasePath) else {
-                throw ConfigurationError("no Snapshare database in \(config.dataDirectory)")
-            }
-            store = try SQLStore.sqlite(path: config.databasePath)
-        }
-        let (before, after) = try Compaction.run(store)
+        let (before, after) = try Compaction.run(Backup.source(for: config, readOnly: false))
         func megabytes(_ bytes: Int64) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }
         print("Compacted \(config.databaseDescription): \(megabytes(before)) before, \(megabytes(after)) after "
               + "(\(megabytes(max(0, before - after))) given back)")

@@ -79,6 +79,19 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         }
     }
 
+    /// Codes added after a protocol version, with the code that version's clients know for the
+    /// same case. Version 1 defined no rule for unknown codes, so its clients are never sent one;
+    /// from version 2 on a client treats an unknown code by its hundred (docs/PROTOCOL.md, 7).
+    static let introduced: [ErrorCode: (version: UInt16, before: ErrorCode)] = [
+        .quotaExceeded: (2, .invalidArgument),
+    ]
+
+    /// The code a connection speaking `version` is sent for this one.
+    public func spoken(in version: UInt16) -> ErrorCode {
+        guard let (since, before) = Self.introduced[self], version < since else { return self }
+        return before.spoken(in: version)
+    }
+
     /// Protocol errors end the connection.
     public var isProtocolError: Bool { (100..<200).contains(rawValue) }
 

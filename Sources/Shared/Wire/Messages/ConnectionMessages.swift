@@ -87,7 +87,8 @@ public struct ErrorMessage: WireMessage, Equatable, Error {
         message = try r.readString("message", maxBytes: FieldLimits.errorMessage)
     }
 
-    public func encode(into w: inout ByteWriter) { w.write(code.rawValue); w.write(fatal); w.write(message) }
+    /// A code newer than the writer's protocol version is written as the one that version had.
+    public func encode(into w: inout ByteWriter) { w.write(code.spoken(in: w.protocolVersion).rawValue); w.write(fatal); w.write(message) }
 }
 
 /// A message with an empty payload.

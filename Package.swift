@@ -56,6 +56,8 @@ let package = Package(
         // What both engines share: SQL written once with its values beside their placeholders,
         // rendered for either; values, rows, connections and failures in one vocabulary.
         .target(name: "SQL", path: "Sources/Shared/SQL"),
+        // The class's snaps as files: a folder per feed, snaps.json and an index.html gallery.
+        .target(name: "ClassExport", dependencies: ["Wire"], path: "Sources/Shared/ClassExport"),
         // The product's version number, the protocol versions it speaks, and the commit built.
         .target(name: "Release", dependencies: ["Wire"], path: "Sources/Shared/Release"),
         // The commit built, written by the plugin; only the executables import it (a commit then
@@ -65,7 +67,7 @@ let package = Package(
         // Event loop, connections, request handlers, storage.
         .target(
             name: "Server",
-            dependencies: ["Wire", "Release", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQL", "SQLite", "PostgreSQL"],
+            dependencies: ["Wire", "Release", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQL", "SQLite", "PostgreSQL", "ClassExport"],
             // The GeoNames gazetteer and the built-in album photo pool (see README, attribution).
             resources: [.copy("Resources/places.csv"), .copy("Resources/AlbumPool")]
         ),
@@ -73,7 +75,7 @@ let package = Package(
         .target(
             name: "Client",
             // SQLite: each Virtual Vacation is its own SQLite file on the client.
-            dependencies: ["Wire", "Release", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQL", "SQLite", "TerminalUI"],
+            dependencies: ["Wire", "Release", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQL", "SQLite", "TerminalUI", "ClassExport"],
             resources: [.copy("Resources/Samples"), .copy("Resources/world-110m.geojson")]
         ),
         .executableTarget(name: "snapshare-server", dependencies: ["Server", "Release", "BuildStamp"]),

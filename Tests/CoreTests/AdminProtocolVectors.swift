@@ -22,6 +22,14 @@ enum AdminProtocolVectors {
             ("admin-audit-log", Frame(AdminAuditLog(since: 0, limit: 100), requestID: 60)),
             ("audit-log", Frame(AuditLog(entries: [AuditRecord(at: 1_700_000_000_000, actor: "ada", action: "AdminDeleteSnap",
                                                                target: "snap 7", result: "ok")]), requestID: 60)),
+            ("admin-purge", Frame(AdminPurge(olderThan: 30 * 86_400_000, dryRun: true), requestID: 61)),
+            ("admin-export-snaps", Frame(AdminExportSnaps(afterID: 0, limit: 200), requestID: 62)),
+            ("exported-snaps", Frame(ExportedSnaps(total: 1, snaps: [
+                ExportedSnap(id: 7, feed: "Memes", poster: "bob", postedAt: 1_764_417_600_000, expiresAt: 1_764_417_600_000 + 7 * 86_400_000,
+                             imageKind: .png, byteCount: 4, width: 1, height: 1, pictureKept: true,
+                             viewers: [SnapViewer(username: "ada", viewedAt: 1_764_417_660_000)]),
+            ]), requestID: 62)),
+            ("admin-view-snap", Frame(AdminViewSnap(snapID: 7), requestID: 63)),
         ]
     }
 }

@@ -248,6 +248,19 @@ enum CommandTree {
                 Command("audit", summary: "Show the audit log: every admin action, when, who, what, the target and the result",
                             options: [OptionSpec("--since", valueName: "DURATION", help: "only the last DURATION, e.g. 7d (default: everything)")],
                             flags: [json], exitCodes: exitCodes, run: AdminCommands.audit),
+                Command("purge", summary: "Delete every snap posted more than a time ago, with its picture and views (asks first)",
+                            options: [OptionSpec("--older-than", valueName: "DURATION", help: "the age, e.g. 30d or 2w (by the server's clock)")],
+                            flags: [yes, json], exitCodes: exitCodes, run: ClassDataCommands.purge),
+                Command("export", summary: "Write every feed's snaps into a new folder: pictures, snaps.json and an index.html gallery",
+                            discussion: """
+                                One folder per feed with each kept picture as ID.jpg or ID.png; snaps.json lists every snap
+                                with its poster, times and who opened it when; index.html shows it all in a browser. No
+                                view is spent. The folder must be new or empty; everything in it is for your user alone.
+                                """,
+                            options: [OptionSpec("--to", valueName: "DIR", help: "the new folder")],
+                            flags: [json], exitCodes: exitCodes, run: ClassDataCommands.export),
+                Command("view", summary: "Look at any snap's picture without spending a view or appearing among its viewers",
+                            arguments: [ArgumentSpec("SNAP_ID", help: "the snap id")], exitCodes: exitCodes, run: ClassDataCommands.view),
                 Command("unlock", summary: "Lift the login throttle of a user name, or of an address (after too many wrong passwords or class codes)",
                             arguments: [ArgumentSpec("USER", help: "the user name (or give --address)", isRequired: false)],
                             options: [OptionSpec("--address", valueName: "ADDR", help: "lift the throttle of this IP address instead (a class behind one address)")],

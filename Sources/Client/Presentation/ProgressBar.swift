@@ -2,11 +2,14 @@
 struct ProgressBar {
     let label: String
     let console: Console
+    /// How an amount reads: bytes by default (`1.2 MB`), or a count of things.
+    let amount: (Int) -> String
     private var lastPercent = -1
 
-    init(label: String, console: Console) {
+    init(label: String, console: Console, amount: @escaping (Int) -> String = { ByteCount.describe($0) }) {
         self.label = label
         self.console = console
+        self.amount = amount
     }
 
     /// Redraws when the whole percentage changes.
@@ -15,7 +18,7 @@ struct ProgressBar {
         let percent = min(100, done * 100 / total)
         guard percent != lastPercent else { return }
         lastPercent = percent
-        console.rawError("\r\(label) \(Self.bar(percent: percent)) \(percent)% (\(ByteCount.describe(done))/\(ByteCount.describe(total)))")
+        console.rawError("\r\(label) \(Self.bar(percent: percent)) \(percent)% (\(amount(done))/\(amount(total)))")
         if percent == 100 { console.rawError("\r\u{1B}[K") }
     }
 

@@ -189,7 +189,10 @@ public final class SnapshareSession {
     /// Opens a snap: this spends the one view. The bytes are checked against the SHA-256 the
     /// server sent before they are returned.
     public func open(snapID: UInt64) throws(ClientError) -> SnapImage {
-        let image: SnapImage = try request(OpenSnap(snapID: snapID))
+        try verified(try request(OpenSnap(snapID: snapID)), snapID)
+    }
+
+    private func verified(_ image: SnapImage, _ snapID: UInt64) throws(ClientError) -> SnapImage {
         guard SHA256.hash(image.image) == image.sha256 else {
             throw ClientError(.integrity, "snap \(snapID) arrived damaged (SHA-256 mismatch); not shown")
         }
@@ -207,6 +210,18 @@ public final class SnapshareSession {
         let _: Ok = try request(AdminRestoreView(snapID: snapID, username: username))
     }
     public func users() throws(ClientError) -> [UserInfo] { (try request(AdminListUsers()) as Users).users }
+    /// How many snaps were posted more than `olderThan` milliseconds ago, deleting them unless `dryRun`.
+    public func purge(olderThan: Int64, dryRun: Bool) throws(ClientError) -> UInt64 {
+        (try request(AdminPurge(olderThan: olderThan, dryRun: dryRun)) as Count).count
+    }
+    /// One page of every stored snap after `afterID`, lowest id first, and how many there are in all.
+    public func exportSnaps(after afterID: UInt64) throws(ClientError) -> ExportedSnaps {
+        try request(AdminExportSnaps(afterID: afterID, limit: 200))
+    }
+    /// Any snap's picture, as an admin, without spending a view.
+    public func adminView(_ snapID: UInt64) throws(ClientError) -> SnapImage {
+        try verified(try request(AdminViewSnap(snapID: snapID)), snapID)
+    }
     public func stats() throws(ClientError) -> [StatEntry] { (try request(AdminStats()) as Stats).entries }
     /// The audit log from `since` (Unix milliseconds), oldest first; the server sends at most 5,000.
     public func auditLog(since: Int64) throws(ClientError) -> [AuditRecord] {

@@ -78,7 +78,7 @@ public enum OfflineAdmin {
 
     /// Runs one write job on the data folder's database, which must exist unless `create`, and
     /// records it in the audit log: with the job when it succeeds, on its own when it fails.
-    private static func write<T: Sendable>(dataDirectory: String, database: String? = nil, create: Bool = true,
+    static func write<T: Sendable>(dataDirectory: String, database: String? = nil, create: Bool = true,
                                            audit: (action: String, target: String),
                                            _ job: @escaping @Sendable (any SnapshareStore) throws -> T) throws -> T {
         let actor = offlineActor

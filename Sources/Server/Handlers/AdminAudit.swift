@@ -1,8 +1,9 @@
 import Wire
+import CommandLineParsing
 
 /// Admin requests in the audit log: every one that changes something, allowed or not, with
 /// who sent it, what it names (never a password) and how it ended. Read-only ones (ListUsers,
-/// Stats) are not actions.
+/// Stats, an export's listing) are not actions, but looking at a snap's picture is.
 extension RequestHandler {
     /// What an admin request names, or nil for one that is not audited.
     static func auditTarget(of route: RequestRoute, _ frame: Frame, version: UInt16) -> String? {
@@ -17,6 +18,11 @@ extension RequestHandler {
         case .adminUnlockAddress: return decoded(AdminUnlockAddress.self).map { "address \($0.address)" } ?? "?"
         case .adminSetAdmin: return decoded(AdminSetAdmin.self).map { "user \($0.username) \($0.isAdmin ? "made admin" : "no longer admin")" } ?? "?"
         case .adminResetPassword: return decoded(AdminResetPassword.self).map { "user \($0.username)" } ?? "?"
+        case .adminPurge:
+            // A dry run only counts: it changes nothing.
+            guard let purge = decoded(AdminPurge.self) else { return "?" }
+            return purge.dryRun ? nil : "snaps posted more than \(TimeSpan(milliseconds: purge.olderThan)) ago"
+        case .adminViewSnap: return decoded(AdminViewSnap.self).map { "snap \($0.snapID)" } ?? "?"
         default: return nil
         }
     }

@@ -35,6 +35,9 @@ enum RequestTable {
         .handled(AdminUnlock.self, Count.self, .admin) { try await $0.adminUnlock($1, $2) },
         .handled(AdminUnlockAddress.self, Count.self, .admin) { try await $0.adminUnlockAddress($1, $2) },
         .handled(AdminAuditLog.self, AuditLog.self, .admin, replySize: .listing) { try await $0.adminAuditLog($1, $2) },
+        .handled(AdminPurge.self, Count.self, .admin) { try await $0.adminPurge($1, $2) },
+        .handled(AdminExportSnaps.self, ExportedSnaps.self, .admin, replySize: .listing) { try await $0.adminExportSnaps($1, $2) },
+        .job(AdminViewSnap.self, SnapImage.self, .admin, on: .storageReader, replySize: .image) { try $0.adminViewSnap($1, $2, $3) },
         .handled(AdminSetAdmin.self, Ok.self, .admin) { try await $0.adminSetAdmin($1, $2) },
         .handled(AdminResetPassword.self, Ok.self, .admin, on: .kdf) { try await $0.adminResetPassword($1, $2) },
         // Pins, albums, photos and the map

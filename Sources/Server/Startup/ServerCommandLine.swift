@@ -85,7 +85,26 @@ public enum ServerCommandLine {
                 CommandSpec("audit", summary: "Show the audit log: every admin action, when, who, what, the target and the result",
                             options: [OptionSpec("--since", valueName: "DURATION", help: "only the last DURATION, e.g. 7d (default: everything)")],
                             flags: [FlagSpec("--json", help: "a JSON array instead of a table")]),
+                CommandSpec("purge", summary: "Delete every snap posted more than a time ago, with its picture and views (asks first)",
+                            options: [OptionSpec("--older-than", valueName: "DURATION", help: "the age, e.g. 30d or 2w")],
+                            flags: [yesFlag]),
             ]),
+            CommandSpec("export", summary: "Write every feed's snaps into a new folder: pictures, snaps.json and an index.html gallery",
+                        discussion: """
+                            One folder per feed with each kept picture as ID.jpg or ID.png; snaps.json lists every snap
+                            with its poster, times and who opened it when; index.html shows it all in a browser (no
+                            scripts; it works from the file system). No view is spent. Works while the server runs.
+                            """,
+                        options: [OptionSpec("--to", valueName: "DIR", help: "the new (or empty) folder")]),
+            CommandSpec("end-term", summary: "Archive the class to a backup, then remove every snap, view and session (and students' accounts)",
+                        discussion: """
+                            Writes --archive first (a backup: restore it with 'restore' to look back), then removes every
+                            snap with its picture and views, every session and device token, and every account but the
+                            admins' with their pins, albums and movies, unless --keep-accounts. Feeds, admins and the
+                            audit log stay, so the next term starts on the same server. Asks first.
+                            """,
+                        options: [OptionSpec("--archive", valueName: "FILE", help: "the backup written first (never over a file)")],
+                        flags: [FlagSpec("--keep-accounts", help: "keep the students' accounts (and their pins and movies)"), yesFlag]),
             CommandSpec("backup", summary: "Copy the class's data into a new backup file (SQLite, mode 0600) while the server runs",
                         discussion: """
                             Reads --data's database (or --database's) in one snapshot: what was committed before the
@@ -114,6 +133,8 @@ public enum ServerCommandLine {
         ],
         runsWithoutSubcommand: true)
 
+    static let yesFlag = FlagSpec("--yes", help: "do not ask for confirmation (required without a terminal)")
+
     /// Parses and runs; returns the process exit code.
     public static func run(arguments: [String], environment: [String: String]) -> Int32 {
         Signals.ignore(SIGPIPE)
@@ -134,6 +155,9 @@ public enum ServerCommandLine {
                 case ["admin", "remove"]: return try OfflineAdmin.removeAdmin(parsed)
                 case ["admin", "reset-password"]: return try OfflineAdmin.resetPassword(parsed)
                 case ["admin", "audit"]: return try audit(parsed)
+                case ["admin", "purge"]: return try purge(parsed)
+                case ["export"]: return try export(parsed)
+                case ["end-term"]: return try endTerm(parsed)
                 case ["reset-feeds"]: return try OfflineAdmin.resetFeeds(parsed)
                 case ["migrate"]: return try migrate(parsed)
                 case ["backup"]: return try backup(parsed)
@@ -231,14 +255,14 @@ public enum ServerCommandLine {
     }
 
     /// Where --data and --database say the class's data is.
-    private static func storeConfiguration(_ parsed: ParsedCommand) -> ServerConfiguration {
+    static func storeConfiguration(_ parsed: ParsedCommand) -> ServerConfiguration {
         var config = ServerConfiguration()
         if let data = parsed.string("--data") { config.dataDirectory = data }
         config.database = parsed.string("--database")
         return config
     }
 
-    private static func printCounts(_ rows: [(table: String, rows: Int)]) {
+    static func printCounts(_ rows: [(table: String, rows: Int)]) {
         for (table, count) in rows { print("  \(table.padding(toLength: 18, withPad: " ", startingAt: 0)) \(count)") }
     }
 

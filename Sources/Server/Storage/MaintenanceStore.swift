@@ -15,6 +15,18 @@ public protocol MaintenanceStore: AnyObject {
     func answers() throws
     /// Named counters for `admin stats`, always the same names in the same order.
     func statistics(now: Int64) throws -> [Statistic]
+    /// The end of a term, in one transaction: every snap with its picture and views, every
+    /// session and device token, and, unless `keepAccounts`, every account but the admins' (with
+    /// their pins, albums and movies). Feeds, admins and the audit log stay.
+    func endTerm(keepAccounts: Bool) throws -> TermCleared
+}
+
+/// What `MaintenanceStore.endTerm` removed.
+public struct TermCleared: Sendable, Equatable {
+    public var snaps: Int
+    public var views: Int
+    public var sessions: Int
+    public var accounts: Int
 }
 
 /// A named counter for `admin stats`.

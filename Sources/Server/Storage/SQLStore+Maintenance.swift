@@ -14,6 +14,21 @@ extension SQLStore: MaintenanceStore {
         }
     }
 
+    public func endTerm(keepAccounts: Bool) throws -> TermCleared {
+        try translatingErrors("ending the term") {
+            try sql.transaction {
+                let views = try sql.queryFirst("SELECT count(*) AS n FROM views") { $0.int("n") } ?? 0
+                // Views and pictures go with their snaps (ON DELETE CASCADE).
+                let snaps = try sql.execute("DELETE FROM snaps")
+                let sessions = try sql.execute("DELETE FROM sessions") + sql.execute("DELETE FROM device_tokens")
+                // A student's pins, albums, map and movies go with the account.
+                let accounts = keepAccounts ? 0 : try sql.execute("DELETE FROM users WHERE NOT is_admin")
+                if snaps > 0 || accounts > 0 { engine.bytesDeleted() }
+                return TermCleared(snaps: snaps, views: views, sessions: sessions, accounts: accounts)
+            }
+        }
+    }
+
     public func answers() throws {
         try translatingErrors("checking the database") { _ = try sql.queryFirst("SELECT 1 AS one") { $0.int("one") } }
     }

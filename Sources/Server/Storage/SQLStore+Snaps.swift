@@ -107,6 +107,70 @@ extension SQLStore: SnapStore {
         }
     }
 
+    public func countSnaps(postedBefore: Int64) throws -> Int {
+        try translatingErrors("counting old snaps") {
+            try sql.queryFirst("SELECT count(*) AS n FROM snaps WHERE posted_at < \(postedBefore)") { $0.int("n") } ?? 0
+        }
+    }
+
+    public func deleteSnaps(postedBefore: Int64) throws -> Int {
+        try translatingErrors("purging old snaps") {
+            // One statement; the images and views go with the snaps (ON DELETE CASCADE).
+            let deleted = try sql.execute("DELETE FROM snaps WHERE posted_at < \(postedBefore)")
+            if deleted > 0 { engine.bytesDeleted() }
+            return deleted
+        }
+    }
+
+    public func exportedSnaps(afterID: Int64, limit: Int) throws -> (total: Int, snaps: [ExportedSnap]) {
+        try translatingErrors("listing snaps for an export") {
+            // One transaction: the page, its viewers and the total from one snapshot.
+            try sql.transaction {
+                let total = try sql.queryFirst("SELECT count(*) AS n FROM snaps") { $0.int("n") } ?? 0
+                var snaps = try sql.query("""
+                    SELECT s.id, f.name AS feed_name, u.name AS poster_name, s.posted_at, s.expires_at, s.format, s.byte_count,
+                           s.width, s.height, EXISTS (SELECT 1 FROM snap_images i WHERE i.snap_id = s.id) AS has_image
+                    \(Self.listingFrom)WHERE s.id > \(afterID) ORDER BY s.id LIMIT \(limit)
+                    """) { row in
+                    guard let format = ImageFormat(rawValue: UInt8(truncatingIfNeeded: row.int64("format"))) else {
+                        throw StoreError(.corrupt, "snap \(row.int64("id")) has an unknown format")
+                    }
+                    return ExportedSnap(id: UInt64(row.int64("id")), feed: row.string("feed_name"), poster: row.string("poster_name"),
+                                 postedAt: row.int64("posted_at"), expiresAt: row.int64("expires_at"), imageKind: format,
+                                 byteCount: UInt32(clamping: row.int64("byte_count")), width: UInt32(clamping: row.int("width")),
+                                 height: UInt32(clamping: row.int("height")), pictureKept: row.bool("has_image"), viewers: [])
+                }
+                guard let first = snaps.first, let last = snaps.last else { return (total, []) }
+                var viewers: [UInt64: [SnapViewer]] = [:]
+                _ = try sql.query("""
+                    SELECT v.snap_id, u.name, v.claimed_at FROM views v JOIN users u ON u.id = v.viewer_id
+                    WHERE v.snap_id BETWEEN \(Int64(first.id)) AND \(Int64(last.id))
+                    ORDER BY v.snap_id, v.claimed_at, \(engine.bytewise(folded("u.name")))
+                    """) { row in
+                    viewers[UInt64(row.int64("snap_id")), default: []].append(SnapViewer(username: row.string("name"), viewedAt: row.int64("claimed_at")))
+                }
+                for index in snaps.indices { snaps[index].viewers = viewers[snaps[index].id] ?? [] }
+                return (total, snaps)
+            }
+        }
+    }
+
+    public func withSnapPicture<R>(id: Int64, _ body: (SnapListing, [UInt8], any StoredBytes) throws -> R) throws -> R {
+        try translatingErrors("reading a snap's picture") {
+            try sql.transaction {
+                guard let gate = try sql.queryFirst(claimGate(id), { row in
+                    (listing: try StoreRows.snapListing(row), sha256: row.bytes("sha256"), hasImage: row.bool("has_image"))
+                }) else {
+                    throw StoreError(.notFound, "no snap \(id)")
+                }
+                let listing = try StoreRows.claimed(gate.listing, hasImage: gate.hasImage)
+                return try sql.withStoredBytes(table: "snap_images", column: "bytes", keyColumn: "snap_id", key: id) { image in
+                    try body(listing, gate.sha256, image)
+                }
+            }
+        }
+    }
+
     // MARK: Statements (listings never touch snap_images)
 
     /// `INSERT INTO snaps (…) VALUES (…)` for `snap`, without its image: each engine's

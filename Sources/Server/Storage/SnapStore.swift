@@ -29,6 +29,17 @@ public protocol SnapStore: AnyObject {
     func restoreView(snapID: Int64, userID: Int64) throws
     /// Deletes one snap with its image and views; `notFound` if absent.
     func deleteSnap(id: Int64) throws
+    /// How many snaps were posted before `postedBefore` (Unix milliseconds), expired ones included.
+    func countSnaps(postedBefore: Int64) throws -> Int
+    /// Deletes every snap posted before `postedBefore` with its image and views; returns how many.
+    func deleteSnaps(postedBefore: Int64) throws -> Int
+    /// A page of every stored snap for an export, lowest id first after `afterID`, at most
+    /// `limit`, with who opened each; and how many snaps are stored in all.
+    func exportedSnaps(afterID: Int64, limit: Int) throws -> (total: Int, snaps: [ExportedSnap])
+    /// One snap's picture for an admin, whatever its state, without a view: `body` runs with the
+    /// listing (its state `read`), the SHA-256 and the image. `notFound` if no such snap, `expired`
+    /// once its picture is erased.
+    func withSnapPicture<R>(id: Int64, _ body: (_ listing: SnapListing, _ sha256: [UInt8], _ image: any StoredBytes) throws -> R) throws -> R
     /// What `posterID` has posted since `since` and has stored now, for the posting quota. Inside
     /// the post's transaction, after `lockUser`, so posts racing on other instances count too.
     func postingUsage(posterID: Int64, since: Int64) throws -> PostingUsage
@@ -48,6 +59,11 @@ public struct PostingUsage: Sendable, Equatable {
 }
 
 extension SnapStore {
+    /// `withSnapPicture`, with the image copied into an array.
+    public func snapPicture(id: Int64) throws -> [UInt8] {
+        try withSnapPicture(id: id) { _, _, image in try image.array() }
+    }
+
     /// `claimView`, with the image copied into an array.
     public func claimView(snapID: Int64, viewerID: Int64, now: Int64) throws -> OpenedSnap {
         try claimView(snapID: snapID, viewerID: viewerID, now: now) { listing, sha256, image in

@@ -79,6 +79,10 @@ public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let adminUnlockAddress = Self(0x004D, "AdminUnlockAddress", request: true, since: 2)
     public static let adminAuditLog = Self(0x004E, "AdminAuditLog", request: true, since: 2)
     public static let auditLog = Self(0x004F, "AuditLog", request: false, since: 2)
+    public static let adminPurge = Self(0x0050, "AdminPurge", request: true, since: 2)
+    public static let adminExportSnaps = Self(0x0051, "AdminExportSnaps", request: true, since: 2)
+    public static let exportedSnaps = Self(0x0052, "ExportedSnaps", request: false, since: 2)
+    public static let adminViewSnap = Self(0x0053, "AdminViewSnap", request: true, since: 2)
 
     // Pins, albums, photos and the saved map
     public static let addPin = Self(0x0060, "AddPin", request: true)
@@ -113,7 +117,7 @@ public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringCon
         listFeeds, feeds, listSnaps, snaps, poll, pollResult, postSnap, snapPosted, openSnap, snapImage, getSnapViews, snapViews,
         adminCreateFeed, adminDeleteFeed, adminResetFeeds, count, adminDeleteSnap, adminRestoreView,
         adminListUsers, users, adminStats, stats, adminUnlock, adminSetAdmin, adminResetPassword, adminUnlockAddress,
-        adminAuditLog, auditLog,
+        adminAuditLog, auditLog, adminPurge, adminExportSnaps, exportedSnaps, adminViewSnap,
         addPin, pin, listPins, pins, deletePin, getAlbum, album, newCollection, getPhoto, photoImage, deletePhoto,
         randomPin, randomPinResult, getMapState, mapState, setMapState,
         addMovie, movie, deleteMovie, findMovie, setMovieSales, listMovies, movies, updateMovie,

@@ -1,0 +1,35 @@
+import ClassExport
+import Foundation
+import Wire
+
+/// `snapshare-server export --to DIR`: the class's snaps from the database as files (see
+/// `ClassExport`), read while the server runs, a page at a time; no view is spent.
+public enum ExportCommand {
+    /// Exports `store` into `directory`; returns what was written.
+    public static func run(from store: SQLStore, to directory: String, now: Int64,
+                           progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }) throws -> ClassExport.Summary {
+        var export = try ClassExport(directory: directory, exportedAt: now)
+        for feed in try store.feedSummaries(viewerID: 0, now: now) { try export.addFeed(feed.name) }
+        var after: Int64 = 0
+        var done = 0
+        while true {
+            let page = try store.exportedSnaps(afterID: after, limit: RequestHandler.exportPage)
+            guard let last = page.snaps.last else { break }
+            for snap in page.snaps {
+                var picture: [UInt8]?
+                if snap.pictureKept {
+                    do {
+                        picture = try store.snapPicture(id: Int64(snap.id))
+                    } catch let error as StoreError where error.kind == .expired || error.kind == .notFound {
+                        // Erased or deleted since the page was read: recorded without its picture.
+                    }
+                }
+                try export.add(snap, picture: picture)
+                done += 1
+                progress(done, max(done, page.total))
+            }
+            after = Int64(last.id)
+        }
+        return try export.finish()
+    }
+}

@@ -30,6 +30,16 @@ enum AdminProtocolVectors {
                              viewers: [SnapViewer(username: "ada", viewedAt: 1_764_417_660_000)]),
             ]), requestID: 62)),
             ("admin-view-snap", Frame(AdminViewSnap(snapID: 7), requestID: 63)),
+            ("report-snap", Frame(ReportSnap(snapID: 7, reason: "rude"), requestID: 64)),
+            ("unsend-snap", Frame(UnsendSnap(snapID: 7), requestID: 65)),
+            ("admin-list-reports", Frame(AdminListReports(), requestID: 66)),
+            ("reports", Frame(Reports(snaps: [
+                ReportedSnap(snapID: 7, feed: "Memes", poster: "bob", postedAt: 1_764_417_600_000, expiresAt: 1_764_417_600_000 + 7 * 86_400_000,
+                             pictureKept: true, reports: [SnapReport(reporter: "ada", reason: "rude", reportedAt: 1_764_417_660_000)]),
+            ]), requestID: 66)),
+            ("admin-resolve-report", Frame(AdminResolveReport(snapID: 7, resolution: .delete, suspendFor: 7 * 86_400_000), requestID: 67)),
+            ("admin-suspend", Frame(AdminSuspend(username: "bob", duration: 86_400_000, reason: "spam"), requestID: 68)),
+            ("admin-unsuspend", Frame(AdminUnsuspend(username: "bob"), requestID: 69)),
         ]
     }
 }

@@ -168,6 +168,9 @@ struct PostgresBackupTests {
         let snap = try alice.post(feed: "Memes", image: TestImages.sample(5))
         _ = try bob.open(snapID: snap.id)
         _ = try alice.post(feed: "Random", image: TestImages.sample(6))
+        // A report and a suspension travel too.
+        try bob.report(snapID: snap.id, reason: "off topic")
+        try server.makeAdmin("teacher").suspend("bob", for: 86_400_000, reason: "a day off")
         let directory = TemporaryDirectory("snapshare-round-trip")
         func run(_ arguments: [String]) throws -> Subprocess.Result {
             let result = try Subprocess.run("snapshare-server", arguments, timeout: 120)
@@ -185,10 +188,12 @@ struct PostgresBackupTests {
         // Each restore adds its own line to the audit log; every other table is copied as it is.
         func rows(_ output: String) -> [Substring] { all(output).filter { !$0.contains("audit_log") } }
         func audited(_ output: String) -> Int? { all(output).first { $0.contains("audit_log") }?.split(separator: " ").last.flatMap { Int($0) } }
-        #expect(all(first.stdout).count == 15)
+        #expect(all(first.stdout).count == 17, "every table")
         #expect(audited(second.stdout) == audited(first.stdout).map { $0 + 1 } && audited(third.stdout) == audited(first.stdout).map { $0 + 2 },
                 "\(first.stdout)\n\(third.stdout)")
         #expect(rows(first.stdout) == rows(second.stdout) && rows(second.stdout) == rows(third.stdout), "\(first.stdout)\n\(third.stdout)")
-        #expect(rows(first.stdout).contains { $0.hasSuffix(" 1") && $0.contains("views") })
+        for table in ["views", "reports", "suspensions"] {
+            #expect(rows(first.stdout).contains { $0.hasSuffix(" 1") && $0.contains(table) }, "\(table): \(first.stdout)")
+        }
     }
 }

@@ -188,6 +188,11 @@ public final class SnapshareSession {
 
     /// Opens a snap: this spends the one view. The bytes are checked against the SHA-256 the
     /// server sent before they are returned.
+    /// Reports a snap to the admins, with why.
+    public func report(snapID: UInt64, reason: String) throws(ClientError) { let _: Ok = try request(ReportSnap(snapID: snapID, reason: reason)) }
+    /// Takes back one's own snap.
+    public func unsend(snapID: UInt64) throws(ClientError) { let _: Ok = try request(UnsendSnap(snapID: snapID)) }
+
     public func open(snapID: UInt64) throws(ClientError) -> SnapImage {
         try verified(try request(OpenSnap(snapID: snapID)), snapID)
     }
@@ -214,6 +219,15 @@ public final class SnapshareSession {
     public func purge(olderThan: Int64, dryRun: Bool) throws(ClientError) -> UInt64 {
         (try request(AdminPurge(olderThan: olderThan, dryRun: dryRun)) as Count).count
     }
+    /// The open reports, the longest waiting first.
+    public func reports() throws(ClientError) -> [ReportedSnap] { (try request(AdminListReports()) as Reports).snaps }
+    public func resolveReport(snapID: UInt64, _ resolution: ReportResolution, suspendFor: Int64 = 0) throws(ClientError) {
+        let _: Ok = try request(AdminResolveReport(snapID: snapID, resolution: resolution, suspendFor: suspendFor))
+    }
+    public func suspend(_ username: String, for duration: Int64, reason: String) throws(ClientError) {
+        let _: Ok = try request(AdminSuspend(username: username, duration: duration, reason: reason))
+    }
+    public func unsuspend(_ username: String) throws(ClientError) { let _: Ok = try request(AdminUnsuspend(username: username)) }
     /// One page of every stored snap after `afterID`, lowest id first, and how many there are in all.
     public func exportSnaps(after afterID: UInt64) throws(ClientError) -> ExportedSnaps {
         try request(AdminExportSnaps(afterID: afterID, limit: 200))

@@ -24,6 +24,11 @@ public enum InputRules {
         normalizedText(raw, maxCharacters: 40, empty: "a feed name cannot be empty", plural: "feed names")
     }
 
+    /// A report's or a suspension's reason: 1 to 200 characters, no control characters.
+    public static func normalizedReason(_ raw: String) -> Result<String, InputError> {
+        normalizedText(raw, maxCharacters: 200, empty: "give a reason (what is wrong with it)", plural: "reasons")
+    }
+
     /// The rule for every name-like text field: trimmed of spaces, 1 to `maxCharacters`
     /// characters, no control characters. `plural` names the field in messages ("feed names").
     static func normalizedText(_ raw: String, maxCharacters: Int, empty: String, plural: String) -> Result<String, InputError> {

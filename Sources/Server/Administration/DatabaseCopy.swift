@@ -57,6 +57,10 @@ enum DatabaseCopy {
                                         ("sales", .integer), ("created_at", .integer), ("updated_at", .integer)], order: "id"),
         Table(name: "audit_log", columns: [("id", .integer), ("at", .integer), ("actor", .text), ("action", .text), ("target", .text),
                                            ("result", .text)], order: "id"),
+        Table(name: "reports", columns: [("snap_id", .integer), ("reporter_id", .integer), ("reason", .text), ("reported_at", .integer)],
+              order: "snap_id, reporter_id", identity: false),
+        Table(name: "suspensions", columns: [("user_id", .integer), ("until", .integer), ("reason", .text), ("suspended_by", .text),
+                                             ("suspended_at", .integer)], order: "user_id", identity: false),
         Table(name: "device_tokens", columns: [("token_hash", .blob), ("user_id", .integer), ("created_at", .integer),
                                                ("last_used_at", .integer)], order: "token_hash", identity: false),
     ]

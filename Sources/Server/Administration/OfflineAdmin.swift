@@ -48,12 +48,15 @@ public enum OfflineAdmin {
         }
     }
 
-    /// Takes away `username`'s admin right (the account stays). A running server applies it to
-    /// the user's live connections within a second.
-    public static func removeAdmin(dataDirectory: String, username: String, database: String? = nil) throws {
+    /// Takes away `username`'s admin right (the account stays); returns false when they had none
+    /// (nothing changes). A running server applies it to the user's live connections within a second.
+    @discardableResult
+    public static func removeAdmin(dataDirectory: String, username: String, database: String? = nil) throws -> Bool {
         try write(dataDirectory: dataDirectory, database: database, audit: ("admin remove", "user \(username)")) { store in
             guard let user = try store.user(named: username) else { throw StoreError(.notFound, "no user named \(username)") }
+            guard user.isAdmin else { return false }
             try store.setAdmin(userID: user.id, isAdmin: false)
+            return true
         }
     }
 
@@ -137,9 +140,9 @@ public enum OfflineAdmin {
 
     static func removeAdmin(_ parsed: ParsedCommand) throws -> Int32 {
         let name = parsed.positional(0) ?? ""
-        try removeAdmin(dataDirectory: parsed.string("--data") ?? ServerConfiguration().dataDirectory, username: name,
-                        database: parsed.string("--database"))
-        print("\(name) is no longer an admin.")
+        let removed = try removeAdmin(dataDirectory: parsed.string("--data") ?? ServerConfiguration().dataDirectory, username: name,
+                                      database: parsed.string("--database"))
+        print(removed ? "\(name) is no longer an admin." : "\(name) was not an admin; nothing changed.")
         return 0
     }
 

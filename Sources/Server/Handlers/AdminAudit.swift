@@ -23,6 +23,13 @@ extension RequestHandler {
             guard let purge = decoded(AdminPurge.self) else { return "?" }
             return purge.dryRun ? nil : "snaps posted more than \(TimeSpan(milliseconds: purge.olderThan)) ago"
         case .adminViewSnap: return decoded(AdminViewSnap.self).map { "snap \($0.snapID)" } ?? "?"
+        case .adminResolveReport:
+            return decoded(AdminResolveReport.self).map {
+                "snap \($0.snapID) \($0.resolution == .delete ? "deleted" : "dismissed")"
+                    + ($0.suspendFor > 0 ? ", poster suspended for \(TimeSpan(milliseconds: $0.suspendFor))" : "")
+            } ?? "?"
+        case .adminSuspend: return decoded(AdminSuspend.self).map { "user \($0.username) for \(TimeSpan(milliseconds: $0.duration)): \($0.reason)" } ?? "?"
+        case .adminUnsuspend: return decoded(AdminUnsuspend.self).map { "user \($0.username)" } ?? "?"
         default: return nil
         }
     }

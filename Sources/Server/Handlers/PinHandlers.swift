@@ -7,6 +7,7 @@ extension RequestHandler {
     func addPin(_ request: AddPin, _ context: RequestContext) async throws -> HandlerOutcome {
         let user = try requireUser(context)
         try Self.checkPosition(latitude: request.latitude, longitude: request.longitude)
+        try await refuseIfSuspended(user, from: "dropping pins")
         let pin = try await albums.dropPin(userID: user.id, latitude: request.latitude, longitude: request.longitude)
         // Where people pin is theirs: the log says that, not where.
         logger.info("\(user.name) dropped pin \(pin.id)")

@@ -40,6 +40,13 @@ enum RequestTable {
         .job(AdminViewSnap.self, SnapImage.self, .admin, on: .storageReader, replySize: .image) { try $0.adminViewSnap($1, $2, $3) },
         .handled(AdminSetAdmin.self, Ok.self, .admin) { try await $0.adminSetAdmin($1, $2) },
         .handled(AdminResetPassword.self, Ok.self, .admin, on: .kdf) { try await $0.adminResetPassword($1, $2) },
+        // Moderation
+        .handled(ReportSnap.self, Ok.self, .user) { try await $0.reportSnap($1, $2) },
+        .handled(UnsendSnap.self, Ok.self, .user) { try await $0.unsendSnap($1, $2) },
+        .handled(AdminListReports.self, Reports.self, .admin, replySize: .listing) { handler, _, context in try await handler.adminListReports(context) },
+        .handled(AdminResolveReport.self, Ok.self, .admin) { try await $0.adminResolveReport($1, $2) },
+        .handled(AdminSuspend.self, Ok.self, .admin) { try await $0.adminSuspend($1, $2) },
+        .handled(AdminUnsuspend.self, Ok.self, .admin) { try await $0.adminUnsuspend($1, $2) },
         // Pins, albums, photos and the map
         .handled(AddPin.self, PinResult.self, .user) { try await $0.addPin($1, $2) },
         .handled(ListPins.self, Pins.self, .user, replySize: .listing) { handler, _, context in try await handler.listPins(context) },

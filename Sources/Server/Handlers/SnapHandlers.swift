@@ -41,6 +41,7 @@ extension RequestHandler {
         imageCeiling.noteStored(request.image.count)
         let quota = user.isAdmin ? nil : PostingQuota(configuration)
         let listing = try await storage.write { store -> SnapListing in
+            if let suspension = try store.suspension(userID: user.id, now: now) { throw Self.suspended(suspension, from: "posting", now: now) }
             var stored = snap
             stored.feedID = try store.requireFeed(named: feedName).id
             if let quota {

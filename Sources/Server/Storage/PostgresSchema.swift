@@ -18,6 +18,7 @@ enum PostgresSchema {
         // SQLite's movies gained AUTOINCREMENT; an identity column never went back.
         (10, "movie ids never reused", nil),
         (11, "audit log", version11),
+        (12, "reports and suspensions", version12),
     ]
 
     static var latest: Int64 { versions.last!.version }
@@ -55,6 +56,25 @@ enum PostgresSchema {
         try connection.execute("UPDATE schema_versions SET version = -(version + 3)")
         try connection.execute("UPDATE schema_versions SET version = -version")
     }
+
+    /// Reports and suspensions (`ModerationStore`), as SQLite's version 12.
+    static let version12 = """
+        CREATE TABLE reports (
+            snap_id bigint NOT NULL REFERENCES snaps(id) ON DELETE CASCADE,
+            reporter_id bigint NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            reason text NOT NULL,
+            reported_at bigint NOT NULL,
+            PRIMARY KEY (snap_id, reporter_id)
+        );
+        CREATE INDEX reports_by_time ON reports (reported_at);
+        CREATE TABLE suspensions (
+            user_id bigint PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+            until bigint NOT NULL,
+            reason text NOT NULL,
+            suspended_by text NOT NULL,
+            suspended_at bigint NOT NULL
+        );
+        """
 
     /// The audit log (`AuditStore`), as SQLite's version 11.
     static let version11 = """

@@ -40,19 +40,23 @@ extension SQLStore: FeedStore {
     }
 
     public func resetFeed(id: Int64) throws -> Int {
-        try translatingErrors("resetting feed") {
-            // One statement, so it is atomic even outside a transaction; images and views cascade.
-            let deleted = try sql.execute("DELETE FROM snaps WHERE feed_id = \(id)")
-            if deleted > 0 { engine.bytesDeleted() }
-            return deleted
-        }
+        try translatingErrors("resetting feed") { try reset("feed_id = \(id)") }
     }
 
     public func resetAllFeeds() throws -> Int {
-        try translatingErrors("resetting all feeds") {
-            let deleted = try sql.execute("DELETE FROM snaps")
+        try translatingErrors("resetting all feeds") { try reset("1 = 1") }
+    }
+
+    /// Deletes the snaps `filter` names with their images and views (they cascade); a reported
+    /// one is only ended, its picture kept for the admins until its report is resolved.
+    private func reset(_ filter: SQL) throws -> Int {
+        try sql.transaction {
+            let ended = try sql.execute("""
+                UPDATE snaps SET expires_at = posted_at WHERE \(filter) AND expires_at > posted_at AND id IN (\(Self.reportedSnaps))
+                """)
+            let deleted = try sql.execute("DELETE FROM snaps WHERE \(filter) AND id NOT IN (\(Self.reportedSnaps))")
             if deleted > 0 { engine.bytesDeleted() }
-            return deleted
+            return deleted + ended
         }
     }
 

@@ -7,7 +7,7 @@ extension SQLStore: MaintenanceStore {
             try sql.transaction {
                 guard try engine.takePurgeTurn() else { return 0 }
                 let erased = try sql.execute("DELETE FROM snap_images WHERE snap_id IN (\(expiredUnerasedSnaps(now: now)))")
-                try sql.execute("UPDATE snaps SET image_erased = \(true) WHERE NOT image_erased AND expires_at <= \(now)")
+                try sql.execute("UPDATE snaps SET image_erased = \(true) WHERE id IN (\(expiredUnerasedSnaps(now: now)))")
                 if erased > 0 { engine.bytesDeleted() }
                 return erased
             }
@@ -68,10 +68,11 @@ extension SQLStore: MaintenanceStore {
         }
     }
 
-    /// Snaps past their expiry whose image is still stored, found through the partial index of
-    /// snaps awaiting the purge (the text says `NOT image_erased`, as the index does).
+    /// Snaps past their expiry whose image is still stored and not kept for a report, found
+    /// through the partial index of snaps awaiting the purge (the text says `NOT image_erased`,
+    /// as the index does).
     func expiredUnerasedSnaps(now: Int64) -> SQL {
-        "SELECT id FROM snaps WHERE NOT image_erased AND expires_at <= \(now)"
+        "SELECT id FROM snaps WHERE NOT image_erased AND expires_at <= \(now) AND id NOT IN (\(Self.reportedSnaps))"
     }
 
     /// The counters of `admin stats`, in their order.

@@ -110,6 +110,14 @@ public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let listMovies = Self(0x0085, "ListMovies", request: true)
     public static let movies = Self(0x0086, "Movies", request: false)
     public static let updateMovie = Self(0x0087, "UpdateMovie", request: true, since: 2)
+    // Moderation
+    public static let reportSnap = Self(0x0090, "ReportSnap", request: true, since: 2)
+    public static let unsendSnap = Self(0x0091, "UnsendSnap", request: true, since: 2)
+    public static let adminListReports = Self(0x0092, "AdminListReports", request: true, since: 2)
+    public static let reports = Self(0x0093, "Reports", request: false, since: 2)
+    public static let adminResolveReport = Self(0x0094, "AdminResolveReport", request: true, since: 2)
+    public static let adminSuspend = Self(0x0095, "AdminSuspend", request: true, since: 2)
+    public static let adminUnsuspend = Self(0x0096, "AdminUnsuspend", request: true, since: 2)
 
     public static let all: [MessageType] = [
         hello, welcome, error, ping, pong, ok,
@@ -121,5 +129,6 @@ public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringCon
         addPin, pin, listPins, pins, deletePin, getAlbum, album, newCollection, getPhoto, photoImage, deletePhoto,
         randomPin, randomPinResult, getMapState, mapState, setMapState,
         addMovie, movie, deleteMovie, findMovie, setMovieSales, listMovies, movies, updateMovie,
+        reportSnap, unsendSnap, adminListReports, reports, adminResolveReport, adminSuspend, adminUnsuspend,
     ]
 }

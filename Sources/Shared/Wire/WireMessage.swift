@@ -19,6 +19,8 @@ public enum FieldLimits {
     public static let address = 64
     /// An audit log entry's actor, action, target or result.
     public static let auditText = 512
+    /// A report's or a suspension's reason (200 characters of up to 4 bytes each).
+    public static let reason = 800
 }
 
 /// Protocol constants.

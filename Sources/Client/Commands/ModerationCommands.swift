@@ -1,0 +1,92 @@
+import CommandLineParsing
+import Wire
+
+/// report | unsend | admin reports | resolve | suspend | unsuspend.
+enum ModerationCommands {
+    static func report(_ context: CommandContext) throws(ClientError) {
+        let id = try context.identifier(0, "SNAP_ID")
+        guard let reason = context.parsed.string("--reason"), !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw context.usage("say what is wrong with the snap: --reason TEXT")
+        }
+        let session = try context.authenticated()
+        try session.report(snapID: id, reason: reason)
+        if context.json { context.printJSON(.object([("reported", .int(Int64(id)))])) }
+        else { context.console.out("Reported snap \(id) to the admins; thank you. Only they see who reported it.") }
+    }
+
+    static func unsend(_ context: CommandContext) throws(ClientError) {
+        let id = try context.identifier(0, "SNAP_ID")
+        let session = try context.authenticated()
+        try context.confirm("Take back snap \(id)? It leaves every feed and its picture is erased.")
+        try session.unsend(snapID: id)
+        if context.json { context.printJSON(.object([("unsent", .int(Int64(id)))])) }
+        else { context.console.out("Unsent snap \(id).") }
+    }
+
+    static func reports(_ context: CommandContext) throws(ClientError) {
+        let session = try context.authenticated()
+        let snaps = try session.reports()
+        if context.json {
+            context.printJSON(.array(snaps.map { snap in
+                .object([("snap", .int(Int64(snap.snapID))), ("feed", .string(snap.feed)), ("poster", .string(snap.poster)),
+                         ("posted_at", .string(Timestamp.iso8601(snap.postedAt))), ("expires_at", .string(Timestamp.iso8601(snap.expiresAt))),
+                         ("picture_kept", .bool(snap.pictureKept)),
+                         ("reports", .array(snap.reports.map {
+                             .object([("reporter", .string($0.reporter)), ("reason", .string($0.reason)),
+                                      ("reported_at", .string(Timestamp.iso8601($0.reportedAt)))])
+                         }))])
+            }))
+            return
+        }
+        guard !snaps.isEmpty else {
+            context.console.out("No open reports.")
+            return
+        }
+        var table = TextTable(columns: [.init("SNAP", alignment: .right), .init("FEED"), .init("POSTER"), .init("REPORTED"),
+                                        .init("BY"), .init("REASONS")])
+        let now = Timestamp.now()
+        for snap in snaps {
+            table.append(["\(snap.snapID)", PrintableText.clean(snap.feed), PrintableText.clean(snap.poster),
+                          TimeAgo.describe(snap.reports.first?.reportedAt ?? snap.postedAt, now: now),
+                          snap.reports.map { PrintableText.clean($0.reporter) }.joined(separator: ", "),
+                          snap.reports.map { PrintableText.clean($0.reason) }.joined(separator: "; ")])
+        }
+        context.console.raw(table.render() + "\n")
+        context.console.out("Look with `snapshare admin view ID` (no view spent); then `snapshare admin resolve ID --dismiss` or `--delete`.")
+    }
+
+    static func resolve(_ context: CommandContext) throws(ClientError) {
+        let id = try context.identifier(0, "SNAP_ID")
+        let dismiss = context.parsed.flag("--dismiss"), delete = context.parsed.flag("--delete")
+        guard dismiss != delete else { throw context.usage("give exactly one of --dismiss (the snap stays) or --delete (the snap goes)") }
+        var suspendFor: Int64 = 0
+        if let text = context.parsed.string("--suspend-poster") {
+            guard let span = try? TimeSpan(parsing: text), span.milliseconds > 0 else {
+                throw context.usage("--suspend-poster takes a positive duration such as 7d")
+            }
+            suspendFor = span.milliseconds
+        }
+        let session = try context.authenticated()
+        try session.resolveReport(snapID: id, delete ? .delete : .dismiss, suspendFor: suspendFor)
+        let suspended = suspendFor > 0 ? "; its poster is suspended for \(TimeSpan(milliseconds: suspendFor))" : ""
+        context.console.out(delete ? "Deleted snap \(id) and closed its reports\(suspended)." : "Dismissed the reports of snap \(id)\(suspended).")
+    }
+
+    static func suspend(_ context: CommandContext) throws(ClientError) {
+        let user = context.parsed.positional(0) ?? ""
+        guard let text = context.parsed.string("--for"), let span = try? TimeSpan(parsing: text), span.milliseconds > 0 else {
+            throw context.usage("say for how long with --for DURATION, e.g. 7d")
+        }
+        guard let reason = context.parsed.string("--reason") else { throw context.usage("say why with --reason TEXT (the student sees it)") }
+        let session = try context.authenticated()
+        try session.suspend(user, for: span.milliseconds, reason: reason)
+        context.console.out("Suspended \(user) for \(text): they can log in and open snaps, but not post, drop pins or report.")
+    }
+
+    static func unsuspend(_ context: CommandContext) throws(ClientError) {
+        let user = context.parsed.positional(0) ?? ""
+        let session = try context.authenticated()
+        try session.unsuspend(user)
+        context.console.out("\(user) may post again.")
+    }
+}

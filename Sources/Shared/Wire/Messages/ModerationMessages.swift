@@ -1,0 +1,143 @@
+/// User → server: report a snap the user can see in a listing, with a reason (1 to 200
+/// characters); once per user and snap. Answered by Ok.
+public struct ReportSnap: WireMessage, Equatable {
+    public static let type = MessageType.reportSnap
+    public var snapID: UInt64
+    public var reason: String
+    public init(snapID: UInt64, reason: String) { self.snapID = snapID; self.reason = reason }
+    public init(from r: inout ByteReader) throws(WireError) {
+        snapID = try r.readUInt64("snap_id"); reason = try r.readString("reason", maxBytes: FieldLimits.reason)
+    }
+    public func encode(into w: inout ByteWriter) { w.write(snapID); w.write(reason) }
+}
+
+/// Poster → server: take back one's own snap. Answered by Ok.
+public struct UnsendSnap: WireMessage, Equatable {
+    public static let type = MessageType.unsendSnap
+    public var snapID: UInt64
+    public init(snapID: UInt64) { self.snapID = snapID }
+    public init(from r: inout ByteReader) throws(WireError) { snapID = try r.readUInt64("snap_id") }
+    public func encode(into w: inout ByteWriter) { w.write(snapID) }
+}
+
+/// Admin → server: the open reports. Answered by Reports.
+public struct AdminListReports: WireMessage, Equatable {
+    public static let type = MessageType.adminListReports
+    public init() {}
+    public init(from r: inout ByteReader) throws(WireError) {}
+    public func encode(into w: inout ByteWriter) {}
+}
+
+/// One user's report of a snap: who (shown to admins only), why, and when.
+public struct SnapReport: Sendable, Equatable {
+    public var reporter: String
+    public var reason: String
+    public var reportedAt: Int64
+    public init(reporter: String, reason: String, reportedAt: Int64) {
+        self.reporter = reporter; self.reason = reason; self.reportedAt = reportedAt
+    }
+    static let minimumEncodedSize = 2 + 2 + 8
+}
+
+/// A snap with open reports, as the admins' queue shows it.
+public struct ReportedSnap: Sendable, Equatable {
+    public var snapID: UInt64
+    public var feed: String
+    public var poster: String
+    public var postedAt: Int64
+    public var expiresAt: Int64
+    /// Whether the picture is still stored (a reported snap's is kept until the report is resolved).
+    public var pictureKept: Bool
+    /// Oldest first.
+    public var reports: [SnapReport]
+    public init(snapID: UInt64, feed: String, poster: String, postedAt: Int64, expiresAt: Int64, pictureKept: Bool, reports: [SnapReport]) {
+        self.snapID = snapID; self.feed = feed; self.poster = poster; self.postedAt = postedAt; self.expiresAt = expiresAt
+        self.pictureKept = pictureKept; self.reports = reports
+    }
+    static let minimumEncodedSize = 8 + 2 + 2 + 8 + 8 + 1 + 4
+
+    init(from r: inout ByteReader) throws(WireError) {
+        snapID = try r.readUInt64("snap_id")
+        feed = try r.readString("feed", maxBytes: FieldLimits.feedName)
+        poster = try r.readString("poster", maxBytes: FieldLimits.username)
+        postedAt = try r.readInt64("posted_at")
+        expiresAt = try r.readInt64("expires_at")
+        pictureKept = try r.readBool("picture_kept")
+        reports = try r.readArray("reports", minElementBytes: SnapReport.minimumEncodedSize) { (r: inout ByteReader) throws(WireError) in
+            SnapReport(reporter: try r.readString("report.reporter", maxBytes: FieldLimits.username),
+                       reason: try r.readString("report.reason", maxBytes: FieldLimits.reason),
+                       reportedAt: try r.readInt64("report.reported_at"))
+        }
+    }
+
+    func encode(into w: inout ByteWriter) {
+        w.write(snapID); w.write(feed); w.write(poster); w.write(postedAt); w.write(expiresAt); w.write(pictureKept)
+        w.writeArray(reports) { w, report in w.write(report.reporter); w.write(report.reason); w.write(report.reportedAt) }
+    }
+}
+
+/// Server → admin: the snaps with open reports, the longest waiting first.
+public struct Reports: WireMessage, Equatable {
+    public static let type = MessageType.reports
+    public var snaps: [ReportedSnap]
+    public init(snaps: [ReportedSnap]) { self.snaps = snaps }
+    public init(from r: inout ByteReader) throws(WireError) {
+        snaps = try r.readArray("snaps", minElementBytes: ReportedSnap.minimumEncodedSize) { (r: inout ByteReader) throws(WireError) in
+            try ReportedSnap(from: &r)
+        }
+    }
+    public func encode(into w: inout ByteWriter) { w.writeArray(snaps) { $1.encode(into: &$0) } }
+}
+
+/// What an admin does with a reported snap.
+public enum ReportResolution: UInt8, Sendable, Equatable, CaseIterable {
+    /// The reports go; the snap stays as it was.
+    case dismiss = 0
+    /// The snap goes, with its picture, views and reports.
+    case delete = 1
+}
+
+/// Admin → server: resolve the reports of one snap; with `suspendFor` (milliseconds, 0 for
+/// none), also suspend its poster that long. Answered by Ok.
+public struct AdminResolveReport: WireMessage, Equatable {
+    public static let type = MessageType.adminResolveReport
+    public var snapID: UInt64
+    public var resolution: ReportResolution
+    public var suspendFor: Int64
+    public init(snapID: UInt64, resolution: ReportResolution, suspendFor: Int64 = 0) {
+        self.snapID = snapID; self.resolution = resolution; self.suspendFor = suspendFor
+    }
+    public init(from r: inout ByteReader) throws(WireError) {
+        snapID = try r.readUInt64("snap_id")
+        let raw = try r.readUInt8("resolution")
+        guard let resolution = ReportResolution(rawValue: raw) else { throw WireError.malformed("resolution: unknown value \(raw)") }
+        self.resolution = resolution
+        suspendFor = try r.readInt64("suspend_for")
+    }
+    public func encode(into w: inout ByteWriter) { w.write(snapID); w.write(resolution.rawValue); w.write(suspendFor) }
+}
+
+/// Admin → server: suspend `username` for `duration` milliseconds (> 0) with a reason shown to
+/// them: they may log in and open snaps, but not post, drop pins or report. Answered by Ok.
+public struct AdminSuspend: WireMessage, Equatable {
+    public static let type = MessageType.adminSuspend
+    public var username: String
+    public var duration: Int64
+    public var reason: String
+    public init(username: String, duration: Int64, reason: String) { self.username = username; self.duration = duration; self.reason = reason }
+    public init(from r: inout ByteReader) throws(WireError) {
+        username = try r.readString("username", maxBytes: FieldLimits.username)
+        duration = try r.readInt64("duration")
+        reason = try r.readString("reason", maxBytes: FieldLimits.reason)
+    }
+    public func encode(into w: inout ByteWriter) { w.write(username); w.write(duration); w.write(reason) }
+}
+
+/// Admin → server: end `username`'s suspension now. Answered by Ok.
+public struct AdminUnsuspend: WireMessage, Equatable {
+    public static let type = MessageType.adminUnsuspend
+    public var username: String
+    public init(username: String) { self.username = username }
+    public init(from r: inout ByteReader) throws(WireError) { username = try r.readString("username", maxBytes: FieldLimits.username) }
+    public func encode(into w: inout ByteWriter) { w.write(username) }
+}

@@ -40,6 +40,9 @@ enum AdminProtocolVectors {
             ("admin-resolve-report", Frame(AdminResolveReport(snapID: 7, resolution: .delete, suspendFor: 7 * 86_400_000), requestID: 67)),
             ("admin-suspend", Frame(AdminSuspend(username: "bob", duration: 86_400_000, reason: "spam"), requestID: 68)),
             ("admin-unsuspend", Frame(AdminUnsuspend(username: "bob"), requestID: 69)),
+            ("admin-set-disabled", Frame(AdminSetDisabled(username: "bob", disabled: true), requestID: 70)),
+            ("admin-rename-user", Frame(AdminRenameUser(username: "bob", newName: "rob"), requestID: 71)),
+            ("admin-delete-user", Frame(AdminDeleteUser(username: "bob"), requestID: 72)),
         ]
     }
 }

@@ -49,16 +49,6 @@ struct ClassDataTests {
         }
     }
 
-    /// Whether `session`'s server ends it within ten seconds (its requests then fail as logged out).
-    static func loggedOut(_ session: SnapshareSession) -> Bool {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if let error = clientError({ _ = try session.whoAmI() }), error.kind == .auth { return true }
-            usleep(50_000)
-        }
-        return false
-    }
-
     @Test("admin purge --older-than counts, asks (refused without a terminal or --yes), deletes only older snaps, and is audited")
     func purgeOlderThan() throws {
         let time = ManualClock(startingAt: WallClock.system.now() - 40 * Self.day)
@@ -240,7 +230,7 @@ struct ClassDataTests {
         #expect(kept.status == 0 && kept.stdout.contains("Removed 1 snap, 1 view") && kept.stdout.contains("accounts kept"), "\(kept.stdout)\(kept.stderr)")
         #expect(try server.count("SELECT count(*) AS n FROM users") == 3)
         #expect(try server.count("SELECT count(*) AS n FROM sessions") == 0)
-        #expect(Self.loggedOut(alice), "a running server closes the ended sessions' connections")
+        #expect(endsWithinSeconds(alice), "a running server closes the ended sessions' connections")
         let (returning, returningHome) = try server.session()
         _ = try returning.login(username: "alice", password: "correct horse battery")
         let next = try returning.post(feed: "Memes", image: TestImages.sample(2))
@@ -256,7 +246,7 @@ struct ClassDataTests {
         // The same server goes on: the admin logs in again, the feeds are there, a new student registers and posts.
         #expect(try server.count("SELECT count(*) AS n FROM users") == 1)
         #expect(try server.count("SELECT count(*) AS n FROM pins") == 0)
-        #expect(Self.loggedOut(admin) && Self.loggedOut(returning))
+        #expect(endsWithinSeconds(admin) && endsWithinSeconds(returning))
         let (teacher, teacherHome) = try server.session()
         _ = try teacher.login(username: "teacher", password: "correct horse battery")
         #expect(try teacher.feeds().map(\.name).sorted() == ["Dog Spots", "Memes", "Random"])

@@ -42,6 +42,17 @@ func clientError(_ body: () throws -> Void) -> ClientError? {
     do { try body(); return nil } catch let error as ClientError { return error } catch { return ClientError(.local, "\(error)") }
 }
 
+/// Whether `session`'s server ends it within ten seconds (its requests then fail as logged out):
+/// a session ended elsewhere, by an admin or an offline command, reaches live connections so.
+func endsWithinSeconds(_ session: SnapshareSession) -> Bool {
+    let deadline = Date().addingTimeInterval(10)
+    while Date() < deadline {
+        if let error = clientError({ _ = try session.whoAmI() }), error.kind == .auth { return true }
+        usleep(50_000)
+    }
+    return false
+}
+
 /// Sessions opening one snap at the same moment, each on a thread of its own.
 enum OpenRace {
     struct Outcome { var wins = 0, alreadyViewed = 0, other = 0 }

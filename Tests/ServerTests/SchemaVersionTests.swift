@@ -25,7 +25,11 @@ struct SchemaVersionTests {
         // Back to what a server of the old numbering left: versions 1 to 4, the newest step not applied.
         let db = try #require(first.postgresConnection)
         try db.execute("DELETE FROM schema_versions WHERE version > \(7)")
-        try db.executeScript("DROP TABLE device_tokens; DROP TABLE audit_log; DROP TABLE reports; DROP TABLE suspensions")
+        try db.executeScript("DROP TABLE device_tokens; DROP TABLE audit_log; DROP TABLE reports; DROP TABLE suspensions; "
+                             + "DROP TABLE roster; DROP TRIGGER access_epoch_user_changed ON users; "
+                             + "ALTER TABLE users DROP COLUMN disabled, DROP COLUMN must_change_password; "
+                             + "CREATE TRIGGER access_epoch_user_changed AFTER UPDATE OF is_admin, password_hash ON users "
+                             + "FOR EACH ROW EXECUTE FUNCTION bump_access_epoch()")
         try db.execute("UPDATE schema_versions SET version = version - 3")
         let versions: SQL = "SELECT version FROM schema_versions ORDER BY version"
         #expect(try db.query(versions) { $0.int64("version") } == [1, 2, 3, 4])

@@ -20,6 +20,31 @@ enum AccountCommands {
         let session = try context.connect()
         let identity = try session.login(username: username, password: password)
         report(identity, verb: "Logged in", session, context)
+        try replaceOneTimePassword(password, session, context)
+    }
+
+    /// A roster import's account has a one-time password: the server answers nothing else until
+    /// its owner chooses their own, so `login` asks for it at once (or takes it from the next line
+    /// of standard input with --password-stdin).
+    private static func replaceOneTimePassword(_ current: String, _ session: SnapshareSession, _ context: CommandContext) throws(ClientError) {
+        do {
+            _ = try session.feeds()
+            return
+        } catch let error where error.serverCode == .passwordChangeRequired {}
+        let new: String
+        if context.parsed.flag("--password-stdin") {
+            guard let line = readLine(strippingNewline: true) else {
+                context.console.err("Your password is a one-time password from your instructor: choose your own with `snapshare passwd` "
+                                    + "before anything else (or give it as a second line with --password-stdin).")
+                return
+            }
+            new = line
+        } else {
+            context.console.err("Your password is a one-time password from your instructor; choose your own now.")
+            new = try PasswordInput.read(context, confirm: true, prompt: "New password: ")
+        }
+        try session.changePassword(from: current, to: new)
+        context.console.err("Password changed: from now on, log in with the one you chose.")
     }
 
     static func logout(_ context: CommandContext) throws(ClientError) {

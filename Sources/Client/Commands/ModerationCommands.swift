@@ -83,6 +83,35 @@ enum ModerationCommands {
         context.console.out("Suspended \(user) for \(text): they can log in and open snaps, but not post, drop pins or report.")
     }
 
+    static func disable(_ context: CommandContext) throws(ClientError) {
+        let user = context.parsed.positional(0) ?? ""
+        let session = try context.authenticated()
+        try session.setDisabled(user, true)
+        context.console.out("Disabled \(user): their sessions ended and their logins are refused; the name stays taken (`admin enable \(user)` undoes it).")
+    }
+
+    static func enable(_ context: CommandContext) throws(ClientError) {
+        let user = context.parsed.positional(0) ?? ""
+        let session = try context.authenticated()
+        try session.setDisabled(user, false)
+        context.console.out("Enabled \(user): they may log in again.")
+    }
+
+    static func rename(_ context: CommandContext) throws(ClientError) {
+        let old = context.parsed.positional(0) ?? "", new = context.parsed.positional(1) ?? ""
+        let session = try context.authenticated()
+        try session.rename(old, to: new)
+        context.console.out("Renamed \(old) to \(new); their sessions carry on, and they log in as \(new) from now on.")
+    }
+
+    static func deleteUser(_ context: CommandContext) throws(ClientError) {
+        let user = context.parsed.positional(0) ?? ""
+        let session = try context.authenticated()
+        try context.confirm("Delete the account \(PrintableText.clean(user)) with all their snaps, views, pins, albums and movies?")
+        try session.deleteUser(user)
+        context.console.out("Deleted \(user) and everything theirs.")
+    }
+
     static func unsuspend(_ context: CommandContext) throws(ClientError) {
         let user = context.parsed.positional(0) ?? ""
         let session = try context.authenticated()

@@ -228,6 +228,13 @@ public final class SnapshareSession {
         let _: Ok = try request(AdminSuspend(username: username, duration: duration, reason: reason))
     }
     public func unsuspend(_ username: String) throws(ClientError) { let _: Ok = try request(AdminUnsuspend(username: username)) }
+    public func setDisabled(_ username: String, _ disabled: Bool) throws(ClientError) {
+        let _: Ok = try request(AdminSetDisabled(username: username, disabled: disabled))
+    }
+    public func rename(_ username: String, to newName: String) throws(ClientError) {
+        let _: Ok = try request(AdminRenameUser(username: username, newName: newName))
+    }
+    public func deleteUser(_ username: String) throws(ClientError) { let _: Ok = try request(AdminDeleteUser(username: username)) }
     /// One page of every stored snap after `afterID`, lowest id first, and how many there are in all.
     public func exportSnaps(after afterID: UInt64) throws(ClientError) -> ExportedSnaps {
         try request(AdminExportSnaps(afterID: afterID, limit: 200))

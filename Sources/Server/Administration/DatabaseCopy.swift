@@ -27,7 +27,8 @@ enum DatabaseCopy {
 
     /// Parents before children, so every foreign key finds its row.
     static let tables: [Table] = [
-        Table(name: "users", columns: [("id", .integer), ("name", .text), ("password_hash", .text), ("is_admin", .bool), ("created_at", .integer)],
+        Table(name: "users", columns: [("id", .integer), ("name", .text), ("password_hash", .text), ("is_admin", .bool), ("created_at", .integer),
+                                       ("disabled", .bool), ("must_change_password", .bool)],
               order: "id"),
         Table(name: "sessions", columns: [("token_hash", .blob), ("user_id", .integer), ("created_at", .integer), ("expires_at", .integer),
                                           ("last_used_at", .integer)], order: "token_hash", identity: false),
@@ -61,6 +62,8 @@ enum DatabaseCopy {
               order: "snap_id, reporter_id", identity: false),
         Table(name: "suspensions", columns: [("user_id", .integer), ("until", .integer), ("reason", .text), ("suspended_by", .text),
                                              ("suspended_at", .integer)], order: "user_id", identity: false),
+        Table(name: "roster", columns: [("name", .text), ("display_name", .text), ("role", .text), ("added_at", .integer)],
+              order: "name", identity: false),
         Table(name: "device_tokens", columns: [("token_hash", .blob), ("user_id", .integer), ("created_at", .integer),
                                                ("last_used_at", .integer)], order: "token_hash", identity: false),
     ]

@@ -6,21 +6,30 @@ final class LiveSettings: Sendable {
     private struct Values: Sendable {
         var classCode: String?
         var snapTTLMilliseconds: Int64
+        var registration: RegistrationMode
+
+        init(_ configuration: ServerConfiguration) {
+            classCode = configuration.classCode
+            snapTTLMilliseconds = configuration.snapTTLMilliseconds
+            registration = configuration.registration
+        }
     }
 
     private let values: Mutex<Values>
 
     init(_ configuration: ServerConfiguration) {
-        values = Mutex(Values(classCode: configuration.classCode, snapTTLMilliseconds: configuration.snapTTLMilliseconds))
+        values = Mutex(Values(configuration))
     }
 
     /// Registration needs this code when set.
     var classCode: String? { values.withLock { $0.classCode } }
     /// How long a snap posted now lives.
     var snapTTLMilliseconds: Int64 { values.withLock { $0.snapTTLMilliseconds } }
+    /// Who may register.
+    var registration: RegistrationMode { values.withLock { $0.registration } }
 
     /// Takes the reloadable settings of `configuration`.
     func update(from configuration: ServerConfiguration) {
-        values.withLock { $0 = Values(classCode: configuration.classCode, snapTTLMilliseconds: configuration.snapTTLMilliseconds) }
+        values.withLock { $0 = Values(configuration) }
     }
 }

@@ -16,6 +16,8 @@ public struct ServerConfiguration: Sendable {
     public var certificateHosts: [String] = []
     /// Registration needs this code when set.
     public var classCode: String?
+    /// Who may register at all (`--registration`).
+    public var registration: RegistrationMode = .open
     public var snapTTLMilliseconds: Int64 = 7 * 24 * 3600 * 1000
     public var logLevel: LogLevel = .info
     /// How log lines are written (`--log-format`).

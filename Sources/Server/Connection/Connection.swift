@@ -248,6 +248,8 @@ final class Connection: EventHandler {
                               message: "your password was changed, which ended this session; log in again"), requestID: 0)
         case .adminRightChanged(let userID, let isAdmin) where userID == user.id:
             state.adminRightChanged(to: isAdmin)
+        case .renamed(let userID, let name) where userID == user.id:
+            state.renamed(to: name)
         default:
             break
         }

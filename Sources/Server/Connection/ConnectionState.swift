@@ -187,6 +187,9 @@ struct ConnectionState {
     /// Another connection changed this user's admin right.
     mutating func adminRightChanged(to isAdmin: Bool) { user?.isAdmin = isAdmin }
 
+    /// An admin renamed this user.
+    mutating func renamed(to name: String) { user?.name = name }
+
     /// An error that ends the connection because a deadline passed, if one has, and whether it
     /// is a frame's deadline (the error then answers that frame).
     func expiredDeadline(now: Int64) -> (error: ErrorMessage, frame: Bool)? {

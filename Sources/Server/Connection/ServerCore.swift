@@ -271,11 +271,12 @@ final class ServerCore: @unchecked Sendable {
         let hashes = { [self] in Set(connections.values.compactMap { $0.user?.sessionHash }) }
         audit.check(liveSessions: hashes, now: handler.clock.now()) { [self] results in
             loop.execute { [self] in
-                let access = Dictionary(results.map { ($0.tokenHash, $0.isAdmin) }, uniquingKeysWith: { a, _ in a })
+                let access = Dictionary(results.map { ($0.tokenHash, $0) }, uniquingKeysWith: { a, _ in a })
                 for connection in Array(connections.values) {
                     guard let user = connection.user, let entry = access[user.sessionHash] else { continue }
-                    if let isAdmin = entry {
+                    if let isAdmin = entry.isAdmin {
                         if isAdmin != user.isAdmin { connection.accessChanged(.adminRightChanged(userID: user.id, isAdmin: isAdmin)) }
+                        if entry.name != user.name { connection.accessChanged(.renamed(userID: user.id, name: entry.name)) }
                     } else {
                         logger.info("the session of \(user.name) on connection \(connection.id) ended elsewhere; closing it")
                         connection.sessionVanished()

@@ -21,6 +21,7 @@ extension RequestHandler {
         // A taken name is refused before the deliberately slow hash; the unique index still
         // decides a race between two registrations of the same name.
         let username = request.username
+        try await checkRegistration(of: username)
         let taken = ErrorMessage(code: .usernameTaken, message: "the user name \(username) is taken")
         if try await storage.read({ store in try store.user(named: username) }) != nil { throw taken }
         let hash = try await passwords.hash(request.password)
@@ -40,6 +41,24 @@ extension RequestHandler {
         }
         logger.info("registered user \(user.name) from \(context.peerAddress)")
         return authenticated(user, token: token, tokenHash: tokenHash, for: context)
+    }
+
+    /// What `--registration` allows: anyone with the class code, only the roster's names, or nobody.
+    private func checkRegistration(of username: String) async throws {
+        switch settings.registration {
+        case .open: return
+        case .closed:
+            throw ErrorMessage(code: .forbidden, message: "registration is closed on this server; ask your instructor for an account")
+        case .roster:
+            guard try await storage.read({ store in try store.rosterEntry(named: username) }) != nil else {
+                throw ErrorMessage(code: .forbidden, message: "\(username) is not on this class's roster; register with the name your "
+                                   + "instructor gave you, or ask them to add you")
+            }
+        }
+    }
+
+    static func disabled(_ name: String) -> ErrorMessage {
+        ErrorMessage(code: .forbidden, message: "the account \(name) is disabled; ask your instructor")
     }
 
     func login(_ request: Login, _ context: RequestContext) async throws -> HandlerOutcome {
@@ -70,6 +89,11 @@ extension RequestHandler {
         } catch {
             await finishAttempt(throttle, attempt, .abandoned)
             throw error
+        }
+        if let user, valid, user.isDisabled {
+            await finishAttempt(throttle, attempt, .abandoned)
+            logger.info("refused the login of \(user.name), whose account is disabled")
+            throw Self.disabled(user.name)
         }
         guard let user, valid else {
             await finishAttempt(throttle, attempt, .failed)
@@ -241,7 +265,9 @@ extension RequestHandler {
             throw error
         }
         logger.info("\(user.name) changed their password from \(context.peerAddress); \(ended) other sessions ended")
-        return HandlerOutcome(Ok(), for: context, access: .userSessionsEnded(userID: userID, keeping: keep))
+        var changed = user
+        changed.mustChangePassword = false
+        return HandlerOutcome(Ok(), for: context, identity: .loggedIn(changed), access: .userSessionsEnded(userID: userID, keeping: keep))
     }
 
     func whoAmI(_ context: RequestContext) async throws -> HandlerOutcome {
@@ -252,7 +278,7 @@ extension RequestHandler {
 
     private func authenticated(_ user: UserRecord, token: String, tokenHash: [UInt8], for context: RequestContext) -> HandlerOutcome {
         let identity = AuthenticatedUser(id: user.id, name: user.name, isAdmin: user.isAdmin, createdAt: user.createdAt,
-                                         sessionHash: tokenHash)
+                                         sessionHash: tokenHash, mustChangePassword: user.mustChangePassword)
         return HandlerOutcome(Authenticated(token: token, username: user.name, isAdmin: user.isAdmin, createdAt: user.createdAt),
                               for: context, identity: .loggedIn(identity))
     }

@@ -30,6 +30,9 @@ extension RequestHandler {
             } ?? "?"
         case .adminSuspend: return decoded(AdminSuspend.self).map { "user \($0.username) for \(TimeSpan(milliseconds: $0.duration)): \($0.reason)" } ?? "?"
         case .adminUnsuspend: return decoded(AdminUnsuspend.self).map { "user \($0.username)" } ?? "?"
+        case .adminSetDisabled: return decoded(AdminSetDisabled.self).map { "user \($0.username) \($0.disabled ? "disabled" : "enabled")" } ?? "?"
+        case .adminRenameUser: return decoded(AdminRenameUser.self).map { "user \($0.username) renamed \($0.newName)" } ?? "?"
+        case .adminDeleteUser: return decoded(AdminDeleteUser.self).map { "user \($0.username)" } ?? "?"
         default: return nil
         }
     }

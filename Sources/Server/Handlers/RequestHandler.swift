@@ -101,14 +101,22 @@ public final class RequestHandler: Sendable {
     }
 
     /// Refuses a request its sender may not make: `AUTH_REQUIRED` before login, `FORBIDDEN` for
-    /// an admin request from someone else. The one place these rules live (see `RequestTable`).
-    func admit(_ audience: RequestRoute.Audience, _ context: RequestContext) throws {
+    /// an admin request from someone else, `PASSWORD_CHANGE_REQUIRED` for anything but changing a
+    /// one-time password (or leaving). The one place these rules live (see `RequestTable`).
+    func admit(_ audience: RequestRoute.Audience, _ type: MessageType, _ context: RequestContext) throws {
         switch audience {
         case .anyone: return
         case .user: _ = try requireUser(context)
         case .admin: _ = try requireAdmin(context)
         }
+        if context.user?.mustChangePassword == true, !Self.allowedBeforePasswordChange.contains(type) {
+            throw ErrorMessage(code: .passwordChangeRequired,
+                               message: "your password is a one-time password from your instructor; choose your own first: snapshare passwd")
+        }
     }
+
+    /// What a user with a one-time password may do.
+    static let allowedBeforePasswordChange: Set<MessageType> = [.changePassword, .whoAmI, .logout, .ping, .poll]
 
     /// Poll: the user's change version, compared with the one the client knows.
     func poll(_ request: Poll, _ context: RequestContext) -> HandlerOutcome {

@@ -57,7 +57,7 @@ extension RequestRoute {
         RequestRoute(request: Request.type, reply: Reply.type, audience: audience, venue: .eventLoop, isBarrier: false,
                      replySize: .small, run: .inline { handler, frame, context in
             let message: Request = try frame.decode(version: context.protocolVersion)
-            try handler.admit(audience, context)
+            try handler.admit(audience, Request.type, context)
             return try body(handler, message, context)
         })
     }
@@ -70,7 +70,7 @@ extension RequestRoute {
         RequestRoute(request: Request.type, reply: Reply.type, audience: audience, venue: venue, isBarrier: false,
                      replySize: replySize, run: .job { handler, frame, context, completion in
             let message: Request = try frame.decode(version: context.protocolVersion)
-            try handler.admit(audience, context)
+            try handler.admit(audience, Request.type, context)
             try body(handler, message, context, completion)
         })
     }
@@ -84,7 +84,7 @@ extension RequestRoute {
         RequestRoute(request: Request.type, reply: Reply.type, audience: audience, venue: venue, isBarrier: barrier,
                      replySize: replySize, run: .async { handler, frame, context in
             let message: Request = try frame.decode(version: context.protocolVersion)
-            try handler.admit(audience, context)
+            try handler.admit(audience, Request.type, context)
             return try await body(handler, message, context)
         })
     }

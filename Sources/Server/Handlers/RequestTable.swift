@@ -47,6 +47,9 @@ enum RequestTable {
         .handled(AdminResolveReport.self, Ok.self, .admin) { try await $0.adminResolveReport($1, $2) },
         .handled(AdminSuspend.self, Ok.self, .admin) { try await $0.adminSuspend($1, $2) },
         .handled(AdminUnsuspend.self, Ok.self, .admin) { try await $0.adminUnsuspend($1, $2) },
+        .handled(AdminSetDisabled.self, Ok.self, .admin) { try await $0.adminSetDisabled($1, $2) },
+        .handled(AdminRenameUser.self, Ok.self, .admin) { try await $0.adminRenameUser($1, $2) },
+        .handled(AdminDeleteUser.self, Ok.self, .admin) { try await $0.adminDeleteUser($1, $2) },
         // Pins, albums, photos and the map
         .handled(AddPin.self, PinResult.self, .user) { try await $0.addPin($1, $2) },
         .handled(ListPins.self, Pins.self, .user, replySize: .listing) { handler, _, context in try await handler.listPins(context) },

@@ -76,4 +76,6 @@ public enum AccessChange: Sendable, Equatable {
     case userSessionsEnded(userID: Int64, keeping: [UInt8]?)
     /// The user's admin right was granted or taken away.
     case adminRightChanged(userID: Int64, isAdmin: Bool)
+    /// The user was renamed: their sessions carry on under the new name.
+    case renamed(userID: Int64, name: String)
 }

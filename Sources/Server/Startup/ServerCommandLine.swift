@@ -13,7 +13,7 @@ public enum ServerCommandLine {
     static let configOption = OptionSpec("--config", valueName: "FILE",
                                          help: "read settings from FILE: one 'name = value' per line, names as these options without their dashes; options given here win")
     /// What a reload (SIGHUP) applies while the server runs; any other option changed waits for a restart.
-    static let reloadableOptions: Set<String> = ["--tls-cert", "--tls-key", "--certs", "--cert-host", "--log-level", "--class-code", "--snap-ttl", "--drain-timeout"]
+    static let reloadableOptions: Set<String> = ["--tls-cert", "--tls-key", "--certs", "--cert-host", "--log-level", "--class-code", "--snap-ttl", "--drain-timeout", "--registration"]
 
     static let root = CommandSpec(
         "snapshare-server",
@@ -41,6 +41,7 @@ public enum ServerCommandLine {
             OptionSpec("--class-code", valueName: "CODE", help: "registration requires this code (put it in the config file or the variable: the command line shows in ps)",
                        environmentVariable: "SNAPSHARE_CLASS_CODE", isSecret: true),
             OptionSpec("--snap-ttl", valueName: "DURATION", help: "how long snaps live, e.g. 7d, 12h, 30m (default 7d)"),
+            OptionSpec("--registration", valueName: "MODE", help: "who may register: open (default: anyone with the class code), roster (only names on the roster) or closed"),
             OptionSpec("--max-image-bytes", valueName: "N", help: "largest image accepted (default 5242880)"),
             OptionSpec("--max-image-dimension", valueName: "N", help: "largest width or height in pixels (default 8192)"),
             OptionSpec("--max-image-pixels", valueName: "N", help: "largest width x height (default 16777216, 4096x4096)"),
@@ -85,6 +86,18 @@ public enum ServerCommandLine {
                 CommandSpec("audit", summary: "Show the audit log: every admin action, when, who, what, the target and the result",
                             options: [OptionSpec("--since", valueName: "DURATION", help: "only the last DURATION, e.g. 7d (default: everything)")],
                             flags: [FlagSpec("--json", help: "a JSON array instead of a table")]),
+                CommandSpec("import-roster", summary: "Create the class's accounts from a CSV roster, with one-time passwords",
+                            discussion: """
+                                The CSV has a header row naming username and, optionally, display_name and role
+                                (student or admin). Every good row goes on the roster; each name without an account gets
+                                one with a one-time password, written to --passwords (mode 0600) for you to hand out; its
+                                owner must choose their own at first login. Bad rows are reported with their line and
+                                skipped. With --registration roster, only the roster's names may register.
+                                """,
+                            arguments: [ArgumentSpec("FILE", help: "the roster, a .csv file")],
+                            options: [OptionSpec("--passwords", valueName: "FILE", help: "the new CSV file of one-time passwords (never written over)")]),
+                CommandSpec("delete-user", summary: "Delete an account with its snaps, views, pins, albums, movies and sessions (asks first)",
+                            arguments: [ArgumentSpec("USER", help: "the user name")], flags: [yesFlag]),
                 CommandSpec("purge", summary: "Delete every snap posted more than a time ago, with its picture and views (asks first)",
                             options: [OptionSpec("--older-than", valueName: "DURATION", help: "the age, e.g. 30d or 2w")],
                             flags: [yesFlag]),
@@ -156,6 +169,8 @@ public enum ServerCommandLine {
                 case ["admin", "reset-password"]: return try OfflineAdmin.resetPassword(parsed)
                 case ["admin", "audit"]: return try audit(parsed)
                 case ["admin", "purge"]: return try purge(parsed)
+                case ["admin", "import-roster"]: return try importRoster(parsed)
+                case ["admin", "delete-user"]: return try deleteUser(parsed)
                 case ["export"]: return try export(parsed)
                 case ["end-term"]: return try endTerm(parsed)
                 case ["reset-feeds"]: return try OfflineAdmin.resetFeeds(parsed)
@@ -296,6 +311,12 @@ public enum ServerCommandLine {
         }
         config.certificateHosts = parsed.strings("--cert-host")
         if let code = parsed.string("--class-code") { config.classCode = code }
+        if let mode = parsed.string("--registration") {
+            guard let registration = RegistrationMode(rawValue: mode) else {
+                throw parsed.valueError("--registration", "--registration is open, roster or closed")
+            }
+            config.registration = registration
+        }
         if let ttl = try parsed.timeSpan("--snap-ttl") {
             guard ttl.milliseconds >= 1000 else { throw parsed.valueError("--snap-ttl", "--snap-ttl must be at least 1s") }
             config.snapTTLMilliseconds = ttl.milliseconds

@@ -19,6 +19,7 @@ enum PostgresSchema {
         (10, "movie ids never reused", nil),
         (11, "audit log", version11),
         (12, "reports and suspensions", version12),
+        (13, "roster and account controls", version13),
     ]
 
     static var latest: Int64 { versions.last!.version }
@@ -56,6 +57,22 @@ enum PostgresSchema {
         try connection.execute("UPDATE schema_versions SET version = -(version + 3)")
         try connection.execute("UPDATE schema_versions SET version = -version")
     }
+
+    /// The roster and the account controls, as SQLite's version 13.
+    static let version13 = """
+        ALTER TABLE users ADD COLUMN disabled boolean NOT NULL DEFAULT false;
+        ALTER TABLE users ADD COLUMN must_change_password boolean NOT NULL DEFAULT false;
+        CREATE TABLE roster (
+            name text NOT NULL,
+            display_name text NOT NULL,
+            role text NOT NULL CHECK (role IN ('student', 'admin')),
+            added_at bigint NOT NULL
+        );
+        CREATE UNIQUE INDEX roster_by_name ON roster (ascii_lower(name));
+        DROP TRIGGER access_epoch_user_changed ON users;
+        CREATE TRIGGER access_epoch_user_changed AFTER UPDATE OF is_admin, password_hash, name, disabled ON users
+            FOR EACH ROW EXECUTE FUNCTION bump_access_epoch();
+        """
 
     /// Reports and suspensions (`ModerationStore`), as SQLite's version 12.
     static let version12 = """

@@ -41,7 +41,8 @@ extension SQLStore: AccountStore {
 
     public func setPasswordHash(userID: Int64, passwordHash: String) throws {
         try translatingErrors("changing password") {
-            let changed = try sql.execute("UPDATE users SET password_hash = \(passwordHash) WHERE id = \(userID)")
+            // A new password is never a one-time one any more.
+            let changed = try sql.execute("UPDATE users SET password_hash = \(passwordHash), must_change_password = \(false) WHERE id = \(userID)")
             guard changed > 0 else { throw StoreError(.notFound, "no user with id \(userID)") }
         }
     }
@@ -65,5 +66,78 @@ extension SQLStore: AccountStore {
         }
     }
 
-    static let userColumns: SQL = "SELECT id, name, password_hash, is_admin, created_at FROM users"
+    public func setDisabled(userID: Int64, disabled: Bool) throws {
+        try translatingErrors("disabling an account") {
+            try sql.transaction {
+                let changed = try sql.execute("UPDATE users SET disabled = \(disabled) WHERE id = \(userID)")
+                guard changed > 0 else { throw StoreError(.notFound, "no user with id \(userID)") }
+                if disabled {
+                    try sql.execute("DELETE FROM sessions WHERE user_id = \(userID)")
+                    try sql.execute("DELETE FROM device_tokens WHERE user_id = \(userID)")
+                }
+            }
+        }
+    }
+
+    public func setMustChangePassword(userID: Int64, _ must: Bool) throws {
+        try translatingErrors("marking a one-time password") {
+            try sql.execute("UPDATE users SET must_change_password = \(must) WHERE id = \(userID)")
+        }
+    }
+
+    public func renameUser(userID: Int64, to name: String) throws {
+        do {
+            try translatingErrors("renaming user") {
+                try sql.transaction {
+                    if let entry = try rosterEntry(named: name), let owner = try user(id: userID),
+                       entry.name.lowercased() != owner.name.lowercased() {
+                        throw StoreError(.conflict, "\(entry.name) is on the roster for someone else")
+                    }
+                    let changed = try sql.execute("UPDATE users SET name = \(name) WHERE id = \(userID)")
+                    guard changed > 0 else { throw StoreError(.notFound, "no user with id \(userID)") }
+                }
+            }
+        } catch let error as StoreError where error.kind == .conflict && !error.message.contains("roster") {
+            throw StoreError(.conflict, "a user named \(name) already exists")
+        }
+    }
+
+    public func deleteUser(userID: Int64) throws -> DeletedUser {
+        try translatingErrors("deleting user") {
+            try sql.transaction {
+                func count(_ table: String, _ column: String) throws -> Int {
+                    try sql.queryFirst("SELECT count(*) AS n FROM \(raw: table) WHERE \(raw: column) = \(userID)") { $0.int("n") } ?? 0
+                }
+                let gone = DeletedUser(snaps: try count("snaps", "poster_id"), pins: try count("pins", "user_id"), movies: try count("movies", "user_id"))
+                // Their snaps, views, pins, albums, movies, sessions, reports and suspension cascade.
+                let deleted = try sql.execute("DELETE FROM users WHERE id = \(userID)")
+                guard deleted > 0 else { throw StoreError(.notFound, "no user with id \(userID)") }
+                engine.bytesDeleted()
+                return gone
+            }
+        }
+    }
+
+    public func putRosterEntry(_ entry: RosterEntry) throws {
+        try translatingErrors("adding to the roster") {
+            try sql.transaction {
+                try sql.execute("DELETE FROM roster WHERE \(folded("name")) = \(folded("\(entry.name)"))")
+                try sql.execute("""
+                    INSERT INTO roster (name, display_name, role, added_at)
+                    VALUES (\(entry.name), \(entry.displayName), \(entry.isAdmin ? "admin" : "student"), \(entry.addedAt))
+                    """)
+            }
+        }
+    }
+
+    public func rosterEntry(named name: String) throws -> RosterEntry? {
+        try translatingErrors("looking up the roster") {
+            try sql.queryFirst("SELECT name, display_name, role, added_at FROM roster WHERE \(folded("name")) = \(folded("\(name)"))") { row in
+                RosterEntry(name: row.string("name"), displayName: row.string("display_name"), isAdmin: row.string("role") == "admin",
+                            addedAt: row.int64("added_at"))
+            }
+        }
+    }
+
+    static let userColumns: SQL = "SELECT id, name, password_hash, is_admin, created_at, disabled, must_change_password FROM users"
 }

@@ -15,7 +15,7 @@ extension SQLStore: SessionStore {
     public func sessionUser(tokenHash: [UInt8], now: Int64) throws -> UserRecord? {
         try translatingErrors("looking up session") {
             try sql.queryFirst("""
-                SELECT u.id, u.name, u.password_hash, u.is_admin, u.created_at
+                SELECT u.id, u.name, u.password_hash, u.is_admin, u.created_at, u.disabled, u.must_change_password
                 FROM sessions s JOIN users u ON u.id = s.user_id
                 WHERE s.token_hash = \(tokenHash) AND s.expires_at > \(now)
                 """, StoreRows.user)
@@ -51,11 +51,11 @@ extension SQLStore: SessionStore {
         try translatingErrors("checking sessions") {
             try sql.transaction {
                 try tokenHashes.map { hash in
-                    let isAdmin = try sql.queryFirst("""
-                        SELECT u.is_admin FROM sessions s JOIN users u ON u.id = s.user_id
+                    let user = try sql.queryFirst("""
+                        SELECT u.is_admin, u.name FROM sessions s JOIN users u ON u.id = s.user_id
                         WHERE s.token_hash = \(hash) AND s.expires_at > \(now)
-                        """) { $0.bool("is_admin") }
-                    return SessionAccess(tokenHash: hash, isAdmin: isAdmin)
+                        """) { ($0.bool("is_admin"), $0.string("name")) }
+                    return SessionAccess(tokenHash: hash, isAdmin: user?.0, name: user?.1 ?? "")
                 }
             }
         }

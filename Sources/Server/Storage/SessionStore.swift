@@ -26,4 +26,6 @@ public struct SessionAccess: Sendable, Equatable {
     public var tokenHash: [UInt8]
     /// The user's admin right, or nil when the session no longer exists (or expired).
     public var isAdmin: Bool?
+    /// The user's name now (empty when the session no longer exists).
+    public var name = ""
 }

@@ -6,7 +6,8 @@ import Wire
 enum StoreRows {
     static func user(_ row: any SQLRow) -> UserRecord {
         UserRecord(id: row.int64("id"), name: row.string("name"), passwordHash: row.string("password_hash"),
-                   isAdmin: row.bool("is_admin"), createdAt: row.int64("created_at"))
+                   isAdmin: row.bool("is_admin"), createdAt: row.int64("created_at"),
+                   isDisabled: row.bool("disabled"), mustChangePassword: row.bool("must_change_password"))
     }
 
     static func movie(_ row: any SQLRow) -> MovieRecord {

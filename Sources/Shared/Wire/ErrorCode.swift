@@ -25,6 +25,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let forbidden = Self(rawValue: 204)
     public static let rateLimited = Self(rawValue: 205)
     public static let sessionInvalid = Self(rawValue: 206)
+    public static let passwordChangeRequired = Self(rawValue: 207)
     // Requests.
     public static let invalidArgument = Self(rawValue: 300)
     public static let notFound = Self(rawValue: 301)
@@ -62,6 +63,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .forbidden: "FORBIDDEN"
         case .rateLimited: "RATE_LIMITED"
         case .sessionInvalid: "SESSION_INVALID"
+        case .passwordChangeRequired: "PASSWORD_CHANGE_REQUIRED"
         case .invalidArgument: "INVALID_ARGUMENT"
         case .notFound: "NOT_FOUND"
         case .alreadyViewed: "ALREADY_VIEWED"
@@ -84,6 +86,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// from version 2 on a client treats an unknown code by its hundred (docs/PROTOCOL.md, 7).
     static let introduced: [ErrorCode: (version: UInt16, before: ErrorCode)] = [
         .quotaExceeded: (2, .invalidArgument),
+        .passwordChangeRequired: (2, .forbidden),
     ]
 
     /// The code a connection speaking `version` is sent for this one.

@@ -118,6 +118,9 @@ public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let adminResolveReport = Self(0x0094, "AdminResolveReport", request: true, since: 2)
     public static let adminSuspend = Self(0x0095, "AdminSuspend", request: true, since: 2)
     public static let adminUnsuspend = Self(0x0096, "AdminUnsuspend", request: true, since: 2)
+    public static let adminSetDisabled = Self(0x0097, "AdminSetDisabled", request: true, since: 2)
+    public static let adminRenameUser = Self(0x0098, "AdminRenameUser", request: true, since: 2)
+    public static let adminDeleteUser = Self(0x0099, "AdminDeleteUser", request: true, since: 2)
 
     public static let all: [MessageType] = [
         hello, welcome, error, ping, pong, ok,
@@ -130,5 +133,6 @@ public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringCon
         randomPin, randomPinResult, getMapState, mapState, setMapState,
         addMovie, movie, deleteMovie, findMovie, setMovieSales, listMovies, movies, updateMovie,
         reportSnap, unsendSnap, adminListReports, reports, adminResolveReport, adminSuspend, adminUnsuspend,
+        adminSetDisabled, adminRenameUser, adminDeleteUser,
     ]
 }

@@ -85,9 +85,12 @@ struct SessionStoreContract {
             let unknown = [UInt8](repeating: 1, count: 32)
             let hashes = [carolToken, Self.aliceToken, Self.bobToken, unknown]
             #expect(try store.sessionAccess(tokenHashes: hashes, now: 500)
-                    == [SessionAccess(tokenHash: carolToken, isAdmin: true), SessionAccess(tokenHash: Self.aliceToken, isAdmin: false),
+                    == [SessionAccess(tokenHash: carolToken, isAdmin: true, name: "carol"),
+                        SessionAccess(tokenHash: Self.aliceToken, isAdmin: false, name: "alice"),
                         SessionAccess(tokenHash: Self.bobToken, isAdmin: nil), SessionAccess(tokenHash: unknown, isAdmin: nil)])
             try store.setAdmin(userID: fixture.alice.id, isAdmin: true)
+            try store.renameUser(userID: fixture.alice.id, to: "ada")
+            #expect(try store.sessionAccess(tokenHashes: [Self.aliceToken], now: 500).map(\.name) == ["ada"], "a rename shows")
             try store.deleteSession(tokenHash: carolToken)
             #expect(try store.sessionAccess(tokenHashes: [Self.aliceToken, carolToken], now: 500).map(\.isAdmin) == [true, nil])
             #expect(try store.sessionAccess(tokenHashes: [], now: 500).isEmpty)

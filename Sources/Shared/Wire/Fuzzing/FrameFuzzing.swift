@@ -49,6 +49,7 @@ public enum FrameFuzzing {
         LoginWithDevice.self, IssueDeviceToken.self, DeviceToken.self, AdminUnlockAddress.self, AdminAuditLog.self, AuditLog.self,
         AdminPurge.self, AdminExportSnaps.self, ExportedSnaps.self, AdminViewSnap.self,
         ReportSnap.self, UnsendSnap.self, AdminListReports.self, Reports.self, AdminResolveReport.self, AdminSuspend.self, AdminUnsuspend.self,
+        AdminSetDisabled.self, AdminRenameUser.self, AdminDeleteUser.self,
         AddPin.self, PinResult.self, ListPins.self, Pins.self, DeletePin.self, GetAlbum.self, Album.self,
         NewCollection.self, GetPhoto.self, PhotoImage.self, DeletePhoto.self, RandomPin.self, RandomPinResult.self,
         GetMapState.self, MapState.self, SetMapState.self,

@@ -141,3 +141,39 @@ public struct AdminUnsuspend: WireMessage, Equatable {
     public init(from r: inout ByteReader) throws(WireError) { username = try r.readString("username", maxBytes: FieldLimits.username) }
     public func encode(into w: inout ByteWriter) { w.write(username) }
 }
+
+/// Admin → server: disable `username` (their sessions end and their logins are refused; the
+/// name stays taken) or enable them again. Answered by Ok.
+public struct AdminSetDisabled: WireMessage, Equatable {
+    public static let type = MessageType.adminSetDisabled
+    public var username: String
+    public var disabled: Bool
+    public init(username: String, disabled: Bool) { self.username = username; self.disabled = disabled }
+    public init(from r: inout ByteReader) throws(WireError) {
+        username = try r.readString("username", maxBytes: FieldLimits.username); disabled = try r.readBool("disabled")
+    }
+    public func encode(into w: inout ByteWriter) { w.write(username); w.write(disabled) }
+}
+
+/// Admin → server: rename a user; their sessions carry on under the new name. Answered by Ok.
+public struct AdminRenameUser: WireMessage, Equatable {
+    public static let type = MessageType.adminRenameUser
+    public var username: String
+    public var newName: String
+    public init(username: String, newName: String) { self.username = username; self.newName = newName }
+    public init(from r: inout ByteReader) throws(WireError) {
+        username = try r.readString("username", maxBytes: FieldLimits.username)
+        newName = try r.readString("new_name", maxBytes: FieldLimits.username)
+    }
+    public func encode(into w: inout ByteWriter) { w.write(username); w.write(newName) }
+}
+
+/// Admin → server: delete a user with their snaps, views, pins, albums, movies and sessions.
+/// Answered by Ok.
+public struct AdminDeleteUser: WireMessage, Equatable {
+    public static let type = MessageType.adminDeleteUser
+    public var username: String
+    public init(username: String) { self.username = username }
+    public init(from r: inout ByteReader) throws(WireError) { username = try r.readString("username", maxBytes: FieldLimits.username) }
+    public func encode(into w: inout ByteWriter) { w.write(username) }
+}

@@ -105,12 +105,13 @@ public final class TestServer: @unchecked Sendable {
         port = try server.start()
     }
 
-    /// A raw connection that has said Hello, from `source` (another loopback address such as
-    /// 127.0.0.2 stands in for another machine).
-    public func connection(from source: String? = nil, timeout: Double = 10) throws -> ServerConnection {
+    /// A raw connection that has said Hello offering `versions`, from `source` (another loopback
+    /// address such as 127.0.0.2 stands in for another machine).
+    public func connection(from source: String? = nil, timeout: Double = 10,
+                           versions: ClosedRange<UInt16> = ProtocolConstants.versions) throws -> ServerConnection {
         let connection = try ServerConnection(host: "127.0.0.1", port: port, context: TLSContext.client(trustRootsFile: caPath),
                                               timeout: timeout, source: source)
-        _ = try connection.hello()
+        _ = try connection.hello(versions: versions)
         return connection
     }
 

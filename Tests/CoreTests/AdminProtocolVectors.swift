@@ -1,9 +1,12 @@
 @testable import Wire
 
-/// Golden vectors of docs/PROTOCOL.md for administration (5.4).
+/// Golden vectors of docs/PROTOCOL.md for administration (5.4) and moderation (5.7).
 enum AdminProtocolVectors {
     static func cases() -> [(String, Frame)] {
         let time = ProtocolDocumentTests.time
+        var pendingSnap = ProtocolDocumentTests.sampleSnaps().posted
+        pendingSnap.id = 8
+        pendingSnap.state = .pending
         return [
             ("admin-create-feed", Frame(AdminCreateFeed(name: "Lecture 5"), requestID: 50)),
             ("admin-delete-feed", Frame(AdminDeleteFeed(name: "Lecture 5"), requestID: 51)),
@@ -43,6 +46,14 @@ enum AdminProtocolVectors {
             ("admin-set-disabled", Frame(AdminSetDisabled(username: "bob", disabled: true), requestID: 70)),
             ("admin-rename-user", Frame(AdminRenameUser(username: "bob", newName: "rob"), requestID: 71)),
             ("admin-delete-user", Frame(AdminDeleteUser(username: "bob"), requestID: 72)),
+            ("admin-list-pending", Frame(AdminListPending(), requestID: 73)),
+            ("pending-snaps", Frame(PendingSnaps(snaps: [
+                ExportedSnap(id: 8, feed: "Memes", poster: "bob", postedAt: 1_764_417_600_000, expiresAt: 1_764_417_600_000 + 7 * 86_400_000,
+                             imageKind: .png, byteCount: 4, width: 1, height: 1, pictureKept: true, viewers: []),
+            ]), requestID: 73)),
+            ("admin-approve-snap", Frame(AdminApproveSnap(snapID: 8, approve: true), requestID: 74)),
+            ("snap-posted-pending", Frame(SnapPosted(snap: pendingSnap), requestID: 75)),
+            ("v2-snap-posted-pending", Frame(SnapPosted(snap: pendingSnap), requestID: 75, version: 2)),
         ]
     }
 }

@@ -169,4 +169,44 @@ struct ModerationTests {
         let unsent = try Subprocess.run("snapshare", ["unsend", id, "--yes"], environment: environment(studentHome))
         #expect(unsent.status == 0 && unsent.stdout.contains("Unsent snap \(id)"), "\(unsent.stderr)")
     }
+
+    @Test("--moderation queue: a student's new snap is seen only by its poster (as awaiting approval) until an admin approves it; a rejected one is deleted")
+    func approvalQueue() throws {
+        let server = try TestServer { $0.moderation = .queue }
+        let poster = try server.registeredSession("omar")
+        let viewer = try server.registeredSession("lena")
+        let admin = try server.makeAdmin("teacher")
+        let posted = try poster.post(feed: "Memes", image: TestImages.sample(1))
+        #expect(posted.state == .pending)
+        #expect(try poster.snaps(feed: nil).snaps.map(\.state) == [.pending])
+        #expect(try viewer.snaps(feed: nil).snaps.isEmpty && viewer.feeds().allSatisfy { $0.snapCount == 0 && $0.unreadCount == 0 })
+        #expect(clientError { _ = try viewer.open(snapID: posted.id) }?.serverCode == .notFound)
+        #expect(clientError { try viewer.report(snapID: posted.id, reason: "x") }?.serverCode == .notFound)
+        let own = try admin.post(feed: "Memes", image: TestImages.sample(2))
+        #expect(own.state == .sent, "an admin's snap needs no approval")
+        #expect(try admin.pending().map(\.id) == [posted.id])
+        #expect(try admin.adminView(posted.id).image == TestImages.sample(1), "the admin looks before approving")
+
+        // A version-2 client (1.0) is told `sent`: it has no word for awaiting approval.
+        let old = try server.connection(versions: 2...2)
+        _ = try old.roundTrip(Login(username: "omar", password: "correct horse battery"))
+        let listed = try old.roundTrip(ListSnaps(feed: "")).decode(Snaps.self, version: 2)
+        #expect(listed.snaps.first { $0.id == posted.id }?.state == .sent)
+
+        try admin.approve(snapID: posted.id, true)
+        #expect(try viewer.snaps(feed: nil).snaps.first { $0.id == posted.id }?.state == .unread)
+        #expect(try poster.snaps(feed: nil).snaps.first { $0.id == posted.id }?.state == .sent)
+        #expect(clientError { try admin.approve(snapID: posted.id, true) }?.serverCode == .notFound)
+        let rejected = try poster.post(feed: "Memes", image: TestImages.sample(3))
+        try admin.approve(snapID: rejected.id, false)
+        #expect(try server.count("SELECT count(*) FROM snaps WHERE id = \(Int64(rejected.id))") == 0)
+        #expect(clientError { try viewer.approve(snapID: own.id, true) }?.serverCode == .forbidden)
+
+        var open = server.configuration
+        open.moderation = .off
+        server.server.reload(open, changedOptions: ["--moderation"])
+        #expect(try poster.post(feed: "Memes", image: TestImages.sample(4)).state == .sent, "off again at a reload")
+        let audit = try server.openStore().auditEntries(since: 0, limit: 50).filter { $0.action == "AdminApproveSnap" }.map(\.target)
+        #expect(audit.contains("snap \(posted.id) approved") && audit.contains("snap \(rejected.id) rejected"), "\(audit)")
+    }
 }

@@ -28,6 +28,7 @@ struct SchemaVersionTests {
         try db.executeScript("DROP TABLE device_tokens; DROP TABLE audit_log; DROP TABLE reports; DROP TABLE suspensions; "
                              + "DROP TABLE roster; DROP TRIGGER access_epoch_user_changed ON users; "
                              + "ALTER TABLE users DROP COLUMN disabled, DROP COLUMN must_change_password; "
+                             + "ALTER TABLE snaps DROP COLUMN awaiting_approval; "
                              + "CREATE TRIGGER access_epoch_user_changed AFTER UPDATE OF is_admin, password_hash ON users "
                              + "FOR EACH ROW EXECUTE FUNCTION bump_access_epoch()")
         try db.execute("UPDATE schema_versions SET version = version - 3")

@@ -89,6 +89,8 @@ final class FeedsScreen: AppScreen {
         switch snap.state {
         case .read:
             app.setStatus("You already opened this snap: each snap opens once", isError: true)
+        case .pending:
+            app.setStatus("Your snap awaits an admin's approval; nobody else sees it yet")
         case .sent:
             app.request(retry: true, { session throws(ClientError) in try session.snapViews(snap.id) }, then: { [self] views in
                 let names = views.viewers.map { "\($0.username) · \(TimeAgo.describe($0.viewedAt, now: app.now))" }
@@ -157,6 +159,7 @@ final class FeedsScreen: AppScreen {
                 case .read: "○ read"
                 case .sent where !snap.isOpenedCountKnown: "➤ sent"
                 case .sent: "➤ sent · opened by \(snap.openedCount)"
+                case .pending: "◌ awaiting approval"
                 }
                 let style = Style(foreground: app.colour && snap.state == .unread ? .indexed(45) : .standard, bold: snap.state == .unread,
                                   reverse: isSelected)

@@ -115,7 +115,8 @@ enum FeedCommands {
         if context.json {
             context.printJSON(SnapPresenter.json(snap))
         } else {
-            context.console.out("Posted snap \(snap.id) to \(snap.feed) (\(source), \(snap.width)x\(snap.height), \(ByteCount.describe(Int(snap.byteCount)))).")
+            context.console.out("Posted snap \(snap.id) to \(snap.feed) (\(source), \(snap.width)x\(snap.height), \(ByteCount.describe(Int(snap.byteCount))))."
+                                + (snap.state == .pending ? " It awaits an admin's approval: only you see it until then." : ""))
         }
     }
 

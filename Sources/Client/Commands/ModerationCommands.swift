@@ -25,26 +25,42 @@ enum ModerationCommands {
 
     static func reports(_ context: CommandContext) throws(ClientError) {
         let session = try context.authenticated()
+        let pending = try session.pending()
         let snaps = try session.reports()
         if context.json {
-            context.printJSON(.array(snaps.map { snap in
-                .object([("snap", .int(Int64(snap.snapID))), ("feed", .string(snap.feed)), ("poster", .string(snap.poster)),
-                         ("posted_at", .string(Timestamp.iso8601(snap.postedAt))), ("expires_at", .string(Timestamp.iso8601(snap.expiresAt))),
-                         ("picture_kept", .bool(snap.pictureKept)),
-                         ("reports", .array(snap.reports.map {
-                             .object([("reporter", .string($0.reporter)), ("reason", .string($0.reason)),
-                                      ("reported_at", .string(Timestamp.iso8601($0.reportedAt)))])
-                         }))])
-            }))
+            context.printJSON(.object([
+                ("awaiting_approval", .array(pending.map { snap in
+                    .object([("snap", .int(Int64(snap.id))), ("feed", .string(snap.feed)), ("poster", .string(snap.poster)),
+                             ("posted_at", .string(Timestamp.iso8601(snap.postedAt)))])
+                })),
+                ("reported", .array(snaps.map { snap in
+                    .object([("snap", .int(Int64(snap.snapID))), ("feed", .string(snap.feed)), ("poster", .string(snap.poster)),
+                             ("posted_at", .string(Timestamp.iso8601(snap.postedAt))), ("expires_at", .string(Timestamp.iso8601(snap.expiresAt))),
+                             ("picture_kept", .bool(snap.pictureKept)),
+                             ("reports", .array(snap.reports.map {
+                                 .object([("reporter", .string($0.reporter)), ("reason", .string($0.reason)),
+                                          ("reported_at", .string(Timestamp.iso8601($0.reportedAt)))])
+                             }))])
+                })),
+            ]))
             return
+        }
+        let now = Timestamp.now()
+        if !pending.isEmpty {
+            context.console.out("Awaiting approval (`snapshare admin approve ID` or `reject ID`):")
+            var table = TextTable(columns: [.init("SNAP", alignment: .right), .init("FEED"), .init("POSTER"), .init("POSTED")])
+            for snap in pending {
+                table.append(["\(snap.id)", PrintableText.clean(snap.feed), PrintableText.clean(snap.poster), TimeAgo.describe(snap.postedAt, now: now)])
+            }
+            context.console.raw(table.render() + "\n")
         }
         guard !snaps.isEmpty else {
-            context.console.out("No open reports.")
+            context.console.out(pending.isEmpty ? "No open reports and nothing awaiting approval." : "No open reports.")
             return
         }
+        if !pending.isEmpty { context.console.out("Reported:") }
         var table = TextTable(columns: [.init("SNAP", alignment: .right), .init("FEED"), .init("POSTER"), .init("REPORTED"),
                                         .init("BY"), .init("REASONS")])
-        let now = Timestamp.now()
         for snap in snaps {
             table.append(["\(snap.snapID)", PrintableText.clean(snap.feed), PrintableText.clean(snap.poster),
                           TimeAgo.describe(snap.reports.first?.reportedAt ?? snap.postedAt, now: now),
@@ -53,6 +69,20 @@ enum ModerationCommands {
         }
         context.console.raw(table.render() + "\n")
         context.console.out("Look with `snapshare admin view ID` (no view spent); then `snapshare admin resolve ID --dismiss` or `--delete`.")
+    }
+
+    static func approve(_ context: CommandContext) throws(ClientError) {
+        let id = try context.identifier(0, "SNAP_ID")
+        let session = try context.authenticated()
+        try session.approve(snapID: id, true)
+        context.console.out("Approved snap \(id): everyone sees it now.")
+    }
+
+    static func reject(_ context: CommandContext) throws(ClientError) {
+        let id = try context.identifier(0, "SNAP_ID")
+        let session = try context.authenticated()
+        try session.approve(snapID: id, false)
+        context.console.out("Rejected snap \(id): it is deleted with its picture.")
     }
 
     static func resolve(_ context: CommandContext) throws(ClientError) {

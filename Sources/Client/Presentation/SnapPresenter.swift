@@ -30,6 +30,7 @@ enum SnapPresenter {
         case .read: "○ read"
         case .sent where !snap.isOpenedCountKnown: "➤ sent (this server does not count opens)"
         case .sent: snap.openedCount == 0 ? "➤ sent, not opened yet" : "➤ sent, opened by \(snap.openedCount)"
+        case .pending: "◌ awaiting an admin's approval (only you see it)"
         }
     }
 

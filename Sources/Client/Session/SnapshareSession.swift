@@ -219,6 +219,11 @@ public final class SnapshareSession {
     public func purge(olderThan: Int64, dryRun: Bool) throws(ClientError) -> UInt64 {
         (try request(AdminPurge(olderThan: olderThan, dryRun: dryRun)) as Count).count
     }
+    /// The snaps awaiting approval, the longest waiting first.
+    public func pending() throws(ClientError) -> [ExportedSnap] { (try request(AdminListPending()) as PendingSnaps).snaps }
+    public func approve(snapID: UInt64, _ approve: Bool) throws(ClientError) {
+        let _: Ok = try request(AdminApproveSnap(snapID: snapID, approve: approve))
+    }
     /// The open reports, the longest waiting first.
     public func reports() throws(ClientError) -> [ReportedSnap] { (try request(AdminListReports()) as Reports).snaps }
     public func resolveReport(snapID: UInt64, _ resolution: ReportResolution, suspendFor: Int64 = 0) throws(ClientError) {

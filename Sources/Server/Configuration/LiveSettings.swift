@@ -7,8 +7,10 @@ final class LiveSettings: Sendable {
         var classCode: String?
         var snapTTLMilliseconds: Int64
         var registration: RegistrationMode
+        var moderation: ModerationMode
 
         init(_ configuration: ServerConfiguration) {
+            moderation = configuration.moderation
             classCode = configuration.classCode
             snapTTLMilliseconds = configuration.snapTTLMilliseconds
             registration = configuration.registration
@@ -27,6 +29,8 @@ final class LiveSettings: Sendable {
     var snapTTLMilliseconds: Int64 { values.withLock { $0.snapTTLMilliseconds } }
     /// Who may register.
     var registration: RegistrationMode { values.withLock { $0.registration } }
+    /// Whether students' new snaps wait for approval.
+    var moderation: ModerationMode { values.withLock { $0.moderation } }
 
     /// Takes the reloadable settings of `configuration`.
     func update(from configuration: ServerConfiguration) {

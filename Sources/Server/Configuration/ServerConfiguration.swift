@@ -18,6 +18,8 @@ public struct ServerConfiguration: Sendable {
     public var classCode: String?
     /// Who may register at all (`--registration`).
     public var registration: RegistrationMode = .open
+    /// Whether students' new snaps wait for an admin's approval (`--moderation`).
+    public var moderation: ModerationMode = .off
     public var snapTTLMilliseconds: Int64 = 7 * 24 * 3600 * 1000
     public var logLevel: LogLevel = .info
     /// How log lines are written (`--log-format`).

@@ -33,6 +33,7 @@ extension RequestHandler {
         case .adminSetDisabled: return decoded(AdminSetDisabled.self).map { "user \($0.username) \($0.disabled ? "disabled" : "enabled")" } ?? "?"
         case .adminRenameUser: return decoded(AdminRenameUser.self).map { "user \($0.username) renamed \($0.newName)" } ?? "?"
         case .adminDeleteUser: return decoded(AdminDeleteUser.self).map { "user \($0.username)" } ?? "?"
+        case .adminApproveSnap: return decoded(AdminApproveSnap.self).map { "snap \($0.snapID) \($0.approve ? "approved" : "rejected")" } ?? "?"
         default: return nil
         }
     }

@@ -38,6 +38,28 @@ extension RequestHandler {
         return HandlerOutcome(Reports(snaps: snaps), for: context)
     }
 
+    func adminListPending(_ context: RequestContext) async throws -> HandlerOutcome {
+        _ = try requireUser(context)
+        let snaps = try await storage.read { store in try store.snapsAwaitingApproval() }
+        return HandlerOutcome(PendingSnaps(snaps: snaps), for: context)
+    }
+
+    func adminApproveSnap(_ request: AdminApproveSnap, _ context: RequestContext) async throws -> HandlerOutcome {
+        let admin = try requireUser(context)
+        let id = try Self.storageID(request.snapID, orThrow: Self.noSnap(request.snapID))
+        let approve = request.approve
+        try await storage.write { store in
+            if approve { try store.approveSnap(id: id); return }
+            guard try store.snapsAwaitingApproval().contains(where: { $0.id == UInt64(id) }) else {
+                throw StoreError(.notFound, "snap \(id) is not awaiting approval")
+            }
+            try store.deleteSnap(id: id)
+        }
+        changes.bump()
+        logger.info("admin \(admin.name) \(approve ? "approved" : "rejected") snap \(id)")
+        return HandlerOutcome(Ok(), for: context)
+    }
+
     func adminResolveReport(_ request: AdminResolveReport, _ context: RequestContext) async throws -> HandlerOutcome {
         let admin = try requireUser(context)
         let id = try Self.storageID(request.snapID, orThrow: Self.noSnap(request.snapID))

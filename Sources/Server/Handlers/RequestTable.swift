@@ -50,6 +50,8 @@ enum RequestTable {
         .handled(AdminSetDisabled.self, Ok.self, .admin) { try await $0.adminSetDisabled($1, $2) },
         .handled(AdminRenameUser.self, Ok.self, .admin) { try await $0.adminRenameUser($1, $2) },
         .handled(AdminDeleteUser.self, Ok.self, .admin) { try await $0.adminDeleteUser($1, $2) },
+        .handled(AdminListPending.self, PendingSnaps.self, .admin, replySize: .listing) { handler, _, context in try await handler.adminListPending(context) },
+        .handled(AdminApproveSnap.self, Ok.self, .admin) { try await $0.adminApproveSnap($1, $2) },
         // Pins, albums, photos and the map
         .handled(AddPin.self, PinResult.self, .user) { try await $0.addPin($1, $2) },
         .handled(ListPins.self, Pins.self, .user, replySize: .listing) { handler, _, context in try await handler.listPins(context) },

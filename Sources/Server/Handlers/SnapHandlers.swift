@@ -37,7 +37,8 @@ extension RequestHandler {
         let snap = NewSnap(
             feedID: 0, posterID: user.id, image: request.image, sha256: SHA256.hash(request.image),
             format: header.format, width: header.width, height: header.height,
-            postedAt: now, expiresAt: now + settings.snapTTLMilliseconds)
+            postedAt: now, expiresAt: now + settings.snapTTLMilliseconds,
+            awaitingApproval: !user.isAdmin && settings.moderation == .queue)
         imageCeiling.noteStored(request.image.count)
         let quota = user.isAdmin ? nil : PostingQuota(configuration)
         let listing = try await storage.write { store -> SnapListing in
@@ -50,11 +51,14 @@ extension RequestHandler {
                 let usage = try store.postingUsage(posterID: user.id, since: now - PostingQuota.window)
                 if let refusal = quota.refusal(for: usage, imageBytes: request.image.count, now: now) { throw refusal }
             }
-            return try store.insertSnap(stored)
+            var listing = try store.insertSnap(stored)
+            if stored.awaitingApproval { listing.status = .pending }
+            return listing
         }
         changes.bump()
         metrics.snapPosted(bytes: request.image.count)
-        logger.info("\(user.name) posted snap \(listing.id) to \(listing.feedName) (\(listing.byteCount) bytes)")
+        logger.info("\(user.name) posted snap \(listing.id) to \(listing.feedName) (\(listing.byteCount) bytes)"
+                    + (listing.status == .pending ? ", awaiting approval" : ""))
         return HandlerOutcome(SnapPosted(snap: Self.info(listing)), for: context)
     }
 

@@ -13,7 +13,7 @@ public enum ServerCommandLine {
     static let configOption = OptionSpec("--config", valueName: "FILE",
                                          help: "read settings from FILE: one 'name = value' per line, names as these options without their dashes; options given here win")
     /// What a reload (SIGHUP) applies while the server runs; any other option changed waits for a restart.
-    static let reloadableOptions: Set<String> = ["--tls-cert", "--tls-key", "--certs", "--cert-host", "--log-level", "--class-code", "--snap-ttl", "--drain-timeout", "--registration"]
+    static let reloadableOptions: Set<String> = ["--tls-cert", "--tls-key", "--certs", "--cert-host", "--log-level", "--class-code", "--snap-ttl", "--drain-timeout", "--registration", "--moderation"]
 
     static let root = CommandSpec(
         "snapshare-server",
@@ -41,6 +41,7 @@ public enum ServerCommandLine {
             OptionSpec("--class-code", valueName: "CODE", help: "registration requires this code (put it in the config file or the variable: the command line shows in ps)",
                        environmentVariable: "SNAPSHARE_CLASS_CODE", isSecret: true),
             OptionSpec("--snap-ttl", valueName: "DURATION", help: "how long snaps live, e.g. 7d, 12h, 30m (default 7d)"),
+            OptionSpec("--moderation", valueName: "MODE", help: "off (default) or queue: students' new snaps wait for an admin's approval"),
             OptionSpec("--registration", valueName: "MODE", help: "who may register: open (default: anyone with the class code), roster (only names on the roster) or closed"),
             OptionSpec("--max-image-bytes", valueName: "N", help: "largest image accepted (default 5242880)"),
             OptionSpec("--max-image-dimension", valueName: "N", help: "largest width or height in pixels (default 8192)"),
@@ -316,6 +317,10 @@ public enum ServerCommandLine {
                 throw parsed.valueError("--registration", "--registration is open, roster or closed")
             }
             config.registration = registration
+        }
+        if let mode = parsed.string("--moderation") {
+            guard let moderation = ModerationMode(rawValue: mode) else { throw parsed.valueError("--moderation", "--moderation is off or queue") }
+            config.moderation = moderation
         }
         if let ttl = try parsed.timeSpan("--snap-ttl") {
             guard ttl.milliseconds >= 1000 else { throw parsed.valueError("--snap-ttl", "--snap-ttl must be at least 1s") }

@@ -20,6 +20,7 @@ enum PostgresSchema {
         (11, "audit log", version11),
         (12, "reports and suspensions", version12),
         (13, "roster and account controls", version13),
+        (14, "snaps awaiting approval", version14),
     ]
 
     static var latest: Int64 { versions.last!.version }
@@ -57,6 +58,12 @@ enum PostgresSchema {
         try connection.execute("UPDATE schema_versions SET version = -(version + 3)")
         try connection.execute("UPDATE schema_versions SET version = -version")
     }
+
+    /// The approval queue, as SQLite's version 14.
+    static let version14 = """
+        ALTER TABLE snaps ADD COLUMN awaiting_approval boolean NOT NULL DEFAULT false;
+        CREATE INDEX snaps_awaiting_approval ON snaps (posted_at) WHERE awaiting_approval;
+        """
 
     /// The roster and the account controls, as SQLite's version 13.
     static let version13 = """

@@ -66,9 +66,9 @@ extension SQLStore: FeedStore {
         """
         SELECT f.id, f.name,
                (SELECT count(*) FROM snaps s
-                WHERE s.feed_id = f.id AND s.expires_at > \(now) AND NOT s.image_erased) AS snap_count,
+                WHERE s.feed_id = f.id AND s.expires_at > \(now) AND NOT s.image_erased AND \(Self.visible(to: viewerID))) AS snap_count,
                (SELECT count(*) FROM snaps s
-                WHERE s.feed_id = f.id AND s.expires_at > \(now) AND NOT s.image_erased
+                WHERE s.feed_id = f.id AND s.expires_at > \(now) AND NOT s.image_erased AND NOT s.awaiting_approval
                   AND s.poster_id <> \(viewerID)
                   AND NOT EXISTS (SELECT 1 FROM views v WHERE v.snap_id = s.id AND v.viewer_id = \(viewerID))) AS unread_count
         FROM feeds f

@@ -40,10 +40,11 @@ extension SQLStore: SnapStore {
                 // One read of the snap serves the checks and the reply.
                 guard let gate = try sql.queryFirst(claimGate(snapID), { row in
                     (listing: try StoreRows.snapListing(row), erased: row.bool("image_erased"), sha256: row.bytes("sha256"),
-                     hasImage: row.bool("has_image"))
+                     hasImage: row.bool("has_image"), awaiting: row.bool("awaiting_approval"))
                 }) else {
                     throw StoreError(.notFound, "no snap \(snapID)")
                 }
+                guard !gate.awaiting || gate.listing.posterID == viewerID else { throw StoreError(.notFound, "no snap \(snapID)") }
                 try StoreRows.checkClaim(gate.listing, erased: gate.erased, viewerID: viewerID, now: now)
                 do {
                     try sql.execute("INSERT INTO views (snap_id, viewer_id, claimed_at) VALUES (\(snapID), \(viewerID), \(now))")
@@ -122,37 +123,57 @@ extension SQLStore: SnapStore {
         }
     }
 
+    public func snapsAwaitingApproval() throws -> [ExportedSnap] {
+        try translatingErrors("listing snaps awaiting approval") {
+            try exportRows("WHERE s.awaiting_approval ORDER BY s.posted_at, s.id")
+        }
+    }
+
+    public func approveSnap(id: Int64) throws {
+        try translatingErrors("approving a snap") {
+            let approved = try sql.execute("UPDATE snaps SET awaiting_approval = \(false) WHERE id = \(id) AND awaiting_approval")
+            guard approved > 0 else { throw StoreError(.notFound, "snap \(id) is not awaiting approval") }
+        }
+    }
+
     public func exportedSnaps(afterID: Int64, limit: Int) throws -> (total: Int, snaps: [ExportedSnap]) {
         try translatingErrors("listing snaps for an export") {
             // One transaction: the page, its viewers and the total from one snapshot.
             try sql.transaction {
                 let total = try sql.queryFirst("SELECT count(*) AS n FROM snaps") { $0.int("n") } ?? 0
-                var snaps = try sql.query("""
-                    SELECT s.id, f.name AS feed_name, u.name AS poster_name, s.posted_at, s.expires_at, s.format, s.byte_count,
-                           s.width, s.height, EXISTS (SELECT 1 FROM snap_images i WHERE i.snap_id = s.id) AS has_image
-                    \(Self.listingFrom)WHERE s.id > \(afterID) ORDER BY s.id LIMIT \(limit)
-                    """) { row in
-                    guard let format = ImageFormat(rawValue: UInt8(truncatingIfNeeded: row.int64("format"))) else {
-                        throw StoreError(.corrupt, "snap \(row.int64("id")) has an unknown format")
-                    }
-                    return ExportedSnap(id: UInt64(row.int64("id")), feed: row.string("feed_name"), poster: row.string("poster_name"),
-                                 postedAt: row.int64("posted_at"), expiresAt: row.int64("expires_at"), imageKind: format,
-                                 byteCount: UInt32(clamping: row.int64("byte_count")), width: UInt32(clamping: row.int("width")),
-                                 height: UInt32(clamping: row.int("height")), pictureKept: row.bool("has_image"), viewers: [])
-                }
-                guard let first = snaps.first, let last = snaps.last else { return (total, []) }
-                var viewers: [UInt64: [SnapViewer]] = [:]
-                _ = try sql.query("""
-                    SELECT v.snap_id, u.name, v.claimed_at FROM views v JOIN users u ON u.id = v.viewer_id
-                    WHERE v.snap_id BETWEEN \(Int64(first.id)) AND \(Int64(last.id))
-                    ORDER BY v.snap_id, v.claimed_at, \(engine.bytewise(folded("u.name")))
-                    """) { row in
-                    viewers[UInt64(row.int64("snap_id")), default: []].append(SnapViewer(username: row.string("name"), viewedAt: row.int64("claimed_at")))
-                }
-                for index in snaps.indices { snaps[index].viewers = viewers[snaps[index].id] ?? [] }
-                return (total, snaps)
+                return (total, try exportRows("WHERE s.id > \(afterID) ORDER BY s.id LIMIT \(limit)"))
             }
         }
+    }
+
+    /// The snaps `filter` (a WHERE clause and an order) selects, as an export describes them,
+    /// each with who opened it when.
+    func exportRows(_ filter: SQL) throws -> [ExportedSnap] {
+        var snaps = try sql.query("""
+            SELECT s.id, f.name AS feed_name, u.name AS poster_name, s.posted_at, s.expires_at, s.format, s.byte_count,
+                   s.width, s.height, EXISTS (SELECT 1 FROM snap_images i WHERE i.snap_id = s.id) AS has_image
+            \(Self.listingFrom)\(filter)
+            """) { row in
+            guard let format = ImageFormat(rawValue: UInt8(truncatingIfNeeded: row.int64("format"))) else {
+                throw StoreError(.corrupt, "snap \(row.int64("id")) has an unknown format")
+            }
+            return ExportedSnap(id: UInt64(row.int64("id")), feed: row.string("feed_name"), poster: row.string("poster_name"),
+                                postedAt: row.int64("posted_at"), expiresAt: row.int64("expires_at"), imageKind: format,
+                                byteCount: UInt32(clamping: row.int64("byte_count")), width: UInt32(clamping: row.int("width")),
+                                height: UInt32(clamping: row.int("height")), pictureKept: row.bool("has_image"), viewers: [])
+        }
+        guard !snaps.isEmpty else { return [] }
+        let ids = snaps.map { Int64($0.id) }
+        var viewers: [UInt64: [SnapViewer]] = [:]
+        _ = try sql.query("""
+            SELECT v.snap_id, u.name, v.claimed_at FROM views v JOIN users u ON u.id = v.viewer_id
+            WHERE v.snap_id BETWEEN \(ids.min()!) AND \(ids.max()!)
+            ORDER BY v.snap_id, v.claimed_at, \(engine.bytewise(folded("u.name")))
+            """) { row in
+            viewers[UInt64(row.int64("snap_id")), default: []].append(SnapViewer(username: row.string("name"), viewedAt: row.int64("claimed_at")))
+        }
+        for index in snaps.indices { snaps[index].viewers = viewers[snaps[index].id] ?? [] }
+        return snaps
     }
 
     public func withSnapPicture<R>(id: Int64, _ body: (SnapListing, [UInt8], any StoredBytes) throws -> R) throws -> R {
@@ -177,9 +198,9 @@ extension SQLStore: SnapStore {
     /// `insertSnap` adds what it returns and the image's row.
     func snapInsert(_ snap: NewSnap) -> SQL {
         """
-        INSERT INTO snaps (feed_id, poster_id, posted_at, expires_at, byte_count, width, height, format, sha256)
+        INSERT INTO snaps (feed_id, poster_id, posted_at, expires_at, byte_count, width, height, format, sha256, awaiting_approval)
         VALUES (\(snap.feedID), \(snap.posterID), \(snap.postedAt), \(snap.expiresAt), \(snap.image.count), \(snap.width),
-                \(snap.height), \(snap.format), \(snap.sha256))
+                \(snap.height), \(snap.format), \(snap.sha256), \(snap.awaitingApproval))
         """
     }
 
@@ -188,7 +209,8 @@ extension SQLStore: SnapStore {
     func listingColumns(viewerID: Int64) -> SQL {
         """
         s.id, f.name AS feed_name, u.name AS poster_name, s.posted_at, s.expires_at,
-               CASE WHEN s.poster_id = \(viewerID) THEN \(SnapState.sent)
+               CASE WHEN s.poster_id = \(viewerID) AND s.awaiting_approval THEN \(SnapState.pending)
+                    WHEN s.poster_id = \(viewerID) THEN \(SnapState.sent)
                     WHEN EXISTS (SELECT 1 FROM views v WHERE v.snap_id = s.id AND v.viewer_id = \(viewerID)) THEN \(SnapState.read)
                     ELSE \(SnapState.unread) END AS status,
                s.byte_count, s.width, s.height, s.format, s.poster_id,
@@ -220,7 +242,7 @@ extension SQLStore: SnapStore {
     func claimGate(_ snapID: Int64) -> SQL {
         """
         SELECT \(Self.listingColumns(fixedState: .unread)),
-               s.image_erased, s.sha256, EXISTS (SELECT 1 FROM snap_images i WHERE i.snap_id = s.id) AS has_image
+               s.image_erased, s.sha256, s.awaiting_approval, EXISTS (SELECT 1 FROM snap_images i WHERE i.snap_id = s.id) AS has_image
         \(Self.listingFrom)WHERE s.id = \(snapID)
         """
     }
@@ -230,14 +252,18 @@ extension SQLStore: SnapStore {
         let feed: SQL = feedID.map { "s.feed_id = \($0) AND " } ?? ""
         return """
             SELECT \(listingColumns(viewerID: viewerID))\(Self.listingFrom)WHERE \(feed)s.expires_at > \(now) AND NOT s.image_erased
+              AND \(Self.visible(to: viewerID))
             ORDER BY s.posted_at DESC, s.id DESC
             """
     }
 
     /// One snap, expired and erased ones included.
     func listingByID(_ id: Int64, viewerID: Int64) -> SQL {
-        "SELECT \(listingColumns(viewerID: viewerID))\(Self.listingFrom)WHERE s.id = \(id)"
+        "SELECT \(listingColumns(viewerID: viewerID))\(Self.listingFrom)WHERE s.id = \(id) AND \(Self.visible(to: viewerID))"
     }
+
+    /// A snap awaiting approval is its poster's alone until an admin approves it.
+    static func visible(to viewerID: Int64) -> SQL { "(NOT s.awaiting_approval OR s.poster_id = \(viewerID))" }
 }
 
 extension SnapState: SQLBindable {}

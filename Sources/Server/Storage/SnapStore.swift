@@ -43,6 +43,10 @@ public protocol SnapStore: AnyObject {
     /// What `posterID` has posted since `since` and has stored now, for the posting quota. Inside
     /// the post's transaction, after `lockUser`, so posts racing on other instances count too.
     func postingUsage(posterID: Int64, since: Int64) throws -> PostingUsage
+    /// Snaps awaiting approval, the longest waiting first, as an export describes them.
+    func snapsAwaitingApproval() throws -> [ExportedSnap]
+    /// Approves a snap awaiting approval (everyone sees it from now on); `notFound` when none waits.
+    func approveSnap(id: Int64) throws
     /// Gives every snap not yet expired the lifetime `milliseconds` from when it was posted (a
     /// shorter `--snap-ttl` applies at once, a longer one to snaps still live); returns how many changed.
     func applySnapLifetime(milliseconds: Int64, now: Int64) throws -> Int
@@ -83,11 +87,13 @@ public struct NewSnap: Sendable {
     public var height: Int
     public var postedAt: Int64
     public var expiresAt: Int64
+    /// Waits for an admin's approval before anyone but its poster sees it.
+    public var awaitingApproval: Bool
     public init(feedID: Int64, posterID: Int64, image: [UInt8], sha256: [UInt8], format: ImageFormat,
-                width: Int, height: Int, postedAt: Int64, expiresAt: Int64) {
+                width: Int, height: Int, postedAt: Int64, expiresAt: Int64, awaitingApproval: Bool = false) {
         self.feedID = feedID; self.posterID = posterID; self.image = image; self.sha256 = sha256
         self.format = format; self.width = width; self.height = height
-        self.postedAt = postedAt; self.expiresAt = expiresAt
+        self.postedAt = postedAt; self.expiresAt = expiresAt; self.awaitingApproval = awaitingApproval
     }
 }
 

@@ -29,6 +29,11 @@ public enum Release {
     /// The first release that speaks protocol `version`, for telling someone which to install.
     /// Builds before the first numbered release (1.0.0) spoke version 1 only.
     public static func firstRelease(speaking version: UInt16) -> String {
-        version <= 1 ? "any" : version == 2 ? "1.0" : "the one whose changelog introduces protocol \(version)"
+        switch version {
+        case ...1: "any"
+        case 2: "1.0"
+        case 3: "1.1"
+        default: "the one whose changelog introduces protocol \(version)"
+        }
     }
 }

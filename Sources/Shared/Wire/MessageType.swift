@@ -121,6 +121,9 @@ public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let adminSetDisabled = Self(0x0097, "AdminSetDisabled", request: true, since: 2)
     public static let adminRenameUser = Self(0x0098, "AdminRenameUser", request: true, since: 2)
     public static let adminDeleteUser = Self(0x0099, "AdminDeleteUser", request: true, since: 2)
+    public static let adminListPending = Self(0x009A, "AdminListPending", request: true, since: 2)
+    public static let pendingSnaps = Self(0x009B, "PendingSnaps", request: false, since: 2)
+    public static let adminApproveSnap = Self(0x009C, "AdminApproveSnap", request: true, since: 2)
 
     public static let all: [MessageType] = [
         hello, welcome, error, ping, pong, ok,
@@ -133,6 +136,6 @@ public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringCon
         randomPin, randomPinResult, getMapState, mapState, setMapState,
         addMovie, movie, deleteMovie, findMovie, setMovieSales, listMovies, movies, updateMovie,
         reportSnap, unsendSnap, adminListReports, reports, adminResolveReport, adminSuspend, adminUnsuspend,
-        adminSetDisabled, adminRenameUser, adminDeleteUser,
+        adminSetDisabled, adminRenameUser, adminDeleteUser, adminListPending, pendingSnaps, adminApproveSnap,
     ]
 }

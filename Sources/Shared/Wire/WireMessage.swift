@@ -28,10 +28,11 @@ public enum ProtocolConstants {
     /// The first 8 payload bytes of every Hello: `\x89 S N A P \r \n \x1a`. The high first byte
     /// and the CR LF SUB tail make text protocols and mangled transfers fail at once.
     public static let magic: [UInt8] = [0x89, 0x53, 0x4E, 0x41, 0x50, 0x0D, 0x0A, 0x1A]
-    /// Every protocol version this code speaks (docs/PROTOCOL.md: today's layouts are version 2;
-    /// version 1 is the appendix's). A change to an existing message's layout or meaning is a new
-    /// version, and the previous one stays served.
-    public static let versions: ClosedRange<UInt16> = 1...2
+    /// Every protocol version this code speaks (docs/PROTOCOL.md: today's layouts are version 3;
+    /// version 2 differs only in what it says of a snap awaiting approval, version 1 is the
+    /// appendix's). A change to an existing message's layout or meaning is a new version, and the
+    /// previous ones stay served.
+    public static let versions: ClosedRange<UInt16> = 1...3
     /// The newest version, the one this code's layouts are written for.
     public static var current: UInt16 { versions.upperBound }
     /// The largest frame a peer may send before its Hello is accepted.

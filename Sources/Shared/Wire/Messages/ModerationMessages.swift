@@ -177,3 +177,36 @@ public struct AdminDeleteUser: WireMessage, Equatable {
     public init(from r: inout ByteReader) throws(WireError) { username = try r.readString("username", maxBytes: FieldLimits.username) }
     public func encode(into w: inout ByteWriter) { w.write(username) }
 }
+
+/// Admin → server: the snaps awaiting approval (`--moderation queue`), the longest waiting
+/// first. Answered by PendingSnaps.
+public struct AdminListPending: WireMessage, Equatable {
+    public static let type = MessageType.adminListPending
+    public init() {}
+    public init(from r: inout ByteReader) throws(WireError) {}
+    public func encode(into w: inout ByteWriter) {}
+}
+
+/// Server → admin: the snaps awaiting approval.
+public struct PendingSnaps: WireMessage, Equatable {
+    public static let type = MessageType.pendingSnaps
+    public var snaps: [ExportedSnap]
+    public init(snaps: [ExportedSnap]) { self.snaps = snaps }
+    public init(from r: inout ByteReader) throws(WireError) {
+        snaps = try r.readArray("snaps", minElementBytes: ExportedSnap.minimumEncodedSize) { (r: inout ByteReader) throws(WireError) in
+            try ExportedSnap(from: &r)
+        }
+    }
+    public func encode(into w: inout ByteWriter) { w.writeArray(snaps) { $1.encode(into: &$0) } }
+}
+
+/// Admin → server: approve a snap awaiting approval (everyone sees it from then on) or reject
+/// it (it is deleted with its picture). Answered by Ok.
+public struct AdminApproveSnap: WireMessage, Equatable {
+    public static let type = MessageType.adminApproveSnap
+    public var snapID: UInt64
+    public var approve: Bool
+    public init(snapID: UInt64, approve: Bool) { self.snapID = snapID; self.approve = approve }
+    public init(from r: inout ByteReader) throws(WireError) { snapID = try r.readUInt64("snap_id"); approve = try r.readBool("approve") }
+    public func encode(into w: inout ByteWriter) { w.write(snapID); w.write(approve) }
+}

@@ -26,10 +26,16 @@ public enum SnapState: UInt8, Sendable, Equatable, CaseIterable {
     case unread = 0
     case read = 1
     case sent = 2
+    /// The poster's own snap awaiting an admin's approval (`--moderation queue`); nobody else
+    /// sees it. Added in protocol version 3: an older connection is told `sent`.
+    case pending = 3
 
     public var name: String {
-        switch self { case .unread: "unread"; case .read: "read"; case .sent: "sent" }
+        switch self { case .unread: "unread"; case .read: "read"; case .sent: "sent"; case .pending: "pending" }
     }
+
+    /// The state as protocol `version` says it.
+    func spoken(in version: UInt16) -> SnapState { self == .pending && version < 3 ? .sent : self }
 }
 
 /// The image file formats Snapshare accepts, for snaps and album photos alike; the raw value is
@@ -76,7 +82,9 @@ public struct SnapInfo: Sendable, Equatable {
         postedAt = try r.readInt64("snap.posted_at")
         expiresAt = try r.readInt64("snap.expires_at")
         let rawState = try r.readUInt8("snap.state")
-        guard let state = SnapState(rawValue: rawState) else { throw WireError.malformed("snap.state: unknown value \(rawState)") }
+        guard let state = SnapState(rawValue: rawState), state.spoken(in: r.protocolVersion) == state else {
+            throw WireError.malformed("snap.state: unknown value \(rawState)")
+        }
         self.state = state
         let rawKind = try r.readUInt8("snap.image_kind")
         guard let kind = ImageFormat(rawValue: rawKind) else { throw WireError.malformed("snap.image_kind: unknown value \(rawKind)") }
@@ -91,7 +99,7 @@ public struct SnapInfo: Sendable, Equatable {
 
     func encode(into w: inout ByteWriter) {
         w.write(id); w.write(feed); w.write(poster); w.write(postedAt); w.write(expiresAt)
-        w.write(state.rawValue); w.write(imageKind.rawValue); w.write(byteCount); w.write(width); w.write(height)
+        w.write(state.spoken(in: w.protocolVersion).rawValue); w.write(imageKind.rawValue); w.write(byteCount); w.write(width); w.write(height)
         if w.protocolVersion >= 2 { w.write(openedCount) }
     }
 }

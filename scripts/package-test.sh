@@ -40,7 +40,7 @@ bin=$1; label=$2; work=$3
 fail() { echo "package-test ($label): $*" >&2; exit 1; }
 run=$work/run-$label
 mkdir -p "$run"
-"$bin/snapshare" --version | grep -q "protocol 1-2" || fail "snapshare --version: $("$bin/snapshare" --version 2>&1)"
+"$bin/snapshare" --version | grep -q "protocol 1-3" || fail "snapshare --version: $("$bin/snapshare" --version 2>&1)"
 "$bin/snapshare-server" --version | grep -q "^snapshare-server " || fail "snapshare-server --version"
 "$bin/snapshare-server" --listen 127.0.0.1:0 --data "$run/data" --certs "$run/certs" >"$run/server.out" 2>"$run/server.err" &
 server=$!

@@ -107,6 +107,8 @@ struct ServerConfigFileTests {
             backup-every = 12h
             backup-keep = 10
             quota-posts-per-hour = 30
+            moderation = queue
+            registration = roster
             quota-bytes = 104857600
             log-level = warning
             log-format = json

@@ -9,7 +9,7 @@ import TestSupport
         let result = try Subprocess.run(program, ["--version"])
         #expect(result.status == 0, "\(result.stderr)")
         let line = result.stdout.trimmingCharacters(in: .newlines)
-        let shape = try Regex("^\(program) [0-9]+\\.[0-9]+\\.[0-9]+ \\(protocol 1-2, [0-9a-f]{7,}(-dirty)?\\)$")
+        let shape = try Regex("^\(program) [0-9]+\\.[0-9]+\\.[0-9]+ \\(protocol 1-3, [0-9a-f]{7,}(-dirty)?\\)$")
         #expect(line.wholeMatch(of: shape) != nil, "\(line)")
     }
 }

@@ -55,7 +55,7 @@ struct AppScreenTests {
         var listed = Self.screen(ben)
         #expect(listed.contains("Memes (1)") && listed.contains("ann") && listed.contains("● unread"))
         Self.press(ben, .enter)
-        guard case .picture(_, let caption)? = ben.overlay else {
+        guard case .picture(_, let caption, _)? = ben.overlay else {
             Issue.record("the snap did not open full screen: \(ben.status?.text ?? "")")
             return
         }
@@ -163,7 +163,7 @@ struct AppScreenTests {
         let itinerary = Self.screen(app)
         #expect(itinerary.contains("[i Itinerary]") && itinerary.contains("· 1 photo"))
         Self.press(app, .enter, .enter)
-        guard case .picture(_, let caption)? = app.overlay else { Issue.record("no photo from the vacation file"); return }
+        guard case .picture(_, let caption, _)? = app.overlay else { Issue.record("no photo from the vacation file"); return }
         #expect(caption.contains("from My Vacation"))
         Self.press(app, .escape, .escape, .character("t"))
         #expect(Self.screen(app).contains("[t Tag Search]"))

@@ -10,9 +10,9 @@ import Wire
 final class AppModel {
     enum Tab: Int, CaseIterable {
         case post, feeds, map, vacations, movies
+        /// Admins only: snaps awaiting approval and reported snaps.
+        case reports
 
-        var next: Tab { Tab(rawValue: (rawValue + 1) % Self.allCases.count)! }
-        var previous: Tab { Tab(rawValue: (rawValue + Self.allCases.count - 1) % Self.allCases.count)! }
         /// The digit that chooses it, as the tab bar shows.
         var digit: Character { Character(String(rawValue + 1)) }
 
@@ -23,6 +23,7 @@ final class AppModel {
             case .map: "Map"
             case .vacations: "Vacations"
             case .movies: "Movies"
+            case .reports: "Reports"
             }
         }
     }
@@ -30,8 +31,11 @@ final class AppModel {
     /// Something drawn over the screen; any key (or the keys it names) closes it.
     enum Overlay {
         case help
-        /// A picture full screen with one caption line and nothing else.
-        case picture(PictureCells, caption: String)
+        /// A picture full screen with one caption line and nothing else; `reportable`, the snap
+        /// it shows, which `r` reports.
+        case picture(PictureCells, caption: String, reportable: UInt64? = nil)
+        /// One line to type (a report's reason): Enter gives it to `submit`, Esc cancels.
+        case prompt(title: String, field: TextField, submit: (String) -> Void)
         /// Lines of text in a box (who opened my snap, a place description).
         case text(title: String, lines: [String])
         /// y/n; `yes` runs on y.
@@ -52,6 +56,10 @@ final class AppModel {
     var overlay: Overlay?
     /// The signed-in user and the server's Welcome, once known.
     private(set) var username: String?
+    /// Whether the signed-in user is an admin (the Reports tab is theirs).
+    private(set) var isAdmin = false
+    /// The password typed at the login form, kept only until a one-time password is replaced.
+    var lastLoginPassword: String?
     private(set) var welcome: Welcome?
     /// Server time minus ours, from the Welcome (ages are the server's).
     private(set) var clockOffset: Int64 = 0
@@ -90,7 +98,7 @@ final class AppModel {
         setStatus("Connecting…")
         backend.perform(retry: true, { session throws(ClientError) in (try session.whoAmI(), session.welcome) }, then: { [self] result in
             switch result {
-            case .success(let (identity, welcome)): signedIn(identity.username, welcome: welcome)
+            case .success(let (identity, welcome)): signedIn(identity.username, isAdmin: identity.isAdmin, welcome: welcome)
             case .failure(let error) where error.kind == .auth || error.kind == .notFound:
                 showLogin(message: nil)
             case .failure(let error):
@@ -99,13 +107,19 @@ final class AppModel {
         })
     }
 
-    func signedIn(_ name: String, welcome: Welcome) {
+    func signedIn(_ name: String, isAdmin: Bool = false, welcome: Welcome) {
         username = name
+        self.isAdmin = isAdmin
+        if !visibleTabs.contains(tab) { tab = .post }
         self.welcome = welcome
         clockOffset = welcome.serverTime - Timestamp.now()
         login = nil
         setStatus("Signed in as \(name)")
         current.activate()
+        // A roster import's one-time password: asked to be replaced at once, whichever tab is open.
+        backend.perform(retry: true, { session throws(ClientError) in _ = try session.feeds() }, then: { [self] result in
+            if case .failure(let error) = result, error.serverCode == .passwordChangeRequired { replaceOneTimePassword() }
+        })
     }
 
     /// How the app starts on a terminal: resuming the saved login, or, with no login saved for
@@ -151,6 +165,10 @@ final class AppModel {
             showLogin(message: error.message)
             return
         }
+        if error.serverCode == .passwordChangeRequired {
+            replaceOneTimePassword()
+            return
+        }
         setStatus(error.message, isError: true)
     }
 
@@ -168,8 +186,17 @@ final class AppModel {
 
     // MARK: Events
 
+    /// The tabs shown: Reports for admins only.
+    var visibleTabs: [Tab] { Tab.allCases.filter { $0 != .reports || isAdmin } }
+
+    private func neighbour(_ step: Int) -> Tab {
+        let tabs = visibleTabs
+        let index = tabs.firstIndex(of: tab) ?? 0
+        return tabs[(index + step + tabs.count) % tabs.count]
+    }
+
     func select(_ tab: Tab) {
-        guard login == nil else { return }
+        guard login == nil, visibleTabs.contains(tab) else { return }
         self.tab = tab
         current.activate()
     }
@@ -205,12 +232,100 @@ final class AppModel {
     private func handleOverlay(_ overlay: Overlay, _ event: InputEvent) {
         // A key or a click answers an overlay; the mouse moving or letting go does not.
         if case .mouse(let mouse) = event, case .press = mouse.action {} else if case .mouse = event { return }
+        if case .prompt(let title, var field, let submit) = overlay {
+            switch event {
+            case .key(.enter, _):
+                self.overlay = nil
+                submit(field.text)
+            case .key(.escape, _):
+                self.overlay = nil
+                setStatus("Nothing sent")
+            default:
+                if field.handle(event) { self.overlay = .prompt(title: title, field: field, submit: submit) }
+            }
+            return
+        }
+        if case .picture(_, _, let snap?) = overlay, case .key(.character("r"), _) = event {
+            self.overlay = nil
+            askReport(snap)
+            return
+        }
         guard case .confirm = overlay else {
             self.overlay = nil
             return
         }
         var app = self
         _ = Self.confirmKeys.handle(event, on: &app)
+    }
+
+    /// A roster import's one-time password: the server answers nothing else until the student
+    /// chooses their own, so the app asks for it (and for the one-time one, when the session was
+    /// resumed rather than typed in), then changes it and starts the screen again.
+    private func replaceOneTimePassword() {
+        // Asked once, not for every refused request: not while a question is open.
+        if case .prompt = overlay { return }
+        let ask = { [self] (oneTime: String) in
+            overlay = .prompt(title: "Your password is a one-time password: choose your own",
+                              field: TextField(label: "New password", secret: true, limit: 1024)) { [self] new in
+                overlay = .prompt(title: "Choose your own password", field: TextField(label: "Repeat it", secret: true, limit: 1024)) { [self] again in
+                    guard new == again else {
+                        setStatus("The passwords do not match; try again", isError: true)
+                        replaceOneTimePassword()
+                        return
+                    }
+                    backend.perform(retry: false, { session throws(ClientError) in try session.changePassword(from: oneTime, to: new) },
+                                    then: { [self] result in
+                        switch result {
+                        case .success:
+                            lastLoginPassword = nil
+                            setStatus("Password changed: from now on, log in with the one you chose")
+                            current.activate()
+                        case .failure(let error):
+                            setStatus(error.message, isError: true)
+                        }
+                    })
+                }
+            }
+        }
+        if let typed = lastLoginPassword {
+            ask(typed)
+        } else {
+            overlay = .prompt(title: "Your password is a one-time password", field: TextField(label: "The one-time password", secret: true, limit: 1024)) {
+                ask($0)
+            }
+        }
+    }
+
+    /// Decodes a snap's picture on the local worker, so the screen never stalls on it, then shows
+    /// it full screen with `caption` (and `r` reporting it, when `reportable`).
+    func showSnapPicture(_ bytes: [UInt8], caption: String, reportable: UInt64? = nil, status: String) {
+        let limits = welcome?.displayLimits ?? Welcome.largestDecoded
+        backend.performLocal({ () throws(ClientError) in
+            do { return try ImageCodec.decode(bytes, limits: limits) } catch {
+                throw ClientError(.local, "The snap's picture cannot be shown: \(error)")
+            }
+        }, then: { [self] result in
+            switch result {
+            case .success(let image):
+                overlay = .picture(PictureCells(image), caption: caption, reportable: reportable)
+                setStatus(status)
+            case .failure(let error):
+                setStatus(error.message, isError: true)
+            }
+        })
+    }
+
+    /// Asks why, then reports snap `id` to the admins.
+    func askReport(_ id: UInt64) {
+        overlay = .prompt(title: "Report snap \(id) to the admins", field: TextField(label: "What is wrong with it", limit: 200)) { [self] reason in
+            guard !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
+                setStatus("Nothing sent: a report needs a reason", isError: true)
+                return
+            }
+            request(retry: false, { session throws(ClientError) in try session.report(snapID: id, reason: reason) }, then: { [self] in
+                setStatus("Reported snap \(id) to the admins; only they see who reported it")
+            })
+        }
     }
 
     private func answer(yes: Bool) {
@@ -231,7 +346,7 @@ final class AppModel {
     }
 
     private static let tabKeys = KeyTable<AppModel>([
-        .init("switch tabs", cases: [.init([.key(.tab)]) { $0.select($0.tab.next) }, .init([.key(.backTab)]) { $0.select($0.tab.previous) }]
+        .init("switch tabs", cases: [.init([.key(.tab)]) { $0.select($0.neighbour(1)) }, .init([.key(.backTab)]) { $0.select($0.neighbour(-1)) }]
               + Tab.allCases.map { tab in .init([.character(tab.digit)]) { $0.select(tab) } }),
         .init([.click], "a tab in the top row", event: { app, event in
             guard case .mouse(let mouse) = event, mouse.row == 0, let hit = app.tabHit(column: mouse.column) else { return false }
@@ -282,7 +397,7 @@ final class AppModel {
     /// The tab whose title is at `column` of the tab bar.
     private func tabHit(column: Int) -> Tab? {
         var at = 0
-        for tab in Tab.allCases {
+        for tab in visibleTabs {
             let width = Self.tabLabel(tab).count
             if column >= at && column < at + width { return tab }
             at += width + 1
@@ -331,7 +446,7 @@ final class AppModel {
     /// The full-screen picture when it goes through a graphics protocol, and where: the loop
     /// sends it after the cells (`AppRunner`).
     var protocolPicture: (picture: PictureCells, area: Rect)? {
-        guard fitsMinimum, pictures != .halfblock, case .picture(let picture, _) = overlay else { return nil }
+        guard fitsMinimum, pictures != .halfblock, case .picture(let picture, _, _) = overlay else { return nil }
         return (picture, pictureArea)
     }
 
@@ -350,7 +465,7 @@ final class AppModel {
             drawRefusal(into: &grid, message: message, remedy: remedy)
             return grid
         }
-        if case .picture(let picture, let caption) = overlay {
+        if case .picture(let picture, let caption, _) = overlay {
             if pictures == .halfblock { picture.draw(into: &grid, area: pictureArea, depth: depth) }
             grid.write(caption, column: 0, row: rows - 1, style: Style(bold: true))
             return grid
@@ -361,6 +476,9 @@ final class AppModel {
         switch overlay {
         case .help: drawBox(into: &grid, title: "Keys", lines: helpLines())
         case .text(let title, let lines): drawBox(into: &grid, title: title, lines: lines + ["", "any key closes"])
+        case .prompt(let title, let field, _):
+            let shown = field.secret ? String(repeating: "•", count: field.text.count) : field.text
+            drawBox(into: &grid, title: title, lines: ["\(field.label): \(shown)█", "", "Enter sends · Esc cancels"])
         case .confirm(let question, _):
             let answers = Self.confirmKeys.help.map { "\($0.keys) \($0.meaning)" }.joined(separator: " · ")
             drawBox(into: &grid, title: "Are you sure?", lines: [question, "", answers])
@@ -376,7 +494,7 @@ final class AppModel {
             grid.write(" Snapshare ", column: 0, row: 0, style: accent)
         } else {
             var at = 0
-            for tab in Tab.allCases {
+            for tab in visibleTabs {
                 let label = Self.tabLabel(tab)
                 at += grid.write(label, column: at, row: 0, style: tab == self.tab ? accent : Style(underline: true)) + 1
             }

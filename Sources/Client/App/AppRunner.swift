@@ -23,7 +23,7 @@ enum AppRunner {
     /// Every tab, for the model.
     static func screens(_ app: AppModel) -> [AppModel.Tab: any AppScreen] {
         [.post: PostScreen(app: app), .feeds: FeedsScreen(app: app), .map: MapScreen(app: app),
-         .vacations: VacationsScreen(app: app), .movies: MoviesScreen(app: app)]
+         .vacations: VacationsScreen(app: app), .movies: MoviesScreen(app: app), .reports: ReportsScreen(app: app)]
     }
 
     /// `askForSixel`: ask the terminal (DA1) and use sixel for pictures if it says it has it.

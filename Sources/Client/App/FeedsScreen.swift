@@ -1,4 +1,3 @@
-import Imaging
 import TerminalUI
 import Wire
 
@@ -37,7 +36,38 @@ final class FeedsScreen: AppScreen {
     private static let snapKeys = KeyTable<FeedsScreen>(
         ListCursor.keys(\.cursor, slot: { screen, mouse in mouse.row >= screen.listTop ? mouse.row - screen.listTop : nil },
                         open: { $0.open() })
-        + [.init([.key(.enter)], "open an unread snap (once); yours: who opened it") { $0.open() }])
+        + [.init([.key(.enter)], "open an unread snap (once); yours: who opened it") { $0.open() },
+           .init([.character("r")], "report the snap to the admins (asks why)") { $0.report() },
+           .init([.character("u")], "unsend your snap (asks first)") { $0.unsend() }])
+
+    private var selectedSnap: SnapInfo? {
+        guard rows.indices.contains(selected), case .snap(let snap) = rows[selected] else { return nil }
+        return snap
+    }
+
+    private func report() {
+        guard let snap = selectedSnap else { return }
+        guard snap.state != .sent && snap.state != .pending else {
+            app.setStatus("That snap is yours: u unsends it", isError: true)
+            return
+        }
+        app.askReport(snap.id)
+    }
+
+    private func unsend() {
+        guard let snap = selectedSnap else { return }
+        guard snap.state == .sent || snap.state == .pending else {
+            app.setStatus("Only your own snaps can be unsent; r reports someone else's", isError: true)
+            return
+        }
+        app.overlay = .confirm("Unsend your snap \(snap.id) in \(snap.feed)? It leaves every feed and its picture is erased.", yes: { [self] in
+            app.request(retry: false, { session throws(ClientError) in try session.unsend(snapID: snap.id) }, then: { [self] in
+                app.setStatus("Unsent snap \(snap.id)")
+                watch.forget(snap.id)
+                rebuild()
+            })
+        })
+    }
 
     func activate() { refresh() }
 
@@ -111,23 +141,10 @@ final class FeedsScreen: AppScreen {
         }
     }
 
-    /// Decodes the opened snap on the local worker, so the screen never stalls on it, then shows it.
     private func show(_ bytes: [UInt8], of snap: SnapInfo) {
-        let limits = app.welcome?.displayLimits ?? Welcome.largestDecoded
-        app.backend.performLocal({ () throws(ClientError) in
-            do { return try ImageCodec.decode(bytes, limits: limits) } catch {
-                throw ClientError(.local, "The snap's picture cannot be shown: \(error)")
-            }
-        }, then: { [self] result in
-            switch result {
-            case .success(let image):
-                app.overlay = .picture(PictureCells(image),
-                                       caption: "\(snap.poster) · \(snap.feed) · \(TimeAgo.describe(snap.postedAt, now: app.now)) · any key closes; it cannot be opened again")
-                app.setStatus("Opened \(snap.poster)'s snap")
-            case .failure(let error):
-                app.setStatus(error.message, isError: true)
-            }
-        })
+        app.showSnapPicture(bytes, caption: "\(snap.poster) · \(snap.feed) · \(TimeAgo.describe(snap.postedAt, now: app.now)) · #\(snap.id) · "
+                              + "r reports it · any other key closes; it cannot be opened again",
+                            reportable: snap.id, status: "Opened \(snap.poster)'s snap")
     }
 
     private func markRead(_ id: UInt64) {
@@ -165,7 +182,12 @@ final class FeedsScreen: AppScreen {
                                   reverse: isSelected)
                 let text = "  " + snap.poster.padding(toLength: max(snap.poster.count, 16), withPad: " ", startingAt: 0)
                     + TimeAgo.describe(snap.postedAt, now: now).padding(toLength: 12, withPad: " ", startingAt: 0) + marker
-                grid.write(text, column: area.x + 1, row: row, style: style, width: area.width - 2)
+                let used = grid.write(text, column: area.x + 1, row: row, style: style, width: area.width - 2)
+                // The id, dim at the end: what a student quotes when reporting or asking.
+                let id = "#\(snap.id)"
+                if used + id.count + 3 < area.width {
+                    grid.write(id, column: area.x + 1 + used + 2, row: row, style: Style(foreground: app.colour ? .indexed(244) : .standard, reverse: isSelected))
+                }
             }
         }
     }

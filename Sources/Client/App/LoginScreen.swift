@@ -101,7 +101,8 @@ final class LoginScreen: AppScreen {
             switch result {
             case .success(let (identity, welcome, notice)):
                 fields[2].set("")
-                app.signedIn(identity.username, welcome: welcome)
+                app.lastLoginPassword = password
+                app.signedIn(identity.username, isAdmin: identity.isAdmin, welcome: welcome)
                 // A server pinned just now: say which fingerprint, to compare with the instructor's.
                 if let notice { app.overlay = .text(title: "Server trusted on first use", lines: Self.lines(of: notice)) }
             case .failure(let error):

@@ -58,6 +58,11 @@ public struct FeedWatch {
         listing.snaps[index].state = .read
     }
 
+    /// Drops a snap the user just unsent (the next listing agrees).
+    public mutating func forget(_ id: UInt64) {
+        listing.snaps.removeAll { $0.id == id }
+    }
+
     /// The listed snaps not yet expired at `now` (the server's clock, in milliseconds).
     public func liveSnaps(now: Int64) -> [SnapInfo] {
         listing.snaps.filter { $0.expiresAt > now }

@@ -98,4 +98,20 @@ struct InputParserTests {
         if case .unknown(let bytes)? = endless.first { #expect(bytes.count <= InputParser.maximumSequence + 1) }
         #expect(Self.events("\u{1B}[1;5", flush: true) == [.unknown(Array("\u{1B}[1;5".utf8))])
     }
+
+    @Test("a terminal's reply in a control string (DCS, APC, OSC; ended by ST or BEL) is one unknown event; too long is cut")
+    func controlStrings() {
+        let version = "\u{1B}P>|XTerm(379)\u{1B}\\"
+        let kitty = "\u{1B}_Gi=31;OK\u{1B}\\"
+        let colour = "\u{1B}]11;rgb:ffff/ffff/ffff\u{07}"
+        #expect(Self.events(version + kitty + colour + "x") ==
+                [.unknown(Array(version.utf8)), .unknown(Array(kitty.utf8)), .unknown(Array(colour.utf8)), .key(.character("x"))])
+        var parser = InputParser()
+        #expect(parser.feed(Array("\u{1B}P>|XTe".utf8)).isEmpty, "a reply cut between reads waits for its rest")
+        #expect(parser.feed(Array("rm(379)\u{1B}\\".utf8)) == [.unknown(Array(version.utf8))])
+        let endless = parser.feed(Array("\u{1B}]11;".utf8) + [UInt8](repeating: 0x61, count: 2_000))
+        #expect(!endless.isEmpty)
+        if case .unknown(let bytes)? = endless.first { #expect(bytes.count <= InputParser.maximumControlString + 2) }
+        #expect(Self.events("\u{1B}P", flush: true) == [.key(.character("P"), .alt)], "a lone ESC P is Alt+P")
+    }
 }

@@ -31,29 +31,4 @@ struct PictureEscapeTests {
         // Red is cube index 180 (5,0,0), blue 5 (0,0,5); red sets bits 0-2 ("?" + 7 = "F"), blue bits 3-5 ("?" + 56 = "w").
         #expect(text == "\u{1B}[1;1H\u{1B}P0;1;0q\"1;1;5;6#5;2;0;0;100#180;2;100;0;0#5!5w$#180!5F$-\u{1B}\\")
     }
-
-    @Test("auto: kitty for kitty, WezTerm and Ghostty, inline images for iTerm2, half blocks otherwise")
-    func detection() {
-        #expect(PictureProtocol.detect(["TERM": "xterm-kitty"]) == .kitty)
-        #expect(PictureProtocol.detect(["TERM_PROGRAM": "WezTerm", "TERM": "xterm-256color"]) == .kitty)
-        #expect(PictureProtocol.detect(["TERM": "xterm-ghostty"]) == .kitty)
-        #expect(PictureProtocol.detect(["TERM_PROGRAM": "iTerm.app"]) == .iterm)
-        #expect(PictureProtocol.detect(["TERM": "xterm-256color"]) == .halfblock)
-        #expect(PictureProtocol.detect([:]) == .halfblock)
-    }
-
-    @Test("a DA1 answer says whether the terminal has sixel (attribute 4); other input is not an answer")
-    func deviceAttributes() {
-        #expect(PictureProtocol.sixelInDeviceAttributes(Array("\u{1B}[?62;4;6;22c".utf8)) == true)
-        #expect(PictureProtocol.sixelInDeviceAttributes(Array("\u{1B}[?62;1;6;22c".utf8)) == false)
-        #expect(PictureProtocol.sixelInDeviceAttributes(Array("\u{1B}[?4c".utf8)) == false, "the first number is the class, not an attribute")
-        #expect(PictureProtocol.sixelInDeviceAttributes(Array("\u{1B}[A".utf8)) == nil)
-        // As it arrives among the keys: one unknown event holding the whole answer.
-        var parser = InputParser()
-        let events = parser.feed(Array("\u{1B}[?62;4;22cq".utf8))
-        #expect(events.count == 2 && events.last == .key(.character("q")))
-        if case .unknown(let bytes)? = events.first { #expect(PictureProtocol.sixelInDeviceAttributes(bytes) == true) } else {
-            Issue.record("the answer was not one event: \(events)")
-        }
-    }
 }

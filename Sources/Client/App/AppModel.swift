@@ -68,8 +68,15 @@ final class AppModel {
     var suspendRequested = false
     /// The server and CA the app was started with (the login form starts from them).
     var startSettings: ConnectionSettings?
-    /// How full-screen pictures are drawn (`--pictures`); thumbnails are always half blocks.
+    /// How full-screen pictures are drawn (`--pictures`, or what the terminal showed it has);
+    /// thumbnails are always half blocks.
     var pictures = PictureProtocol.halfblock
+    /// Why `pictures` is not the protocol asked for, said once signed in.
+    var pictureNotice: String?
+    /// What the terminal said of itself (cell size, sixel registers), for protocol pictures.
+    var terminalFacts = TerminalFacts()
+    /// The terminal's background is light (OSC 11): decorations take colours that read on it.
+    var lightBackground = false
     /// The size of the frame last laid out.
     private(set) var size = (columns: 0, rows: 0)
     /// Shown instead of the tabs while nobody is logged in.
@@ -114,7 +121,7 @@ final class AppModel {
         self.welcome = welcome
         clockOffset = welcome.serverTime - Timestamp.now()
         login = nil
-        setStatus("Signed in as \(name)")
+        setStatus("Signed in as \(name)" + (pictureNotice.map { " · " + $0 } ?? ""))
         current.activate()
         // A roster import's one-time password: asked to be replaced at once, whichever tab is open.
         backend.perform(retry: true, { session throws(ClientError) in _ = try session.feeds() }, then: { [self] result in

@@ -26,23 +26,29 @@ enum AppRunner {
          .vacations: VacationsScreen(app: app), .movies: MoviesScreen(app: app), .reports: ReportsScreen(app: app)]
     }
 
-    /// `askForSixel`: ask the terminal (DA1) and use sixel for pictures if it says it has it.
+    /// `requested`: the `--pictures` protocol, nil to take the best the terminal shows. The
+    /// terminal is asked what it is (`TerminalSession.probe`) before anything can open a snap, so
+    /// a view is never spent on a picture the terminal cannot show.
     static func run(settings: ConnectionSettings, state: ClientState, environment: [String: String],
-                    pictures: PictureProtocol, askForSixel: Bool = false) throws(ClientError) {
+                    pictures requested: PictureProtocol?) throws(ClientError) {
         let session: TerminalSession
         do { session = try TerminalSession() } catch { throw ClientError(.local, "cannot use this terminal: \(error)") }
         defer { session.close() }
-        let backend = AppBackend(connect: connect(settings: settings, state: state)) { [session] in session.wake() }
-        defer { backend.stop() }
-        let depth = ColorDepth.detect(environment)
-        let app = AppModel(backend: backend, environment: environment, state: state, depth: depth,
-                           colour: ColorDepth.decorationsColored(environment, onTerminal: true), makeScreens: screens)
-        app.startSettings = settings
-        app.pictures = pictures
         do {
             try session.start()
-            if askForSixel { try session.terminal.write(PictureProtocol.deviceAttributesQuery) }
-            try loop(app, session: session, depth: depth)
+            let probe = try session.probe(environment: environment)
+            let choice = PictureProtocol.choose(requested, environment: environment, facts: probe.facts)
+            let backend = AppBackend(connect: connect(settings: settings, state: state)) { [session] in session.wake() }
+            defer { backend.stop() }
+            let depth = ColorDepth.detect(environment, version: probe.facts.version)
+            let app = AppModel(backend: backend, environment: environment, state: state, depth: depth,
+                               colour: ColorDepth.decorationsColored(environment, onTerminal: true), makeScreens: screens)
+            app.startSettings = settings
+            app.pictures = choice.pictures
+            app.pictureNotice = choice.notice
+            app.terminalFacts = probe.facts
+            app.lightBackground = probe.facts.lightBackground ?? false
+            try loop(app, session: session, depth: depth, pending: probe)
             app.finish()
         } catch {
             session.stop()
@@ -50,7 +56,8 @@ enum AppRunner {
         }
     }
 
-    private static func loop(_ app: AppModel, session: TerminalSession, depth: ColorDepth) throws(Terminal.Failure) {
+    /// `pending`: what arrived while the terminal was asked, handled first.
+    private static func loop(_ app: AppModel, session: TerminalSession, depth: ColorDepth, pending: TerminalSession.Probe) throws(Terminal.Failure) {
         let timings = app.environment["SNAPSHARE_APP_TIMINGS"].map { RedrawTimings(path: $0) }
         defer { timings?.write() }
         var inputArrived: UInt64?
@@ -60,7 +67,34 @@ enum AppRunner {
         var lastTick = Date()
         app.startOnTerminal()
         var shownPicture: ObjectIdentifier?
+        var wakeup = TerminalSession.Wakeup(events: pending.events, signals: pending.signals)
         while !app.quitRequested {
+            let cell = app.terminalFacts.cell
+            if try !handle(wakeup, app: app, session: session) { return }
+            if app.terminalFacts.cell != cell && shownPicture != nil {
+                // A new cell size (a font change): the picture again, sized for it.
+                if app.pictures == .kitty { try session.terminal.write(PictureEscapes.kittyDeleteAll) }
+                writer.invalidate()
+                shownPicture = nil
+            }
+            if app.suspendRequested {
+                app.suspendRequested = false
+                try session.suspend()
+                wakeup.signals = [SIGCONT]
+            }
+            if wakeup.signals.contains(where: { $0 == SIGWINCH || $0 == SIGTSTP || $0 == SIGCONT }) {
+                size = Terminal.sizeOrDefault(of: session.terminal.output)
+                if let pixels = Terminal.pixelSize(of: session.terminal.output) { app.terminalFacts.window = pixels }
+                // The font may have changed with the size: ask the cell size again.
+                if app.pictures != .halfblock { try session.terminal.write(TerminalFacts.cellQuery) }
+                writer.invalidate()
+                shownPicture = nil
+            }
+            if Date().timeIntervalSince(lastTick) >= 1 {
+                lastTick = Date()
+                app.tick()
+            }
+            guard !app.quitRequested else { return }
             let grid = app.render(columns: size.columns, rows: size.rows)
             let picture = app.protocolPicture
             // Everything for one frame goes out as one synchronized update: a picture taken away,
@@ -73,44 +107,30 @@ enum AppRunner {
                 shownPicture = nil
             }
             frame += writer.frame(grid)
-            if let picture, shownPicture == nil, let bytes = picture.picture.escapes(app.pictures, area: picture.area) {
+            if let picture, shownPicture == nil,
+               let bytes = picture.picture.escapes(app.pictures, area: picture.area,
+                                                   on: PictureTerminal(app.terminalFacts, columns: size.columns, rows: size.rows)) {
                 frame += bytes
                 shownPicture = ObjectIdentifier(picture.picture)
             }
             if !frame.isEmpty { try session.terminal.write(ScreenWriter.synchronized(frame)) }
             if let started = inputArrived { timings?.record(from: started) }
-            let wakeup = try session.wait(timeoutMilliseconds: 1000, decodingWith: &parser)
+            wakeup = try session.wait(timeoutMilliseconds: 1000, decodingWith: &parser)
             if wakeup.inputClosed { return }
             inputArrived = wakeup.input.isEmpty ? nil : DispatchTime.now().uptimeNanoseconds
-            for event in wakeup.events {
-                // The answer to the DA1 question asked at the start, not a key.
-                if case .unknown(let bytes) = event, let sixel = PictureProtocol.sixelInDeviceAttributes(bytes) {
-                    if sixel && app.pictures == .halfblock { app.pictures = .sixel }
-                    continue
-                }
-                app.handle(event)
-            }
-            for completion in app.backend.takeCompletions() { completion() }
-            var redraw = false
-            for signal in wakeup.signals {
-                // SIGTERM, SIGHUP, SIGINT: leave cleanly.
-                guard try session.respond(to: signal) == .redraw else { return }
-                redraw = true
-            }
-            if app.suspendRequested {
-                app.suspendRequested = false
-                try session.suspend()
-                redraw = true
-            }
-            if redraw {
-                size = Terminal.sizeOrDefault(of: session.terminal.output)
-                writer.invalidate()
-                shownPicture = nil
-            }
-            if Date().timeIntervalSince(lastTick) >= 1 {
-                lastTick = Date()
-                app.tick()
-            }
         }
+    }
+
+    /// Hands `wakeup`'s events to the app (a late answer to the terminal's questions goes to its
+    /// facts instead), runs finished requests, and does each signal's part; false means leave
+    /// (SIGTERM, SIGHUP, SIGINT).
+    private static func handle(_ wakeup: TerminalSession.Wakeup, app: AppModel, session: TerminalSession) throws(Terminal.Failure) -> Bool {
+        for event in wakeup.events {
+            if case .unknown(let bytes) = event, app.terminalFacts.absorb(bytes) { continue }
+            app.handle(event)
+        }
+        for completion in app.backend.takeCompletions() { completion() }
+        for signal in wakeup.signals where try session.respond(to: signal) == .end { return false }
+        return true
     }
 }

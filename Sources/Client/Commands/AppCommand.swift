@@ -9,20 +9,18 @@ enum AppCommand {
         guard Terminal.isTerminal(0), Terminal.isTerminal(1) else {
             throw ClientError(.usage, "the app needs a terminal for its input and output; every feature is also a command (snapshare --help)")
         }
-        let pictures: PictureProtocol
-        var askForSixel = false
-        switch context.parsed.string("--pictures") ?? "auto" {
-        case "auto":
-            pictures = PictureProtocol.detect(context.environment)
-            askForSixel = pictures == .halfblock
-        case let name:
-            guard let chosen = PictureProtocol(rawValue: name) else {
-                throw context.usage("--pictures takes halfblock, kitty, iterm, sixel or auto, not '\(name)'")
-            }
-            pictures = chosen
+        try AppRunner.run(settings: try context.settings(), state: context.state, environment: context.environment,
+                          pictures: try requestedPictures(context))
+    }
+
+    /// The protocol `--pictures` asks for; nil for `auto` (or none given): the terminal's best.
+    static func requestedPictures(_ context: CommandContext) throws(ClientError) -> PictureProtocol? {
+        let name = context.parsed.string("--pictures") ?? "auto"
+        guard name != "auto" else { return nil }
+        guard let chosen = PictureProtocol(rawValue: name) else {
+            throw context.usage("--pictures takes halfblock, kitty, iterm, sixel or auto, not '\(name)'")
         }
-        try AppRunner.run(settings: try context.settings(), state: context.state, environment: context.environment, pictures: pictures,
-                          askForSixel: askForSixel)
+        return chosen
     }
 
     /// Whether `arguments` name no command, only the global options (`--server`, `--ca`).

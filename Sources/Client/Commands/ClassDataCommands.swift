@@ -78,11 +78,12 @@ enum ClassDataCommands {
     static func view(_ context: CommandContext) throws(ClientError) {
         let id = try context.identifier(0, "SNAP_ID")
         let session = try context.authenticated()
+        let screen = try ImageDisplay.prepare(context)
         let opened = try session.adminView(id)
         let snap = opened.snap
         let now = session.welcome.serverTime
         let line = "admin-viewed snap \(snap.id) \(snap.width)x\(snap.height) \(opened.image.count) sha256:\(SHA256.hex(opened.sha256))"
-        try ImageDisplay.show(bytes: opened.image, limits: session.welcome.displayLimits, context: context,
+        try ImageDisplay.show(bytes: opened.image, limits: session.welcome.displayLimits, context: context, screen: screen,
                               title: "Snap \(snap.id) from \(PrintableText.clean(snap.poster)) in \(PrintableText.clean(snap.feed)), "
                                 + TimeAgo.describe(snap.postedAt, now: now) + " (admin view: no view spent)",
                               afterwards: "Looked at snap \(snap.id) as an admin; no view was spent and you are not among its viewers.",

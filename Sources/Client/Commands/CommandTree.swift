@@ -19,6 +19,10 @@ enum CommandTree {
     ]
 
     static let json = FlagSpec("--json", help: "print JSON for scripts instead of text")
+    /// How pictures are drawn on a terminal, for the app and every command that draws one.
+    static let pictures = OptionSpec("--pictures", valueName: "HOW",
+                                     help: "halfblock, kitty, iterm, sixel or auto (the default: the best the terminal shows it has)",
+                                     environmentVariable: "SNAPSHARE_PICTURES")
     static let vacationOption = OptionSpec("--vacation", valueName: "NAME", help: "the vacation (default: My Vacation)")
     static let passwordStdin = FlagSpec("--password-stdin", help: "read the password from the first line of standard input")
     static let yes = FlagSpec("--yes", help: "do not ask for confirmation (required without a terminal)")
@@ -45,12 +49,13 @@ enum CommandTree {
                             Plain `snapshare` on a terminal opens it too. It asks you to log in or register when
                             no session is saved, and uses the same saved state as every other command. Inside,
                             ? lists the keys of the screen you are on; q quits. Pictures shown full screen use
-                            the terminal's graphics protocol when it has one (kitty for kitty, WezTerm and
-                            Ghostty; iTerm2's inline images; sixel when the terminal's device attributes list
-                            it), else half blocks.
+                            the terminal's graphics protocol when the terminal shows it has one: it is asked at
+                            the start, before anything can be opened (kitty's graphics query; sixel in its
+                            device attributes; iTerm2's inline images for iTerm2 and WezTerm), else half blocks.
+                            Inside tmux or screen pictures are half blocks. A protocol asked for with --pictures
+                            that the terminal does not show falls back to half blocks, and the status line says so.
                             """,
-                        options: [OptionSpec("--pictures", valueName: "HOW", help: "halfblock, kitty, iterm, sixel or auto (the default)",
-                                             environmentVariable: "SNAPSHARE_PICTURES")],
+                        options: [pictures],
                         exitCodes: exitCodes, run: AppCommand.run),
             Command("register", summary: "Create an account and log in",
                         arguments: [ArgumentSpec("USER", help: "3-32 letters, digits, '_', '.', '-'")],
@@ -82,7 +87,7 @@ enum CommandTree {
                         discussion: "`snapshare samples` lists them; `snapshare samples show N` draws sample N.",
                         arguments: [ArgumentSpec("show", help: "the word `show`", isRequired: false),
                                     ArgumentSpec("N", help: "sample number 1-10", isRequired: false)],
-                        flags: [json], exitCodes: exitCodes, run: SampleCommands.run),
+                        options: [pictures], flags: [json], exitCodes: exitCodes, run: SampleCommands.run),
             Command("post", summary: "Post a picture to exactly one feed",
                         options: [OptionSpec("--feed", valueName: "NAME", help: "the feed to post to (required)"),
                                   OptionSpec("--sample", valueName: "N", help: "post bundled sample N (see `snapshare samples`)"),
@@ -101,7 +106,7 @@ enum CommandTree {
                               viewed snap ID WxH BYTES sha256:HEX
                             """,
                         arguments: [ArgumentSpec("SNAP_ID", help: "the snap's id from `snapshare feed`")],
-                        flags: [json], exitCodes: exitCodes, run: ViewCommand.run),
+                        options: [pictures], flags: [json], exitCodes: exitCodes, run: ViewCommand.run),
             Command("report", summary: "Report a snap to the admins, with what is wrong (they alone see who reported it)",
                         arguments: [ArgumentSpec("SNAP_ID", help: "the snap's id from `snapshare feed`")],
                         options: [OptionSpec("--reason", valueName: "TEXT", help: "what is wrong with it (up to 200 characters)")],
@@ -144,7 +149,7 @@ enum CommandTree {
                                   photo ID WxH BYTES sha256:HEX
                                 """,
                             arguments: [ArgumentSpec("PHOTO_ID", help: "the photo's id from `snapshare album PIN_ID`")],
-                            flags: [FlagSpec("--thumbnail", help: "fetch the small thumbnail instead of the full photo"), json],
+                            options: [pictures], flags: [FlagSpec("--thumbnail", help: "fetch the small thumbnail instead of the full photo"), json],
                             exitCodes: exitCodes, run: PhotoCommands.show),
                 Command("rm", summary: "Remove a photo from its album (the rest keep their order)",
                             arguments: [ArgumentSpec("PHOTO_ID", help: "the photo's id")], flags: [json], exitCodes: exitCodes, run: PhotoCommands.remove),
@@ -182,7 +187,7 @@ enum CommandTree {
                                 drawing is written to standard output, followed by one line naming the photo.
                                 """,
                             arguments: [ArgumentSpec("PHOTO_ID", help: "the photo's id (see `snapshare itinerary PLACE`)")],
-                            options: [vacationOption],
+                            options: [vacationOption, pictures],
                             flags: [FlagSpec("--thumbnail", help: "draw the small thumbnail kept with the photo"), json],
                             exitCodes: exitCodes, run: VacationCommands.show),
             ]),
@@ -294,7 +299,7 @@ enum CommandTree {
                             options: [OptionSpec("--to", valueName: "DIR", help: "the new folder")],
                             flags: [json], exitCodes: exitCodes, run: ClassDataCommands.export),
                 Command("view", summary: "Look at any snap's picture without spending a view or appearing among its viewers",
-                            arguments: [ArgumentSpec("SNAP_ID", help: "the snap id")], exitCodes: exitCodes, run: ClassDataCommands.view),
+                            arguments: [ArgumentSpec("SNAP_ID", help: "the snap id")], options: [pictures], exitCodes: exitCodes, run: ClassDataCommands.view),
                 Command("unlock", summary: "Lift the login throttle of a user name, or of an address (after too many wrong passwords or class codes)",
                             arguments: [ArgumentSpec("USER", help: "the user name (or give --address)", isRequired: false)],
                             options: [OptionSpec("--address", valueName: "ADDR", help: "lift the throttle of this IP address instead (a class behind one address)")],

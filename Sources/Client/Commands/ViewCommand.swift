@@ -11,13 +11,15 @@ enum ViewCommand {
         }
         let id = try context.identifier(0, "SNAP_ID")
         let session = try context.authenticated()
+        // How it will be drawn is settled before the view is spent.
+        let screen = try ImageDisplay.prepare(context)
         let opened = try session.open(snapID: id)
         let snap = opened.snap
         let now = session.welcome.serverTime
         let about = "snap \(snap.id) from \(PrintableText.clean(snap.poster)) in \(PrintableText.clean(snap.feed)) "
             + "(\(TimeAgo.describe(snap.postedAt, now: now)))"
         let line = "viewed snap \(snap.id) \(snap.width)x\(snap.height) \(opened.image.count) sha256:\(SHA256.hex(opened.sha256))"
-        try ImageDisplay.show(bytes: opened.image, limits: session.welcome.displayLimits, context: context,
+        try ImageDisplay.show(bytes: opened.image, limits: session.welcome.displayLimits, context: context, screen: screen,
                               title: "Snap \(snap.id) from \(PrintableText.clean(snap.poster)) in \(PrintableText.clean(snap.feed)), "
                                 + TimeAgo.describe(snap.postedAt, now: now) + " (your one view)",
                               afterwards: "Viewed " + about + "; it cannot be opened again.", caption: line)

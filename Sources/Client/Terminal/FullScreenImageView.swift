@@ -41,7 +41,23 @@ public struct FullScreenImageView: Sendable {
         let session = try TerminalSession(terminal: terminal)
         defer { session.close() }
         try session.start()
-        return try session.showUntilInput { columns, rows in frame(columns: columns, rows: rows) }
+        return try show(in: session, pictures: .halfblock, facts: TerminalFacts())
+    }
+
+    /// Shows the image in `session` (started) until a key, drawn with `pictures`; a protocol
+    /// picture is sized with the cells `facts` give.
+    public func show(in session: TerminalSession, pictures: PictureProtocol, facts: TerminalFacts) throws(Terminal.Failure) -> [InputEvent] {
+        let cells = PictureCells(image)
+        defer { if pictures == .kitty { try? session.terminal.write(PictureEscapes.kittyDeleteAll) } }
+        return try session.showUntilInput { columns, rows in
+            let area = Rect(x: 0, y: 0, width: columns, height: caption == nil ? rows : max(1, rows - 1))
+            var facts = facts
+            if let pixels = Terminal.pixelSize(of: session.terminal.output) { facts.window = pixels }
+            guard let picture = cells.escapes(pictures, area: area, on: PictureTerminal(facts, columns: columns, rows: rows)) else {
+                return frame(columns: columns, rows: rows)
+            }
+            return (pictures == .kitty ? PictureEscapes.kittyDeleteAll : []) + captionLine(columns: columns, rows: rows) + picture
+        }
     }
 
     /// The bytes of one full-screen frame: every row positioned explicitly, so nothing scrolls;
@@ -53,12 +69,15 @@ public struct FullScreenImageView: Sendable {
             bytes += Array("\u{1B}[\(index + 1);1H".utf8)
             bytes += Array(line.utf8)
         }
-        if let caption, rows > 1 {
-            let text = PrintableText.clean(caption)
-            let shown = text.count > columns ? String(text.prefix(max(0, columns - 1))) + "…" : text
-            let pad = max(0, (columns - shown.count) / 2)
-            bytes += Array("\u{1B}[\(rows);1H\u{1B}[2K".utf8) + Array((String(repeating: " ", count: pad) + shown).utf8)
-        }
-        return bytes
+        return bytes + captionLine(columns: columns, rows: rows)
+    }
+
+    /// The caption, cut to the width and centred, on the last row (nothing without one).
+    private func captionLine(columns: Int, rows: Int) -> [UInt8] {
+        guard let caption, rows > 1 else { return [] }
+        let text = PrintableText.clean(caption)
+        let shown = text.count > columns ? String(text.prefix(max(0, columns - 1))) + "…" : text
+        let pad = max(0, (columns - shown.count) / 2)
+        return Array("\u{1B}[\(rows);1H\u{1B}[2K".utf8) + Array((String(repeating: " ", count: pad) + shown).utf8)
     }
 }

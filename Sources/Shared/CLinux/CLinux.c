@@ -20,6 +20,14 @@ int snapshare_terminal_size(int fd, unsigned short *columns, unsigned short *row
     return 0;
 }
 
+int snapshare_terminal_pixels(int fd, unsigned short *width, unsigned short *height) {
+    struct winsize ws;
+    if (ioctl(fd, TIOCGWINSZ, &ws) != 0) return -1;
+    *width = ws.ws_xpixel;
+    *height = ws.ws_ypixel;
+    return 0;
+}
+
 int snapshare_errno(void) { return errno; }
 
 int snapshare_pipe(int fds[2]) { return pipe2(fds, O_NONBLOCK | O_CLOEXEC); }

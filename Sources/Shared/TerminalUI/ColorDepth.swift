@@ -1,22 +1,42 @@
 /// How many colours the terminal shows, from what it says of itself.
 ///
-/// Pictures use the most the terminal has: 24-bit where `COLORTERM` says `truecolor` or `24bit`
-/// (or `TERM` ends in `-direct`), the 256-colour palette where `TERM` names one
-/// (`xterm-256color`, `screen-256color`, `tmux-256color`), and otherwise plain characters with no
-/// colour at all (`dumb`, no `TERM`, or a 16-colour console). `NO_COLOR` is about decorations
-/// (markers, map pins), not about pictures, whose colours are their content.
+/// Pictures use the most the terminal has:
+/// - 24-bit where `COLORTERM` says `truecolor` or `24bit`, `TERM` ends in `-direct`, the
+///   terminal is one known to take direct colour (kitty, WezTerm, iTerm2, Ghostty, foot, VS Code,
+///   by `TERM`, `TERM_PROGRAM` or the name it gave to XTVERSION), or it is xterm 331 or later by
+///   its XTVERSION answer (Debian's xterm says only `TERM=xterm`, and no `COLORTERM`);
+/// - the 256-colour palette where `TERM` names one, and for the rest of the xterm family;
+/// - shaded characters with no colour at all for `dumb`, the Linux console (16 colours), no
+///   `TERM`, and `NO_COLOR` (set to anything).
 public enum ColorDepth: Sendable, Equatable {
     case trueColor
     case palette256
     case plain
 
-    /// The depth the environment describes.
-    public static func detect(_ environment: [String: String]) -> ColorDepth {
+    /// The depth the environment describes, and the terminal's XTVERSION answer when it gave one.
+    public static func detect(_ environment: [String: String], version: String? = nil) -> ColorDepth {
         let colorTerm = (environment["COLORTERM"] ?? "").lowercased()
         let term = (environment["TERM"] ?? "").lowercased()
+        if !(environment["NO_COLOR"] ?? "").isEmpty || term == "dumb" || term == "linux" { return .plain }
         if colorTerm == "truecolor" || colorTerm == "24bit" || term.hasSuffix("-direct") { return .trueColor }
-        if term.contains("256") { return .palette256 }
+        if term.isEmpty { return .plain }
+        let program = environment["TERM_PROGRAM"] ?? ""
+        if ["kitty", "ghostty", "wezterm", "foot", "alacritty"].contains(where: term.contains)
+            || ["iTerm.app", "WezTerm", "ghostty", "vscode"].contains(program) || environment["KITTY_WINDOW_ID"] != nil {
+            return .trueColor
+        }
+        if let version, Self.directColour(version: version) { return .trueColor }
+        if term.contains("256") || term == "xterm" || term.hasPrefix("xterm-") { return .palette256 }
         return .plain
+    }
+
+    /// Whether a terminal that names itself `version` (XTVERSION) takes direct colour.
+    static func directColour(version: String) -> Bool {
+        if version.hasPrefix("XTerm(") {
+            let patch = Int(version.dropFirst(6).prefix { $0.isNumber }) ?? 0
+            return patch >= 331
+        }
+        return ["kitty", "WezTerm", "iTerm2", "foot", "ghostty", "Konsole", "contour", "mintty"].contains { version.hasPrefix($0) }
     }
 
     /// Whether decorations may be coloured: on a terminal, unless `NO_COLOR` is set (to anything).

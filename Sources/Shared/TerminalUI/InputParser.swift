@@ -1,5 +1,6 @@
 /// Turns the bytes a terminal sends in raw mode into `InputEvent`s: UTF-8 text, control keys,
-/// CSI and SS3 key sequences with xterm modifiers, SGR (1006) mouse reports and bracketed paste.
+/// CSI and SS3 key sequences with xterm modifiers, SGR (1006) mouse reports, bracketed paste, and
+/// the terminal's replies to questions (control strings and unknown CSIs come out as `.unknown`).
 ///
 /// Bytes may arrive in any pieces; a sequence cut between two reads waits for the rest. Escape
 /// alone is ambiguous (the Escape key, or the start of a sequence), so a caller that sees
@@ -8,6 +9,8 @@
 /// delivered in pieces of at most `maximumPaste` bytes.
 public struct InputParser: Sendable {
     public static let maximumSequence = 64
+    /// The longest terminal reply in a control string (a version, a colour) taken as one.
+    public static let maximumControlString = 512
     public static let maximumPaste = 1 << 20
 
     private var pending: [UInt8] = []
@@ -105,6 +108,10 @@ public struct InputParser: Sendable {
                 return (key.map { .key($0) } ?? .unknown(Array(pending[start..<start + 3])), 3)
             case 0x1B:
                 return (.key(.escape), 1)
+            case UInt8(ascii: "P"), UInt8(ascii: "_"), UInt8(ascii: "]"):
+                if let string = controlString(at: start, final: final) { return string }
+                guard final else { return nil }
+                fallthrough
             default:
                 // Alt with a key: ESC, then that key.
                 guard let (event, consumed) = parse(at: start + 1, final: final) else { return nil }
@@ -134,6 +141,23 @@ public struct InputParser: Sendable {
             return (.unknown([lead]), 1)
         }
         return (.key(.character(character)), length)
+    }
+
+    /// A terminal's reply in a control string (DCS `ESC P`, APC `ESC _`, OSC `ESC ]`), up to its
+    /// ST (`ESC \`) or BEL, as one unknown event for whoever asked. nil while unfinished, and when
+    /// `final` finds nothing after the introducer (Alt with P, _ or ]).
+    private func controlString(at start: Int, final: Bool) -> (InputEvent?, Int)? {
+        var index = start + 2
+        while index < pending.count {
+            if pending[index] == 0x07 { return (.unknown(Array(pending[start...index])), index + 1 - start) }
+            if pending[index] == 0x1B, index + 1 < pending.count, pending[index + 1] == UInt8(ascii: "\\") {
+                return (.unknown(Array(pending[start...(index + 1)])), index + 2 - start)
+            }
+            if index - start >= Self.maximumControlString { return (.unknown(Array(pending[start..<index])), index - start) }
+            index += 1
+        }
+        guard final, pending.count - start > 2 else { return nil }
+        return (.unknown(Array(pending[start...])), pending.count - start)
     }
 
     /// A CSI sequence at `start` (ESC [ parameters intermediates final).

@@ -5,28 +5,48 @@ import Foundation
 public enum PictureProtocol: String, Sendable, CaseIterable {
     case halfblock, kitty, iterm, sixel
 
-    /// What the environment says the terminal can do: the kitty graphics protocol for kitty,
-    /// WezTerm and Ghostty, iTerm2's inline images for iTerm2, else half blocks. Sixel is never
-    /// guessed (too many terminals that say xterm cannot): ask for it by name.
-    public static func detect(_ environment: [String: String]) -> PictureProtocol {
-        let term = (environment["TERM"] ?? "").lowercased()
-        let program = environment["TERM_PROGRAM"] ?? ""
-        if environment["KITTY_WINDOW_ID"] != nil || term.contains("kitty") || term.contains("ghostty")
-            || program == "WezTerm" || program == "ghostty" {
-            return .kitty
+    /// How pictures are drawn on a terminal that answered `facts`: the protocol asked for
+    /// (`requested`), or the best one the terminal really shows when nil (kitty, then sixel, then
+    /// iTerm2's, then half blocks). A protocol counts only when the terminal says so — kitty's
+    /// graphics query answered OK, sixel in the DA1 reply, iTerm2 or WezTerm by name — so that
+    /// a snap, which opens once, is never spent on a picture that does not appear. Asked for and
+    /// not there, it is half blocks with `notice` saying why.
+    ///
+    /// Inside tmux or screen the choice is half blocks: the terminal outside is not the one
+    /// answering, and the multiplexer does not track pictures it passes on.
+    public static func choose(_ requested: PictureProtocol?, environment: [String: String], facts: TerminalFacts) -> PictureChoice {
+        let multiplexed = TerminalSession.insideMultiplexer(environment)
+        func shown(_ pictures: PictureProtocol) -> Bool {
+            switch pictures {
+            case .halfblock: true
+            case .kitty: facts.kittyGraphics
+            case .sixel: facts.sixel && !multiplexed
+            case .iterm:
+                !multiplexed && (environment["TERM_PROGRAM"] == "iTerm.app" || environment["LC_TERMINAL"] == "iTerm2"
+                    || environment["TERM_PROGRAM"] == "WezTerm" || ["iTerm2", "WezTerm"].contains { facts.version?.hasPrefix($0) == true })
+            }
         }
-        if program == "iTerm.app" || environment["LC_TERMINAL"] == "iTerm2" { return .iterm }
-        return .halfblock
+        guard let requested else {
+            return PictureChoice(pictures: [.kitty, .sixel, .iterm].first { !multiplexed && shown($0) } ?? .halfblock, notice: nil)
+        }
+        if shown(requested) { return PictureChoice(pictures: requested, notice: nil) }
+        let why = switch requested {
+        case .kitty: facts.answered ? "this terminal did not answer the kitty graphics query" : "this terminal answered no questions"
+        case .sixel: multiplexed ? "tmux and screen do not pass sixels on" : facts.answered ? "this terminal does not list sixel graphics" : "this terminal answered no questions"
+        case .iterm, .halfblock: "this terminal is not iTerm2 or WezTerm"
+        }
+        return PictureChoice(pictures: .halfblock, notice: "--pictures \(requested.rawValue): \(why), so pictures are drawn in half blocks")
     }
+}
 
-    /// Primary device attributes request (DA1): the terminal answers `ESC [ ? n ; n ... c`.
-    public static let deviceAttributesQuery = Array("\u{1B}[c".utf8)
+/// The protocol pictures are drawn with, and why it is not the one asked for (nil when it is).
+public struct PictureChoice: Sendable, Equatable {
+    public let pictures: PictureProtocol
+    public let notice: String?
 
-    /// Whether a DA1 answer lists sixel graphics (attribute 4); nil when `bytes` is not one.
-    public static func sixelInDeviceAttributes(_ bytes: [UInt8]) -> Bool? {
-        guard bytes.count >= 4, bytes.starts(with: Array("\u{1B}[?".utf8)), bytes.last == UInt8(ascii: "c") else { return nil }
-        let attributes = String(decoding: bytes.dropFirst(3).dropLast(), as: UTF8.self).split(separator: ";")
-        return attributes.dropFirst().contains("4")
+    public init(pictures: PictureProtocol, notice: String?) {
+        self.pictures = pictures
+        self.notice = notice
     }
 }
 

@@ -63,6 +63,21 @@ public struct Terminal: Sendable {
         return (Int(columns), Int(rows))
     }
 
+    /// The text area's size in pixels as the terminal reports it with its size, or nil where it
+    /// leaves those fields empty (many do; then `TerminalFacts` asks with escape sequences).
+    public static func pixelSize(of fd: Int32) -> PixelSize? {
+        var width: UInt16 = 0
+        var height: UInt16 = 0
+        guard snapshare_terminal_pixels(fd, &width, &height) == 0, width > 0, height > 0 else { return nil }
+        return PixelSize(width: Int(width), height: Int(height))
+    }
+
+    /// Whether this process is in the foreground of the terminal on `fd`: only then may it ask the
+    /// terminal questions (a background process that reads the terminal is stopped).
+    public static func isForeground(_ fd: Int32) -> Bool {
+        tcgetpgrp(fd) == getpgrp()
+    }
+
     /// The terminal's size, else COLUMNS/LINES from the environment, else 80x24.
     public static func sizeOrDefault(
         of fd: Int32,

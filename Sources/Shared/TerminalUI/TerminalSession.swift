@@ -27,6 +27,12 @@ public final class TerminalSession: @unchecked Sendable {
         public var signals: [Int32] = []
         /// `wake()` was called from another thread.
         public var woken = false
+
+        /// Nothing happened yet; or `events` and `signals` that arrived some other way.
+        public init(events: [InputEvent] = [], signals: [Int32] = []) {
+            self.events = events
+            self.signals = signals
+        }
     }
 
     /// What a caught signal leaves for the program to do once the session has done its part.

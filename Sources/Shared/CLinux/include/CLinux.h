@@ -13,6 +13,8 @@ int snapshare_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags);
 
 /// ioctl is variadic; this asks the terminal for its size. Returns 0 on success.
 int snapshare_terminal_size(int fd, unsigned short *columns, unsigned short *rows);
+/// The text area in pixels (ws_xpixel, ws_ypixel): 0 x 0 where the terminal leaves them empty.
+int snapshare_terminal_pixels(int fd, unsigned short *width, unsigned short *height);
 
 /// Names the calling thread for ps, perf, gdb and crash backtraces (at most 15 bytes are kept).
 void snapshare_name_this_thread(const char *name);

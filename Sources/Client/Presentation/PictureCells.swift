@@ -59,26 +59,28 @@ struct Rect: Equatable {
 }
 
 extension PictureCells {
-    /// The picture for a graphics protocol, placed at `area` (nil for half blocks, which are
-    /// cells). Sent at most 10x20 pixels a cell, the size of a common terminal font: the
-    /// terminal scales it into the cells, and a 12-megapixel photo does not travel whole.
-    func escapes(_ pictures: PictureProtocol, area: Rect) -> [UInt8]? {
-        let (width, height) = ImageResampler.fit(width: image.width, height: image.height,
-                                                 intoWidth: min(image.width, area.width * 10), height: min(image.height, area.height * 20))
-        let sized = width == image.width && height == image.height ? image : ImageResampler.resize(image, width: max(1, width), height: max(1, height))
-        // Centred in the area by the cells it covers.
-        let columns = max(1, min(area.width, (sized.width + 9) / 10)), rows = max(1, min(area.height, (sized.height + 19) / 20))
-        let column = area.x + (area.width - columns) / 2, row = area.y + (area.height - rows) / 2
+    /// The picture for a graphics protocol, placed in `area` (nil for half blocks, which are
+    /// cells), sized with the terminal's real cells (`PicturePlacement`): it fits the area and
+    /// keeps its aspect ratio, and a 12-megapixel photo does not travel whole.
+    func escapes(_ pictures: PictureProtocol, area: Rect, on terminal: PictureTerminal) -> [UInt8]? {
+        guard pictures != .halfblock else { return nil }
+        let place = PicturePlacement.place(width: image.width, height: image.height, in: area, cell: terminal.cell,
+                                           pictures: pictures, sixelLimit: terminal.sixelLimit)
+        let sized = place.width == image.width && place.height == image.height
+            ? image : ImageResampler.resize(image, width: place.width, height: place.height)
         switch pictures {
         case .halfblock:
             return nil
         case .kitty, .iterm:
             guard let png = try? ImageCodec.encodePNG(sized) else { return nil }
             return pictures == .kitty
-                ? PictureEscapes.kitty(png: png, column: column, row: row, columns: columns, rows: rows)
-                : PictureEscapes.iterm(file: png, column: column, row: row, columns: columns, rows: rows)
+                ? PictureEscapes.kitty(png: png, column: place.column, row: place.row, columns: place.columns, rows: place.rows)
+                : PictureEscapes.iterm(file: png, column: place.column, row: place.row, columns: place.columns, rows: place.rows)
         case .sixel:
-            return PictureEscapes.sixel(width: sized.width, height: sized.height, rgb: sized.pixels, column: column, row: row)
+            // Sixel scrolling mode (DECSDM reset): drawn at the cursor, which the fit keeps clear
+            // of the bottom, so nothing scrolls.
+            return Array("\u{1B}[?80l".utf8)
+                + PictureEscapes.sixel(width: sized.width, height: sized.height, rgb: sized.pixels, column: place.column, row: place.row)
         }
     }
 }

@@ -178,10 +178,9 @@ final class AlbumView {
                 picture.draw(into: &grid, area: inner, depth: app.depth)
             } else {
                 let text = photo.state == .failed ? "✗ failed" : "… loading"
-                grid.fill(columns: inner.x..<inner.x + inner.width, rows: inner.y..<inner.y + inner.height,
-                          style: Style(background: app.colour ? .indexed(236) : .standard))
-                grid.write(text, column: inner.x + 1, row: inner.y + inner.height / 2,
-                           style: Style(background: app.colour ? .indexed(236) : .standard), width: inner.width - 2)
+                let tile = Style(background: app.decorations.tile)
+                grid.fill(columns: inner.x..<inner.x + inner.width, rows: inner.y..<inner.y + inner.height, style: tile)
+                grid.write(text, column: inner.x + 1, row: inner.y + inner.height / 2, style: tile, width: inner.width - 2)
             }
             let isSelected = index == selected
             let title = photo.title.isEmpty ? "Untitled" : photo.title

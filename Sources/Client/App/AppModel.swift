@@ -77,6 +77,8 @@ final class AppModel {
     var terminalFacts = TerminalFacts()
     /// The terminal's background is light (OSC 11): decorations take colours that read on it.
     var lightBackground = false
+    /// The decoration colours for this terminal's background (none without colour).
+    var decorations: Decorations { Decorations.chosen(colour: colour, lightBackground: lightBackground) }
     /// The size of the frame last laid out.
     private(set) var size = (columns: 0, rows: 0)
     /// Shown instead of the tabs while nobody is logged in.
@@ -554,7 +556,7 @@ final class AppModel {
     private func drawStatus(into grid: inout CellGrid) {
         let row = grid.rows - 1
         guard let status else { return }
-        let style = status.isError ? (colour ? Style(foreground: .indexed(196), bold: true) : Style(bold: true)) : Style.plain
+        let style = status.isError ? Style(foreground: decorations.error, bold: true) : Style.plain
         grid.write(status.text, column: 1, row: row, style: style, width: grid.columns - 2)
     }
 

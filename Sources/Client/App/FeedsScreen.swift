@@ -178,7 +178,7 @@ final class FeedsScreen: AppScreen {
                 case .sent: "➤ sent · opened by \(snap.openedCount)"
                 case .pending: "◌ awaiting approval"
                 }
-                let style = Style(foreground: app.colour && snap.state == .unread ? .indexed(45) : .standard, bold: snap.state == .unread,
+                let style = Style(foreground: snap.state == .unread ? app.decorations.unread : .standard, bold: snap.state == .unread,
                                   reverse: isSelected)
                 let text = "  " + snap.poster.padding(toLength: max(snap.poster.count, 16), withPad: " ", startingAt: 0)
                     + TimeAgo.describe(snap.postedAt, now: now).padding(toLength: 12, withPad: " ", startingAt: 0) + marker
@@ -186,7 +186,7 @@ final class FeedsScreen: AppScreen {
                 // The id, dim at the end: what a student quotes when reporting or asking.
                 let id = "#\(snap.id)"
                 if used + id.count + 3 < area.width {
-                    grid.write(id, column: area.x + 1 + used + 2, row: row, style: Style(foreground: app.colour ? .indexed(244) : .standard, reverse: isSelected))
+                    grid.write(id, column: area.x + 1 + used + 2, row: row, style: Style(foreground: app.decorations.faint, reverse: isSelected))
                 }
             }
         }

@@ -241,18 +241,19 @@ final class MapScreen: AppScreen {
             grid.write("Loading the map…", column: area.x + 1, row: area.y)
             return
         }
-        let land = app.colour ? Style(foreground: .indexed(71)) : Style.plain
+        let colours = app.decorations
+        let land = Style(foreground: colours.land)
         for (index, line) in drawn.lines.enumerated() {
             grid.write(line, column: mapArea.x, row: mapArea.y + index, style: land, width: mapArea.width)
         }
         for (index, entry) in drawn.entries.enumerated() where entry.isVisible {
             guard let cell = drawn.projection.cell(latitude: entry.pin.latitude, longitude: entry.pin.longitude) else { continue }
-            let style = Style(foreground: app.colour ? .indexed(index == selectedPin ? 226 : 203) : .standard, bold: true,
+            let style = Style(foreground: index == selectedPin ? colours.selectedPin : colours.pin, bold: true,
                               reverse: index == selectedPin)
             grid.write(String(entry.marker), column: mapArea.x + cell.column, row: mapArea.y + cell.row, style: style, width: 1)
         }
         grid.write("✛", column: mapArea.x + mapArea.width / 2, row: mapArea.y + mapArea.height / 2,
-                   style: Style(foreground: app.colour ? .indexed(196) : .standard, bold: true), width: 1)
+                   style: Style(foreground: colours.error, bold: true), width: 1)
         let selected = pins.indices.contains(selectedPin) ? "pin \(MapRenderer.marker(forIndex: selectedPin)) of \(pins.count)" : "no pins yet"
         let footer = String(format: "%.2f, %.2f · zoom %g · %@ · p drop · Enter album · r random · ? keys",
                             view.centerLatitude, view.centerLongitude, view.zoom, selected)

@@ -31,4 +31,13 @@ struct PictureEscapeTests {
         // Red is cube index 180 (5,0,0), blue 5 (0,0,5); red sets bits 0-2 ("?" + 7 = "F"), blue bits 3-5 ("?" + 56 = "w").
         #expect(text == "\u{1B}[1;1H\u{1B}P0;1;0q\"1;1;5;6#5;2;0;0;100#180;2;100;0;0#5!5w$#180!5F$-\u{1B}\\")
     }
+
+    @Test("kitty with ids: stored without showing, placed (placement 1) into a cell box, freed with its data")
+    func kittyIDs() {
+        let stored = String(decoding: PictureEscapes.kittyTransmit(png: [1, 2, 3], id: 7), as: UTF8.self)
+        #expect(stored == "\u{1B}_Ga=t,f=100,q=2,i=7,m=0;AQID\u{1B}\\")
+        let placed = String(decoding: PictureEscapes.kittyPlace(id: 7, column: 4, row: 2, columns: 20, rows: 6), as: UTF8.self)
+        #expect(placed == "\u{1B}[3;5H\u{1B}_Ga=p,i=7,p=1,q=2,C=1,c=20,r=6\u{1B}\\")
+        #expect(String(decoding: PictureEscapes.kittyFree(id: 7), as: UTF8.self) == "\u{1B}_Ga=d,d=I,i=7,q=2\u{1B}\\")
+    }
 }

@@ -175,7 +175,7 @@ final class AlbumView {
             let photo = album.photos[index]
             let inner = Rect(x: box.x + 1, y: box.y, width: box.width - 2, height: box.height - 1)
             if let picture = thumbnails[photo.id] {
-                picture.draw(into: &grid, area: inner, depth: app.depth)
+                app.drawThumbnail(picture, into: &grid, area: inner)
             } else {
                 let text = photo.state == .failed ? "✗ failed" : "… loading"
                 let tile = Style(background: app.decorations.tile)

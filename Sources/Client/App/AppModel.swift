@@ -69,7 +69,7 @@ final class AppModel {
     /// The server and CA the app was started with (the login form starts from them).
     var startSettings: ConnectionSettings?
     /// How full-screen pictures are drawn (`--pictures`, or what the terminal showed it has);
-    /// thumbnails are always half blocks.
+    /// thumbnails too with kitty (`drawThumbnail`), half blocks otherwise.
     var pictures = PictureProtocol.halfblock
     /// Why `pictures` is not the protocol asked for, said once signed in.
     var pictureNotice: String?
@@ -431,6 +431,7 @@ final class AppModel {
 
     /// One frame of `columns` x `rows`: laid out, then drawn.
     func render(columns: Int, rows: Int) -> CellGrid {
+        protocolThumbnails = []
         layout(columns: columns, rows: rows)
         return draw()
     }
@@ -450,6 +451,23 @@ final class AppModel {
         guard fitsMinimum else { return }
         if case .picture = overlay { return }
         current.layout(in: screenArea)
+    }
+
+    /// The thumbnails of the frame last rendered that go through the kitty protocol, and where;
+    /// their cells are left blank. Only kitty's pictures have ids, so only there can a scroll or
+    /// a redraw take each away and put it back exactly (`KittyThumbnails`); with sixel and
+    /// iTerm2, thumbnails are half blocks.
+    private(set) var protocolThumbnails: [KittyThumbnails.Placement] = []
+
+    /// Draws a thumbnail (a sample in the picker, a photo of an album) as large as it fits in
+    /// `area`: through the kitty protocol when the app uses it, else in half blocks.
+    func drawThumbnail(_ picture: PictureCells, into grid: inout CellGrid, area: Rect) {
+        guard area.width > 0, area.height > 0 else { return }
+        if pictures == .kitty {
+            protocolThumbnails.append(KittyThumbnails.Placement(picture: picture, area: area))
+        } else {
+            picture.draw(into: &grid, area: area, depth: depth)
+        }
     }
 
     /// The full-screen picture when it goes through a graphics protocol, and where: the loop

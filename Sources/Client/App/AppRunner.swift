@@ -67,12 +67,13 @@ enum AppRunner {
         var lastTick = Date()
         app.startOnTerminal()
         var shownPicture: ObjectIdentifier?
+        let thumbnails = KittyThumbnails()
         var wakeup = TerminalSession.Wakeup(events: pending.events, signals: pending.signals)
         while !app.quitRequested {
             let cell = app.terminalFacts.cell
             if try !handle(wakeup, app: app, session: session) { return }
-            if app.terminalFacts.cell != cell && shownPicture != nil {
-                // A new cell size (a font change): the picture again, sized for it.
+            if app.terminalFacts.cell != cell && app.pictures != .halfblock {
+                // A new cell size (a font change): the pictures again, sized for it.
                 if app.pictures == .kitty { try session.terminal.write(PictureEscapes.kittyDeleteAll) }
                 writer.invalidate()
                 shownPicture = nil
@@ -106,10 +107,14 @@ enum AppRunner {
                 writer.invalidate()
                 shownPicture = nil
             }
+            let terminal = PictureTerminal(app.terminalFacts, columns: size.columns, rows: size.rows)
+            let repainted = writer.repaintsAll(grid)
             frame += writer.frame(grid)
+            // Thumbnails (kitty only) placed again where the frame moved them; none under a
+            // full-screen picture.
+            if app.pictures == .kitty { frame += thumbnails.frame(app.protocolThumbnails, cell: terminal.cell, repainted: repainted) }
             if let picture, shownPicture == nil,
-               let bytes = picture.picture.escapes(app.pictures, area: picture.area,
-                                                   on: PictureTerminal(app.terminalFacts, columns: size.columns, rows: size.rows)) {
+               let bytes = picture.picture.escapes(app.pictures, area: picture.area, on: terminal) {
                 frame += bytes
                 shownPicture = ObjectIdentifier(picture.picture)
             }

@@ -231,7 +231,7 @@ final class MapScreen: AppScreen {
         case .random(let picture, let description):
             grid.write("Random Pin", column: area.x + 1, row: area.y, style: Style(bold: true))
             grid.write(description, column: area.x + 1, row: area.y + 1, width: area.width - 2)
-            picture?.draw(into: &grid, area: Rect(x: area.x, y: area.y + 2, width: area.width, height: area.height - 3), depth: app.depth)
+            if let picture { app.drawThumbnail(picture, into: &grid, area: Rect(x: area.x, y: area.y + 2, width: area.width, height: area.height - 3)) }
             grid.write("r another · Esc back to the map", column: area.x + 1, row: area.y + area.height - 1)
             return
         case .map:

@@ -212,7 +212,7 @@ final class PostScreen: AppScreen {
         for (index, box) in zip(sampleCursor.visibleItems, layout.sampleBoxes) {
             let sample = samples[index]
             let isSelected = index == selected
-            sample.picture.draw(into: &grid, area: Rect(x: box.x + 1, y: box.y, width: box.width - 2, height: box.height - 1), depth: app.depth)
+            app.drawThumbnail(sample.picture, into: &grid, area: Rect(x: box.x + 1, y: box.y, width: box.width - 2, height: box.height - 1))
             let label = (isSelected ? "▶ " : "  ") + sample.name
             grid.write(label, column: box.x + 1, row: box.y + box.height - 1,
                        style: Style(bold: isSelected, reverse: isSelected), width: box.width - 2)
@@ -231,7 +231,9 @@ final class PostScreen: AppScreen {
                        style: Style(bold: isSelected, reverse: isSelected), width: list.width - 2)
         }
         grid.write(posting ? "Posting…" : "Enter posts · Esc goes back", column: area.x + 1, row: area.y + area.height - 1)
-        chosen?.picture.draw(into: &grid, area: Rect(x: list.x + list.width, y: area.y + 1,
-                                                    width: area.width - list.width - 1, height: area.height - 1), depth: app.depth)
+        if let chosen {
+            app.drawThumbnail(chosen.picture, into: &grid, area: Rect(x: list.x + list.width, y: area.y + 1,
+                                                                      width: area.width - list.width - 1, height: area.height - 1))
+        }
     }
 }

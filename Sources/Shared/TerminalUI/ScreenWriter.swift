@@ -19,6 +19,12 @@ public struct ScreenWriter: Sendable {
         shown = nil
     }
 
+    /// Whether the next frame of `grid` clears the screen and draws every cell (which, in kitty,
+    /// also takes every picture away).
+    public func repaintsAll(_ grid: CellGrid) -> Bool {
+        shown.map { $0.columns != grid.columns || $0.rows != grid.rows } ?? true
+    }
+
     /// The bytes that turn the screen from the last frame into `grid`; empty when nothing changed.
     public mutating func frame(_ grid: CellGrid) -> [UInt8] {
         var output = Output(depth: depth)

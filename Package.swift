@@ -81,7 +81,7 @@ let package = Package(
         .executableTarget(name: "snapshare-server", dependencies: ["Server", "Release", "BuildStamp"]),
         .executableTarget(name: "snapshare", dependencies: ["Client", "Release", "BuildStamp"]),
         // The load generator: shares the protocol and TLS code with the client.
-        .executableTarget(name: "snapshare-bench", dependencies: ["Client", "Release", "BuildStamp", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging"]),
+        .executableTarget(name: "snapshare-bench", dependencies: ["Client", "Release", "BuildStamp", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "TerminalUI"]),
 
         // libFuzzer harness for the frame and message decoders; see scripts/fuzz.sh.
         .executableTarget(name: "FuzzFrames", dependencies: ["Wire"]),

@@ -51,6 +51,8 @@ struct BenchOptions: Sendable {
     var attack: Attack?
     /// Instead of a scenario: a class of `--users` students for `--duration` seconds (SoakRun).
     var soak = false
+    /// Instead of running against a server: time full-screen sixel pictures (SixelRun).
+    var sixel = false
 
     static let command = CommandSpec(
         "snapshare-bench",
@@ -94,6 +96,7 @@ struct BenchOptions: Sendable {
             OptionSpec("--attack", valueName: "NAME", help: "instead of a scenario: hog-list, hog-open or flood (see scripts/attack.sh; needs --pid)"),
         ],
         flags: [FlagSpec("--json", help: "print one JSON object instead of text"),
+                FlagSpec("--sixel", help: "instead of a scenario: time a full-screen sixel picture with each encoder, no server needed"),
                 FlagSpec("--soak", help: "instead of a scenario: a class of --users students, each on one connection polling once a second, posting, opening and coming back, for --duration seconds after --warmup counts as warm-up (scripts/soak.sh)")],
         exitCodes: [
             ExitCodeSpec(0, "the run completed"),
@@ -152,7 +155,9 @@ struct BenchOptions: Sendable {
         if let v = try count("--image-bytes", 1_024...(5 << 20)) { options.imageBytes = v }
         options.summarizeFolder = parsed.string("--summarize")
         options.photoFolder = parsed.string("--write-photos")
-        if options.summarizeFolder != nil || options.photoFolder != nil { return options }
+        options.sixel = parsed.flag("--sixel")
+        options.json = parsed.flag("--json")
+        if options.summarizeFolder != nil || options.photoFolder != nil || options.sixel { return options }
         options.caFile = parsed.string("--ca")
         guard options.caFile != nil else { throw parsed.usageError("--ca FILE is required: the bench verifies the server") }
         if let v = try count("--connections", 1...100_000) { options.connections = v }
@@ -164,7 +169,6 @@ struct BenchOptions: Sendable {
         if let v = try count("--samples", 1...100_000) { options.samples = v }
         options.serverPIDs = try pids("--pid")
         options.databasePIDs = try pids("--database-pid")
-        options.json = parsed.flag("--json")
         options.classCode = parsed.string("--class-code") ?? ""
         if let v = try count("--feed-snaps", 1...1_000_000) { options.feedSnaps = v }
         if let v = try count("--stored-snaps", 0...10_000_000) { options.storedSnaps = v }

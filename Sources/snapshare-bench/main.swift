@@ -26,6 +26,18 @@ if options.summarizeFolder != nil || options.photoFolder != nil {
         exit(1)
     }
 }
+if options.sixel {
+    do {
+        let report = try SixelRun.run { line in
+            if !options.json { FileHandle.standardError.write(Data("snapshare-bench: \(line)\n".utf8)) }
+        }
+        print(options.json ? report.json : report.text)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("snapshare-bench: \(error)\n".utf8))
+        exit(1)
+    }
+}
 let progress: @Sendable (String) -> Void = { line in
     if !options.json { FileHandle.standardError.write(Data("snapshare-bench: \(line)\n".utf8)) }
 }

@@ -1,0 +1,146 @@
+import Foundation
+import Imaging
+import Posix
+import Release
+import TerminalUI
+
+/// `--sixel` (issue 23): the time per full-screen sixel picture, no server. Two 1600x900
+/// pictures made from the client's bundled samples: one sample scaled up (smooth, like a photo
+/// shown larger than it was taken) and a mosaic of all ten scaled down (detail everywhere).
+/// Each is encoded by the old 6x6x6 cube encoder (the reference) and by quantize + dither + the
+/// paletted encoder with 256 and with 16 registers (and 256 undithered, for the bytes that
+/// dithering costs); the variants take turns in every round so that a busy moment of the
+/// machine hits them alike.
+enum SixelRun {
+    static let width = 1_600, height = 900
+    static let rounds = 11
+
+    /// One encoder's medians on one picture.
+    struct Row {
+        var picture: String
+        var encoder: String
+        /// Quantizing (nil for the cube, which maps as it encodes), encoding, both.
+        var quantizeMilliseconds: Double?
+        var encodeMilliseconds: Double
+        var totalMilliseconds: Double
+        var bytes: Int
+        /// Total time over the cube encoder's on the same picture.
+        var ratio: Double
+    }
+
+    struct Report {
+        var rows: [Row]
+
+        var text: String {
+            var lines = ["sixel, \(SixelRun.width)x\(SixelRun.height), medians of \(SixelRun.rounds) rounds",
+                         "| picture | encoder | quantize ms | encode ms | total ms | bytes | time vs cube |",
+                         "|---|---|---:|---:|---:|---:|---:|"]
+            for row in rows {
+                let quantize = row.quantizeMilliseconds.map { String(format: "%.1f", $0) } ?? ""
+                lines.append(String(format: "| %@ | %@ | %@ | %.1f | %.1f | %d | %.3f× |", row.picture, row.encoder, quantize,
+                                    row.encodeMilliseconds, row.totalMilliseconds, row.bytes, row.ratio))
+            }
+            return lines.joined(separator: "\n")
+        }
+
+        var json: String {
+            let items = rows.map { row in
+                String(format: "{\"picture\":\"%@\",\"encoder\":\"%@\",\"quantize_ms\":%.3f,\"encode_ms\":%.3f,\"total_ms\":%.3f,\"bytes\":%d,\"ratio\":%.4f}",
+                       row.picture, row.encoder, row.quantizeMilliseconds ?? 0, row.encodeMilliseconds, row.totalMilliseconds, row.bytes, row.ratio)
+            }
+            return "{\"scenario\":\"sixel\",\"width\":\(SixelRun.width),\"height\":\(SixelRun.height),\"rounds\":\(SixelRun.rounds),\"rows\":[\(items.joined(separator: ","))]}"
+        }
+    }
+
+    /// The ways a picture is encoded, the reference first.
+    enum Encoder: CaseIterable {
+        case cube, palette256, palette16, undithered256
+
+        var name: String {
+            switch self {
+            case .cube: "6x6x6 cube (old)"
+            case .palette256: "median cut 256 + dither"
+            case .palette16: "median cut 16 + dither"
+            case .undithered256: "median cut 256, no dither"
+            }
+        }
+
+        /// The picture's sixel bytes and the nanoseconds spent quantizing and encoding.
+        func encode(_ image: RGBImage) -> (bytes: Int, quantize: UInt64?, encode: UInt64) {
+            let start = MonotonicClock.nanoseconds()
+            switch self {
+            case .cube:
+                let bytes = PictureEscapes.sixel(width: image.width, height: image.height, rgb: image.pixels, column: 0, row: 0)
+                return (bytes.count, nil, MonotonicClock.nanoseconds() - start)
+            case .palette256, .palette16, .undithered256:
+                let indexed = image.quantized(colors: self == .palette16 ? 16 : 256, dither: self != .undithered256)
+                let quantized = MonotonicClock.nanoseconds()
+                let bytes = PictureEscapes.sixel(width: indexed.width, height: indexed.height,
+                                                 palette: indexed.palette.map { ($0.red, $0.green, $0.blue) },
+                                                 indices: indexed.indices, column: 0, row: 0)
+                return (bytes.count, quantized - start, MonotonicClock.nanoseconds() - quantized)
+            }
+        }
+    }
+
+    static func run(log: (String) -> Void) throws -> Report {
+        let samples = try samplePictures()
+        let pictures = [
+            ("02-coffee scaled up", ImageResampler.resize(samples[1], width: width, height: height)),
+            // 8 x 5 tiles of 200x180, the samples in turn.
+            ("mosaic of the 10 scaled down", mosaic(samples.map { ImageResampler.resize($0, width: 200, height: 180) })),
+        ]
+        var rows: [Row] = []
+        for (name, picture) in pictures {
+            log("\(name): \(Encoder.allCases.count) encoders, one warm-up and \(rounds) rounds")
+            var times = [[(quantize: UInt64?, encode: UInt64)]](repeating: [], count: Encoder.allCases.count)
+            var sizes = [Int](repeating: 0, count: Encoder.allCases.count)
+            for round in 0...rounds {
+                for (slot, encoder) in Encoder.allCases.enumerated() {
+                    let result = encoder.encode(picture)
+                    sizes[slot] = result.bytes
+                    if round > 0 { times[slot].append((result.quantize, result.encode)) }
+                }
+            }
+            func median(_ values: [UInt64]) -> Double { Double(values.sorted()[values.count / 2]) / 1e6 }
+            let reference = median(times[0].map { ($0.quantize ?? 0) + $0.encode })
+            for (slot, encoder) in Encoder.allCases.enumerated() {
+                let total = median(times[slot].map { ($0.quantize ?? 0) + $0.encode })
+                rows.append(Row(picture: name, encoder: encoder.name,
+                                quantizeMilliseconds: slot == 0 ? nil : median(times[slot].map { $0.quantize ?? 0 }),
+                                encodeMilliseconds: median(times[slot].map(\.encode)), totalMilliseconds: total,
+                                bytes: sizes[slot], ratio: total / reference))
+            }
+        }
+        return Report(rows: rows)
+    }
+
+    /// The client's ten samples, decoded, in order.
+    static func samplePictures() throws -> [RGBImage] {
+        guard let folder = Installation.resources(part: "client", bundle: "Snapshare_Client", marker: "world-110m.geojson")?
+            .appendingPathComponent("Samples"),
+            let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path).filter({ $0.hasSuffix(".png") }).sorted(),
+            files.count == 10 else {
+            throw BenchError("the client's sample pictures are missing (looked in \(Installation.candidates(part: "client", bundle: "Snapshare_Client").map(\.path)))")
+        }
+        return try files.map { file in
+            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(file).path) else {
+                throw BenchError("cannot read \(file)")
+            }
+            return try ImageCodec.decode([UInt8](data))
+        }
+    }
+
+    /// `tiles` (all one size) side by side, in turn, filling `width` x `height`.
+    static func mosaic(_ tiles: [RGBImage]) -> RGBImage {
+        var image = RGBImage(width: width, height: height, color: .black)
+        let tileWidth = tiles[0].width, tileHeight = tiles[0].height
+        for y in 0..<height {
+            for x in 0..<width {
+                let tile = tiles[(y / tileHeight * (width / tileWidth) + x / tileWidth) % tiles.count]
+                image[x, y] = tile[x % tileWidth, y % tileHeight]
+            }
+        }
+        return image
+    }
+}

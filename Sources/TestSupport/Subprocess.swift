@@ -40,15 +40,17 @@ public enum Subprocess {
 
     /// This process's environment without any SNAPSHARE_* variable (a developer's own class code
     /// or server must not leak into a test), plus `extra`.
-    private static func ourEnvironment(_ extra: [String: String]) -> [String: String] {
+    static func ourEnvironment(_ extra: [String: String]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SNAPSHARE_") }
         environment.merge(extra) { _, new in new }
         return environment
     }
 
-    /// Runs a program that is not ours (by absolute path).
-    public static func runTool(_ path: String, _ arguments: [String], stdin: String? = nil, timeout: Double = 60) throws -> Result {
-        try launch(path, arguments, environment: nil, stdin: stdin, timeout: timeout)
+    /// Runs a program that is not ours (by absolute path), in this process's environment plus `environment`.
+    public static func runTool(_ path: String, _ arguments: [String], environment: [String: String] = [:],
+                               stdin: String? = nil, timeout: Double = 60) throws -> Result {
+        let merged = environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        return try launch(path, arguments, environment: merged, stdin: stdin, timeout: timeout)
     }
 
     private static func launch(_ path: String, _ arguments: [String], environment: [String: String]?,

@@ -48,26 +48,11 @@ public final class TmuxPane {
         try tmux(["capture-pane", "-p", "-t", "app"]).stdout
     }
 
-    /// Captures until `condition` holds of a settled screen or `timeout` passes; returns the last screen.
-    /// A capture can land in the middle of a frame being drawn (the top already new, the bottom still
-    /// old), so a screen counts only once a second capture a moment later shows the same text.
-    /// Not a timing assertion: the deadline only stops a hung app from hanging the run.
+    /// Captures until `condition` holds of a settled screen or `timeout` passes; returns the last
+    /// screen (see `SettledScreen.wait`).
     @discardableResult
     public func wait(timeout: Double = 30, until condition: (String) -> Bool) throws -> String {
-        let deadline = Date().addingTimeInterval(timeout)
-        var screen = try capture()
-        while Date() < deadline {
-            if condition(screen) {
-                Thread.sleep(forTimeInterval: 0.05)
-                let again = try capture()
-                if again == screen { return screen }
-                screen = again
-            } else {
-                Thread.sleep(forTimeInterval: 0.1)
-                screen = try capture()
-            }
-        }
-        return screen
+        try SettledScreen.wait(timeout: timeout, every: 0.1, capture: capture, until: condition)
     }
 
     /// Whether the program in the pane has exited.

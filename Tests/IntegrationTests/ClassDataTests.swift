@@ -190,15 +190,7 @@ struct ClassDataTests {
                                                     "--screenshot=" + shot, "file://" + export + "/index.html"], timeout: 120)
         #expect(run.status == 0, "\(run.stderr)")
         let image = try ImageCodec.decode(try [UInt8](Data(contentsOf: URL(fileURLWithPath: shot))), limits: .standard)
-        func pixels(near color: RGBImage.Color) -> Int {
-            var count = 0
-            image.pixels.withUnsafeBufferPointer { p in
-                for index in stride(from: 0, to: p.count, by: 3)
-                where abs(Int(p[index]) - Int(color.red)) < 12 && abs(Int(p[index + 1]) - Int(color.green)) < 12
-                    && abs(Int(p[index + 2]) - Int(color.blue)) < 12 { count += 1 }
-            }
-            return count
-        }
+        func pixels(near color: RGBImage.Color) -> Int { image.count { $0.isNear(color, tolerance: 11) } }
         // Each picture is drawn in a box about 200 by 170 pixels, kept in proportion: the landscape
         // red one about 200 by 150, the portrait blue one about 128 by 170.
         #expect(pixels(near: Self.red) > 15_000, "the red snap is on the page")

@@ -1,0 +1,33 @@
+/// A rectangle of pixels in an image: its top-left pixel at (`x`, `y`), from the top-left corner.
+public struct PixelBox: Sendable, Equatable, CustomStringConvertible {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    /// One past its right-most column.
+    public var maxX: Int { x + width }
+    /// One past its bottom row.
+    public var maxY: Int { y + height }
+
+    /// Whether `other` lies wholly inside it.
+    public func contains(_ other: PixelBox) -> Bool {
+        other.x >= x && other.y >= y && other.maxX <= maxX && other.maxY <= maxY
+    }
+
+    /// The part it shares with `other`; nil when they do not overlap.
+    public func intersection(_ other: PixelBox) -> PixelBox? {
+        let left = max(x, other.x), top = max(y, other.y)
+        let right = min(maxX, other.maxX), bottom = min(maxY, other.maxY)
+        return right > left && bottom > top ? PixelBox(x: left, y: top, width: right - left, height: bottom - top) : nil
+    }
+
+    public var description: String { "\(width)x\(height) at (\(x), \(y))" }
+}

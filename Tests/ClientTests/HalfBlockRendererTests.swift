@@ -117,6 +117,7 @@ import Testing
         #expect(ColorDepth.detect(["TERM": "xterm-kitty"]) == .trueColor)
         #expect(ColorDepth.detect(["TERM": "xterm-256color", "TERM_PROGRAM": "iTerm.app"]) == .trueColor)
         #expect(ColorDepth.detect(["TERM": "xterm"], version: "SomethingElse 1.0") == .palette256)
+        #expect(ColorDepth.detect(["TERM": "xterm", "XTERM_VERSION": "XTerm(379)"]) == .trueColor, "xterm's own variable, unasked")
         #expect(ColorDepth.detect(["TERM": "dumb"], version: "XTerm(379)") == .plain, "dumb stays plain whatever answers")
     }
 

@@ -10,8 +10,8 @@ import TestSupport
 /// send-keys, the screen read with capture-pane.
 @Suite("The app in tmux", .serialized, .enabled(if: TmuxPane.isAvailable, "tmux is not installed"))
 struct AppTmuxTests {
-    static func app(_ server: TestServer, home: TemporaryDirectory) throws -> TmuxPane {
-        let command = [Subprocess.executable("snapshare"), "--server", "127.0.0.1:\(server.port)", "--ca", server.caPath]
+    static func app(_ server: TestServer, home: TemporaryDirectory, arguments: [String] = []) throws -> TmuxPane {
+        let command = ([Subprocess.executable("snapshare"), "--server", "127.0.0.1:\(server.port)", "--ca", server.caPath] + arguments)
             .map { "'\($0)'" }.joined(separator: " ")
         return try TmuxPane(command, columns: 100, rows: 30,
                             environment: ["SNAPSHARE_HOME": home.path, "TERM": "xterm-256color", "LANG": "C.UTF-8"])
@@ -210,6 +210,16 @@ struct AppLifecycleTests {
         try pane.resize(columns: 100, rows: 30)
         screen = try pane.wait { $0.contains("Pick a picture") }
         #expect(!screen.contains("Make the window larger"))
+        try pane.send("q")
+    }
+
+    @Test("--pictures sixel inside tmux: half blocks, and the status line says why once signed in")
+    func forcedProtocolNotice() throws {
+        let server = try TestServer()
+        let (home, _) = try AppTmuxTests.registeredHome(server, "forcer")
+        let pane = try AppTmuxTests.app(server, home: home, arguments: ["app", "--pictures", "sixel"])
+        let screen = try pane.wait { $0.contains("Signed in as forcer") }
+        #expect(screen.contains("--pictures sixel: tmux and screen do not pass sixels on"), "\(screen)")
         try pane.send("q")
     }
 }

@@ -79,8 +79,10 @@ extension PictureCells {
         case .sixel:
             // Sixel scrolling mode (DECSDM reset): drawn at the cursor, which the fit keeps clear
             // of the bottom, so nothing scrolls.
+            let indexed = sized.quantized(colors: terminal.colorRegisters)
             return Array("\u{1B}[?80l".utf8)
-                + PictureEscapes.sixel(width: sized.width, height: sized.height, rgb: sized.pixels, column: place.column, row: place.row)
+                + PictureEscapes.sixel(width: indexed.width, height: indexed.height, palette: indexed.palette.map { ($0.red, $0.green, $0.blue) },
+                                       indices: indexed.indices, column: place.column, row: place.row)
         }
     }
 }

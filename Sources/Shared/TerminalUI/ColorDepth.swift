@@ -13,7 +13,8 @@ public enum ColorDepth: Sendable, Equatable {
     case palette256
     case plain
 
-    /// The depth the environment describes, and the terminal's XTVERSION answer when it gave one.
+    /// The depth the environment describes, and the terminal's XTVERSION answer when it gave one
+    /// (else xterm's `XTERM_VERSION`).
     public static func detect(_ environment: [String: String], version: String? = nil) -> ColorDepth {
         let colorTerm = (environment["COLORTERM"] ?? "").lowercased()
         let term = (environment["TERM"] ?? "").lowercased()
@@ -25,7 +26,8 @@ public enum ColorDepth: Sendable, Equatable {
             || ["iTerm.app", "WezTerm", "ghostty", "vscode"].contains(program) || environment["KITTY_WINDOW_ID"] != nil {
             return .trueColor
         }
-        if let version, Self.directColour(version: version) { return .trueColor }
+        // xterm also names itself in XTERM_VERSION, for when it was not asked.
+        if let version = version ?? environment["XTERM_VERSION"], Self.directColour(version: version) { return .trueColor }
         if term.contains("256") || term == "xterm" || term.hasPrefix("xterm-") { return .palette256 }
         return .plain
     }

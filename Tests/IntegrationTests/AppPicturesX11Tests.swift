@@ -1,0 +1,168 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Client
+import Foundation
+import Imaging
+import Testing
+import TestSupport
+
+/// The app in real terminal emulators under Xvfb, against a real server: snaps opened with the
+/// terminal's own graphics (sixel in xterm as a VT340, the kitty protocol in kitty) are measured in
+/// screenshots — wholly inside the window and above the caption, the source's aspect ratio kept,
+/// the caption on the last row — and leave a clean screen once closed. A protocol forced on a
+/// terminal that lacks it is drawn in half blocks, never as nothing.
+@Suite("Pictures in real terminals", .serialized)
+struct AppPicturesX11Tests {
+    /// Each snap is a photo with a thick frame of one pure colour, so its extent on the screen is
+    /// the bounding box of that colour.
+    struct FramedSnap {
+        let width: Int, height: Int
+        let frame: RGBImage.Color
+        let sample: Int
+
+        var aspect: Double { Double(width) / Double(height) }
+
+        func png() throws -> [UInt8] {
+            let photo = try ImageCodec.decode(TestImages.sample(sample))
+            var image = ImageResampler.resize(photo, width: width, height: height)
+            let thickness = max(12, min(width, height) / 12)
+            for y in 0..<height {
+                for x in 0..<width where x < thickness || y < thickness || x >= width - thickness || y >= height - thickness {
+                    image[x, y] = frame
+                }
+            }
+            return try ImageCodec.encodePNG(image)
+        }
+    }
+
+    static let magenta = RGBImage.Color(red: 255, green: 0, blue: 255)
+    static let green = RGBImage.Color(red: 0, green: 255, blue: 0)
+    static let square = FramedSnap(width: 600, height: 600, frame: magenta, sample: 1)
+    static let wide = FramedSnap(width: 840, height: 360, frame: green, sample: 4)
+
+    static let columns = 80, rows = 24
+
+    /// A class where ann posted the square snap, then the wide one, to Memes; ben is signed in in
+    /// his own home and has opened neither.
+    static func postedClass() throws -> (TestServer, TemporaryDirectory) {
+        let server = try TestServer()
+        let ann = try server.registeredSession("ann")
+        _ = try ann.post(feed: "Memes", image: try square.png())
+        _ = try ann.post(feed: "Memes", image: try wide.png())
+        let home = TemporaryDirectory("ben")
+        let (ben, _) = try server.session(home: home)
+        _ = try ben.register(username: "ben", password: "correct horse battery", classCode: server.configuration.classCode ?? "")
+        return (server, home)
+    }
+
+    static func app(_ emulator: X11Terminal.Emulator, server: TestServer, home: TemporaryDirectory, font: X11Terminal.Font,
+                    pictures: String? = nil) throws -> X11Terminal {
+        try X11Terminal(emulator, command: Subprocess.executable("snapshare"),
+                        arguments: ["--server", "127.0.0.1:\(server.port)", "--ca", server.caPath] + (pictures.map { ["app", "--pictures", $0] } ?? []),
+                        environment: ["SNAPSHARE_HOME": home.path], columns: columns, rows: rows, font: font)
+    }
+
+    /// Where the text cells lie in a screenshot of `emulator`'s window: xterm draws them 2 pixels
+    /// in from its edge, kitty (no padding) from its corner.
+    struct Cells {
+        let inset: Int, width: Int, height: Int
+
+        init(_ emulator: X11Terminal.Emulator, screenshot: RGBImage) {
+            inset = emulator == .kitty ? 0 : 2
+            width = (screenshot.width - 2 * inset) / AppPicturesX11Tests.columns
+            height = (screenshot.height - 2 * inset) / AppPicturesX11Tests.rows
+        }
+
+        func row(_ row: Int, in shot: RGBImage) -> PixelBox {
+            PixelBox(x: 0, y: inset + row * height, width: shot.width, height: height)
+        }
+    }
+
+    /// Text: neither the background nor a snap's frame colour.
+    static func ink(_ background: RGBImage.Color) -> (RGBImage.Color) -> Bool {
+        { !$0.isNear(background, tolerance: 40) && !$0.isNear(magenta) && !$0.isNear(green) }
+    }
+
+    /// Opens the selected snap and checks it on the screen, then closes it and checks the screen is clean.
+    static func openAndMeasure(_ snap: FramedSnap, in terminal: X11Terminal, emulator: X11Terminal.Emulator, aspectTolerance: Double,
+                               screenshot name: String? = nil) throws {
+        try terminal.press("Return")
+        let shot = try terminal.wait(timeout: 15) { $0.count { $0.isNear(snap.frame) } > 2_000 }
+        if let name, let folder = X11Terminal.screenshotsDirectory { _ = try terminal.screenshot(savingTo: folder + "/" + name) }
+        let cells = Cells(emulator, screenshot: shot)
+        let background = shot.backgroundColor()
+        let picture = try #require(shot.boundingBox { $0.isNear(snap.frame) }, "no picture on the screen")
+        let caption = cells.row(rows - 1, in: shot)
+
+        // Wholly inside the window, above the caption row.
+        #expect(shot.bounds.contains(picture), "the picture is \(picture) in a \(shot.width)x\(shot.height) window")
+        #expect(picture.maxY <= caption.y, "the picture (\(picture)) reaches into the caption row at \(caption.y)")
+        #expect(picture.height >= (rows - 2) * cells.height || picture.width >= (columns - 2) * cells.width,
+                "the picture (\(picture)) does not fill its area")
+        // Its aspect ratio is the source's.
+        let shown = Double(picture.width) / Double(picture.height)
+        #expect(abs(shown / snap.aspect - 1) <= aspectTolerance, "aspect \(shown) shown for \(snap.aspect): \(picture)")
+        // The caption is on the last row: a line of text from the left edge, no picture in it.
+        let text = try #require(shot.boundingBox(in: caption, where: ink(background)), "no caption on the last row")
+        #expect(text.x <= cells.inset + 2 * cells.width && text.width >= 30 * cells.width, "the caption is \(text)")
+        #expect(shot.count(in: caption) { $0.isNear(snap.frame) } == 0, "the picture covers the caption")
+
+        // Any key closes it; the Feeds screen comes back with no picture left on it.
+        try terminal.press("x")
+        let closed = try terminal.wait(timeout: 10) { $0.count { $0.isNear(snap.frame) } == 0 }
+        #expect(closed.count { $0.isNear(snap.frame) } == 0, "pixels of the picture are left after it closed")
+        #expect(closed.boundingBox(where: ink(closed.backgroundColor())) != nil, "the app's screen did not come back")
+    }
+
+    static func run(_ emulator: X11Terminal.Emulator, font: X11Terminal.Font, names: (String, String)) throws {
+        let (server, home) = try postedClass()
+        let terminal = try app(emulator, server: server, home: home, font: font)
+        // Signed in: the tab bar and status line are drawn.
+        _ = try terminal.wait(timeout: 15) { $0.boundingBox(where: ink($0.backgroundColor())) != nil }
+        try terminal.press("2")
+        Thread.sleep(forTimeInterval: 1)
+        // Newest first: the wide snap is selected, the square one below it.
+        try openAndMeasure(wide, in: terminal, emulator: emulator, aspectTolerance: 0.03, screenshot: names.0)
+        try terminal.press("Down")
+        Thread.sleep(forTimeInterval: 0.5)
+        try openAndMeasure(square, in: terminal, emulator: emulator, aspectTolerance: 0.03, screenshot: names.1)
+        try terminal.press("q")
+    }
+
+    @Test("xterm as a VT340: a wide and a square snap as sixels inside the window above the caption, aspect within 3%, a clean screen after",
+          .enabled(if: X11Terminal.isUsable(.xterm(sixel: true)), "needs Xvfb, xterm, xdotool and ImageMagick (.ci/run installs them)"))
+    func xtermSixel() throws {
+        try Self.run(.xterm(sixel: true), font: .outline(family: "Monospace", points: 11), names: ("xterm-sixel-wide.png", "xterm-sixel-square.png"))
+    }
+
+    @Test("xterm with its own 6x13 font: the same, with the cell size from the window's pixels",
+          .enabled(if: X11Terminal.isUsable(.xterm(sixel: true)), "needs Xvfb, xterm, xdotool and ImageMagick (.ci/run installs them)"))
+    func xtermSixelSmallFont() throws {
+        try Self.run(.xterm(sixel: true), font: .standard, names: ("xterm-sixel-small-wide.png", "xterm-sixel-small-square.png"))
+    }
+
+    @Test("kitty: a wide and a square snap through the kitty protocol, not stretched, above the caption, a clean screen after",
+          .enabled(if: X11Terminal.isUsable(.kitty), "needs Xvfb, kitty starting on software OpenGL, xdotool and ImageMagick"))
+    func kitty() throws {
+        try Self.run(.kitty, font: .standard, names: ("kitty-wide.png", "kitty-square.png"))
+    }
+
+    @Test("--pictures sixel in plain xterm, and --pictures sixel in kitty: the snap is drawn in half blocks, not spent on nothing",
+          .enabled(if: X11Terminal.isUsable(.xterm(sixel: false)), "needs Xvfb, xterm, xdotool and ImageMagick (.ci/run installs them)"))
+    func forcedProtocolFallsBack() throws {
+        var cases: [(X11Terminal.Emulator, String)] = [(.xterm(sixel: false), "sixel"), (.xterm(sixel: false), "kitty")]
+        if X11Terminal.isUsable(.kitty) { cases.append((.kitty, "sixel")) }
+        for (emulator, forced) in cases {
+            let (server, home) = try Self.postedClass()
+            let terminal = try Self.app(emulator, server: server, home: home, font: .outline(family: "Monospace", points: 11), pictures: forced)
+            _ = try terminal.wait(timeout: 15) { $0.boundingBox(where: Self.ink($0.backgroundColor())) != nil }
+            try terminal.press("2")
+            Thread.sleep(forTimeInterval: 1)
+            // Half blocks are cells: two pixels a cell, so the aspect is the cell's, within about a tenth.
+            try Self.openAndMeasure(Self.wide, in: terminal, emulator: emulator, aspectTolerance: 0.12,
+                                    screenshot: "\(emulator == .kitty ? "kitty" : "xterm")-forced-\(forced).png")
+            try terminal.press("q")
+        }
+    }
+}

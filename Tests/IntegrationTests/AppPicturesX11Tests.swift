@@ -42,6 +42,9 @@ struct AppPicturesX11Tests {
     static let wide = FramedSnap(width: 840, height: 360, frame: green, sample: 4)
 
     static let columns = 80, rows = 24
+    /// The unread rows' colours: palette 25 on light backgrounds, 45 on dark ones.
+    static let unreadOnLight = RGBImage.Color(red: 0, green: 95, blue: 175)
+    static let unreadOnDark = RGBImage.Color(red: 0, green: 215, blue: 255)
 
     /// A class where ann posted the square snap, then the wide one, to Memes; ben is signed in in
     /// his own home and has opened neither.
@@ -121,7 +124,15 @@ struct AppPicturesX11Tests {
         // Signed in: the tab bar and status line are drawn.
         _ = try terminal.wait(timeout: 15) { $0.boundingBox(where: ink($0.backgroundColor())) != nil }
         try terminal.press("2")
-        Thread.sleep(forTimeInterval: 1)
+        // Unread rows in a colour that reads on the terminal's background (OSC 11): xterm's white
+        // gets dark blue (palette 25), kitty's black bright cyan (45), never the other way round.
+        let feeds = try terminal.wait(timeout: 10) { $0.count { $0.isNear(unreadOnLight) || $0.isNear(unreadOnDark) } > 20 }
+        let light = feeds.backgroundColor().isNear(.white, tolerance: 40)
+        // The rows below the tab bar (whose black-on-cyan reads on both).
+        let layout = Cells(emulator, screenshot: feeds)
+        let list = PixelBox(x: 0, y: layout.row(2, in: feeds).y, width: feeds.width, height: (rows - 4) * layout.height)
+        #expect(feeds.count(in: list) { $0.isNear(light ? unreadOnLight : unreadOnDark) } > 20, "no unread rows in \(light ? "dark blue" : "cyan")")
+        #expect(feeds.count(in: list) { $0.isNear(light ? unreadOnDark : unreadOnLight) } == 0, "unread rows in the other background's colour")
         // Newest first: the wide snap is selected, the square one below it.
         try openAndMeasure(wide, in: terminal, emulator: emulator, aspectTolerance: 0.03, screenshot: names.0)
         try terminal.press("Down")
@@ -164,5 +175,49 @@ struct AppPicturesX11Tests {
                                     screenshot: "\(emulator == .kitty ? "kitty" : "xterm")-forced-\(forced).png")
             try terminal.press("q")
         }
+    }
+
+    @Test("snapshare view and samples show in xterm as a VT340: the same probe and sixels as the app; the view is spent on a visible picture",
+          .enabled(if: X11Terminal.isUsable(.xterm(sixel: true)), "needs Xvfb, xterm, xdotool and ImageMagick (.ci/run installs them)"))
+    func commandsDrawLikeTheApp() throws {
+        let (server, home) = try Self.postedClass()
+        let arguments = ["--server", "127.0.0.1:\(server.port)", "--ca", server.caPath]
+        func command(_ words: [String], in emulator: X11Terminal.Emulator = .xterm(sixel: true)) throws -> X11Terminal {
+            try X11Terminal(emulator, command: Subprocess.executable("snapshare"), arguments: arguments + words,
+                            environment: ["SNAPSHARE_HOME": home.path], columns: Self.columns, rows: Self.rows,
+                            font: .outline(family: "Monospace", points: 11))
+        }
+        // Snap 1 is the square one: a sixel the size of the area above the caption, the aspect kept.
+        let viewer = try command(["view", "1"])
+        let shot = try viewer.wait(timeout: 15) { $0.count { $0.isNear(Self.magenta) } > 2_000 }
+        let cells = Cells(.xterm(sixel: true), screenshot: shot)
+        let picture = try #require(shot.boundingBox { $0.isNear(Self.magenta) })
+        #expect(picture.maxY <= cells.row(Self.rows - 1, in: shot).y && abs(Double(picture.width) / Double(picture.height) - 1) <= 0.03,
+                "the picture is \(picture)")
+        #expect(picture.height >= (Self.rows - 2) * cells.height, "sized with the real cells: \(picture)")
+        try viewer.press("x")
+        let after = try viewer.wait(timeout: 10) { _ in viewer.exitStatus != nil }
+        #expect(viewer.exitStatus == 0 && after.count { $0.isNear(Self.magenta) } == 0, "exit \(String(describing: viewer.exitStatus))")
+
+        // A protocol forced on plain xterm: half blocks, and the view is spent on them.
+        let forced = try command(["view", "2", "--pictures", "kitty"], in: .xterm(sixel: false))
+        let blocks = try forced.wait(timeout: 15) { $0.count { $0.isNear(Self.green) } > 2_000 }
+        #expect(blocks.boundingBox { $0.isNear(Self.green) }.map { $0.width >= (Self.columns - 2) * cells.width } == true,
+                "the half blocks fill the width")
+        try forced.press("x")
+        _ = try forced.wait(timeout: 10) { _ in forced.exitStatus != nil }
+        #expect(forced.exitStatus == 0)
+
+        // samples show draws sample 3 as a sixel too.
+        let sample = try command(["samples", "show", "3"])
+        let drawn = try sample.wait(timeout: 15) { screen in
+            let background = screen.backgroundColor()
+            return screen.count { !$0.isNear(background, tolerance: 40) } > 100_000
+        }
+        let background = drawn.backgroundColor()
+        #expect(drawn.count { !$0.isNear(background, tolerance: 40) } > 100_000, "no picture drawn")
+        try sample.press("x")
+        _ = try sample.wait(timeout: 10) { _ in sample.exitStatus != nil }
+        #expect(sample.exitStatus == 0)
     }
 }

@@ -41,7 +41,8 @@ public enum Subprocess {
     /// This process's environment without any SNAPSHARE_* variable (a developer's own class code
     /// or server must not leak into a test), plus `extra`.
     static func ourEnvironment(_ extra: [String: String]) -> [String: String] {
-        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SNAPSHARE_") }
+        // NO_COLOR is the test runner's, for its own output; a test that wants it says so.
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SNAPSHARE_") && $0.key != "NO_COLOR" }
         environment.merge(extra) { _, new in new }
         return environment
     }

@@ -54,10 +54,7 @@ public final class X11Terminal: @unchecked Sendable {
         let launch = try Self.launch(emulator, columns: columns, rows: rows, font: font, directory: directory)
         let script = try directory.write(Self.startScript, to: "start.sh", mode: 0o700)
         server = try X11Display(in: directory)
-        // NO_COLOR too: the test runner sets it for its own output, and it would turn the app's colours off.
-        var variables = Subprocess.ourEnvironment([:]).filter {
-            !Self.terminalVariables.contains($0.key) && !$0.key.hasPrefix("KITTY_") && $0.key != "NO_COLOR"
-        }
+        var variables = Subprocess.ourEnvironment([:]).filter { !Self.terminalVariables.contains($0.key) && !$0.key.hasPrefix("KITTY_") }
         variables["LANG"] = "C.UTF-8"
         variables.merge(launch.environment.merging(environment) { _, new in new }) { _, new in new }
         variables["DISPLAY"] = server.name

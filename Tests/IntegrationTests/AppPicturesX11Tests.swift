@@ -220,4 +220,34 @@ struct AppPicturesX11Tests {
         _ = try sample.wait(timeout: 10) { _ in sample.exitStatus != nil }
         #expect(sample.exitStatus == 0)
     }
+
+    /// How many different colours the screen shows: a photo in real pixels has thousands, the same
+    /// photo in half blocks (two colours a cell) far fewer.
+    static func distinctColours(_ shot: RGBImage) -> Int {
+        var seen = Set<RGBImage.Color>()
+        for y in 0..<shot.height { for x in 0..<shot.width { seen.insert(shot[x, y]) } }
+        return seen.count
+    }
+
+    @Test("kitty: the picker's samples are kitty pictures, not half blocks; another tab takes them away, coming back places them again",
+          .enabled(if: X11Terminal.isUsable(.kitty), "needs Xvfb, kitty starting on software OpenGL, xdotool and ImageMagick"))
+    func kittyThumbnails() throws {
+        let (server, home) = try Self.postedClass()
+        // The same picker in half blocks, for comparison in the same run.
+        let blocks = try Self.app(.kitty, server: server, home: home, font: .standard, pictures: "halfblock")
+        let inBlocks = try blocks.wait(timeout: 15) { Self.distinctColours($0) > 300 }
+        try blocks.press("q")
+        let pictures = try Self.app(.kitty, server: server, home: home, font: .standard)
+        let picker = try pictures.wait(timeout: 15) { Self.distinctColours($0) > 3 * Self.distinctColours(inBlocks) }
+        if let folder = X11Terminal.screenshotsDirectory { _ = try pictures.screenshot(savingTo: folder + "/kitty-picker.png") }
+        #expect(Self.distinctColours(picker) > 3 * Self.distinctColours(inBlocks),
+                "\(Self.distinctColours(picker)) colours with kitty thumbnails, \(Self.distinctColours(inBlocks)) in half blocks")
+        try pictures.press("2")
+        let feeds = try pictures.wait(timeout: 10) { Self.distinctColours($0) < Self.distinctColours(inBlocks) }
+        #expect(Self.distinctColours(feeds) < Self.distinctColours(inBlocks), "thumbnails left on the Feeds screen")
+        try pictures.press("1")
+        let back = try pictures.wait(timeout: 10) { Self.distinctColours($0) > 3 * Self.distinctColours(inBlocks) }
+        #expect(Self.distinctColours(back) > 3 * Self.distinctColours(inBlocks), "the thumbnails did not come back")
+        try pictures.press("q")
+    }
 }

@@ -15,6 +15,8 @@ enum CommandTree {
         ExitCodeSpec(7, "expired (the snap is past its lifetime)"),
         ExitCodeSpec(8, "rejected input (bad image, name taken, value out of range, your own snap, album still downloading)"),
         ExitCodeSpec(9, "this snapshare and the server speak no protocol version in common, or the server is too old for the command (the message says which to upgrade)"),
+        ExitCodeSpec(10, "the camera could not be used (FFmpeg missing, no camera, busy or not permitted, no picture in time, terminal too small); nothing was posted"),
+        ExitCodeSpec(11, "cancelled with Esc in the camera's preview; nothing was posted"),
         ExitCodeSpec(130, "interrupted with Ctrl-C while waiting"),
     ]
 
@@ -23,6 +25,10 @@ enum CommandTree {
     static let pictures = OptionSpec("--pictures", valueName: "HOW",
                                      help: "halfblock, kitty, iterm, sixel or auto (the default: the best the terminal shows it has)",
                                      environmentVariable: "SNAPSHARE_PICTURES")
+    /// The camera `post --camera`, `camera` and the app's Camera tile read.
+    static let cameraDevice = OptionSpec("--camera-device", valueName: "DEV",
+                                         help: "the camera: /dev/videoN or N on Linux (default /dev/video0), an index or name on macOS (default 0), or lavfi:SPEC for an FFmpeg test source",
+                                         environmentVariable: "SNAPSHARE_CAMERA")
     static let vacationOption = OptionSpec("--vacation", valueName: "NAME", help: "the vacation (default: My Vacation)")
     static let passwordStdin = FlagSpec("--password-stdin", help: "read the password from the first line of standard input")
     static let yes = FlagSpec("--yes", help: "do not ask for confirmation (required without a terminal)")
@@ -55,7 +61,7 @@ enum CommandTree {
                             Inside tmux or screen pictures are half blocks. A protocol asked for with --pictures
                             that the terminal does not show falls back to half blocks, and the status line says so.
                             """,
-                        options: [pictures],
+                        options: [pictures, cameraDevice],
                         exitCodes: exitCodes, run: AppCommand.run),
             Command("register", summary: "Create an account and log in",
                         arguments: [ArgumentSpec("USER", help: "3-32 letters, digits, '_', '.', '-'")],
@@ -89,10 +95,27 @@ enum CommandTree {
                                     ArgumentSpec("N", help: "sample number 1-10", isRequired: false)],
                         options: [pictures], flags: [json], exitCodes: exitCodes, run: SampleCommands.run),
             Command("post", summary: "Post a picture to exactly one feed",
+                        discussion: """
+                            Give exactly one of --sample, --file or --camera. With --camera on a terminal the
+                            camera's live preview fills the screen: Space takes the picture, r retakes, Enter
+                            posts it (taking one first if none is taken), Esc cancels and posts nothing. Without
+                            a terminal (a script) --camera takes one picture after a one-second warm-up and posts
+                            it. The camera needs FFmpeg (`apt install ffmpeg`); a picture larger than the server
+                            allows is shrunk, like a file.
+                            """,
                         options: [OptionSpec("--feed", valueName: "NAME", help: "the feed to post to (required)"),
                                   OptionSpec("--sample", valueName: "N", help: "post bundled sample N (see `snapshare samples`)"),
-                                  OptionSpec("--file", valueName: "PATH", help: "post a PNG or JPEG file")],
-                        flags: [json], exitCodes: exitCodes, run: FeedCommands.post),
+                                  OptionSpec("--file", valueName: "PATH", help: "post a PNG or JPEG file"),
+                                  cameraDevice],
+                        flags: [FlagSpec("--camera", help: "take the picture with the camera (see below)"), json],
+                        exitCodes: exitCodes, run: FeedCommands.post),
+            Command("camera", summary: "List the cameras `post --camera` can use",
+                        discussion: """
+                            Each row is what --camera-device takes, and the camera's name. Without a camera,
+                            --camera-device lavfi:testsrc2=size=640x480:rate=15 reads FFmpeg's test picture.
+                            """,
+                        flags: [FlagSpec("--list", help: "list the cameras (the default)"), json],
+                        exitCodes: exitCodes, run: CameraCommands.list),
             Command("feed", summary: "List the snaps of one feed, or of every feed",
                         discussion: "Each row: snap id, poster, how long ago, and unread / read / sent (your own).",
                         arguments: [ArgumentSpec("NAME", help: "a feed name (default: every feed)", isRequired: false)],

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Imaging
+import Posix
 
 /// feeds, feed [NAME] [--watch], post.
 enum FeedCommands {
@@ -77,22 +78,35 @@ enum FeedCommands {
         guard let feed = context.parsed.string("--feed") else { throw context.usage("--feed NAME is required: a snap goes to exactly one feed") }
         let sample = context.parsed.string("--sample")
         let file = context.parsed.string("--file")
-        let image: [UInt8]
+        let camera = context.parsed.flag("--camera")
+        let deviceText = context.parsed.string("--camera-device")
+        guard [sample != nil, file != nil, camera].filter({ $0 }).count <= 1 else {
+            throw context.usage("give one of --sample, --file or --camera, not more")
+        }
+        if deviceText != nil && !camera && context.parsed.isFromCommandLine("--camera-device") {
+            throw context.usage("--camera-device only applies with --camera")
+        }
+        var image: [UInt8]
         let source: String
+        let session: SnapshareSession
         switch (sample, file) {
         case (let number?, nil):
             let picked = try SampleLibrary.sample(numberText: number)
             image = try picked.bytes()
             source = "sample \(picked.number) (\(picked.name))"
+            session = try context.authenticated()
         case (nil, let path?):
             image = try readPicture(path)
             source = path
-        case (nil, nil):
-            throw context.usage("choose a picture: --sample N (1-10) or --file PATH")
+            session = try context.authenticated()
         default:
-            throw context.usage("give either --sample or --file, not both")
+            guard camera else { throw context.usage("choose a picture: --sample N (1-10), --file PATH or --camera") }
+            let device = try CameraDevice.parse(deviceText)
+            // Logged in first: a lost server is said before the camera is opened.
+            session = try context.authenticated()
+            image = try takePicture(device: device, context: context)
+            source = "the camera (\(device))"
         }
-        let session = try context.authenticated()
         let welcome = session.welcome
         let limits = welcome.postLimits
         let prepared: PostImage.Prepared
@@ -119,6 +133,30 @@ enum FeedCommands {
                                 + (snap.state == .pending ? " It awaits an admin's approval: only you see it until then." : ""))
         }
     }
+
+    /// A picture from `device`: on a terminal the live preview, until Space and Enter (Esc
+    /// cancels); in a script the newest frame once a second of frames has passed, for the
+    /// camera's exposure to settle. FFmpeg is ended before this returns or throws.
+    private static func takePicture(device: CameraDevice, context: CommandContext) throws(ClientError) -> [UInt8] {
+        if let screen = try ImageDisplay.prepare(context) {
+            let preview = CameraPreview(session: screen.session, renderer: HalfBlockRenderer(depth: screen.depth),
+                                        device: device, environment: context.environment)
+            let frame = try preview.run()
+            screen.session.close()
+            return try frame.jpeg()
+        }
+        let capture = try CameraCapture(device: device, environment: context.environment)
+        defer { capture.stop() }
+        let first = try capture.frame(after: 0)
+        let settled = MonotonicClock.milliseconds() + warmUpMilliseconds
+        var frame = first
+        while MonotonicClock.milliseconds() < settled { frame = try capture.frame(after: frame.number) }
+        capture.stop()
+        return try frame.jpeg()
+    }
+
+    /// How long a script's camera runs before its picture is taken.
+    static let warmUpMilliseconds: Int64 = 1000
 
     /// The bytes of a picture file, or why they cannot be read.
     private static func readPicture(_ path: String) throws(ClientError) -> [UInt8] {

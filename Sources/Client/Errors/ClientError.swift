@@ -8,6 +8,11 @@ public struct ClientError: Error, Sendable, CustomStringConvertible {
         case incompatible
         /// The user pressed Ctrl-C while the command waited.
         case interrupted
+        /// The camera could not be used: FFmpeg missing, no such camera, busy or not permitted,
+        /// no frame in time, FFmpeg ended, or the terminal too small for the preview.
+        case camera
+        /// The user cancelled (Esc in the camera's preview): nothing was done.
+        case cancelled
     }
 
     public var kind: Kind
@@ -73,6 +78,10 @@ public struct ExitCode: Sendable, Equatable {
     public static let rejected = ExitCode(rawValue: 8)
     /// No protocol version in common with the server, or a request its version lacks.
     public static let incompatible = ExitCode(rawValue: 9)
+    /// The camera could not be used (`post --camera`, `camera --list`); nothing was posted.
+    public static let camera = ExitCode(rawValue: 10)
+    /// Cancelled by the user (Esc in the camera's preview); nothing was posted.
+    public static let cancelled = ExitCode(rawValue: 11)
     /// 128 + SIGINT, as shells report a command stopped by Ctrl-C.
     public static let interrupted = ExitCode(rawValue: 130)
 
@@ -88,6 +97,8 @@ public struct ExitCode: Sendable, Equatable {
         case .incompatible: .incompatible
         case .server, .integrity, .local: .failure
         case .interrupted: .interrupted
+        case .camera: .camera
+        case .cancelled: .cancelled
         }
     }
 }

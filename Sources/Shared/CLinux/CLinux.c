@@ -84,3 +84,54 @@ int snapshare_default_signal(int signo) {
     sigemptyset(&action.sa_mask);
     return sigaction(signo, &action, NULL);
 }
+
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+int snapshare_spawn(const char *path, char *const argv[], char *const envp[], int out_fd, int err_fd, int *pid) {
+    // exec's failure comes back on a pipe closed by a successful exec (O_CLOEXEC).
+    int report[2];
+    if (pipe2(report, O_CLOEXEC) != 0) return -1;
+    pid_t parent = getpid();
+    pid_t child = fork();
+    if (child < 0) {
+        int saved = errno;
+        close(report[0]); close(report[1]);
+        errno = saved;
+        return -1;
+    }
+    if (child == 0) {
+        // Only async-signal-safe calls from here to exec: the parent has other threads.
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(127);
+        int null = open("/dev/null", O_RDONLY);
+        if (null >= 0) { dup2(null, 0); if (null != 0) close(null); }
+        if (out_fd != 1) dup2(out_fd, 1);
+        if (err_fd != 2) dup2(err_fd, 2);
+        // dup2 clears O_CLOEXEC on the copies; the originals close at exec.
+        int flags = fcntl(1, F_GETFL);
+        if (flags >= 0) fcntl(1, F_SETFL, flags & ~O_NONBLOCK);
+        flags = fcntl(2, F_GETFL);
+        if (flags >= 0) fcntl(2, F_SETFL, flags & ~O_NONBLOCK);
+        for (int signo = 1; signo < NSIG; signo++) signal(signo, SIG_DFL);
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        execve(path, argv, envp);
+        int failure = errno;
+        (void)!write(report[1], &failure, sizeof failure);
+        _exit(127);
+    }
+    close(report[1]);
+    int failure = 0;
+    ssize_t got;
+    do { got = read(report[0], &failure, sizeof failure); } while (got < 0 && errno == EINTR);
+    close(report[0]);
+    if (got == (ssize_t)sizeof failure) {
+        while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {}
+        errno = failure;
+        return -1;
+    }
+    *pid = child;
+    return 0;
+}

@@ -36,4 +36,11 @@ int snapshare_release_signal(int signo, int fd);
 
 /// Puts `signo` back to its default action. Returns 0 on success.
 int snapshare_default_signal(int signo);
+
+/// Starts `path` (a full path) with `argv` and `envp` in a child that has standard input from
+/// /dev/null, standard output on `out_fd` and standard error on `err_fd`, every signal at its
+/// default action and none blocked, and SIGKILL sent to it when the calling thread ends
+/// (PR_SET_PDEATHSIG: call it from a thread that lasts as long as the program, such as the main one). Returns 0 with the child's pid, or -1 with errno (exec's own, such as
+/// ENOENT or EACCES, when the program could not be started).
+int snapshare_spawn(const char *path, char *const argv[], char *const envp[], int out_fd, int err_fd, int *pid);
 #endif

@@ -23,7 +23,7 @@ struct FolderLayerTests {
         ["Commands"],
         ["App", "Terminal"],
         ["Presentation"],
-        ["Vacations"],
+        ["Vacations", "Camera"],
         ["Session"],
         ["Connection", "LocalFiles"],
         ["Text", "Errors"],

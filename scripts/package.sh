@@ -89,14 +89,16 @@ stage_resources() {
 }
 
 control() { # control PACKAGE DEPENDS DESCRIPTION-LINES...
-    local package=$1 depends=$2
+    local package=$1 depends=$2 suggests=""
     shift 2
+    # The client's camera (post --camera) runs FFmpeg; nothing else needs it.
+    if [[ $package == snapshare ]]; then suggests=$'\nSuggests: ffmpeg'; fi
     cat <<EOF
 Package: $package
 Version: $VERSION
 Architecture: $ARCH
 Maintainer: Snapshare maintainers <maintainers@snapshare.invalid>
-Depends: $depends
+Depends: $depends${suggests}
 Section: net
 Priority: optional
 Homepage: https://github.com/snapshare/snapshare

@@ -22,21 +22,13 @@ public final class CameraCapture: @unchecked Sendable {
         public let image: RGBImage
     }
 
-    public let device: CameraDevice
+    public var device: CameraDevice { reader.device }
     /// Seconds without a frame before the camera counts as failed.
-    public let frameTimeout: Double
+    public var frameTimeout: Double { reader.frameTimeout }
 
-    private struct State {
-        var latest: Frame?
-        var failure: ClientError?
-        var stopping = false
-        var finished = false
-    }
-
-    private let state = Mutex(State())
-    private let readerDone = DispatchSemaphore(value: 0)
-    private let process: ChildProcess
-    private let onChange: @Sendable () -> Void
+    /// What the reading thread holds: not the capture itself, so dropping the capture ends
+    /// FFmpeg (`deinit`) even while the thread runs.
+    private let reader: Reader
 
     /// The timeout `SNAPSHARE_CAMERA_TIMEOUT` gives (seconds, 0.1 to 600), else 10.
     public static func frameTimeout(environment: [String: String] = ProcessInfo.processInfo.environment) -> Double {
@@ -47,116 +39,153 @@ public final class CameraCapture: @unchecked Sendable {
     /// `environment` or cannot be started; later failures arrive in `failure`.
     public init(device: CameraDevice, environment: [String: String] = ProcessInfo.processInfo.environment,
                 frameTimeout: Double? = nil, onChange: @escaping @Sendable () -> Void = {}) throws(ClientError) {
-        self.device = device
-        self.frameTimeout = frameTimeout ?? Self.frameTimeout(environment: environment)
-        self.onChange = onChange
         guard let ffmpeg = ChildProcess.find("ffmpeg", searchPath: environment["PATH"]) else { throw CameraFailure.noFFmpeg }
+        let process: ChildProcess
         do {
             process = try ChildProcess(path: ffmpeg, arguments: device.ffmpegArguments,
                                        environment: environment.map { "\($0.key)=\($0.value)" })
         } catch {
             throw ClientError(.camera, "cannot start \(ffmpeg): \(error.reason)")
         }
-        NamedThread.start("camera") { [self] in read() }
+        let reader = Reader(device: device, frameTimeout: frameTimeout ?? Self.frameTimeout(environment: environment),
+                            process: process, onChange: onChange)
+        self.reader = reader
+        NamedThread.start("camera") { reader.run() }
     }
 
     deinit { stop() }
 
     /// The newest frame, if one has arrived.
-    public var latest: Frame? { state.withLock { $0.latest } }
+    public var latest: Frame? { reader.state.withLock { $0.latest } }
 
     /// Why the camera stopped working, once it has.
-    public var failure: ClientError? { state.withLock { $0.failure } }
+    public var failure: ClientError? { reader.state.withLock { $0.failure } }
 
     /// Waits until a frame newer than `number` arrives and returns it, or throws the camera's
     /// failure (a frame timeout included).
     public func frame(after number: Int) throws(ClientError) -> Frame {
         while true {
-            let (frame, failure) = state.withLock { ($0.latest, $0.failure) }
+            let (frame, failure) = reader.state.withLock { ($0.latest, $0.failure) }
             if let frame, frame.number > number { return frame }
             if let failure { throw failure }
             usleep(10_000)
         }
     }
 
-    /// Ends FFmpeg and the reading thread; safe to call twice.
+    /// Ends FFmpeg and the reading thread (waiting up to 2 s for both); safe to call twice.
     public func stop() {
-        let first = state.withLock { state -> Bool in
-            defer { state.stopping = true }
-            return !state.stopping
+        // The reading thread ends FFmpeg within its next 100 ms poll: only it signals and reaps
+        // the child, so no signal can reach a pid the kernel has handed to someone else.
+        let finished = reader.state.withLock { state -> Bool in
+            state.stopping = true
+            return state.finished
         }
-        if first { kill(process.pid, SIGTERM) }
-        let finished = state.withLock { $0.finished }
-        if !finished {
-            _ = readerDone.wait(timeout: .now() + 2)
-            readerDone.signal()
-        }
+        if !finished { _ = reader.done.wait(timeout: .now() + 2) }
     }
 
-    /// The reading thread: frames from standard output, FFmpeg's words from standard error,
-    /// until FFmpeg ends, a timeout, or `stop()`.
-    private func read() {
-        var decoder = PPMFrameDecoder()
-        var said: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 256 * 1024)
-        var frames = 0
-        var lastFrame = MonotonicClock.milliseconds()
+    private struct State {
+        var latest: Frame?
         var failure: ClientError?
-        var outputOpen = true
-        reading: while outputOpen {
-            if state.withLock({ $0.stopping }) { break }
-            var fds = [pollfd(fd: process.output, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: process.errorOutput, events: Int16(POLLIN), revents: 0)]
-            _ = try? Syscall.poll(&fds, timeoutMilliseconds: 100)
-            if fds[1].revents != 0, case .processed(let count)? = try? Syscall.read(process.errorOutput, into: &buffer), count > 0 {
-                // The last 8 KiB are enough to say why.
-                said += buffer[0..<count]
-                if said.count > 8192 { said.removeFirst(said.count - 8192) }
-            }
-            if fds[0].revents != 0 {
-                switch try? Syscall.read(process.output, into: &buffer) {
-                case .processed(let count)? where count > 0:
-                    do {
-                        let (newest, finished) = try decoder.feed(buffer[0..<count])
-                        if let newest {
-                            frames += finished
-                            lastFrame = MonotonicClock.milliseconds()
-                            state.withLock { $0.latest = Frame(number: frames, image: newest) }
-                            onChange()
+        var stopping = false
+        var finished = false
+    }
+
+    /// The reading thread's side: frames from FFmpeg's standard output, its words from standard
+    /// error, until FFmpeg ends, a frame timeout, or `stop()`.
+    private final class Reader: @unchecked Sendable {
+        let device: CameraDevice
+        let frameTimeout: Double
+        let process: ChildProcess
+        let onChange: @Sendable () -> Void
+        let state = Mutex(State())
+        /// Signalled once when the thread has ended FFmpeg; `stop()` waits on it.
+        let done = DispatchSemaphore(value: 0)
+        private var said: [UInt8] = []
+        private var buffer = [UInt8](repeating: 0, count: 256 * 1024)
+        private var errorOpen = true
+
+        init(device: CameraDevice, frameTimeout: Double, process: ChildProcess, onChange: @escaping @Sendable () -> Void) {
+            (self.device, self.frameTimeout, self.process, self.onChange) = (device, frameTimeout, process, onChange)
+        }
+
+        func run() {
+            var decoder = PPMFrameDecoder()
+            var frames = 0
+            var lastFrame = MonotonicClock.milliseconds()
+            var failure: ClientError?
+            var outputOpen = true
+            reading: while outputOpen {
+                if state.withLock({ $0.stopping }) { break }
+                // A closed standard error is left out of the poll (a negative descriptor), so
+                // its hang-up does not spin the loop.
+                var fds = [pollfd(fd: process.output, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: errorOpen ? process.errorOutput : -1, events: Int16(POLLIN), revents: 0)]
+                _ = try? Syscall.poll(&fds, timeoutMilliseconds: 100)
+                if fds[1].revents != 0 { readErrors() }
+                if fds[0].revents != 0 {
+                    switch try? Syscall.read(process.output, into: &buffer) {
+                    case .processed(let count)? where count > 0:
+                        do {
+                            let (newest, finished) = try decoder.feed(buffer[0..<count])
+                            if let newest {
+                                frames += finished
+                                lastFrame = MonotonicClock.milliseconds()
+                                state.withLock { $0.latest = Frame(number: frames, image: newest) }
+                                onChange()
+                            }
+                        } catch {
+                            failure = CameraFailure.malformed(device, error.reason)
+                            break reading
                         }
-                    } catch {
-                        failure = CameraFailure.malformed(device, error.reason)
-                        break reading
+                    case .wouldBlock?: break
+                    default: outputOpen = false
                     }
-                case .wouldBlock?: break
-                default: outputOpen = false
+                }
+                if Double(MonotonicClock.milliseconds() - lastFrame) > frameTimeout * 1000 {
+                    failure = CameraFailure.noFrame(device, seconds: frameTimeout)
+                    break
                 }
             }
-            if Double(MonotonicClock.milliseconds() - lastFrame) > frameTimeout * 1000 {
-                failure = CameraFailure.noFrame(device, seconds: frameTimeout)
-                break
+            let stopping = state.withLock { $0.stopping }
+            if failure == nil && !stopping {
+                // FFmpeg closed its output: it is ending; what it says last says why.
+                var waited = 0
+                while process.poll() == nil && waited < 1000 {
+                    readErrors()
+                    usleep(10_000)
+                    waited += 10
+                }
+                readErrors()
+            }
+            let ending = process.terminate(graceMilliseconds: stopping ? 200 : 500)
+            if failure == nil && !stopping {
+                let how = switch ending {
+                case .exited(let code)?: "exit status \(code)"
+                case .signalled(let signal)?: "killed by signal \(signal)"
+                case nil: "ended"
+                }
+                failure = CameraFailure.ended(device, stderr: String(decoding: said, as: UTF8.self), ending: how, frames: frames)
+            }
+            state.withLock {
+                if !$0.stopping { $0.failure = failure }
+                $0.finished = true
+            }
+            done.signal()
+            onChange()
+        }
+
+        /// Whatever standard error holds now; the last 8 KiB are enough to say why.
+        private func readErrors() {
+            while errorOpen {
+                switch try? Syscall.read(process.errorOutput, into: &buffer) {
+                case .processed(let count)? where count > 0:
+                    said += buffer[0..<count]
+                    if said.count > 8192 { said.removeFirst(said.count - 8192) }
+                case .wouldBlock?: return
+                default: errorOpen = false
+                }
             }
         }
-        // What FFmpeg wrote last, then its end.
-        if failure == nil, case .processed(let count)? = try? Syscall.read(process.errorOutput, into: &buffer), count > 0 {
-            said += buffer[0..<count]
-        }
-        let stopping = state.withLock { $0.stopping }
-        let ending = process.terminate(graceMilliseconds: stopping ? 200 : 1000)
-        if failure == nil && !stopping {
-            let how = switch ending {
-            case .exited(let code)?: "exit status \(code)"
-            case .signalled(let signal)?: "killed by signal \(signal)"
-            case nil: "ended"
-            }
-            failure = CameraFailure.ended(device, stderr: String(decoding: said, as: UTF8.self), ending: how, frames: frames)
-        }
-        state.withLock {
-            if $0.failure == nil && !stopping { $0.failure = failure }
-            $0.finished = true
-        }
-        readerDone.signal()
-        onChange()
     }
 }
 

@@ -30,7 +30,10 @@ public final class CameraCapture: @unchecked Sendable {
         var latest: Frame?
         var failure: ClientError?
         var stopping = false
+        /// The reader has begun to end FFmpeg, so its pid may soon be reaped (and reused).
+        var ending = false
         var finished = false
+        var endedByItself = false
     }
 
     private let state = Mutex(State())
@@ -68,6 +71,11 @@ public final class CameraCapture: @unchecked Sendable {
     /// Why the camera stopped working, once it has.
     public var failure: ClientError? { state.withLock { $0.failure } }
 
+    /// FFmpeg ended by itself with status 0 after sending frames: a source of a set length (a
+    /// filter with a duration) that finished, rather than a camera that broke. `failure` still
+    /// says it ended; a script may post `latest` anyway, a live preview may not go on.
+    public var endedByItself: Bool { state.withLock { $0.endedByItself } }
+
     /// Waits until a frame newer than `number` arrives and returns it, or throws the camera's
     /// failure (a frame timeout included).
     public func frame(after number: Int) throws(ClientError) -> Frame {
@@ -81,11 +89,13 @@ public final class CameraCapture: @unchecked Sendable {
 
     /// Ends FFmpeg and the reading thread; safe to call twice.
     public func stop() {
-        let first = state.withLock { state -> Bool in
-            defer { state.stopping = true }
-            return !state.stopping
+        // Signalled under the lock, so never after the reader has reaped FFmpeg: a pid reaped
+        // may belong to another program by now.
+        let pid = process.pid
+        state.withLock { state in
+            if !state.stopping && !state.ending { kill(pid, SIGTERM) }
+            state.stopping = true
         }
-        if first { kill(process.pid, SIGTERM) }
         let finished = state.withLock { $0.finished }
         if !finished {
             _ = readerDone.wait(timeout: .now() + 2)
@@ -141,7 +151,10 @@ public final class CameraCapture: @unchecked Sendable {
         if failure == nil, case .processed(let count)? = try? Syscall.read(process.errorOutput, into: &buffer), count > 0 {
             said += buffer[0..<count]
         }
-        let stopping = state.withLock { $0.stopping }
+        let stopping = state.withLock { state -> Bool in
+            state.ending = true
+            return state.stopping
+        }
         let ending = process.terminate(graceMilliseconds: stopping ? 200 : 1000)
         if failure == nil && !stopping {
             let how = switch ending {
@@ -153,6 +166,7 @@ public final class CameraCapture: @unchecked Sendable {
         }
         state.withLock {
             if $0.failure == nil && !stopping { $0.failure = failure }
+            $0.endedByItself = !stopping && frames > 0 && ending == .exited(0)
             $0.finished = true
         }
         readerDone.signal()

@@ -18,21 +18,7 @@ SCRATCH=${BENCH_SCRATCH:-$ROOT/.build/bench}
 install_missing tmux:tmux
 build snapshare-server snapshare snapshare-bench
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/snapshare-app-bench.XXXXXX")
-SOCKET=$WORK/tmux.socket
-SERVER_PID=
-cleanup() {
-    tmux -S "$SOCKET" kill-server 2>/dev/null || true
-    [[ -n "$SERVER_PID" ]] && kill "$SERVER_PID" 2>/dev/null || true
-    wait 2>/dev/null || true
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-"$BIN/snapshare-server" --listen 127.0.0.1:0 --data "$WORK/data" --certs "$WORK/certs" --class-code BENCH \
-    --log-level warning >"$WORK/server.out" 2>"$WORK/server.err" &
-SERVER_PID=$!
-PORT=$(listening_port "$WORK/server.out" "$WORK/server.err" "$SERVER_PID")
+start_tmux_bench_server
 CLIENT=(--server "127.0.0.1:$PORT" --ca "$WORK/certs/ca.pem")
 
 echo "app-bench: posting 10,000 snaps to Dog Spots" >&2

@@ -48,6 +48,12 @@ public final class TmuxPane {
         try tmux(["capture-pane", "-p", "-t", "app"]).stdout
     }
 
+    /// The pane's text now with its colours and attributes as escape sequences (`capture-pane -e`):
+    /// two pictures drawn in the same characters differ here.
+    public func captureWithColours() throws -> String {
+        try tmux(["capture-pane", "-p", "-e", "-t", "app"]).stdout
+    }
+
     /// Captures until `condition` holds of a settled screen or `timeout` passes; returns the last
     /// screen (see `SettledScreen.wait`).
     @discardableResult

@@ -56,5 +56,27 @@ cpu_ticks() {
     awk '{ split($0, a, ") "); split(a[2], f, " "); print f[12] + f[13] }' "/proc/$1/stat"
 }
 
+# start_tmux_bench_server: for the scripts that drive the client in tmux. Makes WORK, a temporary
+# folder (SOCKET in it for a private tmux server), starts "$BIN/snapshare-server" on 127.0.0.1
+# (class code BENCH, data and certificates in WORK) and sets SERVER_PID and PORT; on exit the tmux
+# server and the server are stopped and WORK removed.
+start_tmux_bench_server() {
+    WORK=$(mktemp -d "${TMPDIR:-/tmp}/snapshare-$SCRIPT.XXXXXX")
+    SOCKET=$WORK/tmux.socket
+    SERVER_PID=
+    trap stop_tmux_bench_server EXIT
+    "$BIN/snapshare-server" --listen 127.0.0.1:0 --data "$WORK/data" --certs "$WORK/certs" --class-code BENCH \
+        --log-level warning >"$WORK/server.out" 2>"$WORK/server.err" &
+    SERVER_PID=$!
+    PORT=$(listening_port "$WORK/server.out" "$WORK/server.err" "$SERVER_PID")
+}
+
+stop_tmux_bench_server() {
+    tmux -S "$SOCKET" kill-server 2>/dev/null || true
+    [[ -n "$SERVER_PID" ]] && kill "$SERVER_PID" 2>/dev/null || true
+    wait 2>/dev/null || true
+    rm -rf "$WORK"
+}
+
 # A load generator is not a student: the servers it measures take no posting quota.
 NO_QUOTAS=(--quota-posts-per-hour 1000000 --quota-bytes 1125899906842624)

@@ -61,6 +61,11 @@ public final class CameraCapture: @unchecked Sendable {
     /// Why the camera stopped working, once it has.
     public var failure: ClientError? { reader.state.withLock { $0.failure } }
 
+    /// FFmpeg ended by itself with status 0 after sending frames: a source of a set length (a
+    /// filter with a duration) that finished, rather than a camera that broke. `failure` still
+    /// says it ended; a script may post `latest` anyway, a live preview may not go on.
+    public var endedByItself: Bool { reader.state.withLock { $0.endedByItself } }
+
     /// Waits until a frame newer than `number` arrives and returns it, or throws the camera's
     /// failure (a frame timeout included).
     public func frame(after number: Int) throws(ClientError) -> Frame {
@@ -88,6 +93,7 @@ public final class CameraCapture: @unchecked Sendable {
         var failure: ClientError?
         var stopping = false
         var finished = false
+        var endedByItself = false
     }
 
     /// The reading thread's side: frames from FFmpeg's standard output, its words from standard
@@ -168,6 +174,7 @@ public final class CameraCapture: @unchecked Sendable {
             }
             state.withLock {
                 if !$0.stopping { $0.failure = failure }
+                $0.endedByItself = !stopping && frames > 0 && ending == .exited(0)
                 $0.finished = true
             }
             done.signal()

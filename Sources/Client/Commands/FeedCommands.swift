@@ -136,21 +136,26 @@ enum FeedCommands {
 
     /// A picture from `device`: on a terminal the live preview, until Space and Enter (Esc
     /// cancels); in a script the newest frame once a second of frames has passed, for the
-    /// camera's exposure to settle. FFmpeg is ended before this returns or throws.
+    /// camera's exposure to settle (or the last one of a source that ended by itself sooner).
+    /// FFmpeg is ended, and the terminal given back, before this returns or throws.
     private static func takePicture(device: CameraDevice, context: CommandContext) throws(ClientError) -> [UInt8] {
         if let screen = try ImageDisplay.prepare(context) {
+            defer { screen.session.close() }
             let preview = CameraPreview(session: screen.session, renderer: HalfBlockRenderer(depth: screen.depth),
                                         device: device, environment: context.environment)
-            let frame = try preview.run()
-            screen.session.close()
-            return try frame.jpeg()
+            return try preview.run().jpeg()
         }
         let capture = try CameraCapture(device: device, environment: context.environment)
         defer { capture.stop() }
-        let first = try capture.frame(after: 0)
+        var frame = try capture.frame(after: 0)
         let settled = MonotonicClock.milliseconds() + warmUpMilliseconds
-        var frame = first
-        while MonotonicClock.milliseconds() < settled { frame = try capture.frame(after: frame.number) }
+        while MonotonicClock.milliseconds() < settled {
+            do { frame = try capture.frame(after: frame.number) } catch {
+                guard capture.endedByItself, let last = capture.latest else { throw error }
+                frame = last
+                break
+            }
+        }
         capture.stop()
         return try frame.jpeg()
     }

@@ -1,0 +1,142 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Posix
+import Testing
+import TestSupport
+
+/// `snapshare post --camera` on a terminal (a tmux pane) reading an FFmpeg test source: the live
+/// preview, its keys, and every way out ending FFmpeg and giving the terminal back. Each test
+/// reads a source of a size of its own, so its FFmpeg is told apart from another test's.
+@Suite("post --camera in tmux", .serialized,
+       .enabled(if: TmuxPane.isAvailable, "tmux is not installed"), .enabled(if: CameraTools.ffmpegIsInstalled, "ffmpeg is not installed"))
+struct CameraTmuxTests {
+    /// The preview in a `columns` x `rows` pane, signed in as a user of `server`; the shell
+    /// prints "exited N" once snapshare ends, and its standard error goes to `stderr`. The
+    /// shell then sleeps: a pane that dies scrolls its last lines away (tmux 3.3).
+    struct Preview {
+        let pane: TmuxPane
+        let home: TemporaryDirectory
+        let folder = TemporaryDirectory("camera-tmux")
+        var stderr: String { (try? String(contentsOfFile: folder.file("stderr"), encoding: .utf8)) ?? "" }
+
+        init(_ server: TestServer, spec: String, columns: Int = 80, rows: Int = 24, extra: String = "") throws {
+            let (home, _) = try AppTmuxTests.registeredHome(server, "ann")
+            self.home = home
+            let command = "'\(Subprocess.executable("snapshare"))' post --camera --camera-device 'lavfi:\(spec)' --feed Memes \(extra)"
+                + " 2>'\(folder.file("stderr"))'; echo \"exited $?\"; exec sleep 600"
+            pane = try TmuxPane(command, columns: columns, rows: rows,
+                                environment: ["SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": server.address, "SNAPSHARE_CA": server.caPath,
+                                              "TERM": "xterm-256color", "COLORTERM": "truecolor", "LANG": "C.UTF-8"])
+        }
+
+        /// The screen once snapshare has ended.
+        func exited(timeout: Double = 30) throws -> String {
+            try pane.wait(timeout: timeout) { $0.contains("exited ") }
+        }
+
+        /// Checks snapshare ended with `status` having posted nothing, the normal screen back
+        /// and no FFmpeg left reading `spec`; returns the screen.
+        @discardableResult
+        func endedWithoutPosting(_ status: Int, server: TestServer, spec: String,
+                                 sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+            let screen = try exited()
+            #expect(screen.contains("exited \(status)"), "\(screen)\n\(stderr)", sourceLocation: sourceLocation)
+            #expect(!screen.contains("Space takes") && !screen.contains("Taken"), "the normal screen is back: \(screen)", sourceLocation: sourceLocation)
+            #expect(try CameraTmuxTests.snapCount(server) == 0, "nothing posted", sourceLocation: sourceLocation)
+            #expect(try CameraTools.noFFmpeg(reading: spec), "FFmpeg ended", sourceLocation: sourceLocation)
+            return screen
+        }
+
+        /// Whether the picture changes between two captures `seconds` apart.
+        func changes(within seconds: Double = 0.6) throws -> Bool {
+            let before = try pane.captureWithColours()
+            for _ in 0..<5 {
+                Thread.sleep(forTimeInterval: seconds / 5)
+                if try pane.captureWithColours() != before { return true }
+            }
+            return false
+        }
+    }
+
+    static func snapCount(_ server: TestServer) throws -> Int64 { try CameraCommandLineTests.snapCount(server) }
+
+    @Test("the preview is live; Space freezes it (Taken), r makes it live again, Space then Enter posts exactly one snap")
+    func takeRetakeAndPost() throws {
+        let server = try TestServer()
+        let spec = "testsrc2=size=640x480:rate=15"
+        let preview = try Preview(server, spec: spec)
+        var screen = try preview.pane.wait { $0.contains("Space takes") }
+        #expect(screen.contains("Camera lavfi:\(spec)") || screen.contains("Camera lavfi:"), "\(screen)")
+        #expect(try preview.changes(), "a live preview changes between captures")
+
+        try preview.pane.send("Space")
+        screen = try preview.pane.wait { $0.contains("Taken") }
+        #expect(screen.contains("Taken · Enter posts · r retakes"), "\(screen)")
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(try !preview.changes(), "a taken picture stays still")
+
+        try preview.pane.send("r")
+        screen = try preview.pane.wait { $0.contains("Space takes") }
+        #expect(!screen.contains("Taken"), "\(screen)")
+        #expect(try preview.changes(), "live again after r")
+
+        try preview.pane.send("Space")
+        _ = try preview.pane.wait { $0.contains("Taken") }
+        try preview.pane.send("Enter")
+        screen = try preview.exited()
+        #expect(screen.contains("exited 0"), "\(screen)\n\(preview.stderr)")
+        let unwrapped = screen.replacingOccurrences(of: "\n", with: "")
+        #expect(unwrapped.contains("Posted snap 1 to Memes (the camera (lavfi:\(spec)), 640x480"), "\(screen)")
+        #expect(!screen.contains("Space takes") && !screen.contains("Taken"), "the normal screen is back: \(screen)")
+        #expect(try Self.snapCount(server) == 1)
+        #expect(try CameraTools.noFFmpeg(reading: spec))
+    }
+
+    @Test("Esc cancels (exit 11), Ctrl-C interrupts (exit 130): nothing posted, FFmpeg ended, the terminal given back",
+          arguments: [("Escape", 11, "cancelled: nothing was posted", "624x468"), ("C-c", 130, "interrupted: nothing was posted", "608x456")])
+    func leaveWithoutPosting(key: String, status: Int, said: String, size: String) throws {
+        let server = try TestServer()
+        let spec = "testsrc2=size=\(size):rate=15"
+        let preview = try Preview(server, spec: spec)
+        try preview.pane.wait { $0.contains("Space takes") }
+        #expect(try CameraTools.ffmpegs(reading: spec).count == 1, "one FFmpeg while previewing")
+        try preview.pane.send(key)
+        try preview.endedWithoutPosting(status, server: server, spec: spec)
+        #expect(preview.stderr.contains(said), "\(preview.stderr)")
+    }
+
+    @Test("SIGTERM from outside: FFmpeg ended, the terminal given back, snapshare ends by that signal")
+    func sigterm() throws {
+        let server = try TestServer()
+        let spec = "testsrc2=size=592x444:rate=15"
+        let preview = try Preview(server, spec: spec)
+        try preview.pane.wait { $0.contains("Space takes") }
+        let found = try Subprocess.runTool("/usr/bin/pgrep", ["-f", "snapshare post --camera --camera-device lavfi:\(spec)"])
+        let pids = found.stdout.split(separator: "\n").compactMap { pid_t($0) }
+        let pid = try #require(pids.first, "snapshare's pid: \(found.stdout)")
+        #expect(pids.count == 1)
+        kill(pid, SIGTERM)
+        try preview.endedWithoutPosting(128 + Int(SIGTERM), server: server, spec: spec)
+    }
+
+    @Test("a 15x5 terminal is too small: exit 10, FFmpeg never started")
+    func tooSmall() throws {
+        let server = try TestServer()
+        let spec = "testsrc2=size=576x432:rate=15"
+        let preview = try Preview(server, spec: spec, columns: 15, rows: 5)
+        try preview.endedWithoutPosting(10, server: server, spec: spec)
+        #expect(preview.stderr.contains("too small for the camera's preview: 15x5"), "\(preview.stderr)")
+    }
+
+    @Test("FFmpeg ending mid-preview: exit 10 saying so, nothing posted, the terminal given back")
+    func ffmpegEndsMidPreview() throws {
+        let server = try TestServer()
+        let spec = "testsrc2=size=560x420:rate=15:duration=2"
+        let preview = try Preview(server, spec: spec)
+        try preview.pane.wait { $0.contains("Space takes") }
+        try preview.endedWithoutPosting(10, server: server, spec: spec)
+        #expect(preview.stderr.contains("FFmpeg stopped reading lavfi:\(spec) after "), "\(preview.stderr)")
+    }
+}

@@ -97,8 +97,9 @@ enum CommandTree {
             Command("post", summary: "Post a picture to exactly one feed",
                         discussion: """
                             Give exactly one of --sample, --file or --camera. With --camera on a terminal the
-                            camera's live preview fills the screen: Space takes the picture, r retakes, Enter
-                            posts it (taking one first if none is taken), Esc cancels and posts nothing. Without
+                            camera's live preview fills the screen, drawn as snaps are (--pictures): Space takes
+                            the picture, r retakes, Enter posts it (taking one first if none is taken), Esc
+                            cancels and posts nothing. Without
                             a terminal (a script) --camera takes one picture after a one-second warm-up and posts
                             it. The camera needs FFmpeg (`apt install ffmpeg`); a picture larger than the server
                             allows is shrunk, like a file.
@@ -106,7 +107,7 @@ enum CommandTree {
                         options: [OptionSpec("--feed", valueName: "NAME", help: "the feed to post to (required)"),
                                   OptionSpec("--sample", valueName: "N", help: "post bundled sample N (see `snapshare samples`)"),
                                   OptionSpec("--file", valueName: "PATH", help: "post a PNG or JPEG file"),
-                                  cameraDevice],
+                                  cameraDevice, pictures],
                         flags: [FlagSpec("--camera", help: "take the picture with the camera (see below)"), json],
                         exitCodes: exitCodes, run: FeedCommands.post),
             Command("camera", summary: "List the cameras `post --camera` can use",

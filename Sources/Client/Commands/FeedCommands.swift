@@ -142,8 +142,12 @@ enum FeedCommands {
         if let screen = try ImageDisplay.prepare(context) {
             defer { screen.session.close() }
             let preview = CameraPreview(session: screen.session, renderer: HalfBlockRenderer(depth: screen.depth),
+                                        pictures: screen.choice.pictures, facts: screen.facts,
                                         device: device, environment: context.environment)
-            return try preview.run().jpeg()
+            let frame = try preview.run()
+            screen.session.close()
+            if let notice = screen.choice.notice { context.console.err(notice) }
+            return try frame.jpeg()
         }
         let capture = try CameraCapture(device: device, environment: context.environment)
         defer { capture.stop() }

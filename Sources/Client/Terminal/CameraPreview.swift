@@ -5,14 +5,18 @@ import Imaging
 import Posix
 import TerminalUI
 
-/// The camera's live preview on the whole terminal, for `post --camera`: each new frame drawn in
-/// half blocks as it arrives (the camera's thread wakes the session; frames that arrive while
-/// one is drawn are skipped, not queued). Space takes the picture, r retakes, Enter returns it
+/// The camera's live preview on the whole terminal, for `post --camera`: each new frame drawn as
+/// it arrives (the camera's thread wakes the session; frames that arrive while one is drawn are
+/// skipped, not queued), with the terminal's picture protocol where the probe found one (kitty,
+/// sixel, iTerm2; sized from the real cells, as a snap is), else in half blocks. Space takes the picture, r retakes, Enter returns it
 /// (taking one first when none is taken), Esc cancels. The camera is stopped on every way out,
 /// and the session (started by the caller) gives the terminal back to the caller.
 struct CameraPreview {
     let session: TerminalSession
     let renderer: HalfBlockRenderer
+    /// How frames are drawn, and what the terminal said of its cells (`TerminalSession.probe`).
+    var pictures: PictureProtocol = .halfblock
+    var facts = TerminalFacts()
     let device: CameraDevice
     let environment: [String: String]
 
@@ -31,7 +35,10 @@ struct CameraPreview {
         }
         let session = session
         let capture = try CameraCapture(device: device, environment: environment, onChange: { session.wake() })
-        defer { capture.stop() }
+        defer {
+            capture.stop()
+            if pictures == .kitty { try? session.terminal.write(PictureEscapes.kittyDeleteAll) }
+        }
         var parser = InputParser()
         var taken: CameraCapture.Frame?
         var shown = -1
@@ -78,6 +85,22 @@ struct CameraPreview {
         }
     }
 
+    /// `image` in the top `rows` rows: through the protocol (kitty's previous frame deleted in
+    /// the same update, so nothing flickers), else as half blocks, every row placed explicitly.
+    private func picture(_ image: RGBImage, columns: Int, rows: Int) -> [UInt8] {
+        var facts = facts
+        if let pixels = Terminal.pixelSize(of: session.terminal.output) { facts.window = pixels }
+        let area = Rect(x: 0, y: 0, width: columns, height: rows)
+        if let escapes = PictureCells(image).escapes(pictures, area: area, on: PictureTerminal(facts, columns: columns, rows: rows + 1)) {
+            return (pictures == .kitty ? PictureEscapes.kittyDeleteAll : []) + escapes
+        }
+        var bytes: [UInt8] = []
+        for (index, line) in renderer.render(image, columns: columns, rows: rows).enumerated() {
+            bytes += Array("\u{1B}[\(index + 1);1H".utf8) + Array(line.utf8)
+        }
+        return bytes
+    }
+
     /// One whole screen: the picture (or a wait) above a line of keys, as one synchronized update.
     private func draw(_ image: RGBImage?, taken: Bool, clear: Bool) throws(ClientError) {
         let size = Terminal.sizeOrDefault(of: session.terminal.output)
@@ -88,14 +111,10 @@ struct CameraPreview {
         if size.columns < Self.minimumColumns || size.rows < Self.minimumRows {
             bytes += Array("\u{1B}[2J\u{1B}[1;1HToo small".utf8)
         } else {
-            if let image {
-                for (index, line) in renderer.render(image, columns: size.columns, rows: size.rows - 1).enumerated() {
-                    bytes += Array("\u{1B}[\(index + 1);1H".utf8) + Array(line.utf8)
-                }
-            }
             let shown = caption.count > size.columns ? String(caption.prefix(size.columns - 1)) + "…" : caption
             let pad = max(0, (size.columns - shown.count) / 2)
             bytes += Array("\u{1B}[\(size.rows);1H\u{1B}[0m\u{1B}[2K".utf8) + Array((String(repeating: " ", count: pad) + shown).utf8)
+            if let image { bytes += picture(image, columns: size.columns, rows: size.rows - 1) }
         }
         bytes += Array("\u{1B}[?2026l".utf8)
         do { try session.terminal.write(bytes) } catch { throw ClientError(.local, "cannot draw on the terminal: \(error)") }

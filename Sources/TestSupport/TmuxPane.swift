@@ -43,9 +43,10 @@ public final class TmuxPane {
         _ = try tmux(["resize-window", "-t", "app", "-x", String(columns), "-y", String(rows)])
     }
 
-    /// The pane's text now.
-    public func capture() throws -> String {
-        try tmux(["capture-pane", "-p", "-t", "app"]).stdout
+    /// The pane's text now; with `styles`, its colours and attributes too, as escape sequences
+    /// (two pictures in half blocks differ only in those).
+    public func capture(styles: Bool = false) throws -> String {
+        try tmux(["capture-pane", "-p"] + (styles ? ["-e"] : []) + ["-t", "app"]).stdout
     }
 
     /// The pane's text now with its colours and attributes as escape sequences (`capture-pane -e`):
@@ -58,7 +59,7 @@ public final class TmuxPane {
     /// screen (see `SettledScreen.wait`).
     @discardableResult
     public func wait(timeout: Double = 30, until condition: (String) -> Bool) throws -> String {
-        try SettledScreen.wait(timeout: timeout, every: 0.1, capture: capture, until: condition)
+        try SettledScreen.wait(timeout: timeout, every: 0.1, capture: { try capture() }, until: condition)
     }
 
     /// Whether the program in the pane has exited.

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TerminalUI
 import TestSupport
@@ -14,6 +15,8 @@ struct AppKeyHelpTests {
                                  inline: true, wake: {})
         let app = AppModel(backend: backend, environment: [:], state: ClientState(directory: home.path), depth: .plain, colour: false,
                            makeScreens: AppRunner.screens)
+        // The Camera tile's preview: FFmpeg's still grey picture, the same frame after frame.
+        app.cameraDevice = .filter(spec: "color=c=gray:size=64x48:rate=10")
         app.start()
         guard signedIn else { return app }
         app.signedIn("tester", welcome: Welcome(version: 1, serverName: "test", maxFrameBytes: 6 << 20, maxFrameBytesBeforeLogin: 16_384,
@@ -28,7 +31,8 @@ struct AppKeyHelpTests {
         ("Login: a field", [], true, "log in from any field"), ("Login: a button", [.tab, .tab, .tab], false, "quit (on a button)"),
         ("Post: the pictures", [], false, "post a PNG or JPEG file instead"),
         ("Post: a file's path", [.character("o")], true, "the file's path (Ctrl-U clears)"),
-        ("Post: the feeds", [.enter], false, "back to the pictures"),
+        ("Post: the camera", [.enter], false, "take the picture (it stays still)"),
+        ("Post: the feeds", [.right, .enter], false, "back to the pictures"),
         ("Feeds", [.character("2")], false, "open an unread snap (once); yours: who opened it"),
         ("Map", [.character("3")], false, "drop a pin at the cross-hair"),
         ("Vacations", [.character("4")], false, "new vacation"),
@@ -47,12 +51,18 @@ struct AppKeyHelpTests {
         return (0..<rows).map { grid.text(ofRow: $0) }
     }
 
+    /// Presses `keys`, then waits (up to 10 s) for the camera's first picture if they opened it.
+    static func reach(_ app: AppModel, _ keys: [Key]) {
+        for key in keys { app.handle(.key(key)) }
+        for _ in 0..<200 where rows(app).contains(where: { $0.contains("Waiting for the first picture") }) { Thread.sleep(forTimeInterval: 0.05) }
+    }
+
     @Test("the ? help of each screen shows every line of its key table and the app's, in an 80x24 window", arguments: states.map(\.name))
     func helpShowsEveryKey(state: String) {
         let home = TemporaryDirectory("app-home")
         let app = Self.app(home: home, signedIn: !state.hasPrefix("Login"))
         let (_, keys, _, only) = Self.states.first { $0.name == state }!
-        for key in keys { app.handle(.key(key)) }
+        Self.reach(app, keys)
         let expected = app.current.keyHelp + app.keys.help
         #expect(expected.contains { $0.meaning == only }, "\(state) is reached")
         // `?` is a letter for the field while typing; the help is the same overlay.
@@ -78,7 +88,7 @@ struct AppKeyHelpTests {
         let home = TemporaryDirectory("app-home")
         let app = Self.app(home: home, signedIn: !state.hasPrefix("Login"))
         let (_, keys, _, _) = Self.states.first { $0.name == state }!
-        for key in keys { app.handle(.key(key)) }
+        Self.reach(app, keys)
         let triggers = Self.triggers(of: app.current) + app.keys.bindings.flatMap { $0.cases.map(\.triggers) }
         for key in Self.everyKey {
             let event = InputEvent.key(key)

@@ -39,8 +39,8 @@ struct AppScreenTests {
         let ann = Self.app(try server.registeredSession("ann"), home: home.path)
         #expect(Self.screen(ann).contains("Pick a picture"))
         #expect(ann.status?.text == "Signed in as ann")
-        // Sample 3 is the third in the grid: right twice.
-        Self.press(ann, .right, .right, .enter)
+        // Sample 3 is the third in the grid after the Camera tile: right three times.
+        Self.press(ann, .right, .right, .right, .enter)
         let feeds = Self.screen(ann)
         #expect(feeds.contains("Post 3 ") && feeds.contains("to which feed?"))
         // Choose Memes among the feeds, by moving down until it is selected.
@@ -343,7 +343,8 @@ struct AppLoginAndMouseTests {
         for name in names { try admin.createFeed(name) }
         let home = TemporaryDirectory("app-home")
         let app = AppScreenTests.app(try server.registeredSession("scroller"), home: home.path)
-        AppScreenTests.press(app, .enter)
+        // The first sample, after the Camera tile.
+        AppScreenTests.press(app, .right, .enter)
         var shown = AppScreenTests.screen(app, columns: 100, rows: 24)
         #expect(shown.contains("to which feed?"))
         let allFeeds = try server.registeredSession("reader").feeds().map(\.name)
@@ -371,10 +372,11 @@ struct AppLoginAndMouseTests {
         let app = AppScreenTests.app(try server.registeredSession("clicker"), home: home.path)
         func click(_ column: Int, _ row: Int) { app.handle(.mouse(MouseEvent(action: .press(.left), column: column, row: row))) }
         _ = AppScreenTests.screen(app)
-        // The second thumbnail of the first row: one click selects it, a second chooses it.
-        click(30, 6)
+        // The third tile of the first row (of four, 25 columns each), sample 2 after the Camera
+        // tile and sample 1: one click selects it, a second chooses it.
+        click(55, 6)
         #expect(AppScreenTests.screen(app).contains("▶ 2 "))
-        click(30, 6)
+        click(55, 6)
         #expect(AppScreenTests.screen(app).contains("Post 2 "))
         // " 1 Post   2 Feeds ": the Feeds tab starts at column 9.
         click(11, 0)

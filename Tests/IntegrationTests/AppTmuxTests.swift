@@ -10,11 +10,14 @@ import TestSupport
 /// send-keys, the screen read with capture-pane.
 @Suite("The app in tmux", .serialized, .enabled(if: TmuxPane.isAvailable, "tmux is not installed"))
 struct AppTmuxTests {
-    static func app(_ server: TestServer, home: TemporaryDirectory, arguments: [String] = []) throws -> TmuxPane {
+    /// `environment` adds to (or replaces) what the app is given.
+    static func app(_ server: TestServer, home: TemporaryDirectory, arguments: [String] = [],
+                    environment: [String: String] = [:]) throws -> TmuxPane {
         let command = ([Subprocess.executable("snapshare"), "--server", "127.0.0.1:\(server.port)", "--ca", server.caPath] + arguments)
             .map { "'\($0)'" }.joined(separator: " ")
         return try TmuxPane(command, columns: 100, rows: 30,
-                            environment: ["SNAPSHARE_HOME": home.path, "TERM": "xterm-256color", "LANG": "C.UTF-8"])
+                            environment: ["SNAPSHARE_HOME": home.path, "TERM": "xterm-256color", "LANG": "C.UTF-8"]
+                                .merging(environment) { $1 })
     }
 
     /// A registered user whose session is saved in a home of its own (as `snapshare register` leaves it).
@@ -48,7 +51,8 @@ struct AppTmuxTests {
         try poster.send("Enter")
         screen = try poster.wait { $0.contains("Pick a picture") }
         #expect(screen.contains("Signed in as ann"), "\(screen)")
-        try poster.send("Right", "Right", "Enter")
+        // Sample 3, after the Camera tile and samples 1 and 2.
+        try poster.send("Right", "Right", "Right", "Enter")
         screen = try poster.wait { $0.contains("to which feed?") }
         for _ in 0..<10 where !screen.contains("◉ Memes") {
             try poster.send("Down")

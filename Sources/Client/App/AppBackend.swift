@@ -116,6 +116,9 @@ final class AppBackend: @unchecked Sendable {
         linkState.withLock { $0 = .connected }
     }
 
+    /// Wakes the app's thread from any thread, so the loop draws again: a camera's frame arrived.
+    func wakeApp() { wake() }
+
     /// Runs `work` with the session on the network queue; `then` runs on the app's thread with
     /// its result. `retry`: the call may run again after a reconnect (reads, and writes the
     /// server makes idempotent).

@@ -73,6 +73,8 @@ final class AppModel {
     var pictures = PictureProtocol.halfblock
     /// Why `pictures` is not the protocol asked for, said once signed in.
     var pictureNotice: String?
+    /// The camera the Post tab's Camera tile reads (`--camera-device`).
+    var cameraDevice = CameraDevice.platformDefault
     /// What the terminal said of itself (cell size, sixel registers), for protocol pictures.
     var terminalFacts = TerminalFacts()
     /// The terminal's background is light (OSC 11): decorations take colours that read on it.
@@ -158,6 +160,8 @@ final class AppModel {
 
     func showLogin(message: String?, askServer: Bool = false) {
         let form = LoginScreen(app: self, askServer: askServer)
+        // The tab it covers lets go of what it holds (a running camera).
+        if login == nil { screens[tab]?.deactivate() }
         login = form
         if let message { setStatus(message, isError: true) } else { setStatus("Log in or register to start") }
     }
@@ -206,6 +210,7 @@ final class AppModel {
 
     func select(_ tab: Tab) {
         guard login == nil, visibleTabs.contains(tab) else { return }
+        if tab != self.tab { current.deactivate() }
         self.tab = tab
         current.activate()
     }

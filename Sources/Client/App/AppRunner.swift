@@ -26,11 +26,12 @@ enum AppRunner {
          .vacations: VacationsScreen(app: app), .movies: MoviesScreen(app: app), .reports: ReportsScreen(app: app)]
     }
 
-    /// `requested`: the `--pictures` protocol, nil to take the best the terminal shows. The
+    /// `requested`: the `--pictures` protocol, nil to take the best the terminal shows; `camera`,
+    /// what the Post tab's Camera tile reads (`--camera-device`). The
     /// terminal is asked what it is (`TerminalSession.probe`) before anything can open a snap, so
     /// a view is never spent on a picture the terminal cannot show.
     static func run(settings: ConnectionSettings, state: ClientState, environment: [String: String],
-                    pictures requested: PictureProtocol?) throws(ClientError) {
+                    pictures requested: PictureProtocol?, camera: CameraDevice) throws(ClientError) {
         let session: TerminalSession
         do { session = try TerminalSession() } catch { throw ClientError(.local, "cannot use this terminal: \(error)") }
         defer { session.close() }
@@ -44,6 +45,7 @@ enum AppRunner {
             let app = AppModel(backend: backend, environment: environment, state: state, depth: depth,
                                colour: ColorDepth.decorationsColored(environment, onTerminal: true), makeScreens: screens)
             app.startSettings = settings
+            app.cameraDevice = camera
             app.pictures = choice.pictures
             app.pictureNotice = choice.notice
             app.terminalFacts = probe.facts

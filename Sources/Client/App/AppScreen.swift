@@ -13,6 +13,8 @@ protocol AppScreen: AnyObject {
     var isTyping: Bool { get }
     /// Shown (tab chosen, or the app resumed): a chance to fetch what it shows.
     func activate()
+    /// Hidden (another tab chosen): a chance to let go of what only shows here (the camera).
+    func deactivate()
     /// Places what the screen shows in `area` for the state it is in, before `draw`.
     func layout(in area: Rect)
     /// Draws the state into `area` of `grid`, where the last layout placed it; changes nothing.
@@ -26,6 +28,7 @@ protocol AppScreen: AnyObject {
 extension AppScreen {
     var isTyping: Bool { false }
     func activate() {}
+    func deactivate() {}
     func layout(in area: Rect) {}
     func tick(now: Int64) {}
     func finish() {}

@@ -6,11 +6,14 @@ import TerminalUI
 /// app: the full-screen app, on the terminal this runs in.
 enum AppCommand {
     static func run(_ context: CommandContext) throws(ClientError) {
+        // A camera named wrongly is a usage error before the terminal is taken.
+        let camera: CameraDevice
+        do { camera = try CameraDevice.parse(context.parsed.string("--camera-device")) } catch { throw context.usage(error.message) }
         guard Terminal.isTerminal(0), Terminal.isTerminal(1) else {
             throw ClientError(.usage, "the app needs a terminal for its input and output; every feature is also a command (snapshare --help)")
         }
         try AppRunner.run(settings: try context.settings(), state: context.state, environment: context.environment,
-                          pictures: try requestedPictures(context))
+                          pictures: try requestedPictures(context), camera: camera)
     }
 
     /// The protocol `--pictures` asks for; nil for `auto` (or none given): the terminal's best.

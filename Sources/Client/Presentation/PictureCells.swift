@@ -29,6 +29,13 @@ final class PictureCells {
         }
     }
 
+    /// Scales the picture now for a box of `columns` x `rows` cells, so that drawing it there
+    /// scales nothing: a live camera's frame is made ready off the screen's thread.
+    func prepare(columns: Int, rows: Int) {
+        guard columns > 0, rows > 0 else { return }
+        _ = scaledImage(columns: columns, rows: rows)
+    }
+
     private func scaledImage(columns: Int, rows: Int) -> RGBImage {
         if let scaled, scaled.columns == columns, scaled.rows == rows { return scaled.image }
         let (width, height) = ImageResampler.fit(width: image.width, height: image.height, intoWidth: columns, height: rows * 2)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The camera preview's own figures, measured (never asserted in tests): `snapshare post --camera`
+# The camera preview's own figures, measured (never asserted in tests): `snapshare post --camera`, and the app's Camera tile,
 # reading FFmpeg's test source (lavfi:testsrc2, 640x480 at 30 frames a second, so the source is
 # never what limits it) in a tmux pane of 80x24 and of 200x60, half blocks in true colour:
 #   - preview frames drawn a second: each screen the preview draws is one synchronized update
@@ -9,7 +9,7 @@
 # Against a release server on 127.0.0.1 with a temporary data folder; Esc ends each preview and
 # everything left is stopped by PID at the end. Prints a Markdown table.
 #
-# Usage: scripts/camera-bench.sh [DURATION]     (DURATION seconds a size, default 10; plus the build)
+# Usage: scripts/camera-bench.sh [DURATION]     (DURATION seconds a size and program, default 10; plus the build)
 #        RATE=120 scripts/camera-bench.sh       (a faster source, to find where drawing limits)
 set -euo pipefail
 
@@ -36,20 +36,29 @@ wait_for() {
 HZ=$(getconf CLK_TCK)
 percent() { awk -v t="$1" -v hz="$HZ" -v s="$2" 'BEGIN { printf "%.1f", t / hz / s * 100 }'; }
 
-# measure COLUMNS ROWS: one table row for a pane of that size.
+# measure WHAT COLUMNS ROWS: one table row for `post --camera` (WHAT=post) or the app's Camera
+# tile (WHAT=app) in a pane of that size.
 measure() {
-    local columns=$1 rows=$2 size spec client ffmpeg c0 c1 f0 f1 s0 s1 seconds frames
+    local what=$1 columns=$2 rows=$3 size spec words client ffmpeg c0 c1 f0 f1 s0 s1 seconds frames
     # A size of its own for each pane, so pgrep finds this run's processes only.
-    size=640x480
-    [[ $columns -ne 80 ]] && size=640x478
+    local height=480
+    [[ $columns -ne 80 ]] && height=$((height - 2))
+    [[ $what == app ]] && height=$((height - 4))
+    size=640x$height
     spec="testsrc2=size=$size:rate=$RATE"
+    words="post --camera --camera-device lavfi:$spec --feed Memes"
+    [[ $what == app ]] && words="app --camera-device lavfi:$spec"
     tmux -S "$SOCKET" -f /dev/null new-session -d -s app -x "$columns" -y "$rows" \
         "env SNAPSHARE_HOME='$SNAPSHARE_HOME' TERM=xterm-256color COLORTERM=truecolor LANG=C.UTF-8 \
-         '$BIN/snapshare' --server 127.0.0.1:$PORT --ca '$WORK/certs/ca.pem' post --camera --camera-device 'lavfi:$spec' \
-         --feed Memes 2>'$WORK/stderr'" </dev/null >/dev/null 2>&1
+         '$BIN/snapshare' --server 127.0.0.1:$PORT --ca '$WORK/certs/ca.pem' $words 2>'$WORK/stderr'" </dev/null >/dev/null 2>&1
+    if [[ $what == app ]]; then
+        # The Post tab opens with the Camera tile selected.
+        wait_for "Camera"
+        tmux -S "$SOCKET" send-keys -t app Enter
+    fi
     wait_for "Space takes"
     sleep 1
-    client=$(pgrep -f "^$BIN/snapshare .*post --camera --camera-device lavfi:$spec" | head -1)
+    client=$(pgrep -f "^$BIN/snapshare .*$words" | head -1)
     ffmpeg=$(pgrep -f "ffmpeg -hide_banner.* -i $spec" | head -1)
     [[ -n "$client" && -n "$ffmpeg" ]] || die "no snapshare or ffmpeg process for $spec"
     : >"$WORK/pane.out"
@@ -60,18 +69,21 @@ measure() {
     tmux -S "$SOCKET" pipe-pane -t app
     seconds=$(awk -v a="$s0" -v b="$s1" 'BEGIN { print b - a }')
     frames=$(grep -aoF $'\e[?2026h' "$WORK/pane.out" | wc -l)
-    echo "| ${columns}x${rows} | $(awk -v f="$frames" -v s="$seconds" 'BEGIN { printf "%.1f", f / s }') | $RATE |" \
+    echo "| $what | ${columns}x${rows} | $(awk -v f="$frames" -v s="$seconds" 'BEGIN { printf "%.1f", f / s }') | $RATE |" \
          "$(percent $((c1 - c0)) "$seconds")% | $(percent $((f1 - f0)) "$seconds")% |" \
          "$(awk -v b="$(stat -c %s "$WORK/pane.out")" -v f="$frames" 'BEGIN { printf "%.0f", f ? b / f / 1024 : 0 }') KiB |"
     tmux -S "$SOCKET" send-keys -t app Escape
+    [[ $what == app ]] && tmux -S "$SOCKET" send-keys -t app q
     for _ in $(seq 50); do kill -0 "$client" 2>/dev/null || break; sleep 0.1; done
     kill -0 "$client" 2>/dev/null && die "snapshare did not end on Esc"
     kill -0 "$ffmpeg" 2>/dev/null && die "ffmpeg was left running after Esc"
     tmux -S "$SOCKET" kill-server 2>/dev/null || true
 }
 
-say "previewing $DURATION s at 80x24 and at 200x60"
-echo "| terminal | preview frames/s | source frames/s | client CPU (of a core) | FFmpeg CPU | bytes a frame |"
-echo "|---|---:|---:|---:|---:|---:|"
-measure 80 24
-measure 200 60
+say "previewing $DURATION s at 80x24 and at 200x60, in post --camera and in the app"
+echo "| program | terminal | preview frames/s | source frames/s | client CPU (of a core) | FFmpeg CPU | bytes a frame |"
+echo "|---|---|---:|---:|---:|---:|---:|"
+for what in post app; do
+    measure "$what" 80 24
+    measure "$what" 200 60
+done

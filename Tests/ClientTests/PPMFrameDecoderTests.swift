@@ -73,13 +73,28 @@ import Testing
 
     @Test("a frame larger than the ceiling is refused from its header, before its pixels arrive")
     func oversized() throws {
-        for header in ["P6\n4097 10\n255\n", "P6\n10 4097\n255\n", "P6\n999999 999999\n255\n", "P6\n0 10\n255\n"] {
+        for header in ["P6\n\(PPMFrameDecoder.maxSide + 1) 10\n255\n", "P6\n10 \(PPMFrameDecoder.maxSide + 1)\n255\n", "P6\n999999 999999\n255\n", "P6\n0 10\n255\n"] {
             var decoder = PPMFrameDecoder()
             let bytes = Array(header.utf8)
             #expect(throws: PPMFrameDecoder.Malformed.self, "\(header)") { try decoder.feed(bytes[...]) }
         }
         var decoder = PPMFrameDecoder()
-        let largest = Array("P6\n4096 4096\n255\n".utf8)
-        #expect(try decoder.feed(largest[...]).finished == 0, "4096 a side is allowed, and waits for its pixels")
+        let largest = Array("P6\n\(PPMFrameDecoder.maxSide) \(PPMFrameDecoder.maxSide)\n255\n".utf8)
+        #expect(try decoder.feed(largest[...]).finished == 0, "the largest side allowed waits for its pixels")
+    }
+
+    @Test("a header that never ends (endless whitespace, a comment without its line end) is refused, not held growing")
+    func endlessHeader() throws {
+        for start in ["P6\n", "P6 640 ", "P6\n# a comment"] {
+            var decoder = PPMFrameDecoder()
+            var refused = false
+            let filler = Array(repeating: UInt8(start.hasSuffix("comment") ? 120 : 32), count: 64)
+            _ = try decoder.feed(Array(start.utf8)[...])
+            for _ in 0..<8 where !refused {
+                do { _ = try decoder.feed(filler[...]) } catch { refused = true }
+            }
+            #expect(refused, "\(start.debugDescription) followed by 512 bytes was still waiting")
+            #expect(decoder.pending <= PPMFrameDecoder.maxHeader + filler.count)
+        }
     }
 }

@@ -62,6 +62,33 @@ struct CameraTmuxTests {
 
     static func snapCount(_ server: TestServer) throws -> Int64 { try CameraCommandLineTests.snapCount(server) }
 
+    @Test("a picture taken while the server went away is not lost: the error names the file it was kept in, which posts later with --file")
+    func pictureKeptWhenThePostFails() throws {
+        let server = try TestServer()
+        let spec = "testsrc2=size=640x466:rate=15"
+        let preview = try Preview(server, spec: spec)
+        _ = try preview.pane.wait { $0.contains("Space takes") }
+        server.stop()
+        try preview.pane.send("Space")
+        _ = try preview.pane.wait { $0.contains("Taken") }
+        try preview.pane.send("Enter")
+        let screen = try preview.exited()
+        #expect(screen.contains("exited 3"), "a lost server is exit 3: \(screen)\n\(preview.stderr)")
+        let message = preview.stderr
+        let kept = try #require(message.range(of: "post it with --file ").map { String(message[$0.upperBound...]).trimmingCharacters(in: .whitespacesAndNewlines) },
+                                "no kept file named: \(message)")
+        defer { try? FileManager.default.removeItem(atPath: kept) }
+        let attributes = try FileManager.default.attributesOfItem(atPath: kept)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600, "\(attributes)")
+        #expect(try CameraTools.noFFmpeg(reading: spec), "FFmpeg ended")
+
+        try server.startAgain()
+        let later = try Subprocess.run("snapshare", ["post", "--feed", "Memes", "--file", kept],
+                                       environment: ["SNAPSHARE_HOME": preview.home.path, "SNAPSHARE_SERVER": server.address, "SNAPSHARE_CA": server.caPath])
+        #expect(later.status == 0, "\(later.stderr)")
+        #expect(try Self.snapCount(server) == 1)
+    }
+
     @Test("the preview is live; Space freezes it (Taken), r makes it live again, Space then Enter posts exactly one snap")
     func takeRetakeAndPost() throws {
         let server = try TestServer()

@@ -82,6 +82,7 @@ enum AppRunner {
             }
             if app.suspendRequested {
                 app.suspendRequested = false
+                app.current.deactivate()
                 try session.suspend()
                 wakeup.signals = [SIGCONT]
             }
@@ -137,7 +138,11 @@ enum AppRunner {
             app.handle(event)
         }
         for completion in app.backend.takeCompletions() { completion() }
-        for signal in wakeup.signals where try session.respond(to: signal) == .end { return false }
+        for signal in wakeup.signals {
+            // Stopped, the app cannot read the camera: it is let go first (its light goes off).
+            if signal == SIGTSTP { app.current.deactivate() }
+            if try session.respond(to: signal) == .end { return false }
+        }
         return true
     }
 }

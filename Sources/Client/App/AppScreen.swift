@@ -13,7 +13,8 @@ protocol AppScreen: AnyObject {
     var isTyping: Bool { get }
     /// Shown (tab chosen, or the app resumed): a chance to fetch what it shows.
     func activate()
-    /// Hidden (another tab chosen): a chance to let go of what only shows here (the camera).
+    /// Hidden (another tab chosen, the login form shown, the app suspended): a chance to let go of
+    /// what only shows here (the camera).
     func deactivate()
     /// Places what the screen shows in `area` for the state it is in, before `draw`.
     func layout(in area: Rect)

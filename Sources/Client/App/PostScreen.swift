@@ -35,7 +35,16 @@ final class PostScreen: AppScreen {
     private var file: Choice?
     /// The camera while its preview shows.
     private var camera: LiveCamera?
-    private var phase = Phase.pick
+    /// Leaving the camera's phase, however it happens (a post or a file finishing meanwhile
+    /// included), stops the camera: FFmpeg never runs behind another screen.
+    private var phase = Phase.pick {
+        didSet {
+            if oldValue == .camera && phase != .camera {
+                camera?.stop()
+                camera = nil
+            }
+        }
+    }
     private var path = TextField(label: "File: ", limit: 4096)
     private var feeds: [FeedInfo] = []
     private var feedCursor = ListCursor()

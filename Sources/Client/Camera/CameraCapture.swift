@@ -47,8 +47,13 @@ public final class CameraCapture: @unchecked Sendable {
         } catch {
             throw ClientError(.camera, "cannot start \(ffmpeg): \(error.reason)")
         }
+        let wake: EventFD
+        do { wake = try EventFD() } catch {
+            process.terminate()
+            throw ClientError(.camera, "cannot watch the camera: \(error)")
+        }
         let reader = Reader(device: device, frameTimeout: frameTimeout ?? Self.frameTimeout(environment: environment),
-                            process: process, onChange: onChange)
+                            process: process, wake: wake, onChange: onChange)
         self.reader = reader
         NamedThread.start("camera") { reader.run() }
     }
@@ -79,13 +84,16 @@ public final class CameraCapture: @unchecked Sendable {
 
     /// Ends FFmpeg and the reading thread (waiting up to 2 s for both); safe to call twice.
     public func stop() {
-        // The reading thread ends FFmpeg within its next 100 ms poll: only it signals and reaps
-        // the child, so no signal can reach a pid the kernel has handed to someone else.
+        // The reading thread, woken, ends FFmpeg: only it signals and reaps the child, so no
+        // signal can reach a pid the kernel has handed to someone else.
         let finished = reader.state.withLock { state -> Bool in
             state.stopping = true
             return state.finished
         }
-        if !finished { _ = reader.done.wait(timeout: .now() + 2) }
+        if !finished {
+            reader.wake.signal()
+            _ = reader.done.wait(timeout: .now() + 2)
+        }
     }
 
     private struct State {
@@ -102,6 +110,8 @@ public final class CameraCapture: @unchecked Sendable {
         let device: CameraDevice
         let frameTimeout: Double
         let process: ChildProcess
+        /// Written by `stop()` so the poll ends at once.
+        let wake: EventFD
         let onChange: @Sendable () -> Void
         let state = Mutex(State())
         /// Signalled once when the thread has ended FFmpeg; `stop()` waits on it.
@@ -110,8 +120,8 @@ public final class CameraCapture: @unchecked Sendable {
         private var buffer = [UInt8](repeating: 0, count: 256 * 1024)
         private var errorOpen = true
 
-        init(device: CameraDevice, frameTimeout: Double, process: ChildProcess, onChange: @escaping @Sendable () -> Void) {
-            (self.device, self.frameTimeout, self.process, self.onChange) = (device, frameTimeout, process, onChange)
+        init(device: CameraDevice, frameTimeout: Double, process: ChildProcess, wake: EventFD, onChange: @escaping @Sendable () -> Void) {
+            (self.device, self.frameTimeout, self.process, self.wake, self.onChange) = (device, frameTimeout, process, wake, onChange)
         }
 
         func run() {
@@ -125,8 +135,13 @@ public final class CameraCapture: @unchecked Sendable {
                 // A closed standard error is left out of the poll (a negative descriptor), so
                 // its hang-up does not spin the loop.
                 var fds = [pollfd(fd: process.output, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: errorOpen ? process.errorOutput : -1, events: Int16(POLLIN), revents: 0)]
+                           pollfd(fd: errorOpen ? process.errorOutput : -1, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: wake.fd, events: Int16(POLLIN), revents: 0)]
+                let polled = MonotonicClock.milliseconds()
                 _ = try? Syscall.poll(&fds, timeoutMilliseconds: 100)
+                // A poll of 100 ms that took over a second: this process was stopped (Ctrl-Z),
+                // and FFmpeg waited on us, not we on it. The timeout counts from now.
+                if MonotonicClock.milliseconds() - polled > 1000 { lastFrame = MonotonicClock.milliseconds() }
                 if fds[1].revents != 0 { readErrors() }
                 if fds[0].revents != 0 {
                     switch try? Syscall.read(process.output, into: &buffer) {
@@ -163,6 +178,9 @@ public final class CameraCapture: @unchecked Sendable {
                 }
                 readErrors()
             }
+            // FFmpeg blocked writing a frame would not hear SIGTERM until the write ends: the
+            // pipe closed first makes that write fail at once.
+            if stopping { process.closeOutput() }
             let ending = process.terminate(graceMilliseconds: stopping ? 200 : 500)
             if failure == nil && !stopping {
                 let how = switch ending {

@@ -5,7 +5,7 @@ enum CameraFailure {
 
     /// No frame arrived within `seconds`.
     static func noFrame(_ device: CameraDevice, seconds: Double) -> ClientError {
-        ClientError(.camera, "no picture from \(device) within \(seconds.formatted()) s: is it in use by another program, or covered?")
+        ClientError(.camera, "no picture from \(device) within \(seconds.formatted()) s: is another program using it?")
     }
 
     /// FFmpeg ended (`ending`) having written `stderr`, after `frames` frames.

@@ -4,8 +4,12 @@ import Imaging
 /// after another, read a piece at a time. The size in each header is checked against the
 /// camera's ceiling before anything is allocated for it.
 struct PPMFrameDecoder {
-    /// The largest frame accepted, a side: FFmpeg is asked for 640x480 at most.
-    static let maxSide = 4096
+    /// The largest frame accepted, a side: FFmpeg is asked for 640x480 at most, so this leaves
+    /// room without letting a broken stream make us hold frames of tens of megabytes.
+    static let maxSide = 1920
+    /// The longest header accepted: FFmpeg writes about 15 bytes; endless whitespace or a
+    /// comment without an end is not a picture on its way.
+    static let maxHeader = 256
 
     struct Malformed: Error, Equatable {
         let reason: String
@@ -20,7 +24,7 @@ struct PPMFrameDecoder {
         buffer += bytes
         var newest: RGBImage?
         var finished = 0
-        while let (header, width, height) = try header() {
+        while let (header, width, height) = try completeHeader() {
             let length = width * height * 3
             guard buffer.count - start - header >= length else { break }
             let from = start + header
@@ -37,6 +41,15 @@ struct PPMFrameDecoder {
 
     /// Bytes held for an unfinished picture.
     var pending: Int { buffer.count - start }
+
+    /// `header()`, refusing one still incomplete after `maxHeader` bytes.
+    private func completeHeader() throws(Malformed) -> (length: Int, width: Int, height: Int)? {
+        guard let found = try header() else {
+            if buffer.count - start > Self.maxHeader { throw Malformed(reason: "no PPM header within \(Self.maxHeader) bytes") }
+            return nil
+        }
+        return found
+    }
 
     /// The header at `start`: its length and the picture's size, or nil while it is incomplete.
     private func header() throws(Malformed) -> (length: Int, width: Int, height: Int)? {

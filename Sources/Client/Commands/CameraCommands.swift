@@ -13,6 +13,8 @@ enum CameraCommands {
         var table = TextTable(columns: [.init("DEVICE"), .init("NAME")])
         for camera in cameras { table.append([camera.device, camera.name]) }
         context.console.raw(table.render())
-        context.console.out("\(cameras.count) camera\(cameras.count == 1 ? "" : "s"); post --camera uses \(CameraDevice.platformDefault) unless --camera-device names another.")
+        let inUse = try CameraDevice.parse(context.environment["SNAPSHARE_CAMERA"].flatMap { $0.isEmpty ? nil : $0 })
+        let why = context.environment["SNAPSHARE_CAMERA"].map { $0.isEmpty ? "" : " (from $SNAPSHARE_CAMERA)" } ?? ""
+        context.console.out("\(cameras.count) camera\(cameras.count == 1 ? "" : "s"); post --camera uses \(inUse)\(why) unless --camera-device names another.")
     }
 }

@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import Imaging
 import Posix
+import Wire
 
 /// feeds, feed [NAME] [--watch], post.
 enum FeedCommands {
@@ -106,6 +107,9 @@ enum FeedCommands {
             session = try context.authenticated()
             image = try takePicture(device: device, context: context)
             source = "the camera (\(device))"
+            // The preview may have lasted longer than the server keeps an idle connection: a
+            // request safe to repeat reconnects quietly, so the post itself goes on a live one.
+            _ = try? session.whoAmI()
         }
         let welcome = session.welcome
         let limits = welcome.postLimits
@@ -125,7 +129,15 @@ enum FeedCommands {
         }
         var bar = ProgressBar(label: "Posting", console: context.console)
         let bytes = prepared.bytes
-        let snap = try session.post(feed: feed, image: bytes, progress: bytes.count > 256 * 1024 ? { bar.update(done: $0, total: $1) } : nil)
+        let snap: SnapInfo
+        do {
+            snap = try session.post(feed: feed, image: bytes, progress: bytes.count > 256 * 1024 ? { bar.update(done: $0, total: $1) } : nil)
+        } catch {
+            // A picture taken cannot be taken again: it is kept for a later `post --file`.
+            guard camera, let kept = keep(image) else { throw error }
+            throw ClientError(error.kind, error.message + "; the camera's picture is kept in \(kept): post it with --file \(kept)",
+                              serverCode: error.serverCode, remedy: error.remedy)
+        }
         if context.json {
             context.printJSON(SnapPresenter.json(snap))
         } else {
@@ -162,6 +174,14 @@ enum FeedCommands {
         }
         capture.stop()
         return try frame.jpeg()
+    }
+
+    /// Writes a camera picture that could not be posted to the temporary folder (0600); its
+    /// path, or nil when it cannot be written.
+    private static func keep(_ jpeg: [UInt8]) -> String? {
+        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("snapshare-camera-\(getpid())-\(Int(Date().timeIntervalSince1970)).jpg")
+        guard FileManager.default.createFile(atPath: path, contents: Data(jpeg), attributes: [.posixPermissions: 0o600]) else { return nil }
+        return path
     }
 
     /// How long a script's camera runs before its picture is taken.

@@ -23,8 +23,8 @@ struct CameraPreview {
     /// The smallest terminal the preview draws in.
     static let minimumColumns = 20, minimumRows = 6
 
-    /// Runs the preview until a picture is taken and Enter pressed; throws `.cancelled` (Esc or
-    /// the terminal closed), `.interrupted` (Ctrl-C) or the camera's failure. SIGTERM, SIGHUP
+    /// Runs the preview until a picture is taken and Enter pressed; throws `.cancelled` (Esc, q
+    /// or the terminal closed), `.interrupted` (Ctrl-C) or the camera's failure. SIGTERM, SIGHUP
     /// and SIGINT from outside stop the camera, give the terminal back and end the process by
     /// that signal.
     func run() throws(ClientError) -> CameraCapture.Frame {
@@ -41,6 +41,7 @@ struct CameraPreview {
         }
         var parser = InputParser()
         var taken: CameraCapture.Frame?
+        var onScreen: CameraCapture.Frame?
         var shown = -1
         try draw(nil, taken: false, clear: true)
         while true {
@@ -64,11 +65,12 @@ struct CameraPreview {
             for event in wakeup.events {
                 switch event {
                 case .key(.character(" "), _):
-                    taken = capture.latest
+                    taken = onScreen ?? capture.latest
                 case .key(.character("r"), _), .key(.character("R"), _):
                     taken = nil
                 case .key(.enter, _):
-                    if let picture = taken ?? capture.latest { return picture }
+                    // The frame on the screen, not a newer one the eye has not seen.
+                    if let picture = taken ?? onScreen ?? capture.latest { return picture }
                 case .key(.escape, _), .key(.character("q"), _):
                     throw ClientError(.cancelled, "cancelled: nothing was posted")
                 case .key(.control("c"), _):
@@ -80,6 +82,7 @@ struct CameraPreview {
             let frame = taken ?? capture.latest
             if clear || (frame?.number ?? 0) != shown || !wakeup.events.isEmpty {
                 shown = frame?.number ?? 0
+                onScreen = frame
                 try draw(frame?.image, taken: taken != nil, clear: clear)
             }
         }

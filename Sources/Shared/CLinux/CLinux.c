@@ -104,10 +104,15 @@ int snapshare_spawn(const char *path, char *const argv[], char *const envp[], in
         // Only async-signal-safe calls from here to exec: the parent has other threads.
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent) _exit(127);
+        // Descriptors 0-2 are about to be replaced: pipes that landed there (a parent started
+        // with them closed) are moved out of the way first.
+        if (out_fd < 3) out_fd = fcntl(out_fd, F_DUPFD, 3);
+        if (err_fd < 3) err_fd = fcntl(err_fd, F_DUPFD, 3);
+        if (out_fd < 0 || err_fd < 0) _exit(127);
         int null = open("/dev/null", O_RDONLY);
         if (null >= 0) { dup2(null, 0); if (null != 0) close(null); }
-        if (out_fd != 1) dup2(out_fd, 1);
-        if (err_fd != 2) dup2(err_fd, 2);
+        dup2(out_fd, 1);
+        dup2(err_fd, 2);
         // dup2 clears O_CLOEXEC on the copies; the originals close at exec.
         int flags = fcntl(1, F_GETFL);
         if (flags >= 0) fcntl(1, F_SETFL, flags & ~O_NONBLOCK);

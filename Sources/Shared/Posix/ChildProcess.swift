@@ -23,7 +23,7 @@ public final class ChildProcess: @unchecked Sendable {
     /// The read end of the child's standard error.
     public let errorOutput: Int32
     private var ending: Ending?
-    private var closed = false
+    private var outputClosed = false, errorOutputClosed = false
 
     /// The full path of `name` found on `searchPath` (a PATH value), or nil when no directory in
     /// it holds an executable of that name. A name with a slash is taken as it is.
@@ -48,15 +48,15 @@ public final class ChildProcess: @unchecked Sendable {
             throw error
         }
         var started: Int32 = 0
-        let result = Self.withCStrings([path] + arguments) { argv in
+        // The errno is read inside, before freeing the strings can change it.
+        let failure = Self.withCStrings([path] + arguments) { argv in
             Self.withCStrings(environment) { envp in
-                snapshare_spawn(path, argv, envp, outPipe[1], errPipe[1], &started)
+                snapshare_spawn(path, argv, envp, outPipe[1], errPipe[1], &started) == 0 ? 0 : snapshare_errno()
             }
         }
-        let failure = snapshare_errno()
         Syscall.close(outPipe[1])
         Syscall.close(errPipe[1])
-        guard result == 0 else {
+        guard failure == 0 else {
             Syscall.close(outPipe[0]); Syscall.close(errPipe[0])
             throw SystemError("exec(\(path))", errno: failure)
         }
@@ -94,12 +94,21 @@ public final class ChildProcess: @unchecked Sendable {
                 ending = Self.ending(status)
             }
         }
-        if !closed {
-            closed = true
-            Syscall.close(output)
+        closeOutput()
+        if !errorOutputClosed {
+            errorOutputClosed = true
             Syscall.close(errorOutput)
         }
         return ending
+    }
+
+    /// Closes our end of the child's standard output now: a child blocked writing to it gets
+    /// EPIPE (or SIGPIPE, at its default) at once rather than waiting for a reader. Safe to call
+    /// twice; `output` must not be used after it.
+    public func closeOutput() {
+        guard !outputClosed else { return }
+        outputClosed = true
+        Syscall.close(output)
     }
 
     private static func ending(_ status: Int32) -> Ending {

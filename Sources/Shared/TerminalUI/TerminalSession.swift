@@ -118,15 +118,33 @@ public final class TerminalSession: @unchecked Sendable {
     /// Waits up to `timeoutMilliseconds` (-1: no limit) for input, a signal or a wake-up, and
     /// decodes the input with `parser`. While `parser` holds an unfinished sequence the wait is
     /// 30 ms at most, and a sequence still unfinished then counts as the keys typed.
+    ///
+    /// The patience counts from when the unfinished sequence arrived, not from each wait: a
+    /// program woken often (the camera's preview, 30 times a second) does not cut a sequence
+    /// split across two reads into an Escape and stray keys.
     public func wait(timeoutMilliseconds: Int32, decodingWith parser: inout InputParser) throws(Terminal.Failure) -> Wakeup {
-        let waiting = parser.isWaiting
-        let timeout = waiting && (timeoutMilliseconds < 0 || timeoutMilliseconds > Self.sequencePatienceMilliseconds)
-            ? Self.sequencePatienceMilliseconds : timeoutMilliseconds
+        var timeout = timeoutMilliseconds
+        if parser.isWaiting {
+            let now = MonotonicClock.milliseconds()
+            if unfinishedSince == nil { unfinishedSince = now }
+            let left = Int32(clamping: max(0, Int64(Self.sequencePatienceMilliseconds) - (now - unfinishedSince!)))
+            if timeout < 0 || timeout > left { timeout = left }
+        } else {
+            unfinishedSince = nil
+        }
         var wakeup = try wait(timeoutMilliseconds: timeout)
         wakeup.events = parser.feed(wakeup.input)
-        if wakeup.input.isEmpty && waiting { wakeup.events += parser.flush() }
+        if !wakeup.input.isEmpty { unfinishedSince = nil }
+        if parser.isWaiting, wakeup.input.isEmpty, let since = unfinishedSince,
+           MonotonicClock.milliseconds() - since >= Int64(Self.sequencePatienceMilliseconds) {
+            wakeup.events += parser.flush()
+            unfinishedSince = nil
+        }
         return wakeup
     }
+
+    /// When the unfinished sequence `wait` holds began to wait for its rest.
+    private var unfinishedSince: Int64?
 
     private func wait(timeoutMilliseconds: Int32) throws(Terminal.Failure) -> Wakeup {
         var fds = [pollfd(fd: terminal.input, events: Int16(POLLIN), revents: 0),

@@ -107,9 +107,6 @@ enum FeedCommands {
             session = try context.authenticated()
             image = try takePicture(device: device, context: context)
             source = "the camera (\(device))"
-            // The preview may have lasted longer than the server keeps an idle connection: a
-            // request safe to repeat reconnects quietly, so the post itself goes on a live one.
-            _ = try? session.whoAmI()
         }
         let welcome = session.welcome
         let limits = welcome.postLimits

@@ -2,6 +2,7 @@ import Foundation
 import Wire
 import Crypto
 import TLS
+import Posix
 
 /// The client's logic, apart from any presentation: one connection to the server, logged in
 /// or not, with typed calls for every feature. The CLI prints what it returns; a full-screen
@@ -271,9 +272,11 @@ public final class SnapshareSession {
     public func request<Request: WireMessage, Reply: WireMessage>(
         _ message: Request, progress: ((Int, Int) -> Void)? = nil
     ) throws(ClientError) -> Reply {
-        // A connection already seen lost is replaced before anything is sent: the request is a
-        // new one, not a repeat, so this holds for posts and opens too.
-        if connectionLost { try reconnect() }
+        // A connection already seen lost, or idle so long the server has closed it (or is about
+        // to), is replaced before anything is sent: the request is a new one, not a repeat, so
+        // this holds for posts and opens too.
+        if connectionLost || idleTooLong { try reconnect() }
+        defer { lastExchange = MonotonicClock.milliseconds() }
         do {
             return try connection.expect(try connection.roundTrip(message, progress: progress))
         } catch where error.isConnectionLoss && Self.safeToRepeat.contains(Request.type) {
@@ -293,6 +296,18 @@ public final class SnapshareSession {
     /// Set when a request that may not be repeated lost its connection; the next request
     /// starts on a new one.
     private var connectionLost = false
+
+    /// When the last request was answered (or failed); the connection's idle time counts from it.
+    private var lastExchange = MonotonicClock.milliseconds()
+
+    /// The connection has been quiet for nearly the Welcome's idle timeout or longer: the
+    /// server closes it then, so it is not worth sending on (a quarter of the timeout, at most
+    /// 2 s, is kept as margin for the request on its way).
+    private var idleTooLong: Bool {
+        let timeout = Int64(welcome.idleTimeoutSeconds) * 1000
+        guard timeout > 0 else { return false }
+        return MonotonicClock.milliseconds() - lastExchange >= timeout - min(2000, timeout / 4)
+    }
 
     /// Requests that read and change nothing (an open spends a view; a post adds a snap).
     static let safeToRepeat: Set<MessageType> = [.ping, .whoAmI, .listFeeds, .listSnaps, .poll, .getSnapViews, .adminListUsers,

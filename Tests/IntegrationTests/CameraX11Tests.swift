@@ -14,12 +14,6 @@ struct CameraX11Tests {
     static let columns = 80, rows = 24
     static let magenta = RGBImage.Color(red: 255, green: 0, blue: 255)
 
-    static var ffmpegInstalled: Bool {
-        (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains {
-            FileManager.default.isExecutableFile(atPath: "\($0)/ffmpeg")
-        }
-    }
-
     /// `snapshare post --camera` for a new student, in `emulator`, reading `source`.
     static func post(in emulator: X11Terminal.Emulator, server: TestServer, source: String, pictures: String? = nil,
                      home: TemporaryDirectory) throws -> X11Terminal {
@@ -96,13 +90,13 @@ struct CameraX11Tests {
     }
 
     @Test("xterm as a VT340: the camera's preview in sixels, 4:3 above the caption, posted with Space and Enter",
-          .enabled(if: X11Terminal.isUsable(.xterm(sixel: true)) && ffmpegInstalled, "needs Xvfb, xterm, xdotool, ImageMagick and ffmpeg"))
+          .enabled(if: X11Terminal.isUsable(.xterm(sixel: true)) && CameraTools.ffmpegIsInstalled, "needs Xvfb, xterm, xdotool, ImageMagick and ffmpeg"))
     func xtermSixel() throws {
         try Self.run(.xterm(sixel: true), inset: 2)
     }
 
     @Test("kitty: the camera's preview through the kitty protocol, 4:3 above the caption, posted with Space and Enter",
-          .enabled(if: X11Terminal.isUsable(.kitty) && ffmpegInstalled, "needs Xvfb, kitty on software OpenGL, xdotool, ImageMagick and ffmpeg"))
+          .enabled(if: X11Terminal.isUsable(.kitty) && CameraTools.ffmpegIsInstalled, "needs Xvfb, kitty on software OpenGL, xdotool, ImageMagick and ffmpeg"))
     func kitty() throws {
         try Self.run(.kitty, inset: 0)
     }

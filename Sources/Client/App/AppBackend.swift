@@ -86,7 +86,9 @@ final class AppBackend: @unchecked Sendable {
     private let linkState = Mutex<Link>(.connected)
     /// The pause before the next reconnect; only the network queue touches it.
     private var pause = 0.25
-    private let wake: @Sendable () -> Void
+    /// Wakes the app's thread from any thread, so its loop runs again (a completion waits, or a
+    /// camera's frame arrived).
+    let wake: @Sendable () -> Void
     /// Jobs run on the calling thread and completions at once (tests: results in order, no thread).
     private let inline: Bool
 
@@ -115,9 +117,6 @@ final class AppBackend: @unchecked Sendable {
         lock.withLock { (self.session, self.connect) = (session, connect) }
         linkState.withLock { $0 = .connected }
     }
-
-    /// Wakes the app's thread from any thread, so the loop draws again: a camera's frame arrived.
-    func wakeApp() { wake() }
 
     /// Runs `work` with the session on the network queue; `then` runs on the app's thread with
     /// its result. `retry`: the call may run again after a reconnect (reads, and writes the

@@ -30,7 +30,7 @@ final class LiveCamera {
     init(device: CameraDevice, environment: [String: String], backend: AppBackend) throws(ClientError) {
         self.device = device
         self.backend = backend
-        capture = try CameraCapture(device: device, environment: environment, onChange: { [backend] in backend.wakeApp() })
+        capture = try CameraCapture(device: device, environment: environment, onChange: backend.wake)
     }
 
     deinit { capture.stop() }

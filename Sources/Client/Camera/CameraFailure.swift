@@ -5,7 +5,7 @@ enum CameraFailure {
 
     /// No frame arrived within `seconds`.
     static func noFrame(_ device: CameraDevice, seconds: Double) -> ClientError {
-        ClientError(.camera, "no picture from \(device) within \(seconds.formatted()) s: is another program using it?")
+        ClientError(.camera, "no picture from \(device) within \(seconds.secondsText) s: is another program using it?")
     }
 
     /// FFmpeg ended (`ending`) having written `stderr`, after `frames` frames.
@@ -37,5 +37,6 @@ enum CameraFailure {
 }
 
 private extension Double {
-    func formatted() -> String { self == rounded() ? String(Int(self)) : String(self) }
+    /// 10 as "10", 0.5 as "0.5".
+    var secondsText: String { self == rounded() ? String(Int(self)) : String(self) }
 }

@@ -88,22 +88,6 @@ struct CameraPreview {
         }
     }
 
-    /// `image` in the top `rows` rows: through the protocol (kitty's previous frame deleted in
-    /// the same update, so nothing flickers), else as half blocks, every row placed explicitly.
-    private func picture(_ image: RGBImage, columns: Int, rows: Int) -> [UInt8] {
-        var facts = facts
-        if let pixels = Terminal.pixelSize(of: session.terminal.output) { facts.window = pixels }
-        let area = Rect(x: 0, y: 0, width: columns, height: rows)
-        if let escapes = PictureCells(image).escapes(pictures, area: area, on: PictureTerminal(facts, columns: columns, rows: rows + 1)) {
-            return (pictures == .kitty ? PictureEscapes.kittyDeleteAll : []) + escapes
-        }
-        var bytes: [UInt8] = []
-        for (index, line) in renderer.render(image, columns: columns, rows: rows).enumerated() {
-            bytes += Array("\u{1B}[\(index + 1);1H".utf8) + Array(line.utf8)
-        }
-        return bytes
-    }
-
     /// One whole screen: the picture (or a wait) above a line of keys, as one synchronized update.
     private func draw(_ image: RGBImage?, taken: Bool, clear: Bool) throws(ClientError) {
         let size = Terminal.sizeOrDefault(of: session.terminal.output)
@@ -114,10 +98,13 @@ struct CameraPreview {
         if size.columns < Self.minimumColumns || size.rows < Self.minimumRows {
             bytes += Array("\u{1B}[2J\u{1B}[1;1HToo small".utf8)
         } else {
-            let shown = caption.count > size.columns ? String(caption.prefix(size.columns - 1)) + "…" : caption
-            let pad = max(0, (size.columns - shown.count) / 2)
-            bytes += Array("\u{1B}[\(size.rows);1H\u{1B}[0m\u{1B}[2K".utf8) + Array((String(repeating: " ", count: pad) + shown).utf8)
-            if let image { bytes += picture(image, columns: size.columns, rows: size.rows - 1) }
+            if let image {
+                // Drawn as a snap is drawn full screen, caption and all.
+                bytes += FullScreenImageView(image: image, terminal: session.terminal, renderer: renderer, caption: caption)
+                    .screen(columns: size.columns, rows: size.rows, pictures: pictures, facts: facts)
+            } else {
+                bytes += FullScreenImageView.captionLine(caption, columns: size.columns, rows: size.rows)
+            }
         }
         bytes += Array("\u{1B}[?2026l".utf8)
         do { try session.terminal.write(bytes) } catch { throw ClientError(.local, "cannot draw on the terminal: \(error)") }

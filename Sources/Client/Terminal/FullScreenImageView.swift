@@ -47,17 +47,22 @@ public struct FullScreenImageView: Sendable {
     /// Shows the image in `session` (started) until a key, drawn with `pictures`; a protocol
     /// picture is sized with the cells `facts` give.
     public func show(in session: TerminalSession, pictures: PictureProtocol, facts: TerminalFacts) throws(Terminal.Failure) -> [InputEvent] {
-        let cells = PictureCells(image)
         defer { if pictures == .kitty { try? session.terminal.write(PictureEscapes.kittyDeleteAll) } }
-        return try session.showUntilInput { columns, rows in
-            let area = Rect(x: 0, y: 0, width: columns, height: caption == nil ? rows : max(1, rows - 1))
-            var facts = facts
-            if let pixels = Terminal.pixelSize(of: session.terminal.output) { facts.window = pixels }
-            guard let picture = cells.escapes(pictures, area: area, on: PictureTerminal(facts, columns: columns, rows: rows)) else {
-                return frame(columns: columns, rows: rows)
-            }
-            return (pictures == .kitty ? PictureEscapes.kittyDeleteAll : []) + captionLine(columns: columns, rows: rows) + picture
+        return try session.showUntilInput { columns, rows in screen(columns: columns, rows: rows, pictures: pictures, facts: facts) }
+    }
+
+    /// The bytes of the whole screen, `columns` x `rows` cells: the caption on the last row and
+    /// the picture above it drawn with `pictures` (a kitty picture shown before deleted first),
+    /// sized with the cells `facts` and the terminal's current pixel size give; half blocks when
+    /// the protocol cannot draw it.
+    func screen(columns: Int, rows: Int, pictures: PictureProtocol, facts: TerminalFacts) -> [UInt8] {
+        let area = Rect(x: 0, y: 0, width: columns, height: caption == nil ? rows : max(1, rows - 1))
+        var facts = facts
+        if let pixels = Terminal.pixelSize(of: terminal.output) { facts.window = pixels }
+        guard let picture = PictureCells(image).escapes(pictures, area: area, on: PictureTerminal(facts, columns: columns, rows: rows)) else {
+            return frame(columns: columns, rows: rows)
         }
+        return (pictures == .kitty ? PictureEscapes.kittyDeleteAll : []) + Self.captionLine(caption, columns: columns, rows: rows) + picture
     }
 
     /// The bytes of one full-screen frame: every row positioned explicitly, so nothing scrolls;
@@ -69,11 +74,11 @@ public struct FullScreenImageView: Sendable {
             bytes += Array("\u{1B}[\(index + 1);1H".utf8)
             bytes += Array(line.utf8)
         }
-        return bytes + captionLine(columns: columns, rows: rows)
+        return bytes + Self.captionLine(caption, columns: columns, rows: rows)
     }
 
-    /// The caption, cut to the width and centred, on the last row (nothing without one).
-    private func captionLine(columns: Int, rows: Int) -> [UInt8] {
+    /// `caption`, cut to the width and centred, on the last row (nothing without one).
+    static func captionLine(_ caption: String?, columns: Int, rows: Int) -> [UInt8] {
         guard let caption, rows > 1 else { return [] }
         let text = PrintableText.clean(caption)
         let shown = text.count > columns ? String(text.prefix(max(0, columns - 1))) + "…" : text

@@ -99,10 +99,9 @@ enum CommandTree {
                             Give exactly one of --sample, --file or --camera. With --camera on a terminal the
                             camera's live preview fills the screen, drawn as snaps are (--pictures): Space takes
                             the picture, r retakes, Enter posts it (taking one first if none is taken), Esc
-                            cancels and posts nothing. Without
-                            a terminal (a script) --camera takes one picture after a one-second warm-up and posts
-                            it. The camera needs FFmpeg (`apt install ffmpeg`); a picture larger than the server
-                            allows is shrunk, like a file.
+                            cancels and posts nothing. Without a terminal (a script) --camera takes one picture
+                            after a one-second warm-up and posts it. The camera needs FFmpeg (`apt install
+                            ffmpeg`); a picture larger than the server allows is shrunk, like a file.
                             """,
                         options: [OptionSpec("--feed", valueName: "NAME", help: "the feed to post to (required)"),
                                   OptionSpec("--sample", valueName: "N", help: "post bundled sample N (see `snapshare samples`)"),

@@ -25,7 +25,7 @@ import Testing
     /// Every documented vector: the core ones below plus each feature area's.
     static func cases() -> [(String, Frame)] {
         coreCases() + AccountProtocolVectors.cases() + AdminProtocolVectors.cases() + PinProtocolVectors.cases()
-            + MovieProtocolVectors.cases() + version1Cases()
+            + MovieProtocolVectors.cases() + Version3ProtocolVectors.cases() + version1Cases()
     }
 
     /// The snaps the vectors show: one listed, one opened, one posted.
@@ -130,7 +130,12 @@ import Testing
             #expect(MessageType(rawValue: type.rawValue, version: 1) == nil, "\(type)")
             #expect(MessageType(rawValue: type.rawValue, version: 2) == type)
         }
-        #expect(MessageType.all.filter { !$0.exists(in: 1) }.count == 30, "Appendix A lists every type version 1 lacks")
+        // Appendix A names every type version 1 lacks, and section 7 every type version 4 brought.
+        let appendix = try #require(Self.document.components(separatedBy: "## Appendix A").last)
+            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for type in MessageType.all where !type.exists(in: 1) {
+            #expect(appendix.contains("**\(type.name)** (`\(String(format: "0x%04X", type.rawValue))`)"), "Appendix A omits \(type)")
+        }
         let frame = Frame(UpdateMovie(title: "a", movie: MovieInfo(title: "b", genre: "c", sales: 1)), requestID: 1)
         #expect(throws: WireError.self) { try frame.decode(UpdateMovie.self, version: 1) }
     }
@@ -173,10 +178,27 @@ import Testing
     @Test func everyErrorCodeIsDocumented() {
         let codes: [ErrorCode] = [.malformedFrame, .frameTooLarge, .helloRequired, .badMagic, .unsupportedVersion, .unknownMessageType,
                                   .tooManyInFlight, .timeout, .shuttingDown, .unexpectedMessage, .tooManyConnections, .authRequired, .badCredentials,
-                                  .usernameTaken, .badClassCode, .forbidden, .rateLimited, .sessionInvalid, .passwordChangeRequired, .invalidArgument,
+                                  .usernameTaken, .badClassCode, .forbidden, .rateLimited, .sessionInvalid, .passwordChangeRequired, .accountClosed,
+                                  .invalidArgument,
                                   .notFound, .alreadyViewed, .expired, .ownSnap, .alreadyExists, .imageTooLarge, .unsupportedImage,
-                                  .imageDimensionsTooLarge, .albumBusy, .internalError, .storageFailure]
+                                  .imageDimensionsTooLarge, .albumBusy, .quotaExceeded, .internalError, .storageFailure]
         for code in codes { #expect(Self.document.contains("| \(code.rawValue) | `\(code.name)` |"), "\(code)") }
+    }
+
+    @Test("the minimum sizes section 2 gives each record are the decoder's own")
+    func minimumSizesAreTheDecoders() throws {
+        let current = ProtocolConstants.current
+        let sizes: [(String, Int)] = [
+            ("Feed", FeedInfo.minimumEncodedSize), ("Snap", SnapInfo.minimumEncodedSize(in: current)), ("Viewer", SnapViewer.minimumEncodedSize),
+            ("User", UserInfo.minimumEncodedSize(in: current)), ("Stat", StatEntry.minimumEncodedSize), ("AuditRecord", AuditRecord.minimumEncodedSize),
+            ("Report", SnapReport.minimumEncodedSize), ("ReportedSnap", ReportedSnap.minimumEncodedSize),
+            ("ExportedSnap", ExportedSnap.minimumEncodedSize(in: current)), ("RosterMember", RosterMember.minimumEncodedSize),
+            ("Pin", PinInfo.encodedSize), ("Photo", PhotoInfo.minimumEncodedSize), ("Movie", MovieInfo.minimumEncodedSize),
+        ]
+        let sentence = try #require(Self.document.components(separatedBy: "each element has a minimum encoded size:").dropFirst().first)
+            .prefix { $0 != ")" }.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let documented = sentence.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(documented == sizes.map { "\($0.0) \($0.1)" }, "section 2's sizes, in this order")
     }
 
     @Test func everyMessageTypeHasAGoldenVector() {

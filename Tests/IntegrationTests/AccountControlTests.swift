@@ -142,9 +142,13 @@ struct AccountControlTests {
         try admin.setDisabled("omar", true)
         let newName = clientError { _ = try server.registeredSession("omar_real") }
         #expect(newName?.serverCode == .forbidden && newName?.message.contains("not on this class's roster") == true, "\(String(describing: newName))")
-        // A roster name without an account (deleted, here) may register.
+        // A deleted account's roster name goes with it: it no longer registers.
         try admin.deleteUser("ada")
-        _ = try server.registeredSession("ada")
+        #expect(clientError { _ = try server.registeredSession("ada") }?.serverCode == .forbidden)
+        // A roster name nobody has claimed registers, once.
+        try server.openStore().putRosterEntry(RosterEntry(name: "pat", displayName: "Pat", isAdmin: false, addedAt: 0))
+        _ = try server.registeredSession("pat")
+        #expect(clientError { _ = try server.registeredSession("PAT") }?.serverCode == .usernameTaken)
 
         var closed = server.configuration
         closed.registration = .closed

@@ -188,7 +188,7 @@ struct PostgresBackupTests {
         // Each restore adds its own line to the audit log; every other table is copied as it is.
         func rows(_ output: String) -> [Substring] { all(output).filter { !$0.contains("audit_log") } }
         func audited(_ output: String) -> Int? { all(output).first { $0.contains("audit_log") }?.split(separator: " ").last.flatMap { Int($0) } }
-        #expect(all(first.stdout).count == 18, "every table")
+        #expect(all(first.stdout).count == 19, "every table")
         #expect(audited(second.stdout) == audited(first.stdout).map { $0 + 1 } && audited(third.stdout) == audited(first.stdout).map { $0 + 2 },
                 "\(first.stdout)\n\(third.stdout)")
         #expect(rows(first.stdout) == rows(second.stdout) && rows(second.stdout) == rows(third.stdout), "\(first.stdout)\n\(third.stdout)")

@@ -206,9 +206,10 @@ struct ProtocolVersionTests {
     @Test("a client newer than the server is refused with the versions served and what to do")
     func newerClientIsRefused() throws {
         let server = try TestServer()
-        let refused = try Self.refusal(server, hello: Version1.hello("future", min: 4, max: 5))
+        let next = ProtocolConstants.current + 1
+        let refused = try Self.refusal(server, hello: Version1.hello("future", min: next, max: next + 1))
         #expect(refused.code == ErrorCode.unsupportedVersion.rawValue && refused.fatal)
-        #expect(refused.message.contains("versions 1-3") && refused.message.contains("4-5")
+        #expect(refused.message.contains("versions 1-\(ProtocolConstants.current)") && refused.message.contains("\(next)-\(next + 1)")
                 && refused.message.contains("upgrade snapshare-server"), "\(refused.message)")
         let backwards = try Self.refusal(server, hello: Version1.hello("backwards", min: 2, max: 1))
         #expect(backwards.code == ErrorCode.unsupportedVersion.rawValue, "\(backwards.message)")

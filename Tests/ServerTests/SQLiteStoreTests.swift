@@ -29,7 +29,7 @@ struct SQLiteStoreTests {
                     "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
                 ) { $0.string("name") }
                 #expect(tables == ["access_epoch", "albums", "audit_log", "device_tokens", "feeds", "map_states", "movies", "photo_images", "photo_thumbnails", "photos",
-                                   "pins", "reports", "roster", "sessions", "snap_images", "snaps", "suspensions", "throttle_budgets", "users", "views"])
+                                   "pins", "rejected_snaps", "reports", "roster", "sessions", "snap_images", "snaps", "suspensions", "throttle_budgets", "users", "views"])
                 let feeds = try store.feedSummaries(viewerID: 0, now: 0).map(\.name)
                 #expect(feeds == ["Dog Spots", "Memes", "Random"])
                 try store.deleteFeed(named: "memes")

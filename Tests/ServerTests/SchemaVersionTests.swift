@@ -26,8 +26,9 @@ struct SchemaVersionTests {
         let db = try #require(first.postgresConnection)
         try db.execute("DELETE FROM schema_versions WHERE version > \(7)")
         try db.executeScript("DROP TABLE device_tokens; DROP TABLE audit_log; DROP TABLE reports; DROP TABLE suspensions; "
-                             + "DROP TABLE roster; DROP TRIGGER access_epoch_user_changed ON users; "
-                             + "ALTER TABLE users DROP COLUMN disabled, DROP COLUMN must_change_password; "
+                             + "DROP TABLE roster; DROP TABLE rejected_snaps; DROP TRIGGER access_epoch_user_changed ON users; "
+                             + "ALTER TABLE users DROP COLUMN disabled, DROP COLUMN must_change_password, DROP COLUMN last_sign_in_at, "
+                             + "DROP COLUMN one_time_hash; "
                              + "ALTER TABLE snaps DROP COLUMN awaiting_approval; "
                              + "CREATE TRIGGER access_epoch_user_changed AFTER UPDATE OF is_admin, password_hash ON users "
                              + "FOR EACH ROW EXECUTE FUNCTION bump_access_epoch()")

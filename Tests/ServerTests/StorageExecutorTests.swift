@@ -28,7 +28,7 @@ struct StorageExecutorTests {
             #expect(outcomes.counts == ["ok": writes])
             // The gate's batch, then 400 queued writes in batches of at most 256.
             #expect(executor.committedBatchCount == 3)
-            let users = try executor.readSync { store in try store.userSummaries().count }
+            let users = try executor.readSync { store in try store.userSummaries(now: 0).count }
             #expect(users == writes)
         }
     }
@@ -61,7 +61,7 @@ struct StorageExecutorTests {
             #expect(outcomes.labels == ["ann", "bea", "ann again", "dan"])  // completions in submission order
             #expect(outcomes.results == ["ok", "Planned()", "conflict", "ok"])
             #expect(executor.committedBatchCount == 2)  // the gate's batch and one batch of four
-            let names = try executor.readSync { store in try store.userSummaries().map(\.name) }
+            let names = try executor.readSync { store in try store.userSummaries(now: 0).map(\.name) }
             #expect(names == ["ann", "dan"])
         }
     }

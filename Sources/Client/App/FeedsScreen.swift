@@ -121,6 +121,10 @@ final class FeedsScreen: AppScreen {
             app.setStatus("You already opened this snap: each snap opens once", isError: true)
         case .pending:
             app.setStatus("Your snap awaits an admin's approval; nobody else sees it yet")
+        case .rejected:
+            app.overlay = .text(title: "An admin rejected your snap in \(snap.feed)",
+                                lines: [snap.note.isEmpty ? "No reason was given." : "Why: \(PrintableText.clean(snap.note))",
+                                        "Nobody else saw it, and its picture is gone. u dismisses this notice."])
         case .sent:
             app.request(retry: true, { session throws(ClientError) in try session.snapViews(snap.id) }, then: { [self] views in
                 let names = views.viewers.map { "\($0.username) · \(TimeAgo.describe($0.viewedAt, now: app.now))" }
@@ -177,6 +181,7 @@ final class FeedsScreen: AppScreen {
                 case .sent where !snap.isOpenedCountKnown: "➤ sent"
                 case .sent: "➤ sent · opened by \(snap.openedCount)"
                 case .pending: "◌ awaiting approval"
+                case .rejected: "✕ rejected" + (snap.note.isEmpty ? "" : ": \(PrintableText.clean(snap.note))")
                 }
                 let style = Style(foreground: snap.state == .unread ? app.decorations.unread : .standard, bold: snap.state == .unread,
                                   reverse: isSelected)

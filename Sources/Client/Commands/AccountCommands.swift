@@ -31,19 +31,26 @@ enum AccountCommands {
             _ = try session.feeds()
             return
         } catch let error where error.serverCode == .passwordChangeRequired {}
-        let new: String
         if context.parsed.flag("--password-stdin") {
             guard let line = readLine(strippingNewline: true) else {
                 context.console.err("Your password is a one-time password from your instructor: choose your own with `snapshare passwd` "
                                     + "before anything else (or give it as a second line with --password-stdin).")
                 return
             }
-            new = line
+            try session.changePassword(from: current, to: line)
         } else {
             context.console.err("Your password is a one-time password from your instructor; choose your own now.")
-            new = try PasswordInput.read(context, confirm: true, prompt: "New password: ")
+            // A refused choice (the one-time password itself, one too short) is asked again, a few times.
+            for attempt in 1...3 {
+                let new = try PasswordInput.read(context, confirm: true, prompt: "New password: ")
+                do {
+                    try session.changePassword(from: current, to: new)
+                    break
+                } catch where error.serverCode == .invalidArgument && attempt < 3 {
+                    context.console.err(PrintableText.clean(error.message) + ". Try another.")
+                }
+            }
         }
-        try session.changePassword(from: current, to: new)
         context.console.err("Password changed: from now on, log in with the one you chose.")
     }
 

@@ -1,4 +1,6 @@
+import ClassExport
 import CommandLineParsing
+import Wire
 
 /// admin create-feed | delete-feed | reset-feed | reset-feeds --all | delete-snap | restore-view | users | stats
 /// | unlock | promote | demote | reset-password.
@@ -54,22 +56,60 @@ enum AdminCommands {
     static func users(_ context: CommandContext) throws(ClientError) {
         let session = try context.authenticated()
         let users = try session.users()
+        func optional(_ text: String) -> JSONValue { text.isEmpty ? .null : .string(text) }
+        func time(_ milliseconds: Int64) -> JSONValue { milliseconds > 0 ? .string(Timestamp.iso8601(milliseconds)) : .null }
         if context.json {
             context.printJSON(.array(users.map {
-                .object([("username", .string($0.username)), ("admin", .bool($0.isAdmin)),
-                         ("created_at", .string(Timestamp.iso8601($0.createdAt))),
+                .object([("username", .string($0.username)), ("display_name", optional($0.displayName)), ("roster_name", optional($0.rosterName)),
+                         ("admin", .bool($0.isAdmin)), ("disabled", .bool($0.isDisabled)), ("suspended_until", time($0.suspendedUntil)),
+                         ("one_time_password", .bool($0.hasOneTimePassword)),
+                         ("created_at", .string(Timestamp.iso8601($0.createdAt))), ("last_sign_in", time($0.lastSignIn)),
                          ("posts", .int(Int64($0.postCount))), ("views", .int(Int64($0.viewCount)))])
             }))
             return
         }
-        var table = TextTable(columns: [.init("USER"), .init("ROLE"), .init("POSTS", alignment: .right),
+        var table = TextTable(columns: [.init("USER"), .init("DISPLAY NAME"), .init("ROLE"), .init("STATE"), .init("POSTS", alignment: .right),
                                         .init("VIEWS", alignment: .right), .init("JOINED")])
         let now = Timestamp.now()
         for user in users {
-            table.append([user.username, user.isAdmin ? "admin" : "student", "\(user.postCount)", "\(user.viewCount)",
-                          TimeAgo.describe(user.createdAt, now: now)])
+            table.append([user.username, user.displayName, user.isAdmin ? "admin" : "student", state(of: user, now: now),
+                          "\(user.postCount)", "\(user.viewCount)", TimeAgo.describe(user.createdAt, now: now)])
         }
         context.console.raw(table.render() + "\n")
+        if session.protocolVersion < 4 {
+            context.console.out("(This server's protocol version \(session.protocolVersion) does not say who is disabled, suspended or on a one-time password.)")
+        }
+    }
+
+    /// What stands out about an account: disabled, suspended (until when), still on a one-time password; `ok` otherwise.
+    static func state(of user: UserInfo, now: Int64) -> String {
+        var states: [String] = []
+        if user.isDisabled { states.append("disabled") }
+        if user.suspendedUntil > now { states.append("suspended until \(ClassExport.readable(user.suspendedUntil)) UTC") }
+        if user.hasOneTimePassword { states.append("one-time password") }
+        return states.isEmpty ? "ok" : states.joined(separator: ", ")
+    }
+
+    static func roster(_ context: CommandContext) throws(ClientError) {
+        let session = try context.authenticated()
+        let members = try session.roster()
+        if context.json {
+            context.console.raw(RosterReport.json(members) + "\n")
+            return
+        }
+        if !members.isEmpty {
+            var table = TextTable(columns: RosterReport.header.map { TextTable.Column($0) })
+            for row in RosterReport.rows(members) { table.append(row) }
+            context.console.raw(table.render() + "\n")
+        }
+        context.console.out(RosterReport.summary(members))
+    }
+
+    static func removeFromRoster(_ context: CommandContext) throws(ClientError) {
+        let name = context.parsed.positional(0) ?? ""
+        let session = try context.authenticated()
+        try session.removeFromRoster(name)
+        context.console.out("Took \(name) off the roster: the name no longer registers (an account that claimed it keeps its account).")
     }
 
     static func stats(_ context: CommandContext) throws(ClientError) {

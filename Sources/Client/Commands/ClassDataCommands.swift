@@ -40,7 +40,7 @@ enum ClassDataCommands {
         var after: UInt64 = 0
         var done = 0
         while true {
-            let page = try session.exportSnaps(after: after)
+            let page = try session.exportSnaps(after: after, includePending: context.parsed.flag("--include-pending"))
             guard let last = page.snaps.last else { break }
             for snap in page.snaps {
                 var picture: [UInt8]?

@@ -28,6 +28,14 @@ struct Command: Sendable {
         self.subcommands = subcommands
     }
 
+    /// A command that runs, and has subcommands of its own (`admin roster` lists, `admin roster remove` edits).
+    init(_ name: String, summary: String, discussion: String = "", flags: [FlagSpec] = [], subcommands: [Command],
+         exitCodes: [ExitCodeSpec] = [], run: @escaping Runner) {
+        spec = CommandSpec(name, summary: summary, discussion: discussion, flags: flags, exitCodes: exitCodes, runsWithoutSubcommand: true)
+        self.run = run
+        self.subcommands = subcommands
+    }
+
     /// The parser's tree of this command and everything below it.
     var tree: CommandSpec {
         var tree = spec

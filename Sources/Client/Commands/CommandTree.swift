@@ -278,7 +278,20 @@ enum CommandTree {
                 Command("delete-snap", summary: "Delete one snap", arguments: [ArgumentSpec("ID", help: "the snap id")], exitCodes: exitCodes, run: AdminCommands.deleteSnap),
                 Command("restore-view", summary: "Give one user one more view of a snap",
                             arguments: [ArgumentSpec("SNAP_ID", help: "the snap id"), ArgumentSpec("USER", help: "the user")], exitCodes: exitCodes, run: AdminCommands.restoreView),
-                Command("users", summary: "List the accounts", flags: [json], exitCodes: exitCodes, run: AdminCommands.users),
+                Command("users", summary: "List the accounts: display names, roles, and who is disabled, suspended or on a one-time password",
+                        flags: [json], exitCodes: exitCodes, run: AdminCommands.users),
+                Command("roster", summary: "Show the roster: each name, who claimed it, and who has not registered or signed in yet",
+                        discussion: """
+                            A roster name belongs to the account that claimed it (by registering it, or made by the
+                            server's import-roster): a rename carries it along, so nobody else can register the old
+                            name, and delete-user takes it off the roster. 'roster remove NAME' takes a name off.
+                            """,
+                        flags: [json],
+                        subcommands: [
+                            Command("remove", summary: "Take a name off the roster (an account that claimed it keeps its account)",
+                                    arguments: [ArgumentSpec("NAME", help: "the roster name")], exitCodes: exitCodes, run: AdminCommands.removeFromRoster),
+                        ],
+                        exitCodes: exitCodes, run: AdminCommands.roster),
                 Command("stats", summary: "Show server counters", flags: [json], exitCodes: exitCodes, run: AdminCommands.stats),
                 Command("audit", summary: "Show the audit log: every admin action, when, who, what, the target and the result",
                             options: [OptionSpec("--since", valueName: "DURATION", help: "only the last DURATION, e.g. 7d (default: everything)")],
@@ -287,8 +300,14 @@ enum CommandTree {
                             flags: [json], exitCodes: exitCodes, run: ModerationCommands.reports),
                 Command("approve", summary: "Approve a snap awaiting approval (--moderation queue): everyone sees it from now on",
                             arguments: [ArgumentSpec("SNAP_ID", help: "the snap")], exitCodes: exitCodes, run: ModerationCommands.approve),
-                Command("reject", summary: "Reject a snap awaiting approval: it is deleted with its picture",
-                            arguments: [ArgumentSpec("SNAP_ID", help: "the snap")], exitCodes: exitCodes, run: ModerationCommands.reject),
+                Command("reject", summary: "Reject a snap awaiting approval: its picture is deleted, and its poster sees it was rejected",
+                            discussion: """
+                                The poster sees the snap as rejected in their feed listing and the app, with your reason,
+                                until they dismiss it (snapshare unsend ID) or it would have expired. Nobody else ever saw it.
+                                """,
+                            arguments: [ArgumentSpec("SNAP_ID", help: "the snap")],
+                            options: [OptionSpec("--reason", valueName: "TEXT", help: "why, for the poster (up to 200 characters)")],
+                            exitCodes: exitCodes, run: ModerationCommands.reject),
                 Command("resolve", summary: "Close a snap's reports: --dismiss (it stays) or --delete (it goes), optionally suspending its poster",
                             arguments: [ArgumentSpec("SNAP_ID", help: "the reported snap")],
                             options: [OptionSpec("--suspend-poster", valueName: "DURATION", help: "also suspend the poster that long, e.g. 7d")],
@@ -320,7 +339,8 @@ enum CommandTree {
                                 view is spent. The folder must be new or empty; everything in it is for your user alone.
                                 """,
                             options: [OptionSpec("--to", valueName: "DIR", help: "the new folder")],
-                            flags: [json], exitCodes: exitCodes, run: ClassDataCommands.export),
+                            flags: [FlagSpec("--include-pending", help: "also snaps awaiting approval (marked as such; left out otherwise)"), json],
+                            exitCodes: exitCodes, run: ClassDataCommands.export),
                 Command("view", summary: "Look at any snap's picture without spending a view or appearing among its viewers",
                             arguments: [ArgumentSpec("SNAP_ID", help: "the snap id")], options: [pictures], exitCodes: exitCodes, run: ClassDataCommands.view),
                 Command("unlock", summary: "Lift the login throttle of a user name, or of an address (after too many wrong passwords or class codes)",

@@ -80,9 +80,11 @@ enum ModerationCommands {
 
     static func reject(_ context: CommandContext) throws(ClientError) {
         let id = try context.identifier(0, "SNAP_ID")
+        let reason = context.parsed.string("--reason")?.trimmingCharacters(in: .whitespaces) ?? ""
         let session = try context.authenticated()
-        try session.approve(snapID: id, false)
-        context.console.out("Rejected snap \(id): it is deleted with its picture.")
+        try session.approve(snapID: id, false, reason: reason)
+        context.console.out("Rejected snap \(id): its picture is deleted, and its poster sees that it was rejected"
+                            + (reason.isEmpty ? " (no reason given)." : ", and why."))
     }
 
     static func resolve(_ context: CommandContext) throws(ClientError) {
@@ -139,7 +141,7 @@ enum ModerationCommands {
         let session = try context.authenticated()
         try context.confirm("Delete the account \(PrintableText.clean(user)) with all their snaps, views, pins, albums and movies?")
         try session.deleteUser(user)
-        context.console.out("Deleted \(user) and everything theirs.")
+        context.console.out("Deleted \(user) and everything theirs; their roster name, if they had one, is off the roster.")
     }
 
     static func unsuspend(_ context: CommandContext) throws(ClientError) {

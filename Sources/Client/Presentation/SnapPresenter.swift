@@ -15,6 +15,8 @@ enum SnapPresenter {
             ("width", .int(Int64(snap.width))),
             ("height", .int(Int64(snap.height))),
             ("opened", snap.state == .sent && snap.isOpenedCountKnown ? .int(Int64(snap.openedCount)) : .null),
+            // Why an admin rejected it (state "rejected"); null for every other state.
+            ("rejection_reason", snap.state == .rejected ? .string(snap.note) : .null),
         ])
     }
 
@@ -31,6 +33,8 @@ enum SnapPresenter {
         case .sent where !snap.isOpenedCountKnown: "➤ sent (this server does not count opens)"
         case .sent: snap.openedCount == 0 ? "➤ sent, not opened yet" : "➤ sent, opened by \(snap.openedCount)"
         case .pending: "◌ awaiting an admin's approval (only you see it)"
+        case .rejected: "✕ rejected by an admin" + (snap.note.isEmpty ? "" : ": \(PrintableText.clean(snap.note))")
+            + " (only you see this; snapshare unsend \(snap.id) dismisses it)"
         }
     }
 

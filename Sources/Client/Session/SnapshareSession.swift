@@ -222,9 +222,15 @@ public final class SnapshareSession {
     }
     /// The snaps awaiting approval, the longest waiting first.
     public func pending() throws(ClientError) -> [ExportedSnap] { (try request(AdminListPending()) as PendingSnaps).snaps }
-    public func approve(snapID: UInt64, _ approve: Bool) throws(ClientError) {
-        let _: Ok = try request(AdminApproveSnap(snapID: snapID, approve: approve))
+    /// Approves a snap awaiting approval, or rejects it, telling its poster `reason` (protocol 4).
+    public func approve(snapID: UInt64, _ approve: Bool, reason: String = "") throws(ClientError) {
+        if !reason.isEmpty { try requireVersion(4, for: "a rejection's reason (reject without --reason)") }
+        let _: Ok = try request(AdminApproveSnap(snapID: snapID, approve: approve, reason: reason))
     }
+    /// The class's roster, each name with the account that claimed it (protocol 4).
+    public func roster() throws(ClientError) -> [RosterMember] { (try request(AdminListRoster()) as Roster).members }
+    /// Takes a name off the roster (protocol 4).
+    public func removeFromRoster(_ name: String) throws(ClientError) { let _: Ok = try request(AdminRemoveRosterEntry(name: name)) }
     /// The open reports, the longest waiting first.
     public func reports() throws(ClientError) -> [ReportedSnap] { (try request(AdminListReports()) as Reports).snaps }
     public func resolveReport(snapID: UInt64, _ resolution: ReportResolution, suspendFor: Int64 = 0) throws(ClientError) {
@@ -241,9 +247,11 @@ public final class SnapshareSession {
         let _: Ok = try request(AdminRenameUser(username: username, newName: newName))
     }
     public func deleteUser(_ username: String) throws(ClientError) { let _: Ok = try request(AdminDeleteUser(username: username)) }
-    /// One page of every stored snap after `afterID`, lowest id first, and how many there are in all.
-    public func exportSnaps(after afterID: UInt64) throws(ClientError) -> ExportedSnaps {
-        try request(AdminExportSnaps(afterID: afterID, limit: 200))
+    /// One page of every stored snap after `afterID` (those awaiting approval only with
+    /// `includePending`, protocol 4), lowest id first, and how many there are in all.
+    public func exportSnaps(after afterID: UInt64, includePending: Bool = false) throws(ClientError) -> ExportedSnaps {
+        if includePending { try requireVersion(4, for: "snaps awaiting approval in an export") }
+        return try request(AdminExportSnaps(afterID: afterID, limit: 200, includePending: includePending))
     }
     /// Any snap's picture, as an admin, without spending a view.
     public func adminView(_ snapID: UInt64) throws(ClientError) -> SnapImage {
@@ -263,6 +271,17 @@ public final class SnapshareSession {
     }
     public func resetPassword(of username: String, to password: String) throws(ClientError) {
         let _: Ok = try request(AdminResetPassword(username: username, newPassword: password))
+    }
+
+    /// The protocol version this session's connection settled on.
+    public var protocolVersion: UInt16 { connection.protocolVersion }
+
+    /// Refuses, before anything is sent, what the server's protocol version cannot carry.
+    private func requireVersion(_ version: UInt16, for what: String) throws(ClientError) {
+        guard connection.protocolVersion >= version else {
+            throw ClientError(.incompatible, "the server at \(settings.serverKey) speaks protocol version \(connection.protocolVersion), which has no "
+                              + "room for \(what); ask its operator to upgrade snapshare-server")
+        }
     }
 
     /// One request, one typed reply. A request that changes nothing on the server (a listing,
@@ -311,7 +330,7 @@ public final class SnapshareSession {
 
     /// Requests that read and change nothing (an open spends a view; a post adds a snap).
     static let safeToRepeat: Set<MessageType> = [.ping, .whoAmI, .listFeeds, .listSnaps, .poll, .getSnapViews, .adminListUsers,
-                                                 .adminStats, .listPins, .getAlbum, .getPhoto, .getMapState, .findMovie, .listMovies]
+                                                 .adminStats, .adminListRoster, .listPins, .getAlbum, .getPhoto, .getMapState, .findMovie, .listMovies]
 
     /// How many times a lost connection was replaced by a new one (see `request`).
     public private(set) var reconnections = 0

@@ -13,13 +13,8 @@ enum AuditReport {
     /// One line per entry: time (UTC), who, what, target, result.
     static func table(_ entries: [AuditRecord]) -> String {
         guard !entries.isEmpty else { return "No admin actions recorded in that time.\n" }
-        let rows = entries.map { [time($0.at), $0.actor, $0.action, $0.target, $0.result] }
-        let header = ["TIME", "WHO", "ACTION", "TARGET", "RESULT"]
-        let widths = (0..<header.count).map { column in (rows + [header]).map { $0[column].count }.max() ?? 0 }
-        return ([header] + rows).map { row in
-            row.enumerated().map { index, cell in index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0) }
-                .joined(separator: "  ")
-        }.joined(separator: "\n") + "\n"
+        return PlainTable.render(header: ["TIME", "WHO", "ACTION", "TARGET", "RESULT"],
+                                 rows: entries.map { [time($0.at), $0.actor, $0.action, $0.target, $0.result] }) + "\n"
     }
 
     /// A JSON array of objects with `at` (milliseconds), `time`, `actor`, `action`, `target`, `result`.

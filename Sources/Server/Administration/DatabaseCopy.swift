@@ -12,7 +12,11 @@ import SQL
 /// handed out twice), and every table is counted on both sides. A count that differs commits
 /// nothing. Login throttle budgets are not copied: they only matter for minutes.
 enum DatabaseCopy {
-    enum Kind { case integer, real, text, blob, bool }
+    enum Kind {
+        case integer, real, text, blob, bool
+        /// An integer that may be NULL (a roster entry nobody has claimed).
+        case optionalInteger
+    }
 
     struct Table {
         let name: String
@@ -28,7 +32,8 @@ enum DatabaseCopy {
     /// Parents before children, so every foreign key finds its row.
     static let tables: [Table] = [
         Table(name: "users", columns: [("id", .integer), ("name", .text), ("password_hash", .text), ("is_admin", .bool), ("created_at", .integer),
-                                       ("disabled", .bool), ("must_change_password", .bool)],
+                                       ("disabled", .bool), ("must_change_password", .bool), ("last_sign_in_at", .integer),
+                                       ("one_time_hash", .text)],
               order: "id"),
         Table(name: "sessions", columns: [("token_hash", .blob), ("user_id", .integer), ("created_at", .integer), ("expires_at", .integer),
                                           ("last_used_at", .integer)], order: "token_hash", identity: false),
@@ -37,6 +42,10 @@ enum DatabaseCopy {
                                        ("expires_at", .integer), ("byte_count", .integer), ("width", .integer), ("height", .integer),
                                        ("format", .integer), ("sha256", .blob), ("image_erased", .bool),
                                        ("awaiting_approval", .bool)], order: "id"),
+        Table(name: "rejected_snaps", columns: [("id", .integer), ("feed_id", .integer), ("poster_id", .integer), ("posted_at", .integer),
+                                                ("expires_at", .integer), ("byte_count", .integer), ("width", .integer), ("height", .integer),
+                                                ("format", .integer), ("reason", .text), ("rejected_at", .integer)],
+              order: "id", identity: false),
         Table(name: "snap_images", columns: [("snap_id", .integer), ("bytes", .blob)], order: "snap_id", page: 20, identity: false),
         Table(name: "views", columns: [("snap_id", .integer), ("viewer_id", .integer), ("claimed_at", .integer)],
               order: "snap_id, viewer_id", identity: false),
@@ -63,7 +72,8 @@ enum DatabaseCopy {
               order: "snap_id, reporter_id", identity: false),
         Table(name: "suspensions", columns: [("user_id", .integer), ("until", .integer), ("reason", .text), ("suspended_by", .text),
                                              ("suspended_at", .integer)], order: "user_id", identity: false),
-        Table(name: "roster", columns: [("name", .text), ("display_name", .text), ("role", .text), ("added_at", .integer)],
+        Table(name: "roster", columns: [("name", .text), ("display_name", .text), ("role", .text), ("added_at", .integer),
+                                        ("claimed_by", .optionalInteger)],
               order: "name", identity: false),
         Table(name: "device_tokens", columns: [("token_hash", .blob), ("user_id", .integer), ("created_at", .integer),
                                                ("last_used_at", .integer)], order: "token_hash", identity: false),
@@ -128,6 +138,7 @@ enum DatabaseCopy {
                     case .text: .text(row.string(name))
                     case .blob: .blob(row.bytes(name))
                     case .bool: .bool(row.bool(name))
+                    case .optionalInteger: row.isNull(name) ? .null : .integer(row.int64(name))
                     }
                 }
             }

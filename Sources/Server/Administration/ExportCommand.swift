@@ -5,15 +5,16 @@ import Wire
 /// `snapshare-server export --to DIR`: the class's snaps from the database as files (see
 /// `ClassExport`), read while the server runs, a page at a time; no view is spent.
 public enum ExportCommand {
-    /// Exports `store` into `directory`; returns what was written.
-    public static func run(from store: SQLStore, to directory: String, now: Int64,
+    /// Exports `store` into `directory` (snaps awaiting approval only with `includePending`);
+    /// returns what was written.
+    public static func run(from store: SQLStore, to directory: String, now: Int64, includePending: Bool = false,
                            progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }) throws -> ClassExport.Summary {
         var export = try ClassExport(directory: directory, exportedAt: now)
         for feed in try store.feedSummaries(viewerID: 0, now: now) { try export.addFeed(feed.name) }
         var after: Int64 = 0
         var done = 0
         while true {
-            let page = try store.exportedSnaps(afterID: after, limit: RequestHandler.exportPage)
+            let page = try store.exportedSnaps(afterID: after, limit: RequestHandler.exportPage, includePending: includePending)
             guard let last = page.snaps.last else { break }
             for snap in page.snaps {
                 var picture: [UInt8]?

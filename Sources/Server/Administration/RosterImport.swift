@@ -9,8 +9,10 @@ import Wire
 /// accounts. The CSV has a header row naming `username` and, optionally, `display_name` and
 /// `role` (`student`, the default, or `admin`). Every good row goes on the roster; a name with
 /// no account yet gets one with a one-time password, written to OUT.csv (mode 0600, never over
-/// a file) for the instructor to hand out, which its owner must change at first login. A bad
-/// row is reported with its line and skipped; the good ones are imported all the same.
+/// a file) for the instructor to hand out, which its owner must change at first login. A name
+/// whose account exists (or whose roster entry an account claimed and was renamed from) keeps
+/// that account. A bad row is reported with its line and skipped; the good ones are imported all
+/// the same.
 public enum RosterImport {
     /// One row that was not imported, and why.
     public struct Refusal: Sendable, Equatable, CustomStringConvertible {
@@ -27,8 +29,14 @@ public enum RosterImport {
         public var refused: [Refusal]
     }
 
+    /// A good row: the entry and the line it came from.
+    struct Row: Sendable {
+        var line: Int
+        var entry: RosterEntry
+    }
+
     /// The good rows of `csv`, and the refusals.
-    static func rows(_ csv: [UInt8], now: Int64) throws -> (entries: [RosterEntry], refused: [Refusal]) {
+    static func rows(_ csv: [UInt8], now: Int64) throws -> (entries: [Row], refused: [Refusal]) {
         let records: [CSVReader.Record]
         do { records = try CSVReader().records(csv) } catch { throw ConfigurationError("the roster is not CSV: \(error)") }
         guard let header = records.first else { throw ConfigurationError("the roster is empty; it needs a header row naming username") }
@@ -37,7 +45,7 @@ public enum RosterImport {
             throw ConfigurationError("line \(header.line): the header row names no username column (it has: \(columns.joined(separator: ", ")))")
         }
         let displayColumn = columns.firstIndex(of: "display_name"), roleColumn = columns.firstIndex(of: "role")
-        var entries: [RosterEntry] = [], refused: [Refusal] = [], seen: Set<String> = []
+        var entries: [Row] = [], refused: [Refusal] = [], seen: Set<String> = []
         for record in records.dropFirst() {
             func field(_ index: Int?) -> String {
                 guard let index, index < record.fields.count else { return "" }
@@ -63,7 +71,7 @@ public enum RosterImport {
                 refused.append(Refusal(line: record.line, reason: "\(name): the display name is over 80 characters or has control characters"))
                 continue
             }
-            entries.append(RosterEntry(name: name, displayName: shown, isAdmin: role == "admin", addedAt: now))
+            entries.append(Row(line: record.line, entry: RosterEntry(name: name, displayName: shown, isAdmin: role == "admin", addedAt: now)))
         }
         return (entries, refused)
     }
@@ -76,30 +84,51 @@ public enum RosterImport {
             throw ConfigurationError("\(passwordsPath) exists already; name a new file for the one-time passwords")
         }
         let now = WallClock.system.now()
-        let (entries, refused) = try rows([UInt8](data), now: now)
-        // Who needs an account, and their one-time passwords hashed before the write.
-        // (A new class has no database yet: nobody has an account.)
+        let (rows, badRows) = try rows([UInt8](data), now: now)
+        // Who needs an account, and their one-time passwords hashed before the write: a name with
+        // no account whose entry nobody has claimed. (A new class has no database yet.)
         let store = try? Backup.source(for: configuration(dataDirectory, database))
-        let existing = try Set(store?.existingNames(entries.map(\.name)) ?? [])
-        let newcomers = entries.filter { !existing.contains($0.name.lowercased()) }
+        let newcomers = try rows.filter { row in try store?.needsAccount(row.entry.name) ?? true }
         let hasher = PasswordHasher()
         let passwords = newcomers.map { _ in oneTimePassword() }
         let hashes = try passwords.map { try hasher.hash(password: $0) }
-        let created = try OfflineAdmin.write(dataDirectory: dataDirectory, database: database,
-                                             audit: ("admin import-roster", "\(entries.count) names from \(csvPath)")) { store -> [String] in
-            for entry in entries { try store.putRosterEntry(entry) }
-            var made: [String] = []
-            for (entry, hash) in zip(newcomers, hashes) {
-                guard try store.user(named: entry.name) == nil else { continue }
-                let user = try store.createUser(name: entry.name, passwordHash: hash, isAdmin: entry.isAdmin, at: now)
-                try store.setMustChangePassword(userID: user.id, true)
-                made.append(entry.name)
+        let names = Set(newcomers.map { $0.entry.name.lowercased() })
+        let written = try OfflineAdmin.write(dataDirectory: dataDirectory, database: database,
+                                             audit: ("admin import-roster", "\(rows.count) names from \(csvPath)")) { store -> Written in
+            var written = Written()
+            for row in rows {
+                do {
+                    try store.putRosterEntry(row.entry)
+                } catch let error as StoreError where error.kind == .conflict {
+                    written.refused.append(Refusal(line: row.line, reason: error.message))
+                    continue
+                }
+                guard names.contains(row.entry.name.lowercased()) else {
+                    written.existing.append(row.entry.name)
+                    continue
+                }
             }
-            return made
+            for (row, hash) in zip(newcomers, hashes) {
+                // The new account claims its roster entry (see `AccountStore.createUser`).
+                guard try store.user(named: row.entry.name) == nil else { continue }
+                let user = try store.createUser(name: row.entry.name, passwordHash: hash, isAdmin: row.entry.isAdmin, at: now)
+                try store.setMustChangePassword(userID: user.id, true)
+                written.created.append(row.entry.name)
+            }
+            return written
         }
-        let rows = zip(newcomers, passwords).filter { created.contains($0.0.name) }.map { ($0.0.name, $0.0.displayName, $0.1) }
-        try writePasswords(rows, to: passwordsPath)
-        return Outcome(created: rows, existing: entries.map(\.name).filter { existing.contains($0.lowercased()) }, refused: refused)
+        let created = zip(newcomers, passwords).filter { written.created.contains($0.0.entry.name) }
+            .map { ($0.0.entry.name, $0.0.entry.displayName, $0.1) }
+        try writePasswords(created, to: passwordsPath)
+        return Outcome(created: created, existing: written.existing,
+                       refused: (badRows + written.refused).sorted { $0.line < $1.line })
+    }
+
+    /// What the import's write did.
+    private struct Written: Sendable {
+        var created: [String] = []
+        var existing: [String] = []
+        var refused: [Refusal] = []
     }
 
     private static func configuration(_ dataDirectory: String, _ database: String?) -> ServerConfiguration {
@@ -133,8 +162,9 @@ public enum RosterImport {
 }
 
 extension SQLStore {
-    /// Which of `names` have an account, lower-cased.
-    func existingNames(_ names: [String]) throws -> [String] {
-        try names.compactMap { try user(named: $0)?.name.lowercased() }
+    /// Whether a roster name needs a new account: nobody has it as a name, and no account claimed
+    /// its roster entry (and was renamed away from it).
+    func needsAccount(_ name: String) throws -> Bool {
+        try user(named: name) == nil && rosterEntry(named: name)?.claimedBy == nil
     }
 }

@@ -154,7 +154,7 @@ final class Connection: EventHandler {
                     fail(error, requestID: frame.requestID)
                     return
                 }
-                send(Frame(error, requestID: frame.requestID).encoded())
+                send(Frame(error, requestID: frame.requestID, version: state.protocolVersion).encoded())
             }
         }
         updateReadInterest()
@@ -205,7 +205,8 @@ final class Connection: EventHandler {
         server.logger.debug("connection \(id): closing: \(error.code.name): \(error.message)")
         var fatal = error
         fatal.fatal = true
-        finish(with: Frame(fatal, requestID: requestID).encoded())
+        // In the connection's version: a code newer than it goes as the code it knows.
+        finish(with: Frame(fatal, requestID: requestID, version: state.protocolVersion).encoded())
     }
 
     /// Queues the last frame of the connection; close_notify and the close follow it.
@@ -250,6 +251,8 @@ final class Connection: EventHandler {
             state.adminRightChanged(to: isAdmin)
         case .renamed(let userID, let name) where userID == user.id:
             state.renamed(to: name)
+        case .accountClosed(let userID, let closure) where userID == user.id:
+            fail(ErrorMessage(code: .accountClosed, fatal: true, message: closure.message), requestID: 0)
         default:
             break
         }

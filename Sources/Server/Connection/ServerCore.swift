@@ -268,7 +268,9 @@ final class ServerCore: @unchecked Sendable {
     /// Once a second: when any process ended a session or changed a user's rights, checks the
     /// sessions of the live connections and applies what changed.
     private func auditSessions() {
-        let hashes = { [self] in Set(connections.values.compactMap { $0.user?.sessionHash }) }
+        let hashes = { [self] in
+            Dictionary(connections.values.compactMap { $0.user.map { ($0.sessionHash, $0.id) } }, uniquingKeysWith: { first, _ in first })
+        }
         audit.check(liveSessions: hashes, now: handler.clock.now()) { [self] results in
             loop.execute { [self] in
                 let access = Dictionary(results.map { ($0.tokenHash, $0) }, uniquingKeysWith: { a, _ in a })
@@ -279,7 +281,11 @@ final class ServerCore: @unchecked Sendable {
                         if entry.name != user.name { connection.accessChanged(.renamed(userID: user.id, name: entry.name)) }
                     } else {
                         logger.info("the session of \(user.name) on connection \(connection.id) ended elsewhere; closing it")
-                        connection.sessionVanished()
+                        if let closure = entry.closure {
+                            connection.accessChanged(.accountClosed(userID: user.id, closure))
+                        } else {
+                            connection.sessionVanished()
+                        }
                     }
                 }
             }

@@ -19,9 +19,10 @@ final class SessionAudit: @unchecked Sendable {
         self.loop = loop
     }
 
-    /// On the loop thread: when the epoch moved, looks up `liveSessions()` (called on the loop)
+    /// On the loop thread: when the epoch moved, looks up `liveSessions()` (each live session's
+    /// token hash and user, called on the loop)
     /// and hands their current access to `apply` on the loop.
-    func check(liveSessions: @escaping () -> Set<[UInt8]>, now: Int64,
+    func check(liveSessions: @escaping () -> [[UInt8]: Int64], now: Int64,
                apply: @escaping ([SessionAccess]) -> Void) {
         guard !checking else { return }
         checking = true
@@ -34,12 +35,12 @@ final class SessionAudit: @unchecked Sendable {
                 }
                 // The first look checks too: a change may have come between the start and now.
                 knownEpoch = epoch
-                let hashes = Array(box.value.0())
-                guard !hashes.isEmpty else {
+                let sessions = box.value.0().map { (tokenHash: $0.key, userID: $0.value) }
+                guard !sessions.isEmpty else {
                     checking = false
                     return
                 }
-                storage.read({ store in try store.sessionAccess(tokenHashes: hashes, now: now) }, completion: { [self] result in
+                storage.read({ store in try store.sessionAccess(sessions: sessions, now: now) }, completion: { [self] result in
                     loop.execute { [self] in
                         checking = false
                         if case .success(let access) = result { box.value.1(access) }

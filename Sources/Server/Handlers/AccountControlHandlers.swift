@@ -17,7 +17,7 @@ extension RequestHandler {
             return user
         }
         logger.warning("admin \(admin.name) \(disabled ? "disabled" : "enabled") the account of \(user.name)")
-        return HandlerOutcome(Ok(), for: context, access: disabled ? .userSessionsEnded(userID: user.id, keeping: nil) : nil)
+        return HandlerOutcome(Ok(), for: context, access: disabled ? .accountClosed(userID: user.id, .disabled) : nil)
     }
 
     func adminRenameUser(_ request: AdminRenameUser, _ context: RequestContext) async throws -> HandlerOutcome {
@@ -58,7 +58,8 @@ extension RequestHandler {
             return (user, try store.deleteUser(userID: user.id))
         }
         changes.bump()
-        logger.warning("admin \(admin.name) deleted the account of \(user.name) with \(gone.snaps) snaps, \(gone.pins) pins and \(gone.movies) movies")
-        return HandlerOutcome(Ok(), for: context, access: .userSessionsEnded(userID: user.id, keeping: nil))
+        logger.warning("admin \(admin.name) deleted the account of \(user.name) with \(gone.snaps) snaps, \(gone.pins) pins and \(gone.movies) movies"
+                       + (gone.rosterName.map { "; \($0) is off the roster" } ?? ""))
+        return HandlerOutcome(Ok(), for: context, access: .accountClosed(userID: user.id, .deleted))
     }
 }

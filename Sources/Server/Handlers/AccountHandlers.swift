@@ -34,10 +34,12 @@ extension RequestHandler {
             user = try await storage.write { store in
                 let user = try store.createUser(name: username, passwordHash: hash, isAdmin: false, at: now)
                 try store.createSession(userID: user.id, tokenHash: tokenHash, at: now, expiresAt: now + lifetime)
+                try store.recordSignIn(userID: user.id, at: now)
                 return user
             }
         } catch let error as StoreError where error.kind == .conflict {
-            throw taken
+            // A roster name whose entry another account claimed (renamed away from it) is taken too.
+            throw error.message.contains("roster") ? ErrorMessage(code: .usernameTaken, message: "the user name \(username) is taken") : taken
         }
         logger.info("registered user \(user.name) from \(context.peerAddress)")
         return authenticated(user, token: token, tokenHash: tokenHash, for: context)
@@ -110,6 +112,7 @@ extension RequestHandler {
             try await storage.write { store in
                 try throttle.finish(attempt, .succeeded, now: issued, in: store)
                 try store.createSession(userID: user.id, tokenHash: tokenHash, at: issued, expiresAt: issued + lifetime)
+                try store.recordSignIn(userID: user.id, at: issued)
                 if let device { try store.touchDevice(tokenHash: device, at: issued) }
             }
         } catch {
@@ -231,13 +234,20 @@ extension RequestHandler {
     func changePassword(_ request: ChangePassword, _ context: RequestContext) async throws -> HandlerOutcome {
         let user = try requireUser(context)
         if let problem = InputRules.validatePassword(request.newPassword) { throw InputError(problem) }
+        // No change at all, and a one-time password kept as one's own (the instructor's file
+        // still holds it), are refused before anything is checked: they reveal nothing.
+        if request.newPassword == request.oldPassword {
+            throw ErrorMessage(code: .invalidArgument, message: user.mustChangePassword ? Self.keptOneTimePassword
+                               : "the new password is the same as your current password; choose a different one")
+        }
         // Checking the old password is a login in disguise: the same budgets apply, so a
         // borrowed session cannot be used to guess the password.
         let attempt = try await beginAttempt(logins, name: user.name, context, what: "password change", from: context.peerAddress)
         let userID = user.id
         let valid: Bool
+        let stored: UserRecord?
         do {
-            let stored = try await storage.read { store in try store.user(id: userID) }
+            stored = try await storage.read { store in try store.user(id: userID) }
             valid = await passwords.verify(request.oldPassword, encoded: stored?.passwordHash)
         } catch {
             await finishAttempt(logins, attempt, .abandoned)
@@ -247,6 +257,11 @@ extension RequestHandler {
             await finishAttempt(logins, attempt, .failed)
             logger.info("failed password change for \(user.name) from \(context.peerAddress): wrong current password")
             throw ErrorMessage(code: .badCredentials, message: "your current password is wrong")
+        }
+        // The one-time password this account was once given never comes back either.
+        if let oneTime = stored?.oneTimeHash, !oneTime.isEmpty, await passwords.verify(request.newPassword, encoded: oneTime) {
+            await finishAttempt(logins, attempt, .succeeded)
+            throw ErrorMessage(code: .invalidArgument, message: Self.keptOneTimePassword)
         }
         let keep = user.sessionHash
         let logins = self.logins
@@ -269,6 +284,10 @@ extension RequestHandler {
         changed.mustChangePassword = false
         return HandlerOutcome(Ok(), for: context, identity: .loggedIn(changed), access: .userSessionsEnded(userID: userID, keeping: keep))
     }
+
+    /// The refusal of a one-time password chosen as the student's own.
+    static let keptOneTimePassword = "your new password must differ from the one-time password from your instructor "
+        + "(their list still holds it); choose one of your own"
 
     func whoAmI(_ context: RequestContext) async throws -> HandlerOutcome {
         let user = try requireUser(context)

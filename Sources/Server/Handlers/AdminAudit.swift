@@ -33,7 +33,11 @@ extension RequestHandler {
         case .adminSetDisabled: return decoded(AdminSetDisabled.self).map { "user \($0.username) \($0.disabled ? "disabled" : "enabled")" } ?? "?"
         case .adminRenameUser: return decoded(AdminRenameUser.self).map { "user \($0.username) renamed \($0.newName)" } ?? "?"
         case .adminDeleteUser: return decoded(AdminDeleteUser.self).map { "user \($0.username)" } ?? "?"
-        case .adminApproveSnap: return decoded(AdminApproveSnap.self).map { "snap \($0.snapID) \($0.approve ? "approved" : "rejected")" } ?? "?"
+        case .adminApproveSnap:
+            return decoded(AdminApproveSnap.self).map {
+                "snap \($0.snapID) \($0.approve ? "approved" : "rejected")" + ($0.approve || $0.reason.isEmpty ? "" : ": \($0.reason)")
+            } ?? "?"
+        case .adminRemoveRosterEntry: return decoded(AdminRemoveRosterEntry.self).map { "roster name \($0.name)" } ?? "?"
         default: return nil
         }
     }

@@ -138,10 +138,18 @@ extension RequestHandler {
 
     func adminListUsers(_ context: RequestContext) async throws -> HandlerOutcome {
         _ = try requireUser(context)
-        let users = try await storage.read { store in try store.userSummaries() }
+        let now = clock.now()
+        let users = try await storage.read { store in try store.userSummaries(now: now) }
         return HandlerOutcome(Users(users: users.map {
-            UserInfo(username: $0.name, isAdmin: $0.isAdmin, createdAt: $0.createdAt,
-                     postCount: UInt64(max(0, $0.postCount)), viewCount: UInt64(max(0, $0.viewCount)))
+            var info = UserInfo(username: $0.name, isAdmin: $0.isAdmin, createdAt: $0.createdAt,
+                                postCount: UInt64(max(0, $0.postCount)), viewCount: UInt64(max(0, $0.viewCount)))
+            info.displayName = $0.displayName
+            info.rosterName = $0.rosterName
+            info.isDisabled = $0.isDisabled
+            info.hasOneTimePassword = $0.mustChangePassword
+            info.suspendedUntil = $0.suspendedUntil
+            info.lastSignIn = $0.lastSignIn
+            return info
         }), for: context)
     }
 

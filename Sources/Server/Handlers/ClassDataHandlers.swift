@@ -26,7 +26,9 @@ extension RequestHandler {
         _ = try requireUser(context)
         let after = Int64(clamping: request.afterID)
         let limit = min(Int(request.limit), Self.exportPage)
-        let page = try await storage.read { store in try store.exportedSnaps(afterID: after, limit: limit) }
+        // Only a version-4 connection can ask for snaps awaiting approval, and be told which they are.
+        let includePending = request.includePending && context.protocolVersion >= 4
+        let page = try await storage.read { store in try store.exportedSnaps(afterID: after, limit: limit, includePending: includePending) }
         return HandlerOutcome(ExportedSnaps(total: UInt64(page.total), snaps: page.snaps), for: context)
     }
 

@@ -26,6 +26,12 @@ extension RequestHandler {
     func unsendSnap(_ request: UnsendSnap, _ context: RequestContext) async throws -> HandlerOutcome {
         let user = try requireUser(context)
         let id = try Self.storageID(request.snapID, orThrow: Self.noSnap(request.snapID))
+        // From version 4, a poster's rejected snap is listed to them, and unsending it dismisses the notice.
+        if context.protocolVersion >= 4, try await storage.write({ store in try store.dismissRejection(id: id, posterID: user.id) }) {
+            changes.bump(for: user.id)
+            logger.info("\(user.name) dismissed the rejection of snap \(id)")
+            return HandlerOutcome(Ok(), for: context)
+        }
         let kept = try await storage.write { store in try store.unsendSnap(id: id, posterID: user.id) }
         changes.bump()
         logger.info("\(user.name) unsent snap \(id)\(kept ? " (kept for the admins: it is reported)" : "")")
@@ -48,13 +54,14 @@ extension RequestHandler {
         let admin = try requireUser(context)
         let id = try Self.storageID(request.snapID, orThrow: Self.noSnap(request.snapID))
         let approve = request.approve
+        // A rejection's reason is for its poster: 0 to 200 characters, no control characters.
+        let reason = request.reason.trimmingSpaces.isEmpty || approve ? "" : try InputRules.normalizedReason(request.reason).get()
+        let now = clock.now()
         try await storage.write { store in
             if approve { try store.approveSnap(id: id); return }
-            guard try store.snapsAwaitingApproval().contains(where: { $0.id == UInt64(id) }) else {
-                throw StoreError(.notFound, "snap \(id) is not awaiting approval")
-            }
-            try store.deleteSnap(id: id)
+            _ = try store.rejectSnap(id: id, reason: reason, at: now)
         }
+        // Everyone's listings may change: an approved snap appears, a rejected one turns into its notice.
         changes.bump()
         logger.info("admin \(admin.name) \(approve ? "approved" : "rejected") snap \(id)")
         return HandlerOutcome(Ok(), for: context)

@@ -52,6 +52,9 @@ enum RequestTable {
         .handled(AdminDeleteUser.self, Ok.self, .admin) { try await $0.adminDeleteUser($1, $2) },
         .handled(AdminListPending.self, PendingSnaps.self, .admin, replySize: .listing) { handler, _, context in try await handler.adminListPending(context) },
         .handled(AdminApproveSnap.self, Ok.self, .admin) { try await $0.adminApproveSnap($1, $2) },
+        // The roster
+        .handled(AdminListRoster.self, Roster.self, .admin, replySize: .listing) { handler, _, context in try await handler.adminListRoster(context) },
+        .handled(AdminRemoveRosterEntry.self, Ok.self, .admin) { try await $0.adminRemoveRosterEntry($1, $2) },
         // Pins, albums, photos and the map
         .handled(AddPin.self, PinResult.self, .user) { try await $0.addPin($1, $2) },
         .handled(ListPins.self, Pins.self, .user, replySize: .listing) { handler, _, context in try await handler.listPins(context) },

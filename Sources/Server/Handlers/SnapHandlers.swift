@@ -19,12 +19,18 @@ extension RequestHandler {
         let version = changes.current(for: user.id)
         let now = clock.now()
         let feedName = request.feed.isEmpty ? nil : try InputRules.normalizedFeedName(request.feed).get()
+        // A poster's rejected snaps are listed to them from version 4 on, among the rest by time.
+        let withRejections = context.protocolVersion >= 4
         let listings = try await storage.read { store -> [SnapListing] in
             var feedID: Int64?
             if let feedName {
                 feedID = try store.requireFeed(named: feedName).id
             }
-            return try store.snapListings(feedID: feedID, viewerID: user.id, now: now)
+            let live = try store.snapListings(feedID: feedID, viewerID: user.id, now: now)
+            guard withRejections else { return live }
+            let rejected = try store.rejectedSnaps(posterID: user.id, feedID: feedID, now: now)
+            guard !rejected.isEmpty else { return live }
+            return (live + rejected).sorted { ($0.postedAt, $0.id) > ($1.postedAt, $1.id) }
         }
         return HandlerOutcome(Snaps(version: version, snaps: listings.map(Self.info)), for: context)
     }
@@ -103,6 +109,6 @@ extension RequestHandler {
                  expiresAt: listing.expiresAt, state: listing.status,
                  imageKind: listing.format, byteCount: UInt32(clamping: listing.byteCount),
                  width: UInt32(clamping: listing.width), height: UInt32(clamping: listing.height),
-                 openedCount: UInt32(clamping: listing.openedCount))
+                 openedCount: UInt32(clamping: listing.openedCount), note: listing.note)
     }
 }

@@ -78,4 +78,6 @@ public enum AccessChange: Sendable, Equatable {
     case adminRightChanged(userID: Int64, isAdmin: Bool)
     /// The user was renamed: their sessions carry on under the new name.
     case renamed(userID: Int64, name: String)
+    /// The account was deleted or disabled: every session of it ended, and its connections are told why.
+    case accountClosed(userID: Int64, AccountClosure)
 }

@@ -1,8 +1,9 @@
+import ClassExport
 import CommandLineParsing
 import Foundation
 import Wire
 
-/// `admin import-roster` and `admin delete-user`: the class's accounts, offline (they work while
+/// `admin import-roster`, `admin roster` and `admin delete-user`: the class's accounts, offline (they work while
 /// the server runs, too).
 extension ServerCommandLine {
     /// `admin import-roster FILE --passwords OUT`: the roster as accounts.
@@ -31,7 +32,34 @@ extension ServerCommandLine {
                                           audit: ("admin delete-user", "user \(user.name)")) { store in
             try store.deleteUser(userID: user.id)
         }
-        print("Deleted \(user.name) with \(gone.snaps) snaps, \(gone.pins) pins and \(gone.movies) movies; a running server ends their sessions within a second.")
+        print("Deleted \(user.name) with \(gone.snaps) snaps, \(gone.pins) pins and \(gone.movies) movies"
+              + (gone.rosterName.map { "; \($0) is off the roster, so nobody can register it" } ?? "")
+              + "; a running server ends their sessions within a second.")
+        return 0
+    }
+
+    /// `admin roster [--json]`: every roster name, who claimed it and where it stands.
+    static func roster(_ parsed: ParsedCommand) throws -> Int32 {
+        let members = try Backup.source(for: storeConfiguration(parsed)).rosterMembers().map(RequestHandler.rosterMember)
+        if parsed.flag("--json") {
+            print(RosterReport.json(members))
+        } else {
+            if !members.isEmpty { print(PlainTable.render(header: RosterReport.header, rows: RosterReport.rows(members))) }
+            print(RosterReport.summary(members))
+        }
+        return 0
+    }
+
+    /// `admin roster remove NAME`: takes a name off the roster; an account that claimed it stays.
+    static func removeFromRoster(_ parsed: ParsedCommand) throws -> Int32 {
+        let name = parsed.positional(0) ?? ""
+        let config = storeConfiguration(parsed)
+        let removed = try OfflineAdmin.write(dataDirectory: config.dataDirectory, database: config.database, create: false,
+                                             audit: ("admin roster remove", "roster name \(name)")) { store in
+            try store.removeRosterEntry(named: name)
+        }
+        print("Took \(removed.entry.name) off the roster" + (removed.account.map { "; \($0) keeps their account" } ?? "")
+              + "; the name no longer registers.")
         return 0
     }
 }

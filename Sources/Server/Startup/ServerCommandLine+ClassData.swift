@@ -14,7 +14,8 @@ extension ServerCommandLine {
         let config = storeConfiguration(parsed)
         let source = try Backup.source(for: config)
         let showsProgress = isatty(2) == 1
-        let summary = try ExportCommand.run(from: source, to: directory, now: WallClock.system.now()) { done, total in
+        let summary = try ExportCommand.run(from: source, to: directory, now: WallClock.system.now(),
+                                            includePending: parsed.flag("--include-pending")) { done, total in
             if showsProgress { FileHandle.standardError.write(Data("\rExporting \(done)/\(total) snaps\u{1B}[K".utf8)) }
         }
         if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
@@ -24,26 +25,34 @@ extension ServerCommandLine {
         return 0
     }
 
-    /// `end-term --archive FILE [--keep-accounts]`: a backup, then a clean class for the next term.
+    /// `end-term --archive FILE [--keep-accounts] [--keep-roster]`: a backup, then a clean class for the next term.
     static func endTerm(_ parsed: ParsedCommand) throws -> Int32 {
         guard let archive = parsed.string("--archive") else {
             throw parsed.usageError("--archive names the backup written before anything is removed")
         }
-        let keepAccounts = parsed.flag("--keep-accounts")
+        let keepAccounts = parsed.flag("--keep-accounts"), keepRoster = parsed.flag("--keep-roster")
         let config = storeConfiguration(parsed)
-        let what = keepAccounts ? "every snap, view and session (accounts stay)"
-                                : "every snap, view and session, and every account but the admins'"
+        let what = (keepAccounts ? "every snap, view and session (accounts stay)"
+                                 : "every snap, view and session, and every account but the admins'")
+            + (keepRoster ? "; the roster stays" : ", and the roster")
         try Confirmation.ask("End the term of \(config.databaseDescription): archive it to \(archive), then remove \(what)?", parsed)
         let written = try Backup.write(from: Backup.source(for: config), to: archive)
         print("Archived \(config.databaseDescription) to \(written.path) (mode 0600, \(written.bytes) bytes).")
+        let kept = [keepAccounts ? "accounts kept" : nil, keepRoster ? "roster kept" : nil].compactMap { $0 }
         let cleared = try OfflineAdmin.write(dataDirectory: config.dataDirectory, database: config.database, create: false,
-                                             audit: ("end-term", "archive \(written.path)\(keepAccounts ? ", accounts kept" : "")")) { store in
-            try store.endTerm(keepAccounts: keepAccounts)
+                                             audit: ("end-term", "archive \(written.path)" + kept.map { ", \($0)" }.joined())) { store in
+            try store.endTerm(keepAccounts: keepAccounts, keepRoster: keepRoster)
         }
         func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
-        print("Removed \(plural(cleared.snaps, "snap")), \(plural(cleared.views, "view")), \(plural(cleared.sessions, "session"))"
-              + (keepAccounts ? "; accounts kept." : " and \(plural(cleared.accounts, "account")); the admins stay."))
-        print("The next term can start: feeds and admins are as they were; restore the archive with 'restore' to look back.")
+        var removed = [plural(cleared.snaps, "snap"), plural(cleared.views, "view"), plural(cleared.sessions, "session")]
+        if !keepAccounts { removed.append(plural(cleared.accounts, "account")) }
+        if !keepRoster { removed.append("the roster (\(plural(cleared.rosterEntries, "name")))") }
+        let last = removed.removeLast()
+        print("Removed \(removed.joined(separator: ", ")) and \(last)"
+              + (kept.isEmpty ? "; the admins stay." : "; \(kept.joined(separator: ", ")); the admins stay."))
+        print(keepRoster ? "The next term can start: feeds, admins and the roster are as they were; restore the archive with 'restore' to look back."
+                         : "The next term can start: feeds and admins are as they were; import the new roster with 'admin import-roster'; "
+                           + "restore the archive with 'restore' to look back.")
         return 0
     }
 

@@ -97,6 +97,18 @@ public enum ServerCommandLine {
                                 """,
                             arguments: [ArgumentSpec("FILE", help: "the roster, a .csv file")],
                             options: [OptionSpec("--passwords", valueName: "FILE", help: "the new CSV file of one-time passwords (never written over)")]),
+                CommandSpec("roster", summary: "Show the roster: each name, who claimed it, and who has not registered or signed in yet",
+                            discussion: """
+                                A roster name belongs to the account that claimed it (by registering it, or made by
+                                import-roster): a rename carries it along, so nobody else can register the old name,
+                                and delete-user takes it off the roster. 'roster remove NAME' takes a name off.
+                                """,
+                            flags: [FlagSpec("--json", help: "a JSON array instead of a table")],
+                            subcommands: [
+                                CommandSpec("remove", summary: "Take a name off the roster (an account that claimed it keeps its account)",
+                                            arguments: [ArgumentSpec("NAME", help: "the roster name")]),
+                            ],
+                            runsWithoutSubcommand: true),
                 CommandSpec("delete-user", summary: "Delete an account with its snaps, views, pins, albums, movies and sessions (asks first)",
                             arguments: [ArgumentSpec("USER", help: "the user name")], flags: [yesFlag]),
                 CommandSpec("purge", summary: "Delete every snap posted more than a time ago, with its picture and views (asks first)",
@@ -108,17 +120,23 @@ public enum ServerCommandLine {
                             One folder per feed with each kept picture as ID.jpg or ID.png; snaps.json lists every snap
                             with its poster, times and who opened it when; index.html shows it all in a browser (no
                             scripts; it works from the file system). No view is spent. Works while the server runs.
+                            Snaps awaiting approval are left out unless --include-pending (then marked so); reported
+                            snaps are marked with their open reports.
                             """,
-                        options: [OptionSpec("--to", valueName: "DIR", help: "the new (or empty) folder")]),
+                        options: [OptionSpec("--to", valueName: "DIR", help: "the new (or empty) folder")],
+                        flags: [FlagSpec("--include-pending", help: "also snaps awaiting approval (marked as such)")]),
             CommandSpec("end-term", summary: "Archive the class to a backup, then remove every snap, view and session (and students' accounts)",
                         discussion: """
                             Writes --archive first (a backup: restore it with 'restore' to look back), then removes every
                             snap with its picture and views, every session and device token, and every account but the
-                            admins' with their pins, albums and movies, unless --keep-accounts. Feeds, admins and the
-                            audit log stay, so the next term starts on the same server. Asks first.
+                            admins' with their pins, albums and movies, unless --keep-accounts, and the roster (so last
+                            term's names no longer register), unless --keep-roster. Feeds, admins and the audit log stay,
+                            so the next term starts on the same server. Asks first.
                             """,
                         options: [OptionSpec("--archive", valueName: "FILE", help: "the backup written first (never over a file)")],
-                        flags: [FlagSpec("--keep-accounts", help: "keep the students' accounts (and their pins and movies)"), yesFlag]),
+                        flags: [FlagSpec("--keep-accounts", help: "keep the students' accounts (and their pins and movies)"),
+                                FlagSpec("--keep-roster", help: "keep the roster for the next term (without --keep-accounts, its names may register again)"),
+                                yesFlag]),
             CommandSpec("backup", summary: "Copy the class's data into a new backup file (SQLite, mode 0600) while the server runs",
                         discussion: """
                             Reads --data's database (or --database's) in one snapshot: what was committed before the
@@ -172,6 +190,8 @@ public enum ServerCommandLine {
                 case ["admin", "purge"]: return try purge(parsed)
                 case ["admin", "import-roster"]: return try importRoster(parsed)
                 case ["admin", "delete-user"]: return try deleteUser(parsed)
+                case ["admin", "roster"]: return try roster(parsed)
+                case ["admin", "roster", "remove"]: return try removeFromRoster(parsed)
                 case ["export"]: return try export(parsed)
                 case ["end-term"]: return try endTerm(parsed)
                 case ["reset-feeds"]: return try OfflineAdmin.resetFeeds(parsed)

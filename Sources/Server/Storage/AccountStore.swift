@@ -4,7 +4,9 @@
 /// Names compare case-insensitively (ASCII) for uniqueness and lookup, and keep the spelling
 /// they were created with.
 public protocol AccountStore: AnyObject {
-    /// Creates a user; throws `StoreError.conflict` when the name is taken.
+    /// Creates a user, who claims the unclaimed roster entry of the same name if there is one;
+    /// throws `StoreError.conflict` when the name is taken, or is a roster name another account
+    /// has claimed (renamed away from it).
     func createUser(name: String, passwordHash: String, isAdmin: Bool, at: Int64) throws -> UserRecord
     /// The user with that name (in any case), or nil.
     func user(named name: String) throws -> UserRecord?
@@ -15,25 +17,25 @@ public protocol AccountStore: AnyObject {
     func lockUser(id: Int64) throws
     /// Grants or withdraws the admin right; `StoreError.notFound` when there is no such user.
     func setAdmin(userID: Int64, isAdmin: Bool) throws
-    /// Replaces the user's password hash; `StoreError.notFound` when there is no such user.
+    /// Replaces the user's password hash; `StoreError.notFound` when there is no such user. A
+    /// one-time password replaced so is remembered (`UserRecord.oneTimeHash`), never to be chosen again.
     func setPasswordHash(userID: Int64, passwordHash: String) throws
-    /// Every user with post and view counts, by name.
-    func userSummaries() throws -> [UserSummary]
+    /// Records a sign-in with a password (a login or a registration) at `at`.
+    func recordSignIn(userID: Int64, at: Int64) throws
+    /// Every user with post and view counts, roster entry and state (as of `now`), by name.
+    func userSummaries(now: Int64) throws -> [UserSummary]
     /// Disables or enables an account; a disable also ends its sessions and device tokens.
     /// `notFound` when there is no such user.
     func setDisabled(userID: Int64, disabled: Bool) throws
     /// Whether the user must change a one-time password before anything else.
     func setMustChangePassword(userID: Int64, _ must: Bool) throws
-    /// Gives the user a new name (the rules for names are the caller's); `conflict` when it is
-    /// taken, by another user or on the roster for someone else.
+    /// Gives the user a new name (the rules for names are the caller's); their roster entry, if
+    /// any, stays theirs. `conflict` when the name is taken, or is on the roster for someone else
+    /// (claimed by another account, or by nobody yet).
     func renameUser(userID: Int64, to name: String) throws
     /// Deletes the user with everything theirs (snaps, views, pins, albums, movies, sessions,
-    /// reports); returns what went. `notFound` when there is no such user.
+    /// reports, their roster entry); returns what went. `notFound` when there is no such user.
     func deleteUser(userID: Int64) throws -> DeletedUser
-    /// Adds or updates a roster entry (names compare ignoring case).
-    func putRosterEntry(_ entry: RosterEntry) throws
-    /// The roster entry of that name, or nil.
-    func rosterEntry(named name: String) throws -> RosterEntry?
 }
 
 /// What `AccountStore.deleteUser` removed besides the account.
@@ -41,17 +43,8 @@ public struct DeletedUser: Sendable, Equatable {
     public var snaps: Int
     public var pins: Int
     public var movies: Int
-}
-
-/// One name of the class's roster: who may register when registration is limited to it.
-public struct RosterEntry: Sendable, Equatable {
-    public var name: String
-    public var displayName: String
-    public var isAdmin: Bool
-    public var addedAt: Int64
-    public init(name: String, displayName: String, isAdmin: Bool, addedAt: Int64) {
-        self.name = name; self.displayName = displayName; self.isAdmin = isAdmin; self.addedAt = addedAt
-    }
+    /// The roster name the account had claimed, now off the roster.
+    public var rosterName: String?
 }
 
 /// A stored account.
@@ -65,11 +58,14 @@ public struct UserRecord: Sendable, Equatable {
     public var isDisabled: Bool
     /// Set by a roster import: the password is a one-time one, to change before anything else.
     public var mustChangePassword: Bool
+    /// The hash of the one-time password the account was given, once replaced (empty before, and
+    /// for accounts that never had one): a new password may not be it.
+    public var oneTimeHash: String
     public init(id: Int64, name: String, passwordHash: String, isAdmin: Bool, createdAt: Int64,
-                isDisabled: Bool = false, mustChangePassword: Bool = false) {
+                isDisabled: Bool = false, mustChangePassword: Bool = false, oneTimeHash: String = "") {
         self.id = id; self.name = name; self.passwordHash = passwordHash
         self.isAdmin = isAdmin; self.createdAt = createdAt
-        self.isDisabled = isDisabled; self.mustChangePassword = mustChangePassword
+        self.isDisabled = isDisabled; self.mustChangePassword = mustChangePassword; self.oneTimeHash = oneTimeHash
     }
 }
 
@@ -80,6 +76,15 @@ public struct UserSummary: Sendable, Equatable {
     public var createdAt: Int64
     public var postCount: Int64
     public var viewCount: Int64
+    /// The display name and the name of the roster entry the account claimed (empty when none).
+    public var displayName = ""
+    public var rosterName = ""
+    public var isDisabled = false
+    public var mustChangePassword = false
+    /// When a suspension in force ends (0: none at the time of the listing).
+    public var suspendedUntil: Int64 = 0
+    /// When the account last signed in with a password (0: never, or not since it was recorded).
+    public var lastSignIn: Int64 = 0
     public init(name: String, isAdmin: Bool, createdAt: Int64, postCount: Int64, viewCount: Int64) {
         self.name = name; self.isAdmin = isAdmin; self.createdAt = createdAt
         self.postCount = postCount; self.viewCount = viewCount

@@ -3,7 +3,7 @@
 /// image sets the reply ceiling) and by `admin stats`.
 public protocol MaintenanceStore: AnyObject {
     /// Deletes the image bytes of snaps past their expiry (metadata stays, so opens answer
-    /// `expired`); returns how many images were erased.
+    /// `expired`) and the rejection notices past theirs; returns how many images were erased.
     func purgeExpired(now: Int64) throws -> Int
     /// Makes deleted bytes unrecoverable from the files (in SQLite, a WAL checkpoint and
     /// truncate). The methods that delete image bytes already do this after their commit; this
@@ -15,10 +15,11 @@ public protocol MaintenanceStore: AnyObject {
     func answers() throws
     /// Named counters for `admin stats`, always the same names in the same order.
     func statistics(now: Int64) throws -> [Statistic]
-    /// The end of a term, in one transaction: every snap with its picture and views, every
-    /// session and device token, and, unless `keepAccounts`, every account but the admins' (with
-    /// their pins, albums and movies). Feeds, admins and the audit log stay.
-    func endTerm(keepAccounts: Bool) throws -> TermCleared
+    /// The end of a term, in one transaction: every snap with its picture and views (and every
+    /// rejection notice), every session and device token, unless `keepAccounts` every account but
+    /// the admins' (with their pins, albums and movies), and unless `keepRoster` the roster.
+    /// Feeds, admins and the audit log stay.
+    func endTerm(keepAccounts: Bool, keepRoster: Bool) throws -> TermCleared
 }
 
 /// What `MaintenanceStore.endTerm` removed.
@@ -27,6 +28,8 @@ public struct TermCleared: Sendable, Equatable {
     public var views: Int
     public var sessions: Int
     public var accounts: Int
+    /// Roster entries taken off (0 when it was kept).
+    public var rosterEntries: Int
 }
 
 /// A named counter for `admin stats`.

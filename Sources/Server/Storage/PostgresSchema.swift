@@ -21,6 +21,7 @@ enum PostgresSchema {
         (12, "reports and suspensions", version12),
         (13, "roster and account controls", version13),
         (14, "snaps awaiting approval", version14),
+        (15, "roster claims, sign-ins and rejections", version15),
     ]
 
     static var latest: Int64 { versions.last!.version }
@@ -58,6 +59,31 @@ enum PostgresSchema {
         try connection.execute("UPDATE schema_versions SET version = -(version + 3)")
         try connection.execute("UPDATE schema_versions SET version = -version")
     }
+
+    /// Roster claims, sign-ins and rejections, as SQLite's version 15.
+    static let version15 = """
+        ALTER TABLE roster ADD COLUMN claimed_by bigint REFERENCES users(id) ON DELETE CASCADE;
+        UPDATE roster r SET claimed_by = u.id FROM users u WHERE ascii_lower(u.name) = ascii_lower(r.name);
+        CREATE UNIQUE INDEX roster_by_claimant ON roster (claimed_by) WHERE claimed_by IS NOT NULL;
+        ALTER TABLE users ADD COLUMN last_sign_in_at bigint NOT NULL DEFAULT 0;
+        ALTER TABLE users ADD COLUMN one_time_hash text NOT NULL DEFAULT '';
+        UPDATE users u SET last_sign_in_at = coalesce((SELECT max(s.created_at) FROM sessions s WHERE s.user_id = u.id), 0);
+        CREATE TABLE rejected_snaps (
+            id bigint PRIMARY KEY,
+            feed_id bigint NOT NULL REFERENCES feeds(id) ON DELETE CASCADE,
+            poster_id bigint NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            posted_at bigint NOT NULL,
+            expires_at bigint NOT NULL,
+            byte_count bigint NOT NULL CHECK (byte_count >= 0),
+            width bigint NOT NULL CHECK (width >= 0),
+            height bigint NOT NULL CHECK (height >= 0),
+            format smallint NOT NULL CHECK (format IN (1, 2)),
+            reason text NOT NULL,
+            rejected_at bigint NOT NULL
+        );
+        CREATE INDEX rejected_snaps_by_poster ON rejected_snaps (poster_id, posted_at);
+        CREATE INDEX rejected_snaps_by_expiry ON rejected_snaps (expires_at);
+        """
 
     /// The approval queue, as SQLite's version 14.
     static let version14 = """

@@ -5,13 +5,22 @@ extension SQLStore: AccountStore {
     public func createUser(name: String, passwordHash: String, isAdmin: Bool, at: Int64) throws -> UserRecord {
         do {
             return try translatingErrors("creating user") {
-                let id = try sql.queryFirst("""
-                    INSERT INTO users (name, password_hash, is_admin, created_at)
-                    VALUES (\(name), \(passwordHash), \(isAdmin), \(at)) RETURNING id
-                    """) { $0.int64("id") }
-                return UserRecord(id: id ?? 0, name: name, passwordHash: passwordHash, isAdmin: isAdmin, createdAt: at)
+                try sql.transaction {
+                    // A roster name another account claimed (and was renamed away from) stays theirs.
+                    if let entry = try rosterEntry(named: name), let owner = entry.claimedBy {
+                        throw StoreError(.conflict, "\(entry.name) is on the roster for \(try user(id: owner)?.name ?? "someone else")")
+                    }
+                    let id = try sql.queryFirst("""
+                        INSERT INTO users (name, password_hash, is_admin, created_at)
+                        VALUES (\(name), \(passwordHash), \(isAdmin), \(at)) RETURNING id
+                        """) { $0.int64("id") } ?? 0
+                    try sql.execute("""
+                        UPDATE roster SET claimed_by = \(id) WHERE \(folded("name")) = \(folded("\(name)")) AND claimed_by IS NULL
+                        """)
+                    return UserRecord(id: id, name: name, passwordHash: passwordHash, isAdmin: isAdmin, createdAt: at)
+                }
             }
-        } catch let error as StoreError where error.kind == .conflict {
+        } catch let error as StoreError where error.kind == .conflict && !error.message.contains("roster") {
             throw StoreError(.conflict, "a user named \(name) already exists")
         }
     }
@@ -41,27 +50,48 @@ extension SQLStore: AccountStore {
 
     public func setPasswordHash(userID: Int64, passwordHash: String) throws {
         try translatingErrors("changing password") {
-            // A new password is never a one-time one any more.
-            let changed = try sql.execute("UPDATE users SET password_hash = \(passwordHash), must_change_password = \(false) WHERE id = \(userID)")
+            // A new password is never a one-time one any more, and a one-time one it replaces is
+            // remembered (its hash), so it can never be chosen again (the instructor's file has it).
+            let changed = try sql.execute("""
+                UPDATE users SET one_time_hash = CASE WHEN must_change_password THEN password_hash ELSE one_time_hash END,
+                                 password_hash = \(passwordHash), must_change_password = \(false)
+                WHERE id = \(userID)
+                """)
             guard changed > 0 else { throw StoreError(.notFound, "no user with id \(userID)") }
         }
     }
 
-    public func userSummaries() throws -> [UserSummary] {
+    public func recordSignIn(userID: Int64, at: Int64) throws {
+        try translatingErrors("recording a sign-in") {
+            try sql.execute("UPDATE users SET last_sign_in_at = \(at) WHERE id = \(userID)")
+        }
+    }
+
+    public func userSummaries(now: Int64) throws -> [UserSummary] {
         try translatingErrors("listing users") {
             // One statement: one snapshot on either engine.
             try sql.query("""
-                SELECT u.name, u.is_admin, u.created_at,
+                SELECT u.name, u.is_admin, u.created_at, u.disabled, u.must_change_password, u.last_sign_in_at,
                        (SELECT count(*) FROM snaps s WHERE s.poster_id = u.id) AS post_count,
-                       coalesce(v.view_count, 0) AS view_count
+                       coalesce(v.view_count, 0) AS view_count,
+                       coalesce(r.name, '') AS roster_name, coalesce(r.display_name, '') AS display_name,
+                       coalesce((SELECT p.until FROM suspensions p WHERE p.user_id = u.id AND p.until > \(now)), 0) AS suspended_until
                 FROM users u
                 -- One pass over views (SQLite keeps no index by viewer: schema version 6).
                 LEFT JOIN (SELECT viewer_id, count(*) AS view_count FROM views GROUP BY viewer_id) v
                        ON v.viewer_id = u.id
+                LEFT JOIN roster r ON r.claimed_by = u.id
                 ORDER BY \(engine.bytewise(folded("u.name"))), u.id
                 """) { row in
-                UserSummary(name: row.string("name"), isAdmin: row.bool("is_admin"), createdAt: row.int64("created_at"),
-                            postCount: row.int64("post_count"), viewCount: row.int64("view_count"))
+                var summary = UserSummary(name: row.string("name"), isAdmin: row.bool("is_admin"), createdAt: row.int64("created_at"),
+                                          postCount: row.int64("post_count"), viewCount: row.int64("view_count"))
+                summary.displayName = row.string("display_name")
+                summary.rosterName = row.string("roster_name")
+                summary.isDisabled = row.bool("disabled")
+                summary.mustChangePassword = row.bool("must_change_password")
+                summary.suspendedUntil = row.int64("suspended_until")
+                summary.lastSignIn = row.int64("last_sign_in_at")
+                return summary
             }
         }
     }
@@ -89,9 +119,13 @@ extension SQLStore: AccountStore {
         do {
             try translatingErrors("renaming user") {
                 try sql.transaction {
-                    if let entry = try rosterEntry(named: name), let owner = try user(id: userID),
-                       entry.name.lowercased() != owner.name.lowercased() {
-                        throw StoreError(.conflict, "\(entry.name) is on the roster for someone else")
+                    // The account's own roster entry stays its own; someone else's may not be taken.
+                    if let entry = try rosterEntry(named: name), entry.claimedBy != userID {
+                        if let owner = entry.claimedBy {
+                            throw StoreError(.conflict, "\(entry.name) is on the roster for \(try user(id: owner)?.name ?? "someone else")")
+                        }
+                        throw StoreError(.conflict, "\(entry.name) is on the roster for someone who has not registered yet; "
+                                         + "take it off the roster first (snapshare admin roster remove \(entry.name))")
                     }
                     let changed = try sql.execute("UPDATE users SET name = \(name) WHERE id = \(userID)")
                     guard changed > 0 else { throw StoreError(.notFound, "no user with id \(userID)") }
@@ -108,8 +142,10 @@ extension SQLStore: AccountStore {
                 func count(_ table: String, _ column: String) throws -> Int {
                     try sql.queryFirst("SELECT count(*) AS n FROM \(raw: table) WHERE \(raw: column) = \(userID)") { $0.int("n") } ?? 0
                 }
-                let gone = DeletedUser(snaps: try count("snaps", "poster_id"), pins: try count("pins", "user_id"), movies: try count("movies", "user_id"))
-                // Their snaps, views, pins, albums, movies, sessions, reports and suspension cascade.
+                let roster = try sql.queryFirst("SELECT name FROM roster WHERE claimed_by = \(userID)") { $0.string("name") }
+                let gone = DeletedUser(snaps: try count("snaps", "poster_id"), pins: try count("pins", "user_id"), movies: try count("movies", "user_id"),
+                                       rosterName: roster)
+                // Their snaps, views, pins, albums, movies, sessions, reports, suspension and roster entry cascade.
                 let deleted = try sql.execute("DELETE FROM users WHERE id = \(userID)")
                 guard deleted > 0 else { throw StoreError(.notFound, "no user with id \(userID)") }
                 engine.bytesDeleted()
@@ -118,26 +154,5 @@ extension SQLStore: AccountStore {
         }
     }
 
-    public func putRosterEntry(_ entry: RosterEntry) throws {
-        try translatingErrors("adding to the roster") {
-            try sql.transaction {
-                try sql.execute("DELETE FROM roster WHERE \(folded("name")) = \(folded("\(entry.name)"))")
-                try sql.execute("""
-                    INSERT INTO roster (name, display_name, role, added_at)
-                    VALUES (\(entry.name), \(entry.displayName), \(entry.isAdmin ? "admin" : "student"), \(entry.addedAt))
-                    """)
-            }
-        }
-    }
-
-    public func rosterEntry(named name: String) throws -> RosterEntry? {
-        try translatingErrors("looking up the roster") {
-            try sql.queryFirst("SELECT name, display_name, role, added_at FROM roster WHERE \(folded("name")) = \(folded("\(name)"))") { row in
-                RosterEntry(name: row.string("name"), displayName: row.string("display_name"), isAdmin: row.string("role") == "admin",
-                            addedAt: row.int64("added_at"))
-            }
-        }
-    }
-
-    static let userColumns: SQL = "SELECT id, name, password_hash, is_admin, created_at, disabled, must_change_password FROM users"
+    static let userColumns: SQL = "SELECT id, name, password_hash, is_admin, created_at, disabled, must_change_password, one_time_hash FROM users"
 }

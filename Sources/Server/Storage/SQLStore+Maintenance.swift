@@ -8,23 +8,33 @@ extension SQLStore: MaintenanceStore {
                 guard try engine.takePurgeTurn() else { return 0 }
                 let erased = try sql.execute("DELETE FROM snap_images WHERE snap_id IN (\(expiredUnerasedSnaps(now: now)))")
                 try sql.execute("UPDATE snaps SET image_erased = \(true) WHERE id IN (\(expiredUnerasedSnaps(now: now)))")
+                // A rejection's notice lives as long as its snap would have.
+                try sql.execute("DELETE FROM rejected_snaps WHERE expires_at <= \(now)")
                 if erased > 0 { engine.bytesDeleted() }
                 return erased
             }
         }
     }
 
-    public func endTerm(keepAccounts: Bool) throws -> TermCleared {
+    public func endTerm(keepAccounts: Bool, keepRoster: Bool) throws -> TermCleared {
         try translatingErrors("ending the term") {
             try sql.transaction {
                 let views = try sql.queryFirst("SELECT count(*) AS n FROM views") { $0.int("n") } ?? 0
                 // Views and pictures go with their snaps (ON DELETE CASCADE).
                 let snaps = try sql.execute("DELETE FROM snaps")
+                try sql.execute("DELETE FROM rejected_snaps")
                 let sessions = try sql.execute("DELETE FROM sessions") + sql.execute("DELETE FROM device_tokens")
-                // A student's pins, albums, map and movies go with the account.
+                // A student's pins, albums, map and movies go with the account; a roster kept for
+                // the next term frees their names to be registered again.
+                if keepRoster && !keepAccounts {
+                    try sql.execute("UPDATE roster SET claimed_by = NULL WHERE claimed_by IN (SELECT id FROM users WHERE NOT is_admin)")
+                }
+                // Last term's names would otherwise still register in the next (cleared first, so
+                // the entries of the accounts that go are counted too).
+                let roster = keepRoster ? 0 : try clearRoster()
                 let accounts = keepAccounts ? 0 : try sql.execute("DELETE FROM users WHERE NOT is_admin")
                 if snaps > 0 || accounts > 0 { engine.bytesDeleted() }
-                return TermCleared(snaps: snaps, views: views, sessions: sessions, accounts: accounts)
+                return TermCleared(snaps: snaps, views: views, sessions: sessions, accounts: accounts, rosterEntries: roster)
             }
         }
     }

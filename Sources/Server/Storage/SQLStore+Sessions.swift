@@ -15,7 +15,7 @@ extension SQLStore: SessionStore {
     public func sessionUser(tokenHash: [UInt8], now: Int64) throws -> UserRecord? {
         try translatingErrors("looking up session") {
             try sql.queryFirst("""
-                SELECT u.id, u.name, u.password_hash, u.is_admin, u.created_at, u.disabled, u.must_change_password
+                SELECT u.id, u.name, u.password_hash, u.is_admin, u.created_at, u.disabled, u.must_change_password, u.one_time_hash
                 FROM sessions s JOIN users u ON u.id = s.user_id
                 WHERE s.token_hash = \(tokenHash) AND s.expires_at > \(now)
                 """, StoreRows.user)
@@ -47,15 +47,21 @@ extension SQLStore: SessionStore {
         }
     }
 
-    public func sessionAccess(tokenHashes: [[UInt8]], now: Int64) throws -> [SessionAccess] {
+    public func sessionAccess(sessions: [(tokenHash: [UInt8], userID: Int64)], now: Int64) throws -> [SessionAccess] {
         try translatingErrors("checking sessions") {
             try sql.transaction {
-                try tokenHashes.map { hash in
+                try sessions.map { session in
                     let user = try sql.queryFirst("""
                         SELECT u.is_admin, u.name FROM sessions s JOIN users u ON u.id = s.user_id
-                        WHERE s.token_hash = \(hash) AND s.expires_at > \(now)
+                        WHERE s.token_hash = \(session.tokenHash) AND s.expires_at > \(now)
                         """) { ($0.bool("is_admin"), $0.string("name")) }
-                    return SessionAccess(tokenHash: hash, isAdmin: user?.0, name: user?.1 ?? "")
+                    var access = SessionAccess(tokenHash: session.tokenHash, isAdmin: user?.0, name: user?.1 ?? "")
+                    if user == nil {
+                        // Why it went, when it went with the account: deleted, or disabled.
+                        let disabled = try sql.queryFirst("SELECT disabled FROM users WHERE id = \(session.userID)") { $0.bool("disabled") }
+                        access.closure = switch disabled { case nil: .deleted; case true?: .disabled; case false?: nil }
+                    }
+                    return access
                 }
             }
         }

@@ -79,8 +79,11 @@ extension SQLStore: SnapStore {
 
     public func postingUsage(posterID: Int64, since: Int64) throws -> PostingUsage {
         try translatingErrors("counting posts") {
+            // A rejected post counts as posted: a rejection does not give the hour's slot back.
             let recent = try sql.queryFirst("""
-                SELECT count(*) AS n, min(posted_at) AS oldest FROM snaps WHERE poster_id = \(posterID) AND posted_at > \(since)
+                SELECT count(*) AS n, min(posted_at) AS oldest FROM (
+                    SELECT posted_at FROM snaps WHERE poster_id = \(posterID) AND posted_at > \(since)
+                    UNION ALL SELECT posted_at FROM rejected_snaps WHERE poster_id = \(posterID) AND posted_at > \(since)) posts
                 """) { ($0.int("n"), $0.isNull("oldest") ? nil : $0.int64("oldest")) } ?? (0, nil)
             let stored = try sql.queryFirst("""
                 SELECT CAST(coalesce(sum(byte_count), 0) AS BIGINT) AS bytes, min(expires_at) AS next FROM snaps
@@ -116,8 +119,10 @@ extension SQLStore: SnapStore {
 
     public func deleteSnaps(postedBefore: Int64) throws -> Int {
         try translatingErrors("purging old snaps") {
-            // One statement; the images and views go with the snaps (ON DELETE CASCADE).
+            // One statement; the images and views go with the snaps (ON DELETE CASCADE), and the
+            // rejection notices of snaps as old go too (they are not counted: no picture was kept).
             let deleted = try sql.execute("DELETE FROM snaps WHERE posted_at < \(postedBefore)")
+            try sql.execute("DELETE FROM rejected_snaps WHERE posted_at < \(postedBefore)")
             if deleted > 0 { engine.bytesDeleted() }
             return deleted
         }
@@ -136,12 +141,57 @@ extension SQLStore: SnapStore {
         }
     }
 
-    public func exportedSnaps(afterID: Int64, limit: Int) throws -> (total: Int, snaps: [ExportedSnap]) {
-        try translatingErrors("listing snaps for an export") {
-            // One transaction: the page, its viewers and the total from one snapshot.
+    public func rejectSnap(id: Int64, reason: String, at: Int64) throws -> Int64 {
+        try translatingErrors("rejecting a snap") {
             try sql.transaction {
-                let total = try sql.queryFirst("SELECT count(*) AS n FROM snaps") { $0.int("n") } ?? 0
-                return (total, try exportRows("WHERE s.id > \(afterID) ORDER BY s.id LIMIT \(limit)"))
+                guard let poster = try sql.queryFirst("SELECT poster_id FROM snaps WHERE id = \(id) AND awaiting_approval", { $0.int64("poster_id") }) else {
+                    throw StoreError(.notFound, "snap \(id) is not awaiting approval")
+                }
+                // The notice keeps the snap's own id (ids are never handed out twice) and what its
+                // poster saw of it; the picture goes with the snap.
+                try sql.execute("""
+                    INSERT INTO rejected_snaps (id, feed_id, poster_id, posted_at, expires_at, byte_count, width, height, format, reason, rejected_at)
+                    SELECT id, feed_id, poster_id, posted_at, expires_at, byte_count, width, height, format, \(reason), \(at)
+                    FROM snaps WHERE id = \(id)
+                    """)
+                try sql.execute("DELETE FROM snaps WHERE id = \(id)")
+                engine.bytesDeleted()
+                return poster
+            }
+        }
+    }
+
+    public func rejectedSnaps(posterID: Int64, feedID: Int64?, now: Int64) throws -> [SnapListing] {
+        try translatingErrors("listing rejected snaps") {
+            let feed: SQL = feedID.map { "r.feed_id = \($0) AND " } ?? ""
+            return try sql.query("""
+                SELECT r.id, f.name AS feed_name, u.name AS poster_name, r.posted_at, r.expires_at, \(SnapState.rejected) AS status,
+                       r.byte_count, r.width, r.height, r.format, r.poster_id, 0 AS opened_count, r.reason
+                FROM rejected_snaps r JOIN feeds f ON f.id = r.feed_id JOIN users u ON u.id = r.poster_id
+                WHERE \(feed)r.poster_id = \(posterID) AND r.expires_at > \(now)
+                ORDER BY r.posted_at DESC, r.id DESC
+                """) { row in
+                var listing = try StoreRows.snapListing(row)
+                listing.note = row.string("reason")
+                return listing
+            }
+        }
+    }
+
+    public func dismissRejection(id: Int64, posterID: Int64) throws -> Bool {
+        try translatingErrors("dismissing a rejection") {
+            try sql.execute("DELETE FROM rejected_snaps WHERE id = \(id) AND poster_id = \(posterID)") > 0
+        }
+    }
+
+    public func exportedSnaps(afterID: Int64, limit: Int, includePending: Bool) throws -> (total: Int, snaps: [ExportedSnap]) {
+        try translatingErrors("listing snaps for an export") {
+            // A snap awaiting approval is nobody's to see yet: out of an export unless asked for.
+            let approved: SQL = includePending ? "" : " AND NOT s.awaiting_approval"
+            // One transaction: the page, its viewers and the total from one snapshot.
+            return try sql.transaction {
+                let total = try sql.queryFirst("SELECT count(*) AS n FROM snaps s WHERE TRUE\(approved)") { $0.int("n") } ?? 0
+                return (total, try exportRows("WHERE s.id > \(afterID)\(approved) ORDER BY s.id LIMIT \(limit)"))
             }
         }
     }
@@ -151,7 +201,8 @@ extension SQLStore: SnapStore {
     func exportRows(_ filter: SQL) throws -> [ExportedSnap] {
         var snaps = try sql.query("""
             SELECT s.id, f.name AS feed_name, u.name AS poster_name, s.posted_at, s.expires_at, s.format, s.byte_count,
-                   s.width, s.height, EXISTS (SELECT 1 FROM snap_images i WHERE i.snap_id = s.id) AS has_image
+                   s.width, s.height, EXISTS (SELECT 1 FROM snap_images i WHERE i.snap_id = s.id) AS has_image,
+                   s.awaiting_approval, (SELECT count(*) FROM reports r WHERE r.snap_id = s.id) AS report_count
             \(Self.listingFrom)\(filter)
             """) { row in
             guard let format = ImageFormat(rawValue: UInt8(truncatingIfNeeded: row.int64("format"))) else {
@@ -160,7 +211,8 @@ extension SQLStore: SnapStore {
             return ExportedSnap(id: UInt64(row.int64("id")), feed: row.string("feed_name"), poster: row.string("poster_name"),
                                 postedAt: row.int64("posted_at"), expiresAt: row.int64("expires_at"), imageKind: format,
                                 byteCount: UInt32(clamping: row.int64("byte_count")), width: UInt32(clamping: row.int("width")),
-                                height: UInt32(clamping: row.int("height")), pictureKept: row.bool("has_image"), viewers: [])
+                                height: UInt32(clamping: row.int("height")), pictureKept: row.bool("has_image"), viewers: [],
+                                awaitingApproval: row.bool("awaiting_approval"), reportCount: UInt32(clamping: row.int64("report_count")))
         }
         guard !snaps.isEmpty else { return [] }
         let ids = snaps.map { Int64($0.id) }

@@ -17,8 +17,9 @@ public protocol SessionStore: AnyObject {
     /// A number that moves whenever any process ends a session or changes a user's admin
     /// flag or password.
     func accessEpoch() throws -> Int64
-    /// For each token hash, whether its session is still live and with which admin right.
-    func sessionAccess(tokenHashes: [[UInt8]], now: Int64) throws -> [SessionAccess]
+    /// For each session (its token hash and its user), whether it is still live and with which
+    /// admin right, and, for one that is not, whether its account was deleted or disabled.
+    func sessionAccess(sessions: [(tokenHash: [UInt8], userID: Int64)], now: Int64) throws -> [SessionAccess]
 }
 
 /// A live connection's session as storage sees it now.
@@ -28,4 +29,7 @@ public struct SessionAccess: Sendable, Equatable {
     public var isAdmin: Bool?
     /// The user's name now (empty when the session no longer exists).
     public var name = ""
+    /// For a session that no longer exists: its account was deleted or disabled (nil: it ended
+    /// otherwise, logged out, expired or ended by a password change).
+    public var closure: AccountClosure?
 }

@@ -33,20 +33,31 @@ public protocol SnapStore: AnyObject {
     func countSnaps(postedBefore: Int64) throws -> Int
     /// Deletes every snap posted before `postedBefore` with its image and views; returns how many.
     func deleteSnaps(postedBefore: Int64) throws -> Int
-    /// A page of every stored snap for an export, lowest id first after `afterID`, at most
-    /// `limit`, with who opened each; and how many snaps are stored in all.
-    func exportedSnaps(afterID: Int64, limit: Int) throws -> (total: Int, snaps: [ExportedSnap])
+    /// A page of every stored snap for an export (those awaiting approval only with
+    /// `includePending`), lowest id first after `afterID`, at most `limit`, with who opened each
+    /// and how many open reports each has; and how many such snaps are stored in all.
+    func exportedSnaps(afterID: Int64, limit: Int, includePending: Bool) throws -> (total: Int, snaps: [ExportedSnap])
     /// One snap's picture for an admin, whatever its state, without a view: `body` runs with the
     /// listing (its state `read`), the SHA-256 and the image. `notFound` if no such snap, `expired`
     /// once its picture is erased.
     func withSnapPicture<R>(id: Int64, _ body: (_ listing: SnapListing, _ sha256: [UInt8], _ image: any StoredBytes) throws -> R) throws -> R
-    /// What `posterID` has posted since `since` and has stored now, for the posting quota. Inside
-    /// the post's transaction, after `lockUser`, so posts racing on other instances count too.
+    /// What `posterID` has posted since `since` (snaps an admin rejected included, unsent ones
+    /// not) and has stored now, for the posting quota. Inside the post's transaction, after
+    /// `lockUser`, so posts racing on other instances count too.
     func postingUsage(posterID: Int64, since: Int64) throws -> PostingUsage
     /// Snaps awaiting approval, the longest waiting first, as an export describes them.
     func snapsAwaitingApproval() throws -> [ExportedSnap]
     /// Approves a snap awaiting approval (everyone sees it from now on); `notFound` when none waits.
     func approveSnap(id: Int64) throws
+    /// Rejects a snap awaiting approval: it is deleted with its picture and views, and a notice
+    /// with `reason` (possibly empty) is left for its poster until it expires or they dismiss it.
+    /// Returns the poster's id; `notFound` when the snap is not awaiting approval.
+    func rejectSnap(id: Int64, reason: String, at: Int64) throws -> Int64
+    /// The poster's rejection notices not yet expired, of one feed (or every feed when nil),
+    /// newest first, as listings with state `rejected` and the reason as their note.
+    func rejectedSnaps(posterID: Int64, feedID: Int64?, now: Int64) throws -> [SnapListing]
+    /// Removes one of the poster's rejection notices; false when they have none with that id.
+    func dismissRejection(id: Int64, posterID: Int64) throws -> Bool
     /// Gives every snap not yet expired the lifetime `milliseconds` from when it was posted (a
     /// shorter `--snap-ttl` applies at once, a longer one to snaps still live); returns how many changed.
     func applySnapLifetime(milliseconds: Int64, now: Int64) throws -> Int
@@ -112,13 +123,15 @@ public struct SnapListing: Sendable, Equatable {
     public var posterID: Int64
     /// How many people opened the snap, counted only when the viewer is its poster (else 0).
     public var openedCount: Int
+    /// A rejected snap's reason (empty otherwise).
+    public var note: String
     public init(id: Int64, feedName: String, posterName: String, postedAt: Int64, expiresAt: Int64,
                 status: SnapState, byteCount: Int64, width: Int, height: Int, format: ImageFormat,
-                posterID: Int64 = 0, openedCount: Int = 0) {
+                posterID: Int64 = 0, openedCount: Int = 0, note: String = "") {
         self.id = id; self.feedName = feedName; self.posterName = posterName; self.postedAt = postedAt
         self.expiresAt = expiresAt; self.status = status; self.byteCount = byteCount
         self.width = width; self.height = height; self.format = format
-        self.posterID = posterID; self.openedCount = openedCount
+        self.posterID = posterID; self.openedCount = openedCount; self.note = note
     }
 }
 

@@ -7,7 +7,8 @@ enum StoreRows {
     static func user(_ row: any SQLRow) -> UserRecord {
         UserRecord(id: row.int64("id"), name: row.string("name"), passwordHash: row.string("password_hash"),
                    isAdmin: row.bool("is_admin"), createdAt: row.int64("created_at"),
-                   isDisabled: row.bool("disabled"), mustChangePassword: row.bool("must_change_password"))
+                   isDisabled: row.bool("disabled"), mustChangePassword: row.bool("must_change_password"),
+                   oneTimeHash: row.string("one_time_hash"))
     }
 
     static func movie(_ row: any SQLRow) -> MovieRecord {

@@ -147,6 +147,10 @@ public struct ClassExport {
                             "height": snap.height,
                             "bytes": snap.byteCount,
                             "opened_by": snap.viewers.map { ["user": $0.username, "at": Self.iso8601($0.viewedAt)] },
+                            // Only in an export that asked for them: nobody but its poster has seen it.
+                            "awaiting_approval": snap.awaitingApproval,
+                            // Open reports the admins have not resolved yet.
+                            "reports": snap.reportCount,
                         ]
                     },
                 ]
@@ -166,7 +170,7 @@ public struct ClassExport {
     }
 
     /// Unix milliseconds as a short UTC time for people: `2026-12-02 14:05`.
-    static func readable(_ milliseconds: Int64) -> String {
+    public static func readable(_ milliseconds: Int64) -> String {
         let text = iso8601(milliseconds)
         return text.prefix(10) + " " + text.dropFirst(11).prefix(5)
     }
@@ -176,6 +180,8 @@ public struct ClassExport {
     private func html() -> String {
         let all = snaps.values.joined()
         let kept = all.filter { $0.picture != nil }.count
+        let pending = all.filter { $0.snap.awaitingApproval }.count, reported = all.filter { $0.snap.reportCount > 0 }.count
+        let marks = (pending > 0 ? " · \(pending) awaiting approval" : "") + (reported > 0 ? " · \(reported) reported" : "")
         var page = """
             <!DOCTYPE html>
             <html lang="en">
@@ -189,7 +195,7 @@ public struct ClassExport {
             <header>
             <h1>The class's snaps</h1>
             <p>Exported \(Self.escaped(Self.readable(exportedAt))) (times in UTC) · \(feeds.count) feed\(feeds.count == 1 ? "" : "s") · \
-            \(all.count) snap\(all.count == 1 ? "" : "s") · \(kept) picture\(kept == 1 ? "" : "s") kept</p>
+            \(all.count) snap\(all.count == 1 ? "" : "s") · \(kept) picture\(kept == 1 ? "" : "s") kept\(marks)</p>
             <nav>\(feeds.map { "<a href=\"#\(anchor($0))\">\(Self.escaped($0))</a>" }.joined(separator: " "))</nav>
             </header>
 
@@ -206,9 +212,18 @@ public struct ClassExport {
                 let image = picture.map {
                     "<img src=\"\(Self.link($0))\" alt=\"\(Self.escaped(title))\" width=\"\(snap.width)\" height=\"\(snap.height)\">"
                 } ?? "<div class=\"gone\">picture expired and erased</div>"
+                // What the class did not see as it is: a snap awaiting approval, a reported one.
+                var marks = ""
+                if snap.awaitingApproval { marks += "<br><span class=\"mark pending\">awaiting approval: nobody but its poster saw it</span>" }
+                if snap.reportCount > 0 {
+                    marks += "<br><span class=\"mark reported\">reported \(snap.reportCount == 1 ? "once" : "\(snap.reportCount) times"), "
+                        + "not yet resolved</span>"
+                }
+                let kind = [snap.awaitingApproval ? "pending" : nil, snap.reportCount > 0 ? "reported" : nil].compactMap { $0 }
                 page += """
-                    <figure>\(image)<figcaption><b>\(Self.escaped(snap.poster))</b> · \(Self.escaped(Self.readable(snap.postedAt))) \
-                    · <span class="id">#\(snap.id)</span><br><span class="opened">\(Self.escaped(opened))</span></figcaption></figure>
+                    <figure\(kind.isEmpty ? "" : " class=\"\(kind.joined(separator: " "))\"")>\(image)<figcaption><b>\(Self.escaped(snap.poster))</b> \
+                    · \(Self.escaped(Self.readable(snap.postedAt))) · <span class="id">#\(snap.id)</span><br><span class="opened">\(Self.escaped(opened))</span>\
+                    \(marks)</figcaption></figure>
 
                     """
             }
@@ -260,6 +275,11 @@ public struct ClassExport {
         .gone { height: 170px; display: flex; align-items: center; justify-content: center; background: #eee; color: #777; }
         figcaption { padding: 0.5rem; font-size: 0.9em; }
         .id, .opened, .empty { color: #666; }
+        figure.pending { border: 2px dashed #b26b00; }
+        figure.reported { border: 2px solid #b00020; }
+        .mark { font-weight: bold; }
+        .mark.pending { color: #8a5300; }
+        .mark.reported { color: #b00020; }
 
         """
 }

@@ -27,12 +27,12 @@ public enum Release {
     }
 
     /// The first release that speaks protocol `version`, for telling someone which to install.
-    /// Builds before the first numbered release (1.0.0) spoke version 1 only.
+    /// Builds before the first numbered release (1.0.0) spoke version 1 only, so 1.0 is the
+    /// oldest release to name; development builds spoke 3 before 1.1 brought 3 and 4.
     public static func firstRelease(speaking version: UInt16) -> String {
         switch version {
-        case ...1: "any"
-        case 2: "1.0"
-        case 3: "1.1"
+        case ...2: "1.0"
+        case 3, 4: "1.1"
         default: "the one whose changelog introduces protocol \(version)"
         }
     }

@@ -26,6 +26,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let rateLimited = Self(rawValue: 205)
     public static let sessionInvalid = Self(rawValue: 206)
     public static let passwordChangeRequired = Self(rawValue: 207)
+    /// The account behind a live connection was deleted or disabled by an admin (added in version 4).
+    public static let accountClosed = Self(rawValue: 208)
     // Requests.
     public static let invalidArgument = Self(rawValue: 300)
     public static let notFound = Self(rawValue: 301)
@@ -64,6 +66,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .rateLimited: "RATE_LIMITED"
         case .sessionInvalid: "SESSION_INVALID"
         case .passwordChangeRequired: "PASSWORD_CHANGE_REQUIRED"
+        case .accountClosed: "ACCOUNT_CLOSED"
         case .invalidArgument: "INVALID_ARGUMENT"
         case .notFound: "NOT_FOUND"
         case .alreadyViewed: "ALREADY_VIEWED"
@@ -87,6 +90,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     static let introduced: [ErrorCode: (version: UInt16, before: ErrorCode)] = [
         .quotaExceeded: (2, .invalidArgument),
         .passwordChangeRequired: (2, .forbidden),
+        .accountClosed: (4, .sessionInvalid),
     ]
 
     /// The code a connection speaking `version` is sent for this one.

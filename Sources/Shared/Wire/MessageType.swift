@@ -124,6 +124,9 @@ public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let adminListPending = Self(0x009A, "AdminListPending", request: true, since: 2)
     public static let pendingSnaps = Self(0x009B, "PendingSnaps", request: false, since: 2)
     public static let adminApproveSnap = Self(0x009C, "AdminApproveSnap", request: true, since: 2)
+    public static let adminListRoster = Self(0x009D, "AdminListRoster", request: true, since: 4)
+    public static let roster = Self(0x009E, "Roster", request: false, since: 4)
+    public static let adminRemoveRosterEntry = Self(0x009F, "AdminRemoveRosterEntry", request: true, since: 4)
 
     public static let all: [MessageType] = [
         hello, welcome, error, ping, pong, ok,
@@ -137,5 +140,6 @@ public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringCon
         addMovie, movie, deleteMovie, findMovie, setMovieSales, listMovies, movies, updateMovie,
         reportSnap, unsendSnap, adminListReports, reports, adminResolveReport, adminSuspend, adminUnsuspend,
         adminSetDisabled, adminRenameUser, adminDeleteUser, adminListPending, pendingSnaps, adminApproveSnap,
+        adminListRoster, roster, adminRemoveRosterEntry,
     ]
 }

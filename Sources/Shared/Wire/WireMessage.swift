@@ -19,8 +19,10 @@ public enum FieldLimits {
     public static let address = 64
     /// An audit log entry's actor, action, target or result.
     public static let auditText = 512
-    /// A report's or a suspension's reason (200 characters of up to 4 bytes each).
+    /// A report's, a suspension's or a rejection's reason (200 characters of up to 4 bytes each).
     public static let reason = 800
+    /// A roster's display name (80 characters of up to 4 bytes each).
+    public static let displayName = 320
 }
 
 /// Protocol constants.
@@ -28,11 +30,12 @@ public enum ProtocolConstants {
     /// The first 8 payload bytes of every Hello: `\x89 S N A P \r \n \x1a`. The high first byte
     /// and the CR LF SUB tail make text protocols and mangled transfers fail at once.
     public static let magic: [UInt8] = [0x89, 0x53, 0x4E, 0x41, 0x50, 0x0D, 0x0A, 0x1A]
-    /// Every protocol version this code speaks (docs/PROTOCOL.md: today's layouts are version 3;
-    /// version 2 differs only in what it says of a snap awaiting approval, version 1 is the
-    /// appendix's). A change to an existing message's layout or meaning is a new version, and the
-    /// previous ones stay served.
-    public static let versions: ClosedRange<UInt16> = 1...3
+    /// Every protocol version this code speaks (docs/PROTOCOL.md: today's layouts are version 4;
+    /// version 3 lacks what version 4 added to accounts, rejections and exports, version 2 differs
+    /// from 3 only in what it says of a snap awaiting approval, version 1 is the appendix's). A
+    /// change to an existing message's layout or meaning is a new version, and the previous ones
+    /// stay served.
+    public static let versions: ClosedRange<UInt16> = 1...4
     /// The newest version, the one this code's layouts are written for.
     public static var current: UInt16 { versions.upperBound }
     /// The largest frame a peer may send before its Hello is accepted.

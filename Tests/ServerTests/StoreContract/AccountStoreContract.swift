@@ -42,7 +42,7 @@ struct AccountStoreContract {
             let snap = try fixture.post(by: fixture.alice)
             try fixture.post(by: fixture.alice)
             _ = try store.claimView(snapID: snap.id, viewerID: fixture.bob.id, now: 2_000)
-            let summaries = try store.userSummaries()
+            let summaries = try store.userSummaries(now: 0)
             #expect(summaries.map(\.name) == ["alice", "bob", "carol"])
             #expect(summaries[0].postCount == 2 && summaries[0].viewCount == 0)
             #expect(summaries[1].postCount == 0 && summaries[1].viewCount == 1)

@@ -36,15 +36,34 @@ struct ClassDataStoreContract {
             _ = try store.claimView(snapID: first.id, viewerID: fixture.bob.id, now: 1_500)
             _ = try store.purgeExpired(now: 2_000)
 
-            let page = try store.exportedSnaps(afterID: 0, limit: 2)
+            let page = try store.exportedSnaps(afterID: 0, limit: 2, includePending: false)
             #expect(page.total == 3 && page.snaps.map(\.id) == [UInt64(first.id), UInt64(erased.id)])
             #expect(page.snaps[0].viewers == [SnapViewer(username: "carol", viewedAt: 1_400), SnapViewer(username: "bob", viewedAt: 1_500)])
             #expect(page.snaps[0].feed == "Memes" && page.snaps[0].poster == "alice" && page.snaps[0].pictureKept)
             #expect(page.snaps[0].postedAt == 1_000 && page.snaps[0].expiresAt == 10_000 && page.snaps[0].imageKind == .png)
             #expect(!page.snaps[1].pictureKept && page.snaps[1].viewers.isEmpty)
-            let next = try store.exportedSnaps(afterID: Int64(page.snaps[1].id), limit: 2)
+            let next = try store.exportedSnaps(afterID: Int64(page.snaps[1].id), limit: 2, includePending: false)
             #expect(next.snaps.map(\.id) == [UInt64(third.id)] && next.snaps[0].feed == "Random")
-            #expect(try store.exportedSnaps(afterID: third.id, limit: 2).snaps.isEmpty)
+            #expect(try store.exportedSnaps(afterID: third.id, limit: 2, includePending: false).snaps.isEmpty)
+        }
+    }
+
+    @Test("an export leaves snaps awaiting approval out unless asked, marks them when asked, and counts each snap's open reports",
+          arguments: StoreEngine.all)
+    func exportsMarkPendingAndReportedSnaps(engine: StoreEngine) throws {
+        try engine.withStore { store in
+            let fixture = try StoreFixture(store: store)
+            let approved = try fixture.post(by: fixture.alice, at: 1_000)
+            let pending = try fixture.post(by: fixture.bob, at: 1_100, awaitingApproval: true)
+            try store.addReport(snapID: approved.id, reporterID: fixture.bob.id, reason: "rude", at: 1_200)
+            try store.addReport(snapID: approved.id, reporterID: fixture.carol.id, reason: "spam", at: 1_300)
+
+            let plain = try store.exportedSnaps(afterID: 0, limit: 10, includePending: false)
+            #expect(plain.total == 1 && plain.snaps.map(\.id) == [UInt64(approved.id)], "the pending snap is left out")
+            #expect(plain.snaps[0].reportCount == 2 && !plain.snaps[0].awaitingApproval)
+            let all = try store.exportedSnaps(afterID: 0, limit: 10, includePending: true)
+            #expect(all.total == 2 && all.snaps.map(\.id) == [UInt64(approved.id), UInt64(pending.id)])
+            #expect(all.snaps[1].awaitingApproval && all.snaps[1].reportCount == 0)
         }
     }
 
@@ -71,10 +90,20 @@ struct ClassDataStoreContract {
             for (user, byte) in [(fixture.alice, UInt8(1)), (fixture.carol, 2)] {
                 try store.createSession(userID: user.id, tokenHash: [UInt8](repeating: byte, count: 32), at: 1, expiresAt: 99_000)
             }
-            #expect(try store.endTerm(keepAccounts: true) == TermCleared(snaps: 1, views: 1, sessions: 2, accounts: 0))
+            try store.putRosterEntry(RosterEntry(name: "alice", displayName: "Alice", isAdmin: false, addedAt: 1))
+            try store.putRosterEntry(RosterEntry(name: "dora", displayName: "Dora", isAdmin: false, addedAt: 1))
+            #expect(try store.endTerm(keepAccounts: true, keepRoster: true)
+                    == TermCleared(snaps: 1, views: 1, sessions: 2, accounts: 0, rosterEntries: 0))
             #expect(try store.user(named: "alice") != nil)
+            #expect(try store.rosterEntry(named: "alice")?.claimedBy == fixture.alice.id)
             _ = try fixture.post(by: fixture.bob)
-            #expect(try store.endTerm(keepAccounts: false) == TermCleared(snaps: 1, views: 0, sessions: 0, accounts: 2))
+            // A roster kept while the accounts go frees its names to be registered again.
+            #expect(try store.endTerm(keepAccounts: false, keepRoster: true)
+                    == TermCleared(snaps: 1, views: 0, sessions: 0, accounts: 2, rosterEntries: 0))
+            #expect(try store.rosterEntry(named: "alice").map { $0.claimedBy == nil } == true)
+            #expect(try store.endTerm(keepAccounts: true, keepRoster: false)
+                    == TermCleared(snaps: 0, views: 0, sessions: 0, accounts: 0, rosterEntries: 2))
+            #expect(try store.rosterMembers().isEmpty)
             #expect(try store.user(named: "alice") == nil && store.user(named: "bob") == nil)
             #expect(try store.user(named: "carol")?.isAdmin == true)
             #expect(try store.feed(named: "Memes") != nil)

@@ -83,17 +83,25 @@ struct SessionStoreContract {
             try store.createSession(userID: fixture.bob.id, tokenHash: Self.bobToken, at: 1, expiresAt: 100)
             try store.createSession(userID: fixture.carol.id, tokenHash: carolToken, at: 1, expiresAt: 1_000)
             let unknown = [UInt8](repeating: 1, count: 32)
-            let hashes = [carolToken, Self.aliceToken, Self.bobToken, unknown]
-            #expect(try store.sessionAccess(tokenHashes: hashes, now: 500)
+            let sessions = [(carolToken, fixture.carol.id), (Self.aliceToken, fixture.alice.id), (Self.bobToken, fixture.bob.id),
+                            (unknown, fixture.alice.id)].map { (tokenHash: $0.0, userID: $0.1) }
+            #expect(try store.sessionAccess(sessions: sessions, now: 500)
                     == [SessionAccess(tokenHash: carolToken, isAdmin: true, name: "carol"),
                         SessionAccess(tokenHash: Self.aliceToken, isAdmin: false, name: "alice"),
                         SessionAccess(tokenHash: Self.bobToken, isAdmin: nil), SessionAccess(tokenHash: unknown, isAdmin: nil)])
             try store.setAdmin(userID: fixture.alice.id, isAdmin: true)
             try store.renameUser(userID: fixture.alice.id, to: "ada")
-            #expect(try store.sessionAccess(tokenHashes: [Self.aliceToken], now: 500).map(\.name) == ["ada"], "a rename shows")
+            #expect(try store.sessionAccess(sessions: [(Self.aliceToken, fixture.alice.id)], now: 500).map(\.name) == ["ada"], "a rename shows")
             try store.deleteSession(tokenHash: carolToken)
-            #expect(try store.sessionAccess(tokenHashes: [Self.aliceToken, carolToken], now: 500).map(\.isAdmin) == [true, nil])
-            #expect(try store.sessionAccess(tokenHashes: [], now: 500).isEmpty)
+            #expect(try store.sessionAccess(sessions: [(Self.aliceToken, fixture.alice.id), (carolToken, fixture.carol.id)], now: 500)
+                .map(\.isAdmin) == [true, nil])
+            #expect(try store.sessionAccess(sessions: [], now: 500).isEmpty)
+            // A session gone with its account says why: deleted, or disabled.
+            try store.createSession(userID: fixture.bob.id, tokenHash: Self.bobToken + [1], at: 1, expiresAt: 1_000)
+            try store.setDisabled(userID: fixture.bob.id, disabled: true)
+            _ = try store.deleteUser(userID: fixture.alice.id)
+            #expect(try store.sessionAccess(sessions: [(Self.aliceToken, fixture.alice.id), (Self.bobToken + [1], fixture.bob.id),
+                                                       (carolToken, fixture.carol.id)], now: 500).map(\.closure) == [.deleted, .disabled, nil])
         }
     }
 }

@@ -11,7 +11,8 @@ enum Schema {
                                                  SchemaVersion4.migration, SchemaVersion5.migration, SchemaVersion6.migration,
                                                  SchemaVersion7.migration, SchemaVersion8.migration,
                                                  SchemaVersion9.migration, SchemaVersion10.migration,
-                                                 SchemaVersion11.migration, SchemaVersion12.migration, SchemaVersion13.migration, SchemaVersion14.migration]
+                                                 SchemaVersion11.migration, SchemaVersion12.migration, SchemaVersion13.migration, SchemaVersion14.migration,
+                                                 SchemaVersion15.migration]
 
     /// The version this code reads and writes.
     static var currentVersion: Int64 { migrations.last?.version ?? 0 }

@@ -50,7 +50,7 @@ public enum FrameFuzzing {
         AdminPurge.self, AdminExportSnaps.self, ExportedSnaps.self, AdminViewSnap.self,
         ReportSnap.self, UnsendSnap.self, AdminListReports.self, Reports.self, AdminResolveReport.self, AdminSuspend.self, AdminUnsuspend.self,
         AdminSetDisabled.self, AdminRenameUser.self, AdminDeleteUser.self,
-        AdminListPending.self, PendingSnaps.self, AdminApproveSnap.self,
+        AdminListPending.self, PendingSnaps.self, AdminApproveSnap.self, AdminListRoster.self, Roster.self, AdminRemoveRosterEntry.self,
         AddPin.self, PinResult.self, ListPins.self, Pins.self, DeletePin.self, GetAlbum.self, Album.self,
         NewCollection.self, GetPhoto.self, PhotoImage.self, DeletePhoto.self, RandomPin.self, RandomPinResult.self,
         GetMapState.self, MapState.self, SetMapState.self,

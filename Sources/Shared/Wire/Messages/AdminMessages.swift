@@ -69,11 +69,46 @@ public struct UserInfo: Sendable, Equatable {
     public var createdAt: Int64
     public var postCount: UInt64
     public var viewCount: UInt64
+    // Version 4 added the rest; a Users read in an older version leaves them empty.
+    /// The roster's display name of the account's roster entry, empty when it has none.
+    public var displayName: String = ""
+    /// The roster name the account claimed (it stays when the account is renamed), empty when none.
+    public var rosterName: String = ""
+    public var isDisabled = false
+    /// Still on the one-time password of a roster import.
+    public var hasOneTimePassword = false
+    /// When a suspension in force ends (0: not suspended).
+    public var suspendedUntil: Int64 = 0
+    /// When the account last signed in with a password (0: never, or not since the server recorded it).
+    public var lastSignIn: Int64 = 0
     public init(username: String, isAdmin: Bool, createdAt: Int64, postCount: UInt64, viewCount: UInt64) {
         self.username = username; self.isAdmin = isAdmin; self.createdAt = createdAt
         self.postCount = postCount; self.viewCount = viewCount
     }
-    static let minimumEncodedSize = 2 + 1 + 8 + 8 + 8
+
+    /// The fewest bytes one takes in protocol `version`.
+    static func minimumEncodedSize(in version: UInt16) -> Int { 2 + 1 + 8 + 8 + 8 + (version >= 4 ? 2 + 2 + 1 + 1 + 8 + 8 : 0) }
+
+    init(from r: inout ByteReader) throws(WireError) {
+        username = try r.readString("user.username", maxBytes: FieldLimits.username)
+        isAdmin = try r.readBool("user.is_admin")
+        createdAt = try r.readInt64("user.created_at")
+        postCount = try r.readUInt64("user.post_count")
+        viewCount = try r.readUInt64("user.view_count")
+        guard r.protocolVersion >= 4 else { return }
+        displayName = try r.readString("user.display_name", maxBytes: FieldLimits.displayName)
+        rosterName = try r.readString("user.roster_name", maxBytes: FieldLimits.username)
+        isDisabled = try r.readBool("user.disabled")
+        hasOneTimePassword = try r.readBool("user.one_time_password")
+        suspendedUntil = try r.readInt64("user.suspended_until")
+        lastSignIn = try r.readInt64("user.last_sign_in")
+    }
+
+    func encode(into w: inout ByteWriter) {
+        w.write(username); w.write(isAdmin); w.write(createdAt); w.write(postCount); w.write(viewCount)
+        guard w.protocolVersion >= 4 else { return }
+        w.write(displayName); w.write(rosterName); w.write(isDisabled); w.write(hasOneTimePassword); w.write(suspendedUntil); w.write(lastSignIn)
+    }
 }
 
 /// Server → client: the accounts, by name.
@@ -82,17 +117,11 @@ public struct Users: WireMessage, Equatable {
     public var users: [UserInfo]
     public init(users: [UserInfo]) { self.users = users }
     public init(from r: inout ByteReader) throws(WireError) {
-        users = try r.readArray("users", minElementBytes: UserInfo.minimumEncodedSize) { (r: inout ByteReader) throws(WireError) in
-            UserInfo(username: try r.readString("user.username", maxBytes: FieldLimits.username),
-                     isAdmin: try r.readBool("user.is_admin"), createdAt: try r.readInt64("user.created_at"),
-                     postCount: try r.readUInt64("user.post_count"), viewCount: try r.readUInt64("user.view_count"))
+        users = try r.readArray("users", minElementBytes: UserInfo.minimumEncodedSize(in: r.protocolVersion)) {
+            (r: inout ByteReader) throws(WireError) in try UserInfo(from: &r)
         }
     }
-    public func encode(into w: inout ByteWriter) {
-        w.writeArray(users) { w, u in
-            w.write(u.username); w.write(u.isAdmin); w.write(u.createdAt); w.write(u.postCount); w.write(u.viewCount)
-        }
-    }
+    public func encode(into w: inout ByteWriter) { w.writeArray(users) { $1.encode(into: &$0) } }
 }
 
 /// Admin → server: server counters.
@@ -103,6 +132,7 @@ public struct StatEntry: Sendable, Equatable {
     public var name: String
     public var value: Int64
     public init(name: String, value: Int64) { self.name = name; self.value = value }
+    static let minimumEncodedSize = 2 + 8
 }
 
 /// Server → client: named counters, in a stable order.
@@ -111,7 +141,7 @@ public struct Stats: WireMessage, Equatable {
     public var entries: [StatEntry]
     public init(entries: [StatEntry]) { self.entries = entries }
     public init(from r: inout ByteReader) throws(WireError) {
-        entries = try r.readArray("entries", minElementBytes: 2 + 8) { (r: inout ByteReader) throws(WireError) in
+        entries = try r.readArray("entries", minElementBytes: StatEntry.minimumEncodedSize) { (r: inout ByteReader) throws(WireError) in
             StatEntry(name: try r.readString("entry.name", maxBytes: FieldLimits.statisticName), value: try r.readInt64("entry.value"))
         }
     }
@@ -190,6 +220,7 @@ public struct AuditRecord: Sendable, Equatable {
     public init(at: Int64, actor: String, action: String, target: String, result: String) {
         self.at = at; self.actor = actor; self.action = action; self.target = target; self.result = result
     }
+    static let minimumEncodedSize = 8 + 4 * 2
 }
 
 /// Server → admin: audit log entries, oldest first.
@@ -198,7 +229,7 @@ public struct AuditLog: WireMessage, Equatable {
     public var entries: [AuditRecord]
     public init(entries: [AuditRecord]) { self.entries = entries }
     public init(from r: inout ByteReader) throws(WireError) {
-        entries = try r.readArray("entries", minElementBytes: 8 + 4 * 2) { (r: inout ByteReader) throws(WireError) in
+        entries = try r.readArray("entries", minElementBytes: AuditRecord.minimumEncodedSize) { (r: inout ByteReader) throws(WireError) in
             AuditRecord(at: try r.readInt64("entry.at"), actor: try r.readString("entry.actor", maxBytes: FieldLimits.auditText),
                         action: try r.readString("entry.action", maxBytes: FieldLimits.auditText),
                         target: try r.readString("entry.target", maxBytes: FieldLimits.auditText),

@@ -12,16 +12,25 @@ public struct AdminPurge: WireMessage, Equatable {
 }
 
 /// Admin → server: every stored snap (live, expired and erased alike) with an id above
-/// `afterID`, lowest id first, at most `limit` (the server caps it at 200). Answered by ExportedSnaps.
+/// `afterID`, lowest id first, at most `limit` (the server caps it at 200), snaps awaiting
+/// approval only with `includePending` (version 4; older versions never get them). Answered by
+/// ExportedSnaps.
 public struct AdminExportSnaps: WireMessage, Equatable {
     public static let type = MessageType.adminExportSnaps
     public var afterID: UInt64
     public var limit: UInt32
-    public init(afterID: UInt64, limit: UInt32) { self.afterID = afterID; self.limit = limit }
+    public var includePending: Bool
+    public init(afterID: UInt64, limit: UInt32, includePending: Bool = false) {
+        self.afterID = afterID; self.limit = limit; self.includePending = includePending
+    }
     public init(from r: inout ByteReader) throws(WireError) {
         afterID = try r.readUInt64("after_id"); limit = try r.readUInt32("limit")
+        includePending = r.protocolVersion >= 4 ? try r.readBool("include_pending") : false
     }
-    public func encode(into w: inout ByteWriter) { w.write(afterID); w.write(limit) }
+    public func encode(into w: inout ByteWriter) {
+        w.write(afterID); w.write(limit)
+        if w.protocolVersion >= 4 { w.write(includePending) }
+    }
 }
 
 /// One stored snap as an export describes it: where and by whom it was posted, when it expires,
@@ -39,14 +48,22 @@ public struct ExportedSnap: Sendable, Equatable {
     /// False once the picture is erased (expired and purged): the snap's record stays.
     public var pictureKept: Bool
     public var viewers: [SnapViewer]
+    /// Waiting for an admin's approval (`--moderation queue`): nobody but its poster sees it yet.
+    /// Version 4 added it (and older versions are never sent such a snap in an export).
+    public var awaitingApproval: Bool
+    /// How many open reports it has (version 4; 0 in older versions).
+    public var reportCount: UInt32
     public init(id: UInt64, feed: String, poster: String, postedAt: Int64, expiresAt: Int64, imageKind: ImageFormat,
-                byteCount: UInt32, width: UInt32, height: UInt32, pictureKept: Bool, viewers: [SnapViewer]) {
+                byteCount: UInt32, width: UInt32, height: UInt32, pictureKept: Bool, viewers: [SnapViewer],
+                awaitingApproval: Bool = false, reportCount: UInt32 = 0) {
         self.id = id; self.feed = feed; self.poster = poster; self.postedAt = postedAt; self.expiresAt = expiresAt
         self.imageKind = imageKind; self.byteCount = byteCount; self.width = width; self.height = height
         self.pictureKept = pictureKept; self.viewers = viewers
+        self.awaitingApproval = awaitingApproval; self.reportCount = reportCount
     }
 
-    static let minimumEncodedSize = 8 + 2 + 2 + 8 + 8 + 1 + 4 + 4 + 4 + 1 + 4
+    /// The fewest bytes one takes in protocol `version` (version 4 added the approval and the reports).
+    static func minimumEncodedSize(in version: UInt16) -> Int { 8 + 2 + 2 + 8 + 8 + 1 + 4 + 4 + 4 + 1 + 4 + (version >= 4 ? 1 + 4 : 0) }
 
     init(from r: inout ByteReader) throws(WireError) {
         id = try r.readUInt64("snap.id")
@@ -65,12 +82,15 @@ public struct ExportedSnap: Sendable, Equatable {
             SnapViewer(username: try r.readString("viewer.username", maxBytes: FieldLimits.username),
                        viewedAt: try r.readInt64("viewer.viewed_at"))
         }
+        awaitingApproval = r.protocolVersion >= 4 ? try r.readBool("snap.awaiting_approval") : false
+        reportCount = r.protocolVersion >= 4 ? try r.readUInt32("snap.report_count") : 0
     }
 
     func encode(into w: inout ByteWriter) {
         w.write(id); w.write(feed); w.write(poster); w.write(postedAt); w.write(expiresAt); w.write(imageKind.rawValue)
         w.write(byteCount); w.write(width); w.write(height); w.write(pictureKept)
         w.writeArray(viewers) { w, viewer in w.write(viewer.username); w.write(viewer.viewedAt) }
+        if w.protocolVersion >= 4 { w.write(awaitingApproval); w.write(reportCount) }
     }
 }
 
@@ -83,8 +103,8 @@ public struct ExportedSnaps: WireMessage, Equatable {
     public init(total: UInt64, snaps: [ExportedSnap]) { self.total = total; self.snaps = snaps }
     public init(from r: inout ByteReader) throws(WireError) {
         total = try r.readUInt64("total")
-        snaps = try r.readArray("snaps", minElementBytes: ExportedSnap.minimumEncodedSize) { (r: inout ByteReader) throws(WireError) in
-            try ExportedSnap(from: &r)
+        snaps = try r.readArray("snaps", minElementBytes: ExportedSnap.minimumEncodedSize(in: r.protocolVersion)) {
+            (r: inout ByteReader) throws(WireError) in try ExportedSnap(from: &r)
         }
     }
     public func encode(into w: inout ByteWriter) { w.write(total); w.writeArray(snaps) { $1.encode(into: &$0) } }

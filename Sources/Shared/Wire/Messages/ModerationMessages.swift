@@ -193,20 +193,114 @@ public struct PendingSnaps: WireMessage, Equatable {
     public var snaps: [ExportedSnap]
     public init(snaps: [ExportedSnap]) { self.snaps = snaps }
     public init(from r: inout ByteReader) throws(WireError) {
-        snaps = try r.readArray("snaps", minElementBytes: ExportedSnap.minimumEncodedSize) { (r: inout ByteReader) throws(WireError) in
-            try ExportedSnap(from: &r)
+        snaps = try r.readArray("snaps", minElementBytes: ExportedSnap.minimumEncodedSize(in: r.protocolVersion)) {
+            (r: inout ByteReader) throws(WireError) in try ExportedSnap(from: &r)
         }
     }
     public func encode(into w: inout ByteWriter) { w.writeArray(snaps) { $1.encode(into: &$0) } }
 }
 
 /// Admin → server: approve a snap awaiting approval (everyone sees it from then on) or reject
-/// it (it is deleted with its picture). Answered by Ok.
+/// it (its picture is deleted, and its poster is told, with `reason`). Answered by Ok. Version 4
+/// added the reason; an older version's rejection gives none.
 public struct AdminApproveSnap: WireMessage, Equatable {
     public static let type = MessageType.adminApproveSnap
     public var snapID: UInt64
     public var approve: Bool
-    public init(snapID: UInt64, approve: Bool) { self.snapID = snapID; self.approve = approve }
-    public init(from r: inout ByteReader) throws(WireError) { snapID = try r.readUInt64("snap_id"); approve = try r.readBool("approve") }
-    public func encode(into w: inout ByteWriter) { w.write(snapID); w.write(approve) }
+    /// Why it was rejected, for its poster (empty: no reason given; ignored for an approval).
+    public var reason: String
+    public init(snapID: UInt64, approve: Bool, reason: String = "") { self.snapID = snapID; self.approve = approve; self.reason = reason }
+    public init(from r: inout ByteReader) throws(WireError) {
+        snapID = try r.readUInt64("snap_id"); approve = try r.readBool("approve")
+        reason = r.protocolVersion >= 4 ? try r.readString("reason", maxBytes: FieldLimits.reason) : ""
+    }
+    public func encode(into w: inout ByteWriter) {
+        w.write(snapID); w.write(approve)
+        if w.protocolVersion >= 4 { w.write(reason) }
+    }
+}
+
+/// Admin → server: the class's roster, each name with the account that claimed it. Answered by
+/// Roster. Added in version 4.
+public struct AdminListRoster: EmptyWireMessage, Equatable { public static let type = MessageType.adminListRoster; public init() {} }
+
+/// Where a roster name stands.
+public enum RosterStatus: UInt8, Sendable, Equatable, CaseIterable {
+    /// No account has claimed the name yet: whoever registers it first (with the class code) does.
+    case notRegistered = 0
+    /// Claimed by an account made by a roster import whose one-time password was never replaced.
+    case oneTimePassword = 1
+    /// Claimed by an account that has signed in with a password of its own.
+    case signedIn = 2
+    /// Claimed by an account (made by `admin add`, say) that has not signed in since it was made.
+    case notSignedIn = 3
+
+    public var name: String {
+        switch self {
+        case .notRegistered: "not registered"
+        case .oneTimePassword: "one-time password not yet replaced"
+        case .signedIn: "signed in"
+        case .notSignedIn: "not signed in yet"
+        }
+    }
+}
+
+/// One name of the roster.
+public struct RosterMember: Sendable, Equatable {
+    /// The name as the roster lists it (the name its owner registers or was made with).
+    public var name: String
+    public var displayName: String
+    public var isAdmin: Bool
+    public var addedAt: Int64
+    /// The account that claimed the name, as it is called now (a rename carries the claim along);
+    /// empty while nobody has.
+    public var account: String
+    public var status: RosterStatus
+    /// When the account last signed in with a password (0: never, or not since the server recorded it).
+    public var lastSignIn: Int64
+    public init(name: String, displayName: String, isAdmin: Bool, addedAt: Int64, account: String, status: RosterStatus, lastSignIn: Int64) {
+        self.name = name; self.displayName = displayName; self.isAdmin = isAdmin; self.addedAt = addedAt
+        self.account = account; self.status = status; self.lastSignIn = lastSignIn
+    }
+
+    static let minimumEncodedSize = 2 + 2 + 1 + 8 + 2 + 1 + 8
+
+    init(from r: inout ByteReader) throws(WireError) {
+        name = try r.readString("member.name", maxBytes: FieldLimits.username)
+        displayName = try r.readString("member.display_name", maxBytes: FieldLimits.displayName)
+        isAdmin = try r.readBool("member.is_admin")
+        addedAt = try r.readInt64("member.added_at")
+        account = try r.readString("member.account", maxBytes: FieldLimits.username)
+        let raw = try r.readUInt8("member.status")
+        guard let status = RosterStatus(rawValue: raw) else { throw WireError.malformed("member.status: unknown value \(raw)") }
+        self.status = status
+        lastSignIn = try r.readInt64("member.last_sign_in")
+    }
+
+    func encode(into w: inout ByteWriter) {
+        w.write(name); w.write(displayName); w.write(isAdmin); w.write(addedAt); w.write(account); w.write(status.rawValue); w.write(lastSignIn)
+    }
+}
+
+/// Server → admin: the roster by name (compared as feed names are).
+public struct Roster: WireMessage, Equatable {
+    public static let type = MessageType.roster
+    public var members: [RosterMember]
+    public init(members: [RosterMember]) { self.members = members }
+    public init(from r: inout ByteReader) throws(WireError) {
+        members = try r.readArray("members", minElementBytes: RosterMember.minimumEncodedSize) { (r: inout ByteReader) throws(WireError) in
+            try RosterMember(from: &r)
+        }
+    }
+    public func encode(into w: inout ByteWriter) { w.writeArray(members) { $1.encode(into: &$0) } }
+}
+
+/// Admin → server: take `name` off the roster. An account that claimed it keeps its account and
+/// its name; the name no longer registers. Answered by Ok. Added in version 4.
+public struct AdminRemoveRosterEntry: WireMessage, Equatable {
+    public static let type = MessageType.adminRemoveRosterEntry
+    public var name: String
+    public init(name: String) { self.name = name }
+    public init(from r: inout ByteReader) throws(WireError) { name = try r.readString("name", maxBytes: FieldLimits.username) }
+    public func encode(into w: inout ByteWriter) { w.write(name) }
 }

@@ -29,13 +29,20 @@ public enum SnapState: UInt8, Sendable, Equatable, CaseIterable {
     /// The poster's own snap awaiting an admin's approval (`--moderation queue`); nobody else
     /// sees it. Added in protocol version 3: an older connection is told `sent`.
     case pending = 3
+    /// The poster's own snap that an admin rejected: its picture is gone, and the Snap's `note`
+    /// says why. Listed to its poster until dismissed (UnsendSnap) or expired. Added in protocol
+    /// version 4: older connections are never sent one.
+    case rejected = 4
 
     public var name: String {
-        switch self { case .unread: "unread"; case .read: "read"; case .sent: "sent"; case .pending: "pending" }
+        switch self { case .unread: "unread"; case .read: "read"; case .sent: "sent"; case .pending: "pending"; case .rejected: "rejected" }
     }
 
-    /// The state as protocol `version` says it.
+    /// The state as protocol `version` says it (a rejected snap is never sent to a version below 4).
     func spoken(in version: UInt16) -> SnapState { self == .pending && version < 3 ? .sent : self }
+
+    /// Whether protocol `version` has this state at all.
+    func exists(in version: UInt16) -> Bool { self != .rejected || version >= 4 }
 }
 
 /// The image file formats Snapshare accepts, for snaps and album photos alike; the raw value is
@@ -64,16 +71,23 @@ public struct SnapInfo: Sendable, Equatable {
     /// False for a Snap read in protocol version 1, which has no count of opens (`openedCount`
     /// is then 0 and means nothing): a client says it does not know rather than "not opened".
     public var isOpenedCountKnown = true
+    /// A rejected snap's reason from the admin (empty when none was given), empty for every other
+    /// state. Version 4 added it.
+    public var note = ""
 
     public init(id: UInt64, feed: String, poster: String, postedAt: Int64, expiresAt: Int64, state: SnapState,
-                imageKind: ImageFormat, byteCount: UInt32, width: UInt32, height: UInt32, openedCount: UInt32 = 0) {
+                imageKind: ImageFormat, byteCount: UInt32, width: UInt32, height: UInt32, openedCount: UInt32 = 0, note: String = "") {
         self.id = id; self.feed = feed; self.poster = poster; self.postedAt = postedAt
         self.expiresAt = expiresAt; self.state = state; self.imageKind = imageKind
         self.byteCount = byteCount; self.width = width; self.height = height; self.openedCount = openedCount
+        self.note = note
     }
 
-    /// The fewest bytes a Snap takes in protocol `version` (version 2 added the count of opens).
-    static func minimumEncodedSize(in version: UInt16) -> Int { 8 + 2 + 2 + 8 + 8 + 1 + 1 + 4 + 4 + 4 + (version >= 2 ? 4 : 0) }
+    /// The fewest bytes a Snap takes in protocol `version` (version 2 added the count of opens,
+    /// version 4 the note).
+    static func minimumEncodedSize(in version: UInt16) -> Int {
+        8 + 2 + 2 + 8 + 8 + 1 + 1 + 4 + 4 + 4 + (version >= 2 ? 4 : 0) + (version >= 4 ? 2 : 0)
+    }
 
     init(from r: inout ByteReader) throws(WireError) {
         id = try r.readUInt64("snap.id")
@@ -82,7 +96,7 @@ public struct SnapInfo: Sendable, Equatable {
         postedAt = try r.readInt64("snap.posted_at")
         expiresAt = try r.readInt64("snap.expires_at")
         let rawState = try r.readUInt8("snap.state")
-        guard let state = SnapState(rawValue: rawState), state.spoken(in: r.protocolVersion) == state else {
+        guard let state = SnapState(rawValue: rawState), state.exists(in: r.protocolVersion), state.spoken(in: r.protocolVersion) == state else {
             throw WireError.malformed("snap.state: unknown value \(rawState)")
         }
         self.state = state
@@ -95,12 +109,14 @@ public struct SnapInfo: Sendable, Equatable {
         // Version 2 added the count of opens (version 1's Snap ends at the height).
         openedCount = r.protocolVersion >= 2 ? try r.readUInt32("snap.opened_count") : 0
         isOpenedCountKnown = r.protocolVersion >= 2
+        note = r.protocolVersion >= 4 ? try r.readString("snap.note", maxBytes: FieldLimits.reason) : ""
     }
 
     func encode(into w: inout ByteWriter) {
         w.write(id); w.write(feed); w.write(poster); w.write(postedAt); w.write(expiresAt)
         w.write(state.spoken(in: w.protocolVersion).rawValue); w.write(imageKind.rawValue); w.write(byteCount); w.write(width); w.write(height)
         if w.protocolVersion >= 2 { w.write(openedCount) }
+        if w.protocolVersion >= 4 { w.write(note) }
     }
 }
 

@@ -42,7 +42,7 @@ public struct ClientError: Error, Sendable, CustomStringConvertible {
     public init(server error: ErrorMessage) {
         let kind: Kind
         switch error.code {
-        case .authRequired, .badCredentials, .forbidden, .sessionInvalid, .badClassCode, .rateLimited: kind = .auth
+        case .authRequired, .badCredentials, .forbidden, .sessionInvalid, .badClassCode, .rateLimited, .accountClosed: kind = .auth
         case .notFound: kind = .notFound
         case .alreadyViewed: kind = .alreadyViewed
         case .expired: kind = .expired

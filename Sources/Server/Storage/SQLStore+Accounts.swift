@@ -119,6 +119,7 @@ extension SQLStore: AccountStore {
         do {
             try translatingErrors("renaming user") {
                 try sql.transaction {
+                    if let holder = try user(named: name), holder.id != userID { throw StoreError(.conflict, "a user named \(name) already exists") }
                     // The account's own roster entry stays its own; someone else's may not be taken.
                     if let entry = try rosterEntry(named: name), entry.claimedBy != userID {
                         if let owner = entry.claimedBy {

@@ -27,14 +27,18 @@ extension RequestHandler {
         let user = try requireUser(context)
         let id = try Self.storageID(request.snapID, orThrow: Self.noSnap(request.snapID))
         // From version 4, a poster's rejected snap is listed to them, and unsending it dismisses the notice.
-        if context.protocolVersion >= 4, try await storage.write({ store in try store.dismissRejection(id: id, posterID: user.id) }) {
+        let dismisses = context.protocolVersion >= 4
+        let outcome = try await storage.write { store -> (dismissed: Bool, kept: Bool) in
+            if dismisses, try store.dismissRejection(id: id, posterID: user.id) { return (true, false) }
+            return (false, try store.unsendSnap(id: id, posterID: user.id))
+        }
+        if outcome.dismissed {
             changes.bump(for: user.id)
             logger.info("\(user.name) dismissed the rejection of snap \(id)")
-            return HandlerOutcome(Ok(), for: context)
+        } else {
+            changes.bump()
+            logger.info("\(user.name) unsent snap \(id)\(outcome.kept ? " (kept for the admins: it is reported)" : "")")
         }
-        let kept = try await storage.write { store in try store.unsendSnap(id: id, posterID: user.id) }
-        changes.bump()
-        logger.info("\(user.name) unsent snap \(id)\(kept ? " (kept for the admins: it is reported)" : "")")
         return HandlerOutcome(Ok(), for: context)
     }
 

@@ -29,10 +29,11 @@ enum ClassDataCommands {
     /// `admin export --to DIR`: every feed's snaps as files, over the protocol, without a view.
     static func export(_ context: CommandContext) throws(ClientError) {
         guard let directory = context.parsed.string("--to") else { throw context.usage("--to names the new folder for the export") }
-        let session = try context.authenticated()
+        // The folder is checked before anything is asked of the server; it gets its name only
+        // once the export is complete, so a refusal or a lost connection leaves nothing behind.
         var export: ClassExport
-        do { export = try ClassExport(directory: directory, exportedAt: session.welcome.serverTime) }
-        catch { throw ClientError(.local, "\(error)") }
+        do { export = try ClassExport(directory: directory) } catch { throw ClientError(.local, "\(error)") }
+        let session = try context.authenticated()
         do {
             for feed in try session.feeds().map(\.name).sorted(by: { $0.lowercased() < $1.lowercased() }) { try export.addFeed(feed) }
         } catch let error as ClientError { throw error } catch { throw ClientError(.local, "\(error)") }
@@ -58,7 +59,7 @@ enum ClassDataCommands {
             after = last.id
         }
         let summary: ClassExport.Summary
-        do { summary = try export.finish() } catch { throw ClientError(.local, "\(error)") }
+        do { summary = try export.finish(exportedAt: session.welcome.serverTime) } catch { throw ClientError(.local, "\(error)") }
         bar.update(done: done, total: done)
         if context.json {
             context.printJSON(.object([("to", .string(directory)), ("feeds", .int(Int64(summary.feeds))), ("snaps", .int(Int64(summary.snaps))),

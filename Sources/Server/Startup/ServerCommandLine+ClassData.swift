@@ -35,16 +35,27 @@ extension ServerCommandLine {
                                 : "every snap, view and session, and every account but the admins'"
         try Confirmation.ask("End the term of \(config.databaseDescription): archive it to \(archive), then remove \(what)?", parsed)
         let written = try Backup.write(from: Backup.source(for: config), to: archive)
+        let cleared = try clearTerm(config, keepAccounts: keepAccounts, archive: written.path)
         print("Archived \(config.databaseDescription) to \(written.path) (mode 0600, \(written.bytes) bytes).")
-        let cleared = try OfflineAdmin.write(dataDirectory: config.dataDirectory, database: config.database, create: false,
-                                             audit: ("end-term", "archive \(written.path)\(keepAccounts ? ", accounts kept" : "")")) { store in
-            try store.endTerm(keepAccounts: keepAccounts)
-        }
         func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
         print("Removed \(plural(cleared.snaps, "snap")), \(plural(cleared.views, "view")), \(plural(cleared.sessions, "session"))"
               + (keepAccounts ? "; accounts kept." : " and \(plural(cleared.accounts, "account")); the admins stay."))
         print("The next term can start: feeds and admins are as they were; restore the archive with 'restore' to look back.")
         return 0
+    }
+
+    /// The end of the term once its archive is written. When it fails nothing was removed (one
+    /// transaction), and the archive goes too: the disk is as it was, and the same command can run again.
+    private static func clearTerm(_ config: ServerConfiguration, keepAccounts: Bool, archive: String) throws -> TermCleared {
+        do {
+            return try OfflineAdmin.write(dataDirectory: config.dataDirectory, database: config.database, create: false,
+                                          audit: ("end-term", "archive \(archive)\(keepAccounts ? ", accounts kept" : "")")) { store in
+                try store.endTerm(keepAccounts: keepAccounts)
+            }
+        } catch {
+            unlink(archive)
+            throw error
+        }
     }
 
     /// `admin purge --older-than DURATION`: counts, asks, deletes.

@@ -235,14 +235,12 @@ public enum ServerCommandLine {
     private static func restore(_ parsed: ParsedCommand) throws -> Int32 {
         guard let path = parsed.string("--from") else { throw parsed.usageError("--from names the backup file") }
         let config = storeConfiguration(parsed)
-        let target: SQLStore
+        let rows: [(table: String, rows: Int)]
         if let database = config.database {
-            target = try SQLStore.postgres(conninfo: database)
+            rows = try Backup.restore(from: path, to: { try SQLStore.postgres(conninfo: database) })
         } else {
-            try DataDirectory.prepare(config.dataDirectory, logger: Logger(level: .warning))
-            target = try SQLStore.sqlite(path: config.databasePath)
+            rows = try Backup.restore(from: path, intoDataFolder: config.dataDirectory)
         }
-        let rows = try Backup.restore(from: path, to: target)
         print("Restored \(path) into \(config.databaseDescription); rows:")
         printCounts(rows)
         print("""

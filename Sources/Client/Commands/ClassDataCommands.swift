@@ -7,11 +7,8 @@ import Wire
 enum ClassDataCommands {
     /// `admin purge --older-than 30d`: counts first, asks, then deletes.
     static func purge(_ context: CommandContext) throws(ClientError) {
-        guard let text = context.parsed.string("--older-than") else {
+        guard let span = try context.duration("--older-than", positive: true), let text = context.parsed.string("--older-than") else {
             throw context.usage("say which snaps go with --older-than DURATION, e.g. 30d")
-        }
-        guard let span = try? TimeSpan(parsing: text), span.milliseconds > 0 else {
-            throw context.usage("--older-than takes a positive duration such as 30d, 2w or 12h")
         }
         let session = try context.authenticated()
         let doomed = try session.purge(olderThan: span.milliseconds, dryRun: true)

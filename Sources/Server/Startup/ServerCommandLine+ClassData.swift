@@ -60,10 +60,9 @@ extension ServerCommandLine {
 
     /// `admin purge --older-than DURATION`: counts, asks, deletes.
     static func purge(_ parsed: ParsedCommand) throws -> Int32 {
-        guard let span = try parsed.timeSpan("--older-than") else {
+        guard let span = try parsed.positiveTimeSpan("--older-than") else {
             throw parsed.usageError("say which snaps go with --older-than DURATION, e.g. 30d")
         }
-        guard span.milliseconds > 0 else { throw parsed.valueError("--older-than", "--older-than must be a positive duration such as 30d") }
         let config = storeConfiguration(parsed)
         let cutoff = WallClock.system.now() - span.milliseconds
         let doomed = try Backup.source(for: config).countSnaps(postedBefore: cutoff)

@@ -131,14 +131,31 @@ public struct ParsedCommand: Sendable {
         return value
     }
 
-    /// The value as a `TimeSpan` such as `7d` or `1d12h`; throws when it is not one.
+    /// The value as a `TimeSpan` such as `7d` or `1d12h`; throws, showing the forms accepted,
+    /// when it is not one.
     public func timeSpan(_ name: String) throws(UsageError) -> TimeSpan? {
         guard let text = string(name) else { return nil }
         do {
             return try TimeSpan(parsing: text)
         } catch {
-            throw valueError(name, "\(error.message) for \(displayName(name))")
+            throw valueError(name, "\(error.message) for \(displayName(name)); give a duration: \(TimeSpan.forms)")
         }
+    }
+
+    /// The value as a `TimeSpan` longer than nothing (a suspension, an age, a lifetime); throws,
+    /// showing the forms accepted, when it is not one or is `0s`.
+    public func positiveTimeSpan(_ name: String) throws(UsageError) -> TimeSpan? {
+        guard let text = string(name) else { return nil }
+        let span: TimeSpan
+        do {
+            span = try TimeSpan(parsing: text)
+        } catch {
+            throw valueError(name, "\(error.message) for \(displayName(name)); give a positive duration: \(TimeSpan.forms)")
+        }
+        guard span.milliseconds > 0 else {
+            throw valueError(name, "\(displayName(name)) must be longer than 0s; give a positive duration: \(TimeSpan.forms)")
+        }
+        return span
     }
 
     /// The value as a `HostPort`, using `defaultPort` when it names no port; throws when malformed.

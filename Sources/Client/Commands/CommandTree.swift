@@ -9,7 +9,7 @@ enum CommandTree {
         ExitCodeSpec(1, "other failure (server error, damaged reply, local file problem)"),
         ExitCodeSpec(2, "usage error (bad command line)"),
         ExitCodeSpec(3, "cannot connect, or TLS/certificate failure"),
-        ExitCodeSpec(4, "not logged in, wrong password, or not allowed"),
+        ExitCodeSpec(4, "not logged in, wrong password, or not allowed (also: a one-time password still to replace with `snapshare passwd`)"),
         ExitCodeSpec(5, "not found (feed, snap, user, pin, photo, movie, vacation)"),
         ExitCodeSpec(6, "already viewed (your one view of this snap is used)"),
         ExitCodeSpec(7, "expired (the snap is past its lifetime)"),

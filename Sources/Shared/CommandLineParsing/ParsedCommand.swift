@@ -23,12 +23,15 @@ public struct ParsedCommand: Sendable {
     private let arguments: [ArgumentSpec]
     /// Every option, flag and argument name in the whole tree, to catch typos.
     private let treeNames: Set<String>
+    /// The options this command takes (its own and the global ones it uses), which a config file may fill.
+    private let acceptedOptions: Set<String>
 
     init(
         path: [String], positionals: [String], usage: String, commandPath: String,
         values: [String: [String]], environmentOrigins: [String: String] = [:], flags: Set<String>,
-        arguments: [ArgumentSpec], treeNames: Set<String>
+        arguments: [ArgumentSpec], treeNames: Set<String>, acceptedOptions: Set<String>
     ) {
+        self.acceptedOptions = acceptedOptions
         self.environmentOrigins = environmentOrigins
         self.path = path
         self.positionals = positionals
@@ -58,6 +61,8 @@ public struct ParsedCommand: Sendable {
     /// This command with the settings of `file` filled in for `options` not given on the command
     /// line or in their environment variable (those win, in that order). A name that is no
     /// option, or a setting given twice that may be given once, throws with the file and line.
+    /// A setting of an option this command does not take (a server setting, for an offline
+    /// command reading the server's file) is left out.
     public func filling(from file: ConfigFile, options: [OptionSpec], excluding excluded: Set<String> = []) throws(UsageError) -> ParsedCommand {
         var filled = self
         var fromFile: [String: [String]] = [:]
@@ -77,7 +82,7 @@ public struct ParsedCommand: Sendable {
             firstLine[option.name] = firstLine[option.name] ?? entry
             fromFile[option.name, default: []].append(entry.value)
         }
-        for (name, values) in fromFile where self.values[name] == nil {
+        for (name, values) in fromFile where self.values[name] == nil && acceptedOptions.contains(name) {
             filled.values[name] = values
             filled.fileOrigins[name] = firstLine[name].map(file.location)
         }

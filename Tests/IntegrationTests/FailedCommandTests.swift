@@ -32,7 +32,9 @@ struct FailedCommandTests {
         let truncated = directory.file("truncated.backup")
         FileManager.default.createFile(atPath: truncated, contents: bytes.prefix(bytes.count / 2))
         let foreign = try directory.write("name,notes\nada,hello\n", to: "foreign.backup")
-        let sources = [directory.file("missing.backup"), foreign, truncated]
+        let folder = directory.file("folder.backup")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let sources = [directory.file("missing.backup"), foreign, truncated, folder]
 
         let empty = directory.file("empty")
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: false)
@@ -45,6 +47,10 @@ struct FailedCommandTests {
                 #expect(FolderState(of: target) == before, "\(source) into \(target): was \(before), now \(FolderState(of: target))")
             }
         }
+        let missing = try Self.server(["restore", "--from", directory.file("missing.backup"), "--data", directory.file("new-data")])
+        #expect(missing.stderr.contains("no backup at \(directory.file("missing.backup")): No such file or directory"), "\(missing.stderr)")
+        let notAFile = try Self.server(["restore", "--from", folder, "--data", directory.file("new-data")])
+        #expect(notAFile.stderr.contains("not a backup file") && !notAFile.stderr.contains("SQLite"), "\(notAFile.stderr)")
     }
 
     @Test("restore into a folder holding other files is refused, names what is in it, and changes nothing, its mode included")

@@ -98,7 +98,12 @@ public enum Backup {
     /// The backup as a store to read from. A file of an older schema is brought up to date in a
     /// scratch copy (the backup itself is never changed); the scratch path is returned to remove.
     private static func openBackup(_ path: String) throws -> (SQLStore, String?) {
-        guard FileManager.default.fileExists(atPath: path) else { throw ConfigurationError("no backup at \(path)") }
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw ConfigurationError("no backup at \(path): \(String(cString: strerror(errno)))") }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw ConfigurationError("\(path) is a folder or a device, not a backup file") }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ConfigurationError("cannot read the backup \(path): \(String(cString: strerror(errno)))") }
+        close(descriptor)
         let version: Int64
         do {
             let database = try SQLiteDatabase(path: path, readOnly: true)

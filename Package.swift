@@ -28,7 +28,7 @@ let package = Package(
         // whom, C targets included, and ModuleImportTests holds the sources to it): Wire,
         // CommandLineParsing, Crypto and SQL import none of ours; Posix (the one syscall layer)
         // imports only CLinux; TLS imports Crypto and Posix; SQLite and PostgreSQL import Posix and
-        // SQL; Imaging and Release import Wire. Nothing here knows the server, the client or a
+        // SQL; Imaging and Release import Wire; ClassExport imports Wire and Posix. Nothing here knows the server, the client or a
         // terminal.
         // Bytes, frames and messages of docs/PROTOCOL.md: pure, no system calls.
         .target(name: "Wire", path: "Sources/Shared/Wire", linkerSettings: [.linkedLibrary("m")]),
@@ -39,7 +39,8 @@ let package = Package(
         // TLS 1.3 as a state machine over memory BIOs (or a socket sink in C), certificates.
         .target(name: "TLS", dependencies: ["COpenSSL", "Crypto", "Posix"], path: "Sources/Shared/TLS"),
         // Every system call: the Syscall wrapper (poll included), sockets, epoll, named threads,
-        // signals (the one signal path, `SignalPipe`).
+        // signals (the one signal path, `SignalPipe`), and `StagedOutput` (what a command makes,
+        // named only once complete).
         .target(name: "Posix", dependencies: ["CLinux"], path: "Sources/Shared/Posix"),
         // PNG and JPEG headers, decoding, verification, resampling.
         .target(name: "Imaging", dependencies: ["CImageCodec", "Wire"], path: "Sources/Shared/Imaging"),
@@ -57,7 +58,7 @@ let package = Package(
         // rendered for either; values, rows, connections and failures in one vocabulary.
         .target(name: "SQL", path: "Sources/Shared/SQL"),
         // The class's snaps as files: a folder per feed, snaps.json and an index.html gallery.
-        .target(name: "ClassExport", dependencies: ["Wire"], path: "Sources/Shared/ClassExport"),
+        .target(name: "ClassExport", dependencies: ["Wire", "Posix"], path: "Sources/Shared/ClassExport"),
         // The product's version number, the protocol versions it speaks, and the commit built.
         .target(name: "Release", dependencies: ["Wire"], path: "Sources/Shared/Release"),
         // The commit built, written by the plugin; only the executables import it (a commit then

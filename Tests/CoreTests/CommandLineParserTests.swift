@@ -233,7 +233,8 @@ private func usageError(_ words: [String]) -> UsageError? {
         do {
             _ = try bad.timeSpan("--ttl")
         } catch {
-            #expect(error.message == "invalid duration '7x': unknown unit 'x' (use w, d, h, m, s or ms) for --ttl")
+            #expect(error.message == "invalid duration '7x': unknown unit 'x' (use w, d, h, m, s or ms) for --ttl; give a duration: "
+                    + TimeSpan.forms)
         }
     }
 

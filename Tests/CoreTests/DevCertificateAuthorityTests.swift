@@ -128,6 +128,25 @@ struct DevCertificateAuthorityTests {
         }
     }
 
+    @Test("ensure says why it issued a server certificate, and until when the new one is valid")
+    func issuedLeavesSayWhy() throws {
+        try TLSTestHarness.withTemporaryDirectory { directory in
+            let now = Date()
+            let first = try DevCertificateAuthority.ensure(directory: directory, hosts: ["localhost"], now: now)
+            #expect(first.issued == .first)
+            let end = try #require(first.leafNotAfter)
+            #expect(abs(end.timeIntervalSince(now) - Double(DevCertificateAuthority.serverValidityDays) * 86_400 + 3_600) < 5)
+            #expect(try DevCertificateAuthority.ensure(directory: directory, hosts: ["localhost"], now: now).issued == nil, "reused")
+            let named = try DevCertificateAuthority.ensure(directory: directory, hosts: ["localhost", "10.0.0.5"], now: now)
+            #expect(named.issued == .newNames(["10.0.0.5"]))
+            let later = now + 810 * 86_400
+            let renewed = try DevCertificateAuthority.ensure(directory: directory, hosts: ["localhost", "10.0.0.5"], now: later)
+            #expect(renewed.issued == .expiring(previousEnd: try #require(named.leafNotAfter)))
+            try FileManager.default.removeItem(atPath: renewed.serverCertificatePath)
+            #expect(try DevCertificateAuthority.ensure(directory: directory, hosts: ["localhost", "10.0.0.5"], now: later).issued == .missingOrUnusable)
+        }
+    }
+
     @Test("without the CA key a valid server certificate is still reused")
     func missingCAKeyStillReusesAValidLeaf() throws {
         try TLSTestHarness.withTemporaryDirectory { directory in

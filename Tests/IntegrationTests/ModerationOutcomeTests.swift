@@ -93,7 +93,12 @@ struct ModerationOutcomeTests {
         let second = try session.post(feed: "Memes", image: TestImages.sample(4))
         let long = try Subprocess.run("snapshare", ["admin", "reject", "\(second.id)", "--reason", String(repeating: "x", count: 201)],
                                       environment: environment)
-        #expect(long.status == 8 && long.stderr.contains("at most 200 characters"), "\(long.stderr)")
+        #expect(long.status == 2 && long.stderr.contains("reasons are at most 200 characters"), "checked before sending: \(long.stderr)")
+        // The server holds the same rule for a client that does not check.
+        let admin = try server.connection()
+        _ = try admin.roundTrip(Login(username: "teacher", password: "correct horse battery"))
+        let refused = try admin.roundTrip(AdminApproveSnap(snapID: second.id, approve: false, reason: String(repeating: "x", count: 201)))
+        #expect(try refused.decode(ErrorMessage.self).code == .invalidArgument)
         let audit = try server.openStore().auditEntries(since: 0, limit: 50).map(\.target)
         #expect(audit.contains("snap \(posted.id) rejected: off topic for this feed"), "\(audit)")
         withExtendedLifetime(sessionHome) {}

@@ -6,7 +6,7 @@ import Wire
 /// register, login, logout, whoami.
 enum AccountCommands {
     static func register(_ context: CommandContext) throws(ClientError) {
-        let username = context.parsed.positional(0) ?? ""
+        let username = try context.username(0)
         let password = try PasswordInput.read(context, confirm: true)
         let session = try context.connect()
         let identity = try session.register(username: username, password: password,
@@ -15,7 +15,7 @@ enum AccountCommands {
     }
 
     static func login(_ context: CommandContext) throws(ClientError) {
-        let username = context.parsed.positional(0) ?? ""
+        let username = try context.username(0)
         let password = try PasswordInput.read(context, confirm: false)
         let session = try context.connect()
         let identity = try session.login(username: username, password: password)

@@ -6,23 +6,23 @@ import Wire
 /// | unlock | promote | demote | reset-password.
 enum AdminCommands {
     static func createFeed(_ context: CommandContext) throws(ClientError) {
+        let name = try context.feedName(context.parsed.positional(0) ?? "")
         let session = try context.authenticated()
-        let name = context.parsed.positional(0) ?? ""
         try session.createFeed(name)
         context.console.out("Created feed \(name).")
     }
 
     static func deleteFeed(_ context: CommandContext) throws(ClientError) {
+        let name = try context.feedName(context.parsed.positional(0) ?? "")
         let session = try context.authenticated()
-        let name = context.parsed.positional(0) ?? ""
         try context.confirm("Delete the feed \(PrintableText.clean(name)) with all its snaps?")
         try session.deleteFeed(name)
         context.console.out("Deleted feed \(name) and its snaps.")
     }
 
     static func resetFeed(_ context: CommandContext) throws(ClientError) {
+        let name = try context.feedName(context.parsed.positional(0) ?? "")
         let session = try context.authenticated()
-        let name = context.parsed.positional(0) ?? ""
         try context.confirm("Delete every snap of \(PrintableText.clean(name))?")
         let count = try session.resetFeed(name)
         if context.json { context.printJSON(.object([("feed", .string(name)), ("deleted", .int(Int64(count)))])) }
@@ -46,9 +46,9 @@ enum AdminCommands {
     }
 
     static func restoreView(_ context: CommandContext) throws(ClientError) {
-        let session = try context.authenticated()
         let id = try context.identifier(0, "SNAP_ID")
-        let user = context.parsed.positional(1) ?? ""
+        let user = try context.username(1)
+        let session = try context.authenticated()
         try session.restoreView(snapID: id, username: user)
         context.console.out("\(user) may open snap \(id) once more.")
     }
@@ -125,11 +125,7 @@ enum AdminCommands {
     }
 
     static func audit(_ context: CommandContext) throws(ClientError) {
-        var since: Int64 = 0
-        if let text = context.parsed.string("--since") {
-            guard let span = try? TimeSpan(parsing: text) else { throw context.usage("--since takes a duration such as 7d, 12h or 30m") }
-            since = Timestamp.now() - span.milliseconds
-        }
+        let since = try context.duration("--since", positive: false).map { Timestamp.now() - $0.milliseconds } ?? 0
         let session = try context.authenticated()
         let entries = try session.auditLog(since: since)
         if context.json {
@@ -151,11 +147,12 @@ enum AdminCommands {
     }
 
     static func unlock(_ context: CommandContext) throws(ClientError) {
-        let user = context.parsed.positional(0)
         let address = context.parsed.string("--address")
-        guard (user == nil) != (address == nil) else {
+        guard (context.parsed.positional(0) == nil) != (address == nil) else {
             throw ClientError(.usage, "name a user (snapshare admin unlock USER) or an address (snapshare admin unlock --address ADDR), not both")
         }
+        var user: String?
+        if address == nil { user = try context.username(0) }
         let session = try context.authenticated()
         let what = user ?? address!
         let cleared = if let user { try session.unlock(user) } else { try session.unlock(address: address!) }
@@ -169,14 +166,14 @@ enum AdminCommands {
     }
 
     static func setAdmin(_ context: CommandContext, _ isAdmin: Bool) throws(ClientError) {
+        let user = try context.username(0)
         let session = try context.authenticated()
-        let user = context.parsed.positional(0) ?? ""
         try session.setAdmin(user, isAdmin: isAdmin)
         context.console.out(isAdmin ? "\(user) is now an admin." : "\(user) is no longer an admin (on every connection, at once).")
     }
 
     static func resetPassword(_ context: CommandContext) throws(ClientError) {
-        let user = context.parsed.positional(0) ?? ""
+        let user = try context.username(0)
         let password = try PasswordInput.read(context, confirm: true, prompt: "New password for \(user): ")
         let session = try context.authenticated()
         try session.resetPassword(of: user, to: password)

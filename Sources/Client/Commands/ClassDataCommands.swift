@@ -7,11 +7,8 @@ import Wire
 enum ClassDataCommands {
     /// `admin purge --older-than 30d`: counts first, asks, then deletes.
     static func purge(_ context: CommandContext) throws(ClientError) {
-        guard let text = context.parsed.string("--older-than") else {
+        guard let span = try context.duration("--older-than", positive: true), let text = context.parsed.string("--older-than") else {
             throw context.usage("say which snaps go with --older-than DURATION, e.g. 30d")
-        }
-        guard let span = try? TimeSpan(parsing: text), span.milliseconds > 0 else {
-            throw context.usage("--older-than takes a positive duration such as 30d, 2w or 12h")
         }
         let session = try context.authenticated()
         let doomed = try session.purge(olderThan: span.milliseconds, dryRun: true)
@@ -29,10 +26,11 @@ enum ClassDataCommands {
     /// `admin export --to DIR`: every feed's snaps as files, over the protocol, without a view.
     static func export(_ context: CommandContext) throws(ClientError) {
         guard let directory = context.parsed.string("--to") else { throw context.usage("--to names the new folder for the export") }
-        let session = try context.authenticated()
+        // The folder is checked before anything is asked of the server; it gets its name only
+        // once the export is complete, so a refusal or a lost connection leaves nothing behind.
         var export: ClassExport
-        do { export = try ClassExport(directory: directory, exportedAt: session.welcome.serverTime) }
-        catch { throw ClientError(.local, "\(error)") }
+        do { export = try ClassExport(directory: directory) } catch { throw ClientError(.local, "\(error)") }
+        let session = try context.authenticated()
         do {
             for feed in try session.feeds().map(\.name).sorted(by: { $0.lowercased() < $1.lowercased() }) { try export.addFeed(feed) }
         } catch let error as ClientError { throw error } catch { throw ClientError(.local, "\(error)") }
@@ -58,7 +56,7 @@ enum ClassDataCommands {
             after = last.id
         }
         let summary: ClassExport.Summary
-        do { summary = try export.finish() } catch { throw ClientError(.local, "\(error)") }
+        do { summary = try export.finish(exportedAt: session.welcome.serverTime) } catch { throw ClientError(.local, "\(error)") }
         bar.update(done: done, total: done)
         if context.json {
             context.printJSON(.object([("to", .string(directory)), ("feeds", .int(Int64(summary.feeds))), ("snaps", .int(Int64(summary.snaps))),

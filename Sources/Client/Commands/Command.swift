@@ -12,18 +12,19 @@ struct Command: Sendable {
 
     /// A command that runs.
     init(_ name: String, summary: String, discussion: String = "", arguments: [ArgumentSpec] = [],
-         options: [OptionSpec] = [], flags: [FlagSpec] = [], exitCodes: [ExitCodeSpec] = [], run: @escaping Runner) {
+         options: [OptionSpec] = [], flags: [FlagSpec] = [], exitCodes: [ExitCodeSpec] = [], globalOptions: [String]? = nil,
+         run: @escaping Runner) {
         spec = CommandSpec(name, summary: summary, discussion: discussion, arguments: arguments, options: options,
-                           flags: flags, exitCodes: exitCodes)
+                           flags: flags, exitCodes: exitCodes, globalOptions: globalOptions)
         self.run = run
         subcommands = []
     }
 
     /// A group of commands (`admin`, `pin`, …), or the root.
     init(_ name: String, summary: String, discussion: String = "", options: [OptionSpec] = [], flags: [FlagSpec] = [],
-         subcommands: [Command], exitCodes: [ExitCodeSpec] = []) {
+         subcommands: [Command], exitCodes: [ExitCodeSpec] = [], globalOptions: [String]? = nil) {
         spec = CommandSpec(name, summary: summary, discussion: discussion, options: options, flags: flags,
-                           exitCodes: exitCodes)
+                           exitCodes: exitCodes, globalOptions: globalOptions)
         run = nil
         self.subcommands = subcommands
     }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import CommandLineParsing
+import Wire
 
 /// What every command gets: its parsed line, the environment, the state folder, the console.
 final class CommandContext {
@@ -54,6 +55,45 @@ final class CommandContext {
             throw usage("\(name) must be a positive whole number, got '\(parsed.positional(index) ?? "")'")
         }
         return value
+    }
+
+    /// The user name in positional `index`, checked by the server's rule before anything is sent
+    /// (a usage error in the rule's words); `argument` names it in the message when the command
+    /// takes two names.
+    func username(_ index: Int, argument: String? = nil) throws(ClientError) -> String {
+        let name = parsed.positional(index) ?? ""
+        if let problem = InputRules.validateUsername(name) { throw usage(argument.map { "\($0): \(problem)" } ?? problem) }
+        return name
+    }
+
+    /// A feed name checked (and trimmed) by the server's rule before anything is sent.
+    func feedName(_ raw: String) throws(ClientError) -> String {
+        switch InputRules.normalizedFeedName(raw) {
+        case .success(let name): return name
+        case .failure(let error): throw usage(error.message)
+        }
+    }
+
+    /// The reason in option `name` (`--reason`), checked and trimmed by the server's rule before
+    /// anything is sent; `missing` is the usage error when it is required and absent, nil when it
+    /// may be left out (then "" when absent or blank).
+    func reason(_ name: String = "--reason", missing: String?) throws(ClientError) -> String {
+        switch InputRules.normalizedOptionalReason(parsed.string(name) ?? "") {
+        case .success(let reason):
+            if let missing, reason.isEmpty { throw usage(missing) }
+            return reason
+        case .failure(let error): throw usage("\(name): \(error.message)")
+        }
+    }
+
+    /// The duration option `name`, nil when absent: a usage error showing the forms accepted when
+    /// it does not parse, or (`positive`) is not longer than nothing.
+    func duration(_ name: String, positive: Bool) throws(ClientError) -> TimeSpan? {
+        do {
+            return positive ? try parsed.positiveTimeSpan(name) : try parsed.timeSpan(name)
+        } catch {
+            throw ClientError(.usage, error.description)
+        }
     }
 
     /// Asks before something that cannot be undone: `--yes` skips the question; on a terminal the

@@ -9,7 +9,7 @@ enum CommandTree {
         ExitCodeSpec(1, "other failure (server error, damaged reply, local file problem)"),
         ExitCodeSpec(2, "usage error (bad command line)"),
         ExitCodeSpec(3, "cannot connect, or TLS/certificate failure"),
-        ExitCodeSpec(4, "not logged in, wrong password, or not allowed"),
+        ExitCodeSpec(4, "not logged in, wrong password, or not allowed (also: a one-time password still to replace with `snapshare passwd`)"),
         ExitCodeSpec(5, "not found (feed, snap, user, pin, photo, movie, vacation)"),
         ExitCodeSpec(6, "already viewed (your one view of this snap is used)"),
         ExitCodeSpec(7, "expired (the snap is past its lifetime)"),
@@ -32,6 +32,12 @@ enum CommandTree {
     static let vacationOption = OptionSpec("--vacation", valueName: "NAME", help: "the vacation (default: My Vacation)")
     static let passwordStdin = FlagSpec("--password-stdin", help: "read the password from the first line of standard input")
     static let yes = FlagSpec("--yes", help: "do not ask for confirmation (required without a terminal)")
+    static let server = OptionSpec("--server", valueName: "HOST:PORT", help: "the Snapshare server (default localhost:7443, or the saved one)",
+                                   environmentVariable: "SNAPSHARE_SERVER")
+    static let ca = OptionSpec("--ca", valueName: "FILE", help: "CA certificate to verify the server with (else the system's roots, or a fingerprint pinned on first use)",
+                               environmentVariable: "SNAPSHARE_CA")
+    /// The global options of a command that never reaches a server: none (`--server` and `--ca` do nothing for it).
+    static let onThisComputer: [String] = []
 
     /// The parser's view of the tree.
     static var root: CommandSpec { command.tree }
@@ -43,12 +49,7 @@ enum CommandTree {
             State (server, CA, session, trusted fingerprints) lives in $SNAPSHARE_HOME, else
             $XDG_CONFIG_HOME/snapshare, else ~/.config/snapshare.
             """,
-        options: [
-            OptionSpec("--server", valueName: "HOST:PORT", help: "the Snapshare server (default localhost:7443, or the saved one)",
-                       environmentVariable: "SNAPSHARE_SERVER"),
-            OptionSpec("--ca", valueName: "FILE", help: "CA certificate to verify the server with (else the system's roots, or a fingerprint pinned on first use)",
-                       environmentVariable: "SNAPSHARE_CA"),
-        ],
+        options: [server, ca],
         subcommands: [
             Command("app", summary: "Open the full-screen app: post, feeds, map, vacations, movies (the default on a terminal)",
                         discussion: """
@@ -86,14 +87,14 @@ enum CommandTree {
                             """,
                         arguments: [ArgumentSpec("SERVER", help: "HOST:PORT, as in the refusal"),
                                     ArgumentSpec("FINGERPRINT", help: "SHA-256, 64 hex digits (colons allowed)")],
-                        flags: [json], exitCodes: exitCodes, run: TrustCommand.run),
+                        flags: [json], exitCodes: exitCodes, globalOptions: onThisComputer, run: TrustCommand.run),
             Command("whoami", summary: "Show who you are logged in as", flags: [json], exitCodes: exitCodes, run: AccountCommands.whoAmI),
             Command("feeds", summary: "List the feeds with snap and unread counts", flags: [json], exitCodes: exitCodes, run: FeedCommands.feeds),
             Command("samples", summary: "List the ten bundled sample images, or draw one",
                         discussion: "`snapshare samples` lists them; `snapshare samples show N` draws sample N.",
                         arguments: [ArgumentSpec("show", help: "the word `show`", isRequired: false),
                                     ArgumentSpec("N", help: "sample number 1-10", isRequired: false)],
-                        options: [pictures], flags: [json], exitCodes: exitCodes, run: SampleCommands.run),
+                        options: [pictures], flags: [json], exitCodes: exitCodes, globalOptions: onThisComputer, run: SampleCommands.run),
             Command("post", summary: "Post a picture to exactly one feed",
                         discussion: """
                             Give exactly one of --sample, --file or --camera. With --camera on a terminal the
@@ -115,7 +116,7 @@ enum CommandTree {
                             --camera-device lavfi:testsrc2=size=640x480:rate=15 reads FFmpeg's test picture.
                             """,
                         flags: [FlagSpec("--list", help: "list the cameras (the default)"), json],
-                        exitCodes: exitCodes, run: CameraCommands.list),
+                        exitCodes: exitCodes, globalOptions: onThisComputer, run: CameraCommands.list),
             Command("feed", summary: "List the snaps of one feed, or of every feed",
                         discussion: "Each row: snap id, poster, how long ago, and unread / read / sent (your own).",
                         arguments: [ArgumentSpec("NAME", help: "a feed name (default: every feed)", isRequired: false)],
@@ -199,11 +200,13 @@ enum CommandTree {
                         subcommands: [
                 Command("list", summary: "List the vacations with their photo, place and tag counts",
                             discussion: "A damaged or foreign file in the folder is reported on standard error and skipped.",
-                            flags: [json], exitCodes: exitCodes, run: VacationCommands.list),
+                            flags: [json], exitCodes: exitCodes, globalOptions: onThisComputer, run: VacationCommands.list),
                 Command("new", summary: "Make a new, empty vacation (a taken name is refused)",
-                            arguments: [ArgumentSpec("NAME", help: "the vacation's name")], flags: [json], exitCodes: exitCodes, run: VacationCommands.create),
+                            arguments: [ArgumentSpec("NAME", help: "the vacation's name")], flags: [json], exitCodes: exitCodes,
+                            globalOptions: onThisComputer, run: VacationCommands.create),
                 Command("rm", summary: "Remove a vacation and everything visited into it (asks first)",
-                            arguments: [ArgumentSpec("NAME", help: "the vacation's name")], flags: [yes], exitCodes: exitCodes, run: VacationCommands.remove),
+                            arguments: [ArgumentSpec("NAME", help: "the vacation's name")], flags: [yes], exitCodes: exitCodes,
+                            globalOptions: onThisComputer, run: VacationCommands.remove),
                 Command("show", summary: "Draw a visited photo from the vacation's file (no server needed)",
                             discussion: """
                                 On a terminal the photo fills the alternate screen; any key closes it. Otherwise the
@@ -213,7 +216,7 @@ enum CommandTree {
                             options: [vacationOption, pictures],
                             flags: [FlagSpec("--thumbnail", help: "draw the small thumbnail kept with the photo"), json],
                             exitCodes: exitCodes, run: VacationCommands.show),
-            ]),
+            ], globalOptions: [server.name]),
             Command("visit", summary: "Copy a photo of one of your albums into a vacation",
                         discussion: """
                             Copies the title, place, tags, coordinates, the image and its thumbnail, so the
@@ -223,14 +226,14 @@ enum CommandTree {
                         options: [vacationOption], flags: [json], exitCodes: exitCodes, run: VacationCommands.visit),
             Command("unvisit", summary: "Remove a photo from a vacation (places and tags left empty go too)",
                         arguments: [ArgumentSpec("PHOTO_ID", help: "the photo's id")],
-                        options: [vacationOption], flags: [json], exitCodes: exitCodes, run: VacationCommands.unvisit),
+                        options: [vacationOption], flags: [json], exitCodes: exitCodes, globalOptions: [server.name], run: VacationCommands.unvisit),
             Command("itinerary", summary: "A vacation's places, first visited first, or the photos of one place",
                         discussion: """
                             A place is identified by its name alone. Photos are sorted by title, ignoring case
                             ("Unknown" when a photo has none). JSON rows: place, first_visited_at, photos.
                             """,
                         arguments: [ArgumentSpec("PLACE", help: "a place's name: list its photos", isRequired: false)],
-                        options: [vacationOption], flags: [json], exitCodes: exitCodes, run: VacationCommands.itinerary),
+                        options: [vacationOption], flags: [json], exitCodes: exitCodes, globalOptions: onThisComputer, run: VacationCommands.itinerary),
             Command("tags", summary: "A vacation's tags, most often seen first, or the photos with one tag",
                         discussion: """
                             Each tag is shown with its first letter capitalized and the number of photos that
@@ -240,7 +243,7 @@ enum CommandTree {
                         arguments: [ArgumentSpec("TAG", help: "a tag: list the photos that carry it", isRequired: false)],
                         options: [vacationOption,
                                   OptionSpec("--search", valueName: "TEXT", help: "only tags containing TEXT, ignoring case")],
-                        flags: [json], exitCodes: exitCodes, run: VacationCommands.tags),
+                        flags: [json], exitCodes: exitCodes, globalOptions: onThisComputer, run: VacationCommands.tags),
             Command("movies", summary: "Your favorite movies, kept on the server", subcommands: [
                 Command("add", summary: "Add a movie (titles are unique, ignoring case)",
                             options: [OptionSpec("--title", valueName: "TITLE", help: "the title, 1-200 characters (required)"),

@@ -31,10 +31,12 @@ enum FeedCommands {
             }
             interval = value
         }
+        var feed: String?
+        if let raw = context.parsed.positional(0) { feed = try context.feedName(raw) }
         let session = try context.authenticated()
         let clockOffset = (session.welcome.serverTime) - Timestamp.now()
         // JSON has no sections, so it needs no feed names.
-        var watch = FeedWatch(feed: context.parsed.positional(0), wantsFeedNames: !context.json)
+        var watch = FeedWatch(feed: feed, wantsFeedNames: !context.json)
         try watch.refresh(using: session)
         guard watching else {
             context.console.raw(render(watch, context: context, now: Timestamp.now() + clockOffset))
@@ -76,7 +78,8 @@ enum FeedCommands {
     }
 
     static func post(_ context: CommandContext) throws(ClientError) {
-        guard let feed = context.parsed.string("--feed") else { throw context.usage("--feed NAME is required: a snap goes to exactly one feed") }
+        guard let raw = context.parsed.string("--feed") else { throw context.usage("--feed NAME is required: a snap goes to exactly one feed") }
+        let feed = try context.feedName(raw)
         let sample = context.parsed.string("--sample")
         let file = context.parsed.string("--file")
         let camera = context.parsed.flag("--camera")

@@ -5,9 +5,7 @@ import Wire
 enum ModerationCommands {
     static func report(_ context: CommandContext) throws(ClientError) {
         let id = try context.identifier(0, "SNAP_ID")
-        guard let reason = context.parsed.string("--reason"), !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw context.usage("say what is wrong with the snap: --reason TEXT")
-        }
+        let reason = try context.reason(missing: "say what is wrong with the snap: --reason TEXT")
         let session = try context.authenticated()
         try session.report(snapID: id, reason: reason)
         if context.json { context.printJSON(.object([("reported", .int(Int64(id)))])) }
@@ -80,7 +78,7 @@ enum ModerationCommands {
 
     static func reject(_ context: CommandContext) throws(ClientError) {
         let id = try context.identifier(0, "SNAP_ID")
-        let reason = context.parsed.string("--reason")?.trimmingCharacters(in: .whitespaces) ?? ""
+        let reason = try context.reason(missing: nil)
         let session = try context.authenticated()
         try session.approve(snapID: id, false, reason: reason)
         context.console.out("Rejected snap \(id): its picture is deleted, and its poster sees that it was rejected"
@@ -91,13 +89,7 @@ enum ModerationCommands {
         let id = try context.identifier(0, "SNAP_ID")
         let dismiss = context.parsed.flag("--dismiss"), delete = context.parsed.flag("--delete")
         guard dismiss != delete else { throw context.usage("give exactly one of --dismiss (the snap stays) or --delete (the snap goes)") }
-        var suspendFor: Int64 = 0
-        if let text = context.parsed.string("--suspend-poster") {
-            guard let span = try? TimeSpan(parsing: text), span.milliseconds > 0 else {
-                throw context.usage("--suspend-poster takes a positive duration such as 7d")
-            }
-            suspendFor = span.milliseconds
-        }
+        let suspendFor = try context.duration("--suspend-poster", positive: true)?.milliseconds ?? 0
         let session = try context.authenticated()
         try session.resolveReport(snapID: id, delete ? .delete : .dismiss, suspendFor: suspendFor)
         let suspended = suspendFor > 0 ? "; its poster is suspended for \(TimeSpan(milliseconds: suspendFor))" : ""
@@ -105,39 +97,39 @@ enum ModerationCommands {
     }
 
     static func suspend(_ context: CommandContext) throws(ClientError) {
-        let user = context.parsed.positional(0) ?? ""
-        guard let text = context.parsed.string("--for"), let span = try? TimeSpan(parsing: text), span.milliseconds > 0 else {
+        let user = try context.username(0)
+        guard let span = try context.duration("--for", positive: true), let text = context.parsed.string("--for") else {
             throw context.usage("say for how long with --for DURATION, e.g. 7d")
         }
-        guard let reason = context.parsed.string("--reason") else { throw context.usage("say why with --reason TEXT (the student sees it)") }
+        let reason = try context.reason(missing: "say why with --reason TEXT (the student sees it)")
         let session = try context.authenticated()
         try session.suspend(user, for: span.milliseconds, reason: reason)
         context.console.out("Suspended \(user) for \(text): they can log in and open snaps, but not post, drop pins or report.")
     }
 
     static func disable(_ context: CommandContext) throws(ClientError) {
-        let user = context.parsed.positional(0) ?? ""
+        let user = try context.username(0)
         let session = try context.authenticated()
         try session.setDisabled(user, true)
         context.console.out("Disabled \(user): their sessions ended and their logins are refused; the name stays taken (`admin enable \(user)` undoes it).")
     }
 
     static func enable(_ context: CommandContext) throws(ClientError) {
-        let user = context.parsed.positional(0) ?? ""
+        let user = try context.username(0)
         let session = try context.authenticated()
         try session.setDisabled(user, false)
         context.console.out("Enabled \(user): they may log in again.")
     }
 
     static func rename(_ context: CommandContext) throws(ClientError) {
-        let old = context.parsed.positional(0) ?? "", new = context.parsed.positional(1) ?? ""
+        let old = try context.username(0, argument: "OLD"), new = try context.username(1, argument: "NEW")
         let session = try context.authenticated()
         try session.rename(old, to: new)
         context.console.out("Renamed \(old) to \(new); their sessions carry on, and they log in as \(new) from now on.")
     }
 
     static func deleteUser(_ context: CommandContext) throws(ClientError) {
-        let user = context.parsed.positional(0) ?? ""
+        let user = try context.username(0)
         let session = try context.authenticated()
         try context.confirm("Delete the account \(PrintableText.clean(user)) with all their snaps, views, pins, albums and movies?")
         try session.deleteUser(user)
@@ -145,7 +137,7 @@ enum ModerationCommands {
     }
 
     static func unsuspend(_ context: CommandContext) throws(ClientError) {
-        let user = context.parsed.positional(0) ?? ""
+        let user = try context.username(0)
         let session = try context.authenticated()
         try session.unsuspend(user)
         context.console.out("\(user) may post again.")

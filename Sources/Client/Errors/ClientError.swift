@@ -38,17 +38,19 @@ public struct ClientError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { message }
 
-    /// Classifies an Error frame from the server.
+    /// Classifies an Error frame from the server: the codes with an exit code of their own, then
+    /// every other by its hundred (docs/PROTOCOL.md, section 4): a 2xx is a refusal of access
+    /// (not logged in, not allowed, a one-time password still to replace), a 3xx a request the
+    /// server rejected, anything else a failure. A code added after this client is judged so too.
     public init(server error: ErrorMessage) {
         let kind: Kind
         switch error.code {
-        case .authRequired, .badCredentials, .forbidden, .sessionInvalid, .badClassCode, .rateLimited, .accountClosed: kind = .auth
         case .notFound: kind = .notFound
         case .alreadyViewed: kind = .alreadyViewed
         case .expired: kind = .expired
-        case .invalidArgument, .usernameTaken, .alreadyExists, .ownSnap, .imageTooLarge, .unsupportedImage,
-             .imageDimensionsTooLarge, .albumBusy, .quotaExceeded: kind = .rejected
         case .unsupportedVersion: kind = .incompatible
+        case let code where (200..<300).contains(code.rawValue) && code != .usernameTaken: kind = .auth
+        case let code where (300..<400).contains(code.rawValue) || code == .usernameTaken: kind = .rejected
         default: kind = .server
         }
         self.init(kind, error.message, serverCode: error.code)

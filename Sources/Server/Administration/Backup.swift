@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Wire
+import Posix
 import SQL
 import SQLite
 
@@ -33,40 +34,60 @@ public enum Backup {
         return try SQLStore.sqlite(path: configuration.databasePath, readOnly: readOnly)
     }
 
-    /// Copies `source` into a new backup file at `path` (never over an existing file).
+    /// Copies `source` into a new backup file at `path` (never over an existing file), in a folder
+    /// that exists. Until it is complete and checked it has a hidden name beside `path`; a backup
+    /// that fails leaves nothing behind.
     public static func write(from source: SQLStore, to path: String, progress: (String) -> Void = { _ in }) throws -> Written {
-        guard !FileManager.default.fileExists(atPath: path) else {
-            throw ConfigurationError("\(path) exists already; a backup never writes over a file (name a new one)")
-        }
-        let partial = path + ".partial"
-        for leftover in [partial, partial + "-wal", partial + "-shm"] { try? FileManager.default.removeItem(atPath: leftover) }
-        let rows: [(table: String, rows: Int)]
-        do {
-            let target = try SQLStore.sqlite(path: partial)
-            rows = try DatabaseCopy.copy(from: source, to: target, progress: progress)
-            let database = target.sqliteDatabase!
-            try checkIntegrity(database, path: path)
-            // One self-contained file: the WAL folded back in and the journal mode persisted as DELETE.
-            try database.exec("PRAGMA journal_mode = DELETE")
-        } catch {
-            for leftover in [partial, partial + "-wal", partial + "-shm"] { try? FileManager.default.removeItem(atPath: leftover) }
-            throw error
-        }
-        chmod(partial, 0o600)
-        guard rename(partial, path) == 0 else {
-            throw ConfigurationError("cannot name the backup \(path): \(String(cString: strerror(errno)))")
-        }
+        let staged = try StagedOutput.file(path, mode: 0o600)
+        let rows = try fill(staged.temporaryPath, from: source, checkedAs: path, progress: progress)
+        try staged.commit()
         let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         return Written(path: path, bytes: bytes, rows: rows)
     }
 
-    /// Copies the backup at `path` into the empty `target`; returns each table's row count.
-    public static func restore(from path: String, to target: SQLStore, progress: (String) -> Void = { _ in })
+    /// The copy into the staged file, closed when this returns (so it is named whole).
+    private static func fill(_ file: String, from source: SQLStore, checkedAs path: String,
+                             progress: (String) -> Void) throws -> [(table: String, rows: Int)] {
+        let target = try SQLStore.sqlite(path: file)
+        let rows = try DatabaseCopy.copy(from: source, to: target, progress: progress)
+        let database = target.sqliteDatabase!
+        try checkIntegrity(database, path: path)
+        // One self-contained file: the WAL folded back in and the journal mode persisted as DELETE.
+        try database.exec("PRAGMA journal_mode = DELETE")
+        return rows
+    }
+
+    /// Copies the backup at `path` into the empty store `target` opens, which is opened only once
+    /// the backup is found whole; returns each table's row count.
+    public static func restore(from path: String, to target: () throws -> SQLStore, progress: (String) -> Void = { _ in })
         throws -> [(table: String, rows: Int)] {
         let (source, scratch) = try openBackup(path)
         defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
         let entry = AuditRecord(at: WallClock.system.now(), actor: OfflineAdmin.offlineActor, action: "restore", target: "from \(path)", result: "ok")
-        return try DatabaseCopy.copy(from: source, to: target, counter: jump, audit: entry, progress: progress)
+        return try DatabaseCopy.copy(from: source, to: try target(), counter: jump, audit: entry, progress: progress)
+    }
+
+    /// Copies the backup at `path` into the data folder `folder`: one that holds an empty Snapshare
+    /// database, or a new or empty folder, which is made owner-only and gets its database only
+    /// once the restore is complete. A folder holding anything else is refused, unchanged.
+    public static func restore(from path: String, intoDataFolder folder: String, progress: (String) -> Void = { _ in })
+        throws -> [(table: String, rows: Int)] {
+        let database = ServerConfiguration.databasePath(in: folder)
+        if FileManager.default.fileExists(atPath: database) {
+            // The copy refuses a database holding anything, and writes in one transaction; the
+            // folder is made owner-only (saying so) once it holds the class.
+            let rows = try restore(from: path, to: { try SQLStore.sqlite(path: database) }, progress: progress)
+            try DataDirectory.prepare(folder, logger: Logger(level: .warning))
+            return rows
+        }
+        var staged: StagedOutput?
+        let rows = try restore(from: path, to: {
+            let made = try DataDirectory.stageNew(folder)
+            staged = made
+            return try SQLStore.sqlite(path: ServerConfiguration.databasePath(in: made.temporaryPath))
+        }, progress: progress)
+        try staged?.commit()
+        return rows
     }
 
     /// Where a restored counter continues: past the backup's by as much again, and by at least a
@@ -77,7 +98,12 @@ public enum Backup {
     /// The backup as a store to read from. A file of an older schema is brought up to date in a
     /// scratch copy (the backup itself is never changed); the scratch path is returned to remove.
     private static func openBackup(_ path: String) throws -> (SQLStore, String?) {
-        guard FileManager.default.fileExists(atPath: path) else { throw ConfigurationError("no backup at \(path)") }
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw ConfigurationError("no backup at \(path): \(String(cString: strerror(errno)))") }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw ConfigurationError("\(path) is a folder or a device, not a backup file") }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ConfigurationError("cannot read the backup \(path): \(String(cString: strerror(errno)))") }
+        close(descriptor)
         let version: Int64
         do {
             let database = try SQLiteDatabase(path: path, readOnly: true)

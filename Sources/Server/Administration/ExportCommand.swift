@@ -9,7 +9,7 @@ public enum ExportCommand {
     /// returns what was written.
     public static func run(from store: SQLStore, to directory: String, now: Int64, includePending: Bool = false,
                            progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }) throws -> ClassExport.Summary {
-        var export = try ClassExport(directory: directory, exportedAt: now)
+        var export = try ClassExport(directory: directory)
         for feed in try store.feedSummaries(viewerID: 0, now: now) { try export.addFeed(feed.name) }
         var after: Int64 = 0
         var done = 0
@@ -31,6 +31,6 @@ public enum ExportCommand {
             }
             after = Int64(last.id)
         }
-        return try export.finish()
+        return try export.finish(exportedAt: now)
     }
 }

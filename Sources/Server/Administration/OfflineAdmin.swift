@@ -80,7 +80,8 @@ public enum OfflineAdmin {
     }
 
     /// Runs one write job on the data folder's database, which must exist unless `create`, and
-    /// records it in the audit log: with the job when it succeeds, on its own when it fails.
+    /// records it in the audit log: with the job when it succeeds, on its own when it fails. A
+    /// database it creates (and its folder) is kept only when the job succeeds.
     static func write<T: Sendable>(dataDirectory: String, database: String? = nil, create: Bool = true,
                                            audit: (action: String, target: String),
                                            _ job: @escaping @Sendable (any SnapshareStore) throws -> T) throws -> T {
@@ -108,15 +109,24 @@ public enum OfflineAdmin {
             defer { storage.shutdown() }
             return try run(storage)
         }
-        let path = ServerConfiguration.databasePath(in: dataDirectory)
-        guard create || FileManager.default.fileExists(atPath: path) else {
-            throw ConfigurationError("no Snapshare database in \(dataDirectory)")
+        func runOnSQLite(_ path: String) throws -> T {
+            let storage = try StorageExecutor.sqlite(path: path, readers: 1)
+            defer { storage.shutdown() }
+            return try run(storage)
         }
-        // The same owner-only folder and files as the server makes.
-        try DataDirectory.prepare(dataDirectory, logger: logger)
-        let storage = try StorageExecutor.sqlite(path: path, readers: 1)
-        defer { storage.shutdown() }
-        return try run(storage)
+        let path = ServerConfiguration.databasePath(in: dataDirectory)
+        if FileManager.default.fileExists(atPath: path) {
+            let result = try runOnSQLite(path)
+            // The same owner-only folder as the server makes, once the command has done its work.
+            try DataDirectory.prepare(dataDirectory, logger: logger)
+            return result
+        }
+        guard create else { throw ConfigurationError("no Snapshare database in \(dataDirectory)") }
+        // A new class: its folder and database appear only when the command succeeds.
+        let staged = try DataDirectory.stageNew(dataDirectory)
+        let result = try runOnSQLite(ServerConfiguration.databasePath(in: staged.temporaryPath))
+        try staged.commit()
+        return result
     }
 
     static func addAdmin(_ parsed: ParsedCommand) throws -> Int32 {

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Crypto
 import Foundation
+import Posix
 import Wire
 
 /// `snapshare-server admin import-roster FILE.csv --passwords OUT.csv`: the class list as
@@ -79,12 +80,15 @@ public enum RosterImport {
     /// Imports `csvPath` into the data folder's (or `database`'s) store, writing the new
     /// accounts' one-time passwords to `passwordsPath`.
     public static func run(csvPath: String, passwordsPath: String, dataDirectory: String, database: String?) throws -> Outcome {
-        guard let data = FileManager.default.contents(atPath: csvPath) else { throw ConfigurationError("cannot read the roster \(csvPath)") }
-        guard !FileManager.default.fileExists(atPath: passwordsPath) else {
-            throw ConfigurationError("\(passwordsPath) exists already; name a new file for the one-time passwords")
+        let data: [UInt8]
+        do { data = try WholeFile.read(csvPath, maximumBytes: 16 << 20) } catch {
+            throw ConfigurationError("cannot read the roster \(csvPath): \(error.reason)")
         }
+        // The password file's place is taken before any account is made: a new name in a folder
+        // that exists, under a hidden name until the accounts are committed.
+        let passwordFile = try StagedOutput.file(passwordsPath, mode: 0o600)
         let now = WallClock.system.now()
-        let (rows, badRows) = try rows([UInt8](data), now: now)
+        let (rows, badRows) = try rows(data, now: now)
         // Who needs an account, and their one-time passwords hashed before the write: a name with
         // no account whose entry nobody has claimed. (A new class has no database yet.)
         let store = try? Backup.source(for: configuration(dataDirectory, database))
@@ -119,7 +123,8 @@ public enum RosterImport {
         }
         let created = zip(newcomers, passwords).filter { written.created.contains($0.0.entry.name) }
             .map { ($0.0.entry.name, $0.0.entry.displayName, $0.1) }
-        try writePasswords(created, to: passwordsPath)
+        // No account made, no password file (a header alone would only mislead).
+        if created.isEmpty { passwordFile.discard() } else { try writePasswords(created, to: passwordFile) }
         return Outcome(created: created, existing: written.existing,
                        refused: (badRows + written.refused).sorted { $0.line < $1.line })
     }
@@ -147,17 +152,24 @@ public enum RosterImport {
         return [letters[0..<4], letters[4..<8], letters[8..<12]].map { String($0) }.joined(separator: "-")
     }
 
-    private static func writePasswords(_ rows: [(String, String, String)], to path: String) throws {
+    /// Writes the new accounts' one-time passwords into the staged file and names it. The accounts
+    /// exist by now, so a failure here says how to give them passwords another way.
+    private static func writePasswords(_ rows: [(String, String, String)], to file: StagedOutput) throws {
         func quoted(_ text: String) -> String { text.contains(where: { ",\"\n".contains($0) }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text }
         let text = (["username,display_name,one_time_password"] + rows.map { [$0.0, $0.1, $0.2].map(quoted).joined(separator: ",") })
             .joined(separator: "\n") + "\n"
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw ConfigurationError("cannot create \(path): \(String(cString: strerror(errno)))") }
-        defer { close(descriptor) }
-        let bytes = Array(text.utf8)
-        guard write(descriptor, bytes, bytes.count) == bytes.count else {
-            throw ConfigurationError("cannot write \(path): \(String(cString: strerror(errno)))")
+        func failure(_ why: String) -> ConfigurationError {
+            ConfigurationError("cannot write \(file.path): \(why); the \(rows.count) new accounts exist without a password anyone knows: "
+                               + "set each with snapshare-server admin reset-password USER --password-stdin")
         }
+        let descriptor = open(file.temporaryPath, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure(String(cString: strerror(errno))) }
+        let bytes = Array(text.utf8)
+        let written = write(descriptor, bytes, bytes.count)
+        let reason = String(cString: strerror(errno))
+        close(descriptor)
+        guard written == bytes.count else { throw failure(reason) }
+        do { try file.commit() } catch { throw failure(error.description) }
     }
 }
 

@@ -59,7 +59,7 @@ extension RequestHandler {
         let id = try Self.storageID(request.snapID, orThrow: Self.noSnap(request.snapID))
         let approve = request.approve
         // A rejection's reason is for its poster: 0 to 200 characters, no control characters.
-        let reason = request.reason.trimmingSpaces.isEmpty || approve ? "" : try InputRules.normalizedReason(request.reason).get()
+        let reason = approve ? "" : try InputRules.normalizedOptionalReason(request.reason).get()
         let now = clock.now()
         try await storage.write { store in
             if approve { try store.approveSnap(id: id); return }

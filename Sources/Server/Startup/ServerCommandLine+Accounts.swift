@@ -15,8 +15,11 @@ extension ServerCommandLine {
         let config = storeConfiguration(parsed)
         let outcome = try RosterImport.run(csvPath: csv, passwordsPath: passwords, dataDirectory: config.dataDirectory, database: config.database)
         for refusal in outcome.refused { warn("\(csv): \(refusal)") }
-        print("Imported \(csv): \(outcome.created.count) account\(outcome.created.count == 1 ? "" : "s") created with one-time passwords in "
-              + "\(passwords) (mode 0600; hand each student theirs), \(outcome.existing.count) already had one"
+        let created = outcome.created.isEmpty
+            ? "no account created (so no password file written)"
+            : "\(outcome.created.count) account\(outcome.created.count == 1 ? "" : "s") created with one-time passwords in "
+                + "\(passwords) (mode 0600; hand each student theirs)"
+        print("Imported \(csv): \(created), \(outcome.existing.count) already had one"
               + (outcome.refused.isEmpty ? "." : "; \(outcome.refused.count) row\(outcome.refused.count == 1 ? "" : "s") refused (above)."))
         return outcome.refused.isEmpty ? 0 : 1
     }

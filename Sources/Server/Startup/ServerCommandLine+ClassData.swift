@@ -37,12 +37,10 @@ extension ServerCommandLine {
             + (keepRoster ? "; the roster stays" : ", and the roster")
         try Confirmation.ask("End the term of \(config.databaseDescription): archive it to \(archive), then remove \(what)?", parsed)
         let written = try Backup.write(from: Backup.source(for: config), to: archive)
-        print("Archived \(config.databaseDescription) to \(written.path) (mode 0600, \(written.bytes) bytes).")
         let kept = [keepAccounts ? "accounts kept" : nil, keepRoster ? "roster kept" : nil].compactMap { $0 }
-        let cleared = try OfflineAdmin.write(dataDirectory: config.dataDirectory, database: config.database, create: false,
-                                             audit: ("end-term", "archive \(written.path)" + kept.map { ", \($0)" }.joined())) { store in
-            try store.endTerm(keepAccounts: keepAccounts, keepRoster: keepRoster)
-        }
+        let cleared = try clearTerm(config, keepAccounts: keepAccounts, keepRoster: keepRoster, archive: written.path,
+                                    kept: kept.map { ", \($0)" }.joined())
+        print("Archived \(config.databaseDescription) to \(written.path) (mode 0600, \(written.bytes) bytes).")
         func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
         var removed = [plural(cleared.snaps, "snap"), plural(cleared.views, "view"), plural(cleared.sessions, "session")]
         if !keepAccounts { removed.append(plural(cleared.accounts, "account")) }
@@ -56,12 +54,26 @@ extension ServerCommandLine {
         return 0
     }
 
+    /// The end of the term once its archive is written. When it fails nothing was removed (one
+    /// transaction), and the archive goes too: the disk is as it was, and the same command can run again.
+    private static func clearTerm(_ config: ServerConfiguration, keepAccounts: Bool, keepRoster: Bool, archive: String,
+                                  kept: String) throws -> TermCleared {
+        do {
+            return try OfflineAdmin.write(dataDirectory: config.dataDirectory, database: config.database, create: false,
+                                          audit: ("end-term", "archive \(archive)\(kept)")) { store in
+                try store.endTerm(keepAccounts: keepAccounts, keepRoster: keepRoster)
+            }
+        } catch {
+            unlink(archive)
+            throw error
+        }
+    }
+
     /// `admin purge --older-than DURATION`: counts, asks, deletes.
     static func purge(_ parsed: ParsedCommand) throws -> Int32 {
-        guard let span = try parsed.timeSpan("--older-than") else {
+        guard let span = try parsed.positiveTimeSpan("--older-than") else {
             throw parsed.usageError("say which snaps go with --older-than DURATION, e.g. 30d")
         }
-        guard span.milliseconds > 0 else { throw parsed.valueError("--older-than", "--older-than must be a positive duration such as 30d") }
         let config = storeConfiguration(parsed)
         let cutoff = WallClock.system.now() - span.milliseconds
         let doomed = try Backup.source(for: config).countSnaps(postedBefore: cutoff)

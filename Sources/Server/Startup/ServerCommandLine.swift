@@ -9,9 +9,21 @@ import Release
 
 /// `snapshare-server`: run the server, or do offline maintenance on its data folder.
 public enum ServerCommandLine {
-    static let dataOption = OptionSpec("--data", valueName: "DIR", help: "data folder (default ./snapshare-data)")
+    /// The defaults the options' help shows: the configuration's own, so help cannot drift from them.
+    private static let defaults = ServerConfiguration()
+    /// A default duration as people write it: whole days as days (`7d`, not `1w`).
+    private static func span(_ milliseconds: Int64) -> String {
+        let day: Int64 = 86_400_000
+        return milliseconds > 0 && milliseconds % day == 0 ? "\(milliseconds / day)d" : TimeSpan(milliseconds: milliseconds).description
+    }
+
+    static let dataOption = OptionSpec("--data", valueName: "DIR", help: "data folder", defaultValue: defaults.dataDirectory)
+    static let databaseOption = OptionSpec("--database", valueName: "URI", help: "share a PostgreSQL database with other instances (postgresql://USER@HOST[:PORT]/DB) instead of SQLite in --data",
+                                           environmentVariable: "SNAPSHARE_DATABASE", isSecret: true)
     static let configOption = OptionSpec("--config", valueName: "FILE",
                                          help: "read settings from FILE: one 'name = value' per line, names as these options without their dashes; options given here win")
+    /// The global options every offline command uses: where the class's data is.
+    static let storeOptions = [configOption.name, dataOption.name, databaseOption.name]
     /// What a reload (SIGHUP) applies while the server runs; any other option changed waits for a restart.
     static let reloadableOptions: Set<String> = ["--tls-cert", "--tls-key", "--certs", "--cert-host", "--log-level", "--class-code", "--snap-ttl", "--drain-timeout", "--registration", "--moderation"]
 
@@ -30,49 +42,56 @@ public enum ServerCommandLine {
             """,
         options: [
             configOption,
-            OptionSpec("--listen", valueName: "HOST:PORT", help: "address to listen on (default 127.0.0.1:7443)"),
+            OptionSpec("--listen", valueName: "HOST:PORT", help: "address to listen on", defaultValue: "\(defaults.host):\(defaults.port)"),
             dataOption,
-            OptionSpec("--database", valueName: "URI", help: "share a PostgreSQL database with other instances (postgresql://USER@HOST[:PORT]/DB); default: SQLite in --data",
-                       environmentVariable: "SNAPSHARE_DATABASE", isSecret: true),
-            OptionSpec("--certs", valueName: "DIR", help: "certificate folder (default ./certs)"),
+            databaseOption,
+            OptionSpec("--certs", valueName: "DIR", help: "certificate folder", defaultValue: defaults.certificatesDirectory),
             OptionSpec("--tls-cert", valueName: "FILE", help: "use this certificate chain instead of generated ones"),
             OptionSpec("--tls-key", valueName: "FILE", help: "the private key for --tls-cert"),
             OptionSpec("--cert-host", valueName: "NAME", help: "extra name or IP for the generated certificate", isRepeatable: true),
             OptionSpec("--class-code", valueName: "CODE", help: "registration requires this code (put it in the config file or the variable: the command line shows in ps)",
                        environmentVariable: "SNAPSHARE_CLASS_CODE", isSecret: true),
-            OptionSpec("--snap-ttl", valueName: "DURATION", help: "how long snaps live, e.g. 7d, 12h, 30m (default 7d)"),
-            OptionSpec("--moderation", valueName: "MODE", help: "off (default) or queue: students' new snaps wait for an admin's approval"),
-            OptionSpec("--registration", valueName: "MODE", help: "who may register: open (default: anyone with the class code), roster (only names on the roster) or closed"),
-            OptionSpec("--max-image-bytes", valueName: "N", help: "largest image accepted (default 5242880)"),
-            OptionSpec("--max-image-dimension", valueName: "N", help: "largest width or height in pixels (default 8192)"),
-            OptionSpec("--max-image-pixels", valueName: "N", help: "largest width x height (default 16777216, 4096x4096)"),
-            OptionSpec("--max-connections", valueName: "N", help: "connections served at once; above it the server stops accepting (default 10000)"),
-            OptionSpec("--max-connections-per-address", valueName: "N", help: "connections from one IP address (default 1000; a class behind one NAT shares one)"),
-            OptionSpec("--max-anonymous-per-address", valueName: "N", help: "connections from one IP address that have not logged in (default 64)"),
-            OptionSpec("--max-connections-per-user", valueName: "N", help: "logged-in connections of one user; more close the oldest (default 32)"),
-            OptionSpec("--login-timeout", valueName: "DURATION", help: "time to log in after Hello, whatever else is sent (default 30s)"),
-            OptionSpec("--max-in-flight", valueName: "N", help: "requests in flight per connection (default 64)"),
+            OptionSpec("--snap-ttl", valueName: "DURATION", help: "how long snaps live, e.g. 7d, 12h, 30m", defaultValue: span(defaults.snapTTLMilliseconds)),
+            OptionSpec("--moderation", valueName: "MODE", help: "off, or queue: students' new snaps wait for an admin's approval",
+                       defaultValue: defaults.moderation.rawValue),
+            OptionSpec("--registration", valueName: "MODE", help: "who may register: open (anyone with the class code), roster (only names on the roster) or closed",
+                       defaultValue: defaults.registration.rawValue),
+            OptionSpec("--max-image-bytes", valueName: "N", help: "largest image accepted", defaultValue: "\(defaults.maxImageBytes)"),
+            OptionSpec("--max-image-dimension", valueName: "N", help: "largest width or height in pixels", defaultValue: "\(defaults.maxImageDimension)"),
+            OptionSpec("--max-image-pixels", valueName: "N", help: "largest width x height (4096x4096)", defaultValue: "\(defaults.maxImagePixels)"),
+            OptionSpec("--max-connections", valueName: "N", help: "connections served at once; above it the server stops accepting", defaultValue: "\(defaults.maxConnections)"),
+            OptionSpec("--max-connections-per-address", valueName: "N", help: "connections from one IP address (a class behind one NAT shares one)",
+                       defaultValue: "\(defaults.maxConnectionsPerAddress)"),
+            OptionSpec("--max-anonymous-per-address", valueName: "N", help: "connections from one IP address that have not logged in",
+                       defaultValue: "\(defaults.maxAnonymousConnectionsPerAddress)"),
+            OptionSpec("--max-connections-per-user", valueName: "N", help: "logged-in connections of one user; more close the oldest",
+                       defaultValue: "\(defaults.maxConnectionsPerUser)"),
+            OptionSpec("--login-timeout", valueName: "DURATION", help: "time to log in after Hello, whatever else is sent", defaultValue: span(defaults.loginTimeoutMilliseconds)),
+            OptionSpec("--max-in-flight", valueName: "N", help: "requests in flight per connection", defaultValue: "\(defaults.maxRequestsInFlight)"),
             OptionSpec("--protocol-versions", valueName: "MIN-MAX",
-                       help: "protocol versions to serve, within those this build speaks (default \(ProtocolConstants.versions.lowerBound)-\(ProtocolConstants.versions.upperBound)); e.g. 2 once every student has upgraded"),
-            OptionSpec("--max-connection-buffer", valueName: "BYTES", help: "requests and replies one connection may hold (default 12582912 = 12 MiB)"),
-            OptionSpec("--max-frame-before-login", valueName: "N", help: "largest frame before login, bytes (default 16384)"),
-            OptionSpec("--handshake-timeout", valueName: "DURATION", help: "time to finish TLS and Hello (default 10s)"),
-            OptionSpec("--idle-timeout", valueName: "DURATION", help: "close connections idle this long (default 5m)"),
-            OptionSpec("--frame-timeout", valueName: "DURATION", help: "time to finish a frame once started (default 60s)"),
-            OptionSpec("--quota-posts-per-hour", valueName: "N", help: "snaps one student may post in any hour; admins are exempt (default 60)"),
-            OptionSpec("--quota-bytes", valueName: "BYTES", help: "bytes of pictures one student may have stored at once (default 209715200 = 200 MiB)"),
+                       help: "protocol versions to serve, within those this build speaks; "
+                           + "\(ProtocolConstants.versions.lowerBound + 1)-\(ProtocolConstants.versions.upperBound) stops serving version \(ProtocolConstants.versions.lowerBound) once no student's client needs it",
+                       defaultValue: "\(defaults.protocolVersions.lowerBound)-\(defaults.protocolVersions.upperBound)"),
+            OptionSpec("--max-connection-buffer", valueName: "BYTES", help: "requests and replies one connection may hold (12 MiB)", defaultValue: "\(defaults.connectionBufferBytes)"),
+            OptionSpec("--max-frame-before-login", valueName: "N", help: "largest frame before login, bytes", defaultValue: "\(defaults.maxFrameBytesBeforeLogin)"),
+            OptionSpec("--handshake-timeout", valueName: "DURATION", help: "time to finish TLS and Hello", defaultValue: span(defaults.handshakeTimeoutMilliseconds)),
+            OptionSpec("--idle-timeout", valueName: "DURATION", help: "close connections idle this long", defaultValue: span(defaults.idleTimeoutMilliseconds)),
+            OptionSpec("--frame-timeout", valueName: "DURATION", help: "time to finish a frame once started", defaultValue: span(defaults.frameTimeoutMilliseconds)),
+            OptionSpec("--quota-posts-per-hour", valueName: "N", help: "snaps one student may post in any hour; admins are exempt", defaultValue: "\(defaults.postsPerHourQuota)"),
+            OptionSpec("--quota-bytes", valueName: "BYTES", help: "bytes of pictures one student may have stored at once (200 MiB)", defaultValue: "\(defaults.storedBytesQuota)"),
             OptionSpec("--backup-dir", valueName: "DIR", help: "take a backup every --backup-every into DIR (files named by their time; restore with 'restore')"),
-            OptionSpec("--backup-every", valueName: "DURATION", help: "with --backup-dir, the time between backups (default 6h)"),
-            OptionSpec("--backup-keep", valueName: "N", help: "with --backup-dir, how many backups to keep; older ones are removed (default 28)"),
-            OptionSpec("--drain-timeout", valueName: "DURATION", help: "at SIGTERM, how long requests in flight may take to finish (default 10s)"),
-            OptionSpec("--log-level", valueName: "LEVEL", help: "debug, info, warning or error (default info)"),
-            OptionSpec("--log-format", valueName: "FORMAT", help: "text (default) or json: one JSON object per line with time, level and message"),
+            OptionSpec("--backup-every", valueName: "DURATION", help: "with --backup-dir, the time between backups", defaultValue: span(defaults.backupIntervalMilliseconds)),
+            OptionSpec("--backup-keep", valueName: "N", help: "with --backup-dir, how many backups to keep; older ones are removed", defaultValue: "\(defaults.backupKeep)"),
+            OptionSpec("--drain-timeout", valueName: "DURATION", help: "at SIGTERM, how long requests in flight may take to finish", defaultValue: span(defaults.drainTimeoutMilliseconds)),
+            OptionSpec("--log-level", valueName: "LEVEL", help: "debug, info, warning or error", defaultValue: defaults.logLevel.name),
+            OptionSpec("--log-format", valueName: "FORMAT", help: "text, or json: one JSON object per line with time, level and message", defaultValue: defaults.logFormat.rawValue),
             OptionSpec("--metrics", valueName: "HOST:PORT",
-                       help: "serve GET /metrics (Prometheus) and GET /health over plain HTTP here; for 127.0.0.1 or an internal network (default off)"),
-            OptionSpec("--photos", valueName: "SOURCE", help: "album photos from builtin (default, offline), flickr, or dir:PATH (a folder with index.csv)"),
+                       help: "serve GET /metrics (Prometheus) and GET /health over plain HTTP here, for 127.0.0.1 or an internal network; off unless given"),
+            OptionSpec("--photos", valueName: "SOURCE", help: "album photos from builtin (offline), flickr, or dir:PATH (a folder with index.csv)", defaultValue: "\(defaults.photoSource)"),
             OptionSpec("--flickr-key", valueName: "KEY", help: "Flickr API key, required with --photos flickr (never logged)", environmentVariable: "SNAPSHARE_FLICKR_KEY", isSecret: true),
-            OptionSpec("--flickr-endpoint", valueName: "URL", help: "Flickr REST endpoint (default https://api.flickr.com/services/rest/)"),
-            OptionSpec("--photo-radius", valueName: "KM", help: "search photos within this distance of a pin, 0.1 to 32 (default 5)"),
+            OptionSpec("--flickr-endpoint", valueName: "URL", help: "Flickr REST endpoint", defaultValue: PhotoSource.defaultFlickrEndpoint.absoluteString),
+            OptionSpec("--photo-radius", valueName: "KM", help: "search photos within this distance of a pin, 0.1 to 32",
+                       defaultValue: String(format: "%g", defaults.photoSearchRadiusKilometres)),
         ],
         subcommands: [
             CommandSpec("admin", summary: "Manage accounts offline (works while the server runs or is stopped)", subcommands: [
@@ -114,7 +133,7 @@ public enum ServerCommandLine {
                 CommandSpec("purge", summary: "Delete every snap posted more than a time ago, with its picture and views (asks first)",
                             options: [OptionSpec("--older-than", valueName: "DURATION", help: "the age, e.g. 30d or 2w")],
                             flags: [yesFlag]),
-            ]),
+            ], globalOptions: storeOptions),
             CommandSpec("export", summary: "Write every feed's snaps into a new folder: pictures, snaps.json and an index.html gallery",
                         discussion: """
                             One folder per feed with each kept picture as ID.jpg or ID.png; snaps.json lists every snap
@@ -123,8 +142,9 @@ public enum ServerCommandLine {
                             Snaps awaiting approval are left out unless --include-pending (then marked so); reported
                             snaps are marked with their open reports.
                             """,
-                        options: [OptionSpec("--to", valueName: "DIR", help: "the new (or empty) folder")],
-                        flags: [FlagSpec("--include-pending", help: "also snaps awaiting approval (marked as such)")]),
+                        options: [OptionSpec("--to", valueName: "DIR", help: "the new (or empty) folder, in a folder that exists")],
+                        flags: [FlagSpec("--include-pending", help: "also snaps awaiting approval (marked as such)")],
+                        globalOptions: storeOptions),
             CommandSpec("end-term", summary: "Archive the class to a backup, then remove every snap, view and session (and students' accounts)",
                         discussion: """
                             Writes --archive first (a backup: restore it with 'restore' to look back), then removes every
@@ -136,32 +156,40 @@ public enum ServerCommandLine {
                         options: [OptionSpec("--archive", valueName: "FILE", help: "the backup written first (never over a file)")],
                         flags: [FlagSpec("--keep-accounts", help: "keep the students' accounts (and their pins and movies)"),
                                 FlagSpec("--keep-roster", help: "keep the roster for the next term (without --keep-accounts, its names may register again)"),
-                                yesFlag]),
+                                yesFlag],
+                        globalOptions: storeOptions),
             CommandSpec("backup", summary: "Copy the class's data into a new backup file (SQLite, mode 0600) while the server runs",
                         discussion: """
                             Reads --data's database (or --database's) in one snapshot: what was committed before the
                             backup started is in it. The file appears under its name only once complete and checked.
                             Restore it with: snapshare-server restore --from FILE --data DIR (or --database URI).
                             """,
-                        options: [OptionSpec("--to", valueName: "FILE", help: "the new backup file (never written over)")]),
+                        options: [OptionSpec("--to", valueName: "FILE", help: "the new backup file (never written over), in a folder that exists")],
+                        globalOptions: storeOptions),
             CommandSpec("restore", summary: "Put a backup into an empty data folder (--data) or PostgreSQL database (--database)",
                         discussion: """
                             Checks the backup's integrity, refuses a target that holds anything, copies everything, and
                             moves every id counter past what the lost server may have handed out after the backup, so
-                            no id names two different snaps. Views and posts after the backup are lost.
+                            no id names two different snaps. Views and posts after the backup are lost. --data is a new
+                            or empty folder (or one whose database is empty); it gets its database only once the restore
+                            is complete, and a folder holding other files is refused as it is.
                             """,
-                        options: [OptionSpec("--from", valueName: "FILE", help: "the backup file")]),
+                        options: [OptionSpec("--from", valueName: "FILE", help: "the backup file")],
+                        globalOptions: storeOptions),
             CommandSpec("compact", summary: "Give the space of deleted and expired pictures back to the file system; prints the size before and after",
                         discussion: """
                             Works while the server runs: on SQLite it rewrites the file through the WAL; on PostgreSQL
                             (--database) it rewrites the picture tables, each locked for the seconds that takes.
-                            """),
+                            """,
+                        globalOptions: storeOptions),
             CommandSpec("migrate", summary: "Copy everything from a SQLite data folder into a new, empty PostgreSQL database",
-                        options: [OptionSpec("--from", valueName: "DIR", help: "the data folder (default ./snapshare-data)"),
-                                  OptionSpec("--to", valueName: "URI", help: "the PostgreSQL database (postgresql://USER@HOST[:PORT]/DB)")]),
+                        options: [OptionSpec("--from", valueName: "DIR", help: "the data folder", defaultValue: defaults.dataDirectory),
+                                  OptionSpec("--to", valueName: "URI", help: "the PostgreSQL database (postgresql://USER@HOST[:PORT]/DB)")],
+                        globalOptions: []),
             CommandSpec("reset-feeds", summary: "Delete snaps offline: one feed (--feed NAME) or all (--all)",
                         options: [OptionSpec("--feed", valueName: "NAME", help: "the feed to reset")],
-                        flags: [FlagSpec("--all", help: "reset every feed")]),
+                        flags: [FlagSpec("--all", help: "reset every feed")],
+                        globalOptions: storeOptions),
         ],
         runsWithoutSubcommand: true)
 
@@ -255,14 +283,12 @@ public enum ServerCommandLine {
     private static func restore(_ parsed: ParsedCommand) throws -> Int32 {
         guard let path = parsed.string("--from") else { throw parsed.usageError("--from names the backup file") }
         let config = storeConfiguration(parsed)
-        let target: SQLStore
+        let rows: [(table: String, rows: Int)]
         if let database = config.database {
-            target = try SQLStore.postgres(conninfo: database)
+            rows = try Backup.restore(from: path, to: { try SQLStore.postgres(conninfo: database) })
         } else {
-            try DataDirectory.prepare(config.dataDirectory, logger: Logger(level: .warning))
-            target = try SQLStore.sqlite(path: config.databasePath)
+            rows = try Backup.restore(from: path, intoDataFolder: config.dataDirectory)
         }
-        let rows = try Backup.restore(from: path, to: target)
         print("Restored \(path) into \(config.databaseDescription); rows:")
         printCounts(rows)
         print("""

@@ -53,6 +53,7 @@ public final class SnapshareServer: @unchecked Sendable {
         }
 
         let served = try ServedCertificate.load(configuration)
+        served.logIssue(logger)
         certificates = served.devSet
         servedChain = served.chain
         metrics = ServerMetrics(startedAt: clock.now())
@@ -146,6 +147,7 @@ public final class SnapshareServer: @unchecked Sendable {
         logger.info("reloading (SIGHUP)")
         do {
             let served = try ServedCertificate.load(new)
+            served.logIssue(logger)
             core.replaceTLSContext(served.context)
             certificates = served.devSet
             servedChain = served.chain

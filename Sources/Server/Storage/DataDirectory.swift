@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Posix
 
 /// The server's data folder: owner-only (0700), since it holds password hashes and snaps.
 enum DataDirectory {
@@ -19,5 +20,17 @@ enum DataDirectory {
             logger.warning("the data folder \(path) was open to other users (mode \(OwnerOnly.octal(before))); "
                            + "it is now owner-only (mode \(OwnerOnly.octal(before & 0o700)))")
         }
+    }
+
+    /// A new data folder at `path` (which must not exist, or be an empty folder), staged owner-only:
+    /// the caller makes the database in its `temporaryPath` and commits once everything worked, so
+    /// a command that fails creates nothing. A folder holding other files is refused, unchanged.
+    static func stageNew(_ path: String) throws -> StagedOutput {
+        let staged: Result<StagedOutput, OutputError> = Result { () throws(OutputError) in try StagedOutput.folder(path, mode: 0o700) }
+        if case .failure(let error) = staged, case .notEmpty = error.reason {
+            throw ConfigurationError("\(path) holds \(error.heldEntries) and no Snapshare database; "
+                                     + "use a new or empty folder for the data (--data), or move what is in it elsewhere first")
+        }
+        return try staged.get()
     }
 }

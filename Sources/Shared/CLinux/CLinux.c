@@ -7,6 +7,24 @@
 #include <signal.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <stdio.h>
+
+int snapshare_rename_noreplace(const char *from, const char *to) {
+    if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0) return 0;
+    if (errno != EINVAL && errno != ENOSYS) return -1;
+    struct stat info;
+    if (lstat(from, &info) != 0) return -1;
+    if (!S_ISDIR(info.st_mode)) {
+        if (link(from, to) != 0) return -1;
+        return unlink(from);
+    }
+    if (lstat(to, &info) == 0) {
+        errno = EEXIST;
+        return -1;
+    }
+    return rename(from, to);
+}
 
 int snapshare_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags) {
     return accept4(fd, addr, len, flags);

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Posix
 import Wire
 
 /// The class's snaps as plain files, for the end of a term or a parent's evening: one folder per
@@ -11,7 +12,8 @@ import Wire
 /// the database, `snapshare admin export` over the protocol; both write it here.
 ///
 /// Pictures are written as they come (one in memory at a time); the listing is kept until
-/// `finish` writes the JSON and the gallery. Everything is owner-only, like a backup.
+/// `finish` writes the JSON and the gallery and gives the folder its name. Everything is
+/// owner-only, like a backup.
 public struct ClassExport {
     /// What an export holds once finished.
     public struct Summary: Sendable, Equatable {
@@ -28,31 +30,20 @@ public struct ClassExport {
     }
 
     public let directory: String
-    private let exportedAt: Int64
+    /// Where the files go until `finish`: a hidden folder beside `directory` (or inside it, when it
+    /// is an empty folder already), named `directory` only once complete. An export that stops
+    /// half-way (a refusal, a lost connection) leaves nothing behind.
+    private let staged: StagedOutput
     private var feeds: [String] = []
     private var folders: [String: String] = [:]
     private var snaps: [String: [(snap: ExportedSnap, picture: String?)]] = [:]
     private var pictureBytes = 0
 
-    /// Starts an export into `directory`, which must not exist or be empty (an export never
-    /// mixes with other files); it is made owner-only. `exportedAt` is Unix milliseconds.
-    public init(directory: String, exportedAt: Int64) throws {
+    /// Starts an export into `directory`, which must not exist or be an empty folder (an export
+    /// never mixes with other files), in a folder that exists; it ends owner-only (0700).
+    public init(directory: String) throws {
         self.directory = directory
-        self.exportedAt = exportedAt
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder) {
-            guard isFolder.boolValue else { throw Failure("\(directory) is a file; name a new folder for the export") }
-            let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-            guard entries.isEmpty else { throw Failure("\(directory) is not empty; name a new folder for the export") }
-        } else {
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw Failure("cannot create \(directory): \(error.localizedDescription)")
-            }
-        }
-        chmod(directory, 0o700)
+        staged = try StagedOutput.folder(directory, mode: 0o700)
     }
 
     /// Adds a feed (in the order given; a feed with no snaps still gets its folder).
@@ -74,10 +65,12 @@ public struct ClassExport {
         snaps[snap.feed, default: []].append((snap, relative))
     }
 
-    /// Writes `snaps.json` and `index.html`; returns what the export holds.
-    public func finish() throws -> Summary {
-        try write(try json(), to: "snaps.json")
-        try write(Data(html().utf8), to: "index.html")
+    /// Writes `snaps.json` and `index.html` (saying it was exported at `exportedAt`, Unix
+    /// milliseconds), gives the folder its name; returns what the export holds.
+    public func finish(exportedAt: Int64) throws -> Summary {
+        try write(try json(exportedAt: exportedAt), to: "snaps.json")
+        try write(Data(html(exportedAt: exportedAt).utf8), to: "index.html")
+        try staged.commit()
         let all = snaps.values.joined()
         return Summary(feeds: feeds.count, snaps: all.count, pictures: all.filter { $0.picture != nil }.count, pictureBytes: pictureBytes)
     }
@@ -95,11 +88,11 @@ public struct ClassExport {
             name = "\(base)-\(suffix)"
             suffix += 1
         }
-        let path = directory + "/" + name
+        let path = staged.temporaryPath + "/" + name
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw Failure("cannot create \(path): \(error.localizedDescription)")
+            throw Failure("cannot create \(directory)/\(name): \(error.localizedDescription)")
         }
         folders[feed] = name
         feeds.append(feed)
@@ -114,9 +107,9 @@ public struct ClassExport {
     }
 
     private func write(_ data: Data, to relative: String) throws {
-        let path = directory + "/" + relative
+        let path = staged.temporaryPath + "/" + relative
         guard FileManager.default.createFile(atPath: path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw Failure("cannot write \(path): \(String(cString: strerror(errno)))")
+            throw Failure("cannot write \(directory)/\(relative): \(String(cString: strerror(errno)))")
         }
     }
 
@@ -127,7 +120,7 @@ public struct ClassExport {
         (snaps[feed] ?? []).sorted { ($0.snap.postedAt, $0.snap.id) > ($1.snap.postedAt, $1.snap.id) }
     }
 
-    private func json() throws -> Data {
+    private func json(exportedAt: Int64) throws -> Data {
         let document: [String: Any] = [
             "exported_at": Self.iso8601(exportedAt),
             "feeds": feeds.map { feed -> [String: Any] in
@@ -177,7 +170,7 @@ public struct ClassExport {
 
     // MARK: index.html
 
-    private func html() -> String {
+    private func html(exportedAt: Int64) -> String {
         let all = snaps.values.joined()
         let kept = all.filter { $0.picture != nil }.count
         let pending = all.filter { $0.snap.awaitingApproval }.count, reported = all.filter { $0.snap.reportCount > 0 }.count

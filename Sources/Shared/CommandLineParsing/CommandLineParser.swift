@@ -28,8 +28,7 @@ public struct CommandLineParser: Sendable {
         _ arguments: [String], environment: [String: String] = [:]
     ) throws(UsageError) -> ParseOutcome {
         var chain = [root]
-        var scope = Scope()
-        scope.add(root)
+        var scope = Scope(chain)
         var values: [String: [String]] = [:]
         var flags: Set<String> = []
         var positionals: [String] = []
@@ -65,6 +64,8 @@ public struct CommandLineParser: Sendable {
                         inlineValue = String(word[word.index(after: equals)...])
                     }
                     switch scope.entries[name] {
+                    case nil where scope.excluded[name] != nil:
+                        throw failure(scope.notApplying(scope.excluded[name]!, to: HelpText.commandPath(chain)))
                     case nil:
                         var message = "unknown option '\(name)'"
                         if let guess = EditDistance.suggestion(for: name, among: scope.longNames + ["--help"]) {
@@ -102,13 +103,17 @@ public struct CommandLineParser: Sendable {
                     throw failure(message)
                 }
                 chain.append(sub)
-                scope.add(sub)
+                scope = Scope(chain)
                 continue
             }
             positionals.append(word)
         }
 
         let command = chain[chain.count - 1]
+        // Given before the command that does not use it was named: `--listen h:1 admin add`.
+        if let given = (Array(values.keys) + Array(flags)).sorted().first(where: { scope.entries[$0] == nil }) {
+            throw failure(scope.notApplying(given, to: HelpText.commandPath(chain)))
+        }
         if !command.subcommands.isEmpty && !(command.runsWithoutSubcommand && positionals.isEmpty) {
             let names = command.subcommands.map(\.name).joined(separator: ", ")
             if let extra = positionals.first { throw failure("unexpected argument '\(extra)'") }
@@ -137,7 +142,8 @@ public struct CommandLineParser: Sendable {
             environmentOrigins: environmentOrigins,
             flags: flags,
             arguments: command.arguments,
-            treeNames: treeNames
+            treeNames: treeNames,
+            acceptedOptions: Set(scope.options.map(\.name))
         ))
     }
 
@@ -165,7 +171,8 @@ public struct CommandLineParser: Sendable {
         return scalars.isEmpty
     }
 
-    /// The options and flags accepted at the current depth, by every name they answer to.
+    /// The options and flags accepted at the current depth, by every name they answer to, and
+    /// those of the commands above that this one does not use.
     private struct Scope {
         enum Entry {
             case option(OptionSpec)
@@ -175,19 +182,37 @@ public struct CommandLineParser: Sendable {
         var entries: [String: Entry] = [:]
         var options: [OptionSpec] = []
         var longNames: [String] = []
+        /// Every name of an option or flag of the chain that this command does not take, with its long name.
+        var excluded: [String: String] = [:]
 
-        mutating func add(_ command: CommandSpec) {
-            for option in command.options {
+        /// What the last command of `chain` takes: its own, and what reaches it from above.
+        init(_ chain: [CommandSpec]) {
+            let inherited = CommandSpec.inherited(along: chain)
+            let command = chain[chain.count - 1]
+            for option in inherited.options + command.options {
                 entries[option.name] = .option(option)
                 if let short = option.short { entries[short] = .option(option) }
                 options.append(option)
                 longNames.append(option.name)
             }
-            for flag in command.flags {
+            for flag in inherited.flags + command.flags {
                 entries[flag.name] = .flag(flag)
                 if let short = flag.short { entries[short] = .flag(flag) }
                 longNames.append(flag.name)
             }
+            for other in chain {
+                let names = other.options.map { ($0.name, $0.short) } + other.flags.map { ($0.name, $0.short) }
+                for (long, short) in names where entries[long] == nil {
+                    excluded[long] = long
+                    if let short { excluded[short] = long }
+                }
+            }
+        }
+
+        /// Why `name`, an option of a command above, is refused here: it does nothing for this command.
+        func notApplying(_ name: String, to command: String) -> String {
+            let takes = longNames.isEmpty ? "it takes no options" : "its options: \(longNames.joined(separator: ", "))"
+            return "'\(name)' does not apply to '\(command)' (\(takes))"
         }
 
         /// Whether `word` would be read as an option, so it cannot be the previous option's value.

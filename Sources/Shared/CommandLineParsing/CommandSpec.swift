@@ -2,7 +2,9 @@
 ///
 /// Options and flags declared on a command are also accepted by all of its descendants, before
 /// or after their names: the root's `--server` works in `snapshare --server h:1 feed list` and in
-/// `snapshare feed list --server h:1`. A command has either subcommands or positional arguments,
+/// `snapshare feed list --server h:1`. A descendant that uses only a few of them names those in
+/// `globalOptions`: it accepts and lists only those (and passes only those on), and refuses the
+/// rest wherever they are given. A command has either subcommands or positional arguments,
 /// never both, so a bare word is never ambiguous.
 public struct CommandSpec: Sendable {
     public var name: String
@@ -19,6 +21,10 @@ public struct CommandSpec: Sendable {
     /// A command with subcommands that also runs on its own (`snapshare-server` serves when
     /// given no subcommand); otherwise naming no subcommand is a usage error.
     public var runsWithoutSubcommand: Bool
+    /// The options and flags of the commands above this one that it uses (long names); nil when it
+    /// takes them all. `snapshare-server admin add` uses `--data` and `--database`, not the
+    /// server's forty others.
+    public var globalOptions: [String]?
 
     public init(
         _ name: String,
@@ -29,8 +35,10 @@ public struct CommandSpec: Sendable {
         flags: [FlagSpec] = [],
         subcommands: [CommandSpec] = [],
         exitCodes: [ExitCodeSpec] = [],
+        globalOptions: [String]? = nil,
         runsWithoutSubcommand: Bool = false
     ) {
+        self.globalOptions = globalOptions
         self.runsWithoutSubcommand = runsWithoutSubcommand
         self.name = name
         self.summary = summary
@@ -42,6 +50,24 @@ public struct CommandSpec: Sendable {
         self.exitCodes = exitCodes
     }
 
+    /// The options and flags the last command of `chain` (which starts at the root) takes from the
+    /// commands above it: each command's own pass down, narrowed at every command that names the
+    /// global options it uses. Help and the parser both read it.
+    static func inherited(along chain: [CommandSpec]) -> (options: [OptionSpec], flags: [FlagSpec]) {
+        var options: [OptionSpec] = [], flags: [FlagSpec] = []
+        for (index, command) in chain.enumerated() {
+            if let used = command.globalOptions.map(Set.init) {
+                options.removeAll { !used.contains($0.name) }
+                flags.removeAll { !used.contains($0.name) }
+            }
+            if index < chain.count - 1 {
+                options += command.options
+                flags += command.flags
+            }
+        }
+        return (options, flags)
+    }
+
     /// The direct subcommand called `name`.
     public func subcommand(named name: String) -> CommandSpec? {
         subcommands.first { $0.name == name }
@@ -51,14 +77,22 @@ public struct CommandSpec: Sendable {
     /// `CommandLineParser` refuses a tree with any, and a test should assert each real tree is clean.
     public func validationProblems() -> [String] {
         var problems: [String] = []
-        collectProblems(path: [], inheritedNames: ["-h", "--help"], into: &problems)
+        collectProblems(path: [], inheritedNames: ["-h", "--help"], inheritedOptions: [], into: &problems)
         return problems
     }
 
-    private func collectProblems(path: [String], inheritedNames: Set<String>, into problems: inout [String]) {
+    private func collectProblems(path: [String], inheritedNames: Set<String>, inheritedOptions: Set<String>, into problems: inout [String]) {
         let path = path + [name]
         let here = path.joined(separator: " ")
         var names = inheritedNames
+        var reaching = inheritedOptions
+        if let globalOptions {
+            for option in globalOptions where !inheritedOptions.contains(option) {
+                problems.append("\(here): uses the global option '\(option)', which no command above it declares")
+            }
+            reaching = Set(globalOptions)
+        }
+        reaching.formUnion(options.map(\.name) + flags.map(\.name))
         let declared = options.map { ($0.name, $0.short) } + flags.map { ($0.name, $0.short) }
         for (long, short) in declared {
             if !long.hasPrefix("--") || long.count < 3 || long.contains("=") {
@@ -90,7 +124,7 @@ public struct CommandSpec: Sendable {
             if sub.name.isEmpty || sub.name.hasPrefix("-") {
                 problems.append("\(here): subcommand name '\(sub.name)' is not a word")
             }
-            sub.collectProblems(path: path, inheritedNames: names, into: &problems)
+            sub.collectProblems(path: path, inheritedNames: names, inheritedOptions: reaching, into: &problems)
         }
     }
 }

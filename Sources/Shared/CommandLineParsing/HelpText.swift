@@ -31,8 +31,8 @@ enum HelpText {
         }
         add("Arguments:", command.arguments.map { ($0.usageText, $0.help) })
         add("Options:", rows(options: command.options, flags: command.flags + [helpFlag] + (chain.count == 1 ? [versionFlag] : [])))
-        let ancestors = chain.dropLast()
-        add("Global options:", rows(options: ancestors.flatMap(\.options), flags: ancestors.flatMap(\.flags)))
+        let inherited = CommandSpec.inherited(along: chain)
+        add("Global options:", rows(options: inherited.options, flags: inherited.flags))
         add("Commands:", command.subcommands.map { ($0.name, $0.summary) })
         add("Exit codes:", command.exitCodes.map { (String($0.code), $0.meaning) })
 
@@ -68,6 +68,7 @@ enum HelpText {
             var help = option.help
             if option.isRepeatable { help += " (repeatable)" }
             if let variable = option.environmentVariable { help += " [env: \(variable)]" }
+            if let value = option.defaultValue { help += " [default: \(value)]" }
             return (names(option.name, option.short) + " " + option.valueName, help)
         }
         return optionRows + flags.map { (names($0.name, $0.short), $0.help) }

@@ -14,6 +14,9 @@ public struct OptionSpec: Sendable {
     public var environmentVariable: String?
     /// A secret (a class code, an API key): a config file holding it should be readable by its owner alone.
     public var isSecret: Bool
+    /// The value used when the option is not given, as help shows it (`[default: 7d]`); nil when
+    /// there is none (the option is off, or its absence means something the help says).
+    public var defaultValue: String?
 
     public init(
         _ name: String,
@@ -22,9 +25,11 @@ public struct OptionSpec: Sendable {
         help: String,
         isRepeatable: Bool = false,
         environmentVariable: String? = nil,
-        isSecret: Bool = false
+        isSecret: Bool = false,
+        defaultValue: String? = nil
     ) {
         self.isSecret = isSecret
+        self.defaultValue = defaultValue
         self.name = name
         self.short = short
         self.help = help

@@ -23,12 +23,15 @@ public struct ParsedCommand: Sendable {
     private let arguments: [ArgumentSpec]
     /// Every option, flag and argument name in the whole tree, to catch typos.
     private let treeNames: Set<String>
+    /// The options this command takes (its own and the global ones it uses), which a config file may fill.
+    private let acceptedOptions: Set<String>
 
     init(
         path: [String], positionals: [String], usage: String, commandPath: String,
         values: [String: [String]], environmentOrigins: [String: String] = [:], flags: Set<String>,
-        arguments: [ArgumentSpec], treeNames: Set<String>
+        arguments: [ArgumentSpec], treeNames: Set<String>, acceptedOptions: Set<String>
     ) {
+        self.acceptedOptions = acceptedOptions
         self.environmentOrigins = environmentOrigins
         self.path = path
         self.positionals = positionals
@@ -58,6 +61,8 @@ public struct ParsedCommand: Sendable {
     /// This command with the settings of `file` filled in for `options` not given on the command
     /// line or in their environment variable (those win, in that order). A name that is no
     /// option, or a setting given twice that may be given once, throws with the file and line.
+    /// A setting of an option this command does not take (a server setting, for an offline
+    /// command reading the server's file) is left out.
     public func filling(from file: ConfigFile, options: [OptionSpec], excluding excluded: Set<String> = []) throws(UsageError) -> ParsedCommand {
         var filled = self
         var fromFile: [String: [String]] = [:]
@@ -77,7 +82,7 @@ public struct ParsedCommand: Sendable {
             firstLine[option.name] = firstLine[option.name] ?? entry
             fromFile[option.name, default: []].append(entry.value)
         }
-        for (name, values) in fromFile where self.values[name] == nil {
+        for (name, values) in fromFile where self.values[name] == nil && acceptedOptions.contains(name) {
             filled.values[name] = values
             filled.fileOrigins[name] = firstLine[name].map(file.location)
         }
@@ -131,14 +136,31 @@ public struct ParsedCommand: Sendable {
         return value
     }
 
-    /// The value as a `TimeSpan` such as `7d` or `1d12h`; throws when it is not one.
+    /// The value as a `TimeSpan` such as `7d` or `1d12h`; throws, showing the forms accepted,
+    /// when it is not one.
     public func timeSpan(_ name: String) throws(UsageError) -> TimeSpan? {
         guard let text = string(name) else { return nil }
         do {
             return try TimeSpan(parsing: text)
         } catch {
-            throw valueError(name, "\(error.message) for \(displayName(name))")
+            throw valueError(name, "\(error.message) for \(displayName(name)); give a duration: \(TimeSpan.forms)")
         }
+    }
+
+    /// The value as a `TimeSpan` longer than nothing (a suspension, an age, a lifetime); throws,
+    /// showing the forms accepted, when it is not one or is `0s`.
+    public func positiveTimeSpan(_ name: String) throws(UsageError) -> TimeSpan? {
+        guard let text = string(name) else { return nil }
+        let span: TimeSpan
+        do {
+            span = try TimeSpan(parsing: text)
+        } catch {
+            throw valueError(name, "\(error.message) for \(displayName(name)); give a positive duration: \(TimeSpan.forms)")
+        }
+        guard span.milliseconds > 0 else {
+            throw valueError(name, "\(displayName(name)) must be longer than 0s; give a positive duration: \(TimeSpan.forms)")
+        }
+        return span
     }
 
     /// The value as a `HostPort`, using `defaultPort` when it names no port; throws when malformed.

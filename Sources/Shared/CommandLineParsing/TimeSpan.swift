@@ -10,6 +10,9 @@ public struct TimeSpan: Sendable, Hashable, Comparable, CustomStringConvertible 
         self.milliseconds = milliseconds
     }
 
+    /// The forms a duration is written in, for a message about one that is not.
+    public static let forms = "a number and a unit, such as 30m, 12h, 7d or 2w, or several together, such as 1d12h (units: w, d, h, m, s, ms)"
+
     /// Whole seconds, rounding down (`1500ms` is 1 second).
     public var seconds: Int64 { milliseconds / 1000 }
 

@@ -39,15 +39,20 @@ public enum DevCertificateAuthority {
         try PEMFile.makeDirectory(paths.privateDirectory, mode: 0o700)
 
         var authority = try loadAuthority(certificatePath: paths.caCertificate, keyPath: paths.caKey, now: now)
-        if let authority,
-            let leaf = try reusableServerCertificate(
+        var issue = PEMFile.exists(paths.caCertificate) ? LeafIssue.newAuthority : .first
+        if let authority {
+            switch try existingServerCertificate(
                 certificatePath: paths.serverCertificate, keyPath: paths.serverKey,
                 authority: authority.certificate, hosts: hosts, now: now)
-        {
-            let wrote = try writeChain(leaf: leaf, authority: authority.certificate, to: paths.serverChain)
-            return DevCertificateSet(
-                directory: directory, fingerprint: leaf.sha256, caFingerprint: authority.certificate.sha256,
-                created: wrote)
+            {
+            case .reusable(let leaf):
+                let wrote = try writeChain(leaf: leaf, authority: authority.certificate, to: paths.serverChain)
+                return DevCertificateSet(
+                    directory: directory, fingerprint: leaf.sha256, caFingerprint: authority.certificate.sha256,
+                    created: wrote, issued: nil, leafNotAfter: leaf.notAfter)
+            case .replace(let why):
+                issue = why
+            }
         }
         if authority == nil {
             let made = try makeAuthority(now: now)
@@ -70,7 +75,7 @@ public enum DevCertificateAuthority {
         _ = try writeChain(leaf: leaf.certificate, authority: authority.certificate, to: paths.serverChain)
         return DevCertificateSet(
             directory: directory, fingerprint: leaf.certificate.sha256, caFingerprint: authority.certificate.sha256,
-            created: true)
+            created: true, issued: issue, leafNotAfter: leaf.certificate.notAfter)
     }
 
     /// Writes the chain the server sends, the leaf then the CA, unless `path` already holds exactly that (a
@@ -129,19 +134,31 @@ public enum DevCertificateAuthority {
         return (certificate, key)
     }
 
-    /// The existing server certificate when it can serve `hosts` for a while yet under `authority`, else nil.
-    private static func reusableServerCertificate(
+    /// What to do with the existing server certificate under `authority`.
+    private enum ExistingLeaf {
+        /// It serves `hosts` for a while yet.
+        case reusable(X509Certificate)
+        /// A new one is issued, for this reason.
+        case replace(LeafIssue)
+    }
+
+    /// The existing server certificate when it can serve `hosts` for a while yet under `authority`,
+    /// else why it is replaced.
+    private static func existingServerCertificate(
         certificatePath: String, keyPath: String, authority: X509Certificate, hosts: [String], now: Date
-    ) throws(TLSError) -> X509Certificate? {
+    ) throws(TLSError) -> ExistingLeaf {
         guard PEMFile.exists(certificatePath), PEMFile.exists(keyPath),
             let certificate = try X509Certificate.load(pemFile: certificatePath),
             let key = try ECPrivateKey.load(pemFile: keyPath),
             certificate.matches(key),
-            certificate.isSigned(by: authority),
-            certificate.isValid(at: now, margin: renewalMargin),
-            hosts.allSatisfy(certificate.names)
-        else { return nil }
-        return certificate
+            certificate.isSigned(by: authority)
+        else { return .replace(.missingOrUnusable) }
+        guard certificate.isValid(at: now, margin: renewalMargin) else {
+            return .replace(certificate.notAfter.map { .expiring(previousEnd: $0) } ?? .missingOrUnusable)
+        }
+        let missing = hosts.filter { !certificate.names($0) }
+        guard missing.isEmpty else { return .replace(.newNames(missing)) }
+        return .reusable(certificate)
     }
 
     // MARK: Issuing

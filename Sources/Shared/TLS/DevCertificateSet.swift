@@ -1,4 +1,20 @@
 import Crypto
+import Foundation
+
+/// Why `DevCertificateAuthority.ensure` issued a new server certificate from the class CA.
+public enum LeafIssue: Sendable, Equatable {
+    /// There was none: a new certificate folder.
+    case first
+    /// The CA was new (the old one missing, unreadable or expired), so the leaf is too.
+    case newAuthority
+    /// The previous one ended at `previousEnd`, within 30 days or already past: the renewal.
+    case expiring(previousEnd: Date)
+    /// The previous one did not name these hosts (a new `--cert-host` or listen address).
+    case newNames([String])
+    /// The previous one was missing, unreadable, not the CA's, or did not match its key.
+    case missingOrUnusable
+}
+
 /// Where a development CA and server certificate live, and the server certificate's fingerprint.
 ///
 /// Layout of `directory`: `ca.pem` (public, hand it to clients), `server.pem` (the leaf alone), `fullchain.pem`
@@ -24,8 +40,14 @@ public struct DevCertificateSet: Sendable, Equatable {
     public let caFingerprint: [UInt8]
     /// True when this call wrote any file; false when everything was reused.
     public let created: Bool
+    /// Why this call issued a new server certificate; nil when it reused the one there.
+    public let issued: LeafIssue?
+    /// When the server certificate stops being valid (its notAfter); nil when unreadable.
+    public let leafNotAfter: Date?
 
-    init(directory: String, fingerprint: [UInt8], caFingerprint: [UInt8], created: Bool) {
+    init(directory: String, fingerprint: [UInt8], caFingerprint: [UInt8], created: Bool, issued: LeafIssue?, leafNotAfter: Date?) {
+        self.issued = issued
+        self.leafNotAfter = leafNotAfter
         let paths = Self.paths(in: directory)
         self.directory = directory
         self.caCertificatePath = paths.caCertificate

@@ -22,6 +22,11 @@ void snapshare_name_this_thread(const char *name);
 /// The errno of the calling thread, read in C so no Swift runtime call can clobber it.
 int snapshare_errno(void);
 
+/// Renames `from` to `to` only when nothing is called `to` yet (renameat2's RENAME_NOREPLACE; on a
+/// file system without it, link then unlink for a file, or a check then rename for a folder).
+/// Returns 0 on success, -1 with errno (EEXIST when `to` exists).
+int snapshare_rename_noreplace(const char *from, const char *to);
+
 /// pipe2 with O_NONBLOCK|O_CLOEXEC (hidden from Swift like accept4). Returns 0 on success.
 int snapshare_pipe(int fds[2]);
 

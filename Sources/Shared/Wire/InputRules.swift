@@ -1,4 +1,5 @@
-/// What the server accepts as user names, passwords and feed names.
+/// What the server accepts as user names, passwords, feed names and reasons: one rule for both
+/// sides, so the client refuses what the server would before sending it, in the same words.
 public enum InputRules {
     /// 3 to 32 characters: letters, digits, `_`, `.`, `-`, starting with a letter or digit.
     public static func validateUsername(_ name: String) -> String? {
@@ -29,9 +30,14 @@ public enum InputRules {
         normalizedText(raw, maxCharacters: 200, empty: "give a reason (what is wrong with it)", plural: "reasons")
     }
 
+    /// A rejection's reason: like a report's, but it may be left out (empty once trimmed: no reason given).
+    public static func normalizedOptionalReason(_ raw: String) -> Result<String, InputError> {
+        raw.trimmingSpaces.isEmpty ? .success("") : normalizedReason(raw)
+    }
+
     /// The rule for every name-like text field: trimmed of spaces, 1 to `maxCharacters`
     /// characters, no control characters. `plural` names the field in messages ("feed names").
-    static func normalizedText(_ raw: String, maxCharacters: Int, empty: String, plural: String) -> Result<String, InputError> {
+    public static func normalizedText(_ raw: String, maxCharacters: Int, empty: String, plural: String) -> Result<String, InputError> {
         let text = raw.trimmingSpaces
         guard !text.isEmpty else { return .failure(InputError(empty)) }
         guard text.count <= maxCharacters else {

@@ -1,0 +1,45 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// What a folder holds, down to the last file: every path below it with its kind, mode and size
+/// (and the folder's own mode), or that it does not exist. Two captures compare equal when nothing
+/// was created, removed, grown or re-moded in between: how a test checks that a command that
+/// failed left the disk as it found it.
+public struct FolderState: Equatable, CustomStringConvertible, Sendable {
+    /// One path, relative to the folder ("." for the folder itself).
+    public struct Entry: Equatable, Sendable {
+        public var path: String
+        public var isFolder: Bool
+        public var mode: Int
+        public var size: Int
+    }
+
+    /// Nil when the folder does not exist.
+    public let entries: [Entry]?
+
+    /// Captures `path` now.
+    public init(of path: String) {
+        var status = stat()
+        guard lstat(path, &status) == 0 else {
+            entries = nil
+            return
+        }
+        var found = [Entry(path: ".", isFolder: status.st_mode & S_IFMT == S_IFDIR, mode: Int(status.st_mode & 0o7777), size: 0)]
+        let below = (FileManager.default.subpaths(atPath: path) ?? []).sorted()
+        for relative in below where lstat(path + "/" + relative, &status) == 0 {
+            let isFolder = status.st_mode & S_IFMT == S_IFDIR
+            found.append(Entry(path: relative, isFolder: isFolder, mode: Int(status.st_mode & 0o7777), size: isFolder ? 0 : Int(status.st_size)))
+        }
+        entries = found
+    }
+
+    public var exists: Bool { entries != nil }
+
+    public var description: String {
+        guard let entries else { return "(does not exist)" }
+        return entries.map { "\($0.path) \($0.isFolder ? "folder" : "\($0.size) bytes") mode \(String($0.mode, radix: 8))" }
+            .joined(separator: ", ")
+    }
+}

@@ -1,17 +1,58 @@
 import Client
 import Foundation
+import Server
+import Synchronization
 import Testing
 import TestSupport
 
 /// The audit log against a real server: admin requests from the client (allowed or refused),
 /// offline commands and restores, each recorded once with who; it survives backup and restore.
 @Suite struct AuditLogTests {
-    struct Row: Decodable, Equatable { let actor: String; let action: String; let target: String; let result: String }
+    struct Row: Decodable, Equatable, CustomStringConvertible {
+        let actor: String; let action: String; let target: String; let result: String
+        var description: String { "\(actor) | \(action) | \(target) | \(result)" }
+    }
+
+    static let day: Int64 = 86_400_000
+    static let offline = "offline:" + String(cString: getpwuid(geteuid()).pointee.pw_name)
 
     private func audit(_ arguments: [String]) throws -> [Row] {
         let result = try Subprocess.run("snapshare-server", ["admin", "audit", "--json"] + arguments)
         #expect(result.status == 0, "\(result.stderr)")
         return try JSONDecoder().decode([Row].self, from: Data(result.stdout.utf8))
+    }
+
+    /// The audit log of a class as a test expects it to grow, step by step: after each command
+    /// exactly the entries it should add, in order, and nothing else.
+    final class ExpectedLog {
+        let read: () throws -> [Row]
+        private(set) var rows: [Row] = []
+
+        init(_ read: @escaping () throws -> [Row]) { self.read = read }
+        convenience init(_ server: TestServer) {
+            self.init { try server.openStore().auditEntries(since: 0, limit: 10_000).map { Row(actor: $0.actor, action: $0.action, target: $0.target, result: $0.result) } }
+        }
+
+        /// Waits (an online request is recorded by a write of its own, right after its reply)
+        /// until the log holds `added` after what it held, then compares the whole log. A result
+        /// ending in "…" is a prefix of the words expected.
+        func expect(_ added: [Row], after step: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+            rows += added
+            let deadline = Date().addingTimeInterval(10)
+            var actual = try read()
+            while actual.count < rows.count && Date() < deadline {
+                usleep(5_000)
+                actual = try read()
+            }
+            let matches = actual.count == rows.count && zip(actual, rows).allSatisfy { have, want in
+                guard want.result.hasSuffix("…") else { return have == want }
+                return have.actor == want.actor && have.action == want.action && have.target == want.target
+                    && have.result.hasPrefix(String(want.result.dropLast()))
+            }
+            #expect(matches, "after \(step), the log is\n\(actual.map(\.description).joined(separator: "\n"))\nexpected\n\(rows.map(\.description).joined(separator: "\n"))",
+                    sourceLocation: sourceLocation)
+            if !matches { rows = actual }
+        }
     }
 
     @Test("an online delete, a refused attempt, an offline reset-password and a restore each appear once, with who")
@@ -57,5 +98,138 @@ import TestSupport
         #expect(restored.filter { $0.action == "restore" && $0.actor == "offline:\(user)" && $0.target == "from \(directory.file("b"))" }.count == 1)
         let table = try Subprocess.run("snapshare-server", ["admin", "audit", "--since", "1h", "--data", directory.file("data")])
         #expect(table.stdout.hasPrefix("TIME") && table.stdout.contains("AdminDeleteSnap"), "\(table.stdout)")
+    }
+
+    @Test("every snapshare admin command is one entry with its result, a refused one too; the listings and the log itself are none")
+    func everyOnlineAdminCommandIsOneEntry() throws {
+        // The server's clock runs 40 days late at first, then is the machine's (whose time the offline entries carry).
+        let late = Mutex<Int64>(40 * Self.day)
+        let server = try TestServer(clock: WallClock { WallClock.system.now() - late.withLock { $0 } }) { $0.moderation = .queue }
+        let log = ExpectedLog(server)
+        // One snap from 40 days ago, for the purge; sessions that old have expired, so everyone logs in afterwards.
+        let old = try server.registeredSession("alice").post(feed: "Memes", image: TestImages.sample(1)).id
+        late.withLock { $0 = 0 }
+        let (alice, aliceHome) = try server.session()
+        _ = try alice.login(username: "alice", password: "correct horse battery")
+        let teacherHome = TemporaryDirectory("snapshare-teacher"), malloryHome = TemporaryDirectory("snapshare-mallory")
+        let (_, teacherEnvironment) = try ClassDataTests.loggedInAdmin(server, home: teacherHome)
+        try log.expect([Row(actor: Self.offline, action: "admin add", target: "user teacher", result: "ok")], after: "the offline admin add")
+        let omar = try server.registeredSession("omar")
+        _ = try server.registeredSession("mallory")
+        let mallory = ClassDataTests.cli(server, malloryHome)
+        #expect(try Subprocess.run("snapshare", ["login", "mallory", "--password-stdin"], environment: mallory, stdin: "correct horse battery\n").status == 0)
+        let snaps = try (2...5).map { try alice.post(feed: "Memes", image: TestImages.sample($0)).id }
+        try log.expect([], after: "students registering and posting")
+
+        /// Runs `snapshare admin ARGUMENTS` as the teacher; `adds` is what the log gains: action, target, result.
+        func teacher(_ arguments: String..., stdin: String? = nil, adds added: (String, String, String)...,
+                     sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let result = try Subprocess.run("snapshare", ["admin"] + arguments, environment: teacherEnvironment, stdin: stdin)
+            #expect((result.status == 0) == added.allSatisfy { $0.2 == "ok" },
+                    "admin \(arguments.joined(separator: " ")): \(result.stdout)\(result.stderr)", sourceLocation: sourceLocation)
+            try log.expect(added.map { Row(actor: "teacher", action: $0.0, target: $0.1, result: $0.2) },
+                           after: "admin \(arguments.joined(separator: " "))", sourceLocation: sourceLocation)
+        }
+
+        try teacher("create-feed", "Lecture", adds: ("AdminCreateFeed", "feed Lecture", "ok"))
+        try teacher("reset-feed", "Lecture", "--yes", adds: ("AdminResetFeeds", "feed Lecture", "ok"))
+        try teacher("delete-feed", "Lecture", "--yes", adds: ("AdminDeleteFeed", "feed Lecture", "ok"))
+        try teacher("reports")
+        for id in snaps.prefix(3) { try teacher("approve", "\(id)", adds: ("AdminApproveSnap", "snap \(id) approved", "ok")) }
+        try teacher("reject", "\(snaps[3])", adds: ("AdminApproveSnap", "snap \(snaps[3]) rejected", "ok"))
+        _ = try omar.open(snapID: snaps[0])
+        try teacher("restore-view", "\(snaps[0])", "omar", adds: ("AdminRestoreView", "snap \(snaps[0]) for omar", "ok"))
+        try teacher("view", "\(snaps[1])", adds: ("AdminViewSnap", "snap \(snaps[1])", "ok"))
+        try omar.report(snapID: snaps[2], reason: "blurry")
+        try teacher("resolve", "\(snaps[2])", "--dismiss", adds: ("AdminResolveReport", "snap \(snaps[2]) dismissed", "ok"))
+        try teacher("suspend", "omar", "--for", "1h", "--reason", "spam", adds: ("AdminSuspend", "user omar for 1h: spam", "ok"))
+        try teacher("unsuspend", "omar", adds: ("AdminUnsuspend", "user omar", "ok"))
+        try teacher("disable", "omar", adds: ("AdminSetDisabled", "user omar disabled", "ok"))
+        try teacher("enable", "omar", adds: ("AdminSetDisabled", "user omar enabled", "ok"))
+        try teacher("rename", "omar", "olga", adds: ("AdminRenameUser", "user omar renamed olga", "ok"))
+        try teacher("unlock", "alice", adds: ("AdminUnlock", "user alice", "ok"))
+        try teacher("unlock", "--address", "203.0.113.7", adds: ("AdminUnlockAddress", "address 203.0.113.7", "ok"))
+        try teacher("promote", "alice", adds: ("AdminSetAdmin", "user alice made admin", "ok"))
+        try teacher("demote", "alice", adds: ("AdminSetAdmin", "user alice no longer admin", "ok"))
+        try teacher("reset-password", "alice", "--password-stdin", stdin: "a new password\n", adds: ("AdminResetPassword", "user alice", "ok"))
+        try teacher("users")
+        try teacher("stats")
+        try teacher("audit")
+        try teacher("purge", "--older-than", "30d", "--yes", adds: ("AdminPurge", "snaps posted more than 4w2d ago", "ok"))
+        #expect(try server.count("SELECT count(*) FROM snaps WHERE id = \(Int64(old))") == 0)
+        let export = TemporaryDirectory("snapshare-audit-export")
+        try teacher("export", "--to", export.file("class"), adds: ("AdminExportSnaps", "export of 3 snaps to 127.0.0.1", "ok"))
+        #expect(FileManager.default.fileExists(atPath: export.file("class/index.html")))
+        try teacher("delete-snap", "\(snaps[2])", adds: ("AdminDeleteSnap", "snap \(snaps[2])", "ok"))
+        try teacher("delete-snap", "9999", adds: ("AdminDeleteSnap", "snap 9999", "NOT_FOUND"))
+        try teacher("delete-user", "olga", "--yes", adds: ("AdminDeleteUser", "user olga", "ok"))
+        try teacher("reset-feeds", "--all", "--yes", adds: ("AdminResetFeeds", "every feed", "ok"))
+
+        // A student's attempts: refused, and recorded as such; a refused listing or dry run is not an action.
+        func student(_ arguments: String..., adds added: (String, String)..., sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let result = try Subprocess.run("snapshare", ["admin"] + arguments, environment: mallory)
+            #expect(result.status != 0 && result.stderr.contains("admin"), "\(result.stderr)", sourceLocation: sourceLocation)
+            try log.expect(added.map { Row(actor: "mallory", action: $0.0, target: $0.1, result: "FORBIDDEN") },
+                           after: "mallory's admin \(arguments.joined(separator: " "))", sourceLocation: sourceLocation)
+        }
+        try student("delete-snap", "\(snaps[0])", adds: ("AdminDeleteSnap", "snap \(snaps[0])"))
+        try student("export", "--to", export.file("mallory"), adds: ("AdminExportSnaps", "export to 127.0.0.1"))
+        try student("view", "\(snaps[0])", adds: ("AdminViewSnap", "snap \(snaps[0])"))
+        try student("users")
+        try student("purge", "--older-than", "1d", "--yes")
+        try teacher("create-feed", "Last", adds: ("AdminCreateFeed", "feed Last", "ok"))
+        withExtendedLifetime(aliceHome) {}
+    }
+
+    @Test("an online export is one entry however many pictures it fetches; a look outside it, or a second look, is one entry each")
+    func anOnlineExportIsOneEntry() throws {
+        let server = try TestServer()
+        let log = ExpectedLog(server)
+        let home = TemporaryDirectory("snapshare-teacher")
+        let (teacher, environment) = try ClassDataTests.loggedInAdmin(server, home: home)
+        // More than one page (200): the export asks twice, and fetches every picture.
+        let pictures = try [ClassDataTests.red, ClassDataTests.blue].map { try ClassDataTests.solid($0, width: 16, height: 16) }
+        for index in 0..<230 { _ = try teacher.post(feed: ["Memes", "Random", "Dog Spots"][index % 3], image: pictures[index % 2]) }
+        try log.expect([Row(actor: Self.offline, action: "admin add", target: "user teacher", result: "ok")], after: "posting 230 snaps")
+        let directory = TemporaryDirectory("snapshare-audit-export")
+        let export = try Subprocess.run("snapshare", ["admin", "export", "--to", directory.file("class")], environment: environment, timeout: 120)
+        #expect(export.status == 0 && export.stdout.contains("Exported 230 snaps"), "\(export.stdout)\(export.stderr)")
+        try log.expect([Row(actor: "teacher", action: "AdminExportSnaps", target: "export of 230 snaps to 127.0.0.1", result: "ok")],
+                       after: "one export of 230 snaps")
+
+        // The same steps by hand on one connection: what the listing returned is covered, once.
+        let first = try teacher.exportSnaps(after: 0)
+        try log.expect([Row(actor: "teacher", action: "AdminExportSnaps", target: "export of 230 snaps to 127.0.0.1", result: "ok")],
+                       after: "a new export's first page")
+        let listed = first.snaps.map(\.id)
+        _ = try teacher.adminView(listed[0])
+        _ = try teacher.adminView(listed[1])
+        try log.expect([], after: "two pictures the page listed")
+        _ = try teacher.adminView(listed[0])
+        try log.expect([Row(actor: "teacher", action: "AdminViewSnap", target: "snap \(listed[0])", result: "ok")], after: "a second look at the same snap")
+        let beyond = try #require(try teacher.exportSnaps(after: listed.last!).snaps.first).id
+        try log.expect([], after: "the page that continues the export")
+        _ = try teacher.adminView(listed[2])
+        try log.expect([Row(actor: "teacher", action: "AdminViewSnap", target: "snap \(listed[2])", result: "ok")],
+                       after: "a look at a snap of the page before")
+        _ = try teacher.adminView(beyond)
+        try log.expect([], after: "a picture of the current page")
+        let other = try server.makeAdmin("assistant")
+        try log.expect([Row(actor: Self.offline, action: "admin add", target: "user assistant", result: "ok")], after: "a second admin")
+        _ = try other.adminView(listed[3])
+        try log.expect([Row(actor: "assistant", action: "AdminViewSnap", target: "snap \(listed[3])", result: "ok")],
+                       after: "another admin's look, on another connection")
+        _ = try teacher.exportSnaps(after: 17)
+        try log.expect([Row(actor: "teacher", action: "AdminExportSnaps", target: "export of the snaps after id 17 (230 stored) to 127.0.0.1", result: "ok")],
+                       after: "a listing that does not continue the export")
+        let end = try teacher.exportSnaps(after: 100_000)
+        #expect(end.snaps.isEmpty)
+        try log.expect([Row(actor: "teacher", action: "AdminExportSnaps", target: "export of the snaps after id \(100_000) (230 stored) to 127.0.0.1", result: "ok")],
+                       after: "an empty listing")
+        _ = try teacher.adminView(listed[5])
+        try log.expect([Row(actor: "teacher", action: "AdminViewSnap", target: "snap \(listed[5])", result: "ok")], after: "a look once the export ended")
+        let view = try Subprocess.run("snapshare", ["admin", "view", "\(listed[6])"], environment: environment)
+        #expect(view.status == 0, "\(view.stderr)")
+        try log.expect([Row(actor: "teacher", action: "AdminViewSnap", target: "snap \(listed[6])", result: "ok")], after: "admin view")
     }
 }

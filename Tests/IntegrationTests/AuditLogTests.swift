@@ -232,4 +232,99 @@ import TestSupport
         #expect(view.status == 0, "\(view.stderr)")
         try log.expect([Row(actor: "teacher", action: "AdminViewSnap", target: "snap \(listed[6])", result: "ok")], after: "admin view")
     }
+
+    @Test("every snapshare-server maintenance command is one entry with its result, a refused one too; admin audit is none")
+    func everyOfflineCommandIsOneEntry() throws {
+        let server = try TestServer()
+        let log = ExpectedLog(server)
+        let alice = try server.registeredSession("alice")
+        for sample in 1...3 { _ = try alice.post(feed: "Memes", image: TestImages.sample(sample)) }
+        _ = try alice.post(feed: "Random", image: TestImages.sample(4))
+        let files = TemporaryDirectory("snapshare-audit-offline")
+        func offline(_ arguments: [String], stdin: String? = nil, status: Int32 = 0, store: [String]? = nil, _ added: [Row],
+                     sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let result = try Subprocess.run("snapshare-server", arguments + (store ?? server.storeArguments), stdin: stdin)
+            #expect(result.status == status, "\(arguments.joined(separator: " ")): \(result.stdout)\(result.stderr)", sourceLocation: sourceLocation)
+            try log.expect(added, after: arguments.joined(separator: " "), sourceLocation: sourceLocation)
+        }
+        func entry(_ action: String, _ target: String, _ result: String = "ok") -> Row { Row(actor: Self.offline, action: action, target: target, result: result) }
+
+        try offline(["admin", "add", "helper", "--password-stdin"], stdin: "helper password\n", [entry("admin add", "user helper")])
+        try offline(["admin", "add", "newcomer"], status: 2, [entry("admin add", "user newcomer", "refused: newcomer does not exist yet; give its password with --password-stdin")])
+        try offline(["admin", "remove", "helper"], [entry("admin remove", "user helper")])
+        try offline(["admin", "reset-password", "alice", "--password-stdin"], stdin: "a new password\n", [entry("admin reset-password", "user alice")])
+        try offline(["admin", "reset-password", "nobody", "--password-stdin"], stdin: "a new password\n", status: 1,
+                    [entry("admin reset-password", "user nobody", "NOT_FOUND")])
+        let roster = files.file("roster.csv")
+        try "username,display_name,role\nsam1,Sam One,\nsam2,,student\nsam3,,\nsam4,,admin\nsam5,,\nbad name!,,\nsam1,,\nsam6,,teacher\n".write(toFile: roster, atomically: true, encoding: .utf8)
+        try offline(["admin", "import-roster", roster, "--passwords", files.file("passwords.csv")], status: 1,
+                    [entry("admin import-roster", "5 names from \(roster)", "partial: 5 added, 3 refused")])
+        try offline(["admin", "delete-user", "nobody", "--yes"], status: 1, [entry("admin delete-user", "user nobody", "NOT_FOUND")])
+        try offline(["admin", "delete-user", "sam5"], status: 2, [entry("admin delete-user", "user sam5", "refused: Delete the account sam5…")])
+        try offline(["admin", "delete-user", "sam5", "--yes"], [entry("admin delete-user", "user sam5")])
+        try offline(["admin", "audit"], [])
+        try offline(["export", "--to", files.file("export")], [entry("export", "4 snaps to \(files.file("export"))")])
+        try offline(["export", "--to", files.file("export")], status: 1, [entry("export", "to \(files.file("export"))", "refused: …")])
+        try offline(["export"], status: 2, [entry("export", "", "refused: --to names the new folder for the export")])
+        try offline(["backup", "--to", files.file("backup.db")], [entry("backup", "to \(files.file("backup.db"))")])
+        try offline(["backup", "--to", files.file("backup.db")], status: 1,
+                    [entry("backup", "to \(files.file("backup.db"))", "refused: \(files.file("backup.db")) exists already…")])
+        try offline(["compact"], [entry("compact", server.configuration.databaseDescription)])
+        try offline(["reset-feeds", "--feed", "Random"], [entry("reset-feeds", "feed Random")])
+        try offline(["reset-feeds", "--feed", "Nowhere"], status: 1, [entry("reset-feeds", "feed Nowhere", "NOT_FOUND")])
+        try offline(["admin", "purge", "--older-than", "1ms", "--yes"], [entry("admin purge", "snaps posted more than 1ms ago")])
+        try offline(["admin", "purge", "--older-than", "1ms", "--yes"], [entry("admin purge", "snaps posted more than 1ms ago")])
+        try offline(["end-term", "--archive", files.file("term.db"), "--keep-accounts"], status: 2,
+                    [entry("end-term", "archive \(files.file("term.db")), accounts kept", "refused: End the term…")])
+        try offline(["end-term", "--archive", files.file("term.db"), "--keep-accounts", "--yes"],
+                    [entry("end-term", "archive \(files.file("term.db")), accounts kept")])
+        try offline(["end-term", "--archive", files.file("term.db"), "--yes"], status: 1,
+                    [entry("end-term", "archive \(files.file("term.db"))", "refused: \(files.file("term.db")) exists already…")])
+
+        // A restore's entry goes into the restored database; one refused goes into the one it refused.
+        try offline(["restore", "--from", files.file("backup.db")], status: 1,
+                    [entry("restore", "from \(files.file("backup.db"))", "refused: the target is not empty…")])
+        let restoredLog = ExpectedLog { try self.audit(["--data", files.file("restored")]) }
+        let restore = try Subprocess.run("snapshare-server", ["restore", "--from", files.file("backup.db"), "--data", files.file("restored")])
+        #expect(restore.status == 0, "\(restore.stderr)")
+        let backedUp = Array(log.rows.prefix { !($0.action == "backup" && $0.result == "ok") })
+        try restoredLog.expect(backedUp + [entry("restore", "from \(files.file("backup.db"))")], after: "a restore into an empty folder")
+
+        // A migration's goes into the new PostgreSQL database; one refused into the SQLite folder it came from.
+        let cluster = try #require(PostgresCluster.shared, "migrate needs PostgreSQL's programs (postgresql-15)")
+        let (conninfo, drop) = try cluster.makeDatabase()
+        defer { drop() }
+        let migrate = try Subprocess.run("snapshare-server", ["migrate", "--from", files.file("restored"), "--to", conninfo])
+        #expect(migrate.status == 0, "\(migrate.stderr)")
+        let migratedLog = ExpectedLog { try self.audit(["--database", conninfo]) }
+        try migratedLog.expect(restoredLog.rows + [entry("migrate", "from \(files.file("restored"))")], after: "a migration")
+        guard TestServer.usesSQLite else { return }
+        try offline(["migrate", "--from", server.dataPath, "--to", conninfo], status: 1, store: [],
+                    [entry("migrate", "from \(server.dataPath)", "refused: the target is not empty…")])
+    }
+
+    @Test("a refused command in a folder without a database leaves the folder as it was, and says it is not in the audit log")
+    func aRefusalWithoutADatabaseLeavesNoDatabase() throws {
+        let files = TemporaryDirectory("snapshare-audit-empty")
+        try FileManager.default.createDirectory(atPath: files.file("empty"), withIntermediateDirectories: true)
+        for (arguments, status) in [(["admin", "delete-user", "nobody", "--yes"], Int32(1)), (["admin", "remove", "nobody"], 1),
+                                    (["admin", "add", "newcomer"], 2), (["backup", "--to", files.file("b.db")], 1), (["compact"], 1),
+                                    (["export", "--to", files.file("export")], 1), (["restore", "--from", files.file("missing.db")], 1)] {
+            for data in [files.file("empty"), files.file("absent")] {
+                let result = try Subprocess.run("snapshare-server", arguments + ["--data", data])
+                #expect(result.status == status && result.stderr.contains("not recorded in the audit log"), "\(arguments): \(result.stderr)")
+                #expect((try? FileManager.default.contentsOfDirectory(atPath: files.file("empty"))) == [], "\(arguments) left files")
+                #expect(!FileManager.default.fileExists(atPath: files.file("absent")), "\(arguments) made the folder")
+            }
+        }
+        // Likewise an empty PostgreSQL database: it gets no tables (reading its log then fails).
+        let (conninfo, drop) = try #require(PostgresCluster.shared, "postgresql-15 is needed").makeDatabase()
+        defer { drop() }
+        for (arguments, status) in [(["reset-feeds", "--all"], Int32(1)), (["admin", "delete-user", "nobody", "--yes"], 1), (["backup", "--to", files.file("pg.db")], 1)] {
+            let result = try Subprocess.run("snapshare-server", arguments + ["--database", conninfo])
+            #expect(result.status == status && result.stderr.contains("not recorded in the audit log"), "\(arguments): \(result.stderr)")
+        }
+        let log = try Subprocess.run("snapshare-server", ["admin", "audit", "--database", conninfo])
+        #expect(log.status == 1 && log.stderr.contains("audit_log"), "no tables were made: \(log.stdout)\(log.stderr)")
+    }
 }

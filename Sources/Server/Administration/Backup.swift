@@ -60,13 +60,13 @@ public enum Backup {
         return Written(path: path, bytes: bytes, rows: rows)
     }
 
-    /// Copies the backup at `path` into the empty `target`; returns each table's row count.
-    public static func restore(from path: String, to target: SQLStore, progress: (String) -> Void = { _ in })
+    /// Copies the backup at `path` into the empty store `target` opens (only once the backup
+    /// checked out) and records `audit` there with the copy; returns each table's row count.
+    public static func restore(from path: String, to target: () throws -> SQLStore, audit: AuditRecord, progress: (String) -> Void = { _ in })
         throws -> [(table: String, rows: Int)] {
         let (source, scratch) = try openBackup(path)
         defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
-        let entry = AuditRecord(at: WallClock.system.now(), actor: OfflineAdmin.offlineActor, action: "restore", target: "from \(path)", result: "ok")
-        return try DatabaseCopy.copy(from: source, to: target, counter: jump, audit: entry, progress: progress)
+        return try DatabaseCopy.copy(from: source, to: target(), counter: jump, audit: audit, progress: progress)
     }
 
     /// Where a restored counter continues: past the backup's by as much again, and by at least a

@@ -69,8 +69,8 @@ public enum RosterImport {
     }
 
     /// Imports `csvPath` into the data folder's (or `database`'s) store, writing the new
-    /// accounts' one-time passwords to `passwordsPath`.
-    public static func run(csvPath: String, passwordsPath: String, dataDirectory: String, database: String?) throws -> Outcome {
+    /// accounts' one-time passwords to `passwordsPath`; `action` is its audit entry.
+    static func run(csvPath: String, passwordsPath: String, dataDirectory: String, database: String?, _ action: OfflineAction) throws -> Outcome {
         guard let data = FileManager.default.contents(atPath: csvPath) else { throw ConfigurationError("cannot read the roster \(csvPath)") }
         guard !FileManager.default.fileExists(atPath: passwordsPath) else {
             throw ConfigurationError("\(passwordsPath) exists already; name a new file for the one-time passwords")
@@ -85,8 +85,9 @@ public enum RosterImport {
         let hasher = PasswordHasher()
         let passwords = newcomers.map { _ in oneTimePassword() }
         let hashes = try passwords.map { try hasher.hash(password: $0) }
-        let created = try OfflineAdmin.write(dataDirectory: dataDirectory, database: database,
-                                             audit: ("admin import-roster", "\(entries.count) names from \(csvPath)")) { store -> [String] in
+        action.target = "\(entries.count) names from \(csvPath)"
+        if !refused.isEmpty { action.result = "partial: \(entries.count) added, \(refused.count) refused" }
+        let created = try OfflineAdmin.write(action) { store -> [String] in
             for entry in entries { try store.putRosterEntry(entry) }
             var made: [String] = []
             for (entry, hash) in zip(newcomers, hashes) {

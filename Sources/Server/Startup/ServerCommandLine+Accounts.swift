@@ -6,13 +6,14 @@ import Wire
 /// the server runs, too).
 extension ServerCommandLine {
     /// `admin import-roster FILE --passwords OUT`: the roster as accounts.
-    static func importRoster(_ parsed: ParsedCommand) throws -> Int32 {
+    static func importRoster(_ parsed: ParsedCommand, _ action: OfflineAction) throws -> Int32 {
         let csv = parsed.positional(0) ?? ""
+        action.target = csv
         guard let passwords = parsed.string("--passwords") else {
             throw parsed.usageError("--passwords names the new file for the one-time passwords (mode 0600)")
         }
-        let config = storeConfiguration(parsed)
-        let outcome = try RosterImport.run(csvPath: csv, passwordsPath: passwords, dataDirectory: config.dataDirectory, database: config.database)
+        let config = action.store
+        let outcome = try RosterImport.run(csvPath: csv, passwordsPath: passwords, dataDirectory: config.dataDirectory, database: config.database, action)
         for refusal in outcome.refused { warn("\(csv): \(refusal)") }
         print("Imported \(csv): \(outcome.created.count) account\(outcome.created.count == 1 ? "" : "s") created with one-time passwords in "
               + "\(passwords) (mode 0600; hand each student theirs), \(outcome.existing.count) already had one"
@@ -21,16 +22,14 @@ extension ServerCommandLine {
     }
 
     /// `admin delete-user USER`: the account and everything theirs, after asking.
-    static func deleteUser(_ parsed: ParsedCommand) throws -> Int32 {
+    static func deleteUser(_ parsed: ParsedCommand, _ action: OfflineAction) throws -> Int32 {
         let name = parsed.positional(0) ?? ""
-        let config = storeConfiguration(parsed)
+        action.target = "user \(name)"
+        let config = action.store
         guard let user = try Backup.source(for: config).user(named: name) else { throw StoreError(.notFound, "no user named \(name)") }
         guard !user.isAdmin else { throw parsed.usageError("\(user.name) is an admin; take the right away first (snapshare-server admin remove \(user.name))") }
         try Confirmation.ask("Delete the account \(user.name) with all their snaps, views, pins, albums and movies?", parsed)
-        let gone = try OfflineAdmin.write(dataDirectory: config.dataDirectory, database: config.database, create: false,
-                                          audit: ("admin delete-user", "user \(user.name)")) { store in
-            try store.deleteUser(userID: user.id)
-        }
+        let gone = try OfflineAdmin.write(action, create: false) { store in try store.deleteUser(userID: user.id) }
         print("Deleted \(user.name) with \(gone.snaps) snaps, \(gone.pins) pins and \(gone.movies) movies; a running server ends their sessions within a second.")
         return 0
     }

@@ -20,4 +20,21 @@ enum DataDirectory {
                            + "it is now owner-only (mode \(OwnerOnly.octal(before & 0o700)))")
         }
     }
+
+    /// Runs `body`, which may make the folder and the SQLite database at `path` in it; when it
+    /// throws, removes what it made (the database's files, and the folder if it made that), so a
+    /// command that fails leaves the disk as it found it.
+    static func removingWhatFails<T>(_ path: String, database: String, _ body: () throws -> T) throws -> T {
+        let hadFolder = FileManager.default.fileExists(atPath: path)
+        let hadDatabase = FileManager.default.fileExists(atPath: database)
+        do {
+            return try body()
+        } catch {
+            if !hadDatabase {
+                for file in DatabaseFiles.paths(database) { unlink(file) }
+                if !hadFolder { rmdir(path) }
+            }
+            throw error
+        }
+    }
 }

@@ -69,9 +69,9 @@ public final class StorageExecutor: @unchecked Sendable {
 
     // MARK: Submitting work
 
-    /// Why writes are refused on the current task (or thread), when they are: a request whose
-    /// route declares it read-only runs so (`RequestHandler.writesRefused`). Such a write fails
-    /// at once and changes nothing.
+    /// Why writes are refused on the current task (or thread), when they are: an admin request
+    /// that is not in the audit log because it reads only runs so (`AuditNote.guarding`). Such a
+    /// write fails at once and changes nothing.
     @TaskLocal public static var writesRefused: String?
 
     /// Queues a write for the next group-commit batch; `completion` runs on the writer thread

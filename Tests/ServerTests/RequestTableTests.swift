@@ -24,4 +24,13 @@ import Testing
             #expect(route.venue == .storageReader || route.venue == .storageWriter, "\(route.request)")
         }
     }
+
+    @Test("every admin route declares what the audit log records of it, and no other route does")
+    func everyAdminRouteDeclaresItsAudit() {
+        for route in RequestTable.routes {
+            #expect((route.audience == .admin) == (route.audit != nil), "\(route.request)")
+        }
+        let recorded = RequestTable.routes.filter { $0.audit == .recorded }.map(\.request)
+        #expect(recorded.contains(.adminDeleteSnap) && recorded.contains(.adminExportSnaps) && recorded.contains(.adminViewSnap))
+    }
 }

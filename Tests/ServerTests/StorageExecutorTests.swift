@@ -33,6 +33,23 @@ struct StorageExecutorTests {
         }
     }
 
+    @Test("while writes are refused (a request declared read-only runs) a write fails at once and changes nothing; reads go on")
+    func refusedWritesChangeNothing() throws {
+        try withTemporaryDatabase { path in
+            let executor = try StorageExecutor(path: path, makeStore: SQLStore.openSQLite)
+            defer { executor.shutdown() }
+            StorageExecutor.$writesRefused.withValue("AdminListUsers is declared read-only") {
+                let refused = #expect(throws: StoreError.self) {
+                    try executor.writeSync { store in try store.createUser(name: "sneaky", passwordHash: "h", isAdmin: false, at: 1) }
+                }
+                #expect(refused?.message == "AdminListUsers is declared read-only")
+                #expect((try? executor.readSync { store in try store.userSummaries(now: 0).count }) == 0, "reads go on")
+            }
+            _ = try executor.writeSync { store in try store.createUser(name: "allowed", passwordHash: "h", isAdmin: false, at: 1) }
+            #expect(try executor.readSync { store in try store.userSummaries(now: 0).map(\.name) } == ["allowed"])
+        }
+    }
+
     @Test("a failing job rolls back alone and its batch neighbours commit")
     func failingJobDoesNotAffectNeighbours() throws {
         struct Planned: Error {}

@@ -58,25 +58,24 @@ public enum Backup {
     }
 
     /// Copies the backup at `path` into the empty store `target` opens, which is opened only once
-    /// the backup is found whole; returns each table's row count.
-    public static func restore(from path: String, to target: () throws -> SQLStore, progress: (String) -> Void = { _ in })
+    /// the backup is found whole, and records `audit` there with the copy; returns each table's row count.
+    public static func restore(from path: String, to target: () throws -> SQLStore, audit: AuditRecord, progress: (String) -> Void = { _ in })
         throws -> [(table: String, rows: Int)] {
         let (source, scratch) = try openBackup(path)
         defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
-        let entry = AuditRecord(at: WallClock.system.now(), actor: OfflineAdmin.offlineActor, action: "restore", target: "from \(path)", result: "ok")
-        return try DatabaseCopy.copy(from: source, to: try target(), counter: jump, audit: entry, progress: progress)
+        return try DatabaseCopy.copy(from: source, to: try target(), counter: jump, audit: audit, progress: progress)
     }
 
     /// Copies the backup at `path` into the data folder `folder`: one that holds an empty Snapshare
     /// database, or a new or empty folder, which is made owner-only and gets its database only
     /// once the restore is complete. A folder holding anything else is refused, unchanged.
-    public static func restore(from path: String, intoDataFolder folder: String, progress: (String) -> Void = { _ in })
+    public static func restore(from path: String, intoDataFolder folder: String, audit: AuditRecord, progress: (String) -> Void = { _ in })
         throws -> [(table: String, rows: Int)] {
         let database = ServerConfiguration.databasePath(in: folder)
         if FileManager.default.fileExists(atPath: database) {
             // The copy refuses a database holding anything, and writes in one transaction; the
             // folder is made owner-only (saying so) once it holds the class.
-            let rows = try restore(from: path, to: { try SQLStore.sqlite(path: database) }, progress: progress)
+            let rows = try restore(from: path, to: { try SQLStore.sqlite(path: database) }, audit: audit, progress: progress)
             try DataDirectory.prepare(folder, logger: Logger(level: .warning))
             return rows
         }
@@ -85,7 +84,7 @@ public enum Backup {
             let made = try DataDirectory.stageNew(folder)
             staged = made
             return try SQLStore.sqlite(path: ServerConfiguration.databasePath(in: made.temporaryPath))
-        }, progress: progress)
+        }, audit: audit, progress: progress)
         try staged?.commit()
         return rows
     }

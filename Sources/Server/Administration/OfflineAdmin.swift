@@ -24,15 +24,23 @@ public enum OfflineAdmin {
     }
 
     /// Creates `username` as an admin (a password is then required), or promotes an existing
-    /// user and, when a password is given, sets it. Bad input throws `InputError`.
+    /// user and, when a password is given, sets it. Bad input throws `InputError`. Recorded in
+    /// the audit log as `admin add`.
     @discardableResult
     public static func addAdmin(dataDirectory: String, username: String, password: String?, database: String? = nil) throws -> AdminChange {
+        try OfflineAction.run("admin add", store: .store(dataDirectory: dataDirectory, database: database)) {
+            try addAdmin(username: username, password: password, $0)
+        }
+    }
+
+    static func addAdmin(username: String, password: String?, _ action: OfflineAction) throws -> AdminChange {
+        action.target = "user \(username)"
         if let problem = InputRules.validateUsername(username) { throw InputError(problem) }
         if let password, let problem = InputRules.validatePassword(password) { throw InputError(problem) }
         // The deliberately slow hash runs before, not inside, the storage job.
         let hash = try password.map { try PasswordHasher().hash(password: $0) }
         let now = WallClock.system.now()
-        return try write(dataDirectory: dataDirectory, database: database, audit: ("admin add", "user \(username)")) { store in
+        return try write(action) { store in
             if let existing = try store.user(named: username) {
                 try store.setAdmin(userID: existing.id, isAdmin: true)
                 if let hash {
@@ -52,7 +60,12 @@ public enum OfflineAdmin {
     /// (nothing changes). A running server applies it to the user's live connections within a second.
     @discardableResult
     public static func removeAdmin(dataDirectory: String, username: String, database: String? = nil) throws -> Bool {
-        try write(dataDirectory: dataDirectory, database: database, audit: ("admin remove", "user \(username)")) { store in
+        try OfflineAction.run("admin remove", store: .store(dataDirectory: dataDirectory, database: database)) { try removeAdmin(username: username, $0) }
+    }
+
+    static func removeAdmin(username: String, _ action: OfflineAction) throws -> Bool {
+        action.target = "user \(username)"
+        return try write(action) { store in
             guard let user = try store.user(named: username) else { throw StoreError(.notFound, "no user named \(username)") }
             guard user.isAdmin else { return false }
             try store.setAdmin(userID: user.id, isAdmin: false)
@@ -64,78 +77,79 @@ public enum OfflineAdmin {
     /// (a running server closes their connections within a second). Returns the sessions ended.
     @discardableResult
     public static func resetPassword(dataDirectory: String, username: String, password: String, database: String? = nil) throws -> Int {
+        try OfflineAction.run("admin reset-password", store: .store(dataDirectory: dataDirectory, database: database)) {
+            try resetPassword(username: username, password: password, $0)
+        }
+    }
+
+    static func resetPassword(username: String, password: String, _ action: OfflineAction) throws -> Int {
+        action.target = "user \(username)"
         if let problem = InputRules.validatePassword(password) { throw InputError(problem) }
         let hash = try PasswordHasher().hash(password: password)
-        return try write(dataDirectory: dataDirectory, database: database, audit: ("admin reset-password", "user \(username)")) { store in
+        return try write(action) { store in
             guard let user = try store.user(named: username) else { throw StoreError(.notFound, "no user named \(username)") }
             try store.setPasswordHash(userID: user.id, passwordHash: hash)
             return try store.deleteSessions(userID: user.id, keeping: nil)
         }
     }
 
-    /// Who an offline command runs as, in the audit log: `offline:` and the operating-system user.
-    static var offlineActor: String {
-        let name = getpwuid(geteuid()).map { String(cString: $0.pointee.pw_name) } ?? "uid \(geteuid())"
-        return "offline:" + name
-    }
-
-    /// Runs one write job on the data folder's database, which must exist unless `create`, and
-    /// records it in the audit log: with the job when it succeeds, on its own when it fails. A
-    /// database it creates (and its folder) is kept only when the job succeeds.
-    static func write<T: Sendable>(dataDirectory: String, database: String? = nil, create: Bool = true,
-                                           audit: (action: String, target: String),
-                                           _ job: @escaping @Sendable (any SnapshareStore) throws -> T) throws -> T {
-        let actor = offlineActor
-        @Sendable func entry(_ result: String) -> AuditRecord {
-            AuditRecord(at: WallClock.system.now(), actor: actor, action: audit.action, target: audit.target, result: result)
-        }
+    /// Runs one write job on the action's database, which must exist unless `create`, and
+    /// records the action in the same transaction, so the change and its entry go together. A
+    /// new data folder and its database appear only when the job succeeds: a refused command
+    /// leaves the disk as it found it.
+    static func write<T: Sendable>(_ action: OfflineAction, create: Bool = true,
+                                   _ job: @escaping @Sendable (any SnapshareStore) throws -> T) throws -> T {
+        let entry = action.entry
         let audited: @Sendable (any SnapshareStore) throws -> T = { store in
             let result = try job(store)
-            try store.recordAudit(entry("ok"))
+            try store.recordAudit(entry)
             return result
         }
-        func run(_ storage: StorageExecutor) throws -> T {
-            do {
-                return try storage.writeSync(audited)
-            } catch {
-                let failed = entry((error as? StoreError).map { RequestHandler.errorMessage(for: $0).code.name } ?? "failed")
-                _ = try? storage.writeSync { store in try store.recordAudit(failed) }
-                throw error
-            }
+        guard try create || OfflineAction.holdsSnapshareDatabase(action.store) else {
+            throw ConfigurationError("no Snapshare database in \(action.store.storePlace)")
         }
-        if let database {
+        let value: T
+        if let database = action.store.database {
             // The database every instance shares: the change reaches them all at once.
             let storage = try StorageExecutor.postgres(conninfo: database, readers: 1)
             defer { storage.shutdown() }
-            return try run(storage)
+            value = try storage.writeSync(audited)
+        } else {
+            value = try writeSQLite(in: action.store.dataDirectory, audited)
         }
-        func runOnSQLite(_ path: String) throws -> T {
+        action.recorded()
+        return value
+    }
+
+    /// `job` on the data folder's SQLite database; a folder without one gets it (and is made)
+    /// under a hidden name, named only once the job succeeded.
+    private static func writeSQLite<T: Sendable>(in dataDirectory: String, _ job: @escaping @Sendable (any SnapshareStore) throws -> T) throws -> T {
+        func run(_ path: String) throws -> T {
             let storage = try StorageExecutor.sqlite(path: path, readers: 1)
             defer { storage.shutdown() }
-            return try run(storage)
+            return try storage.writeSync(job)
         }
         let path = ServerConfiguration.databasePath(in: dataDirectory)
         if FileManager.default.fileExists(atPath: path) {
-            let result = try runOnSQLite(path)
+            let result = try run(path)
             // The same owner-only folder as the server makes, once the command has done its work.
             try DataDirectory.prepare(dataDirectory, logger: logger)
             return result
         }
-        guard create else { throw ConfigurationError("no Snapshare database in \(dataDirectory)") }
         // A new class: its folder and database appear only when the command succeeds.
         let staged = try DataDirectory.stageNew(dataDirectory)
-        let result = try runOnSQLite(ServerConfiguration.databasePath(in: staged.temporaryPath))
+        let result = try run(ServerConfiguration.databasePath(in: staged.temporaryPath))
         try staged.commit()
         return result
     }
 
-    static func addAdmin(_ parsed: ParsedCommand) throws -> Int32 {
+    static func addAdmin(_ parsed: ParsedCommand, _ action: OfflineAction) throws -> Int32 {
         let name = parsed.positional(0) ?? ""
-        let data = parsed.string("--data") ?? ServerConfiguration().dataDirectory
+        action.target = "user \(name)"
         let password = parsed.flag("--password-stdin") ? try readPassword(parsed) : nil
         let change: AdminChange
         do {
-            change = try addAdmin(dataDirectory: data, username: name, password: password, database: parsed.string("--database"))
+            change = try addAdmin(username: name, password: password, action)
         } catch let error as InputError {
             throw parsed.usageError(error.message)
         } catch is NewAdminNeedsPassword {
@@ -148,22 +162,21 @@ public enum OfflineAdmin {
         return 0
     }
 
-    static func removeAdmin(_ parsed: ParsedCommand) throws -> Int32 {
+    static func removeAdmin(_ parsed: ParsedCommand, _ action: OfflineAction) throws -> Int32 {
         let name = parsed.positional(0) ?? ""
-        let removed = try removeAdmin(dataDirectory: parsed.string("--data") ?? ServerConfiguration().dataDirectory, username: name,
-                                      database: parsed.string("--database"))
+        let removed = try removeAdmin(username: name, action)
         print(removed ? "\(name) is no longer an admin." : "\(name) was not an admin; nothing changed.")
         return 0
     }
 
-    static func resetPassword(_ parsed: ParsedCommand) throws -> Int32 {
+    static func resetPassword(_ parsed: ParsedCommand, _ action: OfflineAction) throws -> Int32 {
         let name = parsed.positional(0) ?? ""
+        action.target = "user \(name)"
         guard parsed.flag("--password-stdin") else { throw parsed.usageError("give the new password on standard input with --password-stdin") }
         let password = try readPassword(parsed)
         let ended: Int
         do {
-            ended = try resetPassword(dataDirectory: parsed.string("--data") ?? ServerConfiguration().dataDirectory,
-                                      username: name, password: password, database: parsed.string("--database"))
+            ended = try resetPassword(username: name, password: password, action)
         } catch let error as InputError {
             throw parsed.usageError(error.message)
         }
@@ -176,8 +189,9 @@ public enum OfflineAdmin {
         return line
     }
 
-    static func resetFeeds(_ parsed: ParsedCommand) throws -> Int32 {
+    static func resetFeeds(_ parsed: ParsedCommand, _ action: OfflineAction) throws -> Int32 {
         let all = parsed.flag("--all")
+        action.target = parsed.string("--feed").map { "feed \($0)" } ?? (all ? "every feed" : "")
         var feed: String?
         if let raw = parsed.string("--feed") {
             switch InputRules.normalizedFeedName(raw) {
@@ -186,12 +200,8 @@ public enum OfflineAdmin {
             }
         }
         guard (feed != nil) != all else { throw parsed.usageError("give exactly one of --feed NAME or --all") }
-        let data = parsed.string("--data") ?? ServerConfiguration().dataDirectory
         let name = feed
-        let count = try write(dataDirectory: data, database: parsed.string("--database"), create: false,
-                              audit: ("reset-feeds", feed.map { "feed \($0)" } ?? "every feed")) { store in
-            try store.resetFeeds(named: name)
-        }
+        let count = try write(action, create: false) { store in try store.resetFeeds(named: name) }
         print("Reset \(feed ?? "every feed"): \(count) snap\(count == 1 ? "" : "s") deleted.")
         return 0
     }

@@ -78,8 +78,8 @@ public enum RosterImport {
     }
 
     /// Imports `csvPath` into the data folder's (or `database`'s) store, writing the new
-    /// accounts' one-time passwords to `passwordsPath`.
-    public static func run(csvPath: String, passwordsPath: String, dataDirectory: String, database: String?) throws -> Outcome {
+    /// accounts' one-time passwords to `passwordsPath`; `action` is its audit entry.
+    static func run(csvPath: String, passwordsPath: String, dataDirectory: String, database: String?, _ action: OfflineAction) throws -> Outcome {
         let data: [UInt8]
         do { data = try WholeFile.read(csvPath, maximumBytes: 16 << 20) } catch {
             throw ConfigurationError("cannot read the roster \(csvPath): \(error.reason)")
@@ -88,52 +88,42 @@ public enum RosterImport {
         // that exists, under a hidden name until the accounts are committed.
         let passwordFile = try StagedOutput.file(passwordsPath, mode: 0o600)
         let now = WallClock.system.now()
-        let (rows, badRows) = try rows(data, now: now)
+        let (parsedRows, badRows) = try rows(data, now: now)
         // Who needs an account, and their one-time passwords hashed before the write: a name with
-        // no account whose entry nobody has claimed. (A new class has no database yet.)
+        // no account whose entry nobody has claimed. (A new class has no database yet.) A name whose
+        // account holds another roster name already is refused here, with the bad rows.
         let store = try? Backup.source(for: configuration(dataDirectory, database))
+        var refused = badRows
+        let rows = try parsedRows.filter { row in
+            guard let reason = try store?.rosterRefusal(row.entry.name) else { return true }
+            refused.append(Refusal(line: row.line, reason: reason))
+            return false
+        }
+        refused.sort { $0.line < $1.line }
         let newcomers = try rows.filter { row in try store?.needsAccount(row.entry.name) ?? true }
         let hasher = PasswordHasher()
         let passwords = newcomers.map { _ in oneTimePassword() }
         let hashes = try passwords.map { try hasher.hash(password: $0) }
-        let names = Set(newcomers.map { $0.entry.name.lowercased() })
-        let written = try OfflineAdmin.write(dataDirectory: dataDirectory, database: database,
-                                             audit: ("admin import-roster", "\(rows.count) names from \(csvPath)")) { store -> Written in
-            var written = Written()
-            for row in rows {
-                do {
-                    try store.putRosterEntry(row.entry)
-                } catch let error as StoreError where error.kind == .conflict {
-                    written.refused.append(Refusal(line: row.line, reason: error.message))
-                    continue
-                }
-                guard names.contains(row.entry.name.lowercased()) else {
-                    written.existing.append(row.entry.name)
-                    continue
-                }
-            }
+        action.target = "\(rows.count) names from \(csvPath)"
+        if !refused.isEmpty { action.result = "partial: \(rows.count) added, \(refused.count) refused" }
+        let made = try OfflineAdmin.write(action) { store -> [String] in
+            for row in rows { try store.putRosterEntry(row.entry) }
+            var made: [String] = []
             for (row, hash) in zip(newcomers, hashes) {
                 // The new account claims its roster entry (see `AccountStore.createUser`).
                 guard try store.user(named: row.entry.name) == nil else { continue }
                 let user = try store.createUser(name: row.entry.name, passwordHash: hash, isAdmin: row.entry.isAdmin, at: now)
                 try store.setMustChangePassword(userID: user.id, true)
-                written.created.append(row.entry.name)
+                made.append(row.entry.name)
             }
-            return written
+            return made
         }
-        let created = zip(newcomers, passwords).filter { written.created.contains($0.0.entry.name) }
+        let created = zip(newcomers, passwords).filter { made.contains($0.0.entry.name) }
             .map { ($0.0.entry.name, $0.0.entry.displayName, $0.1) }
         // No account made, no password file (a header alone would only mislead).
         if created.isEmpty { passwordFile.discard() } else { try writePasswords(created, to: passwordFile) }
-        return Outcome(created: created, existing: written.existing,
-                       refused: (badRows + written.refused).sorted { $0.line < $1.line })
-    }
-
-    /// What the import's write did.
-    private struct Written: Sendable {
-        var created: [String] = []
-        var existing: [String] = []
-        var refused: [Refusal] = []
+        let newNames = Set(newcomers.map { $0.entry.name.lowercased() })
+        return Outcome(created: created, existing: rows.map(\.entry.name).filter { !newNames.contains($0.lowercased()) }, refused: refused)
     }
 
     private static func configuration(_ dataDirectory: String, _ database: String?) -> ServerConfiguration {
@@ -174,6 +164,14 @@ public enum RosterImport {
 }
 
 extension SQLStore {
+    /// Why a roster name cannot be put on the roster as it stands, or nil: a new entry of a name
+    /// whose account holds another roster name already (an account holds one).
+    func rosterRefusal(_ name: String) throws -> String? {
+        guard try rosterEntry(named: name) == nil, let account = try user(named: name) else { return nil }
+        guard let held = try rosterMembers().first(where: { $0.entry.claimedBy == account.id }) else { return nil }
+        return "\(account.name) has an account that holds the roster name \(held.entry.name) already"
+    }
+
     /// Whether a roster name needs a new account: nobody has it as a name, and no account claimed
     /// its roster entry (and was renamed away from it).
     func needsAccount(_ name: String) throws -> Bool {

@@ -34,6 +34,8 @@ final class Connection: EventHandler {
     private var quietTicks = 0
     /// The server is going away: requests in flight finish, no new one starts (see `drain`).
     private var draining = false
+    /// The admin export under way on this connection, for its audit entries (see `ExportCoverage`).
+    let exports = ExportCoverage()
 
     init(id: UInt64, peerAddress: String, server: ServerCore, tls: TLSConnection,
          limits: ConnectionState.Limits, now: Int64) {

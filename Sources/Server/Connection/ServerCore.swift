@@ -313,8 +313,9 @@ final class ServerCore: @unchecked Sendable {
     /// `loop.execute`.
     func dispatch(_ connection: Connection, _ frame: Frame, reservation: Reservation) {
         metrics.requestReceived()
-        let context = RequestContext(requestID: frame.requestID, user: connection.user, peerAddress: connection.peerAddress,
+        var context = RequestContext(requestID: frame.requestID, user: connection.user, peerAddress: connection.peerAddress,
                                      protocolVersion: connection.protocolVersion)
+        context.exports = connection.exports
         // ConnectionState dispatches only frames that have a route.
         guard let route = RequestTable.route(frame.type) else { preconditionFailure("no route for type \(frame.type)") }
         if route.venue == .eventLoop {

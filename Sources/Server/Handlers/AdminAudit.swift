@@ -1,51 +1,77 @@
+import Synchronization
 import Wire
 import CommandLineParsing
 
-/// Admin requests in the audit log: every one that changes something, allowed or not, with
-/// who sent it, what it names (never a password) and how it ended. Read-only ones (ListUsers,
-/// Stats, an export's listing) are not actions, but looking at a snap's picture is.
-extension RequestHandler {
-    /// What an admin request names, or nil for one that is not audited.
-    static func auditTarget(of route: RequestRoute, _ frame: Frame, version: UInt16) -> String? {
-        func decoded<M: WireMessage>(_ type: M.Type) -> M? { try? frame.decode(version: version) }
-        switch route.request {
-        case .adminCreateFeed: return decoded(AdminCreateFeed.self).map { "feed \($0.name)" } ?? "?"
-        case .adminDeleteFeed: return decoded(AdminDeleteFeed.self).map { "feed \($0.name)" } ?? "?"
-        case .adminResetFeeds: return decoded(AdminResetFeeds.self).map { $0.allFeeds ? "every feed" : "feed \($0.name)" } ?? "?"
-        case .adminDeleteSnap: return decoded(AdminDeleteSnap.self).map { "snap \($0.snapID)" } ?? "?"
-        case .adminRestoreView: return decoded(AdminRestoreView.self).map { "snap \($0.snapID) for \($0.username)" } ?? "?"
-        case .adminUnlock: return decoded(AdminUnlock.self).map { "user \($0.username)" } ?? "?"
-        case .adminUnlockAddress: return decoded(AdminUnlockAddress.self).map { "address \($0.address)" } ?? "?"
-        case .adminSetAdmin: return decoded(AdminSetAdmin.self).map { "user \($0.username) \($0.isAdmin ? "made admin" : "no longer admin")" } ?? "?"
-        case .adminResetPassword: return decoded(AdminResetPassword.self).map { "user \($0.username)" } ?? "?"
-        case .adminPurge:
-            // A dry run only counts: it changes nothing.
-            guard let purge = decoded(AdminPurge.self) else { return "?" }
-            return purge.dryRun ? nil : "snaps posted more than \(TimeSpan(milliseconds: purge.olderThan)) ago"
-        case .adminViewSnap: return decoded(AdminViewSnap.self).map { "snap \($0.snapID)" } ?? "?"
-        case .adminResolveReport:
-            return decoded(AdminResolveReport.self).map {
-                "snap \($0.snapID) \($0.resolution == .delete ? "deleted" : "dismissed")"
-                    + ($0.suspendFor > 0 ? ", poster suspended for \(TimeSpan(milliseconds: $0.suspendFor))" : "")
-            } ?? "?"
-        case .adminSuspend: return decoded(AdminSuspend.self).map { "user \($0.username) for \(TimeSpan(milliseconds: $0.duration)): \($0.reason)" } ?? "?"
-        case .adminUnsuspend: return decoded(AdminUnsuspend.self).map { "user \($0.username)" } ?? "?"
-        case .adminSetDisabled: return decoded(AdminSetDisabled.self).map { "user \($0.username) \($0.disabled ? "disabled" : "enabled")" } ?? "?"
-        case .adminRenameUser: return decoded(AdminRenameUser.self).map { "user \($0.username) renamed \($0.newName)" } ?? "?"
-        case .adminDeleteUser: return decoded(AdminDeleteUser.self).map { "user \($0.username)" } ?? "?"
-        case .adminApproveSnap:
-            return decoded(AdminApproveSnap.self).map {
-                "snap \($0.snapID) \($0.approve ? "approved" : "rejected")" + ($0.approve || $0.reason.isEmpty ? "" : ": \($0.reason)")
-            } ?? "?"
-        case .adminRemoveRosterEntry: return decoded(AdminRemoveRosterEntry.self).map { "roster name \($0.name)" } ?? "?"
-        default: return nil
-        }
+/// What the audit log records of one admin request, declared by its route next to its audience
+/// (`RouteAccess.admin`): one entry once the outcome is known, allowed or refused, with who sent
+/// it, what it names (never a password) and how it ended, made from the request the route decoded
+/// for its handler; or nothing, for a request that only reads.
+///
+/// The rule that keeps it honest: a request goes unrecorded only if it reads only, and a request
+/// that reads only runs with storage writes refused (`StorageExecutor.writesRefused`). So a route
+/// that changes something either says what to record or fails when it tries.
+struct AdminAudit<Request: WireMessage>: Sendable {
+    let kind: RequestRoute.Audit
+    /// Whether this request only reads; it then runs with writes refused.
+    let readsOnly: @Sendable (Request) -> Bool
+    /// The entry's target once the outcome is known; nil, for a request that reads only, when it
+    /// is not an action (a dry run, a listing's next page, a picture its export covers).
+    let target: @Sendable (Request, RequestContext, HandlerOutcome) -> String?
+
+    /// Not recorded: the request reads and changes nothing (a listing, the log itself).
+    static var readOnly: AdminAudit { AdminAudit(kind: .readOnly, readsOnly: { _ in true }) { _, _, _ in nil } }
+
+    /// Recorded, allowed or refused, naming `target(request)`.
+    static func recorded(_ target: @escaping @Sendable (Request) -> String) -> AdminAudit {
+        AdminAudit(kind: .recorded, readsOnly: { _ in false }) { request, _, _ in target(request) }
     }
 
-    /// Records an audited admin request once its outcome is known (a write of its own: the
-    /// action itself is already committed or refused).
-    func audit(_ route: RequestRoute, _ frame: Frame, _ context: RequestContext, _ outcome: HandlerOutcome) {
-        guard route.audience == .admin, let target = Self.auditTarget(of: route, frame, version: context.protocolVersion) else { return }
+    /// Recorded unless `isDryRun(request)`: a dry run only counts, and runs so.
+    static func recorded(unlessDryRun isDryRun: @escaping @Sendable (Request) -> Bool,
+                         _ target: @escaping @Sendable (Request) -> String) -> AdminAudit {
+        AdminAudit(kind: .recorded, readsOnly: isDryRun) { request, _, _ in isDryRun(request) ? nil : target(request) }
+    }
+}
+
+/// What one admin request's audit entry is to name, filled in by its route as it decodes the
+/// request and read when the outcome is known (on whichever thread completes it).
+final class AuditNote: Sendable {
+    private struct Note {
+        var refusal: String?
+        var target: @Sendable (HandlerOutcome) -> String?
+    }
+
+    private let note = Mutex<Note?>(nil)
+
+    /// Notes a decoded request of `type`: whether it reads only, and how its target is made.
+    func set(_ type: MessageType, readsOnly: Bool, target: @escaping @Sendable (HandlerOutcome) -> String?) {
+        let refusal = readsOnly ? "\(type.name) reads only, so it is not in the audit log, yet it tried to write" : nil
+        note.withLock { $0 = Note(refusal: refusal, target: target) }
+    }
+
+    /// Runs the request's handler, with storage writes refused when the request reads only.
+    func guarding<T>(_ body: () throws -> T) rethrows -> T {
+        try StorageExecutor.$writesRefused.withValue(note.withLock { $0?.refusal }) { try body() }
+    }
+
+    /// `guarding` for a handler that awaits.
+    func guarding<T>(_ body: () async throws -> T) async rethrows -> T {
+        try await StorageExecutor.$writesRefused.withValue(note.withLock { $0?.refusal }) { try await body() }
+    }
+
+    /// The target for `outcome`, or nil when the request is not recorded, which only a request that
+    /// read only may be. A request too malformed to decode is recorded under its type alone.
+    func target(for outcome: HandlerOutcome) -> String? {
+        guard let note = note.withLock({ $0 }) else { return "(malformed request)" }
+        return note.target(outcome) ?? (note.refusal == nil ? "(unnamed)" : nil)
+    }
+}
+
+extension RequestHandler {
+    /// Records an admin request its route declares recorded, once its outcome is known (a write of
+    /// its own: the action itself is already committed or refused).
+    func audit(_ route: RequestRoute, _ note: AuditNote, _ context: RequestContext, _ outcome: HandlerOutcome) {
+        guard route.audit == .recorded, let target = note.target(for: outcome) else { return }
         let entry = AuditRecord(at: clock.now(), actor: context.user?.name ?? "(not logged in)", action: "\(route.request.name)",
                                target: target, result: outcome.result.label)
         let logger = self.logger

@@ -57,32 +57,36 @@ public final class RequestHandler: Sendable {
     func answerInline(_ route: RequestRoute, _ frame: Frame, context: RequestContext) -> HandlerOutcome {
         guard case .inline(let body) = route.run else { preconditionFailure("\(route.request) is not answered inline") }
         let completion = measured(route)
+        let note = AuditNote()
         let outcome: HandlerOutcome
-        do { outcome = try body(self, frame, context) } catch { outcome = failure(error, context) }
+        do { outcome = try body(self, frame, context, note) } catch { outcome = failure(error, context) }
         completion(outcome)
+        audit(route, note, context, outcome)
         return outcome
     }
 
     /// Answers a request whose route runs in storage or on the handler threads; `completion`
-    /// runs on some other thread, once.
+    /// runs on some other thread, once. An admin request its route records is recorded in the
+    /// audit log before its reply goes out.
     func handle(_ route: RequestRoute, _ frame: Frame, context: RequestContext,
                 completion reply: @escaping @Sendable (HandlerOutcome) -> Void) {
         let measure = measured(route)
+        let note = AuditNote()
         let completion: @Sendable (HandlerOutcome) -> Void = { [self] outcome in
             measure(outcome)
-            audit(route, frame, context, outcome)
+            audit(route, note, context, outcome)
             reply(outcome)
         }
         switch route.run {
         case .inline(let body):
-            completion((try? body(self, frame, context)) ?? failure(ErrorMessage(code: .internalError, message: "internal server error"), context))
+            completion((try? body(self, frame, context, note)) ?? failure(ErrorMessage(code: .internalError, message: "internal server error"), context))
         case .job(let start):
-            do { try start(self, frame, context, completion) } catch { completion(failure(error, context)) }
+            do { try start(self, frame, context, note, completion) } catch { completion(failure(error, context)) }
         case .async(let body):
             Task(executorPreference: executor) {
                 let outcome: HandlerOutcome
                 do {
-                    outcome = try await body(self, frame, context)
+                    outcome = try await body(self, frame, context, note)
                 } catch {
                     outcome = self.failure(error, context)
                 }

@@ -60,6 +60,9 @@ public struct RequestContext: Sendable {
     /// The protocol version of the connection: the request was read, and its reply is written,
     /// in this version's layout.
     public var protocolVersion: UInt16
+    /// The connection's export under way, which its pictures' audit entries depend on (nil
+    /// outside a connection).
+    var exports: ExportCoverage?
 
     public init(requestID: UInt32, user: AuthenticatedUser?, peerAddress: String = "",
                 protocolVersion: UInt16 = ProtocolConstants.current) {

@@ -7,13 +7,14 @@ import Wire
 /// the server runs, too).
 extension ServerCommandLine {
     /// `admin import-roster FILE --passwords OUT`: the roster as accounts.
-    static func importRoster(_ parsed: ParsedCommand) throws -> Int32 {
+    static func importRoster(_ parsed: ParsedCommand, _ action: OfflineAction) throws -> Int32 {
         let csv = parsed.positional(0) ?? ""
+        action.target = csv
         guard let passwords = parsed.string("--passwords") else {
             throw parsed.usageError("--passwords names the new file for the one-time passwords (mode 0600)")
         }
-        let config = storeConfiguration(parsed)
-        let outcome = try RosterImport.run(csvPath: csv, passwordsPath: passwords, dataDirectory: config.dataDirectory, database: config.database)
+        let config = action.store
+        let outcome = try RosterImport.run(csvPath: csv, passwordsPath: passwords, dataDirectory: config.dataDirectory, database: config.database, action)
         for refusal in outcome.refused { warn("\(csv): \(refusal)") }
         let created = outcome.created.isEmpty
             ? "no account created (so no password file written)"
@@ -25,16 +26,14 @@ extension ServerCommandLine {
     }
 
     /// `admin delete-user USER`: the account and everything theirs, after asking.
-    static func deleteUser(_ parsed: ParsedCommand) throws -> Int32 {
+    static func deleteUser(_ parsed: ParsedCommand, _ action: OfflineAction) throws -> Int32 {
         let name = parsed.positional(0) ?? ""
-        let config = storeConfiguration(parsed)
+        action.target = "user \(name)"
+        let config = action.store
         guard let user = try Backup.source(for: config).user(named: name) else { throw StoreError(.notFound, "no user named \(name)") }
         guard !user.isAdmin else { throw parsed.usageError("\(user.name) is an admin; take the right away first (snapshare-server admin remove \(user.name))") }
         try Confirmation.ask("Delete the account \(user.name) with all their snaps, views, pins, albums and movies?", parsed)
-        let gone = try OfflineAdmin.write(dataDirectory: config.dataDirectory, database: config.database, create: false,
-                                          audit: ("admin delete-user", "user \(user.name)")) { store in
-            try store.deleteUser(userID: user.id)
-        }
+        let gone = try OfflineAdmin.write(action, create: false) { store in try store.deleteUser(userID: user.id) }
         print("Deleted \(user.name) with \(gone.snaps) snaps, \(gone.pins) pins and \(gone.movies) movies"
               + (gone.rosterName.map { "; \($0) is off the roster, so nobody can register it" } ?? "")
               + "; a running server ends their sessions within a second.")
@@ -42,8 +41,9 @@ extension ServerCommandLine {
     }
 
     /// `admin roster [--json]`: every roster name, who claimed it and where it stands.
-    static func roster(_ parsed: ParsedCommand) throws -> Int32 {
-        let members = try Backup.source(for: storeConfiguration(parsed)).rosterMembers().map(RequestHandler.rosterMember)
+    static func roster(_ parsed: ParsedCommand, _ action: OfflineAction) throws -> Int32 {
+        action.target = "the roster"
+        let members = try Backup.source(for: action.store).rosterMembers().map(RequestHandler.rosterMember)
         if parsed.flag("--json") {
             print(RosterReport.json(members))
         } else {
@@ -54,13 +54,10 @@ extension ServerCommandLine {
     }
 
     /// `admin roster remove NAME`: takes a name off the roster; an account that claimed it stays.
-    static func removeFromRoster(_ parsed: ParsedCommand) throws -> Int32 {
+    static func removeFromRoster(_ parsed: ParsedCommand, _ action: OfflineAction) throws -> Int32 {
         let name = parsed.positional(0) ?? ""
-        let config = storeConfiguration(parsed)
-        let removed = try OfflineAdmin.write(dataDirectory: config.dataDirectory, database: config.database, create: false,
-                                             audit: ("admin roster remove", "roster name \(name)")) { store in
-            try store.removeRosterEntry(named: name)
-        }
+        action.target = "roster name \(name)"
+        let removed = try OfflineAdmin.write(action, create: false) { store in try store.removeRosterEntry(named: name) }
         print("Took \(removed.entry.name) off the roster" + (removed.account.map { "; \($0) keeps their account" } ?? "")
               + "; the name no longer registers.")
         return 0

@@ -9,9 +9,10 @@ import Wire
 /// the server runs, too).
 extension ServerCommandLine {
     /// `export --to DIR`: every feed's snaps as files, from --data's database or --database's.
-    static func export(_ parsed: ParsedCommand) throws -> Int32 {
+    static func export(_ parsed: ParsedCommand, _ action: OfflineAction) throws -> Int32 {
         guard let directory = parsed.string("--to") else { throw parsed.usageError("--to names the new folder for the export") }
-        let config = storeConfiguration(parsed)
+        action.target = "to \(directory)"
+        let config = action.store
         let source = try Backup.source(for: config)
         let showsProgress = isatty(2) == 1
         let summary = try ExportCommand.run(from: source, to: directory, now: WallClock.system.now(),
@@ -19,6 +20,7 @@ extension ServerCommandLine {
             if showsProgress { FileHandle.standardError.write(Data("\rExporting \(done)/\(total) snaps\u{1B}[K".utf8)) }
         }
         if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        action.target = "\(summary.snaps) snap\(summary.snaps == 1 ? "" : "s") to \(directory)"
         print("Exported \(summary.snaps) snap\(summary.snaps == 1 ? "" : "s") in \(summary.feeds) feed\(summary.feeds == 1 ? "" : "s") "
               + "from \(config.databaseDescription) to \(directory) (\(summary.pictures) picture\(summary.pictures == 1 ? "" : "s"), "
               + "\(summary.pictureBytes) bytes); open \(directory)/index.html in a browser.")
@@ -26,20 +28,20 @@ extension ServerCommandLine {
     }
 
     /// `end-term --archive FILE [--keep-accounts] [--keep-roster]`: a backup, then a clean class for the next term.
-    static func endTerm(_ parsed: ParsedCommand) throws -> Int32 {
+    static func endTerm(_ parsed: ParsedCommand, _ action: OfflineAction) throws -> Int32 {
         guard let archive = parsed.string("--archive") else {
             throw parsed.usageError("--archive names the backup written before anything is removed")
         }
         let keepAccounts = parsed.flag("--keep-accounts"), keepRoster = parsed.flag("--keep-roster")
-        let config = storeConfiguration(parsed)
+        let kept = [keepAccounts ? "accounts kept" : nil, keepRoster ? "roster kept" : nil].compactMap { $0 }
+        action.target = "archive \(archive)" + kept.map { ", \($0)" }.joined()
+        let config = action.store
         let what = (keepAccounts ? "every snap, view and session (accounts stay)"
                                  : "every snap, view and session, and every account but the admins'")
             + (keepRoster ? "; the roster stays" : ", and the roster")
         try Confirmation.ask("End the term of \(config.databaseDescription): archive it to \(archive), then remove \(what)?", parsed)
         let written = try Backup.write(from: Backup.source(for: config), to: archive)
-        let kept = [keepAccounts ? "accounts kept" : nil, keepRoster ? "roster kept" : nil].compactMap { $0 }
-        let cleared = try clearTerm(config, keepAccounts: keepAccounts, keepRoster: keepRoster, archive: written.path,
-                                    kept: kept.map { ", \($0)" }.joined())
+        let cleared = try clearTerm(action, keepAccounts: keepAccounts, keepRoster: keepRoster, archive: written.path)
         print("Archived \(config.databaseDescription) to \(written.path) (mode 0600, \(written.bytes) bytes).")
         func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
         var removed = [plural(cleared.snaps, "snap"), plural(cleared.views, "view"), plural(cleared.sessions, "session")]
@@ -56,11 +58,9 @@ extension ServerCommandLine {
 
     /// The end of the term once its archive is written. When it fails nothing was removed (one
     /// transaction), and the archive goes too: the disk is as it was, and the same command can run again.
-    private static func clearTerm(_ config: ServerConfiguration, keepAccounts: Bool, keepRoster: Bool, archive: String,
-                                  kept: String) throws -> TermCleared {
+    private static func clearTerm(_ action: OfflineAction, keepAccounts: Bool, keepRoster: Bool, archive: String) throws -> TermCleared {
         do {
-            return try OfflineAdmin.write(dataDirectory: config.dataDirectory, database: config.database, create: false,
-                                          audit: ("end-term", "archive \(archive)\(kept)")) { store in
+            return try OfflineAdmin.write(action, create: false) { store in
                 try store.endTerm(keepAccounts: keepAccounts, keepRoster: keepRoster)
             }
         } catch {
@@ -70,11 +70,12 @@ extension ServerCommandLine {
     }
 
     /// `admin purge --older-than DURATION`: counts, asks, deletes.
-    static func purge(_ parsed: ParsedCommand) throws -> Int32 {
+    static func purge(_ parsed: ParsedCommand, _ action: OfflineAction) throws -> Int32 {
         guard let span = try parsed.positiveTimeSpan("--older-than") else {
             throw parsed.usageError("say which snaps go with --older-than DURATION, e.g. 30d")
         }
-        let config = storeConfiguration(parsed)
+        action.target = "snaps posted more than \(span) ago"
+        let config = action.store
         let cutoff = WallClock.system.now() - span.milliseconds
         let doomed = try Backup.source(for: config).countSnaps(postedBefore: cutoff)
         guard doomed > 0 else {
@@ -82,10 +83,7 @@ extension ServerCommandLine {
             return 0
         }
         try Confirmation.ask("Delete the \(doomed) snap\(doomed == 1 ? "" : "s") posted more than \(span) ago, with their pictures and views?", parsed)
-        let count = try OfflineAdmin.write(dataDirectory: config.dataDirectory, database: config.database, create: false,
-                                           audit: ("admin purge", "snaps posted more than \(span) ago")) { store in
-            try store.deleteSnaps(postedBefore: cutoff)
-        }
+        let count = try OfflineAdmin.write(action, create: false) { store in try store.deleteSnaps(postedBefore: cutoff) }
         print("Purged \(count) snap\(count == 1 ? "" : "s") posted more than \(span) ago.")
         return 0
     }

@@ -210,29 +210,16 @@ public enum ServerCommandLine {
                 return 0
             case .run(let given):
                 let parsed = try withConfigFile(given)
-                switch parsed.path {
-                case ["admin", "add"]: return try OfflineAdmin.addAdmin(parsed)
-                case ["admin", "remove"]: return try OfflineAdmin.removeAdmin(parsed)
-                case ["admin", "reset-password"]: return try OfflineAdmin.resetPassword(parsed)
-                case ["admin", "audit"]: return try audit(parsed)
-                case ["admin", "purge"]: return try purge(parsed)
-                case ["admin", "import-roster"]: return try importRoster(parsed)
-                case ["admin", "delete-user"]: return try deleteUser(parsed)
-                case ["admin", "roster"]: return try roster(parsed)
-                case ["admin", "roster", "remove"]: return try removeFromRoster(parsed)
-                case ["export"]: return try export(parsed)
-                case ["end-term"]: return try endTerm(parsed)
-                case ["reset-feeds"]: return try OfflineAdmin.resetFeeds(parsed)
-                case ["migrate"]: return try migrate(parsed)
-                case ["backup"]: return try backup(parsed)
-                case ["restore"]: return try restore(parsed)
-                case ["compact"]: return try compact(parsed)
-                default:
+                guard let command = maintenance[parsed.path] else {
                     return try ServerProcess(arguments: arguments, environment: environment).serve(parsed)
                 }
+                return try command.run(parsed)
             }
         } catch let error as UsageError {
             FileHandle.standardError.write(Data("snapshare-server: \(error.description)\n".utf8))
+            return 2
+        } catch let declined as Confirmation.Declined {
+            FileHandle.standardError.write(Data("snapshare-server: \(declined)\n".utf8))
             return 2
         } catch let error as StoreError {
             FileHandle.standardError.write(Data("snapshare-server: \(error.message)\n".utf8))
@@ -270,25 +257,30 @@ public enum ServerCommandLine {
     }
 
     /// `backup`: the store named by --data or --database, read-only, into a new file.
-    private static func backup(_ parsed: ParsedCommand) throws -> Int32 {
+    static func backup(_ parsed: ParsedCommand, _ action: OfflineAction) throws -> Int32 {
         guard let path = parsed.string("--to") else { throw parsed.usageError("--to names the new backup file") }
-        let config = storeConfiguration(parsed)
+        action.target = "to \(path)"
+        let config = action.store
         let written = try Backup.write(from: Backup.source(for: config), to: path)
         print("Backed up \(config.databaseDescription) to \(written.path) (mode 0600, \(written.bytes) bytes); rows:")
         printCounts(written.rows)
         return 0
     }
 
-    /// `restore`: a backup into the empty store named by --data or --database.
-    private static func restore(_ parsed: ParsedCommand) throws -> Int32 {
+    /// `restore`: a backup into the empty store named by --data or --database; its entry goes
+    /// into the restored database with the copy. A restore that fails takes away the database it
+    /// made (one refused by a database that holds data is recorded in that one).
+    static func restore(_ parsed: ParsedCommand, _ action: OfflineAction) throws -> Int32 {
         guard let path = parsed.string("--from") else { throw parsed.usageError("--from names the backup file") }
-        let config = storeConfiguration(parsed)
+        action.target = "from \(path)"
+        let config = action.store
         let rows: [(table: String, rows: Int)]
         if let database = config.database {
-            rows = try Backup.restore(from: path, to: { try SQLStore.postgres(conninfo: database) })
+            rows = try Backup.restore(from: path, to: { try SQLStore.postgres(conninfo: database) }, audit: action.entry)
         } else {
-            rows = try Backup.restore(from: path, intoDataFolder: config.dataDirectory)
+            rows = try Backup.restore(from: path, intoDataFolder: config.dataDirectory, audit: action.entry)
         }
+        action.recorded()
         print("Restored \(path) into \(config.databaseDescription); rows:")
         printCounts(rows)
         print("""
@@ -299,8 +291,9 @@ public enum ServerCommandLine {
     }
 
     /// `compact`: the store named by --data or --database, its free space given back.
-    private static func compact(_ parsed: ParsedCommand) throws -> Int32 {
-        let config = storeConfiguration(parsed)
+    static func compact(_ parsed: ParsedCommand, _ action: OfflineAction) throws -> Int32 {
+        let config = action.store
+        action.target = config.databaseDescription
         let (before, after) = try Compaction.run(Backup.source(for: config, readOnly: false))
         func megabytes(_ bytes: Int64) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }
         print("Compacted \(config.databaseDescription): \(megabytes(before)) before, \(megabytes(after)) after "
@@ -309,7 +302,7 @@ public enum ServerCommandLine {
     }
 
     /// `admin audit`: the audit log of the store named by --data or --database.
-    private static func audit(_ parsed: ParsedCommand) throws -> Int32 {
+    static func audit(_ parsed: ParsedCommand) throws -> Int32 {
         let since = try parsed.timeSpan("--since").map { WallClock.system.now() - $0.milliseconds } ?? 0
         let entries = try AuditReport.entries(storeConfiguration(parsed), since: since)
         print(parsed.flag("--json") ? try AuditReport.json(entries) : AuditReport.table(entries), terminator: "")
@@ -318,21 +311,24 @@ public enum ServerCommandLine {
 
     /// Where --data and --database say the class's data is.
     static func storeConfiguration(_ parsed: ParsedCommand) -> ServerConfiguration {
-        var config = ServerConfiguration()
-        if let data = parsed.string("--data") { config.dataDirectory = data }
-        config.database = parsed.string("--database")
-        return config
+        .store(dataDirectory: parsed.string("--data") ?? ServerConfiguration().dataDirectory, database: parsed.string("--database"))
     }
 
     static func printCounts(_ rows: [(table: String, rows: Int)]) {
         for (table, count) in rows { print("  \(table.padding(toLength: 18, withPad: " ", startingAt: 0)) \(count)") }
     }
 
-    /// `migrate`: copies, prints each table's count (checked equal on both sides), exits 0.
-    private static func migrate(_ parsed: ParsedCommand) throws -> Int32 {
-        guard let target = parsed.string("--to") else { throw parsed.usageError("--to names the PostgreSQL database to copy into") }
+    /// `migrate`: copies, prints each table's count (checked equal on both sides), exits 0. Its
+    /// entry goes into the new database with the copy; a refusal into the folder it copies from.
+    static func migrate(_ parsed: ParsedCommand, _ action: OfflineAction) throws -> Int32 {
         let from = parsed.string("--from") ?? ServerConfiguration().dataDirectory
-        let counts = try DatabaseMigration.run(from: from, to: target) { FileHandle.standardError.write(Data("migrate: \($0)\n".utf8)) }
+        action.store = .store(dataDirectory: from, database: nil)
+        action.target = "from \(from)"
+        guard let target = parsed.string("--to") else { throw parsed.usageError("--to names the PostgreSQL database to copy into") }
+        let counts = try DatabaseMigration.run(from: from, to: target, audit: action.entry) {
+            FileHandle.standardError.write(Data("migrate: \($0)\n".utf8))
+        }
+        action.recorded()
         var config = ServerConfiguration()
         config.database = target
         print("Copied \(from) into \(config.databaseDescription); rows, the same on both sides:")

@@ -69,10 +69,16 @@ public final class StorageExecutor: @unchecked Sendable {
 
     // MARK: Submitting work
 
+    /// Why writes are refused on the current task (or thread), when they are: an admin request
+    /// that is not in the audit log because it reads only runs so (`AuditNote.guarding`). Such a
+    /// write fails at once and changes nothing.
+    @TaskLocal public static var writesRefused: String?
+
     /// Queues a write for the next group-commit batch; `completion` runs on the writer thread
     /// after the batch's COMMIT returned (or failed).
     public func write<T: Sendable>(_ job: @escaping @Sendable (any SnapshareStore) throws -> T,
                                    completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        if let refusal = Self.writesRefused { return completion(.failure(StoreError(.internalError, refusal))) }
         submit(TypedStorageJob(body: job, completion: completion), to: writes)
     }
 

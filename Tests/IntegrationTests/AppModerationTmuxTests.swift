@@ -74,6 +74,44 @@ struct AppModerationTmuxTests {
         #expect(audit.contains("AdminViewSnap") && audit.contains("AdminResolveReport"), "\(audit)")
     }
 
+    @Test("an empty report reason keeps the dialog open with the refusal inside; the Enters after it open nothing, and no view is spent")
+    func emptyReasonKeepsTheDialog() throws {
+        let server = try TestServer()
+        let poster = try server.registeredSession("omar")
+        let snap = try poster.post(feed: "Memes", image: TestImages.sample(4))
+        let (home, _) = try AppTmuxTests.registeredHome(server, "lena")
+        let student = try AppTmuxTests.app(server, home: home, columns: 80, rows: 24)
+        try Self.shows(student, "Signed in as lena")
+        try student.send("2")
+        try Self.shows(student, "● unread")
+        try student.send("r")
+        try Self.shows(student, "Report snap \(snap.id) to the admins")
+        // Enter with nothing typed: refused inside the dialog, which stays open.
+        try student.send("Enter")
+        var screen = try Self.shows(student, "a report needs a reason")
+        #expect(screen.contains("Report snap \(snap.id) to the admins"), "the dialog is still open: \(screen)")
+        // The student's next Enters, meant for the reason, stay in the dialog: no snap opens.
+        try student.send("Enter")
+        try student.send("Enter")
+        screen = try Self.shows(student, "Report snap \(snap.id) to the admins")
+        #expect(!screen.contains("r reports it") && !screen.contains("Opening"), "the snap behind the dialog was opened: \(screen)")
+        #expect(try poster.snapViews(snap.id).viewers.isEmpty, "a view was spent")
+        try student.send("spam", literal: true)
+        try student.send("Enter")
+        screen = try Self.shows(student, "Reported snap \(snap.id)")
+        #expect(screen.contains("● unread") && !screen.contains("Report snap \(snap.id) to the admins"), "\(screen)")
+        // Esc closes a dialog without sending; the snap is still unread.
+        try student.send("r")
+        try Self.shows(student, "Report snap \(snap.id) to the admins")
+        try student.send("Escape")
+        screen = try Self.shows(student, "Nothing sent")
+        #expect(screen.contains("● unread"), "\(screen)")
+        try student.send("q")
+        #expect(try poster.snapViews(snap.id).viewers.isEmpty, "a view was spent")
+        let reports = try server.openStore().openReports().flatMap(\.reports).map(\.reason)
+        #expect(reports == ["spam"], "one report, with its reason: \(reports)")
+    }
+
     /// Waits for `text` on the pane, and records an issue with the screen when it never comes.
     @discardableResult
     static func shows(_ pane: TmuxPane, _ text: String, timeout: Double = 30, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {

@@ -12,10 +12,10 @@ import TestSupport
 struct AppTmuxTests {
     /// `environment` adds to (or replaces) what the app is given.
     static func app(_ server: TestServer, home: TemporaryDirectory, arguments: [String] = [],
-                    environment: [String: String] = [:]) throws -> TmuxPane {
+                    environment: [String: String] = [:], columns: Int = 100, rows: Int = 30) throws -> TmuxPane {
         let command = ([Subprocess.executable("snapshare"), "--server", "127.0.0.1:\(server.port)", "--ca", server.caPath] + arguments)
             .map { "'\($0)'" }.joined(separator: " ")
-        return try TmuxPane(command, columns: 100, rows: 30,
+        return try TmuxPane(command, columns: columns, rows: rows,
                             environment: ["SNAPSHARE_HOME": home.path, "TERM": "xterm-256color", "LANG": "C.UTF-8"]
                                 .merging(environment) { $1 })
     }

@@ -99,4 +99,29 @@ struct AppKeyHelpTests {
             #expect(Self.rows(app) == before && app.status?.text == status && app.overlay == nil, "\(state): \(key)")
         }
     }
+
+    @Test("the help names only the tabs the user has: 6 for an admin, not for a student")
+    func tabsInTheHelp() {
+        let home = TemporaryDirectory("app-home")
+        let app = Self.app(home: home)
+        let student = app.keys.help.first { $0.meaning == "switch tabs" }?.keys
+        #expect(student == "Tab Shift-Tab 1 2 3 4 5", "\(student ?? "")")
+        app.signedIn("teacher", isAdmin: true, welcome: app.welcome!)
+        #expect(app.keys.help.first { $0.meaning == "switch tabs" }?.keys == "Tab Shift-Tab 1 2 3 4 5 6")
+    }
+
+    @Test("the login form's header offers F1 and Ctrl-C while a field takes the typing (? and q are letters there), ? and q on a button")
+    func loginHeaderOffersWhatWorks() {
+        let home = TemporaryDirectory("app-home")
+        let app = Self.app(home: home, signedIn: false)
+        #expect(Self.rows(app)[0].hasSuffix("F1 keys · Ctrl-C quit "), "\(Self.rows(app)[0])")
+        AppScreenTests.type(app, "q?")
+        #expect(app.overlay == nil && !app.quitRequested && Self.rows(app).joined().contains("q?"), "typed into the name field")
+        app.handle(.key(.function(1)))
+        guard case .help? = app.overlay else { Issue.record("F1 did not open the help"); return }
+        AppScreenTests.press(app, .escape)
+        // The buttons take no typing: ? and q work there.
+        AppScreenTests.press(app, .tab, .tab, .tab)
+        #expect(Self.rows(app)[0].hasSuffix("? keys · q quit "), "\(Self.rows(app)[0])")
+    }
 }

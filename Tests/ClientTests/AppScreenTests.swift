@@ -158,7 +158,7 @@ struct AppScreenTests {
         Self.press(app, .character("n"))
         #expect(app.status?.text == "A new collection is downloading")
         Self.press(app, .character("4"))
-        #expect(Self.screen(app).contains("My Vacation · 1 photos, 1 places"))
+        #expect(Self.screen(app).contains("My Vacation · 1 photo, 1 place, "))
         Self.press(app, .enter)
         let itinerary = Self.screen(app)
         #expect(itinerary.contains("[i Itinerary]") && itinerary.contains("· 1 photo"))

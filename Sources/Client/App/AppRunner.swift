@@ -13,8 +13,8 @@ import TerminalUI
 enum AppRunner {
     /// How the backend makes a session: connect, then resume the login saved for the server.
     static func connect(settings: ConnectionSettings, state: ClientState) -> AppBackend.Connect {
-        { () throws(ClientError) -> SnapshareSession in
-            let session = try SnapshareSession(settings: settings, state: state) { _ in }
+        { notice throws(ClientError) -> SnapshareSession in
+            let session = try SnapshareSession(settings: settings, state: state, notice: notice)
             _ = try session.resumeSavedSession()
             return session
         }
@@ -39,7 +39,7 @@ enum AppRunner {
             try session.start()
             let probe = try session.probe(environment: environment)
             let choice = PictureProtocol.choose(requested, environment: environment, facts: probe.facts)
-            let backend = AppBackend(connect: connect(settings: settings, state: state)) { [session] in session.wake() }
+            let backend = AppBackend(noticing: connect(settings: settings, state: state)) { [session] in session.wake() }
             defer { backend.stop() }
             let depth = ColorDepth.detect(environment, version: probe.facts.version)
             let app = AppModel(backend: backend, environment: environment, state: state, depth: depth,

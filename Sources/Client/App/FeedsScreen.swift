@@ -60,13 +60,13 @@ final class FeedsScreen: AppScreen {
             app.setStatus("Only your own snaps can be unsent; r reports someone else's", isError: true)
             return
         }
-        app.overlay = .confirm("Unsend your snap \(snap.id) in \(snap.feed)? It leaves every feed and its picture is erased.", yes: { [self] in
-            app.request(retry: false, { session throws(ClientError) in try session.unsend(snapID: snap.id) }, then: { [self] in
+        app.confirm("Unsend your snap \(snap.id) in \(PrintableText.clean(snap.feed))? It leaves every feed and its picture is erased.") { [self] _, finish in
+            app.request(retry: false, answering: finish, { session throws(ClientError) in try session.unsend(snapID: snap.id) }, then: { [self] in
                 app.setStatus("Unsent snap \(snap.id)")
                 watch.forget(snap.id)
                 rebuild()
             })
-        })
+        }
     }
 
     func activate() { refresh() }
@@ -142,8 +142,9 @@ final class FeedsScreen: AppScreen {
     }
 
     private func show(_ bytes: [UInt8], of snap: SnapInfo) {
+        // What matters first, so that it stays in an 80-column window: r, and that closing is for good.
         app.showSnapPicture(bytes, caption: "\(snap.poster) · \(snap.feed) · \(TimeAgo.describe(snap.postedAt, now: app.now)) · #\(snap.id) · "
-                              + "r reports it · any other key closes; it cannot be opened again",
+                              + "r reports it · any other key closes it for good",
                             reportable: snap.id, status: "Opened \(snap.poster)'s snap")
     }
 
@@ -168,7 +169,7 @@ final class FeedsScreen: AppScreen {
             let row = listTop + index - cursor.firstRow
             switch rows[index] {
             case .feed(let name, let count):
-                grid.write("\(name) (\(count))", column: area.x + 1, row: row, style: Style(bold: true, underline: true))
+                grid.write("\(PrintableText.clean(name)) (\(count))", column: area.x + 1, row: row, style: Style(bold: true, underline: true))
             case .snap(let snap):
                 let isSelected = index == selected
                 let marker = switch snap.state {
@@ -180,7 +181,8 @@ final class FeedsScreen: AppScreen {
                 }
                 let style = Style(foreground: snap.state == .unread ? app.decorations.unread : .standard, bold: snap.state == .unread,
                                   reverse: isSelected)
-                let text = "  " + snap.poster.padding(toLength: max(snap.poster.count, 16), withPad: " ", startingAt: 0)
+                let poster = PrintableText.clean(snap.poster)
+                let text = "  " + poster.padding(toLength: max(poster.count, 16), withPad: " ", startingAt: 0)
                     + TimeAgo.describe(snap.postedAt, now: now).padding(toLength: 12, withPad: " ", startingAt: 0) + marker
                 let used = grid.write(text, column: area.x + 1, row: row, style: style, width: area.width - 2)
                 // The id, dim at the end: what a student quotes when reporting or asking.
@@ -190,5 +192,7 @@ final class FeedsScreen: AppScreen {
                 }
             }
         }
+        // What the scroll hides, above and below: a class's feeds outgrow an 80x24 window.
+        cursor.drawScrollHints(into: &grid, area: area, top: listTop, style: Style(foreground: app.decorations.faint, bold: true))
     }
 }

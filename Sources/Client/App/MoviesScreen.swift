@@ -111,12 +111,12 @@ final class MoviesScreen: AppScreen {
 
     private func deleteCurrent() {
         guard let movie = current else { return }
-        app.overlay = .confirm("Delete \"\(movie.title)\"?", yes: { [self] in
-            app.request(retry: false, { session throws(ClientError) in try session.deleteMovie(title: movie.title) }, then: { [self] in
+        app.confirm("Delete \"\(movie.title)\"?") { [self] _, finish in
+            app.request(retry: false, answering: finish, { session throws(ClientError) in try session.deleteMovie(title: movie.title) }, then: { [self] in
                 app.setStatus("Deleted \"\(movie.title)\"")
                 load(search: searched)
             })
-        })
+        }
     }
 
     private func startSearching() {

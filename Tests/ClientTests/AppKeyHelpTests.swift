@@ -29,7 +29,7 @@ struct AppKeyHelpTests {
     /// whether a field then takes the typing, and a line of help only that state has.
     static let states: [(name: String, keys: [Key], typing: Bool, only: String)] = [
         ("Login: a field", [], true, "log in from any field"), ("Login: a button", [.tab, .tab, .tab], false, "quit (on a button)"),
-        ("Post: the pictures", [], false, "post a PNG or JPEG file instead"),
+        ("Post: the pictures", [], false, "post a PNG or JPEG file instead (type or drop its path)"),
         ("Post: a file's path", [.character("o")], true, "the file's path (Ctrl-U clears)"),
         ("Post: the camera", [.enter], false, "take the picture (it stays still)"),
         ("Post: the feeds", [.right, .enter], false, "back to the pictures"),

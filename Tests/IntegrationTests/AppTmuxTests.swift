@@ -57,8 +57,8 @@ struct AppTmuxTests {
             screen = try poster.wait(timeout: 2) { $0.contains("◉ Memes") }
         }
         try poster.send("Enter")
-        screen = try poster.wait { $0.contains("Posted to Memes") }
-        #expect(screen.contains("Posted to Memes"), "\(screen)")
+        screen = try poster.wait { $0.contains("to Memes (sample 3 (cat)") }
+        #expect(screen.contains("Posted snap 1 to Memes (sample 3 (cat), 256x170, "), "the snap's id and its picture, as `post` says: \(screen)")
 
         // No key pressed in Ben's app: the snap arrives by itself.
         screen = try watcher.wait { $0.contains("● unread") }

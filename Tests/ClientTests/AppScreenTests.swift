@@ -144,13 +144,7 @@ struct AppScreenTests {
         Self.press(app, .character("p"))
         #expect(app.status?.text.hasPrefix("Pin 1 dropped") == true)
         Self.press(app, .enter)
-        var album = ""
-        for _ in 0..<600 {
-            app.tick()
-            album = Self.screen(app)
-            if album.contains("Album of pin 1 · ") && !album.contains("downloading") { break }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        let album = AppAlbumTests.downloaded(app)
         #expect(album.contains("photos · n New Collection") || album.contains("No Images"))
         guard album.contains("photos · n New Collection") else { return }
 

@@ -47,7 +47,6 @@ struct AppAlbumTests {
         _ = try session.addPin(latitude: 48.85, longitude: 2.35)
         let app = AppScreenTests.app(session, home: home.path)
         guard let album = Self.openAlbum(app) else { Issue.record("the album found no photos"); return }
-        #expect(app.status?.text.hasPrefix("The album of pin 1 is ready: ") == true, "the download's end is said: \(app.status?.text ?? "")")
         #expect(album.contains(" photos · n New Collection"), "\(album)")
         let pin = try #require(try session.pins().first)
         let count = try session.album(pinID: pin.id).photos.count
@@ -81,5 +80,10 @@ struct AppAlbumTests {
         AppScreenTests.press(app, .character("x"), .character("y"))
         #expect(app.status?.text.hasPrefix("Removed ") == true)
         #expect(try session.album(pinID: pin.id).photos.count == count - 1)
+
+        // New Collection: "downloading" stays only while it does; its end replaces it.
+        AppScreenTests.press(app, .character("n"))
+        _ = Self.downloaded(app)
+        #expect(app.status?.text.hasPrefix("The album of pin 1 is ready: ") == true, "\(app.status?.text ?? "")")
     }
 }

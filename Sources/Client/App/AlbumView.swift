@@ -148,7 +148,8 @@ final class AlbumView {
             thumbnails = [:]
             cursor.count = album.photos.count
             cursor.select(0)
-            app.setStatus("A new collection is downloading")
+            // Said as it is: a download that already ended is not "downloading".
+            app.setStatus(album.state == .downloading ? "A new collection is downloading" : Self.ended(album, marker: marker))
         })
     }
 

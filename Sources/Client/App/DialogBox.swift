@@ -23,7 +23,9 @@ enum DialogBox {
         var rows: [Line] = []
         for line in lines {
             switch line {
-            case .text(let text, let style): rows += TextWrap.lines(text, width: inner).map { .text($0, style) }
+            // A line that fits keeps its spacing (the help's columns); a longer one is wrapped.
+            case .text(let text, let style):
+                rows += (DisplayWidth.of(text) <= inner ? [text] : TextWrap.lines(text, width: inner)).map { .text($0, style) }
             case .field: rows.append(line)
             }
         }

@@ -38,6 +38,14 @@ public final class TmuxPane {
         _ = try tmux(["send-keys", "-t", "app"] + (literal ? ["-l"] : []) + keys)
     }
 
+    /// Types `values` into a form's fields, one after the other, with Tab between them.
+    public func fill(_ values: String...) throws {
+        for (index, value) in values.enumerated() {
+            if index > 0 { try send("Tab") }
+            try send(value, literal: true)
+        }
+    }
+
     /// Resizes the window (the program gets SIGWINCH).
     public func resize(columns: Int, rows: Int) throws {
         _ = try tmux(["resize-window", "-t", "app", "-x", String(columns), "-y", String(rows)])

@@ -110,6 +110,12 @@ public final class X11Terminal: @unchecked Sendable {
         try xdotool(["type", "--window", windowID, "--delay", "20", "--", text])
     }
 
+    /// Resizes the window to `columns` x `rows` cells, as a person dragging its corner would: the
+    /// program inside gets SIGWINCH. The window's size hints turn cells into pixels.
+    public func resize(columns: Int, rows: Int) throws {
+        try xdotool(["windowsize", "--usehints", windowID, String(columns), String(rows)])
+    }
+
     /// The window's pixels now, its 2-pixel border included in xterm; also written as a PNG to
     /// `path` when given.
     public func screenshot(savingTo path: String? = nil) throws -> RGBImage {

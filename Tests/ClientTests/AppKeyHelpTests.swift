@@ -29,7 +29,7 @@ struct AppKeyHelpTests {
     /// whether a field then takes the typing, and a line of help only that state has.
     static let states: [(name: String, keys: [Key], typing: Bool, only: String)] = [
         ("Login: a field", [], true, "log in from any field"), ("Login: a button", [.tab, .tab, .tab], false, "quit (on a button)"),
-        ("Post: the pictures", [], false, "post a PNG or JPEG file instead"),
+        ("Post: the pictures", [], false, "post a PNG or JPEG file instead (type or drop its path)"),
         ("Post: a file's path", [.character("o")], true, "the file's path (Ctrl-U clears)"),
         ("Post: the camera", [.enter], false, "take the picture (it stays still)"),
         ("Post: the feeds", [.right, .enter], false, "back to the pictures"),
@@ -98,5 +98,30 @@ struct AppKeyHelpTests {
             app.handle(event)
             #expect(Self.rows(app) == before && app.status?.text == status && app.overlay == nil, "\(state): \(key)")
         }
+    }
+
+    @Test("the help names only the tabs the user has: 6 for an admin, not for a student")
+    func tabsInTheHelp() {
+        let home = TemporaryDirectory("app-home")
+        let app = Self.app(home: home)
+        let student = app.keys.help.first { $0.meaning == "switch tabs" }?.keys
+        #expect(student == "Tab Shift-Tab 1 2 3 4 5", "\(student ?? "")")
+        app.signedIn("teacher", isAdmin: true, welcome: app.welcome!)
+        #expect(app.keys.help.first { $0.meaning == "switch tabs" }?.keys == "Tab Shift-Tab 1 2 3 4 5 6")
+    }
+
+    @Test("the login form's header offers F1 and Ctrl-C while a field takes the typing (? and q are letters there), ? and q on a button")
+    func loginHeaderOffersWhatWorks() {
+        let home = TemporaryDirectory("app-home")
+        let app = Self.app(home: home, signedIn: false)
+        #expect(Self.rows(app)[0].hasSuffix("F1 keys · Ctrl-C quit "), "\(Self.rows(app)[0])")
+        AppScreenTests.type(app, "q?")
+        #expect(app.overlay == nil && !app.quitRequested && Self.rows(app).joined().contains("q?"), "typed into the name field")
+        app.handle(.key(.function(1)))
+        guard case .help? = app.overlay else { Issue.record("F1 did not open the help"); return }
+        AppScreenTests.press(app, .escape)
+        // The buttons take no typing: ? and q work there.
+        AppScreenTests.press(app, .tab, .tab, .tab)
+        #expect(Self.rows(app)[0].hasSuffix("? keys · q quit "), "\(Self.rows(app)[0])")
     }
 }

@@ -113,3 +113,20 @@ struct PictureChoiceTests {
         #expect(PictureProtocol.choose(.halfblock, environment: [:], facts: Self.facts(kitty: true)) == PictureChoice(pictures: .halfblock, notice: nil))
     }
 }
+
+@Suite("Terminal facts after a resize")
+struct TerminalFactsResizeTests {
+    @Test("the answers to the resize query replace the cell size and sixel limit kept from the start, which pictures are sized by")
+    func resizeAnswersReplaceTheSizes() {
+        var facts = TerminalFacts()
+        facts.absorb(Array("\u{1B}[?2;0;880;528S".utf8))
+        facts.absorb(Array("\u{1B}[6;22;11t".utf8))
+        let before = facts.pictureSizing
+        #expect(String(decoding: TerminalFacts.resizeQuery, as: UTF8.self) == "\u{1B}[16t\u{1B}[?2;1;0S")
+        // xterm's answer after its window grew to 90x28 cells of 11x22.
+        let absorbed = facts.absorb(Array("\u{1B}[?2;0;990;616S".utf8))
+        #expect(absorbed)
+        #expect(facts.sixelLimit == PixelSize(width: 990, height: 616) && facts.cell == PixelSize(width: 11, height: 22))
+        #expect(facts.pictureSizing != before)
+    }
+}

@@ -92,8 +92,8 @@ struct AppCameraTmuxTests {
             screen = try pane.wait(timeout: 2) { $0.contains("◉ Memes") }
         }
         try pane.send("Enter")
-        screen = try pane.wait { $0.contains("Posted to Memes") }
-        #expect(screen.contains("Posted to Memes") && screen.contains("Pick a picture"), "back at the picker: \(screen)")
+        screen = try pane.wait { $0.contains("to Memes (the camera") }
+        #expect(screen.contains("Posted snap ") && screen.contains("Pick a picture"), "back at the picker: \(screen)")
 
         // Another user sees exactly one snap, the camera's 640x480 picture.
         let snaps = try server.registeredSession("checker").snaps(feed: nil).snaps

@@ -74,12 +74,74 @@ struct AppModerationTmuxTests {
         #expect(audit.contains("AdminViewSnap") && audit.contains("AdminResolveReport"), "\(audit)")
     }
 
+    @Test("an empty report reason keeps the dialog open with the refusal inside; the Enters after it open nothing, and no view is spent")
+    func emptyReasonKeepsTheDialog() throws {
+        let server = try TestServer()
+        let poster = try server.registeredSession("omar")
+        let snap = try poster.post(feed: "Memes", image: TestImages.sample(4))
+        let (home, _) = try AppTmuxTests.registeredHome(server, "lena")
+        let student = try AppTmuxTests.app(server, home: home, columns: 80, rows: 24)
+        try Self.shows(student, "Signed in as lena")
+        try student.send("2")
+        try Self.shows(student, "● unread")
+        try student.send("r")
+        try Self.shows(student, "Report snap \(snap.id) to the admins")
+        // Enter with nothing typed: refused inside the dialog, which stays open.
+        try student.send("Enter")
+        var screen = try Self.shows(student, "a report needs a reason")
+        #expect(screen.contains("Report snap \(snap.id) to the admins"), "the dialog is still open: \(screen)")
+        // The student's next Enters, meant for the reason, stay in the dialog: no snap opens.
+        try student.send("Enter")
+        try student.send("Enter")
+        screen = try Self.shows(student, "Report snap \(snap.id) to the admins")
+        #expect(!screen.contains("r reports it") && !screen.contains("Opening"), "the snap behind the dialog was opened: \(screen)")
+        #expect(try poster.snapViews(snap.id).viewers.isEmpty, "a view was spent")
+        try student.send("spam", literal: true)
+        try student.send("Enter")
+        screen = try Self.shows(student, "Reported snap \(snap.id)")
+        #expect(screen.contains("● unread") && !screen.contains("Report snap \(snap.id) to the admins"), "\(screen)")
+        // Esc closes a dialog without sending; the snap is still unread.
+        try student.send("r")
+        try Self.shows(student, "Report snap \(snap.id) to the admins")
+        try student.send("Escape")
+        screen = try Self.shows(student, "Nothing sent")
+        #expect(screen.contains("● unread"), "\(screen)")
+        try student.send("q")
+        #expect(try poster.snapViews(snap.id).viewers.isEmpty, "a view was spent")
+        let reports = try server.openStore().openReports().flatMap(\.reports).map(\.reason)
+        #expect(reports == ["spam"], "one report, with its reason: \(reports)")
+    }
+
     /// Waits for `text` on the pane, and records an issue with the screen when it never comes.
     @discardableResult
     static func shows(_ pane: TmuxPane, _ text: String, timeout: Double = 30, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         let screen = try pane.wait(timeout: timeout) { $0.contains(text) }
         #expect(screen.contains(text), "waited for \"\(text)\": \(screen)", sourceLocation: sourceLocation)
         return screen
+    }
+
+    @Test("a rejected snap shows in its poster's Feeds with the reason; Enter says it whole, u dismisses it")
+    func aRejectionInTheApp() throws {
+        let server = try TestServer { $0.moderation = .queue }
+        let (omarHome, omar) = try AppTmuxTests.registeredHome(server, "omar")
+        let posted = try omar.post(feed: "Memes", image: TestImages.sample(2))
+        let admin = try server.makeAdmin("teacher")
+        try admin.approve(snapID: posted.id, false, reason: "off topic for Memes")
+
+        let app = try AppTmuxTests.app(server, home: omarHome, columns: 80, rows: 24)
+        try Self.shows(app, "Signed in as omar")
+        try app.send("2")
+        var screen = try Self.shows(app, "✕ rejected: off topic for Memes")
+        #expect(screen.contains("#\(posted.id)"), "\(screen)")
+        try app.send("Enter")
+        screen = try Self.shows(app, "An admin rejected your snap in Memes")
+        #expect(screen.contains("Why: off topic for Memes") && screen.contains("u dismisses"), "\(screen)")
+        try app.send("Escape")
+        try app.send("u")
+        screen = try Self.shows(app, "Dismissed the notice")
+        #expect(!screen.contains("rejected:"), "\(screen)")
+        #expect(try omar.snaps(feed: nil).snaps.isEmpty, "dismissed on the server")
+        try app.send("q")
     }
 
     @Test("a roster account's first login in the app asks for the student's own password, then works")
@@ -99,6 +161,14 @@ struct AppModerationTmuxTests {
         try app.send("Enter")
         let asked = try Self.shows(app, "choose your own")
         #expect(!asked.contains(oneTime), "the password is never shown")
+        // The one-time password itself cannot be kept: the form asks again, saying why.
+        try app.send(oneTime, literal: true)
+        try app.send("Enter")
+        try Self.shows(app, "Repeat it")
+        try app.send(oneTime, literal: true)
+        try app.send("Enter")
+        let refused = try Self.shows(app, "must differ from the one-time")
+        #expect(refused.contains("New password"), "asked again for the new one: \(refused)")
         try app.send("ada's own password", literal: true)
         #expect(try Self.shows(app, "New password: ••••").contains("••••••••"), "typed as dots")
         try app.send("Enter")

@@ -60,7 +60,7 @@ struct AppPicturesX11Tests {
     }
 
     static func app(_ emulator: X11Terminal.Emulator, server: TestServer, home: TemporaryDirectory, font: X11Terminal.Font,
-                    pictures: String? = nil) throws -> X11Terminal {
+                    pictures: String? = nil, columns: Int = columns, rows: Int = rows) throws -> X11Terminal {
         try X11Terminal(emulator, command: Subprocess.executable("snapshare"),
                         arguments: ["--server", "127.0.0.1:\(server.port)", "--ca", server.caPath] + (pictures.map { ["app", "--pictures", $0] } ?? []),
                         environment: ["SNAPSHARE_HOME": home.path], columns: columns, rows: rows, font: font)
@@ -71,10 +71,11 @@ struct AppPicturesX11Tests {
     struct Cells {
         let inset: Int, width: Int, height: Int
 
-        init(_ emulator: X11Terminal.Emulator, screenshot: RGBImage) {
+        init(_ emulator: X11Terminal.Emulator, screenshot: RGBImage, columns: Int = AppPicturesX11Tests.columns,
+             rows: Int = AppPicturesX11Tests.rows) {
             inset = emulator == .kitty ? 0 : 2
-            width = (screenshot.width - 2 * inset) / AppPicturesX11Tests.columns
-            height = (screenshot.height - 2 * inset) / AppPicturesX11Tests.rows
+            width = (screenshot.width - 2 * inset) / columns
+            height = (screenshot.height - 2 * inset) / rows
         }
 
         func row(_ row: Int, in shot: RGBImage) -> PixelBox {
@@ -87,13 +88,15 @@ struct AppPicturesX11Tests {
         { !$0.isNear(background, tolerance: 40) && !$0.isNear(magenta) && !$0.isNear(green) }
     }
 
-    /// Opens the selected snap and checks it on the screen, then closes it and checks the screen is clean.
+    /// Opens the selected snap and checks it on the screen, then closes it and checks the screen
+    /// is clean; returns where the picture was. `columns` x `rows`: the window's size in cells.
+    @discardableResult
     static func openAndMeasure(_ snap: FramedSnap, in terminal: X11Terminal, emulator: X11Terminal.Emulator, aspectTolerance: Double,
-                               screenshot name: String? = nil) throws {
+                               screenshot name: String? = nil, columns: Int = columns, rows: Int = rows) throws -> PixelBox {
         try terminal.press("Return")
         let shot = try terminal.wait(timeout: 15) { $0.count { $0.isNear(snap.frame) } > 2_000 }
         if let name, let folder = X11Terminal.screenshotsDirectory { _ = try terminal.screenshot(savingTo: folder + "/" + name) }
-        let cells = Cells(emulator, screenshot: shot)
+        let cells = Cells(emulator, screenshot: shot, columns: columns, rows: rows)
         let background = shot.backgroundColor()
         let picture = try #require(shot.boundingBox { $0.isNear(snap.frame) }, "no picture on the screen")
         let caption = cells.row(rows - 1, in: shot)
@@ -116,6 +119,7 @@ struct AppPicturesX11Tests {
         let closed = try terminal.wait(timeout: 10) { $0.count { $0.isNear(snap.frame) } == 0 }
         #expect(closed.count { $0.isNear(snap.frame) } == 0, "pixels of the picture are left after it closed")
         #expect(closed.boundingBox(where: ink(closed.backgroundColor())) != nil, "the app's screen did not come back")
+        return picture
     }
 
     static func run(_ emulator: X11Terminal.Emulator, font: X11Terminal.Font, names: (String, String)) throws {
@@ -145,6 +149,39 @@ struct AppPicturesX11Tests {
           .enabled(if: X11Terminal.isUsable(.xterm(sixel: true)), "needs Xvfb, xterm, xdotool and ImageMagick (.ci/run installs them)"))
     func xtermSixel() throws {
         try Self.run(.xterm(sixel: true), font: .outline(family: "Monospace", points: 11), names: ("xterm-sixel-wide.png", "xterm-sixel-square.png"))
+    }
+
+    @Test("xterm as a VT340 resized while the app runs: a snap opened after it fills its box as one opened after a start at that size",
+          .enabled(if: X11Terminal.isUsable(.xterm(sixel: true)), "needs Xvfb, xterm, xdotool and ImageMagick (.ci/run installs them)"))
+    func xtermSixelAfterAResize() throws {
+        let (server, home) = try Self.postedClass()
+        let font = X11Terminal.Font.outline(family: "Monospace", points: 11)
+        // xterm limits a sixel to its window (and to 1000 pixels a side): 90x28 cells of 11x22 stay within both.
+        let (columns, rows) = (90, 28)
+        let terminal = try Self.app(.xterm(sixel: true), server: server, home: home, font: font)
+        let started = try terminal.wait(timeout: 15) { $0.boundingBox(where: Self.ink($0.backgroundColor())) != nil }
+        try terminal.resize(columns: columns, rows: rows)
+        let cell = Cells(.xterm(sixel: true), screenshot: started)
+        _ = try terminal.wait(timeout: 10) { $0.width >= columns * cell.width }
+        try terminal.press("2")
+        _ = try terminal.wait(timeout: 10) { $0.count { $0.isNear(Self.unreadOnLight) || $0.isNear(Self.unreadOnDark) } > 20 }
+        let resized = try Self.openAndMeasure(Self.wide, in: terminal, emulator: .xterm(sixel: true), aspectTolerance: 0.03,
+                                              screenshot: "xterm-sixel-resized.png", columns: columns, rows: rows)
+        try terminal.press("q")
+
+        // Another student's app started at that size opens the same snap.
+        let other = TemporaryDirectory("cleo")
+        let (cleo, _) = try server.session(home: other)
+        _ = try cleo.register(username: "cleo", password: "correct horse battery", classCode: server.configuration.classCode ?? "")
+        let fresh = try Self.app(.xterm(sixel: true), server: server, home: other, font: font, columns: columns, rows: rows)
+        _ = try fresh.wait(timeout: 15) { $0.boundingBox(where: Self.ink($0.backgroundColor())) != nil }
+        try fresh.press("2")
+        _ = try fresh.wait(timeout: 10) { $0.count { $0.isNear(Self.unreadOnLight) || $0.isNear(Self.unreadOnDark) } > 20 }
+        let restarted = try Self.openAndMeasure(Self.wide, in: fresh, emulator: .xterm(sixel: true), aspectTolerance: 0.03,
+                                                columns: columns, rows: rows)
+        try fresh.press("q")
+        #expect(abs(resized.width - restarted.width) <= 12 && abs(resized.height - restarted.height) <= 6,
+                "after the resize the picture is \(resized), after a start at that size \(restarted)")
     }
 
     @Test("xterm with its own 6x13 font: the same, with the cell size from the window's pixels",

@@ -12,10 +12,10 @@ import TestSupport
 struct AppTmuxTests {
     /// `environment` adds to (or replaces) what the app is given.
     static func app(_ server: TestServer, home: TemporaryDirectory, arguments: [String] = [],
-                    environment: [String: String] = [:]) throws -> TmuxPane {
+                    environment: [String: String] = [:], columns: Int = 100, rows: Int = 30) throws -> TmuxPane {
         let command = ([Subprocess.executable("snapshare"), "--server", "127.0.0.1:\(server.port)", "--ca", server.caPath] + arguments)
             .map { "'\($0)'" }.joined(separator: " ")
-        return try TmuxPane(command, columns: 100, rows: 30,
+        return try TmuxPane(command, columns: columns, rows: rows,
                             environment: ["SNAPSHARE_HOME": home.path, "TERM": "xterm-256color", "LANG": "C.UTF-8"]
                                 .merging(environment) { $1 })
     }
@@ -45,9 +45,7 @@ struct AppTmuxTests {
         let poster = try Self.app(server, home: annHome)
         var screen = try poster.wait { $0.contains("Welcome to Snapshare") }
         #expect(screen.contains("Server") && screen.contains("127.0.0.1:\(server.port)"))
-        try poster.send("ann", literal: true)
-        try poster.send("Tab")
-        try poster.send("correct horse battery", literal: true)
+        try poster.fill("ann", "correct horse battery")
         try poster.send("Enter")
         screen = try poster.wait { $0.contains("Pick a picture") }
         #expect(screen.contains("Signed in as ann"), "\(screen)")
@@ -59,14 +57,14 @@ struct AppTmuxTests {
             screen = try poster.wait(timeout: 2) { $0.contains("◉ Memes") }
         }
         try poster.send("Enter")
-        screen = try poster.wait { $0.contains("Posted to Memes") }
-        #expect(screen.contains("Posted to Memes"), "\(screen)")
+        screen = try poster.wait { $0.contains("to Memes (sample 3 (cat)") }
+        #expect(screen.contains("Posted snap 1 to Memes (sample 3 (cat), 256x170, "), "the snap's id and its picture, as `post` says: \(screen)")
 
         // No key pressed in Ben's app: the snap arrives by itself.
         screen = try watcher.wait { $0.contains("● unread") }
         #expect(screen.contains("Memes (1)") && screen.contains("ann") && screen.contains("● unread"), "\(screen)")
         try watcher.send("Enter")
-        screen = try watcher.wait { $0.contains("it cannot be opened again") }
+        screen = try watcher.wait { $0.contains("any other key closes it for good") }
         #expect(screen.contains("ann · Memes ·") && !screen.contains("Feeds"), "full screen, caption only: \(screen)")
         try watcher.send("x")
         screen = try watcher.wait { $0.contains("○ read") }
@@ -195,6 +193,30 @@ struct AppLifecycleTests {
         screen = try pane.wait(timeout: 60) { $0.contains("● unread") }
         #expect(screen.contains("poster") && screen.contains("● unread") && !screen.contains("reconnecting…"), "\(screen)")
         #expect(!screen.contains("Welcome to Snapshare"), "no new login")
+        try pane.send("q")
+    }
+
+    @Test("on Movies, which asks the server nothing by itself, a stopped server shows reconnecting… within seconds, wrapped at 80 columns")
+    func bannerOnEveryTab() throws {
+        let server = try TestServer()
+        let (home, _) = try AppTmuxTests.registeredHome(server, "cinephile")
+        let pane = try AppTmuxTests.app(server, home: home, columns: 80, rows: 24)
+        try pane.wait { $0.contains("Signed in as cinephile") }
+        try pane.send("5")
+        try pane.wait { $0.contains("No movies yet") }
+        server.stop()
+        var screen = try pane.wait(timeout: 8) { $0.contains("reconnecting…") }
+        #expect(screen.contains("reconnecting…"), "no banner on Movies within 8 s: \(screen)")
+        // Its reason wrapped whole under the tab bar, the screen below it.
+        let rows = screen.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(rows.count > 3 && rows[1].contains("reconnecting… (cannot connect") && rows.allSatisfy { $0.count <= 80 }, "\(screen)")
+        try server.startAgain()
+        screen = try pane.wait(timeout: 60) { !$0.contains("reconnecting…") }
+        try pane.send("a")
+        try pane.fill("Alien", "Horror", "1000")
+        try pane.send("Enter")
+        screen = try pane.wait { $0.contains("Added \"Alien\"") }
+        #expect(screen.contains("Record 1 of 1"), "\(screen)")
         try pane.send("q")
     }
 

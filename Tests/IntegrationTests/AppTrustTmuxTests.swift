@@ -23,13 +23,7 @@ struct AppTrustTmuxTests {
         #expect(!screen.contains("cannot connect"), "nothing is tried before the form is filled in: \(screen)")
         // The server field has the focus: Ctrl-U empties it and typing replaces it.
         try pane.send("C-u")
-        try pane.send("localhost:\(server.port)", literal: true)
-        try pane.send("Tab")
-        try pane.send("newbie", literal: true)
-        try pane.send("Tab")
-        try pane.send("first password", literal: true)
-        try pane.send("Tab")
-        try pane.send(server.configuration.classCode ?? "", literal: true)
+        try pane.fill("localhost:\(server.port)", "newbie", "first password", server.configuration.classCode ?? "")
         try pane.send("C-r")
         // No CA was given: the class CA is pinned, and the app says which fingerprint.
         screen = try pane.wait { $0.contains("Server trusted on first use") }
@@ -48,6 +42,46 @@ struct AppTrustTmuxTests {
         screen = try again.wait { $0.contains("Signed in as newbie") }
         #expect(!screen.contains("Welcome to Snapshare"))
         try again.send("q")
+    }
+
+    /// The class CA's fingerprint as the app shows it: two indented halves.
+    static func fingerprintHalves(_ server: TestServer) throws -> [String] {
+        let pairs = DevCertificateAuthority.formatFingerprint(try DevCertificateAuthority.fingerprint(certificatePEMFile: server.caPath))
+            .split(separator: ":")
+        return ["  " + pairs.prefix(16).joined(separator: ":") + ":", "  " + pairs.dropFirst(16).joined(separator: ":")]
+    }
+
+    @Test("a server is never pinned unseen: a saved login resumed under another name of the server, and a first login that fails, show the fingerprint pinned")
+    func firstUseIsAlwaysShown() throws {
+        let server = try TestServer()
+        let halves = try Self.fingerprintHalves(server)
+        // Registered with the command, which pinned 127.0.0.1 and said so. The app started for
+        // localhost finds that login by the certificate, and pins the CA for this name of the server.
+        let home = TemporaryDirectory("snapshare-app-other-name")
+        let registered = try Subprocess.run("snapshare", ["register", "pinner", "--password-stdin", "--class-code", server.configuration.classCode ?? ""],
+                                            environment: ["SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": "127.0.0.1:\(server.port)"],
+                                            stdin: "pinner password\n")
+        #expect(registered.status == 0 && registered.stderr.contains("Compare it with"), "\(registered.stderr)")
+        let pane = try Self.app(home: home, arguments: ["--server", "localhost:\(server.port)"])
+        var screen = try pane.wait { $0.contains("Server trusted on first use") && $0.contains("Signed in as pinner") }
+        #expect(halves.allSatisfy(screen.contains), "the whole fingerprint, in two halves: \(screen)")
+        try pane.send("Enter")
+        screen = try pane.wait { !$0.contains("trusted on first use") }
+        #expect(screen.contains("Pick a picture"), "\(screen)")
+        try pane.send("q")
+
+        // A first login with a wrong password pins the server all the same: it is said then, or never.
+        let other = TemporaryDirectory("snapshare-app-wrong-password")
+        let form = try Self.app(home: other, arguments: ["--server", "127.0.0.1:\(server.port)"])
+        try form.wait { $0.contains("Welcome to Snapshare") }
+        try form.fill("pinner", "not the password")
+        try form.send("Enter")
+        screen = try form.wait { $0.contains("Server trusted on first use") }
+        #expect(halves.allSatisfy(screen.contains), "\(screen)")
+        try form.send("Escape")
+        screen = try form.wait { !$0.contains("trusted on first use") }
+        #expect(screen.contains("Welcome to Snapshare"), "still on the form, the login refused: \(screen)")
+        try form.send("C-c")
     }
 
     @Test("a pinned certificate that changed gets one screen with the fix, no retry loop; after the fix r carries on")

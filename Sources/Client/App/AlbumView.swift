@@ -5,7 +5,8 @@ import Wire
 
 /// A pin's photo album: a grid of thumbnails, one placeholder per expected photo while it
 /// downloads with a progress count, New Collection (refused while downloading), remove a photo
-/// (the rest flow up), visit or unvisit it into the current vacation, and a photo full screen.
+/// (asked first; the rest flow up), visit it into the current vacation (the photos already there
+/// marked ✓; taking one out is asked first), and a photo full screen.
 final class AlbumView {
     private unowned let app: AppModel
     let pin: PinInfo
@@ -16,6 +17,8 @@ final class AlbumView {
     /// Thumbnails decoded once, by photo id.
     private var thumbnails: [UInt64: PictureCells] = [:]
     private var fetching: Set<UInt64> = []
+    /// The album's photos in the current vacation, as last read.
+    private var visited: Set<UInt64> = []
     private var loading = false
     /// The box of each thumbnail shown, in the order of `cursor.visibleItems`, as last laid out.
     private var cells: [Rect] = []
@@ -33,19 +36,43 @@ final class AlbumView {
         ListCursor.keys(\.cursor, grid: true, slot: { album, mouse in album.cells.firstIndex { $0.contains(column: mouse.column, row: mouse.row) } },
                         open: { $0.showSelected() })
         + [.init([.key(.enter)], "the photo full screen") { $0.showSelected() },
-           .init([.character("x"), .key(.delete)], "remove the photo") { $0.removeSelected() },
-           .init([.character("v")], "visit or unvisit it in the current vacation") { $0.toggleVisit() },
+           .init([.character("x"), .key(.delete)], "remove the photo (asks first)") { $0.removeSelected() },
+           .init([.character("v")], "visit it into the current vacation; on one there (✓), take it out (asks first)") { $0.toggleVisit() },
            .init([.character("n")], "New Collection (not while downloading)") { $0.newCollection() }])
 
     func refresh() {
         guard !loading else { return }
         loading = true
-        app.request(retry: true, { [pin] session throws(ClientError) in try session.album(pinID: pin.id) }, then: { [self] album in
+        let library = VacationLibrary(state: app.state)
+        app.request(retry: true, { [pin] session throws(ClientError) in
+            (try session.album(pinID: pin.id), Self.visitedIDs(in: library, origin: session.settings.serverKey))
+        }, then: { [self] album, visited in
             loading = false
+            // A download that ended while shown is said, replacing what was said when it began.
+            if self.album?.state == .downloading && album.state != .downloading { app.setStatus(Self.ended(album, marker: marker)) }
             self.album = album
+            self.visited = visited
             cursor.count = album.photos.count
             fetchThumbnails()
         })
+    }
+
+    /// How a download that ended went, for the status line.
+    private static func ended(_ album: Album, marker: Character) -> String {
+        switch album.state {
+        case .ready: "The album of pin \(marker) is ready: \(Plural.count(album.photos.count, "photo"))"
+        case .empty: "The album of pin \(marker) found no images here"
+        case .failed: "The album of pin \(marker) could not be downloaded: \(album.error)"
+        case .downloading: "The album of pin \(marker) is downloading"
+        }
+    }
+
+    /// The ids of the photos from `origin` in the current vacation; none while it has none yet
+    /// (its file is made by the first visit) or cannot be read (a visit then says why).
+    private static func visitedIDs(in library: VacationLibrary, origin: String) -> Set<UInt64> {
+        guard FileManager.default.fileExists(atPath: library.path(for: VacationName.defaultName)),
+              let store = try? library.open(nil), let photos = try? store.allPhotos() else { return [] }
+        return Set(photos.filter { $0.origin == origin }.map(\.photoID))
     }
 
     func tick() {
@@ -94,13 +121,21 @@ final class AlbumView {
     private func removeSelected() {
         guard photos.indices.contains(selected) else { return }
         let photo = photos[selected]
-        app.request(retry: false, { session throws(ClientError) in try session.deletePhoto(photo.id) }, then: { [self] in
-            thumbnails[photo.id] = nil
-            album?.photos.removeAll { $0.id == photo.id }
-            cursor.count = photos.count
-            app.setStatus("Removed \(photo.title.isEmpty ? "the photo" : "\"\(photo.title)\"")")
-            refresh()
-        })
+        let name = Self.name(of: photo)
+        app.confirm("Remove \(name) from the album of pin \(marker)? It does not come back; New Collection fetches a new set.") { [self] _, finish in
+            app.request(retry: false, answering: finish, { session throws(ClientError) in try session.deletePhoto(photo.id) }, then: { [self] in
+                thumbnails[photo.id] = nil
+                album?.photos.removeAll { $0.id == photo.id }
+                cursor.count = photos.count
+                app.setStatus("Removed \(name)")
+                refresh()
+            })
+        }
+    }
+
+    /// A photo as a sentence names it: its title quoted, or "the photo".
+    private static func name(of photo: PhotoInfo) -> String {
+        photo.title.isEmpty ? "the photo" : "\"\(PrintableText.clean(photo.title))\""
     }
 
     private func newCollection() {
@@ -113,34 +148,57 @@ final class AlbumView {
             thumbnails = [:]
             cursor.count = album.photos.count
             cursor.select(0)
-            app.setStatus("A new collection is downloading")
+            // Said as it is: a download that already ended is not "downloading".
+            app.setStatus(album.state == .downloading ? "A new collection is downloading" : Self.ended(album, marker: marker))
         })
     }
 
-    /// Adds the photo to the current vacation, or takes it out if it is there.
+    /// Visits the photo into the current vacation; one already there (✓) is taken out, asked
+    /// first, so a second `v` never undoes a visit unseen.
     private func toggleVisit() {
-        guard photos.indices.contains(selected), photos[selected].state == .ready else { return }
+        guard photos.indices.contains(selected) else { return }
         let photo = photos[selected]
+        guard photo.state == .ready else {
+            app.setStatus("That photo is not downloaded yet: it can be visited once it shows", isError: true)
+            return
+        }
         let library = VacationLibrary(state: app.state)
-        app.request(retry: true, { session throws(ClientError) -> String in
-            let origin = session.settings.serverKey
-            do {
-                let store = try library.open(nil)
-                if try store.contains(origin: origin, photoID: photo.id) {
-                    _ = try store.unvisit(photoID: photo.id, preferredOrigin: origin)
-                    return "Unvisited from \(store.name)"
+        guard visited.contains(photo.id) else {
+            app.request(retry: true, { session throws(ClientError) -> String in
+                try Self.inVacation(library) { store in
+                    _ = try store.visit(try AlbumPhotoDownload.fetch(photoID: photo.id, session: session), now: Timestamp.now())
+                    return store.name
                 }
-                let visited = try AlbumPhotoDownload.fetch(photoID: photo.id, session: session)
-                _ = try store.visit(visited, now: Timestamp.now())
-                return "Visited into \(store.name)"
-            } catch let error as VacationError {
-                throw ClientError(error)
-            } catch let error as ClientError {
-                throw error
-            } catch {
-                throw ClientError(.local, "\(error)")
-            }
-        }, then: { [self] message in app.setStatus(message) })
+            }, then: { [self] vacation in
+                visited.insert(photo.id)
+                app.setStatus("Visited into \(vacation)")
+            })
+            return
+        }
+        app.confirm("Take \(Self.name(of: photo)) out of \(VacationName.defaultName)? The vacation forgets it; the album keeps it.") { [self] _, finish in
+            app.request(retry: true, answering: finish, { session throws(ClientError) -> String in
+                try Self.inVacation(library) { store in
+                    _ = try store.unvisit(photoID: photo.id, preferredOrigin: session.settings.serverKey)
+                    return store.name
+                }
+            }, then: { [self] vacation in
+                visited.remove(photo.id)
+                app.setStatus("Took \(Self.name(of: photo)) out of \(vacation)")
+            })
+        }
+    }
+
+    /// Runs `body` with the current vacation, its failures as the app's errors.
+    private static func inVacation<T>(_ library: VacationLibrary, _ body: (VacationStore) throws -> T) throws(ClientError) -> T {
+        do {
+            return try body(try library.open(nil))
+        } catch let error as VacationError {
+            throw ClientError(error)
+        } catch let error as ClientError {
+            throw error
+        } catch {
+            throw ClientError(.local, "\(error)")
+        }
     }
 
     /// Scrolls the grid and places the thumbnails shown, for drawing and for clicks.
@@ -161,7 +219,8 @@ final class AlbumView {
         var heading = "Album of pin \(marker) · "
         switch album.state {
         case .downloading: heading += "downloading \(album.done)/\(album.expected) · New Collection (disabled while downloading)"
-        case .ready: heading += "\(album.photos.count) photos · n New Collection"
+        case .ready: heading += Plural.count(album.photos.count, "photo") + (visited.isEmpty ? "" : " · \(visited.count) in \(VacationName.defaultName) ✓")
+            + " · n New Collection"
         case .empty: heading += "No Images · n New Collection"
         case .failed: heading += "failed: \(album.error) · n New Collection"
         }
@@ -184,9 +243,10 @@ final class AlbumView {
             }
             let isSelected = index == selected
             let title = photo.title.isEmpty ? "Untitled" : photo.title
-            grid.write((isSelected ? "▶ " : "  ") + title, column: box.x + 1, row: box.y + box.height - 1,
+            let label = (isSelected ? "▶ " : "  ") + (visited.contains(photo.id) ? "✓ " : "") + PrintableText.clean(title)
+            grid.write(TextWrap.shortened(label, width: box.width - 2), column: box.x + 1, row: box.y + box.height - 1,
                        style: Style(bold: isSelected, reverse: isSelected), width: box.width - 2)
         }
-        grid.write("Enter full screen · x remove · v visit/unvisit · Esc map", column: area.x + 1, row: area.y + area.height - 1)
+        grid.write("Enter full screen · x remove · v visit (✓ visited) · Esc map", column: area.x + 1, row: area.y + area.height - 1)
     }
 }

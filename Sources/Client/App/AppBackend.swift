@@ -1,4 +1,5 @@
 import Foundation
+import Posix
 import Synchronization
 
 /// The app's work off the screen's thread, on two `WorkQueue`s: one talks to the server, one
@@ -21,9 +22,10 @@ final class AppBackend: @unchecked Sendable {
         case refused(message: String, remedy: Remedy?)
     }
 
-    /// How a session is made: connect and resume the saved login. Throws `.auth` when there is
-    /// no valid saved login (the app then shows its login form).
-    typealias Connect = @Sendable () throws(ClientError) -> SnapshareSession
+    /// How a session is made: connect and resume the saved login, telling `notice` what the user
+    /// should know (a server trusted on first use). Throws `.auth` when there is no valid saved
+    /// login (the app then shows its login form).
+    typealias Connect = @Sendable (_ notice: @escaping (SessionNotice) -> Void) throws(ClientError) -> SnapshareSession
 
     /// A request for the network queue.
     private struct Job {
@@ -91,12 +93,24 @@ final class AppBackend: @unchecked Sendable {
     let wake: @Sendable () -> Void
     /// Jobs run on the calling thread and completions at once (tests: results in order, no thread).
     private let inline: Bool
+    /// Hears, on the app's thread, what a connection the backend made has to tell the user.
+    var onNotice: ((SessionNotice) -> Void)?
+    /// When a request last came back from the server (monotonic milliseconds); guarded by `lock`.
+    private var lastAnswer = MonotonicClock.milliseconds()
+    /// A check of the connection is on its way (the app's thread only).
+    private var checking = false
 
     var link: Link { linkState.withLock { $0 } }
 
+    /// A backend making sessions with `connect`, which has nothing to tell (tests).
+    convenience init(connect: @escaping @Sendable () throws(ClientError) -> SnapshareSession, inline: Bool = false,
+                     wake: @escaping @Sendable () -> Void) {
+        self.init(noticing: { _ throws(ClientError) in try connect() }, inline: inline, wake: wake)
+    }
+
     /// A backend making sessions with `connect`; `wake` is called (from a worker) whenever a
     /// completion is waiting in `takeCompletions()`.
-    init(connect: @escaping Connect, inline: Bool = false, wake: @escaping @Sendable () -> Void) {
+    init(noticing connect: @escaping Connect, inline: Bool = false, wake: @escaping @Sendable () -> Void) {
         self.connect = connect
         self.wake = wake
         self.inline = inline
@@ -147,6 +161,16 @@ final class AppBackend: @unchecked Sendable {
         }
     }
 
+    /// Asks the server for a sign of life when nothing has come back from it for `quiet`
+    /// milliseconds and nothing else is asking, so that a lost connection is known, and the
+    /// reconnecting banner shows, on every screen (not only on those that poll). One at a time.
+    func checkConnection(quiet: Int64 = 2000) {
+        guard !checking, case .connected = link, network.isIdle,
+              MonotonicClock.milliseconds() - lock.withLock({ lastAnswer }) >= quiet else { return }
+        checking = true
+        perform(retry: true, { session throws(ClientError) in try session.ping() }, then: { [weak self] _ in self?.checking = false })
+    }
+
     /// Waits until every request asked for so far has run, or `timeout` passed (on the way out,
     /// so a last save reaches the server); not while the server is unreachable.
     func drain(timeout: TimeInterval) {
@@ -175,6 +199,7 @@ final class AppBackend: @unchecked Sendable {
         guard let session = held else { return reconnect(makeSession, for: job) }
         switch run(session) {
         case .finished(let done):
+            lock.withLock { lastAnswer = MonotonicClock.milliseconds() }
             deliver(done)
             return .done
         case .refused(let error, let done):
@@ -197,7 +222,9 @@ final class AppBackend: @unchecked Sendable {
 
     private func reconnect(_ connect: Connect, for job: Job) -> WorkQueue<Job>.Outcome {
         do {
-            let fresh = try connect()
+            let fresh = try connect { [weak self] notice in
+                self?.deliver { [weak self] in self?.onNotice?(notice) }
+            }
             lock.withLock { self.session = fresh }
             setLink(.connected)
             pause = 0.25

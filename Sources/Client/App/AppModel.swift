@@ -1,11 +1,12 @@
 import Foundation
 import Imaging
+import Posix
 import TerminalUI
 import TLS
 import Wire
 
 /// The app as a value the loop drives: the tab bar, the current screen, the status line and
-/// overlays (help, a picture full screen, a question). Everything the server is asked goes
+/// overlays (help, a picture full screen, a text, a dialog). Everything the server is asked goes
 /// through `backend`; results come back on the app's thread through the loop.
 final class AppModel {
     enum Tab: Int, CaseIterable {
@@ -28,18 +29,17 @@ final class AppModel {
         }
     }
 
-    /// Something drawn over the screen; any key (or the keys it names) closes it.
+    /// Something drawn over the screen, which takes every key while it shows: a dialog its own
+    /// keys, the others any key (or click), which closes them.
     enum Overlay {
         case help
         /// A picture full screen with one caption line and nothing else; `reportable`, the snap
         /// it shows, which `r` reports.
         case picture(PictureCells, caption: String, reportable: UInt64? = nil)
-        /// One line to type (a report's reason): Enter gives it to `submit`, Esc cancels.
-        case prompt(title: String, field: TextField, submit: (String) -> Void)
-        /// Lines of text in a box (who opened my snap, a place description).
+        /// Lines of text in a box (who opened my snap, a fingerprint trusted, a long message).
         case text(title: String, lines: [String])
-        /// y/n; `yes` runs on y.
-        case confirm(String, yes: () -> Void)
+        /// A question: a line to type, or yes and no.
+        case dialog(Dialog)
     }
 
     static let minimumSize = (columns: 80, rows: 24)
@@ -52,8 +52,13 @@ final class AppModel {
     let colour: Bool
 
     private(set) var tab: Tab = .post
-    private(set) var status: (text: String, isError: Bool)?
+    /// The status line, while its screen shows and its moment lasts.
+    private(set) var statusLine: StatusLine?
     var overlay: Overlay?
+    /// Boxes waiting for the overlay shown now to close (a fingerprint pinned while a dialog was open).
+    private var waitingOverlays: [Overlay] = []
+    /// The app's clock in milliseconds, for how long a status lasts (tests move it by hand).
+    var clock: () -> Int64 = MonotonicClock.milliseconds
     /// The signed-in user and the server's Welcome, once known.
     private(set) var username: String?
     /// Whether the signed-in user is an admin (the Reports tab is theirs).
@@ -96,6 +101,8 @@ final class AppModel {
         self.depth = depth
         self.colour = colour
         screens = makeScreens(self)
+        // A server pinned on first use by any connection the backend makes: its fingerprint shown.
+        backend.onNotice = { [weak self] notice in self?.announce(notice) }
     }
 
     var now: Int64 { Timestamp.now() + clockOffset }
@@ -106,7 +113,7 @@ final class AppModel {
 
     /// Resumes the saved login in the background; the login form opens when there is none.
     func start() {
-        setStatus("Connecting…")
+        setStatus("Connecting…", kind: .progress)
         backend.perform(retry: true, { session throws(ClientError) in (try session.whoAmI(), session.welcome) }, then: { [self] result in
             switch result {
             case .success(let (identity, welcome)): signedIn(identity.username, isAdmin: identity.isAdmin, welcome: welcome)
@@ -166,23 +173,68 @@ final class AppModel {
         if let message { setStatus(message, isError: true) } else { setStatus("Log in or register to start") }
     }
 
+    /// A server trusted on first use: its fingerprint, to compare with the one the instructor's
+    /// server printed, as `snapshare register` prints it. Shown at once, or after the box or
+    /// dialog open now.
+    func announce(_ notice: SessionNotice) {
+        show(.text(title: "Server trusted on first use", lines: Self.lines(of: notice)))
+    }
+
+    /// A first-use notice for a box: the fingerprint in two halves, so it fits an 80-column window whole.
+    static func lines(of notice: SessionNotice) -> [String] {
+        switch notice {
+        case .trustedOnFirstUse(let server, let hex, let isAuthority):
+            return ["Trusting \(server) on first use. SHA-256 fingerprint of its "
+                        + (isAuthority ? "certificate authority:" : "certificate:")]
+                + fingerprintLines(hex)
+                + ["",
+                    "Compare it with the one snapshare-server printed at its start (\"clients without --ca pin it\"). "
+                        + "A certificate from " + (isAuthority ? "another authority" : "another key") + " will be refused."]
+        }
+    }
+
     // MARK: Status
 
+    /// The status line as shown now: its text, and whether it says something failed.
+    var status: (text: String, isError: Bool)? { visibleStatus.map { ($0.text, $0.isError) } }
+
+    /// The status line when the screen it belongs to shows.
+    private var visibleStatus: StatusLine? {
+        guard let statusLine, statusLine.owner == currentOwner else { return nil }
+        return statusLine
+    }
+
+    /// Where a status said now belongs.
+    private var currentOwner: StatusLine.Owner { login == nil ? .tab(tab) : .login }
+
+    /// Says `text` on the status line of the screen shown now: a note, or an error.
     func setStatus(_ text: String, isError: Bool = false) {
-        status = (PrintableText.clean(text), isError)
+        setStatus(text, kind: isError ? .error : .note)
+    }
+
+    /// Says `text`, of `kind` (`.progress` for work under way, which stays until replaced).
+    func setStatus(_ text: String, kind: StatusLine.Kind) {
+        statusLine = text.isEmpty ? nil : StatusLine(text: PrintableText.clean(text), kind: kind, owner: currentOwner, said: clock())
     }
 
     /// A failed request said on the status line; an ended login opens the form.
     func report(_ error: ClientError) {
-        if error.kind == .auth, error.serverCode == .sessionInvalid || error.serverCode == .authRequired {
+        guard !takesOver(error) else { return }
+        setStatus(error.message, isError: true)
+    }
+
+    /// An error that is not the request's but the login's: an ended session opens the form, a
+    /// one-time password asks for the student's own. True when `error` was one.
+    private func takesOver(_ error: ClientError) -> Bool {
+        if error.kind == .auth, [.sessionInvalid, .authRequired, .accountClosed].contains(error.serverCode) {
             showLogin(message: error.message)
-            return
+            return true
         }
         if error.serverCode == .passwordChangeRequired {
             replaceOneTimePassword()
-            return
+            return true
         }
-        setStatus(error.message, isError: true)
+        return false
     }
 
     /// `perform` on the backend with failures reported on the status line. `retry` has no
@@ -195,6 +247,48 @@ final class AppModel {
             case .failure(let error): report(error)
             }
         })
+    }
+
+    /// `request` for a dialog's answer: success closes the dialog (`finish(.done)`), then runs
+    /// `then`; a refusal keeps the dialog open with the reason inside, to answer again.
+    func request<T>(retry: Bool, answering finish: @escaping (Dialog.Outcome) -> Void,
+                    _ work: @escaping (SnapshareSession) throws(ClientError) -> T, then: @escaping (T) -> Void) {
+        backend.perform(retry: retry, work, then: { [self] result in
+            switch result {
+            case .success(let value):
+                finish(.done)
+                then(value)
+            case .failure(let error):
+                guard takesOver(error) else { return finish(.refused(error.message)) }
+                finish(.done)
+            }
+        })
+    }
+
+    // MARK: Overlays
+
+    /// Shows `overlay` now, or once the box or dialog open now has closed.
+    func show(_ overlay: Overlay) {
+        if self.overlay == nil { self.overlay = overlay } else { waitingOverlays.append(overlay) }
+    }
+
+    /// Opens `dialog` over the screen; it comes off when it closes.
+    func present(_ dialog: Dialog) {
+        dialog.onClose = { [weak self, unowned dialog] in
+            guard let self, case .dialog(let shown)? = overlay, shown === dialog else { return }
+            closeOverlay()
+        }
+        overlay = .dialog(dialog)
+    }
+
+    /// Asks `question`; y runs `yes`, which finishes the dialog (a refusal stays inside it).
+    func confirm(_ question: String, yes: @escaping Dialog.Submit) {
+        present(Dialog(confirm: question, yes: yes, no: { [weak self] in self?.setStatus("Nothing changed") }))
+    }
+
+    /// The overlay shown comes off; the next waiting one shows.
+    private func closeOverlay() {
+        overlay = waitingOverlays.isEmpty ? nil : waitingOverlays.removeFirst()
     }
 
     // MARK: Events
@@ -210,7 +304,11 @@ final class AppModel {
 
     func select(_ tab: Tab) {
         guard login == nil, visibleTabs.contains(tab) else { return }
-        if tab != self.tab { current.deactivate() }
+        if tab != self.tab {
+            current.deactivate()
+            // What was said on the tab left was said there: it goes with it.
+            statusLine = nil
+        }
         self.tab = tab
         current.activate()
     }
@@ -231,7 +329,8 @@ final class AppModel {
             return
         }
         if let overlay {
-            handleOverlay(overlay, event)
+            // Ctrl-C and Ctrl-Z work everywhere; nothing else reaches the screen behind.
+            if !Self.everywhereKeys.handle(event, on: &app) { handleOverlay(overlay, event) }
             return
         }
         // The tab bar is the model's, whatever the screen does with the mouse.
@@ -244,69 +343,66 @@ final class AppModel {
     }
 
     private func handleOverlay(_ overlay: Overlay, _ event: InputEvent) {
-        // A key or a click answers an overlay; the mouse moving or letting go does not.
+        if case .dialog(let dialog) = overlay {
+            dialog.handle(event)
+            return
+        }
+        // A key or a click closes the others; the mouse moving or letting go does not.
         if case .mouse(let mouse) = event, case .press = mouse.action {} else if case .mouse = event { return }
-        if case .prompt(let title, var field, let submit) = overlay {
-            switch event {
-            case .key(.enter, _):
-                self.overlay = nil
-                submit(field.text)
-            case .key(.escape, _):
-                self.overlay = nil
-                setStatus("Nothing sent")
-            default:
-                if field.handle(event) { self.overlay = .prompt(title: title, field: field, submit: submit) }
-            }
-            return
-        }
-        if case .picture(_, _, let snap?) = overlay, case .key(.character("r"), _) = event {
-            self.overlay = nil
-            askReport(snap)
-            return
-        }
-        guard case .confirm = overlay else {
-            self.overlay = nil
-            return
-        }
-        var app = self
-        _ = Self.confirmKeys.handle(event, on: &app)
+        closeOverlay()
+        if case .picture(_, _, let snap?) = overlay, case .key(.character("r"), _) = event { askReport(snap) }
     }
 
     /// A roster import's one-time password: the server answers nothing else until the student
     /// chooses their own, so the app asks for it (and for the one-time one, when the session was
     /// resumed rather than typed in), then changes it and starts the screen again.
-    private func replaceOneTimePassword() {
+    private func replaceOneTimePassword(refusal: String? = nil) {
         // Asked once, not for every refused request: not while a question is open.
-        if case .prompt = overlay { return }
+        if case .dialog = overlay { return }
+        let cancel: () -> Void = { [weak self] in
+            self?.setStatus("Your password is still the one-time one: the server answers nothing else until it is changed", isError: true)
+        }
         let ask = { [self] (oneTime: String) in
-            overlay = .prompt(title: "Your password is a one-time password: choose your own",
-                              field: TextField(label: "New password", secret: true, limit: 1024)) { [self] new in
-                overlay = .prompt(title: "Choose your own password", field: TextField(label: "Repeat it", secret: true, limit: 1024)) { [self] again in
+            present(Dialog(prompt: "Your password is a one-time password: choose your own", question: refusal,
+                           field: TextField(label: "New password", secret: true, limit: 1024), answer: "next", submit: { [self] new, finish in
+                guard !new.isEmpty else { return finish(.refused("Type the password you want")) }
+                finish(.done)
+                present(Dialog(prompt: "Choose your own password", field: TextField(label: "Repeat it", secret: true, limit: 1024),
+                               answer: "change the password", submit: { [self] again, finish in
                     guard new == again else {
-                        setStatus("The passwords do not match; try again", isError: true)
-                        replaceOneTimePassword()
+                        finish(.done)
+                        replaceOneTimePassword(refusal: "The two passwords did not match: type the new one again.")
                         return
                     }
                     backend.perform(retry: false, { session throws(ClientError) in try session.changePassword(from: oneTime, to: new) },
                                     then: { [self] result in
                         switch result {
                         case .success:
+                            finish(.done)
                             lastLoginPassword = nil
                             setStatus("Password changed: from now on, log in with the one you chose")
                             current.activate()
+                        case .failure(let error) where error.serverCode == .invalidArgument:
+                            // The new password itself was refused (the one-time one, say): asked again, with why.
+                            finish(.done)
+                            lastLoginPassword = oneTime
+                            replaceOneTimePassword(refusal: error.message)
                         case .failure(let error):
-                            setStatus(error.message, isError: true)
+                            guard takesOver(error) else { return finish(.refused(error.message)) }
+                            finish(.done)
                         }
                     })
-                }
-            }
+                }, cancel: cancel))
+            }, cancel: cancel))
         }
         if let typed = lastLoginPassword {
             ask(typed)
         } else {
-            overlay = .prompt(title: "Your password is a one-time password", field: TextField(label: "The one-time password", secret: true, limit: 1024)) {
-                ask($0)
-            }
+            present(Dialog(prompt: "Your password is a one-time password", field: TextField(label: "The one-time password", secret: true, limit: 1024),
+                           answer: "next", submit: { oneTime, finish in
+                finish(.done)
+                ask(oneTime)
+            }, cancel: cancel))
         }
     }
 
@@ -329,48 +425,60 @@ final class AppModel {
         })
     }
 
-    /// Asks why, then reports snap `id` to the admins.
+    /// Asks why, then reports snap `id` to the admins. The dialog stays open until the server
+    /// has the report: an empty reason, or one the server refuses, is said inside it.
     func askReport(_ id: UInt64) {
-        overlay = .prompt(title: "Report snap \(id) to the admins", field: TextField(label: "What is wrong with it", limit: 200)) { [self] reason in
-            guard !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
-                setStatus("Nothing sent: a report needs a reason", isError: true)
-                return
-            }
-            request(retry: false, { session throws(ClientError) in try session.report(snapID: id, reason: reason) }, then: { [self] in
+        present(Dialog(prompt: "Report snap \(id) to the admins", field: TextField(label: "What is wrong with it", limit: Self.reasonLimit),
+                       countsCharacters: true, answer: "send the report", submit: { [self] reason, finish in
+            let reason = reason.trimmingCharacters(in: .whitespaces)
+            guard !reason.isEmpty else { return finish(.refused("Nothing sent: a report needs a reason. Type what is wrong with the snap.")) }
+            request(retry: false, answering: finish, { session throws(ClientError) in try session.report(snapID: id, reason: reason) }, then: { [self] in
                 setStatus("Reported snap \(id) to the admins; only they see who reported it")
             })
-        }
+        }, cancel: { [weak self] in self?.setStatus("Nothing sent") }))
     }
 
-    private func answer(yes: Bool) {
-        guard case .confirm(_, let action) = overlay else { return }
-        overlay = nil
-        if yes { action() } else { setStatus("Nothing changed") }
-    }
+    /// The longest reason a report takes (the protocol's).
+    static let reasonLimit = 200
 
     // MARK: Keys
 
     /// The app's own keys, tried after the screen's: on the tabs, or on the login form.
-    var keys: KeyTable<AppModel> { login == nil ? Self.tabKeys : Self.loginKeys }
+    var keys: KeyTable<AppModel> { login == nil ? tabKeys : Self.loginKeys }
 
-    private static let helpKey = KeyTable<AppModel>.Binding([.character("?")], "these keys") { $0.overlay = .help }
+    /// `?`, and F1, which works while a field takes the typing too.
+    private static let helpKey = KeyTable<AppModel>.Binding([.key(.function(1)), .character("?")], "these keys") { $0.overlay = .help }
 
     private static let suspendKey = KeyTable<AppModel>.Binding([.key(.control("z"))], "suspend (fg brings the app back)") {
         $0.suspendRequested = true
     }
 
-    private static let tabKeys = KeyTable<AppModel>([
-        .init("switch tabs", cases: [.init([.key(.tab)]) { $0.select($0.neighbour(1)) }, .init([.key(.backTab)]) { $0.select($0.neighbour(-1)) }]
-              + Tab.allCases.map { tab in .init([.character(tab.digit)]) { $0.select(tab) } }),
-        .init([.click], "a tab in the top row", event: { app, event in
-            guard case .mouse(let mouse) = event, mouse.row == 0, let hit = app.tabHit(column: mouse.column) else { return false }
-            app.select(hit)
-            return true
-        }),
-        helpKey,
+    /// What works over a box or a dialog too.
+    private static let everywhereKeys = KeyTable<AppModel>([
         suspendKey,
-        .init([.character("q"), .key(.control("c"))], "quit") { $0.quit() },
+        .init([.key(.control("c"))], "quit") { $0.quit() },
     ])
+
+    /// The tab keys for `tabs`, the ones the user has: the help names no tab they cannot open.
+    private static func tabKeys(_ tabs: [Tab]) -> KeyTable<AppModel> {
+        KeyTable([
+            .init("switch tabs", cases: [.init([.key(.tab)]) { $0.select($0.neighbour(1)) }, .init([.key(.backTab)]) { $0.select($0.neighbour(-1)) }]
+                  + tabs.map { tab in .init([.character(tab.digit)]) { $0.select(tab) } }),
+            .init([.click], "a tab in the top row", event: { app, event in
+                guard case .mouse(let mouse) = event, mouse.row == 0, let hit = app.tabHit(column: mouse.column) else { return false }
+                app.select(hit)
+                return true
+            }),
+            helpKey,
+            suspendKey,
+            .init([.character("q"), .key(.control("c"))], "quit") { $0.quit() },
+        ])
+    }
+
+    private static let studentTabKeys = tabKeys(Tab.allCases.filter { $0 != .reports })
+    private static let adminTabKeys = tabKeys(Tab.allCases)
+
+    private var tabKeys: KeyTable<AppModel> { isAdmin ? Self.adminTabKeys : Self.studentTabKeys }
 
     private static let loginKeys = KeyTable<AppModel>([
         helpKey,
@@ -403,11 +511,6 @@ final class AppModel {
         }
     }
 
-    private static let confirmKeys = KeyTable<AppModel>([
-        .init([.character("y"), .character("Y")], "yes") { $0.answer(yes: true) },
-        .init([.character("n"), .character("N"), .key(.escape), .key(.backspace)], "no") { $0.answer(yes: false) },
-    ])
-
     /// The tab whose title is at `column` of the tab bar.
     private func tabHit(column: Int) -> Tab? {
         var at = 0
@@ -422,6 +525,10 @@ final class AppModel {
     private static func tabLabel(_ tab: Tab) -> String { " \(tab.rawValue + 1) \(tab.title) " }
 
     func tick() {
+        if let statusLine, statusLine.isOver(now: clock()) { self.statusLine = nil }
+        // The connection watched on every screen, not only on those that poll: a lost server
+        // shows its banner wherever the student is.
+        if login == nil, username != nil { backend.checkConnection() }
         current.tick(now: now)
     }
 
@@ -443,17 +550,34 @@ final class AppModel {
 
     private var fitsMinimum: Bool { size.columns >= Self.minimumSize.columns && size.rows >= Self.minimumSize.rows }
 
-    /// Where the screen goes: between the tab bar (and its banner) and the status line.
-    private var screenArea: Rect { Rect(x: 0, y: 2, width: size.columns, height: size.rows - 4) }
+    /// The reconnecting banner as last laid out: up to three rows under the tab bar (the reason
+    /// whole: "is snapshare-server running at…?" takes three at 80 columns), none while connected.
+    private var banner: [String] = []
+
+    /// Where the screen goes: between the tab bar with the row under it (or the banner's rows)
+    /// and the status line's rows.
+    private var screenArea: Rect {
+        let top = 1 + max(1, banner.count)
+        return Rect(x: 0, y: top, width: size.columns, height: size.rows - top - StatusLine.rows)
+    }
 
     /// Where a full-screen picture goes: everything above its caption.
     private var pictureArea: Rect { Rect(x: 0, y: 0, width: size.columns, height: size.rows - 1) }
 
-    /// Lays the frame out: the current screen, unless a full-screen picture or the window's
-    /// size hides it.
+    /// Lays the frame out: the banner, a status too long for its rows shown whole in a box, and
+    /// the current screen, unless a full-screen picture or the window's size hides it.
     private func layout(columns: Int, rows: Int) {
         size = (columns, rows)
         guard fitsMinimum else { return }
+        if case .reconnecting(let reason) = backend.link {
+            banner = TextWrap.lines("reconnecting… (\(PrintableText.clean(reason)))", width: columns - 2, atMost: 3)
+        } else {
+            banner = []
+        }
+        if overlay == nil, let status = visibleStatus, !status.shownInBox, status.lines(width: columns - 2).count > StatusLine.rows {
+            statusLine?.shownInBox = true
+            overlay = .text(title: status.isError ? "What went wrong" : "Note", lines: [status.text])
+        }
         if case .picture = overlay { return }
         current.layout(in: screenArea)
     }
@@ -499,22 +623,19 @@ final class AppModel {
         }
         if case .picture(let picture, let caption, _) = overlay {
             if pictures == .halfblock { picture.draw(into: &grid, area: pictureArea, depth: depth) }
-            grid.write(caption, column: 0, row: rows - 1, style: Style(bold: true))
+            // One line: shortened at a word, never cut inside one.
+            grid.write(TextWrap.shortened(PrintableText.clean(caption), width: columns), column: 0, row: rows - 1, style: Style(bold: true))
             return grid
         }
         drawTabBar(into: &grid)
         current.draw(into: &grid, area: screenArea)
         drawStatus(into: &grid)
         switch overlay {
-        case .help: drawBox(into: &grid, title: "Keys", lines: helpLines())
-        case .text(let title, let lines): drawBox(into: &grid, title: title, lines: lines + ["", "any key closes"])
-        case .prompt(let title, let field, _):
-            let shown = field.secret ? String(repeating: "•", count: field.text.count) : field.text
-            drawBox(into: &grid, title: title, lines: ["\(field.label): \(shown)█", "", "Enter sends · Esc cancels"])
-        case .confirm(let question, _):
-            let answers = Self.confirmKeys.help.map { "\($0.keys) \($0.meaning)" }.joined(separator: " · ")
-            drawBox(into: &grid, title: "Are you sure?", lines: [question, "", answers])
-        default: break
+        case .help: DialogBox.draw(into: &grid, title: "Keys", lines: helpLines().map { .text($0) })
+        case .text(let title, let lines): DialogBox.draw(into: &grid, title: title, lines: (lines + ["", "any key closes"]).map { .text($0) })
+        case .dialog(let dialog):
+            DialogBox.draw(into: &grid, title: dialog.title, lines: dialog.lines(errorStyle: Style(foreground: decorations.error, bold: true)))
+        case .picture, nil: break
         }
         return grid
     }
@@ -522,22 +643,38 @@ final class AppModel {
     private var accent: Style { colour ? Style(foreground: .indexed(0), background: .indexed(45), bold: true) : Style(bold: true, reverse: true) }
 
     private func drawTabBar(into grid: inout CellGrid) {
+        var at = 0
         if login != nil {
-            grid.write(" Snapshare ", column: 0, row: 0, style: accent)
+            at = grid.write(" Snapshare ", column: 0, row: 0, style: accent)
         } else {
-            var at = 0
             for tab in visibleTabs {
                 let label = Self.tabLabel(tab)
                 at += grid.write(label, column: at, row: 0, style: tab == self.tab ? accent : Style(underline: true)) + 1
             }
         }
-        let right = [username.map { "\($0)" }, "? keys", "q quit"].compactMap { $0 }.joined(separator: " · ")
-        grid.write(right, column: max(0, grid.columns - right.count - 1), row: 0)
-        if case .reconnecting(let reason) = backend.link {
-            let banner = " reconnecting… (\(reason)) "
-            grid.write(banner, column: 0, row: 1, style: colour ? Style(foreground: .indexed(0), background: .indexed(214)) : Style(reverse: true),
-                       width: grid.columns)
+        let right = headerHints(room: grid.columns - at - 2)
+        grid.write(right, column: grid.columns - DisplayWidth.of(right) - 1, row: 0)
+        let style = colour ? Style(foreground: .indexed(0), background: .indexed(214)) : Style(reverse: true)
+        for (index, line) in banner.enumerated() {
+            grid.fill(columns: 0..<grid.columns, rows: 1 + index..<2 + index, style: style)
+            grid.write(line, column: 1, row: 1 + index, style: style, width: grid.columns - 2)
         }
+    }
+
+    /// The right end of the top row: who is signed in and the keys that work now (F1 and Ctrl-C
+    /// while a field takes the typing, where ? and q are letters; Ctrl-C alone over a dialog),
+    /// within `room` columns: the hints go first, then the name is shortened.
+    private func headerHints(room: Int) -> String {
+        var parts = [username.map(PrintableText.clean)].compactMap { $0 }
+        if case .dialog = overlay {
+            parts.append("Ctrl-C quit")
+        } else if current.isTyping {
+            parts += ["F1 keys", "Ctrl-C quit"]
+        } else {
+            parts += ["? keys", "q quit"]
+        }
+        while parts.count > 1 && DisplayWidth.of(parts.joined(separator: " · ")) > room { parts.removeLast() }
+        return TextWrap.shortened(parts.joined(separator: " · "), width: max(0, room))
     }
 
     /// The whole screen for a refused certificate: what happened, what to do, in full, wrapped
@@ -545,9 +682,9 @@ final class AppModel {
     private func drawRefusal(into grid: inout CellGrid, message: String, remedy: Remedy?) {
         grid.write(" Snapshare ", column: 0, row: 0, style: accent)
         let width = grid.columns - 4
-        var lines = [(PrintableText.clean(message), true), ("", false)]
-        var keys = "r  try again        q  quit"
         let wrap = { (text: String) in TextWrap.lines(text, width: width).map { ($0, false) } }
+        var lines = TextWrap.lines(PrintableText.clean(message), width: width).map { ($0, true) } + [("", false)]
+        var keys = "r  try again        q  quit"
         if case .checkChangedCertificate(let server, let trusted, let presented) = remedy {
             lines += wrap("This may be an attack: someone between you and \(server), showing their own certificate.")
             lines += [("", false), ("Trusted before:", false)] + Self.fingerprintLines(trusted).map { ($0, false) }
@@ -576,33 +713,20 @@ final class AppModel {
         return ["  " + pairs.prefix(half).joined(separator: ":") + ":", "  " + pairs.dropFirst(half).joined(separator: ":")]
     }
 
+    /// The status line in its two rows at the bottom, wrapped; one too long for them was shown
+    /// whole in a box, and ends here at a word.
     private func drawStatus(into grid: inout CellGrid) {
-        let row = grid.rows - 1
-        guard let status else { return }
+        guard let status = visibleStatus else { return }
         let style = status.isError ? Style(foreground: decorations.error, bold: true) : Style.plain
-        grid.write(status.text, column: 1, row: row, style: style, width: grid.columns - 2)
+        let lines = TextWrap.lines(status.text, width: grid.columns - 2, atMost: StatusLine.rows)
+        for (index, line) in lines.enumerated() {
+            grid.write(line, column: 1, row: grid.rows - lines.count + index, style: style, width: grid.columns - 2)
+        }
     }
 
     /// The `?` box: the screen's keys as they are now, then the app's, from their tables.
     private func helpLines() -> [String] {
         let line = { (keys: String, meaning: String) in keys.padding(toLength: max(keys.count + 2, 24), withPad: " ", startingAt: 0) + meaning }
         return current.keyHelp.map(line) + [""] + keys.help.map(line)
-    }
-
-    /// A box in the middle of the screen; lines wider than the window are wrapped.
-    private func drawBox(into grid: inout CellGrid, title: String, lines: [String]) {
-        let lines = lines.flatMap { TextWrap.lines($0, width: grid.columns - 8) }
-        let width = min(grid.columns - 4, max(title.count + 4, (lines.map(DisplayWidth.of).max() ?? 0) + 4))
-        let height = min(grid.rows - 2, lines.count + 2)
-        let left = (grid.columns - width) / 2, top = (grid.rows - height) / 2
-        grid.fill(columns: left..<left + width, rows: top..<top + height)
-        grid.write("┌" + String(repeating: "─", count: width - 2) + "┐", column: left, row: top)
-        grid.write(" \(title) ", column: left + 2, row: top, style: Style(bold: true))
-        for (index, line) in lines.prefix(height - 2).enumerated() {
-            grid.write("│", column: left, row: top + 1 + index)
-            grid.write(line, column: left + 2, row: top + 1 + index, width: width - 4)
-            grid.write("│", column: left + width - 1, row: top + 1 + index)
-        }
-        grid.write("└" + String(repeating: "─", count: width - 2) + "┘", column: left, row: top + height - 1)
     }
 }

@@ -13,8 +13,8 @@ import TerminalUI
 enum AppRunner {
     /// How the backend makes a session: connect, then resume the login saved for the server.
     static func connect(settings: ConnectionSettings, state: ClientState) -> AppBackend.Connect {
-        { () throws(ClientError) -> SnapshareSession in
-            let session = try SnapshareSession(settings: settings, state: state) { _ in }
+        { notice throws(ClientError) -> SnapshareSession in
+            let session = try SnapshareSession(settings: settings, state: state, notice: notice)
             _ = try session.resumeSavedSession()
             return session
         }
@@ -39,7 +39,7 @@ enum AppRunner {
             try session.start()
             let probe = try session.probe(environment: environment)
             let choice = PictureProtocol.choose(requested, environment: environment, facts: probe.facts)
-            let backend = AppBackend(connect: connect(settings: settings, state: state)) { [session] in session.wake() }
+            let backend = AppBackend(noticing: connect(settings: settings, state: state)) { [session] in session.wake() }
             defer { backend.stop() }
             let depth = ColorDepth.detect(environment, version: probe.facts.version)
             let app = AppModel(backend: backend, environment: environment, state: state, depth: depth,
@@ -72,10 +72,11 @@ enum AppRunner {
         let thumbnails = KittyThumbnails()
         var wakeup = TerminalSession.Wakeup(events: pending.events, signals: pending.signals)
         while !app.quitRequested {
-            let cell = app.terminalFacts.cell
+            let sizing = app.terminalFacts.pictureSizing
             if try !handle(wakeup, app: app, session: session) { return }
-            if app.terminalFacts.cell != cell && app.pictures != .halfblock {
-                // A new cell size (a font change): the pictures again, sized for it.
+            if app.terminalFacts.pictureSizing != sizing && app.pictures != .halfblock {
+                // A new cell size (a font change) or sixel limit (a resized xterm): the pictures
+                // again, sized for it.
                 if app.pictures == .kitty { try session.terminal.write(PictureEscapes.kittyDeleteAll) }
                 writer.invalidate()
                 shownPicture = nil
@@ -89,8 +90,9 @@ enum AppRunner {
             if wakeup.signals.contains(where: { $0 == SIGWINCH || $0 == SIGTSTP || $0 == SIGCONT }) {
                 size = Terminal.sizeOrDefault(of: session.terminal.output)
                 if let pixels = Terminal.pixelSize(of: session.terminal.output) { app.terminalFacts.window = pixels }
-                // The font may have changed with the size: ask the cell size again.
-                if app.pictures != .halfblock { try session.terminal.write(TerminalFacts.cellQuery) }
+                // The font may have changed with the size, and xterm's sixel limit follows its
+                // window: both asked again; their answers redraw the pictures (above).
+                if app.pictures != .halfblock { try session.terminal.write(TerminalFacts.resizeQuery) }
                 writer.invalidate()
                 shownPicture = nil
             }

@@ -38,7 +38,7 @@ final class FeedsScreen: AppScreen {
                         open: { $0.open() })
         + [.init([.key(.enter)], "open an unread snap (once); yours: who opened it") { $0.open() },
            .init([.character("r")], "report the snap to the admins (asks why)") { $0.report() },
-           .init([.character("u")], "unsend your snap (asks first)") { $0.unsend() }])
+           .init([.character("u")], "unsend your snap (asks first), or dismiss a rejected one's notice") { $0.unsend() }])
 
     private var selectedSnap: SnapInfo? {
         guard rows.indices.contains(selected), case .snap(let snap) = rows[selected] else { return nil }
@@ -47,7 +47,7 @@ final class FeedsScreen: AppScreen {
 
     private func report() {
         guard let snap = selectedSnap else { return }
-        guard snap.state != .sent && snap.state != .pending else {
+        guard snap.state != .sent && snap.state != .pending && snap.state != .rejected else {
             app.setStatus("That snap is yours: u unsends it", isError: true)
             return
         }
@@ -56,16 +56,27 @@ final class FeedsScreen: AppScreen {
 
     private func unsend() {
         guard let snap = selectedSnap else { return }
+        if snap.state == .rejected { return dismiss(snap) }
         guard snap.state == .sent || snap.state == .pending else {
             app.setStatus("Only your own snaps can be unsent; r reports someone else's", isError: true)
             return
         }
-        app.overlay = .confirm("Unsend your snap \(snap.id) in \(snap.feed)? It leaves every feed and its picture is erased.", yes: { [self] in
-            app.request(retry: false, { session throws(ClientError) in try session.unsend(snapID: snap.id) }, then: { [self] in
+        app.confirm("Unsend your snap \(snap.id) in \(PrintableText.clean(snap.feed))? It leaves every feed and its picture is erased.") { [self] _, finish in
+            app.request(retry: false, answering: finish, { session throws(ClientError) in try session.unsend(snapID: snap.id) }, then: { [self] in
                 app.setStatus("Unsent snap \(snap.id)")
                 watch.forget(snap.id)
                 rebuild()
             })
+        }
+    }
+
+    /// A rejected snap's notice goes from the student's listing (UnsendSnap, protocol 4): nothing
+    /// else is left of the snap, so nothing to ask.
+    private func dismiss(_ snap: SnapInfo) {
+        app.request(retry: false, { session throws(ClientError) in try session.unsend(snapID: snap.id) }, then: { [self] in
+            app.setStatus("Dismissed the notice of your rejected snap \(snap.id)")
+            watch.forget(snap.id)
+            rebuild()
         })
     }
 
@@ -122,9 +133,9 @@ final class FeedsScreen: AppScreen {
         case .pending:
             app.setStatus("Your snap awaits an admin's approval; nobody else sees it yet")
         case .rejected:
-            app.overlay = .text(title: "An admin rejected your snap in \(snap.feed)",
+            app.show(.text(title: "An admin rejected your snap in \(PrintableText.clean(snap.feed))",
                                 lines: [snap.note.isEmpty ? "No reason was given." : "Why: \(PrintableText.clean(snap.note))",
-                                        "Nobody else saw it, and its picture is gone. u dismisses this notice."])
+                                        "Nobody else saw it, and its picture is gone. u dismisses this notice."]))
         case .sent:
             app.request(retry: true, { session throws(ClientError) in try session.snapViews(snap.id) }, then: { [self] views in
                 let names = views.viewers.map { "\($0.username) · \(TimeAgo.describe($0.viewedAt, now: app.now))" }
@@ -146,8 +157,9 @@ final class FeedsScreen: AppScreen {
     }
 
     private func show(_ bytes: [UInt8], of snap: SnapInfo) {
+        // What matters first, so that it stays in an 80-column window: r, and that closing is for good.
         app.showSnapPicture(bytes, caption: "\(snap.poster) · \(snap.feed) · \(TimeAgo.describe(snap.postedAt, now: app.now)) · #\(snap.id) · "
-                              + "r reports it · any other key closes; it cannot be opened again",
+                              + "r reports it · any other key closes it for good",
                             reportable: snap.id, status: "Opened \(snap.poster)'s snap")
     }
 
@@ -172,7 +184,7 @@ final class FeedsScreen: AppScreen {
             let row = listTop + index - cursor.firstRow
             switch rows[index] {
             case .feed(let name, let count):
-                grid.write("\(name) (\(count))", column: area.x + 1, row: row, style: Style(bold: true, underline: true))
+                grid.write("\(PrintableText.clean(name)) (\(count))", column: area.x + 1, row: row, style: Style(bold: true, underline: true))
             case .snap(let snap):
                 let isSelected = index == selected
                 let marker = switch snap.state {
@@ -185,7 +197,8 @@ final class FeedsScreen: AppScreen {
                 }
                 let style = Style(foreground: snap.state == .unread ? app.decorations.unread : .standard, bold: snap.state == .unread,
                                   reverse: isSelected)
-                let text = "  " + snap.poster.padding(toLength: max(snap.poster.count, 16), withPad: " ", startingAt: 0)
+                let poster = PrintableText.clean(snap.poster)
+                let text = "  " + poster.padding(toLength: max(poster.count, 16), withPad: " ", startingAt: 0)
                     + TimeAgo.describe(snap.postedAt, now: now).padding(toLength: 12, withPad: " ", startingAt: 0) + marker
                 let used = grid.write(text, column: area.x + 1, row: row, style: style, width: area.width - 2)
                 // The id, dim at the end: what a student quotes when reporting or asking.
@@ -195,5 +208,7 @@ final class FeedsScreen: AppScreen {
                 }
             }
         }
+        // What the scroll hides, above and below: a class's feeds outgrow an 80x24 window.
+        cursor.drawScrollHints(into: &grid, area: area, top: listTop, style: Style(foreground: app.decorations.faint, bold: true))
     }
 }

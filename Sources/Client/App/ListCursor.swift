@@ -88,6 +88,22 @@ struct ListCursor {
         return first..<min(count, first + visibleRows * columns)
     }
 
+    /// Items scrolled out of view above the first row shown, as last laid out.
+    var hiddenAbove: Int { visibleItems.lowerBound }
+
+    /// Items after the last row shown, as last laid out.
+    var hiddenBelow: Int { count - visibleItems.upperBound }
+
+    /// "↑ N more" at the right end of the list's first row and "↓ N more" at the end of its last,
+    /// when the scroll hides items there; `top` is the screen row of the first item shown.
+    func drawScrollHints(into grid: inout CellGrid, area: Rect, top: Int, style: Style) {
+        let rowsShown = (visibleItems.count + columns - 1) / columns
+        for (hidden, arrow, row) in [(hiddenAbove, "↑", top), (hiddenBelow, "↓", top + max(0, rowsShown - 1))] where hidden > 0 {
+            let hint = " \(arrow) \(hidden) more "
+            grid.write(hint, column: area.x + area.width - DisplayWidth.of(hint), row: row, style: style)
+        }
+    }
+
     private func nearestSelectable(from index: Int, forward: Bool) -> Int? {
         for step in forward ? [1, -1] : [-1, 1] {
             var candidate = index

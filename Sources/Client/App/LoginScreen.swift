@@ -88,42 +88,37 @@ final class LoginScreen: AppScreen {
         app.setStatus(register ? "Registering \(name)…" : "Logging in as \(name)…")
         let backend = app.backend
         // A fresh session for the server typed, adopted by the backend once signed in.
-        backend.performSigningIn({ () throws(ClientError) -> (Authenticated, Welcome, SessionNotice?) in
-            var notice: SessionNotice?
-            let session = try SnapshareSession(settings: settings, state: state) { notice = $0 }
+        // What the connection says (a server pinned), heard also when the login then fails.
+        let heard = HeardNotice()
+        backend.performSigningIn({ () throws(ClientError) -> (Authenticated, Welcome) in
+            let session = try SnapshareSession(settings: settings, state: state) { heard.notice = $0 }
             let identity = register
                 ? try session.register(username: name, password: password, classCode: code)
                 : try session.login(username: name, password: password)
             backend.adopt(session, connect: AppRunner.connect(settings: settings, state: state))
-            return (identity, session.welcome, notice)
+            return (identity, session.welcome)
         }, then: { [self] result in
             busy = false
             switch result {
-            case .success(let (identity, welcome, notice)):
+            case .success(let (identity, welcome)):
                 fields[2].set("")
                 app.lastLoginPassword = password
                 app.signedIn(identity.username, isAdmin: identity.isAdmin, welcome: welcome)
-                // A server pinned just now: say which fingerprint, to compare with the instructor's.
-                if let notice { app.overlay = .text(title: "Server trusted on first use", lines: Self.lines(of: notice)) }
             case .failure(let error):
                 // A refused certificate gets the app's whole screen, not one line.
                 if error.refusedCertificate { app.backend.refuse(error) }
                 app.setStatus(error.message, isError: true)
             }
+            // A server pinned just now, even when the login then failed (a wrong password): its
+            // fingerprint, to compare with the instructor's; the pin is never announced again.
+            if let notice = heard.notice { app.announce(notice) }
         })
     }
 
-    /// A first-use notice for a box: the fingerprint in two halves, so it fits an 80-column window whole.
-    static func lines(of notice: SessionNotice) -> [String] {
-        switch notice {
-        case .trustedOnFirstUse(let server, let hex, let isAuthority):
-            return ["Trusting \(server) on first use. SHA-256 fingerprint of its "
-                        + (isAuthority ? "certificate authority:" : "certificate:")]
-                + AppModel.fingerprintLines(hex)
-                + ["",
-                    "Compare it with the one snapshare-server printed at its start (\"clients without --ca pin it\"). "
-                        + "A certificate from " + (isAuthority ? "another authority" : "another key") + " will be refused."]
-        }
+    /// What a connection made for the form had to say, handed from the network's thread to the
+    /// app's with the job's completion (which orders the two).
+    private final class HeardNotice: @unchecked Sendable {
+        var notice: SessionNotice?
     }
 
     // MARK: Layout and drawing

@@ -175,12 +175,12 @@ final class MapScreen: AppScreen {
         guard pins.indices.contains(selectedPin) else { return }
         let pin = pins[selectedPin]
         let marker = MapRenderer.marker(forIndex: selectedPin)
-        app.overlay = .confirm("Delete pin \(marker) and its album?", yes: { [self] in
-            app.request(retry: false, { session throws(ClientError) in try session.deletePin(pin.id) }, then: { [self] in
+        app.confirm("Delete pin \(marker) and its album?") { [self] _, finish in
+            app.request(retry: false, answering: finish, { session throws(ClientError) in try session.deletePin(pin.id) }, then: { [self] in
                 app.setStatus("Deleted pin \(marker)")
                 load()
             })
-        })
+        }
     }
 
     private func openAlbum(_ pin: PinInfo) {
@@ -230,8 +230,11 @@ final class MapScreen: AppScreen {
             return
         case .random(let picture, let description):
             grid.write("Random Pin", column: area.x + 1, row: area.y, style: Style(bold: true))
-            grid.write(description, column: area.x + 1, row: area.y + 1, width: area.width - 2)
-            if let picture { app.drawThumbnail(picture, into: &grid, area: Rect(x: area.x, y: area.y + 2, width: area.width, height: area.height - 3)) }
+            // The place's description wrapped (a third of the screen at most), the photo under it.
+            let lines = TextWrap.lines(PrintableText.clean(description), width: area.width - 2, atMost: max(1, area.height / 3))
+            for (index, line) in lines.enumerated() { grid.write(line, column: area.x + 1, row: area.y + 1 + index) }
+            let top = area.y + 1 + lines.count
+            if let picture { app.drawThumbnail(picture, into: &grid, area: Rect(x: area.x, y: top, width: area.width, height: area.y + area.height - 1 - top)) }
             grid.write("r another · Esc back to the map", column: area.x + 1, row: area.y + area.height - 1)
             return
         case .map:

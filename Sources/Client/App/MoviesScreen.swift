@@ -76,9 +76,9 @@ final class MoviesScreen: AppScreen {
             loaded = true
             searched = search
             movies = found
+            // None found: the screen says so (for a search, that no title matches).
             guard !found.isEmpty else {
                 browser = nil
-                if search != nil { app.setStatus("No movie matches \"\(search!)\"") }
                 return
             }
             var cursor = MovieBrowser(count: found.count)
@@ -111,16 +111,18 @@ final class MoviesScreen: AppScreen {
 
     private func deleteCurrent() {
         guard let movie = current else { return }
-        app.overlay = .confirm("Delete \"\(movie.title)\"?", yes: { [self] in
-            app.request(retry: false, { session throws(ClientError) in try session.deleteMovie(title: movie.title) }, then: { [self] in
+        app.confirm("Delete \"\(movie.title)\"?") { [self] _, finish in
+            app.request(retry: false, answering: finish, { session throws(ClientError) in try session.deleteMovie(title: movie.title) }, then: { [self] in
                 app.setStatus("Deleted \"\(movie.title)\"")
                 load(search: searched)
             })
-        })
+        }
     }
 
+    /// A new search starts empty (the last one shows in the heading until Esc), so typing never
+    /// runs on from it.
     private func startSearching() {
-        query.set(searched ?? "")
+        query.set("")
         mode = .search
     }
 
@@ -135,10 +137,15 @@ final class MoviesScreen: AppScreen {
         let title = form[0].text.trimmingCharacters(in: .whitespaces)
         let genre = form[1].text.trimmingCharacters(in: .whitespaces)
         guard !title.isEmpty else { formFocus = 0; app.setStatus("A movie needs a title", isError: true); return }
-        // Left empty, the sales are nothing yet.
+        // Required, as `movie add` requires --sales: an empty field is not $0.
         let salesText = form[2].text.trimmingCharacters(in: .whitespaces)
+        guard !salesText.isEmpty else {
+            formFocus = 2
+            app.setStatus("A movie needs its ticket sales: a whole number of dollars such as 1234567 or $1,234,567", isError: true)
+            return
+        }
         let sales: UInt64
-        switch salesText.isEmpty ? .success(0) : TicketSales.parse(salesText, name: "Ticket sales") {
+        switch TicketSales.parse(salesText, name: "Ticket sales") {
         case .success(let value): sales = value
         case .failure(let problem):
             formFocus = 2
@@ -175,7 +182,8 @@ final class MoviesScreen: AppScreen {
         let heading = searched.map { "Movies matching \"\($0)\"" } ?? "Favorite movies"
         grid.write(heading, column: left, row: area.y, style: Style(bold: true))
         guard let browser, let movie = current else {
-            grid.write(loaded ? "No movies yet: a adds one" : "Loading…", column: left, row: area.y + 2)
+            let empty = searched.map { "No movie matches \"\($0)\": Esc shows every movie, s searches again" } ?? "No movies yet: a adds one"
+            grid.write(loaded ? empty : "Loading…", column: left, row: area.y + 2, width: area.width - 4)
             return
         }
         grid.write("Record \(browser.index + 1) of \(movies.count)", column: left, row: area.y + 1)

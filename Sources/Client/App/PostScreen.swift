@@ -10,7 +10,10 @@ import Wire
 /// app closing).
 final class PostScreen: AppScreen {
     private struct Choice {
+        /// As the picker and the feed list name it.
         let name: String
+        /// Where it came from, as the message after posting says it (as `post` does).
+        let source: String
         let bytes: [UInt8]
         let picture: PictureCells
     }
@@ -56,17 +59,17 @@ final class PostScreen: AppScreen {
     /// The ten samples are decoded off the screen's thread; the grid shows once they are.
     init(app: AppModel) {
         self.app = app
-        app.backend.performLocal({ () throws(ClientError) -> [(name: String, bytes: [UInt8], image: RGBImage)] in
+        app.backend.performLocal({ () throws(ClientError) -> [(name: String, source: String, bytes: [UInt8], image: RGBImage)] in
             try SampleLibrary.all().map { sample throws(ClientError) in
                 let bytes = try sample.bytes()
-                do { return ("\(sample.number) \(sample.name)", bytes, try ImageCodec.decode(bytes)) } catch {
+                do { return ("\(sample.number) \(sample.name)", "sample \(sample.number) (\(sample.name))", bytes, try ImageCodec.decode(bytes)) } catch {
                     throw ClientError(.local, "the bundled sample \(sample.number) cannot be read: \(error)")
                 }
             }
         }, then: { [self] result in
             switch result {
             case .success(let decoded):
-                samples = decoded.map { Choice(name: $0.name, bytes: $0.bytes, picture: PictureCells($0.image)) }
+                samples = decoded.map { Choice(name: $0.name, source: $0.source, bytes: $0.bytes, picture: PictureCells($0.image)) }
                 sampleCursor.count = samples.count + 1
             case .failure(let error):
                 loadError = error.message
@@ -88,11 +91,14 @@ final class PostScreen: AppScreen {
                         slot: { screen, mouse in screen.layout.sampleBoxes.firstIndex { $0.contains(column: mouse.column, row: mouse.row) } },
                         open: { $0.chooseTile() })
         + [.init([.key(.enter)], "choose it (Camera: its live preview), then a feed") { $0.chooseTile() },
-           .init([.character("o")], "post a PNG or JPEG file instead") { $0.phase = .typingPath }])
+           .init([.character("o")], "post a PNG or JPEG file instead (type or drop its path)") { $0.startTypingPath() }])
 
     private static let pathKeys = KeyTable<PostScreen>([
         .init([.key(.enter)], "use this file") { $0.openFile() },
-        .init([.key(.escape)], "back to the pictures") { $0.phase = .pick },
+        .init([.key(.escape)], "back to the pictures") { screen in
+            screen.path.set("")
+            screen.phase = .pick
+        },
         .init([.typing], "the file's path (Ctrl-U clears)", event: { $0.path.handle($1) }),
     ])
 
@@ -166,7 +172,7 @@ final class PostScreen: AppScreen {
             guard phase == .camera, self.camera === camera else { return }
             switch result {
             case .success(let jpeg):
-                file = Choice(name: "camera picture", bytes: jpeg, picture: shown.picture)
+                file = Choice(name: "camera picture", source: "the camera (\(app.cameraDevice))", bytes: jpeg, picture: shown.picture)
                 leaveCamera(to: .chooseFeed)
                 app.setStatus("The camera's picture is kept; the camera is off")
                 chooseFeed()
@@ -185,25 +191,34 @@ final class PostScreen: AppScreen {
         camera?.stop()
     }
 
-    /// Reads and decodes the typed file off the screen's thread: a phone's 50-megapixel photo
-    /// takes a while to decode, and the screen keeps answering meanwhile.
+    /// A new path starts empty: what was typed before and left with Esc is gone.
+    private func startTypingPath() {
+        path.set("")
+        phase = .typingPath
+    }
+
+    /// Reads and decodes the typed (or dropped) file off the screen's thread: a phone's
+    /// 50-megapixel photo takes a while to decode, and the screen keeps answering meanwhile.
     private func openFile() {
         let typed = path.text.trimmingCharacters(in: .whitespaces)
-        let expanded = (typed as NSString).expandingTildeInPath
-        app.setStatus("Reading \(typed)…")
-        app.backend.performLocal({ () throws(ClientError) -> ([UInt8], RGBImage) in
-            guard let data = FileManager.default.contents(atPath: expanded) else {
-                throw ClientError(.local, "Cannot read \(typed): no such file, or not readable")
+        let candidates = TypedPath.candidates(typed)
+        guard !candidates.isEmpty else { return app.setStatus("Type the path of a PNG or JPEG file, or drop the file here", isError: true) }
+        app.setStatus("Reading \(typed)…", kind: .progress)
+        app.backend.performLocal({ () throws(ClientError) -> (String, [UInt8], RGBImage) in
+            // The first that exists; else the last reading, unquoted, is the one to name.
+            let path = candidates.first { FileManager.default.fileExists(atPath: $0) } ?? candidates[candidates.count - 1]
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw ClientError(.local, "Cannot read \(path): no such file, or not readable")
             }
             let bytes = [UInt8](data)
-            do { return (bytes, try ImageCodec.decode(bytes, limits: PostImage.shrinkable)) } catch {
-                throw ClientError(.local, "\(typed) is not a PNG or JPEG this app can post: \(error)")
+            do { return (path, bytes, try ImageCodec.decode(bytes, limits: PostImage.shrinkable)) } catch {
+                throw ClientError(.local, "\(path) is not a PNG or JPEG this app can post: \(error)")
             }
         }, then: { [self] result in
             switch result {
-            case .success(let (bytes, image)):
-                file = Choice(name: (expanded as NSString).lastPathComponent, bytes: bytes, picture: PictureCells(image))
-                app.setStatus("Chose \(typed)")
+            case .success(let (path, bytes, image)):
+                file = Choice(name: (path as NSString).lastPathComponent, source: path, bytes: bytes, picture: PictureCells(image))
+                app.setStatus("Chose \(path)")
                 chooseFeed()
             case .failure(let error):
                 app.setStatus(error.message, isError: true)
@@ -225,13 +240,17 @@ final class PostScreen: AppScreen {
     private func post() {
         guard !posting, let chosen, feeds.indices.contains(feedIndex), let welcome = app.welcome else { return }
         let feed = feeds[feedIndex].name
-        let (name, bytes, limits) = (chosen.name, chosen.bytes, welcome.postLimits)
+        let (name, source, bytes, limits) = (chosen.name, chosen.source, chosen.bytes, welcome.postLimits)
         posting = true
-        app.setStatus("Posting \(name) to \(feed)…")
+        app.setStatus("Posting \(name) to \(feed)…", kind: .progress)
         // Shrunk to the server's limits on the local worker (a big photo takes a while), then sent.
         app.backend.performLocal({ () throws(ClientError) in try PostImage.prepare(bytes, limits: limits) }, then: { [self] prepared in
             switch prepared {
-            case .success(let prepared): send(prepared.bytes, to: feed)
+            case .success(let prepared):
+                send(prepared.bytes, to: feed, saying: { snap in
+                    ([SnapPresenter.posted(snap, source: source)] + [SnapPresenter.shrinkNote(prepared, source: source, limits: limits)].compactMap { $0 })
+                        .joined(separator: " ")
+                })
             case .failure(let error):
                 posting = false
                 app.setStatus("Cannot post \(name): \(error.message)", isError: true)
@@ -239,13 +258,14 @@ final class PostScreen: AppScreen {
         })
     }
 
-    /// Not retried on a lost connection: the user sees it failed and presses Post again.
-    private func send(_ image: [UInt8], to feed: String) {
+    /// Not retried on a lost connection: the user sees it failed and presses Post again. Once
+    /// posted, `saying` words what was posted (its id, and a picture shrunk to fit).
+    private func send(_ image: [UInt8], to feed: String, saying: @escaping (SnapInfo) -> String) {
         app.backend.perform(retry: false, { session throws(ClientError) in try session.post(feed: feed, image: image) }, then: { [self] result in
             posting = false
             switch result {
             case .success(let snap):
-                app.setStatus("Posted to \(snap.feed)")
+                app.setStatus(saying(snap))
                 file = nil
                 phase = .pick
             case .failure(let error):

@@ -102,12 +102,12 @@ final class ReportsScreen: AppScreen {
     private func delete() {
         switch selectedRow {
         case .pending(let snap)?:
-            app.overlay = .confirm("Reject snap \(snap.id) from \(snap.poster)? It is deleted with its picture.", yes: { [self] in
-                app.request(retry: false, { session throws(ClientError) in try session.approve(snapID: snap.id, false) }, then: { [self] in
+            app.confirm("Reject snap \(snap.id) from \(PrintableText.clean(snap.poster))? It is deleted with its picture.") { [self] _, finish in
+                app.request(retry: false, answering: finish, { session throws(ClientError) in try session.approve(snapID: snap.id, false) }, then: { [self] in
                     app.setStatus("Rejected snap \(snap.id)")
                     load()
                 })
-            })
+            }
         case .reported?: resolve(.delete, suspend: false)
         default: break
         }
@@ -118,17 +118,18 @@ final class ReportsScreen: AppScreen {
             app.setStatus("d, x and s act on a reported snap", isError: true)
             return
         }
+        let poster = PrintableText.clean(snap.poster)
         let what = resolution == .dismiss ? "Dismiss the reports of snap \(snap.snapID)? The snap stays."
-            : "Delete snap \(snap.snapID) from \(snap.poster)\(suspend ? " and suspend \(snap.poster) for 7 days" : "")?"
-        app.overlay = .confirm(what, yes: { [self] in
-            app.request(retry: false, { session throws(ClientError) in
+            : "Delete snap \(snap.snapID) from \(poster)\(suspend ? " and suspend \(poster) for 7 days" : "")?"
+        app.confirm(what) { [self] _, finish in
+            app.request(retry: false, answering: finish, { session throws(ClientError) in
                 try session.resolveReport(snapID: snap.snapID, resolution, suspendFor: suspend ? Self.suspension : 0)
             }, then: { [self] in
                 app.setStatus(resolution == .dismiss ? "Dismissed the reports of snap \(snap.snapID)"
-                              : "Deleted snap \(snap.snapID)\(suspend ? "; \(snap.poster) is suspended for 7 days" : "")")
+                              : "Deleted snap \(snap.snapID)\(suspend ? "; \(poster) is suspended for 7 days" : "")")
                 load()
             })
-        })
+        }
     }
 
     func layout(in area: Rect) {
@@ -159,5 +160,6 @@ final class ReportsScreen: AppScreen {
             }
             grid.write(PrintableText.clean(text), column: area.x + 1, row: row, style: Style(reverse: isSelected), width: area.width - 2)
         }
+        cursor.drawScrollHints(into: &grid, area: area, top: listTop, style: Style(foreground: app.decorations.faint, bold: true))
     }
 }

@@ -10,6 +10,11 @@ struct TextField: Equatable {
     var limit = 256
     /// The cursor, in characters from the start.
     private(set) var cursor = 0
+    /// The last typing or paste met the limit and lost characters: said where the field is shown.
+    private(set) var overflowed = false
+
+    /// Holds as many characters as it takes.
+    var isFull: Bool { text.count >= limit }
 
     init(label: String, text: String = "", secret: Bool = false, limit: Int = 256) {
         self.label = label
@@ -22,10 +27,12 @@ struct TextField: Equatable {
     mutating func set(_ text: String) {
         self.text = String(text.prefix(limit))
         cursor = self.text.count
+        overflowed = false
     }
 
     /// Applies `event`; true when the field used it.
     mutating func handle(_ event: InputEvent) -> Bool {
+        overflowed = false
         switch event {
         case .key(.character(let character), let modifiers) where !modifiers.contains(.alt):
             insert(String(character))
@@ -50,9 +57,9 @@ struct TextField: Equatable {
     }
 
     private mutating func insert(_ typed: String) {
-        let room = limit - text.count
-        guard room > 0 else { return }
-        let clean = String(typed.filter { !$0.unicodeScalars.contains(where: DisplayWidth.isControl) }.prefix(room))
+        let printable = typed.filter { !$0.unicodeScalars.contains(where: DisplayWidth.isControl) }
+        let clean = String(printable.prefix(max(0, limit - text.count)))
+        overflowed = clean.count < printable.count
         text.insert(contentsOf: clean, at: text.index(text.startIndex, offsetBy: cursor))
         cursor += clean.count
     }

@@ -115,13 +115,16 @@ final class VacationsScreen: AppScreen {
     private func deleteSelected() {
         guard vacations.indices.contains(selected) else { return }
         let doomed = vacations[selected].name
-        app.overlay = .confirm("Delete vacation \"\(doomed)\" and every photo in it?", yes: { [self] in
+        app.confirm("Delete vacation \"\(doomed)\" and every photo in it?") { [self] _, finish in
             do throws(VacationError) {
                 _ = try library.remove(doomed)
+                finish(.done)
                 app.setStatus("Deleted \(doomed)")
-            } catch { fail(error) }
-            reloadList()
-        })
+                reloadList()
+            } catch {
+                finish(.refused(error.description))
+            }
+        }
     }
 
     /// The vacation shown, as its Itinerary or its Tag Search.
@@ -221,7 +224,8 @@ final class VacationsScreen: AppScreen {
         switch level {
         case .list, .naming:
             grid.write("Vacations on this computer", column: left, row: area.y, style: Style(bold: true))
-            lines = vacations.map { "\($0.name) · \($0.photos) photos, \($0.places) places, \($0.tags) tags" }
+            lines = vacations.map { "\($0.name) · " + [Plural.count($0.photos, "photo"), Plural.count($0.places, "place"), Plural.count($0.tags, "tag")]
+                .joined(separator: ", ") }
             if vacations.isEmpty { grid.write("No vacations yet: n makes one (v in an album visits a photo)", column: left, row: listTop) }
             if case .naming = level {
                 name.draw(into: &grid, column: left, row: area.y + area.height - 1, labelWidth: 6, width: 60, focused: true)
@@ -233,7 +237,7 @@ final class VacationsScreen: AppScreen {
                 search.draw(into: &grid, column: left, row: area.y + 1, labelWidth: 13, width: 50, focused: searching)
                 lines = tags.map { "\($0.displayName) (\($0.count))" }
             } else {
-                lines = places.map { "\($0.name) · \($0.photoCount) photo\($0.photoCount == 1 ? "" : "s")" }
+                lines = places.map { "\($0.name) · " + Plural.count($0.photoCount, "photo") }
             }
             if lines.isEmpty { grid.write(byTags ? "No tags" : "No places yet: visit photos from an album (v)", column: left, row: listTop) }
         case .photos(let store, let title, let photos, _):
@@ -244,5 +248,6 @@ final class VacationsScreen: AppScreen {
             grid.write(lines[index], column: left, row: listTop + index - cursor.firstRow,
                        style: Style(bold: index == selected, reverse: index == selected), width: area.width - 2)
         }
+        cursor.drawScrollHints(into: &grid, area: area, top: listTop, style: Style(foreground: app.decorations.faint, bold: true))
     }
 }

@@ -69,6 +69,13 @@ final class WorkQueue<Job>: @unchecked Sendable {
         return jobs.isEmpty
     }
 
+    /// No job is waiting or running.
+    var isIdle: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return jobs.isEmpty
+    }
+
     /// Drops the jobs not started and ends the thread once the job it runs returns.
     func stop() {
         condition.lock()

@@ -26,15 +26,24 @@ enum AppCommand {
         return chosen
     }
 
-    /// Whether `arguments` name no command, only the global options (`--server`, `--ca`).
-    static func namesNoCommand(_ arguments: [String]) -> Bool {
+    /// What `arguments` that name no command mean: nil when they name one. Only the global
+    /// options (`--server`, `--ca`), or none: the app on a terminal, the help elsewhere. An
+    /// option of the app's own too (`--camera-device`, `--pictures`): the app, which says so
+    /// when there is no terminal. Each option may be given as `--name value` or `--name=value`.
+    static func implied(by arguments: [String], onTerminal: Bool) -> [String]? {
+        let root = CommandTree.root
+        let global = Set(root.options.map(\.name))
+        let own = Set((root.subcommands.first { $0.name == "app" }?.options ?? []).map(\.name))
+        var namesOwn = false
         var index = 0
         while index < arguments.count {
             let word = arguments[index]
-            if word == "--server" || word == "--ca" { index += 2; continue }
-            if word.hasPrefix("--server=") || word.hasPrefix("--ca=") { index += 1; continue }
-            return false
+            let name = String(word.prefix { $0 != "=" })
+            guard global.contains(name) || own.contains(name) else { return nil }
+            namesOwn = namesOwn || own.contains(name)
+            index += word.contains("=") ? 1 : 2
         }
-        return true
+        // Options after a command's name are its own, so `app` goes first.
+        return namesOwn || onTerminal ? ["app"] + arguments : arguments + ["--help"]
     }
 }

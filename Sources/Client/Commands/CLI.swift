@@ -12,11 +12,8 @@ public enum CLI {
         Signals.ignore(SIGPIPE)
         let parser = CommandLineParser(root: CommandTree.root)
         let parsed: ParsedCommand
-        // No command: the app on a terminal, else the help.
-        var arguments = arguments
-        if AppCommand.namesNoCommand(arguments) {
-            arguments += isatty(0) == 1 && isatty(1) == 1 ? ["app"] : ["--help"]
-        }
+        // No command: the app on a terminal (or when an option of the app's is given), else the help.
+        let arguments = AppCommand.implied(by: arguments, onTerminal: isatty(0) == 1 && isatty(1) == 1) ?? arguments
         do {
             switch try parser.parse(arguments, environment: environment) {
             case .help(let text):

@@ -117,16 +117,7 @@ enum FeedCommands {
         do { prepared = try PostImage.prepare(image, limits: limits) } catch {
             throw ClientError(error.kind, "cannot post \(source): \(error.message)")
         }
-        if let shrunk = prepared.shrunk, !context.json {
-            let before = "\(shrunk.from.width)x\(shrunk.from.height)", after = "\(shrunk.to.width)x\(shrunk.to.height)"
-            if before == after {
-                context.console.err("Re-encoded \(source) (\(ByteCount.describe(shrunk.from.bytes))) as a \(ByteCount.describe(prepared.bytes.count)) "
-                                    + "JPEG, still \(after), to fit the server's limit of \(ByteCount.describe(limits.maxBytes)).")
-            } else {
-                context.console.err("Shrank \(source) from \(before) (\(ByteCount.describe(shrunk.from.bytes))) to \(after) "
-                                    + "(\(ByteCount.describe(prepared.bytes.count)) JPEG) to fit the server's limits; the aspect ratio is kept.")
-            }
-        }
+        if let note = SnapPresenter.shrinkNote(prepared, source: source, limits: limits), !context.json { context.console.err(note) }
         var bar = ProgressBar(label: "Posting", console: context.console)
         let bytes = prepared.bytes
         let snap: SnapInfo
@@ -141,8 +132,7 @@ enum FeedCommands {
         if context.json {
             context.printJSON(SnapPresenter.json(snap))
         } else {
-            context.console.out("Posted snap \(snap.id) to \(snap.feed) (\(source), \(snap.width)x\(snap.height), \(ByteCount.describe(Int(snap.byteCount))))."
-                                + (snap.state == .pending ? " It awaits an admin's approval: only you see it until then." : ""))
+            context.console.out(SnapPresenter.posted(snap, source: source))
         }
     }
 

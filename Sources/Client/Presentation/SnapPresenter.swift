@@ -1,3 +1,4 @@
+import Imaging
 import Wire
 
 /// How snaps and feeds look in text and in JSON.
@@ -23,6 +24,26 @@ enum SnapPresenter {
     static func json(_ feed: FeedInfo) -> JSONValue {
         .object([("id", .int(Int64(feed.id))), ("name", .string(feed.name)),
                  ("snaps", .int(Int64(feed.snapCount))), ("unread", .int(Int64(feed.unreadCount)))])
+    }
+
+    /// What posting said: the snap's id, feed, where the picture came from, its size, and
+    /// whether it awaits approval. The command prints it; the app's status line says it.
+    static func posted(_ snap: SnapInfo, source: String) -> String {
+        "Posted snap \(snap.id) to \(PrintableText.clean(snap.feed)) (\(source), \(snap.width)x\(snap.height), \(ByteCount.describe(Int(snap.byteCount))))."
+            + (snap.state == .pending ? " It awaits an admin's approval: only you see it until then." : "")
+    }
+
+    /// What was done to a picture too large for the server before it was posted, in a sentence;
+    /// nil when it went as it was.
+    static func shrinkNote(_ prepared: PostImage.Prepared, source: String, limits: ImageLimits) -> String? {
+        guard let shrunk = prepared.shrunk else { return nil }
+        let before = "\(shrunk.from.width)x\(shrunk.from.height)", after = "\(shrunk.to.width)x\(shrunk.to.height)"
+        if before == after {
+            return "Re-encoded \(source) (\(ByteCount.describe(shrunk.from.bytes))) as a \(ByteCount.describe(prepared.bytes.count)) "
+                + "JPEG, still \(after), to fit the server's limit of \(ByteCount.describe(limits.maxBytes))."
+        }
+        return "Shrank \(source) from \(before) (\(ByteCount.describe(shrunk.from.bytes))) to \(after) "
+            + "(\(ByteCount.describe(prepared.bytes.count)) JPEG) to fit the server's limits; the aspect ratio is kept."
     }
 
     /// The marker in the status column: unread snaps stand out; the poster sees how many opened theirs.

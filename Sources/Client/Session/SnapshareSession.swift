@@ -179,6 +179,8 @@ public final class SnapshareSession {
     public func snaps(feed: String?) throws(ClientError) -> Snaps { try request(ListSnaps(feed: feed ?? "")) }
 
     public func poll(knownVersion: UInt64) throws(ClientError) -> PollResult { try request(Poll(knownVersion: knownVersion)) }
+    /// A sign of life from the server (Ping, answered by Pong).
+    public func ping() throws(ClientError) { let _: Pong = try request(Ping()) }
 
     /// A snap and who opened it (its poster and admins only).
     public func snapViews(_ id: UInt64) throws(ClientError) -> SnapViews { try request(GetSnapViews(snapID: id)) }

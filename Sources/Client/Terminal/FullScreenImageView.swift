@@ -66,7 +66,7 @@ public struct FullScreenImageView: Sendable {
     }
 
     /// The bytes of one full-screen frame: every row positioned explicitly, so nothing scrolls;
-    /// the caption, cut to the width, on the last row.
+    /// the caption, shortened at a word to the width, on the last row.
     func frame(columns: Int, rows: Int) -> [UInt8] {
         var bytes: [UInt8] = []
         let pictureRows = caption == nil ? rows : max(1, rows - 1)
@@ -77,12 +77,11 @@ public struct FullScreenImageView: Sendable {
         return bytes + Self.captionLine(caption, columns: columns, rows: rows)
     }
 
-    /// `caption`, cut to the width and centred, on the last row (nothing without one).
+    /// `caption`, shortened at a word to the width and centred, on the last row (nothing without one).
     static func captionLine(_ caption: String?, columns: Int, rows: Int) -> [UInt8] {
         guard let caption, rows > 1 else { return [] }
-        let text = PrintableText.clean(caption)
-        let shown = text.count > columns ? String(text.prefix(max(0, columns - 1))) + "…" : text
-        let pad = max(0, (columns - shown.count) / 2)
+        let shown = TextWrap.shortened(PrintableText.clean(caption), width: columns)
+        let pad = max(0, (columns - DisplayWidth.of(shown)) / 2)
         return Array("\u{1B}[\(rows);1H\u{1B}[2K".utf8) + Array((String(repeating: " ", count: pad) + shown).utf8)
     }
 }

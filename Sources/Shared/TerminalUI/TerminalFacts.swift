@@ -58,8 +58,14 @@ public struct TerminalFacts: Sendable, Equatable {
         return Array((text + "\u{1B}[c").utf8)
     }
 
-    /// Just the cell size (asked again after a resize, when the font may have changed).
-    public static let cellQuery = Array("\u{1B}[16t".utf8)
+    /// What a resize may change, asked again after one: the cell size (the font may change with
+    /// the window) and the largest sixel, which xterm bounds by its window's pixels, so that the
+    /// limit it gave at the start would keep pictures at the old window's size.
+    public static let resizeQuery = Array("\u{1B}[16t\u{1B}[?2;1;0S".utf8)
+
+    /// The answers that decide how large a protocol picture is drawn: when they change, pictures
+    /// shown are drawn again.
+    public var pictureSizing: [PixelSize?] { [cell, sixelLimit] }
 
     /// Takes in one reply (a whole escape sequence as the terminal sent it); false when `bytes`
     /// answers none of the questions (a key, say).

@@ -1,0 +1,139 @@
+import TerminalUI
+
+/// A question over the screen: a line to type (a report's reason, a password) or yes and no.
+///
+/// While it is open it owns every key: those its table names act, every other is dropped, and
+/// none reaches the screen behind it (an Enter meant for an empty reason must not open the snap
+/// under the dialog). Its keys are one `KeyTable`, which both the dispatch and the key line in its
+/// box read. An answer goes to `submit`, which finishes it now or when the server has answered:
+/// `.done` closes the dialog, `.refused` keeps it open with the reason inside, so what was typed
+/// can be put right. While an answer is on its way the dialog says so and takes no other.
+final class Dialog {
+    /// How an answer ended.
+    enum Outcome: Equatable {
+        /// Taken: the dialog closes.
+        case done
+        /// Not taken, and why: said inside the dialog, which stays open.
+        case refused(String)
+    }
+
+    /// Takes the answer (the text typed; empty for a yes) and reports through `finish`, at once
+    /// or later, how it ended.
+    typealias Submit = (_ answer: String, _ finish: @escaping (Outcome) -> Void) -> Void
+
+    let title: String
+    /// What it asks or says, above the field or the answers.
+    let question: String?
+    /// The line typed, for a prompt; nil for yes and no.
+    private(set) var field: TextField?
+    /// Whether the box counts the characters typed against the field's limit.
+    let countsCharacters: Bool
+    /// Why the last answer was not taken.
+    private(set) var refusal: String?
+    /// An answer is on its way.
+    private(set) var busy = false
+    private(set) var isClosed = false
+    /// The help's words for the key that answers (Enter, or y).
+    private let answerHelp: String
+    private let submit: Submit
+    private let cancel: () -> Void
+    /// Called once, when it closes: the app takes it off the screen.
+    var onClose: (() -> Void)?
+
+    /// One line to type: Enter answers with it, Esc calls `cancel`.
+    init(prompt title: String, question: String? = nil, field: TextField, countsCharacters: Bool = false, answer: String,
+         submit: @escaping Submit, cancel: @escaping () -> Void) {
+        self.title = title
+        self.question = question
+        self.field = field
+        self.countsCharacters = countsCharacters
+        answerHelp = answer
+        self.submit = submit
+        self.cancel = cancel
+    }
+
+    /// Yes or no: y answers, n, Esc or Backspace call `no`.
+    init(confirm question: String, title: String = "Are you sure?", yes: @escaping Submit, no: @escaping () -> Void) {
+        self.title = title
+        self.question = question
+        field = nil
+        countsCharacters = false
+        answerHelp = "yes"
+        submit = yes
+        cancel = no
+    }
+
+    /// Its keys as they are now: none while an answer is on its way.
+    var keys: KeyTable<Dialog> {
+        if busy { return KeyTable([]) }
+        return field == nil ? confirmKeys : promptKeys
+    }
+
+    private var promptKeys: KeyTable<Dialog> {
+        KeyTable([
+            .init([.key(.enter)], answerHelp) { $0.answer() },
+            .init([.key(.escape)], "cancel") { $0.close(cancelled: true) },
+            .init([.typing], "type the answer (Ctrl-U clears)", event: { dialog, event in
+                guard dialog.field?.handle(event) == true else { return false }
+                dialog.refusal = nil
+                return true
+            }),
+        ])
+    }
+
+    private var confirmKeys: KeyTable<Dialog> {
+        KeyTable([
+            .init([.character("y"), .character("Y")], answerHelp) { $0.answer() },
+            .init([.character("n"), .character("N"), .key(.escape), .key(.backspace)], "no") { $0.close(cancelled: true) },
+        ])
+    }
+
+    /// Takes `event`: whatever its keys do, nothing else. A mouse moving or letting go is not
+    /// an answer either.
+    func handle(_ event: InputEvent) {
+        var dialog = self
+        _ = keys.handle(event, on: &dialog)
+    }
+
+    private func answer() {
+        busy = true
+        refusal = nil
+        submit(field?.text ?? "") { [weak self] outcome in
+            guard let self, !isClosed else { return }
+            busy = false
+            switch outcome {
+            case .done: close(cancelled: false)
+            case .refused(let why): refusal = PrintableText.clean(why)
+            }
+        }
+    }
+
+    private func close(cancelled: Bool) {
+        guard !isClosed else { return }
+        isClosed = true
+        onClose?()
+        if cancelled { cancel() }
+    }
+
+    // MARK: Drawing
+
+    /// The box's lines: the question, the field, the count, the refusal, then the keys that
+    /// answer (from its table) or that the answer is on its way.
+    func lines(errorStyle: Style) -> [DialogBox.Line] {
+        var lines: [DialogBox.Line] = []
+        if let question { lines.append(.text(question)) }
+        if let field {
+            if question != nil { lines.append(.text("")) }
+            lines.append(.field(field))
+            if countsCharacters {
+                let count = "\(field.text.count) of \(field.limit) characters"
+                lines.append(field.isFull ? .text(count + ": the most it takes", errorStyle) : .text(count, Style(bold: false)))
+            }
+        }
+        if let refusal { lines += [.text(""), .text(refusal, errorStyle)] }
+        lines.append(.text(""))
+        let answers = keys.help.filter { $0.keys != KeyTrigger.typing.name }.map { "\($0.keys) \($0.meaning)" }
+        lines.append(.text(busy ? "Sending…" : answers.joined(separator: " · ")))
+        return lines
+    }
+}

@@ -219,8 +219,9 @@ struct AppPicturesX11Tests {
     func commandsDrawLikeTheApp() throws {
         let (server, home) = try Self.postedClass()
         let arguments = ["--server", "127.0.0.1:\(server.port)", "--ca", server.caPath]
+        /// `snapshare WORDS`, with the server named for the commands that reach it (samples never does).
         func command(_ words: [String], in emulator: X11Terminal.Emulator = .xterm(sixel: true)) throws -> X11Terminal {
-            try X11Terminal(emulator, command: Subprocess.executable("snapshare"), arguments: arguments + words,
+            try X11Terminal(emulator, command: Subprocess.executable("snapshare"), arguments: (words.first == "samples" ? [] : arguments) + words,
                             environment: ["SNAPSHARE_HOME": home.path], columns: Self.columns, rows: Self.rows,
                             font: .outline(family: "Monospace", points: 11))
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import Wire
 
 /// `--version` of the three programs: the release, the protocol versions spoken, the commit.
 @Suite struct VersionOutputTests {
@@ -9,7 +10,8 @@ import TestSupport
         let result = try Subprocess.run(program, ["--version"])
         #expect(result.status == 0, "\(result.stderr)")
         let line = result.stdout.trimmingCharacters(in: .newlines)
-        let shape = try Regex("^\(program) [0-9]+\\.[0-9]+\\.[0-9]+ \\(protocol 1-3, [0-9a-f]{7,}(-dirty)?\\)$")
+        let versions = ProtocolConstants.versions
+        let shape = try Regex("^\(program) [0-9]+\\.[0-9]+\\.[0-9]+ \\(protocol \(versions.lowerBound)-\(versions.upperBound), [0-9a-f]{7,}(-dirty)?\\)$")
         #expect(line.wholeMatch(of: shape) != nil, "\(line)")
     }
 }

@@ -54,7 +54,8 @@ final class OfflineAction {
             return value
         } catch {
             command.result = result(of: error)
-            command.recordAfterwards()
+            // A command line refused before anything ran says only why, not also where its entry could not go.
+            command.recordAfterwards(sayingWhyNot: !(error is UsageError || error is InputError))
             throw error
         }
     }
@@ -77,12 +78,14 @@ final class OfflineAction {
     }
 
     /// Records the entry on its own, unless the change carried it already.
-    private func recordAfterwards() {
+    private func recordAfterwards(sayingWhyNot: Bool = true) {
         guard !isRecorded else { return }
         let entry = self.entry
         do {
             guard try Self.holdsSnapshareDatabase(store) else {
-                Self.say("\(action) is not recorded in the audit log: \(store.storePlace) holds no Snapshare database, and none is made only to record it")
+                if sayingWhyNot {
+                    Self.say("\(action) is not recorded in the audit log: \(store.storePlace) holds no Snapshare database, and none is made only to record it")
+                }
                 return
             }
             let database = try store.database.map { try SQLStore.postgres(conninfo: $0) } ?? SQLStore.sqlite(path: store.databasePath)

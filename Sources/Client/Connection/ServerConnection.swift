@@ -79,7 +79,9 @@ public final class ServerConnection {
             try flushCipher()
             if state == .complete { return }
             guard try receiveCipher() else {
-                throw ClientError(.tls, "\(host):\(port) closed the connection during the TLS handshake (is it a Snapshare server speaking TLS 1.3?)")
+                // A connection lost, not refused: behind a load balancer, an instance that just died
+                // (the balancer accepted and then closed); the next connection may well reach a live one.
+                throw ClientError(.connection, "\(host):\(port) closed the connection during the TLS handshake (is it a Snapshare server speaking TLS 1.3?)")
             }
         }
     }

@@ -87,11 +87,18 @@ let package = Package(
         // libFuzzer harness for the frame and message decoders; see scripts/fuzz.sh.
         .executableTarget(name: "FuzzFrames", dependencies: ["Wire"]),
 
+        // The golden vectors of docs/PROTOCOL.md (every message, every version served), for the tests
+        // that hold the document to the codec and for scripts/print-vectors.sh, which prints them.
+        .target(name: "ProtocolVectors", dependencies: ["Wire", "Crypto"]),
+        .executableTarget(name: "protocol-vectors", dependencies: ["ProtocolVectors", "Wire"]),
+
         // Shared by the tests: temp directories, an in-process server, certificates, subprocesses.
         .target(name: "TestSupport", dependencies: ["Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQL", "SQLite", "PostgreSQL",
                                                    "Server", "Client"]),
 
-        .testTarget(name: "CoreTests", dependencies: ["Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "TerminalUI", "SQL", "SQLite", "PostgreSQL", "TestSupport"], resources: [.copy("Fixtures")]),
+        // CoreTests reads certificates with OpenSSL itself (DevCertificateAuthorityTests), to check what TLS made.
+        .testTarget(name: "CoreTests", dependencies: ["Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "TerminalUI", "SQL", "SQLite", "PostgreSQL",
+                                                     "TestSupport", "ProtocolVectors", "COpenSSL"], resources: [.copy("Fixtures")]),
         .testTarget(name: "ServerTests", dependencies: ["Server", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQL", "SQLite", "PostgreSQL", "TestSupport"]),
         .testTarget(name: "ClientTests", dependencies: ["Client", "TerminalUI", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQL", "SQLite", "TestSupport"]),
         .testTarget(

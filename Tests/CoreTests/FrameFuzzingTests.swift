@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ProtocolVectors
 @testable import Wire
 
 /// Replays the fuzz corpus (seeds and any past crash reproducers) and random inputs through the

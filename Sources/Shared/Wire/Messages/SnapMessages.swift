@@ -38,8 +38,15 @@ public enum SnapState: UInt8, Sendable, Equatable, CaseIterable {
         switch self { case .unread: "unread"; case .read: "read"; case .sent: "sent"; case .pending: "pending"; case .rejected: "rejected" }
     }
 
-    /// The state as protocol `version` says it (a rejected snap is never sent to a version below 4).
-    func spoken(in version: UInt16) -> SnapState { self == .pending && version < 3 ? .sent : self }
+    /// The state as protocol `version` says it: a version without the state hears the poster's own
+    /// snap as sent (the server lists no rejected snap below version 4, and this keeps the codec
+    /// total: what it writes in a version, that version reads).
+    func spoken(in version: UInt16) -> SnapState {
+        switch self {
+        case .pending where version < 3, .rejected where version < 4: .sent
+        default: self
+        }
+    }
 
     /// Whether protocol `version` has this state at all.
     func exists(in version: UInt16) -> Bool { self != .rejected || version >= 4 }

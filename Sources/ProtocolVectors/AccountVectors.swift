@@ -1,13 +1,13 @@
-@testable import Wire
+import Wire
 
 /// Golden vectors of docs/PROTOCOL.md for accounts and sessions beyond the core ones (5.2).
-enum AccountProtocolVectors {
+enum AccountVectors {
     static func cases() -> [(String, Frame)] {
         [
             ("logout", Frame(Logout(), requestID: 40)),
             ("ok", Frame(Ok(), requestID: 40)),
             ("who-am-i", Frame(WhoAmI(), requestID: 41)),
-            ("authenticated-who-am-i", Frame(Authenticated(token: "", username: "ada", isAdmin: true, createdAt: ProtocolDocumentTests.time),
+            ("authenticated-who-am-i", Frame(Authenticated(token: "", username: "ada", isAdmin: true, createdAt: GoldenVectors.time),
                                              requestID: 41)),
             ("change-password", Frame(ChangePassword(oldPassword: "correct horse", newPassword: "battery staple"), requestID: 42)),
             ("login-with-device", Frame(LoginWithDevice(username: "ada", password: "correct horse", deviceToken: "dev"), requestID: 43)),

@@ -1,7 +1,7 @@
-@testable import Wire
+import Wire
 
 /// Golden vectors of docs/PROTOCOL.md for favorite movies (section 5.6).
-enum MovieProtocolVectors {
+enum MovieVectors {
     static func cases() -> [(String, Frame)] {
         let casablanca = MovieInfo(title: "Casablanca", genre: "Drama", sales: 10_462_500)
         let up = MovieInfo(title: "Up", genre: "Animation", sales: 735_099_082)

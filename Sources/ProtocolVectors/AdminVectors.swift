@@ -1,10 +1,10 @@
-@testable import Wire
+import Wire
 
 /// Golden vectors of docs/PROTOCOL.md for administration (5.4) and moderation (5.7).
-enum AdminProtocolVectors {
+enum AdminVectors {
     static func cases() -> [(String, Frame)] {
-        let time = ProtocolDocumentTests.time
-        var pendingSnap = ProtocolDocumentTests.sampleSnaps().posted
+        let time = GoldenVectors.time
+        var pendingSnap = GoldenVectors.sampleSnaps().posted
         pendingSnap.id = 8
         pendingSnap.state = .pending
         return [
@@ -61,10 +61,10 @@ enum AdminProtocolVectors {
 
     /// The account `users` shows: roster name, display name and the rest of version 4.
     static func user() -> UserInfo {
-        var user = UserInfo(username: "ada", isAdmin: true, createdAt: ProtocolDocumentTests.time, postCount: 3, viewCount: 12)
+        var user = UserInfo(username: "ada", isAdmin: true, createdAt: GoldenVectors.time, postCount: 3, viewCount: 12)
         user.displayName = "Ada Lovelace"
         user.rosterName = "ada"
-        user.lastSignIn = ProtocolDocumentTests.time + 60_000
+        user.lastSignIn = GoldenVectors.time + 60_000
         return user
     }
 
@@ -83,7 +83,7 @@ enum AdminProtocolVectors {
 
     /// A rejected snap as its poster's listing shows it.
     static func rejectedSnap() -> SnapInfo {
-        var snap = ProtocolDocumentTests.sampleSnaps().posted
+        var snap = GoldenVectors.sampleSnaps().posted
         snap.id = 9
         snap.state = .rejected
         snap.note = "off topic"

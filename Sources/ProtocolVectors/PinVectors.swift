@@ -1,8 +1,8 @@
-@testable import Wire
-@testable import Crypto
+import Wire
+import Crypto
 
 /// Golden vectors of docs/PROTOCOL.md for pins, albums, photos and the map (section 5.5).
-enum PinProtocolVectors {
+enum PinVectors {
     static let time: Int64 = 1_764_417_600_000
 
     static func cases() -> [(String, Frame)] {

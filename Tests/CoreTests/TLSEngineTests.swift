@@ -8,10 +8,7 @@ import Testing
 struct TLSEngineTests {
     @Test("a client and a server complete a TLS 1.3 handshake in memory")
     func handshakeCompletesWithTLS13() throws {
-        try TLSTestHarness.withTemporaryDirectory { directory in
-            let certificates = try TLSTestHarness.certificates(in: directory)
-            let server = try TLSTestHarness.server(certificates)
-            let client = try TLSTestHarness.client(trustRootsFile: certificates.caCertificatePath)
+        try TLSTestHarness.withPair(connected: false) { client, server, certificates in
 
             #expect(try client.handshake() == .needsMoreData)
             try TLSTestHarness.connect(client: client, server: server)
@@ -28,11 +25,7 @@ struct TLSEngineTests {
 
     @Test("application data moves both ways after the handshake")
     func applicationDataMovesBothWays() throws {
-        try TLSTestHarness.withTemporaryDirectory { directory in
-            let certificates = try TLSTestHarness.certificates(in: directory)
-            let server = try TLSTestHarness.server(certificates)
-            let client = try TLSTestHarness.client(trustRootsFile: certificates.caCertificatePath)
-            try TLSTestHarness.connect(client: client, server: server)
+        try TLSTestHarness.withPair { client, server, _ in
 
             try client.writePlaintext(Array("hello server".utf8))
             TLSTestHarness.transfer(from: client, to: server)
@@ -50,11 +43,7 @@ struct TLSEngineTests {
 
     @Test("a one-mebibyte payload crosses intact in both directions")
     func largePayloadCrossesIntact() throws {
-        try TLSTestHarness.withTemporaryDirectory { directory in
-            let certificates = try TLSTestHarness.certificates(in: directory)
-            let server = try TLSTestHarness.server(certificates)
-            let client = try TLSTestHarness.client(trustRootsFile: certificates.caCertificatePath)
-            try TLSTestHarness.connect(client: client, server: server)
+        try TLSTestHarness.withPair { client, server, _ in
             let payload = SecureRandom.bytes(1 << 20)
 
             try client.writePlaintext(payload)
@@ -71,11 +60,7 @@ struct TLSEngineTests {
 
     @Test("a read capped by maxBytes reports that plaintext is still buffered")
     func cappedReadLeavesBufferedPlaintext() throws {
-        try TLSTestHarness.withTemporaryDirectory { directory in
-            let certificates = try TLSTestHarness.certificates(in: directory)
-            let server = try TLSTestHarness.server(certificates)
-            let client = try TLSTestHarness.client(trustRootsFile: certificates.caCertificatePath)
-            try TLSTestHarness.connect(client: client, server: server)
+        try TLSTestHarness.withPair { client, server, _ in
             try client.writePlaintext(Array(repeating: 7, count: 3000))
             TLSTestHarness.transfer(from: client, to: server)
 
@@ -93,11 +78,7 @@ struct TLSEngineTests {
 
     @Test("a partial record yields nothing until the rest arrives")
     func partialRecordWaitsForTheRest() throws {
-        try TLSTestHarness.withTemporaryDirectory { directory in
-            let certificates = try TLSTestHarness.certificates(in: directory)
-            let server = try TLSTestHarness.server(certificates)
-            let client = try TLSTestHarness.client(trustRootsFile: certificates.caCertificatePath)
-            try TLSTestHarness.connect(client: client, server: server)
+        try TLSTestHarness.withPair { client, server, _ in
             try client.writePlaintext(Array("split across reads".utf8))
             let ciphertext = client.takeNetworkBytes()
 
@@ -113,11 +94,7 @@ struct TLSEngineTests {
 
     @Test("close sends close_notify and the peer's read returns closed")
     func closeDeliversCloseNotify() throws {
-        try TLSTestHarness.withTemporaryDirectory { directory in
-            let certificates = try TLSTestHarness.certificates(in: directory)
-            let server = try TLSTestHarness.server(certificates)
-            let client = try TLSTestHarness.client(trustRootsFile: certificates.caCertificatePath)
-            try TLSTestHarness.connect(client: client, server: server)
+        try TLSTestHarness.withPair { client, server, _ in
 
             try client.writePlaintext(Array("last words".utf8))
             client.close()
@@ -137,11 +114,7 @@ struct TLSEngineTests {
 
     @Test("the network closing without close_notify is an unexpected end of file")
     func networkCloseWithoutCloseNotifyIsUnexpected() throws {
-        try TLSTestHarness.withTemporaryDirectory { directory in
-            let certificates = try TLSTestHarness.certificates(in: directory)
-            let server = try TLSTestHarness.server(certificates)
-            let client = try TLSTestHarness.client(trustRootsFile: certificates.caCertificatePath)
-            try TLSTestHarness.connect(client: client, server: server)
+        try TLSTestHarness.withPair { client, server, _ in
             try client.writePlaintext(Array("cut".utf8))
             TLSTestHarness.transfer(from: client, to: server)
             server.networkClosed()
@@ -155,10 +128,9 @@ struct TLSEngineTests {
 
     @Test("the network closing during the handshake fails the handshake")
     func networkCloseDuringHandshakeFails() throws {
-        try TLSTestHarness.withTemporaryDirectory { directory in
-            let certificates = try TLSTestHarness.certificates(in: directory)
-            let server = try TLSTestHarness.server(certificates)
-            #expect(try server.handshake() == .needsMoreData)
+        try TLSTestHarness.withPair(connected: false) { _, server, _ in
+            let first = try server.handshake()
+            #expect(first == .needsMoreData)
             server.networkClosed()
             let error = #expect(throws: TLSError.self) { try server.handshake() }
             #expect(error?.kind == .unexpectedEOF)
@@ -184,9 +156,7 @@ struct TLSEngineTests {
 
     @Test("garbage bytes give the server a handshake error, not a crash", arguments: Garbage.all)
     func garbageFailsTheHandshake(garbage: Garbage) throws {
-        try TLSTestHarness.withTemporaryDirectory { directory in
-            let certificates = try TLSTestHarness.certificates(in: directory)
-            let server = try TLSTestHarness.server(certificates)
+        try TLSTestHarness.withPair(connected: false) { _, server, _ in
             server.receiveFromNetwork(garbage.bytes)
             let error = #expect(throws: TLSError.self) { try server.handshake() }
             #expect(error?.kind == .handshakeFailed)
@@ -215,9 +185,7 @@ struct TLSEngineTests {
 
     @Test("plaintext calls before the handshake completes are refused")
     func plaintextBeforeHandshakeIsRefused() throws {
-        try TLSTestHarness.withTemporaryDirectory { directory in
-            let certificates = try TLSTestHarness.certificates(in: directory)
-            let client = try TLSTestHarness.client(trustRootsFile: certificates.caCertificatePath)
+        try TLSTestHarness.withPair(connected: false) { client, _, _ in
             var buffer: [UInt8] = []
             let readError = #expect(throws: TLSError.self) { try client.readPlaintext(into: &buffer, maxBytes: 10) }
             #expect(readError?.kind == .internal)
@@ -230,9 +198,7 @@ struct TLSEngineTests {
 
     @Test("network bytes can be taken in bounded slices")
     func networkBytesComeOutInSlices() throws {
-        try TLSTestHarness.withTemporaryDirectory { directory in
-            let certificates = try TLSTestHarness.certificates(in: directory)
-            let client = try TLSTestHarness.client(trustRootsFile: certificates.caCertificatePath)
+        try TLSTestHarness.withPair(connected: false) { client, _, _ in
             _ = try client.handshake()
             let pending = client.pendingNetworkBytes
             #expect(pending > 100)

@@ -59,6 +59,18 @@ enum TLSTestHarness {
         return try TLSEngine(context: context, role: .client(serverName: serverName))
     }
 
+    /// Runs `body` with a client and a server engine for a fresh development CA (its certificates
+    /// in a temporary directory), the client trusting that CA; `connected` drives the handshake first.
+    static func withPair<T>(connected: Bool = true, _ body: (TLSEngine, TLSEngine, DevCertificateSet) throws -> T) throws -> T {
+        try withTemporaryDirectory { directory in
+            let certificates = try certificates(in: directory)
+            let server = try server(certificates)
+            let client = try client(trustRootsFile: certificates.caCertificatePath)
+            if connected { try connect(client: client, server: server) }
+            return try body(client, server, certificates)
+        }
+    }
+
     /// Moves every pending ciphertext byte from `source` to `destination`; returns how many moved.
     @discardableResult
     static func transfer(from source: TLSEngine, to destination: TLSEngine) -> Int {

@@ -32,6 +32,8 @@ let package = Package(
         // terminal.
         // Bytes, frames and messages of docs/PROTOCOL.md: pure, no system calls.
         .target(name: "Wire", path: "Sources/Shared/Wire", linkerSettings: [.linkedLibrary("m")]),
+        // The one JSON writer (ordered objects, as --json, snaps.json, the reports and JSON log lines write them) and its reader.
+        .target(name: "JSON", path: "Sources/Shared/JSON"),
         // The command-line parser shared by both executables and the bench.
         .target(name: "CommandLineParsing", path: "Sources/Shared/CommandLineParsing"),
         // SHA-256, randomness and constant-time comparison, through OpenSSL.
@@ -58,7 +60,7 @@ let package = Package(
         // rendered for either; values, rows, connections and failures in one vocabulary.
         .target(name: "SQL", path: "Sources/Shared/SQL"),
         // The class's snaps as files: a folder per feed, snaps.json and an index.html gallery.
-        .target(name: "ClassExport", dependencies: ["Wire", "Posix"], path: "Sources/Shared/ClassExport"),
+        .target(name: "ClassExport", dependencies: ["Wire", "Posix", "JSON"], path: "Sources/Shared/ClassExport"),
         // The product's version number, the protocol versions it speaks, and the commit built.
         .target(name: "Release", dependencies: ["Wire"], path: "Sources/Shared/Release"),
         // The commit built, written by the plugin; only the executables import it (a commit then
@@ -68,7 +70,7 @@ let package = Package(
         // Event loop, connections, request handlers, storage.
         .target(
             name: "Server",
-            dependencies: ["Wire", "Release", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQL", "SQLite", "PostgreSQL", "ClassExport"],
+            dependencies: ["Wire", "Release", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQL", "SQLite", "PostgreSQL", "ClassExport", "JSON"],
             // The GeoNames gazetteer and the built-in album photo pool (see README, attribution).
             resources: [.copy("Resources/places.csv"), .copy("Resources/AlbumPool")]
         ),
@@ -76,13 +78,13 @@ let package = Package(
         .target(
             name: "Client",
             // SQLite: each Virtual Vacation is its own SQLite file on the client.
-            dependencies: ["Wire", "Release", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQL", "SQLite", "TerminalUI", "ClassExport"],
+            dependencies: ["Wire", "Release", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQL", "SQLite", "TerminalUI", "ClassExport", "JSON"],
             resources: [.copy("Resources/Samples"), .copy("Resources/world-110m.geojson")]
         ),
         .executableTarget(name: "snapshare-server", dependencies: ["Server", "Release", "BuildStamp"]),
         .executableTarget(name: "snapshare", dependencies: ["Client", "Release", "BuildStamp"]),
         // The load generator: shares the protocol and TLS code with the client.
-        .executableTarget(name: "snapshare-bench", dependencies: ["Client", "Release", "BuildStamp", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "TerminalUI"]),
+        .executableTarget(name: "snapshare-bench", dependencies: ["Client", "Release", "BuildStamp", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "TerminalUI", "JSON"]),
 
         // libFuzzer harness for the frame and message decoders; see scripts/fuzz.sh.
         .executableTarget(name: "FuzzFrames", dependencies: ["Wire"]),
@@ -98,7 +100,7 @@ let package = Package(
 
         // CoreTests reads certificates with OpenSSL itself (DevCertificateAuthorityTests), to check what TLS made.
         .testTarget(name: "CoreTests", dependencies: ["Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "TerminalUI", "SQL", "SQLite", "PostgreSQL",
-                                                     "TestSupport", "ProtocolVectors", "COpenSSL"], resources: [.copy("Fixtures")]),
+                                                     "TestSupport", "ProtocolVectors", "COpenSSL", "JSON"], resources: [.copy("Fixtures")]),
         .testTarget(name: "ServerTests", dependencies: ["Server", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQL", "SQLite", "PostgreSQL", "TestSupport"]),
         .testTarget(name: "ClientTests", dependencies: ["Client", "TerminalUI", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQL", "SQLite", "TestSupport"]),
         .testTarget(

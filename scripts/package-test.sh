@@ -22,6 +22,9 @@ DEBOOTSTRAP=false
 
 "$ROOT/scripts/package.sh"
 VERSION=$(sed -n 's/.*public static let version = "\(.*\)".*/\1/p' "$ROOT/Sources/Shared/Release/Release.swift")
+# The protocol versions this build speaks, as --version says them ("1-4"), read from the code.
+PROTOCOLS=$(sed -n 's/.*public static let versions: ClosedRange<UInt16> = \([0-9]*\)\.\.\.\([0-9]*\).*/\1-\2/p' "$ROOT/Sources/Shared/Wire/WireMessage.swift")
+[[ -n "$PROTOCOLS" ]] || die "cannot read the protocol versions from Sources/Shared/Wire/WireMessage.swift"
 ARCH=$(dpkg --print-architecture)
 WORK=$(mktemp -d /tmp/snapshare-package-test.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
@@ -36,11 +39,11 @@ tar -C "$WORK/tar" -xzf "$ROOT/dist/snapshare-$VERSION-linux-$ARCH.tar.gz"
 cat >"$WORK/flow.sh" <<'FLOW'
 #!/bin/sh
 set -eu
-bin=$1; label=$2; work=$3
+bin=$1; label=$2; work=$3; protocols=$4
 fail() { echo "package-test ($label): $*" >&2; exit 1; }
 run=$work/run-$label
 mkdir -p "$run"
-"$bin/snapshare" --version | grep -q "protocol 1-3" || fail "snapshare --version: $("$bin/snapshare" --version 2>&1)"
+"$bin/snapshare" --version | grep -q "(protocol $protocols," || fail "snapshare --version: $("$bin/snapshare" --version 2>&1)"
 "$bin/snapshare-server" --version | grep -q "^snapshare-server " || fail "snapshare-server --version"
 "$bin/snapshare-server" --listen 127.0.0.1:0 --data "$run/data" --certs "$run/certs" >"$run/server.out" 2>"$run/server.err" &
 server=$!
@@ -89,9 +92,9 @@ hidden() {
 }
 
 say "the unpacked .deb files, toolchain and build hidden"
-hidden env -i PATH=/usr/bin:/bin HOME="$WORK" "$WORK/flow.sh" "$WORK/deb/usr/bin" deb "$WORK"
+hidden env -i PATH=/usr/bin:/bin HOME="$WORK" "$WORK/flow.sh" "$WORK/deb/usr/bin" deb "$WORK" "$PROTOCOLS"
 say "the unpacked tarball, toolchain and build hidden"
-hidden env -i PATH=/usr/bin:/bin HOME="$WORK" "$WORK/flow.sh" "$WORK/tar/snapshare-$VERSION/bin" tarball "$WORK"
+hidden env -i PATH=/usr/bin:/bin HOME="$WORK" "$WORK/flow.sh" "$WORK/tar/snapshare-$VERSION/bin" tarball "$WORK" "$PROTOCOLS"
 
 if $DEBOOTSTRAP; then
     install_missing debootstrap:debootstrap
@@ -119,6 +122,6 @@ if $DEBOOTSTRAP; then
     # The installed settings, as the service reads them, make a server that starts.
     chroot "$chroot_root" runuser -u snapshare -- sh -c 'snapshare-server --config /etc/snapshare/snapshare-server.conf --listen 127.0.0.1:0 & pid=$!; sleep 3; kill -0 $pid && kill $pid' \
         >/dev/null || die "snapshare-server did not start as the service would (--config /etc/snapshare/snapshare-server.conf)"
-    chroot "$chroot_root" env -i PATH=/usr/bin:/bin HOME=/tmp /tmp/flow.sh /usr/bin debian /tmp
+    chroot "$chroot_root" env -i PATH=/usr/bin:/bin HOME=/tmp /tmp/flow.sh /usr/bin debian /tmp "$PROTOCOLS"
 fi
 say "all fine"

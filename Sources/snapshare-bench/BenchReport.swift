@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// The outcome of one bench run, as text for people or one JSON object for scripts.
 struct BenchReport {
@@ -111,8 +112,8 @@ struct BenchReport {
             if let average = rssPerIdleConnectionAverage { object["server_rss_per_connection_avg_kb"] = round3(average) }
         case .handshake: break
         }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        // Every value above is one the JSON writer takes: a nil here would be a value of a new kind.
+        return JSONValue(foundation: object)?.toJSON() ?? "{}"
     }
 
     private func round3(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import TLS
 
 /// `--soak`: prepare the class, run it, check what must hold, and report as Markdown (for
@@ -96,7 +97,7 @@ struct SoakReport {
         if let memory {
             object["rss_kb"] = ["warm": memory.warm, "highest": memory.highest, "last": memory.last]
         }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
+        // Every value above is one the JSON writer takes: a nil here would be a value of a new kind.
+        return JSONValue(foundation: object)?.toJSON() ?? "{}"
     }
 }

@@ -129,7 +129,7 @@ struct ClassDataTests {
         #expect(client.status == 0 && client.stdout.contains("\"snaps\":3") && client.stdout.contains("\"pictures\":2"), "\(client.stdout)\(client.stderr)")
         #expect(FileManager.default.contents(atPath: fromClient + "/Memes/\(red.id).png") == Data(redPNG))
         func withoutTime(_ path: String) throws -> String {
-            try String(contentsOfFile: path, encoding: .utf8).replacing(/"exported_at" : "[^"]*"/, with: "")
+            try String(contentsOfFile: path, encoding: .utf8).replacing(/"exported_at": "[^"]*"/, with: "")
         }
         #expect(try withoutTime(fromClient + "/snaps.json") == withoutTime(root + "/snaps.json"), "one export, whichever side writes it")
         #expect(try admin.snapViews(red.id).viewers.map(\.username) == ["bob"], "the export spent no view")

@@ -1,5 +1,6 @@
 import ClassExport
 import CommandLineParsing
+import JSON
 import Wire
 
 /// admin create-feed | delete-feed | reset-feed | reset-feeds --all | delete-snap | restore-view | users | stats

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import CommandLineParsing
+import JSON
 import Wire
 
 /// What every command gets: its parsed line, the environment, the state folder, the console.

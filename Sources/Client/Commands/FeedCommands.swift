@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Imaging
+import JSON
 import Posix
 import Wire
 

@@ -1,3 +1,4 @@
+import JSON
 import TLS
 
 /// trust: pin a server's new certificate after checking it with the instructor.

@@ -1,3 +1,4 @@
+import JSON
 
 /// Virtual Vacations, kept by the client (one SQLite file each): vacation list | new | rm |
 /// show, visit, unvisit, itinerary, tags. Only `visit` talks to the server; everything else

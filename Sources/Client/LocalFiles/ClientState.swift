@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// The client's files in its state directory (see `ClientStatePaths`):
 ///

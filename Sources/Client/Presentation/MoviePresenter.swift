@@ -1,3 +1,4 @@
+import JSON
 import Wire
 
 /// How favorite movies look in text and in JSON.

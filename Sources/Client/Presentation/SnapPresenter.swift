@@ -1,4 +1,5 @@
 import Imaging
+import JSON
 import Wire
 
 /// How snaps and feeds look in text and in JSON.

@@ -1,3 +1,4 @@
+import JSON
 /// How Virtual Vacations look in text and in JSON.
 enum VacationPresenter {
     /// ` --vacation "NAME"` for a command that should act on vacation `name`, or nothing for the

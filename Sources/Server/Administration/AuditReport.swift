@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Wire
 
 /// `snapshare-server admin audit [--since 7d] [--json]`: the audit log as a table or JSON lines.
@@ -18,12 +19,11 @@ enum AuditReport {
     }
 
     /// A JSON array of objects with `at` (milliseconds), `time`, `actor`, `action`, `target`, `result`.
-    static func json(_ entries: [AuditRecord]) throws -> String {
-        struct Row: Encodable { let at: Int64; let time: String; let actor: String; let action: String; let target: String; let result: String }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let rows = entries.map { Row(at: $0.at, time: time($0.at), actor: $0.actor, action: $0.action, target: $0.target, result: $0.result) }
-        return String(decoding: try encoder.encode(rows), as: UTF8.self) + "\n"
+    static func json(_ entries: [AuditRecord]) -> String {
+        JSONValue.array(entries.map {
+            .object([("at", .int($0.at)), ("time", .string(time($0.at))), ("actor", .string($0.actor)), ("action", .string($0.action)),
+                     ("target", .string($0.target)), ("result", .string($0.result))])
+        }).toJSON() + "\n"
     }
 
     static func time(_ milliseconds: Int64) -> String {

@@ -305,7 +305,7 @@ public enum ServerCommandLine {
     static func audit(_ parsed: ParsedCommand) throws -> Int32 {
         let since = try parsed.timeSpan("--since").map { WallClock.system.now() - $0.milliseconds } ?? 0
         let entries = try AuditReport.entries(storeConfiguration(parsed), since: since)
-        print(parsed.flag("--json") ? try AuditReport.json(entries) : AuditReport.table(entries), terminator: "")
+        print(parsed.flag("--json") ? AuditReport.json(entries) : AuditReport.table(entries), terminator: "")
         return 0
     }
 

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import JSON
 import Posix
 import Wire
 
@@ -121,39 +122,37 @@ public struct ClassExport {
     }
 
     private func json(exportedAt: Int64) throws -> Data {
-        let document: [String: Any] = [
-            "exported_at": Self.iso8601(exportedAt),
-            "feeds": feeds.map { feed -> [String: Any] in
-                [
-                    "name": feed,
-                    "folder": folders[feed]!,
-                    "snaps": ordered(feed).map { entry -> [String: Any] in
+        let document: JSONValue = .object([
+            ("exported_at", .string(Self.iso8601(exportedAt))),
+            ("feeds", .array(feeds.map { feed in
+                .object([
+                    ("name", .string(feed)),
+                    ("folder", .string(folders[feed]!)),
+                    ("snaps", .array(ordered(feed).map { entry in
                         let snap = entry.snap
-                        return [
-                            "id": snap.id,
-                            "poster": snap.poster,
-                            "posted_at": Self.iso8601(snap.postedAt),
-                            "expires_at": Self.iso8601(snap.expiresAt),
-                            "picture": entry.picture ?? NSNull(),
-                            "format": snap.imageKind.name,
-                            "width": snap.width,
-                            "height": snap.height,
-                            "bytes": snap.byteCount,
-                            "opened_by": snap.viewers.map { ["user": $0.username, "at": Self.iso8601($0.viewedAt)] },
+                        return .object([
+                            ("id", .int(Int64(snap.id))),
+                            ("poster", .string(snap.poster)),
+                            ("posted_at", .string(Self.iso8601(snap.postedAt))),
+                            ("expires_at", .string(Self.iso8601(snap.expiresAt))),
+                            ("picture", entry.picture.map { .string($0) } ?? .null),
+                            ("format", .string(snap.imageKind.name)),
+                            ("width", .int(Int64(snap.width))),
+                            ("height", .int(Int64(snap.height))),
+                            ("bytes", .int(Int64(snap.byteCount))),
+                            ("opened_by", .array(snap.viewers.map {
+                                .object([("user", .string($0.username)), ("at", .string(Self.iso8601($0.viewedAt)))])
+                            })),
                             // Only in an export that asked for them: nobody but its poster has seen it.
-                            "awaiting_approval": snap.awaitingApproval,
+                            ("awaiting_approval", .bool(snap.awaitingApproval)),
                             // Open reports the admins have not resolved yet.
-                            "reports": snap.reportCount,
-                        ]
-                    },
-                ]
-            },
-        ]
-        do {
-            return try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        } catch {
-            throw Failure("cannot write snaps.json: \(error)")
-        }
+                            ("reports", .int(Int64(snap.reportCount))),
+                        ])
+                    })),
+                ])
+            })),
+        ])
+        return Data((document.toJSON(pretty: true) + "\n").utf8)
     }
 
     /// Unix milliseconds as ISO 8601 in UTC, to the millisecond.

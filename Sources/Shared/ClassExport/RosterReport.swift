@@ -1,4 +1,4 @@
-import Foundation
+import JSON
 import Wire
 
 /// The roster as `snapshare-server admin roster` and `snapshare admin roster` both show it: one
@@ -32,26 +32,11 @@ public enum RosterReport {
     /// (null while unclaimed), `status` (`not registered`, `one-time password not yet replaced`,
     /// `signed in`, `not signed in yet`), `last_sign_in` and `added_at` (ISO 8601 UTC, `last_sign_in` null when unknown).
     public static func json(_ members: [RosterMember]) -> String {
-        struct Row: Encodable {
-            let name: String, display_name: String, role: String, account: String?, status: String
-            let last_sign_in: String?, added_at: String
-            func encode(to encoder: any Encoder) throws {
-                // Nulls written out, so every row has every key.
-                var container = encoder.container(keyedBy: Key.self)
-                try container.encode(name, forKey: .name); try container.encode(display_name, forKey: .display_name)
-                try container.encode(role, forKey: .role); try container.encode(account, forKey: .account)
-                try container.encode(status, forKey: .status); try container.encode(last_sign_in, forKey: .last_sign_in)
-                try container.encode(added_at, forKey: .added_at)
-            }
-            enum Key: String, CodingKey { case name, display_name, role, account, status, last_sign_in, added_at }
-        }
-        let rows = members.map {
-            Row(name: $0.name, display_name: $0.displayName, role: $0.isAdmin ? "admin" : "student", account: $0.account.isEmpty ? nil : $0.account,
-                status: $0.status.name, last_sign_in: $0.lastSignIn > 0 ? ClassExport.iso8601($0.lastSignIn) : nil,
-                added_at: ClassExport.iso8601($0.addedAt))
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(rows)) ?? Data("[]".utf8), as: UTF8.self)
+        JSONValue.array(members.map {
+            .object([("name", .string($0.name)), ("display_name", .string($0.displayName)), ("role", .string($0.isAdmin ? "admin" : "student")),
+                     ("account", $0.account.isEmpty ? .null : .string($0.account)), ("status", .string($0.status.name)),
+                     ("last_sign_in", $0.lastSignIn > 0 ? .string(ClassExport.iso8601($0.lastSignIn)) : .null),
+                     ("added_at", .string(ClassExport.iso8601($0.addedAt)))])
+        }).toJSON()
     }
 }

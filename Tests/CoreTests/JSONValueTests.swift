@@ -1,5 +1,6 @@
+import Foundation
+import JSON
 import Testing
-@testable import Client
 
 @Suite struct JSONValueTests {
     @Test func scalarsSerialize() {
@@ -90,5 +91,12 @@ import Testing
     ])
     func malformedJSONIsRefused(text: String) {
         #expect(throws: (any Error).self) { try JSONValue.parse(text) }
+    }
+
+    @Test("a Foundation-style report goes through the one writer, its keys sorted; a value of another kind is refused")
+    func foundationValuesConvert() {
+        let object: [String: Any] = ["b": 2, "a": [1.5, "x", true, NSNull()], "c": ["z": UInt64(7)]]
+        #expect(JSONValue(foundation: object)?.toJSON() == #"{"a":[1.5,"x",true,null],"b":2,"c":{"z":7}}"#)
+        #expect(JSONValue(foundation: ["when": Date()]) == nil)
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// A JSON document for `--json` output, with object keys kept in the order they were given
-/// so output is stable and reads the way the table view does.
+/// The one JSON writer: `--json` output, the export's snaps.json, the admin reports, the server's
+/// JSON log lines and the bench's reports, with object keys kept in the order they were given so
+/// output is stable and reads the way the table view does.
 ///
 /// Reading JSON goes through Foundation (`parse`, Codable). Writing does not, for a measured
 /// reason: `JSONEncoder` writes the members of a keyed container in hash order, which changes
@@ -171,5 +172,38 @@ extension JSONValue: Decodable {
         var intValue: Int? { nil }
         init?(stringValue: String) { self.stringValue = stringValue }
         init?(intValue: Int) { nil }
+    }
+}
+
+extension JSONValue {
+    /// A value built the way Foundation's JSON writer takes it (dictionaries, arrays, strings,
+    /// integers, doubles, booleans, nil and NSNull), as JSON, with each dictionary's keys sorted,
+    /// so the bench's reports go through the one writer too. Nil for anything else.
+    public init?(foundation value: Any) {
+        switch value {
+        case let flag as Bool: self = .bool(flag)
+        case let number as Int: self = .int(Int64(number))
+        case let number as Int64: self = .int(number)
+        case let number as UInt64 where number <= UInt64(Int64.max): self = .int(Int64(number))
+        case let number as UInt32: self = .int(Int64(number))
+        case let number as Double: self = .double(number)
+        case let text as String: self = .string(text)
+        case is NSNull: self = .null
+        case let array as [Any]:
+            var elements: [JSONValue] = []
+            for element in array {
+                guard let converted = JSONValue(foundation: element) else { return nil }
+                elements.append(converted)
+            }
+            self = .array(elements)
+        case let dictionary as [String: Any]:
+            var members: [(key: String, value: JSONValue)] = []
+            for key in dictionary.keys.sorted() {
+                guard let converted = JSONValue(foundation: dictionary[key]!) else { return nil }
+                members.append((key, converted))
+            }
+            self = .object(members)
+        default: return nil
+        }
     }
 }

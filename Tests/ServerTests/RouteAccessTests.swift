@@ -11,7 +11,13 @@ import Wire
     static let teacher = AuthenticatedUser(id: 1, name: "grace", isAdmin: true, createdAt: 0, sessionHash: [2])
 
     static func incoming<M: WireMessage>(_ message: M, from sender: AuthenticatedUser?) -> IncomingRequest {
-        IncomingRequest(frame: Frame(message, requestID: 5), sender: sender, context: RequestContext(requestID: 5, peerAddress: "203.0.113.7"))
+        IncomingRequest(frame: Frame(message, requestID: 5), sender: sender,
+                        context: RequestContext(requestID: 5, peerAddress: "203.0.113.7"))
+    }
+
+    /// What `createFeed` admits `sender` as, or the code of its refusal.
+    static func createFeedRefusal(from sender: AuthenticatedUser?, _ note: AuditNote = AuditNote()) -> ErrorCode? {
+        refusal { _ = try createFeed.admit(incoming(AdminCreateFeed(name: "Week 3"), from: sender), note) }
     }
 
     /// The code of the refusal `admit` throws, or nil when it admits.
@@ -45,8 +51,8 @@ import Wire
     func adminRoute() throws {
         let (request, admin) = try Self.createFeed.admit(Self.incoming(AdminCreateFeed(name: "Week 3"), from: Self.teacher), AuditNote())
         #expect(request.name == "Week 3" && admin.user == Self.teacher && admin.id == 1 && admin.name == "grace")
-        #expect(Self.refusal { _ = try Self.createFeed.admit(Self.incoming(AdminCreateFeed(name: "x"), from: Self.student), AuditNote()) } == .forbidden)
-        #expect(Self.refusal { _ = try Self.createFeed.admit(Self.incoming(AdminCreateFeed(name: "x"), from: nil), AuditNote()) } == .authRequired)
+        #expect(Self.createFeedRefusal(from: Self.student) == .forbidden)
+        #expect(Self.createFeedRefusal(from: nil) == .authRequired)
         #expect(Self.createFeed.audience == .admin && Self.createFeed.audit == .recorded)
     }
 
@@ -61,23 +67,22 @@ import Wire
     @Test("with a one-time password only changing it, asking who one is, logging out, ping and poll are admitted")
     func oneTimePassword() throws {
         let student = Self.withOneTimePassword(Self.student), teacher = Self.withOneTimePassword(Self.teacher)
-        #expect(Self.refusal { _ = try RouteAccess<ListFeeds, AuthenticatedUser>.user.admit(Self.incoming(ListFeeds(), from: student), AuditNote()) }
-                == .passwordChangeRequired)
+        let listFeeds = RouteAccess<ListFeeds, AuthenticatedUser>.user
+        #expect(Self.refusal { _ = try listFeeds.admit(Self.incoming(ListFeeds(), from: student), AuditNote()) } == .passwordChangeRequired)
         let change = ChangePassword(oldPassword: "one-time password", newPassword: "my own password")
         _ = try RouteAccess<ChangePassword, AuthenticatedUser>.user.admit(Self.incoming(change, from: student), AuditNote())
         _ = try RouteAccess<Poll, AuthenticatedUser>.user.admit(Self.incoming(Poll(knownVersion: 0), from: student), AuditNote())
         _ = try RouteAccess<WhoAmI, AuthenticatedUser>.user.admit(Self.incoming(WhoAmI(), from: student), AuditNote())
         // An admin with a one-time password is asked to change it; a student is still no admin.
-        #expect(Self.refusal { _ = try Self.createFeed.admit(Self.incoming(AdminCreateFeed(name: "x"), from: teacher), AuditNote()) }
-                == .passwordChangeRequired)
-        #expect(Self.refusal { _ = try Self.createFeed.admit(Self.incoming(AdminCreateFeed(name: "x"), from: student), AuditNote()) } == .forbidden)
+        #expect(Self.createFeedRefusal(from: teacher) == .passwordChangeRequired)
+        #expect(Self.createFeedRefusal(from: student) == .forbidden)
         #expect(RequestRoute.allowedBeforePasswordChange == [.changePassword, .whoAmI, .logout, .ping, .poll])
     }
 
     @Test("a refused admin request is noted for the audit log from the one decode, naming its target")
     func refusedAdminRequestIsNoted() throws {
         let note = AuditNote()
-        #expect(Self.refusal { _ = try Self.createFeed.admit(Self.incoming(AdminCreateFeed(name: "Week 3"), from: Self.student), note) } == .forbidden)
+        #expect(Self.createFeedRefusal(from: Self.student, note) == .forbidden)
         let refused = HandlerOutcome(ErrorMessage(code: .forbidden, message: "this command is for admins"), requestID: 5)
         #expect(note.target(for: refused) == "feed Week 3")
         // A frame that does not decode is refused before anyone is admitted, and recorded under its type alone.
@@ -93,17 +98,20 @@ import Wire
         let exports = ExportCoverage()
         var context = RequestContext(requestID: 5)
         context.exports = exports
-        let page = ExportedSnaps(total: 1, snaps: [ExportedSnap(id: 42, feed: "general", poster: "ada", postedAt: 0, expiresAt: 1, imageKind: .png,
-                                                                 byteCount: 4, width: 1, height: 1, pictureKept: true, viewers: [])])
+        let snap = ExportedSnap(id: 42, feed: "general", poster: "ada", postedAt: 0, expiresAt: 1, imageKind: .png,
+                                byteCount: 4, width: 1, height: 1, pictureKept: true, viewers: [])
+        let page = ExportedSnaps(total: 1, snaps: [snap])
         #expect(exports.listed(page, after: 0, admin: Self.teacher.id))
         let access = RouteAccess<AdminViewSnap, Admin>.admin(.pictureUnlessExported)
         let outcome = HandlerOutcome(Ok(), for: context)
         let stranger = AuditNote()
-        let strangerRequest = IncomingRequest(frame: Frame(AdminViewSnap(snapID: 42), requestID: 5), sender: Self.student, context: context)
-        #expect(Self.refusal { _ = try access.admit(strangerRequest, stranger) } == .forbidden)
+        func look(by sender: AuthenticatedUser) -> IncomingRequest {
+            IncomingRequest(frame: Frame(AdminViewSnap(snapID: 42), requestID: 5), sender: sender, context: context)
+        }
+        #expect(Self.refusal { _ = try access.admit(look(by: Self.student), stranger) } == .forbidden)
         #expect(stranger.target(for: outcome) == "snap 42", "a student's try is recorded, and covers nothing")
         let admitted = AuditNote()
-        _ = try access.admit(IncomingRequest(frame: Frame(AdminViewSnap(snapID: 42), requestID: 5), sender: Self.teacher, context: context), admitted)
+        _ = try access.admit(look(by: Self.teacher), admitted)
         #expect(admitted.target(for: outcome) == nil, "the export's own picture is covered by its entry")
     }
 
@@ -119,12 +127,13 @@ import Wire
         return sources
     }
 
-    @Test("no handler checks rights itself: only the admission and the audit log read who sent a request, and only the admission makes an Admin")
+    @Test("no handler checks rights itself: only the admission and the audit log read the sender, only the admission makes an Admin")
     func onlyTheAdmissionReadsTheSender() throws {
         let sources = try Self.serverSources()
         #expect(sources.count > 100 && sources["Handlers/RouteAccess.swift"] != nil)
         for (path, text) in sources {
-            let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }.joined(separator: "\n")
+            let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
+                .joined(separator: "\n")
             #expect(!code.contains("requireUser(") && !code.contains("requireAdmin("), "\(path) checks rights itself")
             if code.range(of: #"\.sender\b"#, options: .regularExpression) != nil {
                 #expect(["Handlers/RouteAccess.swift", "Handlers/AdminAudit.swift"].contains(path), "\(path) reads the connection's user")

@@ -28,9 +28,9 @@ struct ImageReplies: Sendable {
             try store.withPhotoBytes(id: photoID, userID: user.id, thumbnail: request.variant == .thumbnail) {
                 photo, sha256, stored in
                 let image = try images.bytes(sha256: sha256) { try stored.array() }
-                return HandlerOutcome(frameHead: PhotoImage.frameHead(requestID: requestID, version: version, photo: PhotoInfo(photo),
-                                                                      variant: request.variant, sha256: sha256, imageByteCount: image.count),
-                                      image: image)
+                let head = PhotoImage.frameHead(requestID: requestID, version: version, photo: PhotoInfo(photo), variant: request.variant,
+                                                sha256: sha256, imageByteCount: image.count)
+                return HandlerOutcome(frameHead: head, image: image)
             }
         }, completion: completion)
     }
@@ -71,9 +71,9 @@ struct ImageReplies: Sendable {
         storage.read({ [images] store -> HandlerOutcome in
             try store.withSnapPicture(id: snapID) { listing, sha256, stored in
                 let image = try images.bytes(sha256: sha256) { try stored.array() }
-                return HandlerOutcome(frameHead: SnapImage.frameHead(requestID: requestID, version: version, snap: SnapInfo(listing),
-                                                                     sha256: sha256, imageByteCount: image.count),
-                                      image: image)
+                let head = SnapImage.frameHead(requestID: requestID, version: version, snap: SnapInfo(listing), sha256: sha256,
+                                               imageByteCount: image.count)
+                return HandlerOutcome(frameHead: head, image: image)
             }
         }, completion: completion)
     }

@@ -42,7 +42,8 @@ struct RequestRoute: Sendable {
     /// and fills in its `AuditNote`, then calls the handler among `Handlers`.
     enum Run: Sendable {
         case inline(@Sendable (Handlers, IncomingRequest, AuditNote) throws -> HandlerOutcome)
-        case job(@Sendable (Handlers, IncomingRequest, AuditNote, @escaping @Sendable (Result<HandlerOutcome, any Error>) -> Void) throws -> Void)
+        case job(@Sendable (Handlers, IncomingRequest, AuditNote,
+                            @escaping @Sendable (Result<HandlerOutcome, any Error>) -> Void) throws -> Void)
         case async(@Sendable (Handlers, IncomingRequest, AuditNote) async throws -> HandlerOutcome)
     }
 
@@ -105,9 +106,10 @@ extension RequestRoute {
         barrier: Bool = false, replySize: ReplySize = .small,
         _ body: @escaping @Sendable (Handlers, Request, Caller, RequestContext) async throws -> HandlerOutcome
     ) -> RequestRoute {
-        RequestRoute(access, reply: Reply.type, venue: venue, isBarrier: barrier, replySize: replySize, run: .async { handlers, incoming, note in
+        let run = RequestRoute.Run.async { handlers, incoming, note in
             let (request, caller) = try access.admit(incoming, note)
             return try await note.guarding { try await body(handlers, request, caller, incoming.context) }
-        })
+        }
+        return RequestRoute(access, reply: Reply.type, venue: venue, isBarrier: barrier, replySize: replySize, run: run)
     }
 }

@@ -14,7 +14,7 @@ public enum ExportCommand {
         var after: Int64 = 0
         var done = 0
         while true {
-            let page = try store.exportedSnaps(afterID: after, limit: RequestHandler.exportPage, includePending: includePending)
+            let page = try store.exportedSnaps(afterID: after, limit: ClassDataHandlers.exportPage, includePending: includePending)
             guard let last = page.snaps.last else { break }
             for snap in page.snaps {
                 var picture: [UInt8]?

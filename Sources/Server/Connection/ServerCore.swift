@@ -313,19 +313,20 @@ final class ServerCore: @unchecked Sendable {
     /// `loop.execute`.
     func dispatch(_ connection: Connection, _ frame: Frame, reservation: Reservation) {
         metrics.requestReceived()
-        var context = RequestContext(requestID: frame.requestID, user: connection.user, peerAddress: connection.peerAddress,
+        var context = RequestContext(requestID: frame.requestID, peerAddress: connection.peerAddress,
                                      protocolVersion: connection.protocolVersion)
         context.exports = connection.exports
+        let request = IncomingRequest(frame: frame, sender: connection.user, context: context)
         // ConnectionState dispatches only frames that have a route.
         guard let route = RequestTable.route(frame.type) else { preconditionFailure("no route for type \(frame.type)") }
         if route.venue == .eventLoop {
-            connection.deliverInline(requestID: frame.requestID, outcome: handler.answerInline(route, frame, context: context),
+            connection.deliverInline(requestID: frame.requestID, outcome: handler.answerInline(route, request),
                                      reservation: reservation, now: now())
             return
         }
         let connectionID = connection.id
         let requestID = frame.requestID
-        handler.handle(route, frame, context: context) { [self] outcome in
+        handler.handle(route, request) { [self] outcome in
             loop.execute { [self] in
                 // Other connections learn of a logout before its Ok goes out.
                 if let change = outcome.access { apply(change, except: connectionID) }

@@ -1,7 +1,19 @@
 import Wire
 import Crypto
 
-extension RequestHandler {
+/// The account requests: register, log in (with a password, or from a known device), resume a
+/// session, log out, who am I, change one's password, and a device token for later logins.
+struct AccountHandlers: Sendable {
+    let storage: StorageExecutor
+    /// The class code and the registration mode, as a reload left them.
+    let settings: LiveSettings
+    let attempts: LoginAttempts
+    let passwords: PasswordWork
+    /// How long a session lasts (`--session-lifetime`).
+    let sessionLifetime: Int64
+    let logger: Logger
+    let clock: WallClock
+
     func register(_ request: Register, _ context: RequestContext) async throws -> HandlerOutcome {
         if let problem = InputRules.validateUsername(request.username) { throw InputError(problem) }
         if let problem = InputRules.validatePassword(request.password) { throw InputError(problem) }
@@ -10,13 +22,13 @@ extension RequestHandler {
                 throw ErrorMessage(code: .badClassCode, message: "this server needs a class code to register; ask your instructor")
             }
             // One budget for the whole class: the "name" guessed at is the class code itself.
-            let attempt = try await beginAttempt(classCodes, name: "", context, what: "class code", from: context.peerAddress)
+            let attempt = try await attempts.begin(attempts.classCodes, name: "", context, what: "class code", from: context.peerAddress)
             guard ConstantTime.equal(Array(request.classCode.utf8), Array(code.utf8)) else {
-                await finishAttempt(classCodes, attempt, .failed)
+                await attempts.finish(attempts.classCodes, attempt, .failed)
                 logger.warning("wrong class code from \(context.peerAddress) (registering \(request.username))")
                 throw ErrorMessage(code: .badClassCode, message: "wrong class code; ask your instructor")
             }
-            await finishAttempt(classCodes, attempt, .succeeded)
+            await attempts.finish(attempts.classCodes, attempt, .succeeded)
         }
         // A taken name is refused before the deliberately slow hash; the unique index still
         // decides a race between two registrations of the same name.
@@ -28,7 +40,7 @@ extension RequestHandler {
         let token = SecureRandom.token()
         let tokenHash = SHA256.hash(Array(token.utf8))
         let now = clock.now()
-        let lifetime = configuration.sessionLifetimeMilliseconds
+        let lifetime = sessionLifetime
         let user: UserRecord
         do {
             user = try await storage.write { store in
@@ -76,10 +88,10 @@ extension RequestHandler {
     /// cannot lock out a student's own laptop), else by the name's and the address's.
     private func login(username: String, password: String, deviceToken: String?, _ context: RequestContext) async throws -> HandlerOutcome {
         let device = try await trustedDevice(deviceToken, username: username)
-        let throttle = device == nil ? logins : deviceLogins
+        let throttle = device == nil ? attempts.logins : attempts.deviceLogins
         // The attempt is counted before the password is checked, so parallel guesses cannot
         // slip past the budget while the KDF runs.
-        let attempt = try await beginAttempt(throttle, name: username, context, what: "login",
+        let attempt = try await attempts.begin(throttle, name: username, context, what: "login",
                                              from: device.map { Self.deviceBudgetName($0) } ?? context.peerAddress)
         let user: UserRecord?
         let valid: Bool
@@ -89,16 +101,16 @@ extension RequestHandler {
             // reveal which names are registered.
             valid = await passwords.verify(password, encoded: user?.passwordHash)
         } catch {
-            await finishAttempt(throttle, attempt, .abandoned)
+            await attempts.finish(throttle, attempt, .abandoned)
             throw error
         }
         if let user, valid, user.isDisabled {
-            await finishAttempt(throttle, attempt, .abandoned)
+            await attempts.finish(throttle, attempt, .abandoned)
             logger.info("refused the login of \(user.name), whose account is disabled")
             throw Self.disabled(user.name)
         }
         guard let user, valid else {
-            await finishAttempt(throttle, attempt, .failed)
+            await attempts.finish(throttle, attempt, .failed)
             logger.info("failed login for \(username.lowercased()) from \(context.peerAddress)\(device == nil ? "" : " (a known device)") "
                         + "(\(attempt.recentFailures + 1) for this name in the last \(throttle.policy.window / 60_000) min)")
             throw ErrorMessage(code: .badCredentials, message: "wrong user name or password")
@@ -106,7 +118,7 @@ extension RequestHandler {
         let token = SecureRandom.token()
         let tokenHash = SHA256.hash(Array(token.utf8))
         let issued = clock.now()
-        let lifetime = configuration.sessionLifetimeMilliseconds
+        let lifetime = sessionLifetime
         // The attempt ends with the session it earned, in one write (or, if that fails, as abandoned).
         do {
             try await storage.write { store in
@@ -116,7 +128,7 @@ extension RequestHandler {
                 if let device { try store.touchDevice(tokenHash: device, at: issued) }
             }
         } catch {
-            await finishAttempt(throttle, attempt, .abandoned)
+            await attempts.finish(throttle, attempt, .abandoned)
             throw error
         }
         return authenticated(user, token: token, tokenHash: tokenHash, for: context)
@@ -137,81 +149,12 @@ extension RequestHandler {
     /// The "address" a device's budget is kept under: a short, stable name for it.
     private static func deviceBudgetName(_ hash: [UInt8]) -> String { "device:" + String(SHA256.hex(hash).prefix(16)) }
 
-    func issueDeviceToken(_ context: RequestContext) async throws -> HandlerOutcome {
-        let user = try requireUser(context)
+    func issueDeviceToken(_ user: AuthenticatedUser, _ context: RequestContext) async throws -> HandlerOutcome {
         let token = SecureRandom.token()
         let hash = SHA256.hash(Array(token.utf8))
         let now = clock.now()
         try await storage.write { store in try store.createDevice(userID: user.id, tokenHash: hash, at: now) }
         return HandlerOutcome(DeviceToken(token: token), for: context)
-    }
-
-    /// Reserves a password (or class code) attempt, waiting out its delay; a refusal is
-    /// `RATE_LIMITED` with when to retry. Every decision that holds someone back is logged with
-    /// the name and address, never the secret.
-    private func beginAttempt(_ throttle: LoginThrottle, name: String, _ context: RequestContext,
-                              what: String, from address: String) async throws -> LoginThrottle.Attempt {
-        let shown = name.isEmpty ? "" : " for \(name.lowercased())"
-        let now = clock.now()
-        // A refusal is found on a reader; only an attempt that may go on takes the writer.
-        let refused = try await storage.read { store in try throttle.refusal(name: name, address: address, now: now, in: store) }
-        let decision = if let refused { refused } else {
-            try await storage.write { store in try throttle.begin(name: name, address: address, now: now, in: store) }
-        }
-        switch decision {
-        case .refused(let scope, let retryAfter):
-            let seconds = (retryAfter + 999) / 1000
-            let minutes = throttle.policy.window / 60_000
-            let (reason, remedy) = Self.refusal(scope, what: what, name: name, address: context.peerAddress,
-                                                fromDevice: address != context.peerAddress)
-            metrics.throttleRefused(throttle.kind)
-            logger.warning("\(what)\(shown) from \(context.peerAddress) refused: \(reason) in \(minutes) min; retry in \(seconds) s")
-            throw ErrorMessage(code: .rateLimited, message: "\(reason); try again in \(seconds) s\(remedy)")
-        case .allowed(let attempt):
-            if attempt.delay > 0 {
-                logger.info("\(what)\(shown) from \(context.peerAddress) delayed \(attempt.delay) ms: "
-                            + "\(attempt.recentFailures) recent failures\(shown)")
-                do {
-                    try await Task.sleep(for: .milliseconds(attempt.delay))
-                } catch {
-                    await finishAttempt(throttle, attempt, .abandoned)
-                    throw error
-                }
-            }
-            return attempt
-        }
-    }
-
-    /// Why an attempt was refused, and what lifts it: every refusal names a remedy that really
-    /// does (the budget's own unlock, or another device), besides waiting.
-    static func refusal(_ scope: LoginThrottle.Scope, what: String, name: String, address: String,
-                        fromDevice: Bool) -> (reason: String, remedy: String) {
-        let shown = name.isEmpty ? "" : " for \(name.lowercased())"
-        let unlockName = " (an admin can lift this with: snapshare admin unlock \(name.lowercased()))"
-        let unlockAddress = " (an admin can lift this with: snapshare admin unlock --address \(address))"
-        if fromDevice { return ("too many failed \(what) attempts\(shown) from this device", unlockName) }
-        switch scope {
-        case .nameAndAddress where name.isEmpty, .address:
-            return ("too many failed \(what) attempts from your address (\(address))", unlockAddress)
-        case .nameAndAddress:
-            return ("too many failed \(what) attempts\(shown) from your address",
-                    ", or log in from a device you logged in with before\(unlockName)")
-        case .name where name.isEmpty:
-            return ("too many failed \(what) attempts on this server", "")
-        case .name:
-            return ("too many failed \(what) attempts\(shown) from several addresses", unlockName)
-        }
-    }
-
-    /// Ends an attempt in the budgets. A failure to record it is logged rather than thrown: the
-    /// attempt's reservation then lapses into a failure (`LoginThrottle.Policy.pendingLifetime`).
-    private func finishAttempt(_ throttle: LoginThrottle, _ attempt: LoginThrottle.Attempt, _ outcome: LoginThrottle.Outcome) async {
-        let now = clock.now()
-        do {
-            try await storage.write { store in try throttle.finish(attempt, outcome, now: now, in: store) }
-        } catch {
-            logger.error("could not record the end of a \(throttle.kind) attempt for \(attempt.name): \(error)")
-        }
     }
 
     func resume(_ request: Resume, _ context: RequestContext) async throws -> HandlerOutcome {
@@ -224,15 +167,13 @@ extension RequestHandler {
         return authenticated(user, token: request.token, tokenHash: tokenHash, for: context)
     }
 
-    func logout(_ context: RequestContext) async throws -> HandlerOutcome {
-        let user = try requireUser(context)
+    func logout(_ user: AuthenticatedUser, _ context: RequestContext) async throws -> HandlerOutcome {
         let tokenHash = user.sessionHash
         try await storage.write { store in try store.deleteSession(tokenHash: tokenHash) }
         return HandlerOutcome(Ok(), for: context, identity: .loggedOut, access: .sessionEnded(tokenHash: tokenHash))
     }
 
-    func changePassword(_ request: ChangePassword, _ context: RequestContext) async throws -> HandlerOutcome {
-        let user = try requireUser(context)
+    func changePassword(_ request: ChangePassword, _ user: AuthenticatedUser, _ context: RequestContext) async throws -> HandlerOutcome {
         if let problem = InputRules.validatePassword(request.newPassword) { throw InputError(problem) }
         // No change at all, and a one-time password kept as one's own (the instructor's file
         // still holds it), are refused before anything is checked: they reveal nothing.
@@ -242,7 +183,7 @@ extension RequestHandler {
         }
         // Checking the old password is a login in disguise: the same budgets apply, so a
         // borrowed session cannot be used to guess the password.
-        let attempt = try await beginAttempt(logins, name: user.name, context, what: "password change", from: context.peerAddress)
+        let attempt = try await attempts.begin(attempts.logins, name: user.name, context, what: "password change", from: context.peerAddress)
         let userID = user.id
         let valid: Bool
         let stored: UserRecord?
@@ -250,21 +191,21 @@ extension RequestHandler {
             stored = try await storage.read { store in try store.user(id: userID) }
             valid = await passwords.verify(request.oldPassword, encoded: stored?.passwordHash)
         } catch {
-            await finishAttempt(logins, attempt, .abandoned)
+            await attempts.finish(attempts.logins, attempt, .abandoned)
             throw error
         }
         guard valid else {
-            await finishAttempt(logins, attempt, .failed)
+            await attempts.finish(attempts.logins, attempt, .failed)
             logger.info("failed password change for \(user.name) from \(context.peerAddress): wrong current password")
             throw ErrorMessage(code: .badCredentials, message: "your current password is wrong")
         }
         // The one-time password this account was once given never comes back either.
         if let oneTime = stored?.oneTimeHash, !oneTime.isEmpty, await passwords.verify(request.newPassword, encoded: oneTime) {
-            await finishAttempt(logins, attempt, .succeeded)
+            await attempts.finish(attempts.logins, attempt, .succeeded)
             throw ErrorMessage(code: .invalidArgument, message: Self.keptOneTimePassword)
         }
         let keep = user.sessionHash
-        let logins = self.logins
+        let logins = attempts.logins
         // The attempt ends with the change it allowed, in one write (or, if that fails, as abandoned).
         let ended: Int
         do {
@@ -276,7 +217,7 @@ extension RequestHandler {
                 return try store.deleteSessions(userID: userID, keeping: keep)
             }
         } catch {
-            await finishAttempt(logins, attempt, .abandoned)
+            await attempts.finish(attempts.logins, attempt, .abandoned)
             throw error
         }
         logger.info("\(user.name) changed their password from \(context.peerAddress); \(ended) other sessions ended")
@@ -289,8 +230,7 @@ extension RequestHandler {
     static let keptOneTimePassword = "your new password must differ from the one-time password from your instructor "
         + "(their list still holds it); choose one of your own"
 
-    func whoAmI(_ context: RequestContext) async throws -> HandlerOutcome {
-        let user = try requireUser(context)
+    func whoAmI(_ user: AuthenticatedUser, _ context: RequestContext) async throws -> HandlerOutcome {
         return HandlerOutcome(Authenticated(token: "", username: user.name, isAdmin: user.isAdmin, createdAt: user.createdAt),
                               for: context)
     }

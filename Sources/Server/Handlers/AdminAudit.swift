@@ -1,6 +1,5 @@
 import Synchronization
 import Wire
-import CommandLineParsing
 
 /// What the audit log records of one admin request, declared by its route next to its audience
 /// (`RouteAccess.admin`): one entry once the outcome is known, allowed or refused, with who sent
@@ -14,22 +13,23 @@ struct AdminAudit<Request: WireMessage>: Sendable {
     let kind: RequestRoute.Audit
     /// Whether this request only reads; it then runs with writes refused.
     let readsOnly: @Sendable (Request) -> Bool
-    /// The entry's target once the outcome is known; nil, for a request that reads only, when it
-    /// is not an action (a dry run, a listing's next page, a picture its export covers).
-    let target: @Sendable (Request, RequestContext, HandlerOutcome) -> String?
+    /// The entry's target once the outcome is known, given the admin the route admitted (nil when
+    /// it refused the sender); nil, for a request that reads only, when it is not an action (a dry
+    /// run, a listing's next page, a picture its export covers).
+    let target: @Sendable (Request, Admin?, RequestContext, HandlerOutcome) -> String?
 
     /// Not recorded: the request reads and changes nothing (a listing, the log itself).
-    static var readOnly: AdminAudit { AdminAudit(kind: .readOnly, readsOnly: { _ in true }) { _, _, _ in nil } }
+    static var readOnly: AdminAudit { AdminAudit(kind: .readOnly, readsOnly: { _ in true }) { _, _, _, _ in nil } }
 
     /// Recorded, allowed or refused, naming `target(request)`.
     static func recorded(_ target: @escaping @Sendable (Request) -> String) -> AdminAudit {
-        AdminAudit(kind: .recorded, readsOnly: { _ in false }) { request, _, _ in target(request) }
+        AdminAudit(kind: .recorded, readsOnly: { _ in false }) { request, _, _, _ in target(request) }
     }
 
     /// Recorded unless `isDryRun(request)`: a dry run only counts, and runs so.
     static func recorded(unlessDryRun isDryRun: @escaping @Sendable (Request) -> Bool,
                          _ target: @escaping @Sendable (Request) -> String) -> AdminAudit {
-        AdminAudit(kind: .recorded, readsOnly: isDryRun) { request, _, _ in isDryRun(request) ? nil : target(request) }
+        AdminAudit(kind: .recorded, readsOnly: isDryRun) { request, _, _, _ in isDryRun(request) ? nil : target(request) }
     }
 }
 
@@ -69,29 +69,14 @@ final class AuditNote: Sendable {
 
 extension RequestHandler {
     /// Records an admin request its route declares recorded, once its outcome is known (a write of
-    /// its own: the action itself is already committed or refused).
-    func audit(_ route: RequestRoute, _ note: AuditNote, _ context: RequestContext, _ outcome: HandlerOutcome) {
+    /// its own: the action itself is already committed or refused), under whoever sent it.
+    func audit(_ route: RequestRoute, _ note: AuditNote, _ request: IncomingRequest, _ outcome: HandlerOutcome) {
         guard route.audit == .recorded, let target = note.target(for: outcome) else { return }
-        let entry = AuditRecord(at: clock.now(), actor: context.user?.name ?? "(not logged in)", action: "\(route.request.name)",
+        let entry = AuditRecord(at: clock.now(), actor: request.sender?.name ?? "(not logged in)", action: "\(route.request.name)",
                                target: target, result: outcome.result.label)
         let logger = self.logger
         storage.write({ store in try store.recordAudit(entry) }, completion: { outcome in
             if case .failure(let error) = outcome { logger.error("audit log: cannot record \(entry.action) by \(entry.actor): \(error)") }
         })
-    }
-}
-
-extension RequestHandler {
-    /// The most entries one AuditLog carries.
-    static let auditPage = 5_000
-
-    func adminAuditLog(_ request: AdminAuditLog, _ context: RequestContext) async throws -> HandlerOutcome {
-        let count = min(Int(request.limit), Self.auditPage)
-        let entries = try await storage.read { store in try store.auditEntries(since: request.since, limit: count) }
-        let limit = FieldLimits.auditText
-        return HandlerOutcome(AuditLog(entries: entries.map {
-            AuditRecord(at: $0.at, actor: $0.actor.truncatedToUTF8Count(limit), action: $0.action.truncatedToUTF8Count(limit),
-                        target: $0.target.truncatedToUTF8Count(limit), result: $0.result.truncatedToUTF8Count(limit))
-        }), for: context)
     }
 }

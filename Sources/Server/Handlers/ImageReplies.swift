@@ -1,6 +1,6 @@
 import Wire
 
-/// The two requests whose reply carries a stored image: GetPhoto and OpenSnap.
+/// The three requests whose reply carries a stored image: GetPhoto, OpenSnap and AdminViewSnap.
 ///
 /// Each runs as one storage job that checks the request and lays out the reply's head; the image
 /// comes from the image cache by the SHA-256 its row names, or, the first time, is copied once
@@ -8,58 +8,73 @@ import Wire
 /// so from storage to TLS no image is copied into a frame. The job's completion hands the reply to
 /// the connection: no handler thread sits in between (see docs/benchmarks.md for what each hop
 /// and copy cost).
-extension RequestHandler {
+struct ImageReplies: Sendable {
+    let storage: StorageExecutor
+    /// Hot images for photo and snap replies (see `ImageCache`).
+    let images: ImageCache
+    let changes: ChangeVersion
+    let logger: Logger
+    let clock: WallClock
+
+    /// What a job's completion is given: its reply, or the error the route turns into one.
+    typealias Completion = @Sendable (Result<HandlerOutcome, any Error>) -> Void
+
     /// A photo of the user's albums, full size or thumbnail; pending and failed photos have no bytes yet.
-    func sendPhoto(_ request: GetPhoto, _ context: RequestContext, _ completion: @escaping @Sendable (HandlerOutcome) -> Void) throws {
-        let user = try requireUser(context)
-        let photoID = try Self.storageID(request.photoID, orThrow: Self.noPhoto(request.photoID))
+    func sendPhoto(_ request: GetPhoto, _ user: AuthenticatedUser, _ context: RequestContext, _ completion: @escaping Completion) throws {
+        let photoID = try StoredID.photo(request.photoID)
         let requestID = context.requestID
         let version = context.protocolVersion
         storage.read({ [images] store -> HandlerOutcome in
             try store.withPhotoBytes(id: photoID, userID: user.id, thumbnail: request.variant == .thumbnail) {
                 photo, sha256, stored in
                 let image = try images.bytes(sha256: sha256) { try stored.array() }
-                return HandlerOutcome(frameHead: PhotoImage.frameHead(requestID: requestID, version: version, photo: Self.info(photo), variant: request.variant,
-                                                                      sha256: sha256, imageByteCount: image.count),
-                                      image: image)
+                let head = PhotoImage.frameHead(requestID: requestID, version: version, photo: PhotoInfo(photo), variant: request.variant,
+                                                sha256: sha256, imageByteCount: image.count)
+                return HandlerOutcome(frameHead: head, image: image)
             }
-        }, completion: { [self] result in
-            completion(outcome(result, context))
-        })
+        }, completion: completion)
     }
 
-    /// The only path by which snap image bytes leave the server: the claim commits first (the
-    /// storage job's completion runs after its batch's COMMIT returned).
-    func openSnap(_ request: OpenSnap, _ context: RequestContext, _ completion: @escaping @Sendable (HandlerOutcome) -> Void) throws {
-        let user = try requireUser(context)
-        let snapID = try Self.storageID(request.snapID, orThrow: Self.noSnap(request.snapID))
+    /// The only path by which snap image bytes leave the server to a viewer: the claim commits
+    /// first (the storage job's completion runs after its batch's COMMIT returned).
+    func openSnap(_ request: OpenSnap, _ user: AuthenticatedUser, _ context: RequestContext, _ completion: @escaping Completion) throws {
+        let snapID = try StoredID.snap(request.snapID)
         let now = clock.now()
         let requestID = context.requestID
         let version = context.protocolVersion
         storage.write({ [images] store -> (reply: HandlerOutcome, posterID: Int64) in
             try store.claimView(snapID: snapID, viewerID: user.id, now: now) { listing, sha256, stored in
                 let image = try images.bytes(sha256: sha256) { try stored.array() }
-                let head = SnapImage.frameHead(requestID: requestID, version: version, snap: Self.info(listing), sha256: sha256,
+                let head = SnapImage.frameHead(requestID: requestID, version: version, snap: SnapInfo(listing), sha256: sha256,
                                                imageByteCount: image.count)
                 return (HandlerOutcome(frameHead: head, image: image), listing.posterID)
             }
-        }, completion: { [self] result in
+        }, completion: { [changes, logger] result in
             let opened = if case .success = result { true } else { false }
             if case .success(let claimed) = result {
                 // The viewer's snap turned read, and the poster's count of opens moved.
                 changes.bump(for: user.id)
                 changes.bump(for: claimed.posterID)
             }
-            completion(outcome(result.map(\.reply), context))
+            completion(result.map(\.reply))
             // Debug, not info: this runs on the writer thread, up to a batch's worth at a time.
             if opened { logger.debug("\(user.name) opened snap \(snapID)") }
         })
     }
 
-    private func outcome(_ result: Result<HandlerOutcome, any Error>, _ context: RequestContext) -> HandlerOutcome {
-        switch result {
-        case .success(let reply): reply
-        case .failure(let error): failure(error, context)
-        }
+    /// An admin's look at any snap's picture: the same reply as OpenSnap, from a read that
+    /// claims nothing, so no view is spent and the admin is not among the viewers.
+    func viewSnap(_ request: AdminViewSnap, _ admin: Admin, _ context: RequestContext, _ completion: @escaping Completion) throws {
+        let snapID = try StoredID.snap(request.snapID)
+        let requestID = context.requestID
+        let version = context.protocolVersion
+        storage.read({ [images] store -> HandlerOutcome in
+            try store.withSnapPicture(id: snapID) { listing, sha256, stored in
+                let image = try images.bytes(sha256: sha256) { try stored.array() }
+                let head = SnapImage.frameHead(requestID: requestID, version: version, snap: SnapInfo(listing), sha256: sha256,
+                                               imageByteCount: image.count)
+                return HandlerOutcome(frameHead: head, image: image)
+            }
+        }, completion: completion)
     }
 }

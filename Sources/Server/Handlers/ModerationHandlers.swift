@@ -1,15 +1,18 @@
-import Foundation
 import Wire
 
 /// Reports, the admins' queue, unsend and suspensions.
-extension RequestHandler {
-    func reportSnap(_ request: ReportSnap, _ context: RequestContext) async throws -> HandlerOutcome {
-        let user = try requireUser(context)
-        let id = try Self.storageID(request.snapID, orThrow: Self.noSnap(request.snapID))
+struct ModerationHandlers: Sendable {
+    let storage: StorageExecutor
+    let changes: ChangeVersion
+    let logger: Logger
+    let clock: WallClock
+
+    func reportSnap(_ request: ReportSnap, _ user: AuthenticatedUser, _ context: RequestContext) async throws -> HandlerOutcome {
+        let id = try StoredID.snap(request.snapID)
         let reason = try InputRules.normalizedReason(request.reason).get()
         let now = clock.now()
         try await storage.write { store in
-            if let suspension = try store.suspension(userID: user.id, now: now) { throw Self.suspended(suspension, from: "reporting snaps", now: now) }
+            if let suspension = try store.suspension(userID: user.id, now: now) { throw suspension.refusal(from: "reporting snaps", now: now) }
             // Whoever sees the snap in a listing may report it: live, and not their own.
             guard let listing = try store.snapListing(id: id, viewerID: user.id, now: now) else { throw StoreError(.notFound, "no snap \(id)") }
             guard listing.posterID != user.id else {
@@ -23,9 +26,8 @@ extension RequestHandler {
         return HandlerOutcome(Ok(), for: context)
     }
 
-    func unsendSnap(_ request: UnsendSnap, _ context: RequestContext) async throws -> HandlerOutcome {
-        let user = try requireUser(context)
-        let id = try Self.storageID(request.snapID, orThrow: Self.noSnap(request.snapID))
+    func unsendSnap(_ request: UnsendSnap, _ user: AuthenticatedUser, _ context: RequestContext) async throws -> HandlerOutcome {
+        let id = try StoredID.snap(request.snapID)
         // From version 4, a poster's rejected snap is listed to them, and unsending it dismisses the notice.
         let dismisses = context.protocolVersion >= 4
         let outcome = try await storage.write { store -> (dismissed: Bool, kept: Bool) in
@@ -42,21 +44,18 @@ extension RequestHandler {
         return HandlerOutcome(Ok(), for: context)
     }
 
-    func adminListReports(_ context: RequestContext) async throws -> HandlerOutcome {
-        _ = try requireUser(context)
+    func listReports(_ admin: Admin, _ context: RequestContext) async throws -> HandlerOutcome {
         let snaps = try await storage.read { store in try store.openReports() }
         return HandlerOutcome(Reports(snaps: snaps), for: context)
     }
 
-    func adminListPending(_ context: RequestContext) async throws -> HandlerOutcome {
-        _ = try requireUser(context)
+    func listPending(_ admin: Admin, _ context: RequestContext) async throws -> HandlerOutcome {
         let snaps = try await storage.read { store in try store.snapsAwaitingApproval() }
         return HandlerOutcome(PendingSnaps(snaps: snaps), for: context)
     }
 
-    func adminApproveSnap(_ request: AdminApproveSnap, _ context: RequestContext) async throws -> HandlerOutcome {
-        let admin = try requireUser(context)
-        let id = try Self.storageID(request.snapID, orThrow: Self.noSnap(request.snapID))
+    func approveSnap(_ request: AdminApproveSnap, _ admin: Admin, _ context: RequestContext) async throws -> HandlerOutcome {
+        let id = try StoredID.snap(request.snapID)
         let approve = request.approve
         // A rejection's reason is for its poster: 0 to 200 characters, no control characters.
         let reason = approve ? "" : try InputRules.normalizedOptionalReason(request.reason).get()
@@ -71,9 +70,8 @@ extension RequestHandler {
         return HandlerOutcome(Ok(), for: context)
     }
 
-    func adminResolveReport(_ request: AdminResolveReport, _ context: RequestContext) async throws -> HandlerOutcome {
-        let admin = try requireUser(context)
-        let id = try Self.storageID(request.snapID, orThrow: Self.noSnap(request.snapID))
+    func resolveReport(_ request: AdminResolveReport, _ admin: Admin, _ context: RequestContext) async throws -> HandlerOutcome {
+        let id = try StoredID.snap(request.snapID)
         guard request.suspendFor >= 0 else { throw ErrorMessage(code: .invalidArgument, message: "suspend_for cannot be negative") }
         let now = clock.now()
         let resolution = request.resolution
@@ -98,8 +96,7 @@ extension RequestHandler {
         return HandlerOutcome(Ok(), for: context)
     }
 
-    func adminSuspend(_ request: AdminSuspend, _ context: RequestContext) async throws -> HandlerOutcome {
-        let admin = try requireUser(context)
+    func suspend(_ request: AdminSuspend, _ admin: Admin, _ context: RequestContext) async throws -> HandlerOutcome {
         guard request.duration > 0 else { throw ErrorMessage(code: .invalidArgument, message: "a suspension needs a positive duration, such as 7d") }
         let reason = try InputRules.normalizedReason(request.reason).get()
         let now = clock.now()
@@ -112,12 +109,11 @@ extension RequestHandler {
             try store.suspend(userID: user.id, until: until, reason: reason, by: admin.name, at: now)
             return user.name
         }
-        logger.warning("admin \(admin.name) suspended \(name) until \(Self.utc(until))")
+        logger.warning("admin \(admin.name) suspended \(name) until \(Suspension.utc(until))")
         return HandlerOutcome(Ok(), for: context)
     }
 
-    func adminUnsuspend(_ request: AdminUnsuspend, _ context: RequestContext) async throws -> HandlerOutcome {
-        let admin = try requireUser(context)
+    func unsuspend(_ request: AdminUnsuspend, _ admin: Admin, _ context: RequestContext) async throws -> HandlerOutcome {
         let username = request.username
         let now = clock.now()
         let name = try await storage.write { store -> String in
@@ -129,30 +125,10 @@ extension RequestHandler {
         return HandlerOutcome(Ok(), for: context)
     }
 
-    /// Refuses what a suspended student may not do while suspended.
-    func refuseIfSuspended(_ user: AuthenticatedUser, from what: String) async throws {
-        let now = clock.now()
-        if let suspension = try await storage.read({ store in try store.suspension(userID: user.id, now: now) }) {
-            throw Self.suspended(suspension, from: what, now: now)
-        }
-    }
-
-    /// The refusal a suspended student gets: what, until when, and why.
-    static func suspended(_ suspension: Suspension, from what: String, now: Int64) -> ErrorMessage {
-        ErrorMessage(code: .forbidden, message: "you are suspended from \(what) until \(utc(suspension.until)) "
-                     + "(in \(PostingQuota.wait(suspension.until - now))): \(suspension.reason); you can still log in and open snaps")
-    }
-
     /// Admins are not suspended: their right is taken away first.
     static func checkSuspendable(_ name: String, isAdmin: Bool) throws {
         guard !isAdmin else {
             throw ErrorMessage(code: .invalidArgument, message: "\(name) is an admin; take away the admin right first (snapshare admin demote \(name))")
         }
-    }
-
-    /// A time for people, in UTC: `2026-12-09 18:00 UTC`.
-    static func utc(_ milliseconds: Int64) -> String {
-        let text = Date(timeIntervalSince1970: Double(milliseconds) / 1000).formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false))
-        return text.prefix(10) + " " + text.dropFirst(11).prefix(5) + " UTC"
     }
 }

@@ -1,9 +1,12 @@
 import Wire
 
 /// Favorite movies: each user's own list, kept on the server (docs/PROTOCOL.md 5.6).
-extension RequestHandler {
-    func addMovie(_ request: AddMovie, _ context: RequestContext) async throws -> HandlerOutcome {
-        let user = try requireUser(context)
+struct MovieHandlers: Sendable {
+    let storage: StorageExecutor
+    let logger: Logger
+    let clock: WallClock
+
+    func addMovie(_ request: AddMovie, _ user: AuthenticatedUser, _ context: RequestContext) async throws -> HandlerOutcome {
         let movie = MovieRecord(title: try MovieInput.normalizedTitle(request.movie.title).get(),
                                 genre: try MovieInput.normalizedGenre(request.movie.genre).get(),
                                 sales: try MovieInput.validatedSales(request.movie.sales).get())
@@ -18,55 +21,45 @@ extension RequestHandler {
             return try store.addMovie(movie, userID: user.id, at: now)
         }
         logger.debug("\(user.name) added a movie")
-        return HandlerOutcome(MovieResult(movie: Self.info(added)), for: context)
+        return HandlerOutcome(MovieResult(movie: MovieInfo(added)), for: context)
     }
 
-    func deleteMovie(_ request: DeleteMovie, _ context: RequestContext) async throws -> HandlerOutcome {
-        let user = try requireUser(context)
+    func deleteMovie(_ request: DeleteMovie, _ user: AuthenticatedUser, _ context: RequestContext) async throws -> HandlerOutcome {
         let title = try MovieInput.normalizedTitle(request.title).get()
         try await storage.write { store in try store.deleteMovie(title: title, userID: user.id) }
         return HandlerOutcome(Ok(), for: context)
     }
 
-    func findMovie(_ request: FindMovie, _ context: RequestContext) async throws -> HandlerOutcome {
-        let user = try requireUser(context)
+    func findMovie(_ request: FindMovie, _ user: AuthenticatedUser, _ context: RequestContext) async throws -> HandlerOutcome {
         let title = try MovieInput.normalizedTitle(request.title).get()
         guard let movie = try await storage.read({ store in try store.movie(title: title, userID: user.id) }) else {
             throw StoreError(.notFound, "no movie titled \"\(title)\"")
         }
-        return HandlerOutcome(MovieResult(movie: Self.info(movie)), for: context)
+        return HandlerOutcome(MovieResult(movie: MovieInfo(movie)), for: context)
     }
 
-    func setMovieSales(_ request: SetMovieSales, _ context: RequestContext) async throws -> HandlerOutcome {
-        let user = try requireUser(context)
+    func setMovieSales(_ request: SetMovieSales, _ user: AuthenticatedUser, _ context: RequestContext) async throws -> HandlerOutcome {
         let title = try MovieInput.normalizedTitle(request.title).get()
         let sales = try MovieInput.validatedSales(request.sales).get()
         let now = clock.now()
         let movie = try await storage.write { store in
             try store.setMovieSales(title: title, sales: sales, userID: user.id, at: now)
         }
-        return HandlerOutcome(MovieResult(movie: Self.info(movie)), for: context)
+        return HandlerOutcome(MovieResult(movie: MovieInfo(movie)), for: context)
     }
 
-    func updateMovie(_ request: UpdateMovie, _ context: RequestContext) async throws -> HandlerOutcome {
-        let user = try requireUser(context)
+    func updateMovie(_ request: UpdateMovie, _ user: AuthenticatedUser, _ context: RequestContext) async throws -> HandlerOutcome {
         let title = try MovieInput.normalizedTitle(request.title).get()
         let movie = MovieRecord(title: try MovieInput.normalizedTitle(request.movie.title).get(),
                                 genre: try MovieInput.normalizedGenre(request.movie.genre).get(),
                                 sales: try MovieInput.validatedSales(request.movie.sales).get())
         let now = clock.now()
         let updated = try await storage.write { store in try store.updateMovie(title: title, to: movie, userID: user.id, at: now) }
-        return HandlerOutcome(MovieResult(movie: Self.info(updated)), for: context)
+        return HandlerOutcome(MovieResult(movie: MovieInfo(updated)), for: context)
     }
 
-    func listMovies(_ context: RequestContext) async throws -> HandlerOutcome {
-        let user = try requireUser(context)
+    func listMovies(_ user: AuthenticatedUser, _ context: RequestContext) async throws -> HandlerOutcome {
         let movies = try await storage.read { store in try store.movies(userID: user.id) }
-        return HandlerOutcome(Movies(movies: movies.map(Self.info)), for: context)
-    }
-
-    static func info(_ movie: MovieRecord) -> MovieInfo {
-        // Stored sales are never negative (a CHECK constraint), so the conversion is exact.
-        MovieInfo(title: movie.title, genre: movie.genre, sales: UInt64(max(0, movie.sales)))
+        return HandlerOutcome(Movies(movies: movies.map(MovieInfo.init)), for: context)
     }
 }

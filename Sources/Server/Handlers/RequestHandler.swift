@@ -2,46 +2,23 @@ import Foundation
 import Wire
 import Posix
 
-/// Turns one request frame into one reply: decode, check identity and input, run the storage
-/// work, encode. Handlers never touch sockets; storage never sees frames.
+/// Answers one request frame through its route (`RequestTable`): the route decodes it, admits
+/// its sender and calls its handler among `Handlers`; here, in one place for every request, the
+/// handler runs where its route says, any error becomes an Error reply, the outcome is counted in
+/// the metrics and, when the route records it, written to the audit log. Handlers never touch
+/// sockets; storage never sees frames.
 public final class RequestHandler: Sendable {
+    let handlers: Handlers
+    /// Where audit entries are written.
     let storage: StorageExecutor
-    let configuration: ServerConfiguration
-    /// What a reload changes while the server runs (the class code, the snaps' lifetime).
-    let settings: LiveSettings
-    let changes: ChangeVersion
-    /// Wrong passwords, per name and address, per address, and per name.
-    let logins: LoginThrottle
-    /// Wrong class codes at registration, per address and server-wide.
-    let classCodes: LoginThrottle
-    /// Wrong passwords from devices that logged in before: each device's own budget.
-    let deviceLogins: LoginThrottle
-    let passwords: PasswordWork
     let metrics: ServerMetrics
     let logger: Logger
     let clock: WallClock
     let executor: ThreadPoolExecutor
-    /// The album lifecycle: pins, their downloads, New Collection, Random Pin (see PinHandlers).
-    let albums: Albums
-    /// Raised with every snap posted (see `ImageCeiling`).
-    let imageCeiling: ImageCeiling
-    /// Hot images for photo and snap replies (see `ImageCache`).
-    let images: ImageCache
 
-    public init(storage: StorageExecutor, configuration: ServerConfiguration, metrics: ServerMetrics,
-                logger: Logger, albums: Albums, changes: ChangeVersion = ChangeVersion(), imageCeiling: ImageCeiling = ImageCeiling(),
-                clock: WallClock = .system) {
+    init(handlers: Handlers, storage: StorageExecutor, metrics: ServerMetrics, logger: Logger, clock: WallClock) {
+        self.handlers = handlers
         self.storage = storage
-        self.imageCeiling = imageCeiling
-        self.images = ImageCache(capacityBytes: configuration.imageCacheBytes)
-        self.albums = albums
-        self.configuration = configuration
-        self.settings = LiveSettings(configuration)
-        self.changes = changes
-        self.logins = LoginThrottle(kind: "login", policy: configuration.loginThrottle)
-        self.classCodes = LoginThrottle(kind: "class-code", policy: configuration.classCodeThrottle)
-        self.deviceLogins = LoginThrottle(kind: "login-device", policy: configuration.deviceLoginThrottle)
-        self.passwords = PasswordWork()
         self.metrics = metrics
         self.logger = logger
         self.clock = clock
@@ -54,78 +31,51 @@ public final class RequestHandler: Sendable {
     deinit { executor.shutdown() }
 
     /// Answers a request whose route runs on the event loop, on the calling thread.
-    func answerInline(_ route: RequestRoute, _ frame: Frame, context: RequestContext) -> HandlerOutcome {
+    func answerInline(_ route: RequestRoute, _ request: IncomingRequest) -> HandlerOutcome {
         guard case .inline(let body) = route.run else { preconditionFailure("\(route.request) is not answered inline") }
-        let completion = measured(route)
+        let started = MonotonicClock.nanoseconds()
         let note = AuditNote()
-        let outcome: HandlerOutcome
-        do { outcome = try body(self, frame, context, note) } catch { outcome = failure(error, context) }
-        completion(outcome)
-        audit(route, note, context, outcome)
-        return outcome
+        return finished(route, request, note, started, Result { try body(handlers, request, note) })
     }
 
     /// Answers a request whose route runs in storage or on the handler threads; `completion`
     /// runs on some other thread, once. An admin request its route records is recorded in the
     /// audit log before its reply goes out.
-    func handle(_ route: RequestRoute, _ frame: Frame, context: RequestContext,
-                completion reply: @escaping @Sendable (HandlerOutcome) -> Void) {
-        let measure = measured(route)
+    func handle(_ route: RequestRoute, _ request: IncomingRequest, completion reply: @escaping @Sendable (HandlerOutcome) -> Void) {
+        let started = MonotonicClock.nanoseconds()
         let note = AuditNote()
-        let completion: @Sendable (HandlerOutcome) -> Void = { [self] outcome in
-            measure(outcome)
-            audit(route, note, context, outcome)
-            reply(outcome)
+        let completion: @Sendable (Result<HandlerOutcome, any Error>) -> Void = { [self] result in
+            reply(finished(route, request, note, started, result))
         }
         switch route.run {
         case .inline(let body):
-            completion((try? body(self, frame, context, note)) ?? failure(ErrorMessage(code: .internalError, message: "internal server error"), context))
+            completion(Result { try body(handlers, request, note) })
         case .job(let start):
-            do { try start(self, frame, context, note, completion) } catch { completion(failure(error, context)) }
+            do { try start(handlers, request, note, completion) } catch { completion(.failure(error)) }
         case .async(let body):
             Task(executorPreference: executor) {
-                let outcome: HandlerOutcome
+                let result: Result<HandlerOutcome, any Error>
                 do {
-                    outcome = try await body(self, frame, context, note)
+                    result = .success(try await body(self.handlers, request, note))
                 } catch {
-                    outcome = self.failure(error, context)
+                    result = .failure(error)
                 }
-                completion(outcome)
+                completion(result)
             }
         }
     }
 
-    /// Starts the clock on a request of `route`; the returned closure counts its outcome and
-    /// latency in the metrics, once the reply is known.
-    private func measured(_ route: RequestRoute) -> @Sendable (HandlerOutcome) -> Void {
-        let started = MonotonicClock.nanoseconds()
-        return { [metrics] outcome in
-            metrics.requestCompleted(route.request, result: outcome.result, nanoseconds: MonotonicClock.nanoseconds() &- started)
+    /// The end of every request: an error mapped to its reply, the outcome and latency counted,
+    /// and the audit entry its route declares recorded.
+    private func finished(_ route: RequestRoute, _ request: IncomingRequest, _ note: AuditNote, _ started: UInt64,
+                          _ result: Result<HandlerOutcome, any Error>) -> HandlerOutcome {
+        let outcome = switch result {
+        case .success(let outcome): outcome
+        case .failure(let error): failure(error, request.context)
         }
-    }
-
-    /// Refuses a request its sender may not make: `AUTH_REQUIRED` before login, `FORBIDDEN` for
-    /// an admin request from someone else, `PASSWORD_CHANGE_REQUIRED` for anything but changing a
-    /// one-time password (or leaving). The one place these rules live (see `RequestTable`).
-    func admit(_ audience: RequestRoute.Audience, _ type: MessageType, _ context: RequestContext) throws {
-        switch audience {
-        case .anyone: return
-        case .user: _ = try requireUser(context)
-        case .admin: _ = try requireAdmin(context)
-        }
-        if context.user?.mustChangePassword == true, !Self.allowedBeforePasswordChange.contains(type) {
-            throw ErrorMessage(code: .passwordChangeRequired,
-                               message: "your password is a one-time password from your instructor; choose your own first: snapshare passwd")
-        }
-    }
-
-    /// What a user with a one-time password may do.
-    static let allowedBeforePasswordChange: Set<MessageType> = [.changePassword, .whoAmI, .logout, .ping, .poll]
-
-    /// Poll: the user's change version, compared with the one the client knows.
-    func poll(_ request: Poll, _ context: RequestContext) -> HandlerOutcome {
-        let version = changes.current(for: context.user?.id ?? 0)
-        return HandlerOutcome(PollResult(version: version, changed: version != request.knownVersion), for: context)
+        metrics.requestCompleted(route.request, result: outcome.result, nanoseconds: MonotonicClock.nanoseconds() &- started)
+        audit(route, note, request, outcome)
+        return outcome
     }
 
     /// Maps any error to an Error frame; internal details go to the log, not to the client.
@@ -164,21 +114,11 @@ public final class RequestHandler: Sendable {
         }
     }
 
-    /// A wire id as a storage id; ids past Int64's range cannot exist, so they get the same
-    /// `notFound` as a missing row.
-    static func storageID(_ id: UInt64, orThrow notFound: @autoclosure () -> any Error) throws -> Int64 {
-        guard let value = Int64(exactly: id) else { throw notFound() }
-        return value
-    }
-
-    func requireUser(_ context: RequestContext) throws -> AuthenticatedUser {
-        guard let user = context.user else { throw ErrorMessage(code: .authRequired, message: "log in first") }
-        return user
-    }
-
-    func requireAdmin(_ context: RequestContext) throws -> AuthenticatedUser {
-        let user = try requireUser(context)
-        guard user.isAdmin else { throw ErrorMessage(code: .forbidden, message: "this command is for admins") }
-        return user
+    static func errorMessage(for error: AlbumError) -> ErrorMessage {
+        switch error {
+        case .tooManyPins: ErrorMessage(code: .invalidArgument, message: error.message)
+        case .noPin: ErrorMessage(code: .notFound, message: error.message)
+        case .busy: ErrorMessage(code: .albumBusy, message: error.message)
+        }
     }
 }

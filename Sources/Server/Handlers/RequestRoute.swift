@@ -1,8 +1,9 @@
 import Wire
 
 /// Everything the server knows about one kind of request, declared once in `RequestTable`:
-/// its message and reply types, who may send it and what the audit log records of it, where it
-/// runs, whether it is a barrier, how large its reply can get, and the handler that answers it.
+/// its message and reply types, who may send it and what the audit log records of it (its
+/// `RouteAccess`), where it runs, whether it is a barrier, how large its reply can get, and the
+/// handler that answers it, which is given the caller the route admitted.
 struct RequestRoute: Sendable {
     /// Who may send the request.
     enum Audience: Sendable {
@@ -37,12 +38,13 @@ struct RequestRoute: Sendable {
         case kdf
     }
 
-    /// How the handler is called, by venue. The route fills in the request's `AuditNote` as it
-    /// decodes it.
+    /// How the handler is called, by venue: the route decodes the request, admits its sender
+    /// and fills in its `AuditNote`, then calls the handler among `Handlers`.
     enum Run: Sendable {
-        case inline(@Sendable (RequestHandler, Frame, RequestContext, AuditNote) throws -> HandlerOutcome)
-        case job(@Sendable (RequestHandler, Frame, RequestContext, AuditNote, @escaping @Sendable (HandlerOutcome) -> Void) throws -> Void)
-        case async(@Sendable (RequestHandler, Frame, RequestContext, AuditNote) async throws -> HandlerOutcome)
+        case inline(@Sendable (Handlers, IncomingRequest, AuditNote) throws -> HandlerOutcome)
+        case job(@Sendable (Handlers, IncomingRequest, AuditNote,
+                            @escaping @Sendable (Result<HandlerOutcome, any Error>) -> Void) throws -> Void)
+        case async(@Sendable (Handlers, IncomingRequest, AuditNote) async throws -> HandlerOutcome)
     }
 
     let request: MessageType
@@ -58,75 +60,56 @@ struct RequestRoute: Sendable {
     let replySize: ReplySize
     let run: Run
 
-    private init<Request>(_ access: RouteAccess<Request>, reply: MessageType, venue: Venue, isBarrier: Bool = false,
-                          replySize: ReplySize, run: Run) {
+    private init<Request, Caller>(_ access: RouteAccess<Request, Caller>, reply: MessageType, venue: Venue, isBarrier: Bool = false,
+                                  replySize: ReplySize, run: Run) {
         request = Request.type
         self.reply = reply
         audience = access.audience
-        audit = access.audit?.kind
+        audit = access.audit
         self.venue = venue
         self.isBarrier = isBarrier
         self.replySize = replySize
         self.run = run
     }
+
+    /// What a user with a one-time password may do.
+    static let allowedBeforePasswordChange: Set<MessageType> = [.changePassword, .whoAmI, .logout, .ping, .poll]
 }
 
 extension RequestRoute {
     /// A route answered on the event loop.
-    static func inline<Request: WireMessage, Reply: WireMessage>(
-        _ request: Request.Type, _ reply: Reply.Type, _ access: RouteAccess<Request>,
-        _ body: @escaping @Sendable (RequestHandler, Request, RequestContext) throws -> HandlerOutcome
+    static func inline<Request: WireMessage, Reply: WireMessage, Caller: Sendable>(
+        _ request: Request.Type, _ reply: Reply.Type, _ access: RouteAccess<Request, Caller>,
+        _ body: @escaping @Sendable (Handlers, Request, Caller, RequestContext) throws -> HandlerOutcome
     ) -> RequestRoute {
-        RequestRoute(access, reply: Reply.type, venue: .eventLoop, replySize: .small, run: .inline { handler, frame, context, note in
-            let request = try access.admit(frame, context, handler, note)
-            return try note.guarding { try body(handler, request, context) }
+        RequestRoute(access, reply: Reply.type, venue: .eventLoop, replySize: .small, run: .inline { handlers, incoming, note in
+            let (request, caller) = try access.admit(incoming, note)
+            return try note.guarding { try body(handlers, request, caller, incoming.context) }
         })
     }
 
     /// A route answered by one storage job whose completion carries the reply.
-    static func job<Request: WireMessage, Reply: WireMessage>(
-        _ request: Request.Type, _ reply: Reply.Type, _ access: RouteAccess<Request>, on venue: Venue, replySize: ReplySize,
-        _ body: @escaping @Sendable (RequestHandler, Request, RequestContext, @escaping @Sendable (HandlerOutcome) -> Void) throws -> Void
+    static func job<Request: WireMessage, Reply: WireMessage, Caller: Sendable>(
+        _ request: Request.Type, _ reply: Reply.Type, _ access: RouteAccess<Request, Caller>, on venue: Venue, replySize: ReplySize,
+        _ body: @escaping @Sendable (Handlers, Request, Caller, RequestContext,
+                                     @escaping @Sendable (Result<HandlerOutcome, any Error>) -> Void) throws -> Void
     ) -> RequestRoute {
-        RequestRoute(access, reply: Reply.type, venue: venue, replySize: replySize, run: .job { handler, frame, context, note, completion in
-            let request = try access.admit(frame, context, handler, note)
-            try note.guarding { try body(handler, request, context, completion) }
+        RequestRoute(access, reply: Reply.type, venue: venue, replySize: replySize, run: .job { handlers, incoming, note, completion in
+            let (request, caller) = try access.admit(incoming, note)
+            try note.guarding { try body(handlers, request, caller, incoming.context, completion) }
         })
     }
 
     /// A route answered on the handler threads.
-    static func handled<Request: WireMessage, Reply: WireMessage>(
-        _ request: Request.Type, _ reply: Reply.Type, _ access: RouteAccess<Request>, on venue: Venue = .handlers,
+    static func handled<Request: WireMessage, Reply: WireMessage, Caller: Sendable>(
+        _ request: Request.Type, _ reply: Reply.Type, _ access: RouteAccess<Request, Caller>, on venue: Venue = .handlers,
         barrier: Bool = false, replySize: ReplySize = .small,
-        _ body: @escaping @Sendable (RequestHandler, Request, RequestContext) async throws -> HandlerOutcome
+        _ body: @escaping @Sendable (Handlers, Request, Caller, RequestContext) async throws -> HandlerOutcome
     ) -> RequestRoute {
-        RequestRoute(access, reply: Reply.type, venue: venue, isBarrier: barrier, replySize: replySize, run: .async { handler, frame, context, note in
-            let request = try access.admit(frame, context, handler, note)
-            return try await note.guarding { try await body(handler, request, context) }
-        })
-    }
-}
-
-/// Who may send a request of type `Request`, and for an admin request what the audit log records
-/// of it: the two are one declaration, so an admin route cannot leave its audit out (`.admin`
-/// takes an `AdminAudit`, and there is no other way to name the admin audience).
-struct RouteAccess<Request: WireMessage>: Sendable {
-    let audience: RequestRoute.Audience
-    let audit: AdminAudit<Request>?
-
-    /// Any connection past Hello.
-    static var anyone: RouteAccess { RouteAccess(audience: .anyone, audit: nil) }
-    /// A logged-in user.
-    static var user: RouteAccess { RouteAccess(audience: .user, audit: nil) }
-    /// An admin, with what the audit log records of the request.
-    static func admin(_ audit: AdminAudit<Request>) -> RouteAccess { RouteAccess(audience: .admin, audit: audit) }
-
-    /// Decodes the request (malformed is fatal), notes what its audit entry is to say (the one
-    /// decode serves the handler and the audit), then lets it through only for its audience.
-    func admit(_ frame: Frame, _ context: RequestContext, _ handler: RequestHandler, _ note: AuditNote) throws -> Request {
-        let request: Request = try frame.decode(version: context.protocolVersion)
-        if let audit { note.set(Request.type, readsOnly: audit.readsOnly(request)) { outcome in audit.target(request, context, outcome) } }
-        try handler.admit(audience, Request.type, context)
-        return request
+        let run = RequestRoute.Run.async { handlers, incoming, note in
+            let (request, caller) = try access.admit(incoming, note)
+            return try await note.guarding { try await body(handlers, request, caller, incoming.context) }
+        }
+        return RequestRoute(access, reply: Reply.type, venue: venue, isBarrier: barrier, replySize: replySize, run: run)
     }
 }

@@ -1,10 +1,19 @@
 import Wire
-import Crypto
-import Imaging
 
-extension RequestHandler {
-    func listFeeds(_ context: RequestContext) async throws -> HandlerOutcome {
-        let user = try requireUser(context)
+/// What a user reads of the feeds: whether anything changed (Poll), the feeds, a feed's snaps,
+/// and who opened a snap.
+struct SnapHandlers: Sendable {
+    let storage: StorageExecutor
+    let changes: ChangeVersion
+    let clock: WallClock
+
+    /// Poll: the user's change version, compared with the one the client knows.
+    func poll(_ request: Poll, _ user: AuthenticatedUser, _ context: RequestContext) -> HandlerOutcome {
+        let version = changes.current(for: user.id)
+        return HandlerOutcome(PollResult(version: version, changed: version != request.knownVersion), for: context)
+    }
+
+    func listFeeds(_ user: AuthenticatedUser, _ context: RequestContext) async throws -> HandlerOutcome {
         let now = clock.now()
         let feeds = try await storage.read { store in try store.feedSummaries(viewerID: user.id, now: now) }
         return HandlerOutcome(Feeds(feeds: feeds.map {
@@ -12,8 +21,7 @@ extension RequestHandler {
         }), for: context)
     }
 
-    func listSnaps(_ request: ListSnaps, _ context: RequestContext) async throws -> HandlerOutcome {
-        let user = try requireUser(context)
+    func listSnaps(_ request: ListSnaps, _ user: AuthenticatedUser, _ context: RequestContext) async throws -> HandlerOutcome {
         // Read the version first: a change racing with the listing then shows up as "changed"
         // on the next poll instead of being missed.
         let version = changes.current(for: user.id)
@@ -32,83 +40,23 @@ extension RequestHandler {
             guard !rejected.isEmpty else { return live }
             return (live + rejected).sorted { ($0.postedAt, $0.id) > ($1.postedAt, $1.id) }
         }
-        return HandlerOutcome(Snaps(version: version, snaps: listings.map(Self.info)), for: context)
-    }
-
-    func postSnap(_ request: PostSnap, _ context: RequestContext) async throws -> HandlerOutcome {
-        let user = try requireUser(context)
-        let feedName = try InputRules.normalizedFeedName(request.feed).get()
-        let header = try validateImage(request.image)
-        let now = clock.now()
-        let snap = NewSnap(
-            feedID: 0, posterID: user.id, image: request.image, sha256: SHA256.hash(request.image),
-            format: header.format, width: header.width, height: header.height,
-            postedAt: now, expiresAt: now + settings.snapTTLMilliseconds,
-            awaitingApproval: !user.isAdmin && settings.moderation == .queue)
-        imageCeiling.noteStored(request.image.count)
-        let quota = user.isAdmin ? nil : PostingQuota(configuration)
-        let listing = try await storage.write { store -> SnapListing in
-            if let suspension = try store.suspension(userID: user.id, now: now) { throw Self.suspended(suspension, from: "posting", now: now) }
-            var stored = snap
-            stored.feedID = try store.requireFeed(named: feedName).id
-            if let quota {
-                // Held until the commit: this student's posts on other instances wait, so none slips past.
-                try store.lockUser(id: user.id)
-                let usage = try store.postingUsage(posterID: user.id, since: now - PostingQuota.window)
-                if let refusal = quota.refusal(for: usage, imageBytes: request.image.count, now: now) { throw refusal }
-            }
-            var listing = try store.insertSnap(stored)
-            if stored.awaitingApproval { listing.status = .pending }
-            return listing
-        }
-        changes.bump()
-        metrics.snapPosted(bytes: request.image.count)
-        logger.info("\(user.name) posted snap \(listing.id) to \(listing.feedName) (\(listing.byteCount) bytes)"
-                    + (listing.status == .pending ? ", awaiting approval" : ""))
-        return HandlerOutcome(SnapPosted(snap: Self.info(listing)), for: context)
+        return HandlerOutcome(Snaps(version: version, snaps: listings.map(SnapInfo.init)), for: context)
     }
 
     /// Who opened a snap: for its poster and for admins.
-    func snapViews(_ request: GetSnapViews, _ context: RequestContext) async throws -> HandlerOutcome {
-        let user = try requireUser(context)
-        let id = try Self.storageID(request.snapID, orThrow: Self.noSnap(request.snapID))
+    func snapViews(_ request: GetSnapViews, _ user: AuthenticatedUser, _ context: RequestContext) async throws -> HandlerOutcome {
+        let id = try StoredID.snap(request.snapID)
         let now = clock.now()
         let (listing, viewers) = try await storage.read { store -> (SnapListing, [SnapViewerRecord]) in
-            guard let listing = try store.snapListing(id: id, viewerID: user.id, now: now) else { throw Self.noSnap(request.snapID) }
+            guard let listing = try store.snapListing(id: id, viewerID: user.id, now: now) else { throw StoredID.noSnap(request.snapID) }
             guard listing.posterID == user.id || user.isAdmin else {
                 throw ErrorMessage(code: .forbidden, message: "only the poster of snap \(id) and admins see who opened it")
             }
             return (listing, try store.snapViewers(snapID: id))
         }
-        var info = Self.info(listing)
+        var info = SnapInfo(listing)
         info.openedCount = UInt32(clamping: viewers.count)
         return HandlerOutcome(SnapViews(snap: info, viewers: viewers.map { SnapViewer(username: $0.name, viewedAt: $0.viewedAt) }),
                               for: context)
-    }
-
-    /// Checks a posted image all the way through: its size and header, then every row of its
-    /// data (without keeping pixels), so a viewer never spends their one view on an image their
-    /// client cannot draw. Runs on a handler thread: a ~100 KB image costs a few hundred µs.
-    func validateImage(_ bytes: [UInt8]) throws -> ImageHeader {
-        let limits = configuration.imageLimits
-        do {
-            return try ImageCodec.verify(bytes, limits: limits)
-        } catch {
-            switch error {
-            case .tooManyBytes: throw ErrorMessage(code: .imageTooLarge, message: error.description)
-            case .dimensionsTooLarge: throw ErrorMessage(code: .imageDimensionsTooLarge, message: error.description)
-            case .notAnImage: throw ErrorMessage(code: .unsupportedImage, message: "only PNG and JPEG images are accepted: \(error.description)")
-            // Incomplete or damaged data, with the codec's reason ("PNG: IDAT: CRC error").
-            default: throw ErrorMessage(code: .unsupportedImage, message: error.description)
-            }
-        }
-    }
-
-    static func info(_ listing: SnapListing) -> SnapInfo {
-        SnapInfo(id: UInt64(listing.id), feed: listing.feedName, poster: listing.posterName, postedAt: listing.postedAt,
-                 expiresAt: listing.expiresAt, state: listing.status,
-                 imageKind: listing.format, byteCount: UInt32(clamping: listing.byteCount),
-                 width: UInt32(clamping: listing.width), height: UInt32(clamping: listing.height),
-                 openedCount: UInt32(clamping: listing.openedCount), note: listing.note)
     }
 }

@@ -51,25 +51,6 @@ public struct HandlerOutcome: Sendable {
     }
 }
 
-/// What a handler knows about the request's connection.
-public struct RequestContext: Sendable {
-    public var requestID: UInt32
-    public var user: AuthenticatedUser?
-    /// The peer's IP address as text (`203.0.113.7`, `2001:db8::1`), for throttles and logs.
-    public var peerAddress: String
-    /// The protocol version of the connection: the request was read, and its reply is written,
-    /// in this version's layout.
-    public var protocolVersion: UInt16
-    /// The connection's export under way, which its pictures' audit entries depend on (nil
-    /// outside a connection).
-    var exports: ExportCoverage?
-
-    public init(requestID: UInt32, user: AuthenticatedUser?, peerAddress: String = "",
-                protocolVersion: UInt16 = ProtocolConstants.current) {
-        self.requestID = requestID; self.user = user; self.peerAddress = peerAddress; self.protocolVersion = protocolVersion
-    }
-}
-
 /// A change to the access of connections other than the one that asked, applied by the
 /// connection layer on every live connection before the reply goes out.
 public enum AccessChange: Sendable, Equatable {

@@ -43,7 +43,7 @@ extension ServerCommandLine {
     /// `admin roster [--json]`: every roster name, who claimed it and where it stands.
     static func roster(_ parsed: ParsedCommand, _ action: OfflineAction) throws -> Int32 {
         action.target = "the roster"
-        let members = try Backup.source(for: action.store).rosterMembers().map(RequestHandler.rosterMember)
+        let members = try Backup.source(for: action.store).rosterMembers().map(RosterMember.init)
         if parsed.flag("--json") {
             print(RosterReport.json(members))
         } else {

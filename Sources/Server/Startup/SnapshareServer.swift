@@ -16,9 +16,13 @@ public final class SnapshareServer: @unchecked Sendable {
     /// The fingerprints of the chain being served, for the start-up lines.
     public private(set) var servedChain: CertificateChainFile?
     private let storage: StorageExecutor
-    /// What Poll reports, fed by other instances through PostgreSQL when there are any.
     private let core: ServerCore
     private let handler: RequestHandler
+    /// What a reload changes while the server runs (the class code, the snaps' lifetime…), read
+    /// by the handlers at each request.
+    private let settings: LiveSettings
+    /// What Poll reports, fed by other instances through PostgreSQL when there are any.
+    private let changes: ChangeVersion
     /// The expiry purge's thread, started once serving has started.
     private var purgeTask: PeriodicTask?
     /// The scheduled backups' thread, with `--backup-dir`.
@@ -65,9 +69,11 @@ public final class SnapshareServer: @unchecked Sendable {
                                  leaseScanInterval: .milliseconds(configuration.albumLeaseScanMilliseconds))
         // With PostgreSQL, the feed that carries changes between instances: its thread starts last
         // of all that can fail, so a start that fails leaves none behind.
-        let changes = ChangeVersion(feed: configuration.database.map { PostgresChangeFeed(conninfo: $0, logger: logger) })
-        handler = RequestHandler(storage: storage, configuration: configuration, metrics: metrics, logger: logger, albums: albums,
-                                 changes: changes, imageCeiling: ceiling, clock: clock)
+        changes = ChangeVersion(feed: configuration.database.map { PostgresChangeFeed(conninfo: $0, logger: logger) })
+        settings = LiveSettings(configuration)
+        let handlers = Handlers(storage: storage, configuration: configuration, settings: settings, changes: changes, albums: albums,
+                                imageCeiling: ceiling, metrics: metrics, logger: logger, clock: clock)
+        handler = RequestHandler(handlers: handlers, storage: storage, metrics: metrics, logger: logger, clock: clock)
         core = try ServerCore(configuration: configuration, tlsContext: served.context, handler: handler, storage: storage,
                               imageCeiling: ceiling, metrics: metrics, logger: logger)
     }
@@ -161,8 +167,8 @@ public final class SnapshareServer: @unchecked Sendable {
             logger.info("reload: log level \(logger.level.name) -> \(new.logLevel.name)")
             logger.level = new.logLevel
         }
-        let lifetimeChanged = new.snapTTLMilliseconds != handler.settings.snapTTLMilliseconds
-        handler.settings.update(from: new)
+        let lifetimeChanged = new.snapTTLMilliseconds != settings.snapTTLMilliseconds
+        settings.update(from: new)
         if lifetimeChanged { applySnapLifetime(new.snapTTLMilliseconds) }
         let applied = changedOptions.intersection(ServerCommandLine.reloadableOptions).sorted()
         let waiting = changedOptions.subtracting(ServerCommandLine.reloadableOptions).sorted()
@@ -187,7 +193,7 @@ public final class SnapshareServer: @unchecked Sendable {
         backupTask?.stop()
         backupTask = nil
         albums.shutdown()
-        handler.changes.stop()
+        changes.stop()
         core.stop()
         metricsListener?.stop()
         storage.shutdown()

@@ -107,6 +107,31 @@ struct AccountLifecycleTests {
         #expect(done.contains("Password changed") && done.contains("exit=0"), "\(done)")
     }
 
+    @Test("a password stored at another cost is stored again at today's by the next login, and a one-time password stays one-time")
+    func aLoginRehashesAPasswordOfAnotherCost() throws {
+        let server = try TestServer()
+        let store = try server.openStore()
+        let stronger = PasswordHasher(cost: .init(n: 32_768, r: 8, p: 1), minimum: .production)
+        _ = try store.createUser(name: "old", passwordHash: try stronger.hash(password: "old's password"), isAdmin: false, at: 1)
+        let roster = try store.createUser(name: "new", passwordHash: try stronger.hash(password: "one-time pass"), isAdmin: false, at: 1)
+        try store.setMustChangePassword(userID: roster.id, true)
+        let today = "scrypt$\(PasswordHasher.Cost.production.n)$\(PasswordHasher.Cost.production.r)$\(PasswordHasher.Cost.production.p)$"
+
+        let (old, oldHome) = try server.session()
+        _ = try old.login(username: "old", password: "old's password")
+        #expect(try store.user(named: "old")?.passwordHash.hasPrefix(today) == true)
+        let (again, againHome) = try server.session()
+        _ = try again.login(username: "old", password: "old's password")
+        _ = try old.feeds()
+
+        let (new, newHome) = try server.session()
+        _ = try new.login(username: "new", password: "one-time pass")
+        let rehashed = try #require(try store.user(named: "new"))
+        #expect(rehashed.passwordHash.hasPrefix(today) && rehashed.mustChangePassword)
+        #expect(clientError { _ = try new.feeds() }?.serverCode == .passwordChangeRequired)
+        withExtendedLifetime((oldHome, againHome, newHome)) {}
+    }
+
     // MARK: 2. Renames
 
     @Test("a renamed student's roster name cannot be registered by anyone, and a student can get their own name back")

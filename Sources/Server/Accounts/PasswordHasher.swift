@@ -42,18 +42,25 @@ public struct PasswordHasher: Sendable {
     static let saltLength = 16
     static let keyLength = 32
 
-    /// The cost of new hashes, and the minimum cost `verify` accepts.
+    /// The cost of new hashes.
     public let cost: Cost
+    /// The least cost `verify` accepts. When a release raises `cost`, this stays at the old one, so
+    /// the hashes stored before verify still and are made again at the new cost on the next login
+    /// (`needsRehash`).
+    public let minimum: Cost
 
     /// The production hasher.
     public init() {
         self.cost = .production
+        self.minimum = .production
     }
 
-    /// A hasher with an explicit cost (tests use a cheaper one; it must be asked for by name).
-    public init(cost: Cost) {
+    /// A hasher with an explicit cost (tests use a cheaper one; it must be asked for by name),
+    /// accepting nothing weaker than `minimum` (by default the cost itself).
+    public init(cost: Cost, minimum: Cost? = nil) {
         precondition(Self.isAcceptable(cost, minimum: nil), "scrypt cost out of bounds: \(cost)")
         self.cost = cost
+        self.minimum = minimum ?? cost
     }
 
     /// A new salted hash of `password`, encoded for storage.
@@ -67,7 +74,7 @@ public struct PasswordHasher: Sendable {
     }
 
     /// True only when `encoded` is well formed, its cost is within bounds and not below this
-    /// hasher's, and `password` derives the same key (compared in constant time).
+    /// hasher's minimum, and `password` derives the same key (compared in constant time).
     public func verify(password: String, encoded: String) -> Bool {
         let fields = encoded.split(separator: "$", omittingEmptySubsequences: false)
         guard fields.count == 6, fields[0] == "scrypt",
@@ -75,13 +82,14 @@ public struct PasswordHasher: Sendable {
               let salt = Data(base64Encoded: String(fields[4])), let expected = Data(base64Encoded: String(fields[5]))
         else { return false }
         let stored = Cost(n: n, r: r, p: p)
-        guard Self.isAcceptable(stored, minimum: cost),
+        guard Self.isAcceptable(stored, minimum: minimum),
               (8...64).contains(salt.count), (16...64).contains(expected.count) else { return false }
         return Scrypt.matches(password: password, salt: [UInt8](salt), n: stored.n, r: stored.r, p: stored.p,
                               expectedKey: [UInt8](expected), maxMemoryBytes: Self.maximumMemoryBytes)
     }
 
-    /// True when `encoded` was made with a different cost than this hasher's (rehash on login).
+    /// True when `encoded` was made with a different cost than this hasher's: the login that proves
+    /// the password stores it again at this cost (`AccountHandlers.login`).
     public func needsRehash(_ encoded: String) -> Bool {
         let fields = encoded.split(separator: "$", omittingEmptySubsequences: false)
         guard fields.count == 6 else { return true }

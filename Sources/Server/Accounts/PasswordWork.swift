@@ -22,6 +22,9 @@ final class PasswordWork: Sendable {
         }
     }
 
+    /// Whether a stored hash was made at another cost than today's (a login then stores it again).
+    func needsRehash(_ encoded: String) -> Bool { hasher.needsRehash(encoded) }
+
     /// Verifies `password` against `encoded`, or against a dummy hash when `encoded` is nil
     /// (always false then, after the same work).
     func verify(_ password: String, encoded: String?) async -> Bool {

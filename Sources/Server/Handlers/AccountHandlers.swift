@@ -119,12 +119,15 @@ struct AccountHandlers: Sendable {
         let tokenHash = SHA256.hash(Array(token.utf8))
         let issued = clock.now()
         let lifetime = sessionLifetime
+        // A hash made at another cost than today's is made again, now that the password is known.
+        let rehashed = passwords.needsRehash(user.passwordHash) ? try? await passwords.hash(password) : nil
         // The attempt ends with the session it earned, in one write (or, if that fails, as abandoned).
         do {
             try await storage.write { store in
                 try throttle.finish(attempt, .succeeded, now: issued, in: store)
                 try store.createSession(userID: user.id, tokenHash: tokenHash, at: issued, expiresAt: issued + lifetime)
                 try store.recordSignIn(userID: user.id, at: issued)
+                if let rehashed { _ = try store.rehashPassword(userID: user.id, from: user.passwordHash, to: rehashed) }
                 if let device { try store.touchDevice(tokenHash: device, at: issued) }
             }
         } catch {

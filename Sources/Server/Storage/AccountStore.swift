@@ -22,6 +22,10 @@ public protocol AccountStore: AnyObject {
     func setPasswordHash(userID: Int64, passwordHash: String) throws
     /// Records a sign-in with a password (a login or a registration) at `at`.
     func recordSignIn(userID: Int64, at: Int64) throws
+    /// The same password hashed again at today's cost: replaces `old` with `new` only while the
+    /// stored hash is still `old` (a password changed meanwhile stays), and changes nothing else
+    /// (a one-time password stays one). Returns whether it replaced it.
+    func rehashPassword(userID: Int64, from old: String, to new: String) throws -> Bool
     /// Every user with post and view counts, roster entry and state (as of `now`), by name.
     func userSummaries(now: Int64) throws -> [UserSummary]
     /// Disables or enables an account; a disable also ends its sessions and device tokens.

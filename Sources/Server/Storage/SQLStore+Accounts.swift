@@ -61,6 +61,12 @@ extension SQLStore: AccountStore {
         }
     }
 
+    public func rehashPassword(userID: Int64, from old: String, to new: String) throws -> Bool {
+        try translatingErrors("storing a password again") {
+            try sql.execute("UPDATE users SET password_hash = \(new) WHERE id = \(userID) AND password_hash = \(old)") > 0
+        }
+    }
+
     public func recordSignIn(userID: Int64, at: Int64) throws {
         try translatingErrors("recording a sign-in") {
             try sql.execute("UPDATE users SET last_sign_in_at = \(at) WHERE id = \(userID)")

@@ -10,12 +10,12 @@ import SQL
 /// Each table gets up to three rows, parents before children. Row 0 holds NULL in every column
 /// that allows it; rows 1 and 2 hold a value in every column, never the column's default, so a
 /// column a copy forgot (the target then holds its default, or refuses the row) shows. Values
-/// are tried hardest first: negative and large integers, non-ASCII text with quotes and
-/// control characters, blobs with every byte value, a 3 MiB blob in row 2 (outside keys, whose
-/// index entries have a size limit), then the literals the table's own definition names (the
-/// `IN` lists and bounds of its checks); the first one every CHECK of the table accepts is kept.
-/// A foreign key takes the parent's row of the same number (or its last). A table whose checks
-/// allow fewer distinct keys (one row by `CHECK (id = 1)`) gets fewer rows.
+/// are tried hardest first: negative and large integers, non-ASCII text with quotes and control
+/// characters (then a short plain one), blobs with every byte value, a 3 MiB blob in row 2
+/// (outside keys, whose index entries have a size limit), then the literals the table's own
+/// definition names (the `IN` lists and bounds of its checks); the first one every CHECK of the
+/// table accepts is kept. A foreign key takes the parent's row of the same number (or its last).
+/// A table whose checks allow fewer distinct keys (one row by `CHECK (id = 1)`) gets fewer rows.
 struct SchemaFiller {
     let store: SQLStore
     var connection: any SQLConnection { store.engine.connection }
@@ -96,8 +96,9 @@ struct SchemaFiller {
             let hard = [-1.0e300 - Double(row), 6.02214076e23 + Double(row), -45.678901234567 - Double(row), 63.5 - Double(row) / 4]
             return (hard + numbers).map(SQLValue.real)
         case .text:
+            // Then a short lower-case one, for checks on length or characters (a handle's).
             let hard = "Zoë's “naïve” 名前 🐕 \"quoted\"\t\\ back-slash, row \(row)"
-            return [.text(hard)] + literals.map { .text($0) }
+            return [.text(hard), .text("filled-\(row)")] + literals.map { .text($0) }
         case .blob:
             var hard = (0..<257).map { UInt8(truncatingIfNeeded: $0 * 7 + row) }
             if row == 2 && !inKey { hard = [UInt8](repeating: 0xA5, count: 3 << 20) + hard }

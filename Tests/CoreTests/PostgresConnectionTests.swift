@@ -30,6 +30,21 @@ struct PostgresConnectionTests {
         }
     }
 
+    @Test("a statement first run with NULL where a narrower integer goes runs again with a value: each set of types is prepared apart")
+    func nullThenValueInANarrowColumn() throws {
+        try Self.withDatabase { db, _ in
+            try db.executeScript("CREATE TABLE t (k bigint, state smallint, n integer)")
+            for (key, state, number) in [(Int64(1), nil, nil), (2, 3, 40_000), (3, nil, 7), (4, 5, nil)] as [(Int64, Int64?, Int64?)] {
+                try db.execute("INSERT INTO t (k, state, n) VALUES (\(key), \(state), \(number))")
+            }
+            let rows = try db.query("SELECT k, state, n FROM t ORDER BY k") { row in
+                [row.int64("k"), row.isNull("state") ? -1 : row.int64("state"), row.isNull("n") ? -1 : row.int64("n")]
+            }
+            #expect(rows == [[1, -1, -1], [2, 3, 40_000], [3, -1, 7], [4, 5, -1]])
+            #expect(db.preparedStatementCount == 5, "one per set of types the insert ran with, and the query")
+        }
+    }
+
     @Test("a primary-key conflict is told apart by SQLSTATE, and the connection stays usable")
     func uniquenessViolation() throws {
         try Self.withDatabase { db, _ in

@@ -5,82 +5,103 @@ import SQL
 /// Everything a class has, copied row by row from one store to another, ids kept: the one
 /// way data moves between engines and files (`migrate`, `backup`, `restore`).
 ///
+/// It holds no list of tables or columns: it reads them from the source database itself
+/// (`SchemaCatalog`), every table and every column, but for the few it leaves out on purpose
+/// (`leftOut`), and checks that the target's schema has the same. A column added to the schema
+/// is therefore in every backup from its first day, and one that an engine's schema lacks stops
+/// the copy before anything is written. Each column is read and written as what it holds (its
+/// declared type, agreed by both sides: PostgreSQL's booleans are SQLite's integers), NULL where
+/// the column allows it.
+///
 /// The source is read in one transaction (one snapshot, on SQLite and PostgreSQL alike) while
 /// its server may run; the target must be empty but for the three default feeds, and is written
-/// in one transaction: every table, parents first, a page of rows at a time (images a few at a
-/// time, so memory stays small); then each id counter is raised to the source's (ids are never
-/// handed out twice), and every table is counted on both sides. A count that differs commits
-/// nothing. Login throttle budgets are not copied: they only matter for minutes.
+/// in one transaction: every table, parents before children (from the foreign keys), a page of
+/// rows at a time (pages sized by the table's widest row, so images come a few at a time and
+/// memory stays small); then each id counter the source's schema has is raised to the source's
+/// (ids are never handed out twice), and every table is counted on both sides. A count that
+/// differs commits nothing.
 enum DatabaseCopy {
-    enum Kind {
-        case integer, real, text, blob, bool
-        /// An integer that may be NULL (a roster entry nobody has claimed).
-        case optionalInteger
-    }
-
-    struct Table {
-        let name: String
-        let columns: [(String, Kind)]
-        /// The SQLite order to page through it by (its primary key).
-        let order: String
-        /// Rows per page (tables of images use small pages).
-        var page = 500
-        /// Has an identity column `id` whose sequence must continue after the copied ids.
-        var identity = true
-    }
-
-    /// Parents before children, so every foreign key finds its row.
-    static let tables: [Table] = [
-        Table(name: "users", columns: [("id", .integer), ("name", .text), ("password_hash", .text), ("is_admin", .bool), ("created_at", .integer),
-                                       ("disabled", .bool), ("must_change_password", .bool), ("last_sign_in_at", .integer),
-                                       ("one_time_hash", .text)],
-              order: "id"),
-        Table(name: "sessions", columns: [("token_hash", .blob), ("user_id", .integer), ("created_at", .integer), ("expires_at", .integer),
-                                          ("last_used_at", .integer)], order: "token_hash", identity: false),
-        Table(name: "feeds", columns: [("id", .integer), ("name", .text), ("created_at", .integer)], order: "id"),
-        Table(name: "snaps", columns: [("id", .integer), ("feed_id", .integer), ("poster_id", .integer), ("posted_at", .integer),
-                                       ("expires_at", .integer), ("byte_count", .integer), ("width", .integer), ("height", .integer),
-                                       ("format", .integer), ("sha256", .blob), ("image_erased", .bool),
-                                       ("awaiting_approval", .bool)], order: "id"),
-        Table(name: "rejected_snaps", columns: [("id", .integer), ("feed_id", .integer), ("poster_id", .integer), ("posted_at", .integer),
-                                                ("expires_at", .integer), ("byte_count", .integer), ("width", .integer), ("height", .integer),
-                                                ("format", .integer), ("reason", .text), ("rejected_at", .integer)],
-              order: "id", identity: false),
-        Table(name: "snap_images", columns: [("snap_id", .integer), ("bytes", .blob)], order: "snap_id", page: 20, identity: false),
-        Table(name: "views", columns: [("snap_id", .integer), ("viewer_id", .integer), ("claimed_at", .integer)],
-              order: "snap_id, viewer_id", identity: false),
-        Table(name: "pins", columns: [("id", .integer), ("user_id", .integer), ("latitude", .real), ("longitude", .real), ("created_at", .integer)],
-              order: "id"),
-        Table(name: "albums", columns: [("pin_id", .integer), ("state", .integer), ("error", .text), ("provider", .text), ("searched", .bool),
-                                        ("page", .integer), ("pages", .integer), ("per_page", .integer), ("total", .integer),
-                                        ("generation", .integer), ("updated_at", .integer)], order: "pin_id", identity: false),
-        Table(name: "photos", columns: [("id", .integer), ("pin_id", .integer), ("position", .integer), ("state", .integer),
-                                        ("provider_photo_id", .text), ("reference", .text), ("title", .text), ("tags", .text), ("place", .text),
-                                        ("latitude", .real), ("longitude", .real), ("width", .integer), ("height", .integer),
-                                        ("byte_count", .integer), ("error", .text)], order: "id"),
-        Table(name: "photo_images", columns: [("photo_id", .integer), ("sha256", .blob), ("bytes", .blob)], order: "photo_id", page: 20,
-              identity: false),
-        Table(name: "photo_thumbnails", columns: [("photo_id", .integer), ("sha256", .blob), ("bytes", .blob)], order: "photo_id", page: 100,
-              identity: false),
-        Table(name: "map_states", columns: [("user_id", .integer), ("center_latitude", .real), ("center_longitude", .real), ("zoom", .real),
-                                            ("updated_at", .integer)], order: "user_id", identity: false),
-        Table(name: "movies", columns: [("id", .integer), ("user_id", .integer), ("title", .text), ("title_key", .text), ("genre", .text),
-                                        ("sales", .integer), ("created_at", .integer), ("updated_at", .integer)], order: "id"),
-        Table(name: "audit_log", columns: [("id", .integer), ("at", .integer), ("actor", .text), ("action", .text), ("target", .text),
-                                           ("result", .text)], order: "id"),
-        Table(name: "reports", columns: [("snap_id", .integer), ("reporter_id", .integer), ("reason", .text), ("reported_at", .integer)],
-              order: "snap_id, reporter_id", identity: false),
-        Table(name: "suspensions", columns: [("user_id", .integer), ("until", .integer), ("reason", .text), ("suspended_by", .text),
-                                             ("suspended_at", .integer)], order: "user_id", identity: false),
-        Table(name: "roster", columns: [("name", .text), ("display_name", .text), ("role", .text), ("added_at", .integer),
-                                        ("claimed_by", .optionalInteger)],
-              order: "name", identity: false),
-        Table(name: "device_tokens", columns: [("token_hash", .blob), ("user_id", .integer), ("created_at", .integer),
-                                               ("last_used_at", .integer)], order: "token_hash", identity: false),
+    /// What the copy leaves out on purpose: tables, and `table.column`s, that are not the class's
+    /// data. Everything else is copied; `SchemaCatalogTests` holds this list to both engines'
+    /// schemas (each name exists in one) and the round trip shows that nothing else is lost.
+    static let leftOut: Set<String> = [
+        // Login and class-code throttle budgets count the failures of the last minutes, against
+        // the server that saw them; a restored class starts with none.
+        "throttle_budgets",
+        // PostgreSQL's record of its own schema steps: the target's migrations wrote its own.
+        "schema_versions",
+        // One row the target's schema made already: its value is copied, not its row (below).
+        "access_epoch",
+        // An album download's lease is held by one of the source's running instances; the
+        // target's servers take the albums left downloading afresh, at once.
+        "albums.lease_owner", "albums.lease_until",
     ]
 
-    /// The tables whose `id` only ever grows.
-    static var identityTables: [String] { tables.filter(\.identity).map(\.name) }
+    /// One table as the copy moves it.
+    struct Table {
+        let name: String
+        /// Its columns but those left out, each with the kind both sides agree on.
+        let columns: [(name: String, kind: SchemaCatalog.Kind)]
+        /// The columns to page through it by: its primary key, or all of them when it has none.
+        let order: [String]
+        /// Its blob columns, whose sizes set how many rows a page holds.
+        var blobs: [String] { columns.filter { $0.kind == .blob }.map(\.name) }
+    }
+
+    /// How much a page of rows may hold, in blob bytes (at most `pageRows` rows).
+    static let pageBytes = 8 << 20
+    static let pageRows = 500
+
+    /// The tables to copy, parents first, from the two databases' own descriptions: every table
+    /// and column of the source but those left out, each of which the target must have with a
+    /// kind both agree on, and no other (the same schema version means the same tables on both
+    /// engines; anything else is a bug in one engine's schema, and nothing is copied).
+    static func plan(source: SchemaCatalog, target: SchemaCatalog) throws -> [Table] {
+        let names = source.tables.map(\.name).filter { !leftOut.contains($0) }
+        var differences: [String] = []
+        let targetNames = Set(target.tables.map(\.name).filter { !leftOut.contains($0) })
+        differences += targetNames.subtracting(names).sorted().map { "the source has no table \($0)" }
+        var tables: [String: Table] = [:]
+        for name in names {
+            let here = source[name]!
+            guard let there = target[name] else {
+                differences.append("the target has no table \(name)")
+                continue
+            }
+            func copied(_ table: SchemaCatalog.Table) -> [SchemaCatalog.Column] {
+                table.columns.filter { !leftOut.contains("\(name).\($0.name)") }
+            }
+            var columns: [(name: String, kind: SchemaCatalog.Kind)] = []
+            for column in copied(here) {
+                guard let other = there.column(column.name) else {
+                    differences.append("the target has no column \(name).\(column.name)")
+                    continue
+                }
+                guard let kind = column.kind.agreeing(with: other.kind) else {
+                    differences.append("\(name).\(column.name) is \(column.declaredType) in the source "
+                                       + "and \(other.declaredType) in the target")
+                    continue
+                }
+                guard kind.isKnown else {
+                    differences.append("\(name).\(column.name) is \(column.declaredType), which the copy cannot read")
+                    continue
+                }
+                columns.append((column.name, kind))
+            }
+            differences += copied(there).filter { here.column($0.name) == nil }.map { "the source has no column \(name).\($0.name)" }
+            if here.identity != there.identity {
+                differences.append("\(name)'s counter is \(here.identity ?? "none") in the source "
+                                   + "and \(there.identity ?? "none") in the target")
+            }
+            let order = here.primaryKey.isEmpty ? columns.map(\.name) : here.primaryKey
+            tables[name] = Table(name: name, columns: columns, order: order)
+        }
+        guard differences.isEmpty else {
+            throw StoreError(.internalError, "the source's schema and the target's differ, so nothing was copied: "
+                             + differences.joined(separator: "; "))
+        }
+        return try source.parentsFirst(names).map { tables[$0]! }
+    }
 
     /// Copies `source` into the empty `target`; returns each table's row count, equal on both
     /// sides. `counter` turns each of the source's id counters into the target's (a restore
@@ -92,8 +113,10 @@ enum DatabaseCopy {
         let into = target.engine.connection
         return try target.translatingErrors("copying") {
             try from.transaction {
-                try into.transaction {
+                let catalog = try source.engine.catalog()
+                let tables = try into.transaction {
                     try refuseNonEmpty(into)
+                    let tables = try plan(source: catalog, target: target.engine.catalog())
                     // The target's default feeds make way for the class's own (same names, its ids).
                     try into.execute("DELETE FROM feeds")
                     for table in tables {
@@ -102,12 +125,16 @@ enum DatabaseCopy {
                     }
                     let epoch = try from.queryFirst("SELECT value FROM access_epoch WHERE id = 1") { $0.int64("value") } ?? 0
                     try into.execute("UPDATE access_epoch SET value = \(epoch) WHERE id = 1")
-                    let counters = try source.engine.idCounters(of: identityTables)
+                    let identities = tables.compactMap { table in
+                        catalog[table.name]?.identity.map { SchemaCatalog.Identity(table: table.name, column: $0) }
+                    }
+                    let counters = try source.engine.idCounters(of: identities)
                     try target.engine.raiseIdCounters(counters.mapValues(counter))
-                    try checkCounts(source: from, target: into)
+                    try checkCounts(tables, source: from, target: into)
                     if let audit { try target.recordAudit(audit) }
+                    return tables
                 }
-                return try tables.map { ($0.name, try count($0, in: from)) }
+                return try tables.map { ($0.name, try count($0.name, in: from)) }
             }
         }
     }
@@ -125,37 +152,38 @@ enum DatabaseCopy {
     }
 
     private static func copy(_ table: Table, from source: any SQLConnection, to target: any SQLConnection) throws {
-        let names = SQL(raw: table.columns.map(\.0).joined(separator: ", "))
+        let names = SQL(raw: table.columns.map(\.name).joined(separator: ", "))
+        let order = SQL(raw: table.order.joined(separator: ", "))
+        let page = try rowsPerPage(table, in: source)
         var offset = 0
         while true {
             let rows = try source.query("""
-                SELECT \(names) FROM \(raw: table.name) ORDER BY \(raw: table.order) LIMIT \(table.page) OFFSET \(offset)
-                """) { row in
-                table.columns.map { name, kind -> SQLValue in
-                    switch kind {
-                    case .integer: .integer(row.int64(name))
-                    case .real: .real(row.double(name))
-                    case .text: .text(row.string(name))
-                    case .blob: .blob(row.bytes(name))
-                    case .bool: .bool(row.bool(name))
-                    case .optionalInteger: row.isNull(name) ? .null : .integer(row.int64(name))
-                    }
-                }
-            }
+                SELECT \(names) FROM \(raw: table.name) ORDER BY \(order) LIMIT \(page) OFFSET \(offset)
+                """) { row in table.columns.map { $0.kind.value($0.name, in: row) } }
             for values in rows { try target.execute("INSERT INTO \(raw: table.name) (\(names)) VALUES (\(list: values))") }
-            guard rows.count == table.page else { return }
+            guard rows.count == page else { return }
             offset += rows.count
         }
     }
 
-    private static func count(_ table: Table, in connection: any SQLConnection) throws -> Int {
-        try connection.queryFirst("SELECT count(*) AS n FROM \(raw: table.name)") { $0.int("n") } ?? 0
+    /// As many rows as fit in `pageBytes` at the table's widest row of blobs, from 1 to `pageRows`.
+    private static func rowsPerPage(_ table: Table, in source: any SQLConnection) throws -> Int {
+        guard !table.blobs.isEmpty else { return pageRows }
+        let width = SQL(raw: table.blobs.map { "coalesce(length(\($0)), 0)" }.joined(separator: " + "))
+        let widest = try source.queryFirst("SELECT coalesce(max(\(width)), 0) AS widest FROM \(raw: table.name)") {
+            $0.int64("widest")
+        } ?? 0
+        return Int(min(Int64(pageRows), max(1, Int64(pageBytes) / max(widest, 1))))
     }
 
-    private static func checkCounts(source: any SQLConnection, target: any SQLConnection) throws {
+    private static func count(_ table: String, in connection: any SQLConnection) throws -> Int {
+        try connection.queryFirst("SELECT count(*) AS n FROM \(raw: table)") { $0.int("n") } ?? 0
+    }
+
+    private static func checkCounts(_ tables: [Table], source: any SQLConnection, target: any SQLConnection) throws {
         for table in tables {
-            let here = try count(table, in: source)
-            let there = try count(table, in: target)
+            let here = try count(table.name, in: source)
+            let there = try count(table.name, in: target)
             guard here == there else {
                 throw StoreError(.internalError, "\(table.name): \(here) rows in the source but \(there) copied; nothing was committed")
             }

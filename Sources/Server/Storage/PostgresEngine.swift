@@ -88,25 +88,83 @@ final class PostgresEngine: StorageEngine {
     }
 
     /// An identity's sequence remembers the last value it gave, even when that row is gone.
-    func idCounters(of tables: [String]) throws -> [String: Int64] {
-        var counters: [String: Int64] = [:]
-        for table in tables {
-            counters[table] = try postgres.queryFirst("""
-                SELECT greatest(coalesce(pg_sequence_last_value(pg_get_serial_sequence(\(table), 'id')), 0),
-                                (SELECT coalesce(max(id), 0) FROM \(raw: table))) AS counter
+    func idCounters(of identities: [SchemaCatalog.Identity]) throws -> [SchemaCatalog.Identity: Int64] {
+        var counters: [SchemaCatalog.Identity: Int64] = [:]
+        for identity in identities {
+            counters[identity] = try postgres.queryFirst("""
+                SELECT greatest(coalesce(pg_sequence_last_value(\(sequence(of: identity))), 0),
+                                (SELECT coalesce(max(\(raw: identity.column)), 0) FROM \(raw: identity.table))) AS counter
                 """) { $0.int64("counter") } ?? 0
         }
         return counters
     }
 
-    func raiseIdCounters(_ counters: [String: Int64]) throws {
-        for (table, counter) in counters {
+    func raiseIdCounters(_ counters: [SchemaCatalog.Identity: Int64]) throws {
+        for (identity, counter) in counters {
             try postgres.execute("""
-                SELECT setval(pg_get_serial_sequence(\(table), 'id'),
-                              greatest(\(counter), coalesce(pg_sequence_last_value(pg_get_serial_sequence(\(table), 'id')), 0),
-                                       (SELECT coalesce(max(id), 0) FROM \(raw: table)), 1)) AS next
+                SELECT setval(\(sequence(of: identity)),
+                              greatest(\(counter), coalesce(pg_sequence_last_value(\(sequence(of: identity))), 0),
+                                       (SELECT coalesce(max(\(raw: identity.column)), 0) FROM \(raw: identity.table)), 1)) AS next
                 """)
         }
+    }
+
+    /// The sequence that fills an identity column, as PostgreSQL finds it.
+    private func sequence(of identity: SchemaCatalog.Identity) -> SQL {
+        "pg_get_serial_sequence(\(identity.table), \(identity.column))"
+    }
+
+    /// Every table of this connection's schema: columns from `information_schema.columns`
+    /// (generated ones left out: nothing can be written to them), a column is filled by a counter
+    /// when a sequence belongs to it (an identity, or a serial), keys and parents from
+    /// `pg_constraint`.
+    func catalog() throws -> SchemaCatalog {
+        let columns = try postgres.query("""
+            SELECT table_name::text AS table_name, column_name::text AS column_name, data_type::text AS data_type,
+                   is_nullable = 'YES' AS nullable,
+                   pg_get_serial_sequence(quote_ident(table_name::text), column_name::text) IS NOT NULL AS counted
+            FROM information_schema.columns
+            WHERE table_schema = current_schema() AND is_generated = 'NEVER'
+              AND table_name::text IN (SELECT table_name::text FROM information_schema.tables
+                                       WHERE table_schema = current_schema() AND table_type = 'BASE TABLE')
+            ORDER BY table_name, ordinal_position
+            """) { row in
+            (table: row.string("table_name"), counted: row.bool("counted"),
+             column: SchemaCatalog.Column(name: row.string("column_name"), kind: .init(postgresType: row.string("data_type")),
+                                          nullable: row.bool("nullable"), declaredType: row.string("data_type")))
+        }
+        let keys = try postgres.query("""
+            SELECT t.relname::text AS table_name, a.attname::text AS column_name
+            FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid
+                 CROSS JOIN LATERAL unnest(c.conkey) WITH ORDINALITY AS k (attnum, position)
+                 JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.attnum
+            WHERE c.contype = 'p' AND t.relnamespace = current_schema()::regnamespace
+            ORDER BY t.relname, k.position
+            """) { (table: $0.string("table_name"), column: $0.string("column_name")) }
+        let links = try postgres.query("""
+            SELECT t.relname::text AS child, c.conname::text AS name, p.relname::text AS parent,
+                   ca.attname::text AS column_name, pa.attname::text AS parent_column
+            FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid JOIN pg_class p ON p.oid = c.confrelid
+                 CROSS JOIN LATERAL unnest(c.conkey, c.confkey) WITH ORDINALITY AS k (attnum, parent_attnum, position)
+                 JOIN pg_attribute ca ON ca.attrelid = c.conrelid AND ca.attnum = k.attnum
+                 JOIN pg_attribute pa ON pa.attrelid = c.confrelid AND pa.attnum = k.parent_attnum
+            WHERE c.contype = 'f' AND t.relnamespace = current_schema()::regnamespace
+            ORDER BY t.relname, c.conname, k.position
+            """) { row in
+            (child: row.string("child"), name: row.string("name"), parent: row.string("parent"),
+             column: row.string("column_name"), parentColumn: row.string("parent_column"))
+        }
+        let foreignKeys = Dictionary(grouping: links) { "\($0.child)\u{0}\($0.name)" }.values.map { links in
+            (child: links[0].child,
+             key: SchemaCatalog.ForeignKey(columns: links.map(\.column), parent: links[0].parent, parentColumns: links.map(\.parentColumn)))
+        }
+        let byTable = Dictionary(grouping: columns, by: \.table)
+        return SchemaCatalog(tables: byTable.map { name, columns in
+            SchemaCatalog.Table(name: name, columns: columns.map(\.column),
+                                primaryKey: keys.filter { $0.table == name }.map(\.column),
+                                foreignKeys: Set(foreignKeys.filter { $0.child == name }.map(\.key)),
+                                identity: columns.first(where: \.counted)?.column.name)
+        })
     }
 }
 

@@ -1,33 +1,28 @@
 import PostgreSQL
 
 /// The PostgreSQL schema: the same tables and rules as SQLite's (Migrations/), written in
-/// PostgreSQL's terms, and numbered as SQLite's are, so one schema version means the same rows
-/// in both engines (a step that only changes how an engine stores them has its own SQL in each,
-/// or none). Versions are applied in order by whichever instance starts first, under an advisory
-/// lock, so two instances starting together apply each once; a newer database is refused.
+/// PostgreSQL's terms. Its steps are `Schema.steps`, the one list of versions for both engines,
+/// so one schema version means the same rows in both (a step that only changes how an engine
+/// stores them has its own SQL in each, or none). Versions are applied in order by whichever
+/// instance starts first, under an advisory lock, so two instances starting together apply
+/// each once; a newer database is refused.
 enum PostgresSchema {
     /// (version, summary, SQL; nil for a step with nothing to do here), oldest first. PostgreSQL
     /// starts at SQLite's version 4: its first schema was SQLite's schema at that version.
-    static let versions: [(version: Int64, summary: String, sql: String?)] = [
-        (4, "initial schema, as SQLite's version 4", version4),
-        (5, "album download leases", version5),
-        (6, "images stored uncompressed", version6),
-        (7, "login throttle budgets", version7),
-        (8, "the purge's index says NOT image_erased, as it always did here", nil),
-        (9, "device tokens", version9),
-        // SQLite's movies gained AUTOINCREMENT; an identity column never went back.
-        (10, "movie ids never reused", nil),
-        (11, "audit log", version11),
-        (12, "reports and suspensions", version12),
-        (13, "roster and account controls", version13),
-        (14, "snaps awaiting approval", version14),
-        (15, "roster claims, sign-ins and rejections", version15),
-    ]
+    static var versions: [(version: Int64, summary: String, sql: String?)] {
+        Schema.steps.compactMap { step in
+            switch step.postgres {
+            case .predates: nil
+            case .sql(let sql, let summary): (step.version, summary ?? step.sqlite.summary, sql)
+            case .nothing(let summary): (step.version, summary ?? step.sqlite.summary, nil)
+            }
+        }
+    }
 
-    static var latest: Int64 { versions.last!.version }
-
-    /// Brings the database to `latest`; refuses a database newer than this binary.
-    static func migrate(_ connection: PostgresConnection) throws {
+    /// Brings the database to `Schema.currentVersion` (tests stop at an older `target`, to make
+    /// a database as an older server left it); refuses a database newer than this binary.
+    static func migrate(_ connection: PostgresConnection, upTo target: Int64 = Schema.currentVersion) throws {
+        let latest = Schema.currentVersion
         try connection.transaction {
             _ = try connection.query("SELECT pg_advisory_xact_lock(\(raw: String(PostgresEngine.migrationLock))) AS locked") { _ in () }
             try connection.executeScript("""
@@ -42,7 +37,7 @@ enum PostgresSchema {
                 throw StoreError(.corrupt, "the database is at schema version \(current), newer than this server's "
                                  + "\(latest): upgrade snapshare-server")
             }
-            for step in versions where step.version > current {
+            for step in versions where step.version > current && step.version <= target {
                 try connection.transaction {
                     if let sql = step.sql { try connection.executeScript(sql) }
                     try connection.execute("INSERT INTO schema_versions (version, summary) VALUES (\(step.version), \(step.summary))")

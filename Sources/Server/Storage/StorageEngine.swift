@@ -37,13 +37,15 @@ protocol StorageEngine: AnyObject {
     /// Makes deleted bytes unrecoverable now (`MaintenanceStore.compact`).
     func compact() throws
 
-    /// The highest id each of `tables` has handed out: at least its largest id, more when its
-    /// newest rows were deleted (ids only ever grow).
-    func idCounters(of tables: [String]) throws -> [String: Int64]
+    /// The database's tables, columns, keys and counters, as it describes them itself.
+    func catalog() throws -> SchemaCatalog
+    /// The highest value each of `identities` has handed out: at least its largest, more when
+    /// its newest rows were deleted (ids only ever grow).
+    func idCounters(of identities: [SchemaCatalog.Identity]) throws -> [SchemaCatalog.Identity: Int64]
     /// Outside any transaction: rewrites the database so the space of deleted rows goes back to
     /// the file system (`snapshare-server compact`).
     func reclaimSpace() throws
-    /// Moves each table's counter so the next id it hands out is above the given one; never
-    /// moves a counter back.
-    func raiseIdCounters(_ counters: [String: Int64]) throws
+    /// Moves each counter so the next value it hands out is above the given one; never moves
+    /// a counter back.
+    func raiseIdCounters(_ counters: [SchemaCatalog.Identity: Int64]) throws
 }

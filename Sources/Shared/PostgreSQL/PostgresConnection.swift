@@ -5,15 +5,16 @@ import Foundation
 
 /// One libpq connection, used by one thread at a time.
 ///
-/// Statements are prepared once per connection (by their SQL text) and run with binary
+/// Statements are prepared once per connection (by their SQL text and their values' types) and run with binary
 /// parameters and binary results, so integers, doubles and `bytea` travel as they are, with no
 /// text escaping and no parsing. Rows are read by column name. `transaction` nests with
 /// savepoints, as the SQLite layer does.
 public final class PostgresConnection {
     private let handle: OpaquePointer
-    /// Prepared statements by SQL text: their server-side names.
-    private var prepared: [String: String] = [:]
-    /// How many statements this connection holds prepared (one per distinct SQL text).
+    /// Prepared statements by SQL text and parameter types: their server-side names.
+    private var prepared: [PreparedKey: String] = [:]
+    /// How many statements this connection holds prepared (one per distinct SQL text, and per
+    /// set of parameter types it was run with).
     public var preparedStatementCount: Int { prepared.count }
     private var transactionDepth = 0
     /// Run on every new connection, the first and each `reconnect`.
@@ -151,16 +152,25 @@ public final class PostgresConnection {
         return result
     }
 
+    /// A statement as prepared: its text and the types its parameters were declared with.
+    private struct PreparedKey: Hashable {
+        var sql: String
+        var types: [Oid]
+    }
+
     /// The prepared statement for `sql`, prepared now the first time, with the parameter types
-    /// of this call (a NULL leaves its type to the server).
+    /// of this call (a NULL leaves its type to the server). The types are part of the key: a
+    /// statement first run with NULL where a `smallint` goes was prepared with the server's
+    /// `smallint`, which the same text run with a value (sent as `int8`) must not reuse.
     private func statementName(_ sql: String, _ parameters: [SQLValue]) throws(PostgresError) -> String {
-        if let name = prepared[sql] { return name }
-        let name = "s\(prepared.count + 1)"
         let types = parameters.map(\.typeOID)
+        let key = PreparedKey(sql: sql, types: types)
+        if let name = prepared[key] { return name }
+        let name = "s\(prepared.count + 1)"
         guard let result = PQprepare(handle, name, sql, Int32(types.count), types) else { throw failure(nil) }
         defer { PQclear(result) }
         guard PQresultStatus(result) == PGRES_COMMAND_OK else { throw failure(result) }
-        prepared[sql] = name
+        prepared[key] = name
         return name
     }
 

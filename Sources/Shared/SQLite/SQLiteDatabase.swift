@@ -268,6 +268,15 @@ public final class SQLiteDatabase {
         try exec("PRAGMA user_version = \(version)")
     }
 
+    /// Whether `table.column` is an `INTEGER PRIMARY KEY AUTOINCREMENT`, whose high-water mark
+    /// SQLite keeps in `sqlite_sequence` (ids never handed out twice). No pragma says it, and
+    /// `sqlite_sequence` has a row only after the first insert; SQLite's own column metadata does.
+    public func isAutoincrement(table: String, column: String) throws -> Bool {
+        var autoincrement: Int32 = 0
+        try check(sqlite3_table_column_metadata(handle, "main", table, column, nil, nil, nil, nil, &autoincrement))
+        return autoincrement != 0
+    }
+
     /// `PRAGMA application_id`: which program's file this is (0 for none).
     public func applicationID() throws -> Int32 { Int32(truncatingIfNeeded: try scalar("PRAGMA application_id")) }
 

@@ -1,26 +1,49 @@
 import SQLite
 
-/// The SQLite schema's history and the code that brings a file up to date.
+/// The schema's history for both engines, and the code that brings a SQLite file up to date.
 ///
-/// The version lives in `PRAGMA user_version`. Each migration runs in its own `BEGIN IMMEDIATE`
+/// `steps` is the one declaration of the schema's versions: each says what SQLite runs
+/// (`SchemaVersionN`, in this folder) and what PostgreSQL runs (`PostgresSchema`) to reach it,
+/// so version N means the same tables, columns and rows in both, and the newest step is the
+/// version this code reads and writes on either (`currentVersion`). A new version is one more
+/// step here: the compiler asks for both engines' part.
+///
+/// SQLite keeps its version in `PRAGMA user_version`. Each migration runs in its own `BEGIN IMMEDIATE`
 /// transaction together with the version bump, so a crash leaves the file at a whole version.
 /// Migrations are append-only: a released step is never edited, a change is a new step.
 enum Schema {
-    /// Every step in order; the version of the last one is what this code expects.
-    static let migrations: [SchemaMigration] = [SchemaVersion1.migration, SchemaVersion2.migration, SchemaVersion3.migration,
-                                                 SchemaVersion4.migration, SchemaVersion5.migration, SchemaVersion6.migration,
-                                                 SchemaVersion7.migration, SchemaVersion8.migration,
-                                                 SchemaVersion9.migration, SchemaVersion10.migration,
-                                                 SchemaVersion11.migration, SchemaVersion12.migration, SchemaVersion13.migration, SchemaVersion14.migration,
-                                                 SchemaVersion15.migration]
+    /// Every step in order, each engine's part side by side.
+    static let steps: [SchemaStep] = [
+        SchemaStep(SchemaVersion1.migration, postgres: .predates),
+        SchemaStep(SchemaVersion2.migration, postgres: .predates),
+        SchemaStep(SchemaVersion3.migration, postgres: .predates),
+        SchemaStep(SchemaVersion4.migration, postgres: .sql(PostgresSchema.version4, summary: "initial schema, as SQLite's version 4")),
+        SchemaStep(SchemaVersion5.migration, postgres: .sql(PostgresSchema.version5)),
+        // SQLite's step 6 drops an index PostgreSQL never had; PostgreSQL's stores images uncompressed.
+        SchemaStep(SchemaVersion6.migration, postgres: .sql(PostgresSchema.version6, summary: "images stored uncompressed")),
+        SchemaStep(SchemaVersion7.migration, postgres: .sql(PostgresSchema.version7)),
+        SchemaStep(SchemaVersion8.migration, postgres: .nothing(summary: "the purge's index says NOT image_erased, as it always did here")),
+        SchemaStep(SchemaVersion9.migration, postgres: .sql(PostgresSchema.version9)),
+        // SQLite's movies gained AUTOINCREMENT; an identity column never went back.
+        SchemaStep(SchemaVersion10.migration, postgres: .nothing()),
+        SchemaStep(SchemaVersion11.migration, postgres: .sql(PostgresSchema.version11)),
+        SchemaStep(SchemaVersion12.migration, postgres: .sql(PostgresSchema.version12)),
+        SchemaStep(SchemaVersion13.migration, postgres: .sql(PostgresSchema.version13)),
+        SchemaStep(SchemaVersion14.migration, postgres: .sql(PostgresSchema.version14)),
+        SchemaStep(SchemaVersion15.migration, postgres: .sql(PostgresSchema.version15)),
+    ]
 
-    /// The version this code reads and writes.
-    static var currentVersion: Int64 { migrations.last?.version ?? 0 }
+    /// The version this code reads and writes, on both engines.
+    static var currentVersion: Int64 { steps.last?.version ?? 0 }
 
-    /// Brings a writer connection's file to `currentVersion`; refuses a newer file.
-    static func migrate(_ database: SQLiteDatabase) throws {
+    /// SQLite's steps in order.
+    static var migrations: [SchemaMigration] { steps.map(\.sqlite) }
+
+    /// Brings a writer connection's file to `currentVersion` (tests stop at an older `target`,
+    /// to make a file as an older server left it); refuses a newer file.
+    static func migrate(_ database: SQLiteDatabase, upTo target: Int64 = currentVersion) throws {
         precondition(!database.isReadOnly, "read-only connections never migrate")
-        for migration in migrations {
+        for migration in migrations where migration.version <= target {
             try database.transaction {
                 // Read inside the write transaction: another process may have migrated meanwhile.
                 let version = try database.userVersion()

@@ -142,12 +142,13 @@ struct AppKeyHelpTests {
         PictureCells(try ImageCodec.decode(try SampleLibrary.all()[2].bytes()))
     }
 
-    /// An app in `state` (one of `everyState`), drawn once at 80x24.
-    static func reached(_ state: String, home: TemporaryDirectory) throws -> AppModel {
+    /// An app in `state` (one of `everyState`), drawn once at 80x24; `settled`, with the
+    /// camera's first picture shown when the state is the camera's.
+    static func reached(_ state: String, home: TemporaryDirectory, settled: Bool = true) throws -> AppModel {
         if refusals.contains(state) { return refused(home: home, changed: state == "a changed certificate") }
         if let screen = states.first(where: { $0.name == state }) {
             let app = Self.app(home: home, signedIn: !state.hasPrefix("Login"))
-            reach(app, screen.keys)
+            if settled { reach(app, screen.keys) } else { for key in screen.keys { app.handle(.key(key)) } }
             _ = rows(app)
             return app
         }
@@ -248,7 +249,7 @@ struct AppKeyHelpTests {
     @Test("in every state, each key its help names is taken by the dispatch: help and dispatch read one table", arguments: everyState)
     func namedKeysAreTaken(state: String) throws {
         var homes = [TemporaryDirectory("app-home")]
-        var app = try Self.reached(state, home: homes[0])
+        var app = try Self.reached(state, home: homes[0], settled: false)
         let entries = Self.entries(app)
         let signature = Self.signature(app)
         #expect(!entries.isEmpty)
@@ -260,7 +261,7 @@ struct AppKeyHelpTests {
                 // A key that left the state: the next one starts from the state again.
                 if Self.signature(app) != signature {
                     homes.append(TemporaryDirectory("app-home"))
-                    app = try Self.reached(state, home: homes[homes.count - 1])
+                    app = try Self.reached(state, home: homes[homes.count - 1], settled: false)
                 }
             }
         }

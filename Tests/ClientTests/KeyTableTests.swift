@@ -81,4 +81,29 @@ struct KeyTableTests {
         var empty = Outer(nil)
         #expect(!lifted.handle(.key(.character("p")), on: &empty))
     }
+
+    /// A box that `x` answers and any other key closes.
+    static let box = KeyTable<Target>([
+        .init([.character("x")], "marks it") { $0.done.append("x") },
+        .init([.anyKey], "closes it") { $0.done.append("close") },
+    ])
+
+    @Test("any key takes every key, a paste and a press of any button, not the mouse moving, letting go or its wheel; after other entries the help says any other key")
+    func anyKey() {
+        func run(_ event: InputEvent) -> [String]? {
+            var target = Target()
+            return Self.box.handle(event, on: &target) ? target.done : nil
+        }
+        #expect(run(.key(.character("x"))) == ["x"])
+        for event: InputEvent in [.key(.character("q")), .key(.escape), .key(.function(3)), .key(.character("x"), .control), .paste("a"),
+                                  .unknown([0x1B, 0x5B, 0x39]), .mouse(MouseEvent(action: .press(.right), column: 1, row: 1))] {
+            #expect(run(event) == ["close"], "\(event)")
+        }
+        for action: MouseEvent.Action in [.move, .release(.left), .drag(.left), .wheelUp, .wheelDown] {
+            #expect(run(.mouse(MouseEvent(action: action, column: 1, row: 1))) == nil, "\(action)")
+        }
+        #expect(Self.box.help.map(\.keys) == ["x", "any other key"])
+        #expect(Self.box.summary == "x marks it · any other key closes it")
+        #expect(KeyTable<Target>([.init([.anyKey], "closes it") { _ in }]).summary == "any key closes it")
+    }
 }

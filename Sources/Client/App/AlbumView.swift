@@ -15,7 +15,7 @@ final class AlbumView {
     private var cursor = ListCursor(columns: AlbumView.columns)
     private var selected: Int { cursor.selected }
     /// Thumbnails decoded once, by photo id.
-    private var thumbnails: [UInt64: PictureCells] = [:]
+    private var decoded: [UInt64: PictureCells] = [:]
     private var fetching: Set<UInt64> = []
     /// The album's photos in the current vacation, as last read.
     private var visited: Set<UInt64> = []
@@ -82,13 +82,13 @@ final class AlbumView {
     private func fetchThumbnails() {
         guard let album else { return }
         let limits = app.welcome?.displayLimits ?? Welcome.largestDecoded
-        for photo in album.photos where photo.state == .ready && thumbnails[photo.id] == nil && !fetching.contains(photo.id) {
+        for photo in album.photos where photo.state == .ready && decoded[photo.id] == nil && !fetching.contains(photo.id) {
             fetching.insert(photo.id)
             app.backend.perform(retry: true, { session throws(ClientError) in
                 try Self.decode(try session.photo(photo.id, variant: .thumbnail).image, limits: limits)
             }, then: { [self] result in
                 fetching.remove(photo.id)
-                if case .success(let image) = result { thumbnails[photo.id] = PictureCells(image) }
+                if case .success(let image) = result { decoded[photo.id] = PictureCells(image) }
             })
         }
     }
@@ -114,7 +114,7 @@ final class AlbumView {
             try Self.decode(try session.photo(photo.id).image, limits: limits)
         }, then: { [self] image in
             let title = photo.title.isEmpty ? "Untitled" : photo.title
-            app.overlay = .picture(PictureCells(image), caption: "\(title) · \(photo.place) · any key closes")
+            app.overlay = PictureView.overlay(PictureCells(image), describing: "\(title) · \(photo.place)")
         })
     }
 
@@ -124,7 +124,7 @@ final class AlbumView {
         let name = Self.name(of: photo)
         app.confirm("Remove \(name) from the album of pin \(marker)? It does not come back; New Collection fetches a new set.") { [self] _, finish in
             app.request(retry: false, answering: finish, { session throws(ClientError) in try session.deletePhoto(photo.id) }, then: { [self] in
-                thumbnails[photo.id] = nil
+                decoded[photo.id] = nil
                 album?.photos.removeAll { $0.id == photo.id }
                 cursor.count = photos.count
                 app.setStatus("Removed \(name)")
@@ -145,7 +145,7 @@ final class AlbumView {
         }
         app.request(retry: false, { [pin] session throws(ClientError) in try session.newCollection(pinID: pin.id) }, then: { [self] album in
             self.album = album
-            thumbnails = [:]
+            decoded = [:]
             cursor.count = album.photos.count
             cursor.select(0)
             // Said as it is: a download that already ended is not "downloading".
@@ -211,6 +211,17 @@ final class AlbumView {
         }
     }
 
+    /// The photos' thumbnails shown, where the last layout put them: inside each cell, above its title.
+    var thumbnails: [KittyThumbnails.Placement] {
+        guard let album, album.state != .empty, !album.photos.isEmpty else { return [] }
+        return zip(cursor.visibleItems, cells).compactMap { index, box in
+            decoded[album.photos[index].id].map { KittyThumbnails.Placement(picture: $0, area: Self.inner(box)) }
+        }
+    }
+
+    /// Where a cell's thumbnail (or its loading tile) goes: all but its edges and its title's row.
+    private static func inner(_ box: Rect) -> Rect { Rect(x: box.x + 1, y: box.y, width: box.width - 2, height: box.height - 1) }
+
     func draw(into grid: inout CellGrid, area: Rect) {
         guard let album else {
             grid.write("Loading the album of pin \(marker)…", column: area.x + 1, row: area.y)
@@ -230,12 +241,11 @@ final class AlbumView {
             return
         }
         // Only the thumbnails on screen are drawn.
+        app.draw(thumbnails, into: &grid)
         for (index, box) in zip(cursor.visibleItems, cells) {
             let photo = album.photos[index]
-            let inner = Rect(x: box.x + 1, y: box.y, width: box.width - 2, height: box.height - 1)
-            if let picture = thumbnails[photo.id] {
-                app.drawThumbnail(picture, into: &grid, area: inner)
-            } else {
+            let inner = Self.inner(box)
+            if decoded[photo.id] == nil {
                 let text = photo.state == .failed ? "✗ failed" : "… loading"
                 let tile = Style(background: app.decorations.tile)
                 grid.fill(columns: inner.x..<inner.x + inner.width, rows: inner.y..<inner.y + inner.height, style: tile)

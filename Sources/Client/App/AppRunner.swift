@@ -20,11 +20,8 @@ enum AppRunner {
         }
     }
 
-    /// Every tab, for the model.
-    static func screens(_ app: AppModel) -> [AppModel.Tab: any AppScreen] {
-        [.post: PostScreen(app: app), .feeds: FeedsScreen(app: app), .map: MapScreen(app: app),
-         .vacations: VacationsScreen(app: app), .movies: MoviesScreen(app: app), .reports: ReportsScreen(app: app)]
-    }
+    /// Every tab's screen, for the model.
+    static func screens(_ app: AppModel) -> TabScreens { TabScreens(app: app) }
 
     /// `requested`: the `--pictures` protocol, nil to take the best the terminal shows; `camera`,
     /// what the Post tab's Camera tile reads (`--camera-device`). The

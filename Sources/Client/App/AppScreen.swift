@@ -4,8 +4,9 @@ import TerminalUI
 ///
 /// Its keys are one `KeyTable`: `handle` runs it and the `?` help lists it. Each frame is laid
 /// out, then drawn: `layout(in:)` is the one step that may change the screen for the frame
-/// (scrolling, and where each thing a click can hit sits, kept as the screen's state for the
-/// events that follow); `draw` only reads, like ratatui's `StatefulWidget`.
+/// (scrolling, and where each thing a click can hit sits or each thumbnail goes, kept as the
+/// screen's state for the events and the frame that follow); `draw` only reads, like ratatui's
+/// `StatefulWidget`, so drawing twice draws the same and changes nothing.
 protocol AppScreen: AnyObject {
     /// The keys the screen answers to now (they change with its mode).
     var keys: KeyTable<Self> { get }
@@ -20,6 +21,10 @@ protocol AppScreen: AnyObject {
     func layout(in area: Rect)
     /// Draws the state into `area` of `grid`, where the last layout placed it; changes nothing.
     func draw(into grid: inout CellGrid, area: Rect)
+    /// The pictures shown as thumbnails, where the last layout put them: `draw` draws them in
+    /// half blocks (`AppModel.draw(_:into:)`), or the loop sends them through the kitty protocol
+    /// (`AppModel.protocolThumbnails`).
+    var thumbnails: [KittyThumbnails.Placement] { get }
     /// Called about once a second: timers, live data.
     func tick(now: Int64)
     /// The app is closing: send what is pending (a moved map view).
@@ -31,6 +36,7 @@ extension AppScreen {
     func activate() {}
     func deactivate() {}
     func layout(in area: Rect) {}
+    var thumbnails: [KittyThumbnails.Placement] { [] }
     func tick(now: Int64) {}
     func finish() {}
 

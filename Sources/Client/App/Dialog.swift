@@ -88,13 +88,6 @@ final class Dialog {
         ])
     }
 
-    /// Takes `event`: whatever its keys do, nothing else. A mouse moving or letting go is not
-    /// an answer either.
-    func handle(_ event: InputEvent) {
-        var dialog = self
-        _ = keys.handle(event, on: &dialog)
-    }
-
     private func answer() {
         busy = true
         refusal = nil
@@ -132,8 +125,7 @@ final class Dialog {
         }
         if let refusal { lines += [.text(""), .text(refusal, errorStyle)] }
         lines.append(.text(""))
-        let answers = keys.help.filter { $0.keys != KeyTrigger.typing.name }.map { "\($0.keys) \($0.meaning)" }
-        lines.append(.text(busy ? "Sending…" : answers.joined(separator: " · ")))
+        lines.append(.text(busy ? "Sending…" : keys.summary))
         return lines
     }
 }

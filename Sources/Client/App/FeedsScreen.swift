@@ -51,7 +51,7 @@ final class FeedsScreen: AppScreen {
             app.setStatus("That snap is yours: u unsends it", isError: true)
             return
         }
-        app.askReport(snap.id)
+        app.present(.report(snap.id, app: app))
     }
 
     private func unsend() {
@@ -158,9 +158,8 @@ final class FeedsScreen: AppScreen {
 
     private func show(_ bytes: [UInt8], of snap: SnapInfo) {
         // What matters first, so that it stays in an 80-column window: r, and that closing is for good.
-        app.showSnapPicture(bytes, caption: "\(snap.poster) · \(snap.feed) · \(TimeAgo.describe(snap.postedAt, now: app.now)) · #\(snap.id) · "
-                              + "r reports it · any other key closes it for good",
-                            reportable: snap.id, status: "Opened \(snap.poster)'s snap")
+        PictureView.show(bytes, describing: "\(snap.poster) · \(snap.feed) · \(TimeAgo.describe(snap.postedAt, now: app.now)) · #\(snap.id)",
+                         reporting: snap.id, status: "Opened \(snap.poster)'s snap", app: app)
     }
 
     private func markRead(_ id: UInt64) {

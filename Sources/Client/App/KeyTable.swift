@@ -75,9 +75,20 @@ struct KeyTable<Target>: Sendable {
         return false
     }
 
-    /// The help's lines: each entry's keys and what they do.
+    /// The help's lines: each entry's keys and what they do. "Any key" after other entries is
+    /// "any other key": those entries take theirs first.
     var help: [(keys: String, meaning: String)] {
-        bindings.map { ($0.keys, $0.help) }
+        bindings.enumerated().map { index, binding in
+            let keys = binding.keys
+            return (index > 0 && keys == KeyTrigger.anyKey.name ? "any other key" : keys, binding.help)
+        }
+    }
+
+    /// The help on one line, as a box's last line or a picture's caption says it ("Enter send
+    /// the report · Esc cancel"); the typing a field takes is left out, the field shows it.
+    var summary: String {
+        zip(bindings, help).filter { binding, _ in !binding.cases.contains { $0.triggers == [.typing] } }
+            .map { "\($1.keys) \($1.meaning)" }.joined(separator: " · ")
     }
 
     /// This table's entries for an outer target that holds this one: `inner` finds it (nil when

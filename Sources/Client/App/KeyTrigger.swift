@@ -1,7 +1,8 @@
 import TerminalUI
 
-/// What an entry of a key table answers to: a key, a character typed alone, the mouse, or the
-/// typing a text field takes; and the name the `?` help gives it.
+/// What an entry of a key table answers to: a key, a character typed alone, the mouse, the
+/// typing a text field takes, or anything pressed (a box that any key closes); and the name the
+/// `?` help gives it.
 enum KeyTrigger: Equatable, Sendable {
     /// A key, with or without modifiers: arrows, Enter, Esc, Ctrl-L.
     case key(Key)
@@ -13,6 +14,9 @@ enum KeyTrigger: Equatable, Sendable {
     /// Any key or paste, for a text field, which takes what it knows (characters, the editing
     /// keys) and leaves the rest to the entries after it.
     case typing
+    /// Any key, paste or click (a press of any button; not the mouse moving, letting go or its
+    /// wheel): what closes a box or a picture. After other entries it is "any other key".
+    case anyKey
 
     /// Whether `event` sets this trigger off; `typing` is true while a field takes the typing.
     func matches(_ event: InputEvent, typing: Bool) -> Bool {
@@ -23,6 +27,8 @@ enum KeyTrigger: Equatable, Sendable {
         case (.wheelUp, .mouse(let mouse)): mouse.action == .wheelUp
         case (.wheelDown, .mouse(let mouse)): mouse.action == .wheelDown
         case (.typing, .key), (.typing, .paste): true
+        case (.anyKey, .mouse(let mouse)): if case .press = mouse.action { true } else { false }
+        case (.anyKey, _): true
         default: false
         }
     }
@@ -36,6 +42,7 @@ enum KeyTrigger: Equatable, Sendable {
         case .click: "click"
         case .wheelUp, .wheelDown: "wheel"
         case .typing: "typing"
+        case .anyKey: "any key"
         }
     }
 
@@ -45,7 +52,7 @@ enum KeyTrigger: Equatable, Sendable {
         case .key: 0
         case .character: 1
         case .click, .wheelUp, .wheelDown: 2
-        case .typing: 3
+        case .typing, .anyKey: 3
         }
     }
 

@@ -24,10 +24,11 @@ final class LoginScreen: AppScreen {
                   TextField(label: "Class code (new accounts)", limit: 128)]
     }
 
-    /// Nothing while signing in: the app's own keys (Ctrl-C) still work.
-    var keys: KeyTable<LoginScreen> { busy ? KeyTable([]) : Self.formKeys }
+    /// Nothing while signing in: the app's own keys (Ctrl-C) still work. A field takes the
+    /// typing; on a button, q quits.
+    var keys: KeyTable<LoginScreen> { busy ? KeyTable([]) : isTyping ? Self.fieldKeys : Self.buttonKeys }
 
-    private static let formKeys = KeyTable<LoginScreen>([
+    private static let formKeys: [KeyTable<LoginScreen>.Binding] = [
         .init("next or previous field or button", cases: [
             .init([.key(.tab), .key(.down)]) { $0.focus = ($0.focus + 1) % ($0.fields.count + 2) },
             .init([.key(.backTab), .key(.up)]) { $0.focus = ($0.focus + $0.fields.count + 1) % ($0.fields.count + 2) },
@@ -40,11 +41,17 @@ final class LoginScreen: AppScreen {
             screen.click(mouse)
             return true
         }),
-        .init([.character("q")], "quit (on a button)") { $0.app.quit() },
+    ]
+
+    private static let fieldKeys = KeyTable<LoginScreen>(formKeys + [
         .init([.typing], "the field", event: { screen, event in
             guard screen.focus < screen.fields.count else { return false }
             return screen.fields[screen.focus].handle(event)
         }),
+    ])
+
+    private static let buttonKeys = KeyTable<LoginScreen>(formKeys + [
+        .init([.character("q")], "quit (on a button)") { $0.app.quit() },
     ])
 
     var isTyping: Bool { focus < fields.count }
@@ -102,7 +109,7 @@ final class LoginScreen: AppScreen {
             switch result {
             case .success(let (identity, welcome)):
                 fields[2].set("")
-                app.lastLoginPassword = password
+                app.signIn.lastLoginPassword = password
                 app.signedIn(identity.username, isAdmin: identity.isAdmin, welcome: welcome)
             case .failure(let error):
                 // A refused certificate gets the app's whole screen, not one line.
@@ -111,7 +118,7 @@ final class LoginScreen: AppScreen {
             }
             // A server pinned just now, even when the login then failed (a wrong password): its
             // fingerprint, to compare with the instructor's; the pin is never announced again.
-            if let notice = heard.notice { app.announce(notice) }
+            if let notice = heard.notice { app.trust.announce(notice) }
         })
     }
 

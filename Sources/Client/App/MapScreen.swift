@@ -26,6 +26,9 @@ final class MapScreen: AppScreen {
     /// The map as last laid out: where it sits and its projection, which pans and clicks use.
     private var drawing: MapRenderer.Drawing?
     private var mapArea = Rect(x: 0, y: 0, width: 0, height: 0)
+    /// Random Pin as last laid out: its description's lines, and where its photo goes.
+    private var randomLines: [String] = []
+    private var randomPicture = Rect(x: 0, y: 0, width: 0, height: 0)
 
     init(app: AppModel) {
         self.app = app
@@ -213,8 +216,11 @@ final class MapScreen: AppScreen {
         switch mode {
         case .album(let album):
             album.layout(in: area)
-        case .random:
-            break
+        case .random(_, let description):
+            // The place's description wrapped (a third of the screen at most), the photo under it.
+            randomLines = TextWrap.lines(PrintableText.clean(description), width: area.width - 2, atMost: max(1, area.height / 3))
+            let top = area.y + 1 + randomLines.count
+            randomPicture = Rect(x: area.x, y: top, width: area.width, height: area.y + area.height - 1 - top)
         case .map:
             guard let world, let view else { return }
             mapArea = Rect(x: area.x, y: area.y, width: area.width, height: area.height - 1)
@@ -223,18 +229,23 @@ final class MapScreen: AppScreen {
         }
     }
 
+    var thumbnails: [KittyThumbnails.Placement] {
+        switch mode {
+        case .album(let album): album.thumbnails
+        case .random(let picture?, _): [KittyThumbnails.Placement(picture: picture, area: randomPicture)]
+        case .random, .map: []
+        }
+    }
+
     func draw(into grid: inout CellGrid, area: Rect) {
         switch mode {
         case .album(let album):
             album.draw(into: &grid, area: area)
             return
-        case .random(let picture, let description):
+        case .random:
             grid.write("Random Pin", column: area.x + 1, row: area.y, style: Style(bold: true))
-            // The place's description wrapped (a third of the screen at most), the photo under it.
-            let lines = TextWrap.lines(PrintableText.clean(description), width: area.width - 2, atMost: max(1, area.height / 3))
-            for (index, line) in lines.enumerated() { grid.write(line, column: area.x + 1, row: area.y + 1 + index) }
-            let top = area.y + 1 + lines.count
-            if let picture { app.drawThumbnail(picture, into: &grid, area: Rect(x: area.x, y: top, width: area.width, height: area.y + area.height - 1 - top)) }
+            for (index, line) in randomLines.enumerated() { grid.write(line, column: area.x + 1, row: area.y + 1 + index) }
+            app.draw(thumbnails, into: &grid)
             grid.write("r another · Esc back to the map", column: area.x + 1, row: area.y + area.height - 1)
             return
         case .map:

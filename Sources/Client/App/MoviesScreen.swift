@@ -27,7 +27,7 @@ final class MoviesScreen: AppScreen {
 
     var keys: KeyTable<MoviesScreen> {
         switch mode {
-        case .browse: Self.browseKeys
+        case .browse: searched == nil ? Self.browseKeys : Self.searchedKeys
         case .form: Self.formKeys
         case .search: Self.searchKeys
         }
@@ -40,11 +40,11 @@ final class MoviesScreen: AppScreen {
         .init([.character("e")], "edit") { $0.startEditing() },
         .init([.character("d")], "delete (asks first)") { $0.deleteCurrent() },
         .init([.character("s"), .character("/")], "search the titles") { $0.startSearching() },
-        .init([.key(.escape), .key(.backspace)], "back to every movie", event: { screen, _ in
-            guard screen.searched != nil else { return false }
-            screen.load(search: nil)
-            return true
-        }),
+    ])
+
+    /// A search's results: the way back to every movie too.
+    private static let searchedKeys = KeyTable<MoviesScreen>(browseKeys.bindings + [
+        .init([.key(.escape), .key(.backspace)], "back to every movie") { $0.load(search: nil) },
     ])
 
     private static let formKeys = KeyTable<MoviesScreen>([

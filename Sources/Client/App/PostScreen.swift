@@ -285,6 +285,8 @@ final class PostScreen: AppScreen {
         var preview = Rect(x: 0, y: 0, width: 0, height: 0)
         /// The feed list beside the chosen picture.
         var feedList = Rect(x: 0, y: 0, width: 0, height: 0)
+        /// The chosen picture, beside the feed list.
+        var chosen = Rect(x: 0, y: 0, width: 0, height: 0)
     }
 
     private var layout = Layout()
@@ -309,9 +311,29 @@ final class PostScreen: AppScreen {
             camera?.refresh(columns: layout.preview.width, rows: layout.preview.height)
         case .chooseFeed:
             layout.feedList = Rect(x: area.x, y: area.y + 2, width: Self.feedListWidth, height: area.height - 3)
+            layout.chosen = Rect(x: area.x + Self.feedListWidth, y: area.y + 1, width: area.width - Self.feedListWidth - 1, height: area.height - 1)
             feedCursor.scrollIntoView(visibleRows: layout.feedList.height)
         }
     }
+
+    /// The samples' thumbnails in the picker (the Camera tile is drawn in lines), or the picture
+    /// chosen beside the feeds; the camera's preview is half blocks (`drawCamera`).
+    var thumbnails: [KittyThumbnails.Placement] {
+        guard loadError == nil else { return [] }
+        switch phase {
+        case .pick, .typingPath:
+            return zip(sampleCursor.visibleItems, layout.sampleBoxes).compactMap { index, box in
+                samples.indices.contains(index - 1) ? KittyThumbnails.Placement(picture: samples[index - 1].picture, area: Self.tileArea(box)) : nil
+            }
+        case .chooseFeed:
+            return chosen.map { [KittyThumbnails.Placement(picture: $0.picture, area: layout.chosen)] } ?? []
+        case .camera:
+            return []
+        }
+    }
+
+    /// Where a tile's picture goes in its box: all but its edges and its label's row.
+    private static func tileArea(_ box: Rect) -> Rect { Rect(x: box.x + 1, y: box.y, width: box.width - 2, height: box.height - 1) }
 
     func draw(into grid: inout CellGrid, area: Rect) {
         if let loadError {
@@ -332,15 +354,14 @@ final class PostScreen: AppScreen {
     private func drawPicker(into grid: inout CellGrid, area: Rect) {
         grid.write("Pick a picture", column: area.x + 1, row: area.y, style: Style(bold: true))
         grid.write("Enter chooses · o posts a file instead", column: area.x + 18, row: area.y)
+        app.draw(thumbnails, into: &grid)
         for (index, box) in zip(sampleCursor.visibleItems, layout.sampleBoxes) {
             let isSelected = index == selected
-            let thumbnail = Rect(x: box.x + 1, y: box.y, width: box.width - 2, height: box.height - 1)
             let name: String
             if index == 0 {
-                Self.drawCameraTile(into: &grid, area: thumbnail)
+                Self.drawCameraTile(into: &grid, area: Self.tileArea(box))
                 name = "Camera"
             } else {
-                app.drawThumbnail(samples[index - 1].picture, into: &grid, area: thumbnail)
                 name = samples[index - 1].name
             }
             let label = (isSelected ? "▶ " : "  ") + name
@@ -390,9 +411,6 @@ final class PostScreen: AppScreen {
                        style: Style(bold: isSelected, reverse: isSelected), width: list.width - 2)
         }
         grid.write(posting ? "Posting…" : "Enter posts · Esc goes back", column: area.x + 1, row: area.y + area.height - 1)
-        if let chosen {
-            app.drawThumbnail(chosen.picture, into: &grid, area: Rect(x: list.x + list.width, y: area.y + 1,
-                                                                      width: area.width - list.width - 1, height: area.height - 1))
-        }
+        app.draw(thumbnails, into: &grid)
     }
 }

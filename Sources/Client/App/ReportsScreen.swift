@@ -82,9 +82,8 @@ final class ReportsScreen: AppScreen {
         guard let id = selectedRow?.snapID else { return }
         app.setStatus("Loading snap \(id)…")
         app.request(retry: true, { session throws(ClientError) in try session.adminView(id) }, then: { [self] opened in
-            app.showSnapPicture(opened.image, caption: "Snap \(id) from \(opened.snap.poster) in \(opened.snap.feed) · "
-                                  + "admin view: no view spent · any key closes",
-                                status: "Looked at snap \(id) (no view spent)")
+            PictureView.show(opened.image, describing: "Snap \(id) from \(opened.snap.poster) in \(opened.snap.feed) · admin view: no view spent",
+                             status: "Looked at snap \(id) (no view spent)", app: app)
         })
     }
 

@@ -17,7 +17,7 @@ struct StatusLine: Equatable {
     /// Where it was said: on the login form, or on a tab.
     enum Owner: Equatable {
         case login
-        case tab(AppModel.Tab)
+        case tab(AppTab)
     }
 
     let text: String

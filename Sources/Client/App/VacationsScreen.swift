@@ -182,14 +182,14 @@ final class VacationsScreen: AppScreen {
             // the decoding, the slow part, happens off it.
             let bytes: [UInt8]
             do throws(VacationError) { (_, bytes) = try store.image(photoID: photo.photoID, preferredOrigin: photo.origin) } catch { return fail(error) }
-            let caption = "\(photo.displayTitle) · \(photo.place) · from \(store.name) · any key closes"
+            let caption = "\(photo.displayTitle) · \(photo.place) · from \(store.name)"
             app.backend.performLocal({ () throws(ClientError) -> RGBImage in
                 do { return try ImageCodec.decode(bytes, limits: Welcome.largestDecoded) } catch {
                     throw ClientError(.local, "The photo in the vacation file cannot be shown: \(error)")
                 }
             }, then: { [self] result in
                 switch result {
-                case .success(let image): app.overlay = .picture(PictureCells(image), caption: caption)
+                case .success(let image): app.overlay = PictureView.overlay(PictureCells(image), describing: caption)
                 case .failure(let error): app.setStatus(error.message, isError: true)
                 }
             })

@@ -3,6 +3,7 @@ import Imaging
 import Posix
 import Release
 import TerminalUI
+import CChafa
 
 /// `--sixel` (issue 23): the time per full-screen sixel picture, no server. Two 1600x900
 /// pictures made from the client's bundled samples: one sample scaled up (smooth, like a photo
@@ -24,7 +25,7 @@ enum SixelRun {
         var encodeMilliseconds: Double
         var totalMilliseconds: Double
         var bytes: Int
-        /// Total time over the cube encoder's on the same picture.
+        /// Total time over the product's encoder's (median cut 256 + dither) on the same picture.
         var ratio: Double
     }
 
@@ -33,7 +34,7 @@ enum SixelRun {
 
         var text: String {
             var lines = ["sixel, \(SixelRun.width)x\(SixelRun.height), medians of \(SixelRun.rounds) rounds",
-                         "| picture | encoder | quantize ms | encode ms | total ms | bytes | time vs cube |",
+                         "| picture | encoder | quantize ms | encode ms | total ms | bytes | time vs ours |",
                          "|---|---|---:|---:|---:|---:|---:|"]
             for row in rows {
                 let quantize = row.quantizeMilliseconds.map { String(format: "%.1f", $0) } ?? ""
@@ -52,38 +53,83 @@ enum SixelRun {
         }
     }
 
-    /// The ways a picture is encoded, the reference first.
+    /// The ways a picture is encoded, the reference (what the product draws sixels with) first.
+    /// The chafa rows are libchafa (Debian's libchafa-dev) given the same picture at its size,
+    /// cells of 10x20 pixels, with its own palette and its own threads (all cores).
     enum Encoder: CaseIterable {
-        case cube, palette256, palette16, undithered256
+        case palette256, palette16, undithered256, cube
+        case chafaSixel, chafaSixelOrdered, chafaSixelDiffusion
+        case kittyPNG, chafaKitty, itermPNG, chafaIterm
 
         var name: String {
             switch self {
-            case .cube: "6x6x6 cube (old)"
             case .palette256: "median cut 256 + dither"
             case .palette16: "median cut 16 + dither"
             case .undithered256: "median cut 256, no dither"
+            case .cube: "6x6x6 cube (old)"
+            case .chafaSixel: "chafa sixel, no dither"
+            case .chafaSixelOrdered: "chafa sixel, ordered dither"
+            case .chafaSixelDiffusion: "chafa sixel, diffusion dither"
+            case .kittyPNG: "kitty, ours (PNG)"
+            case .chafaKitty: "kitty, chafa"
+            case .itermPNG: "iTerm2, ours (PNG)"
+            case .chafaIterm: "iTerm2, chafa"
             }
         }
 
-        /// The picture's sixel bytes and the nanoseconds spent quantizing and encoding.
-        func encode(_ image: RGBImage) -> (bytes: Int, quantize: UInt64?, encode: UInt64) {
+        /// A name for files: letters and digits.
+        var slug: String { name.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined() }
+
+        /// The picture's escapes and the nanoseconds spent quantizing and encoding.
+        func encode(_ image: RGBImage) -> (bytes: [UInt8], quantize: UInt64?, encode: UInt64) {
             let start = MonotonicClock.nanoseconds()
             switch self {
             case .cube:
                 let bytes = PictureEscapes.sixel(width: image.width, height: image.height, rgb: image.pixels, column: 0, row: 0)
-                return (bytes.count, nil, MonotonicClock.nanoseconds() - start)
+                return (bytes, nil, MonotonicClock.nanoseconds() - start)
             case .palette256, .palette16, .undithered256:
                 let indexed = image.quantized(colors: self == .palette16 ? 16 : 256, dither: self != .undithered256)
                 let quantized = MonotonicClock.nanoseconds()
                 let bytes = PictureEscapes.sixel(width: indexed.width, height: indexed.height,
                                                  palette: indexed.palette.map { ($0.red, $0.green, $0.blue) },
                                                  indices: indexed.indices, column: 0, row: 0)
-                return (bytes.count, quantized - start, MonotonicClock.nanoseconds() - quantized)
+                return (bytes, quantized - start, MonotonicClock.nanoseconds() - quantized)
+            case .kittyPNG, .itermPNG:
+                let png = (try? ImageCodec.encodePNG(image)) ?? []
+                let columns = image.width / 10, rows = image.height / 20
+                let bytes = self == .kittyPNG ? PictureEscapes.kitty(png: png, column: 0, row: 0, columns: columns, rows: rows)
+                    : PictureEscapes.iterm(file: png, column: 0, row: 0, columns: columns, rows: rows)
+                return (bytes, nil, MonotonicClock.nanoseconds() - start)
+            case .chafaSixel, .chafaSixelOrdered, .chafaSixelDiffusion, .chafaKitty, .chafaIterm:
+                let bytes = ChafaEncoder.encode(image, mode: chafaMode, dither: chafaDither)
+                return (bytes, nil, MonotonicClock.nanoseconds() - start)
+            }
+        }
+
+        private var chafaMode: ChafaPixelMode {
+            switch self {
+            case .chafaKitty: CHAFA_PIXEL_MODE_KITTY
+            case .chafaIterm: CHAFA_PIXEL_MODE_ITERM2
+            default: CHAFA_PIXEL_MODE_SIXELS
+            }
+        }
+
+        private var chafaDither: ChafaDitherMode {
+            switch self {
+            case .chafaSixelOrdered: CHAFA_DITHER_MODE_ORDERED
+            case .chafaSixelDiffusion: CHAFA_DITHER_MODE_DIFFUSION
+            default: CHAFA_DITHER_MODE_NONE
             }
         }
     }
 
-    static func run(log: (String) -> Void) throws -> Report {
+    /// `--sixel-output DIR`: each picture as `<picture>.ppm` and each encoder's escapes as
+    /// `<picture>-<encoder>.out`, for measuring the error outside (scripts/sixel-bench.sh).
+    static func write(_ bytes: [UInt8], to path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { throw BenchError("cannot write \(path)") }
+    }
+
+    static func run(output: String? = nil, log: (String) -> Void) throws -> Report {
         let samples = try samplePictures()
         let pictures = [
             ("02-coffee scaled up", ImageResampler.resize(samples[1], width: width, height: height)),
@@ -95,10 +141,13 @@ enum SixelRun {
             log("\(name): \(Encoder.allCases.count) encoders, one warm-up and \(rounds) rounds")
             var times = [[(quantize: UInt64?, encode: UInt64)]](repeating: [], count: Encoder.allCases.count)
             var sizes = [Int](repeating: 0, count: Encoder.allCases.count)
+            let slug = name.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined()
+            if let output { try write(Array("P6\n\(picture.width) \(picture.height)\n255\n".utf8) + picture.pixels, to: "\(output)/\(slug).ppm") }
             for round in 0...rounds {
                 for (slot, encoder) in Encoder.allCases.enumerated() {
                     let result = encoder.encode(picture)
-                    sizes[slot] = result.bytes
+                    sizes[slot] = result.bytes.count
+                    if round == 0, let output { try write(result.bytes, to: "\(output)/\(slug)-\(encoder.slug).out") }
                     if round > 0 { times[slot].append((result.quantize, result.encode)) }
                 }
             }
@@ -107,7 +156,7 @@ enum SixelRun {
             for (slot, encoder) in Encoder.allCases.enumerated() {
                 let total = median(times[slot].map { ($0.quantize ?? 0) + $0.encode })
                 rows.append(Row(picture: name, encoder: encoder.name,
-                                quantizeMilliseconds: slot == 0 ? nil : median(times[slot].map { $0.quantize ?? 0 }),
+                                quantizeMilliseconds: times[slot].first?.quantize == nil ? nil : median(times[slot].map { $0.quantize ?? 0 }),
                                 encodeMilliseconds: median(times[slot].map(\.encode)), totalMilliseconds: total,
                                 bytes: sizes[slot], ratio: total / reference))
             }
@@ -142,5 +191,30 @@ enum SixelRun {
             }
         }
         return image
+    }
+}
+
+/// libchafa's encoders, for the comparison: one canvas per picture, the picture's size in cells
+/// of 10x20 pixels, printed with chafa's fallback terminal (every sequence it knows).
+enum ChafaEncoder {
+    nonisolated(unsafe) private static let terminal = chafa_term_db_get_fallback_info(chafa_term_db_get_default())
+
+    static func encode(_ image: RGBImage, mode: ChafaPixelMode, dither: ChafaDitherMode) -> [UInt8] {
+        let config = chafa_canvas_config_new()
+        defer { chafa_canvas_config_unref(config) }
+        chafa_canvas_config_set_pixel_mode(config, mode)
+        chafa_canvas_config_set_dither_mode(config, dither)
+        chafa_canvas_config_set_cell_geometry(config, 10, 20)
+        chafa_canvas_config_set_geometry(config, Int32(image.width / 10), Int32(image.height / 20))
+        let canvas = chafa_canvas_new(config)
+        defer { chafa_canvas_unref(canvas) }
+        image.pixels.withUnsafeBufferPointer { pixels in
+            chafa_canvas_draw_all_pixels(canvas, CHAFA_PIXEL_RGB8, pixels.baseAddress, Int32(image.width), Int32(image.height),
+                                         Int32(image.width * 3))
+        }
+        guard let printed = chafa_canvas_print(canvas, terminal) else { return [] }
+        let bytes = Array(UnsafeRawBufferPointer(start: printed.pointee.str, count: Int(printed.pointee.len)).bindMemory(to: UInt8.self))
+        g_string_free(printed, 1)
+        return bytes
     }
 }

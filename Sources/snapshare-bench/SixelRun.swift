@@ -57,7 +57,7 @@ enum SixelRun {
     /// The chafa rows are libchafa (Debian's libchafa-dev) given the same picture at its size,
     /// cells of 10x20 pixels, with its own palette and its own threads (all cores).
     enum Encoder: CaseIterable {
-        case palette256, palette16, undithered256, cube
+        case palette256, palette16, undithered256
         case chafaSixel, chafaSixelOrdered, chafaSixelDiffusion
         case kittyPNG, chafaKitty, itermPNG, chafaIterm
 
@@ -66,7 +66,6 @@ enum SixelRun {
             case .palette256: "median cut 256 + dither"
             case .palette16: "median cut 16 + dither"
             case .undithered256: "median cut 256, no dither"
-            case .cube: "6x6x6 cube (old)"
             case .chafaSixel: "chafa sixel, no dither"
             case .chafaSixelOrdered: "chafa sixel, ordered dither"
             case .chafaSixelDiffusion: "chafa sixel, diffusion dither"
@@ -84,9 +83,6 @@ enum SixelRun {
         func encode(_ image: RGBImage) -> (bytes: [UInt8], quantize: UInt64?, encode: UInt64) {
             let start = MonotonicClock.nanoseconds()
             switch self {
-            case .cube:
-                let bytes = PictureEscapes.sixel(width: image.width, height: image.height, rgb: image.pixels, column: 0, row: 0)
-                return (bytes, nil, MonotonicClock.nanoseconds() - start)
             case .palette256, .palette16, .undithered256:
                 let indexed = image.quantized(colors: self == .palette16 ? 16 : 256, dither: self != .undithered256)
                 let quantized = MonotonicClock.nanoseconds()

@@ -157,6 +157,7 @@ enum SixelRun {
                                 bytes: sizes[slot], ratio: total / reference))
             }
         }
+        rows += try CellsRun.run(pictures: pictures, rounds: rounds, output: output, log: log)
         return Report(rows: rows)
     }
 
@@ -202,6 +203,11 @@ enum ChafaEncoder {
         chafa_canvas_config_set_dither_mode(config, dither)
         chafa_canvas_config_set_cell_geometry(config, 10, 20)
         chafa_canvas_config_set_geometry(config, Int32(image.width / 10), Int32(image.height / 20))
+        return draw(image, config: config)
+    }
+
+    /// The picture drawn on a canvas made with `config`, and printed.
+    static func draw(_ image: RGBImage, config: OpaquePointer?) -> [UInt8] {
         let canvas = chafa_canvas_new(config)
         defer { chafa_canvas_unref(canvas) }
         image.pixels.withUnsafeBufferPointer { pixels in

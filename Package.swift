@@ -16,8 +16,6 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", path: "Sources/Shared/COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/Shared/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CPostgreSQL", path: "Sources/Shared/CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-        // libchafa, only for the bench's measurement of it against our picture encoders.
-        .systemLibrary(name: "CChafa", path: "Sources/Shared/CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
         // Linux calls the Glibc module leaves out: epoll, eventfd, accept4, ioctl(TIOCGWINSZ).
         .target(name: "CLinux", path: "Sources/Shared/CLinux"),
         // PNG and JPEG decode/encode from memory. libjpeg reports errors with longjmp, which
@@ -84,7 +82,7 @@ let package = Package(
         .executableTarget(name: "snapshare-server", dependencies: ["Server", "Release", "BuildStamp"]),
         .executableTarget(name: "snapshare", dependencies: ["Client", "Release", "BuildStamp"]),
         // The load generator: shares the protocol and TLS code with the client.
-        .executableTarget(name: "snapshare-bench", dependencies: ["Client", "Release", "BuildStamp", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "TerminalUI", "CChafa"]),
+        .executableTarget(name: "snapshare-bench", dependencies: ["Client", "Release", "BuildStamp", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "TerminalUI"]),
 
         // libFuzzer harness for the frame and message decoders; see scripts/fuzz.sh.
         .executableTarget(name: "FuzzFrames", dependencies: ["Wire"]),

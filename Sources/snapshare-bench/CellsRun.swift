@@ -1,41 +1,28 @@
 import Client
-import CChafa
 import Foundation
 import Imaging
 import Posix
 import TerminalUI
 
-/// With `--sixel`: half blocks (ours, `PictureCells` through a `ScreenWriter`, as the app and the
-/// commands draw them) against libchafa's symbols (restricted to the same half blocks, and its
-/// default set: blocks, borders and spaces, finer shapes in a cell) for a picture filling a
-/// screen of 80x24 and of 200x60 cells in 24-bit colour: time and bytes per picture; the escapes
-/// are kept with `--sixel-output` for their error in a real terminal (scripts/sixel-bench.sh).
+/// With `--sixel`: half blocks (`PictureCells` through a `ScreenWriter`, as the app and the
+/// commands draw them) for a picture filling a screen of 80x24 and of 200x60 cells in 24-bit
+/// colour: time and bytes per picture; the escapes are kept with `--sixel-output` for their
+/// error in a real terminal (scripts/sixel-bench.sh).
 enum CellsRun {
     static let screens = [(columns: 80, rows: 24), (columns: 200, rows: 60)]
 
     enum Encoder: CaseIterable {
-        case halfBlocks, chafaHalfBlocks, chafaSymbols
+        case halfBlocks
 
-        var name: String {
-            switch self {
-            case .halfBlocks: "half blocks, ours"
-            case .chafaHalfBlocks: "chafa, half blocks only"
-            case .chafaSymbols: "chafa symbols (block+border+space)"
-            }
-        }
+        var name: String { "half blocks" }
 
-        var slug: String { name.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined() }
+        var slug: String { "half-blocks" }
 
         func encode(_ image: RGBImage, columns: Int, rows: Int) -> [UInt8] {
-            switch self {
-            case .halfBlocks:
-                var grid = CellGrid(columns: columns, rows: rows)
-                PictureCells(image).draw(into: &grid, area: Rect(x: 0, y: 0, width: columns, height: rows), depth: .trueColor)
-                var writer = ScreenWriter(depth: .trueColor)
-                return writer.frame(grid)
-            case .chafaHalfBlocks, .chafaSymbols:
-                return ChafaEncoder.symbols(image, columns: columns, rows: rows, halfBlocksOnly: self == .chafaHalfBlocks)
-            }
+            var grid = CellGrid(columns: columns, rows: rows)
+            PictureCells(image).draw(into: &grid, area: Rect(x: 0, y: 0, width: columns, height: rows), depth: .trueColor)
+            var writer = ScreenWriter(depth: .trueColor)
+            return writer.frame(grid)
         }
     }
 
@@ -74,28 +61,5 @@ enum CellsRun {
             }
         }
         return rows
-    }
-}
-
-extension ChafaEncoder {
-    /// chafa's symbols for `columns` x `rows` cells in 24-bit colour, the picture stretched to them.
-    static func symbols(_ image: RGBImage, columns: Int, rows: Int, halfBlocksOnly: Bool) -> [UInt8] {
-        let config = chafa_canvas_config_new()
-        defer { chafa_canvas_config_unref(config) }
-        let map = chafa_symbol_map_new()
-        defer { chafa_symbol_map_unref(map) }
-        if halfBlocksOnly {
-            chafa_symbol_map_add_by_tags(map, CHAFA_SYMBOL_TAG_VHALF)
-        } else {
-            // chafa's own default for a truecolor terminal: block+border+space-wide-inverted.
-            chafa_symbol_map_add_by_tags(map, ChafaSymbolTags(CHAFA_SYMBOL_TAG_BLOCK.rawValue | CHAFA_SYMBOL_TAG_BORDER.rawValue
-                                                                | CHAFA_SYMBOL_TAG_SPACE.rawValue))
-            chafa_symbol_map_remove_by_tags(map, ChafaSymbolTags(CHAFA_SYMBOL_TAG_WIDE.rawValue | CHAFA_SYMBOL_TAG_INVERTED.rawValue))
-        }
-        chafa_canvas_config_set_symbol_map(config, map)
-        chafa_canvas_config_set_canvas_mode(config, CHAFA_CANVAS_MODE_TRUECOLOR)
-        chafa_canvas_config_set_pixel_mode(config, CHAFA_PIXEL_MODE_SYMBOLS)
-        chafa_canvas_config_set_geometry(config, Int32(columns), Int32(rows))
-        return draw(image, config: config)
     }
 }

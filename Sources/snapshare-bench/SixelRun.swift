@@ -3,15 +3,16 @@ import Imaging
 import Posix
 import Release
 import TerminalUI
-import CChafa
 
-/// `--sixel` (issue 23): the time per full-screen sixel picture, no server. Two 1600x900
-/// pictures made from the client's bundled samples: one sample scaled up (smooth, like a photo
-/// shown larger than it was taken) and a mosaic of all ten scaled down (detail everywhere).
-/// Each is encoded by the old 6x6x6 cube encoder (the reference) and by quantize + dither + the
-/// paletted encoder with 256 and with 16 registers (and 256 undithered, for the bytes that
-/// dithering costs); the variants take turns in every round so that a busy moment of the
-/// machine hits them alike.
+/// `--sixel` (issues 23 and 33): the time and bytes per full-screen picture, no server. Two
+/// 1600x900 pictures made from the client's bundled samples: one sample scaled up (smooth, like
+/// a photo shown larger than it was taken) and a mosaic of all ten scaled down (detail
+/// everywhere). Each is encoded as the client sends it: quantize + dither + the paletted sixel
+/// encoder with 256 registers (the reference), with 16, and with 256 undithered (for the bytes
+/// that dithering costs), and as a PNG for kitty and iTerm2; then half blocks for screens of
+/// 80x24 and 200x60 cells (`CellsRun`). The variants take turns in every round so that a busy
+/// moment of the machine hits them alike. `--sixel-output` keeps what each wrote, for
+/// scripts/sixel-bench.sh to measure its error.
 enum SixelRun {
     static let width = 1_600, height = 900
     static let rounds = 11
@@ -20,7 +21,7 @@ enum SixelRun {
     struct Row {
         var picture: String
         var encoder: String
-        /// Quantizing (nil for the cube, which maps as it encodes), encoding, both.
+        /// Quantizing (nil where there is none), encoding, both.
         var quantizeMilliseconds: Double?
         var encodeMilliseconds: Double
         var totalMilliseconds: Double
@@ -33,7 +34,7 @@ enum SixelRun {
         var rows: [Row]
 
         var text: String {
-            var lines = ["sixel, \(SixelRun.width)x\(SixelRun.height), medians of \(SixelRun.rounds) rounds",
+            var lines = ["pictures, \(SixelRun.width)x\(SixelRun.height) (cells: 80x24 and 200x60), medians of \(SixelRun.rounds) rounds",
                          "| picture | encoder | quantize ms | encode ms | total ms | bytes | time vs ours |",
                          "|---|---|---:|---:|---:|---:|---:|"]
             for row in rows {
@@ -53,26 +54,17 @@ enum SixelRun {
         }
     }
 
-    /// The ways a picture is encoded, the reference (what the product draws sixels with) first.
-    /// The chafa rows are libchafa (Debian's libchafa-dev) given the same picture at its size,
-    /// cells of 10x20 pixels, with its own palette and its own threads (all cores).
+    /// The ways a picture is encoded, the reference (what the client draws sixels with) first.
     enum Encoder: CaseIterable {
-        case palette256, palette16, undithered256
-        case chafaSixel, chafaSixelOrdered, chafaSixelDiffusion
-        case kittyPNG, chafaKitty, itermPNG, chafaIterm
+        case palette256, palette16, undithered256, kittyPNG, itermPNG
 
         var name: String {
             switch self {
             case .palette256: "median cut 256 + dither"
             case .palette16: "median cut 16 + dither"
             case .undithered256: "median cut 256, no dither"
-            case .chafaSixel: "chafa sixel, no dither"
-            case .chafaSixelOrdered: "chafa sixel, ordered dither"
-            case .chafaSixelDiffusion: "chafa sixel, diffusion dither"
-            case .kittyPNG: "kitty, ours (PNG)"
-            case .chafaKitty: "kitty, chafa"
-            case .itermPNG: "iTerm2, ours (PNG)"
-            case .chafaIterm: "iTerm2, chafa"
+            case .kittyPNG: "kitty (PNG)"
+            case .itermPNG: "iTerm2 (PNG)"
             }
         }
 
@@ -96,25 +88,6 @@ enum SixelRun {
                 let bytes = self == .kittyPNG ? PictureEscapes.kitty(png: png, column: 0, row: 0, columns: columns, rows: rows)
                     : PictureEscapes.iterm(file: png, column: 0, row: 0, columns: columns, rows: rows)
                 return (bytes, nil, MonotonicClock.nanoseconds() - start)
-            case .chafaSixel, .chafaSixelOrdered, .chafaSixelDiffusion, .chafaKitty, .chafaIterm:
-                let bytes = ChafaEncoder.encode(image, mode: chafaMode, dither: chafaDither)
-                return (bytes, nil, MonotonicClock.nanoseconds() - start)
-            }
-        }
-
-        private var chafaMode: ChafaPixelMode {
-            switch self {
-            case .chafaKitty: CHAFA_PIXEL_MODE_KITTY
-            case .chafaIterm: CHAFA_PIXEL_MODE_ITERM2
-            default: CHAFA_PIXEL_MODE_SIXELS
-            }
-        }
-
-        private var chafaDither: ChafaDitherMode {
-            switch self {
-            case .chafaSixelOrdered: CHAFA_DITHER_MODE_ORDERED
-            case .chafaSixelDiffusion: CHAFA_DITHER_MODE_DIFFUSION
-            default: CHAFA_DITHER_MODE_NONE
             }
         }
     }
@@ -188,35 +161,5 @@ enum SixelRun {
             }
         }
         return image
-    }
-}
-
-/// libchafa's encoders, for the comparison: one canvas per picture, the picture's size in cells
-/// of 10x20 pixels, printed with chafa's fallback terminal (every sequence it knows).
-enum ChafaEncoder {
-    nonisolated(unsafe) private static let terminal = chafa_term_db_get_fallback_info(chafa_term_db_get_default())
-
-    static func encode(_ image: RGBImage, mode: ChafaPixelMode, dither: ChafaDitherMode) -> [UInt8] {
-        let config = chafa_canvas_config_new()
-        defer { chafa_canvas_config_unref(config) }
-        chafa_canvas_config_set_pixel_mode(config, mode)
-        chafa_canvas_config_set_dither_mode(config, dither)
-        chafa_canvas_config_set_cell_geometry(config, 10, 20)
-        chafa_canvas_config_set_geometry(config, Int32(image.width / 10), Int32(image.height / 20))
-        return draw(image, config: config)
-    }
-
-    /// The picture drawn on a canvas made with `config`, and printed.
-    static func draw(_ image: RGBImage, config: OpaquePointer?) -> [UInt8] {
-        let canvas = chafa_canvas_new(config)
-        defer { chafa_canvas_unref(canvas) }
-        image.pixels.withUnsafeBufferPointer { pixels in
-            chafa_canvas_draw_all_pixels(canvas, CHAFA_PIXEL_RGB8, pixels.baseAddress, Int32(image.width), Int32(image.height),
-                                         Int32(image.width * 3))
-        }
-        guard let printed = chafa_canvas_print(canvas, terminal) else { return [] }
-        let bytes = Array(UnsafeRawBufferPointer(start: printed.pointee.str, count: Int(printed.pointee.len)).bindMemory(to: UInt8.self))
-        g_string_free(printed, 1)
-        return bytes
     }
 }

@@ -39,7 +39,7 @@ enum CellsRun {
                 var sizes = [Int](repeating: 0, count: Encoder.allCases.count)
                 let slug = label.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined()
                 if let output {
-                    try SixelRun.write(Array("P6\n\(picture.width) \(picture.height)\n255\n".utf8) + picture.pixels, to: "\(output)/cells-\(slug).ppm")
+                    try SixelRun.write(SixelRun.ppm(picture), to: "\(output)/cells-\(slug).ppm")
                 }
                 for round in 0...rounds {
                     for (slot, encoder) in Encoder.allCases.enumerated() {

@@ -92,6 +92,11 @@ enum SixelRun {
         }
     }
 
+    /// `image` as a binary PPM file (P6).
+    static func ppm(_ image: RGBImage) -> [UInt8] {
+        Array("P6\n\(image.width) \(image.height)\n255\n".utf8) + image.pixels
+    }
+
     /// `--sixel-output DIR`: each picture as `<picture>.ppm` and each encoder's escapes as
     /// `<picture>-<encoder>.out`, for measuring the error outside (scripts/sixel-bench.sh).
     static func write(_ bytes: [UInt8], to path: String) throws {
@@ -111,7 +116,7 @@ enum SixelRun {
             var times = [[(quantize: UInt64?, encode: UInt64)]](repeating: [], count: Encoder.allCases.count)
             var sizes = [Int](repeating: 0, count: Encoder.allCases.count)
             let slug = name.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined()
-            if let output { try write(Array("P6\n\(picture.width) \(picture.height)\n255\n".utf8) + picture.pixels, to: "\(output)/\(slug).ppm") }
+            if let output { try write(ppm(picture), to: "\(output)/\(slug).ppm") }
             for round in 0...rounds {
                 for (slot, encoder) in Encoder.allCases.enumerated() {
                     let result = encoder.encode(picture)
@@ -125,7 +130,8 @@ enum SixelRun {
             for (slot, encoder) in Encoder.allCases.enumerated() {
                 let total = median(times[slot].map { ($0.quantize ?? 0) + $0.encode })
                 rows.append(Row(picture: name, encoder: encoder.name,
-                                quantizeMilliseconds: times[slot].first?.quantize == nil ? nil : median(times[slot].map { $0.quantize ?? 0 }),
+                                quantizeMilliseconds: times[slot].first?.quantize == nil
+                                    ? nil : median(times[slot].map { $0.quantize ?? 0 }),
                                 encodeMilliseconds: median(times[slot].map(\.encode)), totalMilliseconds: total,
                                 bytes: sizes[slot], ratio: total / reference))
             }

@@ -32,7 +32,8 @@ import Testing
     func twoColours() {
         let grid = cells(redOverBlue, columns: 2, rows: 1)
         #expect(grid[0, 0] == block(red, blue) && grid[1, 0] == block(red, blue))
-        #expect(ImageDisplay.lines(redOverBlue, columns: 2, rows: 1, depth: .trueColor) == ["\u{1B}[0;38;2;255;0;0;48;2;0;0;255m▀▀\(reset)"])
+        #expect(ImageDisplay.lines(redOverBlue, columns: 2, rows: 1, depth: .trueColor)
+                == ["\u{1B}[0;38;2;255;0;0;48;2;0;0;255m▀▀\(reset)"])
     }
 
     @Test("the margins around a fitted picture are blank cells on the terminal's background")
@@ -53,7 +54,10 @@ import Testing
         let last = drawn.last ?? -1
         // The fitted picture keeps an odd height: its last cell row is half picture, half background.
         #expect((0..<columns).contains { grid[$0, last] == block(red, nil) }, "rows \(drawn)")
-        #expect(drawn.dropLast().allSatisfy { row in (0..<columns).allSatisfy { grid[$0, row] == .blank || grid[$0, row] == block(red, red) } })
+        let whole = drawn.dropLast().allSatisfy { row in
+            (0..<columns).allSatisfy { grid[$0, row] == .blank || grid[$0, row] == block(red, red) }
+        }
+        #expect(whole, "every row above it is whole picture cells")
     }
 
     @Test("a wide picture is centred on whole cells from the top of its box, a tall one across")
@@ -66,7 +70,8 @@ import Testing
         #expect((0..<5).map { tall[$0, 0] } == [.blank, .blank, block(blue, blue), .blank, .blank])
     }
 
-    @Test("any box gives exactly its rows as lines, each exactly its width", arguments: [(1, 1), (2, 1), (80, 24), (7, 13), (200, 3), (3, 200)])
+    @Test("any box gives exactly its rows as lines, each exactly its width",
+          arguments: [(1, 1), (2, 1), (80, 24), (7, 13), (200, 3), (3, 200)])
     func linesFillTheBox(columns: Int, rows: Int) {
         var image = RGBImage(width: 17, height: 9, color: red)
         image[3, 3] = blue

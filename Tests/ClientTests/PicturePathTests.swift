@@ -32,8 +32,9 @@ struct PicturePathTests {
 
     /// The app with a snap's picture open full screen, drawn in half blocks.
     static func app(_ image: RGBImage, home: TemporaryDirectory, depth: ColorDepth) -> AppModel {
-        let backend = AppBackend(connect: { () throws(ClientError) -> SnapshareSession in throw ClientError(.local, "no server in this test") },
-                                 inline: true, wake: {})
+        let backend = AppBackend(connect: { () throws(ClientError) -> SnapshareSession in
+            throw ClientError(.local, "no server in this test")
+        }, inline: true, wake: {})
         let app = AppModel(backend: backend, environment: [:], state: ClientState(directory: home.path), depth: depth, colour: false,
                            makeScreens: AppRunner.screens)
         app.pictures = .halfblock
@@ -75,9 +76,9 @@ struct PicturePathTests {
             // post --camera: an earlier frame drawn whole, then this one sent as the difference.
             let device = CameraDevice.filter(spec: "testsrc2")
             func preview(_ frame: RGBImage) -> CellGrid? {
-                guard case .cells(let grid)? = CameraPreview.screen(frame, taken: false, device: device, columns: columns, rows: rows,
-                                                                     on: Terminal(), depth: depth, pictures: .halfblock, facts: TerminalFacts())
-                else { return nil }
+                let screen = CameraPreview.screen(frame, taken: false, device: device, columns: columns, rows: rows, on: Terminal(),
+                                                  depth: depth, pictures: .halfblock, facts: TerminalFacts())
+                guard case .cells(let grid)? = screen else { return nil }
                 return grid
             }
             let earlier = try #require(preview(Self.frame(width: size.width, height: size.height, seed: index + 100)))
@@ -90,7 +91,8 @@ struct PicturePathTests {
 
             // view into a pipe: the picture's rows as lines of text.
             let lines = ImageDisplay.lines(image, columns: columns, rows: rows - 1, depth: depth)
-            #expect(Self.pictureRows(Array(lines.joined(separator: "\n").utf8), columns: columns, rows: rows) == expected, "view's text: \(label)")
+            let text = Array(lines.joined(separator: "\n").utf8)
+            #expect(Self.pictureRows(text, columns: columns, rows: rows) == expected, "view's text: \(label)")
         }
     }
 }

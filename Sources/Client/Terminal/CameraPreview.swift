@@ -134,7 +134,8 @@ struct CameraPreview {
         let caption = taken ? "Taken · Enter posts · r retakes · Esc cancels"
             : image == nil ? "Opening \(device)… · Esc cancels" : "Camera \(device) · Space takes · Enter posts · Esc cancels"
         // Before the first frame, an empty picture: the caption alone.
-        let view = FullScreenImageView(image: image ?? RGBImage(width: 0, height: 0, pixels: []), terminal: terminal, depth: depth, caption: caption)
+        let view = FullScreenImageView(image: image ?? RGBImage(width: 0, height: 0, pixels: []), terminal: terminal, depth: depth,
+                                       caption: caption)
         return image == nil ? .cells(view.grid(columns: columns, rows: rows))
             : view.screen(columns: columns, rows: rows, pictures: pictures, facts: facts)
     }

@@ -81,7 +81,8 @@ public struct FullScreenImageView: Sendable {
                                                         on: PictureTerminal(facts, columns: columns, rows: rows)) else {
             return .cells(grid(columns: columns, rows: rows))
         }
-        return .escapes((pictures == .kitty ? PictureEscapes.kittyDeleteAll : []) + Self.captionLine(caption, columns: columns, rows: rows) + picture)
+        let clear = pictures == .kitty ? PictureEscapes.kittyDeleteAll : []
+        return .escapes(clear + Self.captionLine(caption, columns: columns, rows: rows) + picture)
     }
 
     /// The screen in half blocks: the picture above the caption, drawn by `PictureCells` as the

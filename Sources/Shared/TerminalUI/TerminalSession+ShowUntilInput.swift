@@ -9,8 +9,9 @@ extension TerminalSession {
     /// in, never counted as a key, and draw the frame again when they change its size. SIGTERM,
     /// SIGHUP or SIGINT give the terminal back and end the process by that signal, so the parent
     /// sees the usual status. Call after `start()`.
-    public func showUntilInput(facts: TerminalFacts, asking: Bool,
-                               _ frame: (_ columns: Int, _ rows: Int, _ facts: TerminalFacts) -> [UInt8]) throws(Terminal.Failure) -> [InputEvent] {
+    public func showUntilInput(
+        facts: TerminalFacts, asking: Bool, _ frame: (_ columns: Int, _ rows: Int, _ facts: TerminalFacts) -> [UInt8]
+    ) throws(Terminal.Failure) -> [InputEvent] {
         var facts = facts
         var parser = InputParser()
         try redraw { frame($0, $1, facts) }

@@ -53,6 +53,8 @@ struct BenchOptions: Sendable {
     var soak = false
     /// Instead of running against a server: time full-screen sixel pictures (SixelRun).
     var sixel = false
+    /// `--sixel-output DIR`: where `--sixel` keeps its pictures and every encoder's escapes.
+    var sixelOutput: String?
 
     static let command = CommandSpec(
         "snapshare-bench",
@@ -93,6 +95,8 @@ struct BenchOptions: Sendable {
             OptionSpec("--label", valueName: "NAME", help: "name of this run in the JSON"),
             OptionSpec("--summarize", valueName: "DIR", help: "print Markdown tables for the *.json results in DIR, run nothing"),
             OptionSpec("--write-photos", valueName: "DIR", help: "write 21 photos of --image-bytes and index.csv for the server's --photos dir:DIR, run nothing"),
+            OptionSpec("--sixel-output", valueName: "DIR",
+                       help: "with --sixel: keep each picture (PPM) and each encoder's escapes in DIR, to measure their error"),
             OptionSpec("--attack", valueName: "NAME", help: "instead of a scenario: hog-list, hog-open or flood (see scripts/attack.sh; needs --pid)"),
         ],
         flags: [FlagSpec("--json", help: "print one JSON object instead of text"),
@@ -156,6 +160,8 @@ struct BenchOptions: Sendable {
         options.summarizeFolder = parsed.string("--summarize")
         options.photoFolder = parsed.string("--write-photos")
         options.sixel = parsed.flag("--sixel")
+        options.sixelOutput = parsed.string("--sixel-output")
+        if options.sixelOutput != nil && !options.sixel { throw parsed.usageError("--sixel-output goes with --sixel") }
         options.json = parsed.flag("--json")
         if options.summarizeFolder != nil || options.photoFolder != nil || options.sixel { return options }
         options.caFile = parsed.string("--ca")

@@ -4,13 +4,15 @@ import Posix
 import Release
 import TerminalUI
 
-/// `--sixel` (issue 23): the time per full-screen sixel picture, no server. Two 1600x900
-/// pictures made from the client's bundled samples: one sample scaled up (smooth, like a photo
-/// shown larger than it was taken) and a mosaic of all ten scaled down (detail everywhere).
-/// Each is encoded by the old 6x6x6 cube encoder (the reference) and by quantize + dither + the
-/// paletted encoder with 256 and with 16 registers (and 256 undithered, for the bytes that
-/// dithering costs); the variants take turns in every round so that a busy moment of the
-/// machine hits them alike.
+/// `--sixel` (issues 23 and 33): the time and bytes per full-screen picture, no server. Two
+/// 1600x900 pictures made from the client's bundled samples: one sample scaled up (smooth, like
+/// a photo shown larger than it was taken) and a mosaic of all ten scaled down (detail
+/// everywhere). Each is encoded as the client sends it: quantize + dither + the paletted sixel
+/// encoder with 256 registers (the reference), with 16, and with 256 undithered (for the bytes
+/// that dithering costs), and as a PNG for kitty and iTerm2; then half blocks for screens of
+/// 80x24 and 200x60 cells (`CellsRun`). The variants take turns in every round so that a busy
+/// moment of the machine hits them alike. `--sixel-output` keeps what each wrote, for
+/// scripts/sixel-bench.sh to measure its error.
 enum SixelRun {
     static let width = 1_600, height = 900
     static let rounds = 11
@@ -19,12 +21,12 @@ enum SixelRun {
     struct Row {
         var picture: String
         var encoder: String
-        /// Quantizing (nil for the cube, which maps as it encodes), encoding, both.
+        /// Quantizing (nil where there is none), encoding, both.
         var quantizeMilliseconds: Double?
         var encodeMilliseconds: Double
         var totalMilliseconds: Double
         var bytes: Int
-        /// Total time over the cube encoder's on the same picture.
+        /// Total time over the product's encoder's (median cut 256 + dither) on the same picture.
         var ratio: Double
     }
 
@@ -32,8 +34,8 @@ enum SixelRun {
         var rows: [Row]
 
         var text: String {
-            var lines = ["sixel, \(SixelRun.width)x\(SixelRun.height), medians of \(SixelRun.rounds) rounds",
-                         "| picture | encoder | quantize ms | encode ms | total ms | bytes | time vs cube |",
+            var lines = ["pictures, \(SixelRun.width)x\(SixelRun.height) (cells: 80x24 and 200x60), medians of \(SixelRun.rounds) rounds",
+                         "| picture | encoder | quantize ms | encode ms | total ms | bytes | time vs ours |",
                          "|---|---|---:|---:|---:|---:|---:|"]
             for row in rows {
                 let quantize = row.quantizeMilliseconds.map { String(format: "%.1f", $0) } ?? ""
@@ -52,38 +54,56 @@ enum SixelRun {
         }
     }
 
-    /// The ways a picture is encoded, the reference first.
+    /// The ways a picture is encoded, the reference (what the client draws sixels with) first.
     enum Encoder: CaseIterable {
-        case cube, palette256, palette16, undithered256
+        case palette256, palette16, undithered256, kittyPNG, itermPNG
 
         var name: String {
             switch self {
-            case .cube: "6x6x6 cube (old)"
             case .palette256: "median cut 256 + dither"
             case .palette16: "median cut 16 + dither"
             case .undithered256: "median cut 256, no dither"
+            case .kittyPNG: "kitty (PNG)"
+            case .itermPNG: "iTerm2 (PNG)"
             }
         }
 
-        /// The picture's sixel bytes and the nanoseconds spent quantizing and encoding.
-        func encode(_ image: RGBImage) -> (bytes: Int, quantize: UInt64?, encode: UInt64) {
+        /// A name for files: letters and digits.
+        var slug: String { name.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined() }
+
+        /// The picture's escapes and the nanoseconds spent quantizing and encoding.
+        func encode(_ image: RGBImage) -> (bytes: [UInt8], quantize: UInt64?, encode: UInt64) {
             let start = MonotonicClock.nanoseconds()
             switch self {
-            case .cube:
-                let bytes = PictureEscapes.sixel(width: image.width, height: image.height, rgb: image.pixels, column: 0, row: 0)
-                return (bytes.count, nil, MonotonicClock.nanoseconds() - start)
             case .palette256, .palette16, .undithered256:
                 let indexed = image.quantized(colors: self == .palette16 ? 16 : 256, dither: self != .undithered256)
                 let quantized = MonotonicClock.nanoseconds()
                 let bytes = PictureEscapes.sixel(width: indexed.width, height: indexed.height,
                                                  palette: indexed.palette.map { ($0.red, $0.green, $0.blue) },
                                                  indices: indexed.indices, column: 0, row: 0)
-                return (bytes.count, quantized - start, MonotonicClock.nanoseconds() - quantized)
+                return (bytes, quantized - start, MonotonicClock.nanoseconds() - quantized)
+            case .kittyPNG, .itermPNG:
+                let png = (try? ImageCodec.encodePNG(image)) ?? []
+                let columns = image.width / 10, rows = image.height / 20
+                let bytes = self == .kittyPNG ? PictureEscapes.kitty(png: png, column: 0, row: 0, columns: columns, rows: rows)
+                    : PictureEscapes.iterm(file: png, column: 0, row: 0, columns: columns, rows: rows)
+                return (bytes, nil, MonotonicClock.nanoseconds() - start)
             }
         }
     }
 
-    static func run(log: (String) -> Void) throws -> Report {
+    /// `image` as a binary PPM file (P6).
+    static func ppm(_ image: RGBImage) -> [UInt8] {
+        Array("P6\n\(image.width) \(image.height)\n255\n".utf8) + image.pixels
+    }
+
+    /// `--sixel-output DIR`: each picture as `<picture>.ppm` and each encoder's escapes as
+    /// `<picture>-<encoder>.out`, for measuring the error outside (scripts/sixel-bench.sh).
+    static func write(_ bytes: [UInt8], to path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { throw BenchError("cannot write \(path)") }
+    }
+
+    static func run(output: String? = nil, log: (String) -> Void) throws -> Report {
         let samples = try samplePictures()
         let pictures = [
             ("02-coffee scaled up", ImageResampler.resize(samples[1], width: width, height: height)),
@@ -95,10 +115,13 @@ enum SixelRun {
             log("\(name): \(Encoder.allCases.count) encoders, one warm-up and \(rounds) rounds")
             var times = [[(quantize: UInt64?, encode: UInt64)]](repeating: [], count: Encoder.allCases.count)
             var sizes = [Int](repeating: 0, count: Encoder.allCases.count)
+            let slug = name.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined()
+            if let output { try write(ppm(picture), to: "\(output)/\(slug).ppm") }
             for round in 0...rounds {
                 for (slot, encoder) in Encoder.allCases.enumerated() {
                     let result = encoder.encode(picture)
-                    sizes[slot] = result.bytes
+                    sizes[slot] = result.bytes.count
+                    if round == 0, let output { try write(result.bytes, to: "\(output)/\(slug)-\(encoder.slug).out") }
                     if round > 0 { times[slot].append((result.quantize, result.encode)) }
                 }
             }
@@ -107,11 +130,13 @@ enum SixelRun {
             for (slot, encoder) in Encoder.allCases.enumerated() {
                 let total = median(times[slot].map { ($0.quantize ?? 0) + $0.encode })
                 rows.append(Row(picture: name, encoder: encoder.name,
-                                quantizeMilliseconds: slot == 0 ? nil : median(times[slot].map { $0.quantize ?? 0 }),
+                                quantizeMilliseconds: times[slot].first?.quantize == nil
+                                    ? nil : median(times[slot].map { $0.quantize ?? 0 }),
                                 encodeMilliseconds: median(times[slot].map(\.encode)), totalMilliseconds: total,
                                 bytes: sizes[slot], ratio: total / reference))
             }
         }
+        rows += try CellsRun.run(pictures: pictures, rounds: rounds, output: output, log: log)
         return Report(rows: rows)
     }
 

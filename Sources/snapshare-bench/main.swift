@@ -28,7 +28,7 @@ if options.summarizeFolder != nil || options.photoFolder != nil {
 }
 if options.sixel {
     do {
-        let report = try SixelRun.run { line in
+        let report = try SixelRun.run(output: options.sixelOutput) { line in
             if !options.json { FileHandle.standardError.write(Data("snapshare-bench: \(line)\n".utf8)) }
         }
         print(options.json ? report.json : report.text)

@@ -53,28 +53,33 @@ import Testing
         #expect(throws: Terminal.Failure.self) { try view.show() }
     }
 
-    @Test func aFullScreenFramePositionsEveryRowAndPrintsNothingElse() {
+    @Test func aFullScreenFrameDrawsEveryRowAndNothingElse() {
         // 4x4 into 3x2 cells (3x4 pixels) is 3x3: the last pixel row sits on the default background.
         let view = FullScreenImageView(image: RGBImage(width: 4, height: 4, color: .white))
-        let frame = String(decoding: view.frame(columns: 3, rows: 2), as: UTF8.self)
-        let white = "\u{1B}[38;2;255;255;255m"
-        #expect(frame == "\u{1B}[1;1H\(white)\u{1B}[48;2;255;255;255m▀▀▀\u{1B}[0m\u{1B}[2;1H\(white)▀▀▀\u{1B}[0m")
+        var writer = ScreenWriter(depth: .trueColor)
+        let frame = writer.frame(view.grid(columns: 3, rows: 2))
+        let white = Color.rgb(255, 255, 255)
+        let shown = TerminalScreenModel.after(frame, columns: 3, rows: 2).cells
+        #expect(shown[0] == Array(repeating: Cell("▀", style: Style(foreground: white, background: white)), count: 3))
+        #expect(shown[1] == Array(repeating: Cell("▀", style: Style(foreground: white)), count: 3))
+        #expect(!String(decoding: frame, as: UTF8.self).contains("\n"), "every row is positioned, nothing scrolls")
     }
 }
 
 @Suite struct FullScreenCaptionTests {
-    @Test func theCaptionSitsOnTheLastRowUnderThePicture() {
+    @Test func theCaptionSitsCentredOnTheLastRowUnderThePicture() {
         let image = RGBImage(width: 4, height: 4, color: RGBImage.Color(red: 10, green: 20, blue: 30))
-        let view = FullScreenImageView(image: image, caption: "Snap 6 from alice in Memes, 2m ago · any key closes")
-        let frame = String(decoding: view.frame(columns: 60, rows: 10), as: UTF8.self)
-        #expect(frame.contains("\u{1B}[10;1H\u{1B}[2K"), "the last row is cleared for the caption")
-        #expect(frame.hasSuffix("Snap 6 from alice in Memes, 2m ago · any key closes"))
-        #expect(!frame.contains("\u{1B}[10;1H\u{1B}[38"), "the picture stops above it")
+        let caption = "Snap 6 from alice in Memes, 2m ago · any key closes"
+        let grid = FullScreenImageView(image: image, caption: caption).grid(columns: 60, rows: 10)
+        #expect(grid.text(ofRow: 9) == String(repeating: " ", count: (60 - caption.count) / 2) + caption
+                + String(repeating: " ", count: 60 - caption.count - (60 - caption.count) / 2))
+        #expect((0..<60).allSatisfy { grid[$0, 9].style == .plain }, "the picture stops above it")
+        #expect((0..<60).contains { grid[$0, 8].character == "▀" })
     }
 
     @Test func aCaptionWiderThanTheTerminalIsCut() {
-        let view = FullScreenImageView(image: RGBImage(width: 2, height: 2, color: .black), caption: String(repeating: "x", count: 100))
-        let frame = String(decoding: view.frame(columns: 20, rows: 5), as: UTF8.self)
-        #expect(frame.hasSuffix(String(repeating: "x", count: 19) + "…"))
+        let grid = FullScreenImageView(image: RGBImage(width: 2, height: 2, color: .black), caption: String(repeating: "x", count: 100))
+            .grid(columns: 20, rows: 5)
+        #expect(grid.text(ofRow: 4) == String(repeating: "x", count: 19) + "…")
     }
 }

@@ -22,16 +22,6 @@ struct PictureEscapeTests {
         #expect(text == "\u{1B}[1;1H\u{1B}]1337;File=inline=1;size=3;width=10;height=5;preserveAspectRatio=1:AQID\u{07}")
     }
 
-    @Test("sixel: colours from the 6x6x6 cube, one band of six rows, runs compressed")
-    func sixelBand() {
-        // 5 pixels wide, 6 high: the top three rows red, the bottom three blue.
-        var rgb: [UInt8] = []
-        for y in 0..<6 { for _ in 0..<5 { rgb += y < 3 ? [255, 0, 0] : [0, 0, 255] } }
-        let text = String(decoding: PictureEscapes.sixel(width: 5, height: 6, rgb: rgb, column: 0, row: 0), as: UTF8.self)
-        // Red is cube index 180 (5,0,0), blue 5 (0,0,5); red sets bits 0-2 ("?" + 7 = "F"), blue bits 3-5 ("?" + 56 = "w").
-        #expect(text == "\u{1B}[1;1H\u{1B}P0;1;0q\"1;1;5;6#5;2;0;0;100#180;2;100;0;0#5!5w$#180!5F$-\u{1B}\\")
-    }
-
     @Test("kitty with ids: stored without showing, placed (placement 1) into a cell box, freed with its data")
     func kittyIDs() {
         let stored = String(decoding: PictureEscapes.kittyTransmit(png: [1, 2, 3], id: 7), as: UTF8.self)

@@ -259,6 +259,38 @@ struct AppPicturesX11Tests {
         #expect(sample.exitStatus == 0)
     }
 
+    @Test("snapshare view in xterm as a VT340 resized while it shows a sixel: the picture is drawn again to fill its new box",
+          .enabled(if: X11Terminal.isUsable(.xterm(sixel: true)), "needs Xvfb, xterm, xdotool and ImageMagick (.ci/run installs them)"))
+    func viewFollowsAResize() throws {
+        let (server, home) = try Self.postedClass()
+        let font = X11Terminal.Font.outline(family: "Monospace", points: 11)
+        let viewer = try X11Terminal(.xterm(sixel: true), command: Subprocess.executable("snapshare"),
+                                     arguments: ["--server", "127.0.0.1:\(server.port)", "--ca", server.caPath, "view", "1"],
+                                     environment: ["SNAPSHARE_HOME": home.path], columns: Self.columns, rows: Self.rows, font: font)
+        let before = try viewer.wait(timeout: 15) { $0.count { $0.isNear(Self.magenta) } > 2_000 }
+        let cells = Cells(.xterm(sixel: true), screenshot: before)
+        let first = try #require(before.boundingBox { $0.isNear(Self.magenta) })
+        // xterm bounds a sixel by its window as it was when asked (and by 1000 pixels a side):
+        // 90x30 cells of 11x22 is taller than the limit it gave at 80x24, and within 1000.
+        let (columns, rows) = (90, 30)
+        try viewer.resize(columns: columns, rows: rows)
+        let newBox = (rows - 2) * cells.height
+        let after = try viewer.wait(timeout: 15) { shot in
+            shot.width >= columns * cells.width && (shot.boundingBox { $0.isNear(Self.magenta) }?.height ?? 0) >= newBox
+        }
+        if let folder = X11Terminal.screenshotsDirectory { _ = try viewer.screenshot(savingTo: folder + "/xterm-sixel-view-resized.png") }
+        let picture = try #require(after.boundingBox { $0.isNear(Self.magenta) }, "no picture after the resize")
+        let caption = Cells(.xterm(sixel: true), screenshot: after, columns: columns, rows: rows).row(rows - 1, in: after)
+        #expect(picture.height >= newBox && picture.height > first.height, "before the resize \(first), after it \(picture)")
+        #expect(after.bounds.contains(picture) && picture.maxY <= caption.y, "the picture \(picture), the caption row at \(caption.y)")
+        #expect(abs(Double(picture.width) / Double(picture.height) - 1) <= 0.03, "the square snap is \(picture)")
+        #expect(after.count(in: PixelBox(x: 0, y: 0, width: after.width, height: caption.y)) { $0.isNear(Self.magenta) }
+                <= picture.width * picture.height, "a picture of the old size is left beside the new one")
+        try viewer.press("x")
+        _ = try viewer.wait(timeout: 10) { _ in viewer.exitStatus != nil }
+        #expect(viewer.exitStatus == 0, "exit \(String(describing: viewer.exitStatus))")
+    }
+
     /// How many different colours the screen shows: a photo in real pixels has thousands, the same
     /// photo in half blocks (two colours a cell) far fewer.
     static func distinctColours(_ shot: RGBImage) -> Int {

@@ -95,6 +95,37 @@ struct CameraX11Tests {
         try Self.run(.xterm(sixel: true), inset: 2)
     }
 
+    @Test("xterm as a VT340 resized while the camera's preview shows: the sixels are drawn again to fill the new box",
+          .enabled(if: X11Terminal.isUsable(.xterm(sixel: true)) && CameraTools.ffmpegIsInstalled,
+                   "needs Xvfb, xterm, xdotool, ImageMagick and ffmpeg"))
+    func xtermSixelAfterAResize() throws {
+        let server = try TestServer()
+        let home = TemporaryDirectory("camera-x11-resize")
+        let terminal = try Self.post(in: .xterm(sixel: true), server: server, source: "lavfi:color=c=magenta:size=640x480:rate=15",
+                                     home: home)
+        let before = try terminal.wait(timeout: 20) { $0.count { $0.isNear(Self.magenta) } > 20_000 }
+        let cellHeight = (before.height - 4) / Self.rows
+        let cellWidth = (before.width - 4) / Self.columns
+        let first = try #require(before.boundingBox { $0.isNear(Self.magenta) })
+        // Taller than the sixel limit xterm gave at 80x24, within its 1000 pixels a side.
+        let (newColumns, newRows) = (90, 30)
+        try terminal.resize(columns: newColumns, rows: newRows)
+        let newBox = (newRows - 2) * cellHeight
+        let after = try terminal.wait(timeout: 20) { (shot: RGBImage) -> Bool in
+            let height = shot.boundingBox { $0.isNear(Self.magenta) }?.height ?? 0
+            return shot.width >= newColumns * cellWidth && height >= newBox
+        }
+        let picture = try #require(after.boundingBox { $0.isNear(Self.magenta) })
+        let captionTop = 2 + (newRows - 1) * cellHeight
+        #expect(picture.height >= newBox && picture.height > first.height, "before the resize \(first), after it \(picture)")
+        #expect(after.bounds.contains(picture) && picture.maxY <= captionTop,
+                "the preview is \(picture), the caption starts at \(captionTop)")
+        #expect(abs(Double(picture.width) / Double(picture.height) / (4.0 / 3.0) - 1) <= 0.03, "aspect of \(picture)")
+        try terminal.press("Escape")
+        _ = try terminal.wait(timeout: 20) { _ in terminal.exitStatus != nil }
+        #expect(terminal.exitStatus == 11, "Esc cancels: exit \(String(describing: terminal.exitStatus))")
+    }
+
     @Test("kitty: the camera's preview through the kitty protocol, 4:3 above the caption, posted with Space and Enter",
           .enabled(if: X11Terminal.isUsable(.kitty) && CameraTools.ffmpegIsInstalled, "needs Xvfb, kitty on software OpenGL, xdotool, ImageMagick and ffmpeg"))
     func kitty() throws {

@@ -98,7 +98,7 @@ import TestSupport
         #expect(view.status == 0, "the refused --json spent nothing: \(view.stderr)")
         let last = view.stdout.split(separator: "\n").last.map(String.init) ?? ""
         #expect(last.hasPrefix("viewed snap \(id) 256x170 80670 sha256:"), "\(last)")
-        #expect(view.stdout.contains("\u{1B}[38;2;"), "the drawing uses true colour")
+        #expect(view.stdout.contains("\u{1B}[0;38;2;"), "the drawing uses true colour")
 
         let again = try bob.run("view", "\(id)")
         #expect(again.status == 6 && again.stderr.contains("you already opened snap \(id)"), "\(again.stderr)")

@@ -121,7 +121,7 @@ import TestSupport
         let last = shown.stdout.split(separator: "\n").last.map(String.init) ?? ""
         #expect(last.wholeMatch(of: /photo \d+ \d+x\d+ \d+ sha256:[0-9a-f]{64}/) != nil, "\(last)")
         #expect(last.hasPrefix("photo \(photoID) "))
-        #expect(shown.stdout.contains("\u{1B}[38;2;"), "the drawing uses true colour")
+        #expect(shown.stdout.contains("\u{1B}[0;38;2;"), "the drawing uses true colour")
         let thumbnail = try alice.object("photo", "show", "\(photoID)", "--thumbnail")
         #expect(thumbnail["variant"] as? String == "thumbnail")
         #expect((thumbnail["sha256"] as? String)?.count == 64)

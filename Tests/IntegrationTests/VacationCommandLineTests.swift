@@ -142,7 +142,7 @@ struct VacationCommandLineTests {
         #expect(text.stdout.contains("Itinerary of My Vacation"))
         let shown = try ann.run("vacation", "show", "\(others[0].id)")
         #expect(shown.status == 0, "\(shown.stderr)")
-        #expect(shown.stdout.contains("\u{1B}[38;2;"), "the photo is drawn from the file")
+        #expect(shown.stdout.contains("\u{1B}[0;38;2;"), "the photo is drawn from the file")
         #expect(shown.stdout.contains("photo \(others[0].id) "))
         let offline = try ann.run("visit", "\(rome[1].id)")
         #expect(offline.status == 3, "a new visit needs the server: \(offline.stderr)")

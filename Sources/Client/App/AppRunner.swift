@@ -86,10 +86,9 @@ enum AppRunner {
             }
             if wakeup.signals.contains(where: { $0 == SIGWINCH || $0 == SIGTSTP || $0 == SIGCONT }) {
                 size = Terminal.sizeOrDefault(of: session.terminal.output)
-                if let pixels = Terminal.pixelSize(of: session.terminal.output) { app.terminalFacts.window = pixels }
                 // The font may have changed with the size, and xterm's sixel limit follows its
                 // window: both asked again; their answers redraw the pictures (above).
-                if app.pictures != .halfblock { try session.terminal.write(TerminalFacts.resizeQuery) }
+                try session.askAgain(&app.terminalFacts, asking: app.pictures != .halfblock)
                 writer.invalidate()
                 shownPicture = nil
             }
@@ -132,10 +131,7 @@ enum AppRunner {
     /// facts instead), runs finished requests, and does each signal's part; false means leave
     /// (SIGTERM, SIGHUP, SIGINT).
     private static func handle(_ wakeup: TerminalSession.Wakeup, app: AppModel, session: TerminalSession) throws(Terminal.Failure) -> Bool {
-        for event in wakeup.events {
-            if case .unknown(let bytes) = event, app.terminalFacts.absorb(bytes) { continue }
-            app.handle(event)
-        }
+        for event in app.terminalFacts.absorb(answersIn: wakeup.events) { app.handle(event) }
         for completion in app.backend.takeCompletions() { completion() }
         for signal in wakeup.signals {
             // Stopped, the app cannot read the camera: it is let go first (its light goes off).

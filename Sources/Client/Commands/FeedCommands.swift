@@ -144,7 +144,7 @@ enum FeedCommands {
     private static func takePicture(device: CameraDevice, context: CommandContext) throws(ClientError) -> [UInt8] {
         if let screen = try ImageDisplay.prepare(context) {
             defer { screen.session.close() }
-            let preview = CameraPreview(session: screen.session, renderer: HalfBlockRenderer(depth: screen.depth),
+            let preview = CameraPreview(session: screen.session, depth: screen.depth,
                                         pictures: screen.choice.pictures, facts: screen.facts,
                                         device: device, environment: context.environment)
             let frame = try preview.run()

@@ -66,7 +66,7 @@ enum ImageDisplay {
         let taken: Screen?
         if let screen { taken = screen } else { taken = try prepare(context) }
         if let screen = taken {
-            let view = FullScreenImageView(image: image, terminal: screen.session.terminal, renderer: HalfBlockRenderer(depth: screen.depth),
+            let view = FullScreenImageView(image: image, terminal: screen.session.terminal, depth: screen.depth,
                                            caption: "\(title) · any key closes")
             do { _ = try view.show(in: screen.session, pictures: screen.choice.pictures, facts: screen.facts) } catch {
                 throw ClientError(.local, "cannot draw on this terminal: \(error)")
@@ -75,12 +75,17 @@ enum ImageDisplay {
             if let notice = screen.choice.notice { context.console.err(notice) }
             if let afterwards { context.console.out(afterwards) }
         } else {
-            let renderer = HalfBlockRenderer(depth: ColorDepth.detect(context.environment))
             let size = Terminal.sizeOrDefault(of: Terminal().output)
-            let lines = renderer.render(image, columns: size.columns, rows: max(1, size.rows - 1))
+            let lines = Self.lines(image, columns: size.columns, rows: max(1, size.rows - 1), depth: ColorDepth.detect(context.environment))
             context.console.raw(lines.joined(separator: "\n") + "\n")
             if let caption { context.console.out(caption) }
         }
         return (image.width, image.height)
+    }
+
+    /// `image` as `rows` lines of text for output that is not a screen: the half blocks a screen
+    /// of `columns` x `rows` cells shows (`FullScreenImageView`), each line as wide.
+    static func lines(_ image: RGBImage, columns: Int, rows: Int, depth: ColorDepth) -> [String] {
+        ScreenWriter(depth: depth).lines(FullScreenImageView(image: image, depth: depth).grid(columns: columns, rows: rows))
     }
 }

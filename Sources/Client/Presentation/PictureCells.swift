@@ -5,18 +5,24 @@ import TerminalUI
 /// foreground, the lower its background, two pixels per cell. On a terminal without colour each
 /// cell is a shade character whose ink follows the two pixels' brightness.
 ///
+/// The one half-block renderer: the app (snaps, thumbnails, the Camera tile), `view`, `samples
+/// show`, feed pictures and `post --camera` all draw half blocks here, and a `ScreenWriter`
+/// puts the cells on the terminal (or `ScreenWriter.lines` on standard output), so one picture
+/// gives the same cells everywhere. A picture's odd last pixel row is a cell whose upper half
+/// is the picture and lower half the terminal's background.
+///
 /// Scaling is the costly part, so a picture keeps its last scaled copy per box size: redrawing
 /// a grid of thumbnails (every key press, every scroll) scales nothing again. That copy is a
 /// cache, not state: what is drawn depends on the picture and the box alone.
-final class PictureCells {
+package final class PictureCells {
     let image: RGBImage
     private var scaled: (columns: Int, rows: Int, image: RGBImage)?
 
-    init(_ image: RGBImage) { self.image = image }
+    package init(_ image: RGBImage) { self.image = image }
 
     /// Draws the picture as large as it fits in `area`, aspect ratio kept and centred.
-    func draw(into grid: inout CellGrid, area: Rect, depth: ColorDepth) {
-        guard area.width > 0, area.height > 0 else { return }
+    package func draw(into grid: inout CellGrid, area: Rect, depth: ColorDepth) {
+        guard area.width > 0, area.height > 0, image.width > 0, image.height > 0 else { return }
         let fitted = scaledImage(columns: area.width, rows: area.height)
         let left = area.x + (area.width - fitted.width) / 2
         let top = area.y + (area.height - (fitted.height + 1) / 2) / 2
@@ -57,8 +63,15 @@ final class PictureCells {
 }
 
 /// A rectangle of cells.
-struct Rect: Equatable {
+package struct Rect: Equatable {
     var x: Int, y: Int, width: Int, height: Int
+
+    package init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
 
     func contains(column: Int, row: Int) -> Bool {
         column >= x && column < x + width && row >= y && row < y + height

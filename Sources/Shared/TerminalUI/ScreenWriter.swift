@@ -51,6 +51,17 @@ public struct ScreenWriter: Sendable {
         return output.finish()
     }
 
+    /// `grid` as lines of text, one a row without newlines, for output that is not a screen (a
+    /// pipe, a file, a terminal's scrollback): the same styles as `frame` at this depth, sent
+    /// where they change along a row, and every row that set one ends with a reset.
+    public func lines(_ grid: CellGrid) -> [String] {
+        (0..<grid.rows).map { row in
+            var output = Output(depth: depth)
+            for column in 0..<grid.columns where !grid[column, row].isContinuation { output.append(grid[column, row]) }
+            return String(decoding: output.finish(), as: UTF8.self)
+        }
+    }
+
     /// `frame` (cells, and any picture escapes with them) between the begin and end of
     /// synchronized output (DEC mode 2026): a terminal that knows the mode shows the frame whole
     /// or not at all, never half drawn; one that does not ignores it. The mode is set, never
@@ -80,12 +91,17 @@ public struct ScreenWriter: Sendable {
             if cursor == nil || cursor! != (column, row) {
                 append("\u{1B}[\(row + 1);\(column + 1)H")
             }
+            append(cell)
+            cursor = (column + (DisplayWidth.of(cell.character) == 2 ? 2 : 1), row)
+        }
+
+        /// The cell where the cursor is: its style where it changes, then its character.
+        mutating func append(_ cell: Cell) {
             if style != cell.style {
                 append(sgr(cell.style))
                 style = cell.style
             }
             append(String(cell.character))
-            cursor = (column + (DisplayWidth.of(cell.character) == 2 ? 2 : 1), row)
         }
 
         mutating func finish() -> [UInt8] {

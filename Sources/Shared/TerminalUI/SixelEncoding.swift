@@ -1,3 +1,5 @@
+/// Sixel graphics: a picture already quantized (`ColorQuantizer`: median cut, dithering) drawn
+/// pixel for pixel with its palette as the colour registers.
 extension PictureEscapes {
     /// Sixel for a paletted picture (`indices`: `width` x `height` indices into `palette`, at most
     /// 256 colours, already at the size to show), its top left corner at a cell (0-based).

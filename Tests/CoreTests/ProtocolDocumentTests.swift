@@ -120,11 +120,11 @@ import ProtocolVectors
     func minimumSizesAreTheDecoders() throws {
         let current = ProtocolConstants.current
         let sizes: [(String, Int)] = [
-            ("Feed", FeedInfo.minimumEncodedSize), ("Snap", SnapInfo.minimumEncodedSize(in: current)), ("Viewer", SnapViewer.minimumEncodedSize),
-            ("User", UserInfo.minimumEncodedSize(in: current)), ("Stat", StatEntry.minimumEncodedSize), ("AuditRecord", AuditRecord.minimumEncodedSize),
-            ("Report", SnapReport.minimumEncodedSize), ("ReportedSnap", ReportedSnap.minimumEncodedSize),
-            ("ExportedSnap", ExportedSnap.minimumEncodedSize(in: current)), ("RosterMember", RosterMember.minimumEncodedSize),
-            ("Pin", PinInfo.encodedSize), ("Photo", PhotoInfo.minimumEncodedSize), ("Movie", MovieInfo.minimumEncodedSize),
+            ("Feed", FeedInfo.minimumEncodedSize(in: current)), ("Snap", SnapInfo.minimumEncodedSize(in: current)), ("Viewer", SnapViewer.minimumEncodedSize(in: current)),
+            ("User", UserInfo.minimumEncodedSize(in: current)), ("Stat", StatEntry.minimumEncodedSize(in: current)), ("AuditRecord", AuditRecord.minimumEncodedSize(in: current)),
+            ("Report", SnapReport.minimumEncodedSize(in: current)), ("ReportedSnap", ReportedSnap.minimumEncodedSize(in: current)),
+            ("ExportedSnap", ExportedSnap.minimumEncodedSize(in: current)), ("RosterMember", RosterMember.minimumEncodedSize(in: current)),
+            ("Pin", PinInfo.minimumEncodedSize(in: current)), ("Photo", PhotoInfo.minimumEncodedSize(in: current)), ("Movie", MovieInfo.minimumEncodedSize(in: current)),
         ]
         let sentence = try #require(Self.document.components(separatedBy: "each element has a minimum encoded size:").dropFirst().first)
             .prefix { $0 != ")" }.split(whereSeparator: \.isWhitespace).joined(separator: " ")

@@ -63,7 +63,7 @@ public struct AdminRestoreView: WireMessage, Equatable {
 public struct AdminListUsers: EmptyWireMessage, Equatable { public static let type = MessageType.adminListUsers; public init() {} }
 
 /// One account as `admin users` shows it.
-public struct UserInfo: Sendable, Equatable {
+public struct UserInfo: Sendable, Equatable, ListedRecord {
     public var username: String
     public var isAdmin: Bool
     public var createdAt: Int64
@@ -86,8 +86,7 @@ public struct UserInfo: Sendable, Equatable {
         self.postCount = postCount; self.viewCount = viewCount
     }
 
-    /// The fewest bytes one takes in protocol `version`.
-    static func minimumEncodedSize(in version: UInt16) -> Int { 2 + 1 + 8 + 8 + 8 + (version >= 4 ? 2 + 2 + 1 + 1 + 8 + 8 : 0) }
+    static let smallest = UserInfo(username: "", isAdmin: false, createdAt: 0, postCount: 0, viewCount: 0)
 
     init(from r: inout ByteReader) throws(WireError) {
         username = try r.readString("user.username", maxBytes: FieldLimits.username)
@@ -117,22 +116,30 @@ public struct Users: WireMessage, Equatable {
     public var users: [UserInfo]
     public init(users: [UserInfo]) { self.users = users }
     public init(from r: inout ByteReader) throws(WireError) {
-        users = try r.readArray("users", minElementBytes: UserInfo.minimumEncodedSize(in: r.protocolVersion)) {
-            (r: inout ByteReader) throws(WireError) in try UserInfo(from: &r)
-        }
+        users = try r.readRecords("users", of: UserInfo.self)
     }
-    public func encode(into w: inout ByteWriter) { w.writeArray(users) { $1.encode(into: &$0) } }
+    public func encode(into w: inout ByteWriter) { w.writeRecords(users) }
 }
 
 /// Admin → server: server counters.
 public struct AdminStats: EmptyWireMessage, Equatable { public static let type = MessageType.adminStats; public init() {} }
 
 /// One named counter.
-public struct StatEntry: Sendable, Equatable {
+public struct StatEntry: Sendable, Equatable, ListedRecord {
     public var name: String
     public var value: Int64
     public init(name: String, value: Int64) { self.name = name; self.value = value }
-    static let minimumEncodedSize = 2 + 8
+    static let smallest = StatEntry(name: "", value: 0)
+
+    init(from r: inout ByteReader) throws(WireError) {
+        name = try r.readString("entry.name", maxBytes: FieldLimits.statisticName)
+        value = try r.readInt64("entry.value")
+    }
+
+    func encode(into w: inout ByteWriter) {
+        w.write(name)
+        w.write(value)
+    }
 }
 
 /// Server → client: named counters, in a stable order.
@@ -141,11 +148,9 @@ public struct Stats: WireMessage, Equatable {
     public var entries: [StatEntry]
     public init(entries: [StatEntry]) { self.entries = entries }
     public init(from r: inout ByteReader) throws(WireError) {
-        entries = try r.readArray("entries", minElementBytes: StatEntry.minimumEncodedSize) { (r: inout ByteReader) throws(WireError) in
-            StatEntry(name: try r.readString("entry.name", maxBytes: FieldLimits.statisticName), value: try r.readInt64("entry.value"))
-        }
+        entries = try r.readRecords("entries", of: StatEntry.self)
     }
-    public func encode(into w: inout ByteWriter) { w.writeArray(entries) { w, e in w.write(e.name); w.write(e.value) } }
+    public func encode(into w: inout ByteWriter) { w.writeRecords(entries) }
 }
 
 /// Admin → server: lift the login throttle of one user name (every address's failures for it
@@ -211,7 +216,7 @@ public struct AdminAuditLog: WireMessage, Equatable {
 }
 
 /// One admin action: when (Unix milliseconds), who, what, its target and its result.
-public struct AuditRecord: Sendable, Equatable {
+public struct AuditRecord: Sendable, Equatable, ListedRecord {
     public var at: Int64
     public var actor: String
     public var action: String
@@ -220,7 +225,23 @@ public struct AuditRecord: Sendable, Equatable {
     public init(at: Int64, actor: String, action: String, target: String, result: String) {
         self.at = at; self.actor = actor; self.action = action; self.target = target; self.result = result
     }
-    static let minimumEncodedSize = 8 + 4 * 2
+    static let smallest = AuditRecord(at: 0, actor: "", action: "", target: "", result: "")
+
+    init(from r: inout ByteReader) throws(WireError) {
+        at = try r.readInt64("entry.at")
+        actor = try r.readString("entry.actor", maxBytes: FieldLimits.auditText)
+        action = try r.readString("entry.action", maxBytes: FieldLimits.auditText)
+        target = try r.readString("entry.target", maxBytes: FieldLimits.auditText)
+        result = try r.readString("entry.result", maxBytes: FieldLimits.auditText)
+    }
+
+    func encode(into w: inout ByteWriter) {
+        w.write(at)
+        w.write(actor)
+        w.write(action)
+        w.write(target)
+        w.write(result)
+    }
 }
 
 /// Server → admin: audit log entries, oldest first.
@@ -229,14 +250,9 @@ public struct AuditLog: WireMessage, Equatable {
     public var entries: [AuditRecord]
     public init(entries: [AuditRecord]) { self.entries = entries }
     public init(from r: inout ByteReader) throws(WireError) {
-        entries = try r.readArray("entries", minElementBytes: AuditRecord.minimumEncodedSize) { (r: inout ByteReader) throws(WireError) in
-            AuditRecord(at: try r.readInt64("entry.at"), actor: try r.readString("entry.actor", maxBytes: FieldLimits.auditText),
-                        action: try r.readString("entry.action", maxBytes: FieldLimits.auditText),
-                        target: try r.readString("entry.target", maxBytes: FieldLimits.auditText),
-                        result: try r.readString("entry.result", maxBytes: FieldLimits.auditText))
-        }
+        entries = try r.readRecords("entries", of: AuditRecord.self)
     }
     public func encode(into w: inout ByteWriter) {
-        w.writeArray(entries) { w, e in w.write(e.at); w.write(e.actor); w.write(e.action); w.write(e.target); w.write(e.result) }
+        w.writeRecords(entries)
     }
 }

@@ -35,7 +35,7 @@ public struct AdminExportSnaps: WireMessage, Equatable {
 
 /// One stored snap as an export describes it: where and by whom it was posted, when it expires,
 /// whether its picture is still kept, and who opened it when.
-public struct ExportedSnap: Sendable, Equatable {
+public struct ExportedSnap: Sendable, Equatable, ListedRecord {
     public var id: UInt64
     public var feed: String
     public var poster: String
@@ -62,8 +62,9 @@ public struct ExportedSnap: Sendable, Equatable {
         self.awaitingApproval = awaitingApproval; self.reportCount = reportCount
     }
 
-    /// The fewest bytes one takes in protocol `version` (version 4 added the approval and the reports).
-    static func minimumEncodedSize(in version: UInt16) -> Int { 8 + 2 + 2 + 8 + 8 + 1 + 4 + 4 + 4 + 1 + 4 + (version >= 4 ? 1 + 4 : 0) }
+    static let smallest = ExportedSnap(
+        id: 0, feed: "", poster: "", postedAt: 0, expiresAt: 0, imageKind: .png, byteCount: 0, width: 0, height: 0,
+        pictureKept: false, viewers: [])
 
     init(from r: inout ByteReader) throws(WireError) {
         id = try r.readUInt64("snap.id")
@@ -78,10 +79,7 @@ public struct ExportedSnap: Sendable, Equatable {
         width = try r.readUInt32("snap.width")
         height = try r.readUInt32("snap.height")
         pictureKept = try r.readBool("snap.picture_kept")
-        viewers = try r.readArray("snap.viewers", minElementBytes: SnapViewer.minimumEncodedSize) { (r: inout ByteReader) throws(WireError) in
-            SnapViewer(username: try r.readString("viewer.username", maxBytes: FieldLimits.username),
-                       viewedAt: try r.readInt64("viewer.viewed_at"))
-        }
+        viewers = try r.readRecords("snap.viewers", of: SnapViewer.self)
         awaitingApproval = r.protocolVersion >= 4 ? try r.readBool("snap.awaiting_approval") : false
         reportCount = r.protocolVersion >= 4 ? try r.readUInt32("snap.report_count") : 0
     }
@@ -89,7 +87,7 @@ public struct ExportedSnap: Sendable, Equatable {
     func encode(into w: inout ByteWriter) {
         w.write(id); w.write(feed); w.write(poster); w.write(postedAt); w.write(expiresAt); w.write(imageKind.rawValue)
         w.write(byteCount); w.write(width); w.write(height); w.write(pictureKept)
-        w.writeArray(viewers) { w, viewer in w.write(viewer.username); w.write(viewer.viewedAt) }
+        w.writeRecords(viewers)
         if w.protocolVersion >= 4 { w.write(awaitingApproval); w.write(reportCount) }
     }
 }
@@ -103,11 +101,9 @@ public struct ExportedSnaps: WireMessage, Equatable {
     public init(total: UInt64, snaps: [ExportedSnap]) { self.total = total; self.snaps = snaps }
     public init(from r: inout ByteReader) throws(WireError) {
         total = try r.readUInt64("total")
-        snaps = try r.readArray("snaps", minElementBytes: ExportedSnap.minimumEncodedSize(in: r.protocolVersion)) {
-            (r: inout ByteReader) throws(WireError) in try ExportedSnap(from: &r)
-        }
+        snaps = try r.readRecords("snaps", of: ExportedSnap.self)
     }
-    public func encode(into w: inout ByteWriter) { w.write(total); w.writeArray(snaps) { $1.encode(into: &$0) } }
+    public func encode(into w: inout ByteWriter) { w.write(total); w.writeRecords(snaps) }
 }
 
 /// Admin → server: one snap's picture, whatever its state, without spending a view or appearing

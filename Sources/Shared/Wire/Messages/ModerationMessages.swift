@@ -29,18 +29,30 @@ public struct AdminListReports: WireMessage, Equatable {
 }
 
 /// One user's report of a snap: who (shown to admins only), why, and when.
-public struct SnapReport: Sendable, Equatable {
+public struct SnapReport: Sendable, Equatable, ListedRecord {
     public var reporter: String
     public var reason: String
     public var reportedAt: Int64
     public init(reporter: String, reason: String, reportedAt: Int64) {
         self.reporter = reporter; self.reason = reason; self.reportedAt = reportedAt
     }
-    static let minimumEncodedSize = 2 + 2 + 8
+    static let smallest = SnapReport(reporter: "", reason: "", reportedAt: 0)
+
+    init(from r: inout ByteReader) throws(WireError) {
+        reporter = try r.readString("report.reporter", maxBytes: FieldLimits.username)
+        reason = try r.readString("report.reason", maxBytes: FieldLimits.reason)
+        reportedAt = try r.readInt64("report.reported_at")
+    }
+
+    func encode(into w: inout ByteWriter) {
+        w.write(reporter)
+        w.write(reason)
+        w.write(reportedAt)
+    }
 }
 
 /// A snap with open reports, as the admins' queue shows it.
-public struct ReportedSnap: Sendable, Equatable {
+public struct ReportedSnap: Sendable, Equatable, ListedRecord {
     public var snapID: UInt64
     public var feed: String
     public var poster: String
@@ -54,7 +66,7 @@ public struct ReportedSnap: Sendable, Equatable {
         self.snapID = snapID; self.feed = feed; self.poster = poster; self.postedAt = postedAt; self.expiresAt = expiresAt
         self.pictureKept = pictureKept; self.reports = reports
     }
-    static let minimumEncodedSize = 8 + 2 + 2 + 8 + 8 + 1 + 4
+    static let smallest = ReportedSnap(snapID: 0, feed: "", poster: "", postedAt: 0, expiresAt: 0, pictureKept: false, reports: [])
 
     init(from r: inout ByteReader) throws(WireError) {
         snapID = try r.readUInt64("snap_id")
@@ -63,16 +75,12 @@ public struct ReportedSnap: Sendable, Equatable {
         postedAt = try r.readInt64("posted_at")
         expiresAt = try r.readInt64("expires_at")
         pictureKept = try r.readBool("picture_kept")
-        reports = try r.readArray("reports", minElementBytes: SnapReport.minimumEncodedSize) { (r: inout ByteReader) throws(WireError) in
-            SnapReport(reporter: try r.readString("report.reporter", maxBytes: FieldLimits.username),
-                       reason: try r.readString("report.reason", maxBytes: FieldLimits.reason),
-                       reportedAt: try r.readInt64("report.reported_at"))
-        }
+        reports = try r.readRecords("reports", of: SnapReport.self)
     }
 
     func encode(into w: inout ByteWriter) {
         w.write(snapID); w.write(feed); w.write(poster); w.write(postedAt); w.write(expiresAt); w.write(pictureKept)
-        w.writeArray(reports) { w, report in w.write(report.reporter); w.write(report.reason); w.write(report.reportedAt) }
+        w.writeRecords(reports)
     }
 }
 
@@ -82,11 +90,9 @@ public struct Reports: WireMessage, Equatable {
     public var snaps: [ReportedSnap]
     public init(snaps: [ReportedSnap]) { self.snaps = snaps }
     public init(from r: inout ByteReader) throws(WireError) {
-        snaps = try r.readArray("snaps", minElementBytes: ReportedSnap.minimumEncodedSize) { (r: inout ByteReader) throws(WireError) in
-            try ReportedSnap(from: &r)
-        }
+        snaps = try r.readRecords("snaps", of: ReportedSnap.self)
     }
-    public func encode(into w: inout ByteWriter) { w.writeArray(snaps) { $1.encode(into: &$0) } }
+    public func encode(into w: inout ByteWriter) { w.writeRecords(snaps) }
 }
 
 /// What an admin does with a reported snap.
@@ -193,11 +199,9 @@ public struct PendingSnaps: WireMessage, Equatable {
     public var snaps: [ExportedSnap]
     public init(snaps: [ExportedSnap]) { self.snaps = snaps }
     public init(from r: inout ByteReader) throws(WireError) {
-        snaps = try r.readArray("snaps", minElementBytes: ExportedSnap.minimumEncodedSize(in: r.protocolVersion)) {
-            (r: inout ByteReader) throws(WireError) in try ExportedSnap(from: &r)
-        }
+        snaps = try r.readRecords("snaps", of: ExportedSnap.self)
     }
-    public func encode(into w: inout ByteWriter) { w.writeArray(snaps) { $1.encode(into: &$0) } }
+    public func encode(into w: inout ByteWriter) { w.writeRecords(snaps) }
 }
 
 /// Admin → server: approve a snap awaiting approval (everyone sees it from then on) or reject
@@ -246,7 +250,7 @@ public enum RosterStatus: UInt8, Sendable, Equatable, CaseIterable {
 }
 
 /// One name of the roster.
-public struct RosterMember: Sendable, Equatable {
+public struct RosterMember: Sendable, Equatable, ListedRecord {
     /// The name as the roster lists it (the name its owner registers or was made with).
     public var name: String
     public var displayName: String
@@ -263,7 +267,7 @@ public struct RosterMember: Sendable, Equatable {
         self.account = account; self.status = status; self.lastSignIn = lastSignIn
     }
 
-    static let minimumEncodedSize = 2 + 2 + 1 + 8 + 2 + 1 + 8
+    static let smallest = RosterMember(name: "", displayName: "", isAdmin: false, addedAt: 0, account: "", status: .notRegistered, lastSignIn: 0)
 
     init(from r: inout ByteReader) throws(WireError) {
         name = try r.readString("member.name", maxBytes: FieldLimits.username)
@@ -288,11 +292,9 @@ public struct Roster: WireMessage, Equatable {
     public var members: [RosterMember]
     public init(members: [RosterMember]) { self.members = members }
     public init(from r: inout ByteReader) throws(WireError) {
-        members = try r.readArray("members", minElementBytes: RosterMember.minimumEncodedSize) { (r: inout ByteReader) throws(WireError) in
-            try RosterMember(from: &r)
-        }
+        members = try r.readRecords("members", of: RosterMember.self)
     }
-    public func encode(into w: inout ByteWriter) { w.writeArray(members) { $1.encode(into: &$0) } }
+    public func encode(into w: inout ByteWriter) { w.writeRecords(members) }
 }
 
 /// Admin → server: take `name` off the roster. An account that claimed it keeps its account and

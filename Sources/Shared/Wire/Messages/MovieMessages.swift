@@ -1,12 +1,12 @@
 /// One favorite-movie record.
-public struct MovieInfo: Sendable, Equatable {
+public struct MovieInfo: Sendable, Equatable, ListedRecord {
     public var title: String
     public var genre: String
     /// Ticket sales in whole dollars.
     public var sales: UInt64
     public init(title: String, genre: String, sales: UInt64) { self.title = title; self.genre = genre; self.sales = sales }
 
-    static let minimumEncodedSize = 2 + 2 + 8
+    static let smallest = MovieInfo(title: "", genre: "", sales: 0)
 
     init(from r: inout ByteReader) throws(WireError) {
         title = try r.readString("movie.title", maxBytes: FieldLimits.movieTitle)
@@ -88,7 +88,7 @@ public struct Movies: WireMessage, Equatable {
     public var movies: [MovieInfo]
     public init(movies: [MovieInfo]) { self.movies = movies }
     public init(from r: inout ByteReader) throws(WireError) {
-        movies = try r.readArray("movies", minElementBytes: MovieInfo.minimumEncodedSize) { (r: inout ByteReader) throws(WireError) in try MovieInfo(from: &r) }
+        movies = try r.readRecords("movies", of: MovieInfo.self)
     }
-    public func encode(into w: inout ByteWriter) { w.writeArray(movies) { $1.encode(into: &$0) } }
+    public func encode(into w: inout ByteWriter) { w.writeRecords(movies) }
 }

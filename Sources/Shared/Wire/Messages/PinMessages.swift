@@ -22,7 +22,7 @@ public enum PhotoState: UInt8, Sendable, Equatable {
 }
 
 /// A map pin of the requesting user, with a summary of its album.
-public struct PinInfo: Sendable, Equatable {
+public struct PinInfo: Sendable, Equatable, ListedRecord {
     public var id: UInt64
     public var latitude: Double
     public var longitude: Double
@@ -36,7 +36,7 @@ public struct PinInfo: Sendable, Equatable {
         self.albumState = albumState; self.expected = expected; self.done = done
     }
 
-    static let encodedSize = 8 + 8 + 8 + 8 + 1 + 4 + 4
+    static let smallest = PinInfo(id: 0, latitude: 0, longitude: 0, createdAt: 0, albumState: .downloading, expected: 0, done: 0)
 
     init(from r: inout ByteReader) throws(WireError) {
         id = try r.readUInt64("pin.id")
@@ -57,7 +57,7 @@ public struct PinInfo: Sendable, Equatable {
 }
 
 /// One photo of an album (a placeholder while `state` is pending).
-public struct PhotoInfo: Sendable, Equatable {
+public struct PhotoInfo: Sendable, Equatable, ListedRecord {
     public var id: UInt64
     public var pinID: UInt64
     /// 0-based order within the album; removing a photo keeps the others' order.
@@ -80,7 +80,9 @@ public struct PhotoInfo: Sendable, Equatable {
         self.width = width; self.height = height; self.byteCount = byteCount
     }
 
-    static let minimumEncodedSize = 8 + 8 + 4 + 1 + 2 + 2 + 2 + 8 + 8 + 4 + 4 + 4
+    static let smallest = PhotoInfo(
+        id: 0, pinID: 0, position: 0, state: .pending, title: "", tags: "", place: "", latitude: 0, longitude: 0, width: 0, height: 0,
+        byteCount: 0)
 
     init(from r: inout ByteReader) throws(WireError) {
         id = try r.readUInt64("photo.id")
@@ -135,9 +137,9 @@ public struct Pins: WireMessage, Equatable {
     public var pins: [PinInfo]
     public init(pins: [PinInfo]) { self.pins = pins }
     public init(from r: inout ByteReader) throws(WireError) {
-        pins = try r.readArray("pins", minElementBytes: PinInfo.encodedSize) { (r: inout ByteReader) throws(WireError) in try PinInfo(from: &r) }
+        pins = try r.readRecords("pins", of: PinInfo.self)
     }
-    public func encode(into w: inout ByteWriter) { w.writeArray(pins) { $1.encode(into: &$0) } }
+    public func encode(into w: inout ByteWriter) { w.writeRecords(pins) }
 }
 
 /// Client → server: delete a pin with its album and photos.
@@ -177,12 +179,12 @@ public struct Album: WireMessage, Equatable {
         expected = try r.readUInt32("expected")
         done = try r.readUInt32("done")
         error = try r.readString("error", maxBytes: FieldLimits.providerError)
-        photos = try r.readArray("photos", minElementBytes: PhotoInfo.minimumEncodedSize) { (r: inout ByteReader) throws(WireError) in try PhotoInfo(from: &r) }
+        photos = try r.readRecords("photos", of: PhotoInfo.self)
     }
 
     public func encode(into w: inout ByteWriter) {
         w.write(pinID); w.write(state.rawValue); w.write(expected); w.write(done); w.write(error)
-        w.writeArray(photos) { $1.encode(into: &$0) }
+        w.writeRecords(photos)
     }
 }
 

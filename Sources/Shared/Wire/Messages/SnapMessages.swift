@@ -1,5 +1,5 @@
 /// A feed as the requesting user sees it.
-public struct FeedInfo: Sendable, Equatable {
+public struct FeedInfo: Sendable, Equatable, ListedRecord {
     public var id: UInt64
     public var name: String
     public var snapCount: UInt32
@@ -9,7 +9,7 @@ public struct FeedInfo: Sendable, Equatable {
         self.id = id; self.name = name; self.snapCount = snapCount; self.unreadCount = unreadCount
     }
 
-    static let minimumEncodedSize = 8 + 2 + 4 + 4
+    static let smallest = FeedInfo(id: 0, name: "", snapCount: 0, unreadCount: 0)
 
     init(from r: inout ByteReader) throws(WireError) {
         id = try r.readUInt64("feed.id")
@@ -62,7 +62,7 @@ public enum ImageFormat: UInt8, Sendable, Equatable, CaseIterable {
 }
 
 /// A snap's metadata. Listings carry only this; image bytes travel only in SnapImage.
-public struct SnapInfo: Sendable, Equatable {
+public struct SnapInfo: Sendable, Equatable, ListedRecord {
     public var id: UInt64
     public var feed: String
     public var poster: String
@@ -90,11 +90,8 @@ public struct SnapInfo: Sendable, Equatable {
         self.note = note
     }
 
-    /// The fewest bytes a Snap takes in protocol `version` (version 2 added the count of opens,
-    /// version 4 the note).
-    static func minimumEncodedSize(in version: UInt16) -> Int {
-        8 + 2 + 2 + 8 + 8 + 1 + 1 + 4 + 4 + 4 + (version >= 2 ? 4 : 0) + (version >= 4 ? 2 : 0)
-    }
+    static let smallest = SnapInfo(
+        id: 0, feed: "", poster: "", postedAt: 0, expiresAt: 0, state: .unread, imageKind: .png, byteCount: 0, width: 0, height: 0)
 
     init(from r: inout ByteReader) throws(WireError) {
         id = try r.readUInt64("snap.id")
@@ -136,9 +133,9 @@ public struct Feeds: WireMessage, Equatable {
     public var feeds: [FeedInfo]
     public init(feeds: [FeedInfo]) { self.feeds = feeds }
     public init(from r: inout ByteReader) throws(WireError) {
-        feeds = try r.readArray("feeds", minElementBytes: FeedInfo.minimumEncodedSize) { (r: inout ByteReader) throws(WireError) in try FeedInfo(from: &r) }
+        feeds = try r.readRecords("feeds", of: FeedInfo.self)
     }
-    public func encode(into w: inout ByteWriter) { w.writeArray(feeds) { $1.encode(into: &$0) } }
+    public func encode(into w: inout ByteWriter) { w.writeRecords(feeds) }
 }
 
 /// Client → server: the live snaps of one feed, or of every feed when `feed` is empty.
@@ -158,9 +155,9 @@ public struct Snaps: WireMessage, Equatable {
     public init(version: UInt64, snaps: [SnapInfo]) { self.version = version; self.snaps = snaps }
     public init(from r: inout ByteReader) throws(WireError) {
         version = try r.readUInt64("version")
-        snaps = try r.readArray("snaps", minElementBytes: SnapInfo.minimumEncodedSize(in: r.protocolVersion)) { (r: inout ByteReader) throws(WireError) in try SnapInfo(from: &r) }
+        snaps = try r.readRecords("snaps", of: SnapInfo.self)
     }
-    public func encode(into w: inout ByteWriter) { w.write(version); w.writeArray(snaps) { $1.encode(into: &$0) } }
+    public func encode(into w: inout ByteWriter) { w.write(version); w.writeRecords(snaps) }
 }
 
 /// Client → server: has anything changed since `knownVersion`? Cheap; never touches storage.
@@ -256,11 +253,21 @@ public struct GetSnapViews: WireMessage, Equatable {
 }
 
 /// One person who opened a snap.
-public struct SnapViewer: Sendable, Equatable {
+public struct SnapViewer: Sendable, Equatable, ListedRecord {
     public var username: String
     public var viewedAt: Int64
     public init(username: String, viewedAt: Int64) { self.username = username; self.viewedAt = viewedAt }
-    static let minimumEncodedSize = 2 + 8
+    static let smallest = SnapViewer(username: "", viewedAt: 0)
+
+    init(from r: inout ByteReader) throws(WireError) {
+        username = try r.readString("viewer.username", maxBytes: FieldLimits.username)
+        viewedAt = try r.readInt64("viewer.viewed_at")
+    }
+
+    func encode(into w: inout ByteWriter) {
+        w.write(username)
+        w.write(viewedAt)
+    }
 }
 
 /// Server → client: a snap and the people who opened it, first opened first.
@@ -271,13 +278,10 @@ public struct SnapViews: WireMessage, Equatable {
     public init(snap: SnapInfo, viewers: [SnapViewer]) { self.snap = snap; self.viewers = viewers }
     public init(from r: inout ByteReader) throws(WireError) {
         snap = try SnapInfo(from: &r)
-        viewers = try r.readArray("viewers", minElementBytes: SnapViewer.minimumEncodedSize) { (r: inout ByteReader) throws(WireError) in
-            SnapViewer(username: try r.readString("viewer.username", maxBytes: FieldLimits.username),
-                       viewedAt: try r.readInt64("viewer.viewed_at"))
-        }
+        viewers = try r.readRecords("viewers", of: SnapViewer.self)
     }
     public func encode(into w: inout ByteWriter) {
         snap.encode(into: &w)
-        w.writeArray(viewers) { w, viewer in w.write(viewer.username); w.write(viewer.viewedAt) }
+        w.writeRecords(viewers)
     }
 }

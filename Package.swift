@@ -25,11 +25,12 @@ let package = Package(
         ),
 
         // The core, in layers under Sources/Shared (docs/ARCHITECTURE.md's table says who may import
-        // whom, C targets included, and ModuleImportTests holds the sources to it): Wire,
-        // CommandLineParsing, Crypto and SQL import none of ours; Posix (the one syscall layer)
-        // imports only CLinux; TLS imports Crypto and Posix; SQLite and PostgreSQL import Posix and
-        // SQL; Imaging and Release import Wire; ClassExport imports Wire and Posix. Nothing here knows the server, the client or a
-        // terminal.
+        // whom, C targets included, and ModuleImportTests holds the sources to it): Wire, JSON,
+        // CommandLineParsing, Crypto, SQL and BuildStamp import none of ours; Posix (the syscall
+        // layer) imports only CLinux; TLS imports Crypto and Posix; TerminalUI imports Posix; SQLite
+        // and PostgreSQL import Posix and SQL; Imaging and Release import Wire; ClassExport imports
+        // Wire, Posix and JSON. Nothing here knows the server or the client; only TerminalUI knows
+        // terminals.
         // Bytes, frames and messages of docs/PROTOCOL.md: pure, no system calls.
         .target(name: "Wire", path: "Sources/Shared/Wire", linkerSettings: [.linkedLibrary("m")]),
         // The one JSON writer (ordered objects, as --json, snaps.json, the reports and JSON log lines write them) and its reader.

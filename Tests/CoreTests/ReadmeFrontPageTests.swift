@@ -56,6 +56,13 @@ struct ReadmeFrontPageTests {
         #expect(run.replacingOccurrences(of: " --skip-build", with: "") == documented, "guide: \(documented)\n.ci/run: \(run)")
     }
 
+    @Test("no document written by hand says how many tests or suites there are", arguments: try DocumentLinkTests.documents().filter { $0 != "CHANGELOG.md" })
+    func noTestCounts(document: String) throws {
+        // A number of two digits or more before "tests" or "suites", not part of a name (X11 tests).
+        let counts = try RepositoryText.read(document).matches(of: /(?:^|[^A-Za-z0-9])(\d[\d,]+ (?:tests|suites))\b/).map { String($0.1) }
+        #expect(counts.isEmpty, "\(document) gives counts that go stale with every test added: \(counts)")
+    }
+
     @Test("the README's exit-code table has one row for each code the client's ExitCode declares")
     func exitCodesAreTheClients() throws {
         let source = try RepositoryText.read("Sources/Client/Errors/ClientError.swift")

@@ -25,7 +25,7 @@ let package = Package(
         ),
 
         // The core, in layers under Sources/Shared (docs/ARCHITECTURE.md's table says who may import
-        // whom, C targets included, and ModuleImportTests holds the sources to it): Wire, JSON,
+        // whom, C targets included, and ModuleImportTests holds this file and the sources to it): Wire, JSON,
         // CommandLineParsing, Crypto, SQL and BuildStamp import none of ours; Posix (the syscall
         // layer) imports only CLinux; TLS imports Crypto and Posix; TerminalUI imports Posix; SQLite
         // and PostgreSQL import Posix and SQL; Imaging and Release import Wire; ClassExport imports
@@ -96,14 +96,14 @@ let package = Package(
         .executableTarget(name: "protocol-vectors", dependencies: ["ProtocolVectors", "Wire"]),
 
         // Shared by the tests: temp directories, an in-process server, certificates, subprocesses.
-        .target(name: "TestSupport", dependencies: ["Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQL", "SQLite", "PostgreSQL",
+        .target(name: "TestSupport", dependencies: ["Wire", "TLS", "Posix", "Imaging", "SQL", "SQLite", "PostgreSQL",
                                                    "Server", "Client"]),
 
         // CoreTests reads certificates with OpenSSL itself (DevCertificateAuthorityTests), to check what TLS made.
         .testTarget(name: "CoreTests", dependencies: ["Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "TerminalUI", "SQL", "SQLite", "PostgreSQL",
                                                      "TestSupport", "ProtocolVectors", "COpenSSL", "JSON"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQL", "SQLite", "PostgreSQL", "TestSupport"]),
-        .testTarget(name: "ClientTests", dependencies: ["Client", "TerminalUI", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQL", "SQLite", "TestSupport"]),
+        .testTarget(name: "ServerTests", dependencies: ["Server", "Wire", "CommandLineParsing", "Crypto", "Posix", "Imaging", "SQL", "SQLite", "PostgreSQL", "TestSupport"]),
+        .testTarget(name: "ClientTests", dependencies: ["Client", "TerminalUI", "Wire", "CommandLineParsing", "Posix", "Imaging", "SQLite", "TestSupport"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["Server", "Client", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "TestSupport"]

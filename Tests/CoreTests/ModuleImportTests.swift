@@ -90,6 +90,45 @@ struct ModuleImportTests {
         #expect(violations.isEmpty, "\(violations.sorted())")
     }
 
+    /// Every Swift target of Package.swift (C targets aside) with the dependencies it declares:
+    /// the elements of `targets: [...]`, each a `.target`, `.executableTarget` or `.testTarget`.
+    static func packageTargets() throws -> [String: Set<String>] {
+        let code = RepositoryText.withoutComments(try RepositoryText.read("Package.swift"))
+        // The package's own `targets:`, on a line of its own (a product's is on the product's line).
+        let start = try #require(code.firstMatch(of: /\n\s*targets:\s*\[/)?.range, "Package.swift declares its targets")
+        let list = try #require(RepositoryText.balanced(code, from: code.index(before: start.upperBound)))
+        var targets: [String: Set<String>] = [:]
+        for element in RepositoryText.arguments(list) {
+            let text = String(element)
+            guard let kind = text.prefixMatch(of: /\.(target|executableTarget|testTarget)\(/) else { continue }
+            let arguments = RepositoryText.arguments(try #require(RepositoryText.balanced(text, from: text.index(before: kind.range.upperBound))))
+            let named = arguments.compactMap { $0.wholeMatch(of: /name:\s*"([^"]+)"/)?.1 }.first
+            let name = try #require(named, "a target without a name: \(text.prefix(60))")
+            guard !cTargets.contains(String(name)) else { continue }
+            var dependencies: Set<String> = []
+            if let declared = arguments.first(where: { $0.hasPrefix("dependencies:") }).map(String.init) {
+                let inner = try #require(declared.firstIndex(of: "[").flatMap { RepositoryText.balanced(declared, from: $0) }, "\(name)'s dependencies: \(declared)")
+                for dependency in RepositoryText.arguments(inner) {
+                    dependencies.insert(String(try #require(dependency.firstMatch(of: /"([^"]+)"/), "a dependency of \(name) without a name").1))
+                }
+            }
+            targets[String(name)] = dependencies
+        }
+        return targets
+    }
+
+    @Test("Package.swift declares the targets the table lists, and each one's dependencies are exactly what its row names, test targets and C targets included")
+    func packageDeclaresTheTable() throws {
+        let declared = try Self.packageTargets()
+        let table = Dictionary(uniqueKeysWithValues: try Self.rows().map { ($0.module, $0.ours.union($0.cTargets)) })
+        #expect(declared.count > 20 && Set(declared.keys) == Set(table.keys),
+                "only in Package.swift: \(Set(declared.keys).subtracting(table.keys).sorted()); only in the table: \(Set(table.keys).subtracting(declared.keys).sorted())")
+        for (target, dependencies) in declared {
+            guard let row = table[target] else { continue }
+            #expect(dependencies == row, "\(target): Package.swift only \(dependencies.subtracting(row).sorted()), the table only \(row.subtracting(dependencies).sorted())")
+        }
+    }
+
     @Test("no row names a module of ours or a C target its module does not import")
     func theTableNamesOnlyRealImports() throws {
         var unused: [String] = []

@@ -25,11 +25,12 @@ let package = Package(
         ),
 
         // The core, in layers under Sources/Shared (docs/ARCHITECTURE.md's table says who may import
-        // whom, C targets included, and ModuleImportTests holds the sources to it): Wire,
-        // CommandLineParsing, Crypto and SQL import none of ours; Posix (the one syscall layer)
-        // imports only CLinux; TLS imports Crypto and Posix; SQLite and PostgreSQL import Posix and
-        // SQL; Imaging and Release import Wire; ClassExport imports Wire and Posix. Nothing here knows the server, the client or a
-        // terminal.
+        // whom, C targets included, and ModuleImportTests holds this file and the sources to it): Wire, JSON,
+        // CommandLineParsing, Crypto, SQL and BuildStamp import none of ours; Posix (the syscall
+        // layer) imports only CLinux; TLS imports Crypto and Posix; TerminalUI imports Posix; SQLite
+        // and PostgreSQL import Posix and SQL; Imaging and Release import Wire; ClassExport imports
+        // Wire, Posix and JSON. Nothing here knows the server or the client; only TerminalUI knows
+        // terminals.
         // Bytes, frames and messages of docs/PROTOCOL.md: pure, no system calls.
         .target(name: "Wire", path: "Sources/Shared/Wire", linkerSettings: [.linkedLibrary("m")]),
         // The one JSON writer (ordered objects, as --json, snaps.json, the reports and JSON log lines write them) and its reader.
@@ -95,14 +96,14 @@ let package = Package(
         .executableTarget(name: "protocol-vectors", dependencies: ["ProtocolVectors", "Wire"]),
 
         // Shared by the tests: temp directories, an in-process server, certificates, subprocesses.
-        .target(name: "TestSupport", dependencies: ["Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQL", "SQLite", "PostgreSQL",
+        .target(name: "TestSupport", dependencies: ["Wire", "TLS", "Posix", "Imaging", "SQL", "SQLite", "PostgreSQL",
                                                    "Server", "Client"]),
 
         // CoreTests reads certificates with OpenSSL itself (DevCertificateAuthorityTests), to check what TLS made.
         .testTarget(name: "CoreTests", dependencies: ["Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "TerminalUI", "SQL", "SQLite", "PostgreSQL",
                                                      "TestSupport", "ProtocolVectors", "COpenSSL", "JSON"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQL", "SQLite", "PostgreSQL", "TestSupport"]),
-        .testTarget(name: "ClientTests", dependencies: ["Client", "TerminalUI", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQL", "SQLite", "TestSupport"]),
+        .testTarget(name: "ServerTests", dependencies: ["Server", "Wire", "CommandLineParsing", "Crypto", "Posix", "Imaging", "SQL", "SQLite", "PostgreSQL", "TestSupport"]),
+        .testTarget(name: "ClientTests", dependencies: ["Client", "TerminalUI", "Wire", "CommandLineParsing", "Posix", "Imaging", "SQLite", "TestSupport"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["Server", "Client", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "TestSupport"]

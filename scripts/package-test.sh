@@ -34,6 +34,17 @@ dpkg-deb -x "$ROOT/dist/snapshare_${VERSION}_${ARCH}.deb" "$WORK/deb"
 dpkg-deb -x "$ROOT/dist/snapshare-server_${VERSION}_${ARCH}.deb" "$WORK/deb"
 tar -C "$WORK/tar" -xzf "$ROOT/dist/snapshare-$VERSION-linux-$ARCH.tar.gz"
 
+# Each package's documents: the README's guides are there, and every relative link in them
+# leads to a file the package holds.
+for docs in "$WORK/deb/usr/share/doc/snapshare" "$WORK/deb/usr/share/doc/snapshare-server" "$WORK/tar/snapshare-$VERSION"; do
+    [[ -f "$docs/README.md" && -f "$docs/docs/student-guide.md" ]] || die "no README and guides in $docs"
+    for document in "$docs"/README.md "$docs"/CHANGELOG.md "$docs"/docs/*.md; do
+        for target in $(grep -o '](\([^)#[:space:]]*\)' "$document" | sed 's/^](//' | grep -v '://' | sort -u); do
+            [[ -e "$(dirname "$document")/$target" ]] || die "${document#"$WORK"/} links $target, which the package does not hold"
+        done
+    done
+done
+
 # flow BIN_DIR LABEL: the class's flow with the programs in BIN_DIR; run inside the namespace.
 # Written out as its own script, so the namespace's shell runs it with nothing of ours exported.
 cat >"$WORK/flow.sh" <<'FLOW'

@@ -88,6 +88,16 @@ stage_resources() {
     [[ -f "$3/$1/$marker" ]] || die "the $1's data files did not reach $3/$1 (no $marker)"
 }
 
+# stage_docs DEST: the README, the changelog and docs/ (the guides the README links, the other
+# documents and their pictures) into DEST, laid out as in the repository, so every link in them
+# leads to a file of the package.
+stage_docs() {
+    install -m 0644 "$ROOT/README.md" "$ROOT/CHANGELOG.md" "$1/"
+    install -d "$1/docs/images"
+    install -m 0644 "$ROOT"/docs/*.md "$1/docs/"
+    install -m 0644 "$ROOT"/docs/images/* "$1/docs/images/"
+}
+
 control() { # control PACKAGE DEPENDS DESCRIPTION-LINES...
     local package=$1 depends=$2 suggests=""
     shift 2
@@ -118,7 +128,7 @@ stage() {
     mkdir -p "$root/DEBIAN" "$root/usr/bin" "$root/usr/share/doc/$1"
     install -m 0755 "$BIN/$2.stripped" "$root/usr/bin/$2"
     stage_resources "$3" "$4" "$root/usr/share/snapshare"
-    install -m 0644 "$ROOT/README.md" "$ROOT/CHANGELOG.md" "$root/usr/share/doc/$1/"
+    stage_docs "$root/usr/share/doc/$1"
     echo "$root"
 }
 
@@ -177,7 +187,7 @@ install -m 0755 "$BIN/snapshare.stripped" "$tree/bin/snapshare"
 install -m 0755 "$BIN/snapshare-server.stripped" "$tree/bin/snapshare-server"
 stage_resources client Snapshare_Client "$tree/share/snapshare"
 stage_resources server Snapshare_Server "$tree/share/snapshare"
-install -m 0644 "$ROOT/README.md" "$ROOT/CHANGELOG.md" "$tree/"
+stage_docs "$tree"
 tar -C "$STAGE" --owner=0 --group=0 -czf "$DIST/snapshare-$VERSION-linux-$ARCH.tar.gz" "snapshare-$VERSION"
 
 say "wrote:"

@@ -97,7 +97,7 @@ public final class X11Terminal: @unchecked Sendable {
     /// Whether `emulator` runs on this machine (see `unavailability(of:)`).
     public static func isUsable(_ emulator: Emulator) -> Bool { unavailability(of: emulator) == nil }
 
-    /// Where screenshots for the README go when a run asks for them with SNAPSHARE_SCREENSHOTS=folder.
+    /// Where screenshots for the guides (docs/images) go when a run asks for them with SNAPSHARE_SCREENSHOTS=folder.
     public static var screenshotsDirectory: String? { ProcessInfo.processInfo.environment["SNAPSHARE_SCREENSHOTS"] }
 
     /// Presses `keys`, in xdotool's names: `Return`, `Escape`, `Tab`, `Right`, `ctrl+c`, `q`.

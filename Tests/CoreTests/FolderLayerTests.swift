@@ -1,41 +1,39 @@
 import Foundation
 import Testing
 
-/// The folder layers of docs/ARCHITECTURE.md, checked: inside `Server` and `Client` a folder may
-/// use the top-level types of folders in lower rows only. The compiler cannot see folders, so
-/// this reads the sources: each folder's top-level type declarations, then every identifier in
-/// the other folders' code (comments and string literals left out).
+/// The folder layers of docs/ARCHITECTURE.md, checked: the test reads the document's two tables,
+/// and inside `Server` and `Client` a folder may use the top-level types of folders in lower rows
+/// only. The compiler cannot see folders, so this reads the sources: each folder's top-level type
+/// declarations, then every identifier in the other folders' code (comments and string literals
+/// left out).
 @Suite("Folder layers")
 struct FolderLayerTests {
-    /// Rows from the top; a folder may use folders of later rows only.
-    static let serverLayers: [[String]] = [
-        ["Startup"],
-        ["Connection", "Administration", "Monitoring"],
-        ["Handlers"],
-        ["Albums"],
-        ["Storage"],
-        ["Configuration"],
-        ["Photos", "Accounts"],
-        ["Requests", "EventLoop", "Concurrency", "Time"],
-        ["Logging"],
-    ]
-    static let clientLayers: [[String]] = [
-        ["Commands"],
-        ["App", "Terminal"],
-        ["Presentation"],
-        ["Vacations", "Camera"],
-        ["Session"],
-        ["Connection", "LocalFiles"],
-        ["Text", "Errors"],
-    ]
+    /// The rows of ARCHITECTURE.md's table `| <module> layer | folders |`, from the top; a folder may
+    /// use folders of later rows only. A row's folders are the `Name/` that open its cell and each
+    /// part after a ` · `.
+    static func layers(of module: String) throws -> [[String]] {
+        let lines = RepositoryText.linesOutsideCode(try RepositoryText.read("docs/ARCHITECTURE.md")[...])
+        let header = try #require(lines.firstIndex { $0.hasPrefix("| \(module) layer |") }, "ARCHITECTURE.md has a table of \(module)'s layers")
+        var layers: [[String]] = []
+        for line in lines[lines.index(after: header)...] {
+            guard line.hasPrefix("|") else { break }
+            guard let cells = RepositoryText.cells(line) else { continue }
+            let folders = try cells[1].components(separatedBy: " · ").map { part in
+                try #require(part.prefixMatch(of: /`([A-Za-z]+)\/`/).map { String($0.1) }, "a part of a layer that names no folder first: \(part)")
+            }
+            layers.append(folders)
+        }
+        return layers
+    }
 
-    @Test("each folder of Server and Client uses only the folders below it", arguments: [("Server", serverLayers), ("Client", clientLayers)])
-    func layersHold(module: String, layers: [[String]]) throws {
+    @Test("each folder of Server and Client uses only the folders below it", arguments: ["Server", "Client"])
+    func layersHold(module: String) throws {
+        let layers = try Self.layers(of: module)
         let root = Self.sourcesRoot.appendingPathComponent(module)
         let present = try FileManager.default.contentsOfDirectory(atPath: root.path)
             .filter { $0 != "Resources" && Self.isDirectory(root.appendingPathComponent($0)) }
         let listed = Set(layers.flatMap { $0 })
-        #expect(Set(present) == listed, "every folder of \(module) has a row in ARCHITECTURE.md's table and here")
+        #expect(Set(present) == listed, "every folder of \(module) has a row in ARCHITECTURE.md's table: \(Set(present).symmetricDifference(listed).sorted())")
 
         var row: [String: Int] = [:]
         for (index, folders) in layers.enumerated() { for folder in folders { row[folder] = index } }

@@ -2,13 +2,33 @@ import Foundation
 import Testing
 import TestSupport
 
-/// README.md, docs/PROTOCOL.md and the programs' own `--help` and `--version` say the same: every
-/// value here is read from both sides and compared, nothing is written into the test, so a new
-/// protocol version or a changed default fails until the documents follow it.
-@Suite("README, --help and PROTOCOL.md agree")
+/// README.md, the guides it links, docs/PROTOCOL.md and the programs' own `--help` and `--version`
+/// say the same: every value here is read from both sides and compared, nothing is written into
+/// the test, so a new protocol version or a changed default fails until the documents follow it.
+@Suite("README, the guides, --help and PROTOCOL.md agree")
 struct DocumentationAgreementTests {
     static func document(_ relative: String) throws -> String {
         try String(contentsOf: TestImages.repository.appendingPathComponent(relative), encoding: .utf8)
+    }
+
+    /// The guides under docs/ that the README's "Guides" section links, each once, in its order.
+    static func guides() throws -> [String] {
+        let readme = try document("README.md")
+        let start = try #require(readme.range(of: "\n## Guides\n"), "README has a Guides section")
+        let rest = readme[start.upperBound...]
+        let section = rest.range(of: "\n## ").map { rest[..<$0.lowerBound] } ?? rest
+        var guides: [String] = []
+        for link in section.matches(of: /\]\((docs\/[a-z-]+\.md)(?:#[^)]*)?\)/) where !guides.contains(String(link.1)) {
+            guides.append(String(link.1))
+        }
+        return guides
+    }
+
+    /// The one guide with a section `heading`, and its text.
+    static func guide(with heading: String) throws -> (path: String, text: String) {
+        let holding = try guides().map { ($0, try document($0)) }.filter { $0.1.contains("\n\(heading)\n") }
+        try #require(holding.count == 1, "one guide has \(heading): \(holding.map(\.0))")
+        return holding[0]
     }
 
     /// Each option of a `--help` text with its help (continuation lines joined).
@@ -33,9 +53,11 @@ struct DocumentationAgreementTests {
         help.firstMatch(of: /\[default: ([^\]]+)\]/).map { String($0.1) }
     }
 
-    /// README's configuration table: every option a row names, with the row's default column.
-    static func readmeDefaults(_ readme: String) throws -> [String: String] {
-        let section = try #require(readme.range(of: "## Configuration").map { readme[$0.upperBound...] })
+    /// The configuration table of the guide that has it: every option a row names, with the row's
+    /// default column.
+    static func documentedDefaults() throws -> [String: String] {
+        let text = try guide(with: "## Configuration").text
+        let section = try #require(text.range(of: "\n## Configuration\n").map { text[$0.upperBound...] })
         let table = section.split(separator: "\n").drop { !$0.hasPrefix("|") }.prefix { $0.hasPrefix("|") }
         var defaults: [String: String] = [:]
         for row in table.dropFirst(2) {
@@ -52,24 +74,24 @@ struct DocumentationAgreementTests {
         list.matches(of: /\d+/).compactMap { Int($0.output) }
     }
 
-    @Test("every option snapshare-server --help lists has its row in README's configuration table, with the same default")
+    @Test("every option snapshare-server --help lists has its row in the instructor's configuration table, with the same default")
     func serverDefaults() throws {
         let help = try Subprocess.run("snapshare-server", ["--help"])
         #expect(help.status == 0)
         let options = Self.helpOptions(help.stdout)
         #expect(options.count > 30, "the parser found the options: \(options.map(\.name))")
-        let readme = try Self.readmeDefaults(try Self.document("README.md"))
+        let documented = try Self.documentedDefaults()
         for option in options {
-            let documented = try #require(readme[option.name], "README's configuration table has no row for \(option.name)")
-            #expect((Self.stated(option.help) ?? "") == documented,
-                    "\(option.name): --help says \(Self.stated(option.help) ?? "no default"), README says '\(documented)'")
+            let row = try #require(documented[option.name], "the configuration table has no row for \(option.name)")
+            #expect((Self.stated(option.help) ?? "") == row,
+                    "\(option.name): --help says \(Self.stated(option.help) ?? "no default"), the guide says '\(row)'")
         }
-        for name in readme.keys {
-            #expect(options.contains { $0.name == name }, "README documents \(name), which snapshare-server --help does not list")
+        for name in documented.keys {
+            #expect(options.contains { $0.name == name }, "the configuration table documents \(name), which snapshare-server --help does not list")
         }
     }
 
-    @Test("the protocol versions served by default are the same in --help, --version, README and PROTOCOL.md")
+    @Test("the protocol versions served by default are the same in --help, --version, the README and its guides, and PROTOCOL.md")
     func protocolVersions() throws {
         let help = try Subprocess.run("snapshare-server", ["--help"])
         let option = try #require(Self.helpOptions(help.stdout).first { $0.name == "--protocol-versions" })
@@ -82,17 +104,17 @@ struct DocumentationAgreementTests {
             #expect(version.contains("(protocol \(low)-\(high),"), "\(program) --version: \(version)")
         }
 
-        let readme = try Self.document("README.md")
-        #expect(try Self.readmeDefaults(readme)["--protocol-versions"] == "\(low)-\(high)")
-        let examples = readme.matches(of: /\(protocol (\d+)-(\d+),/)
+        #expect(try Self.documentedDefaults()["--protocol-versions"] == "\(low)-\(high)")
+        let documents = try (["README.md"] + Self.guides()).map(Self.document).joined(separator: "\n")
+        let examples = documents.matches(of: /\(protocol (\d+)-(\d+),/)
         #expect(!examples.isEmpty && examples.allSatisfy { Int($0.1) == low && Int($0.2) == high },
-                "README's --version examples: \(examples.map { String($0.0) })")
-        let today = readme.matches(of: /today versions (\d+) to (\d+)/)
+                "the --version examples: \(examples.map { String($0.0) })")
+        let today = documents.matches(of: /today versions (\d+) to (\d+)/)
         #expect(today.count == 1 && today.allSatisfy { Int($0.1) == low && Int($0.2) == high },
-                "README's Upgrading says which versions are served today: \(today.map { String($0.0) })")
-        for example in readme.matches(of: /--protocol-versions (\d+)(?:-(\d+))?`/) {
+                "Upgrading says which versions are served today: \(today.map { String($0.0) })")
+        for example in documents.matches(of: /--protocol-versions (\d+)(?:-(\d+))?`/) {
             let upper = example.2.flatMap { Int($0) } ?? Int(example.1)
-            #expect(upper == high, "a README example that would stop serving version \(high): \(example.0)")
+            #expect(upper == high, "an example that would stop serving version \(high): \(example.0)")
         }
 
         let protocolDocument = try Self.document("docs/PROTOCOL.md")

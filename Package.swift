@@ -40,7 +40,8 @@ let package = Package(
         .target(name: "Crypto", dependencies: ["COpenSSL"], path: "Sources/Shared/Crypto"),
         // TLS 1.3 as a state machine over memory BIOs (or a socket sink in C), certificates.
         .target(name: "TLS", dependencies: ["COpenSSL", "Crypto", "Posix"], path: "Sources/Shared/TLS"),
-        // Every system call: the Syscall wrapper (poll included), sockets, epoll, named threads,
+        // Every system call: the Syscall wrapper (poll included), sockets, epoll, named threads and
+        // the one work queue they serve,
         // signals (the one signal path, `SignalPipe`), and `StagedOutput` (what a command makes,
         // named only once complete).
         .target(name: "Posix", dependencies: ["CLinux"], path: "Sources/Shared/Posix"),

@@ -41,7 +41,7 @@ public enum Backup {
         let staged = try StagedOutput.file(path, mode: 0o600)
         let rows = try fill(staged.temporaryPath, from: source, checkedAs: path, progress: progress)
         try staged.commit()
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        let bytes = Int((try? FileSystem.status(path))??.size ?? 0)
         return Written(path: path, bytes: bytes, rows: rows)
     }
 

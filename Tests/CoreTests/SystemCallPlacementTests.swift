@@ -90,7 +90,8 @@ struct SystemCallPlacementTests {
                 found.append("\(relative):\(violation.line): \(violation.call)")
             }
         }
-        #expect(found.isEmpty, "call these through Posix (Syscall, FileSystem, StagedOutput, ThisProcess, ...):\n\(found.sorted().joined(separator: "\n"))")
+        let list = found.sorted().joined(separator: "\n")
+        #expect(found.isEmpty, "call these through Posix (Syscall, FileSystem, StagedOutput, ThisProcess, ...):\n\(list)")
     }
 
     @Test("the scan finds a direct call however it is written, and passes over comments, strings and our own methods")
@@ -164,7 +165,8 @@ struct SystemCallPlacementTests {
                 violations.append(Violation(line: line(of: index), call: name))
             } else if Self.foundationWriters.contains(name), before.hasSuffix("FileManager.default.") {
                 violations.append(Violation(line: line(of: index), call: "FileManager.default." + name))
-            } else if name == "FileHandle", let first = arguments.firstLabel, first.hasPrefix("forWriting") || first.hasPrefix("forUpdating") {
+            } else if name == "FileHandle", let first = arguments.firstLabel,
+                      first.hasPrefix("forWriting") || first.hasPrefix("forUpdating") {
                 violations.append(Violation(line: line(of: index), call: "FileHandle(\(first):)"))
             } else if name == "write", member, let first = arguments.firstLabel, first == "to" || first == "toFile",
                       !arguments.firstValueIsInOut {
@@ -207,7 +209,8 @@ struct SystemCallPlacementTests {
         func label(_ piece: String) -> String? {
             guard let colon = piece.firstIndex(of: ":") else { return nil }
             let name = piece[..<colon]
-            guard !name.isEmpty, name.utf8.allSatisfy(Self.isIdentifier), piece[piece.index(after: colon)...].first != ":" else { return nil }
+            guard !name.isEmpty, name.utf8.allSatisfy(Self.isIdentifier) else { return nil }
+            guard piece[piece.index(after: colon)...].first != ":" else { return nil }
             return String(name)
         }
         let first = pieces.first.flatMap(label)

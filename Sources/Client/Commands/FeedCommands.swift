@@ -170,7 +170,8 @@ enum FeedCommands {
     /// Writes a camera picture that could not be posted to the temporary folder (0600); its
     /// path, or nil when it cannot be written.
     private static func keep(_ jpeg: [UInt8]) -> String? {
-        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("snapshare-camera-\(ThisProcess.id)-\(Int(Date().timeIntervalSince1970)).jpg")
+        let name = "snapshare-camera-\(ThisProcess.id)-\(Int(Date().timeIntervalSince1970)).jpg"
+        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent(name)
         guard (try? StagedOutput.write(jpeg, to: path, mode: 0o600)) != nil else { return nil }
         return path
     }

@@ -115,7 +115,8 @@ public enum Backup {
         }
         guard version > 0 else { throw ConfigurationError("\(path) is not a Snapshare backup (it has no schema version)") }
         guard version < Schema.currentVersion else { return (try SQLStore.sqlite(path: path, readOnly: true), nil) }
-        let scratch = try StagedOutput.file(FileManager.default.temporaryDirectory.appendingPathComponent("snapshare-restore-\(UUID().uuidString).db").path)
+        let scratchPath = FileManager.default.temporaryDirectory.appendingPathComponent("snapshare-restore-\(UUID().uuidString).db").path
+        let scratch = try StagedOutput.file(scratchPath)
         try scratch.write(contentsOf: path)
         return (try SQLStore.sqlite(path: scratch.temporaryPath), scratch)
     }

@@ -226,7 +226,8 @@ public struct DirectoryPhotoProvider: PhotoProvider {
 
     /// The real path of `folder/file` when it exists and stays inside `folder` after symlinks.
     private static func containedPath(folder: String, file: String) -> String? {
-        guard let real = FileSystem.resolvedPath(folder + "/" + file), real.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/") else { return nil }
+        let inside = folder.hasSuffix("/") ? folder : folder + "/"
+        guard let real = FileSystem.resolvedPath(folder + "/" + file), real.hasPrefix(inside) else { return nil }
         return real
     }
 

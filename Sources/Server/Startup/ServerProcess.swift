@@ -31,7 +31,8 @@ struct ServerProcess {
         let port = try server.start()
         // Straight to the descriptor, not through print's buffer: whoever waits for these lines
         // (a service manager's log, a script, a test) sees them now.
-        try? Syscall.writeAll(STDOUT_FILENO, Array((startLines(server, port: port).joined(separator: "\n") + "\n").utf8), origin: .inherited)
+        let lines = startLines(server, port: port).joined(separator: "\n") + "\n"
+        try? Syscall.writeAll(STDOUT_FILENO, Array(lines.utf8), origin: .inherited)
         notifier.ready(status: "serving on \(configuration.host):\(port)")
         var current = parsed
         while true {

@@ -229,7 +229,8 @@ public final class StagedOutput: @unchecked Sendable {
         } catch {
             discard()
             let reason = error.errno
-            throw OutputError(path, !replacing && (reason == EEXIST || reason == ENOTEMPTY) ? .exists : .system(call: "rename", errno: reason))
+            let taken = !replacing && (reason == EEXIST || reason == ENOTEMPTY)
+            throw OutputError(path, taken ? .exists : .system(call: "rename", errno: reason))
         }
     }
 

@@ -26,8 +26,9 @@ let package = Package(
 
         // The core, in layers under Sources/Shared (docs/ARCHITECTURE.md's table says who may import
         // whom, C targets included, and ModuleImportTests holds this file and the sources to it): Wire, JSON,
-        // CommandLineParsing, Crypto, SQL and BuildStamp import none of ours; Posix (the syscall
-        // layer) imports only CLinux; TLS imports Crypto and Posix; TerminalUI imports Posix; SQLite
+        // Crypto and BuildStamp import none of ours; Posix (the one syscall layer, which
+        // SystemCallPlacementTests holds every other source to) imports only CLinux;
+        // CommandLineParsing, SQL and TerminalUI import Posix; TLS imports Crypto and Posix; SQLite
         // and PostgreSQL import Posix and SQL; Imaging and Release import Wire; ClassExport imports
         // Wire, Posix and JSON. Nothing here knows the server or the client; only TerminalUI knows
         // terminals.
@@ -36,20 +37,21 @@ let package = Package(
         // The one JSON writer (ordered objects, as --json, snaps.json, the reports and JSON log lines write them) and its reader.
         .target(name: "JSON", path: "Sources/Shared/JSON"),
         // The command-line parser shared by both executables and the bench.
-        .target(name: "CommandLineParsing", path: "Sources/Shared/CommandLineParsing"),
+        .target(name: "CommandLineParsing", dependencies: ["Posix"], path: "Sources/Shared/CommandLineParsing"),
         // SHA-256, randomness and constant-time comparison, through OpenSSL.
         .target(name: "Crypto", dependencies: ["COpenSSL"], path: "Sources/Shared/Crypto"),
         // TLS 1.3 as a state machine over memory BIOs (or a socket sink in C), certificates.
         .target(name: "TLS", dependencies: ["COpenSSL", "Crypto", "Posix"], path: "Sources/Shared/TLS"),
-        // Every system call: the Syscall wrapper (poll included), sockets, epoll, named threads,
-        // signals (the one signal path, `SignalPipe`), and `StagedOutput` (what a command makes,
-        // named only once complete).
+        // Every system call: the Syscall wrapper (poll included), sockets, epoll, named threads and
+        // the one work queue they serve, signals (the one signal path, `SignalPipe`), terminals,
+        // paths (`FileSystem`), and `StagedOutput` (the one way a file is written: owner-only
+        // unless asked, named only once complete and on the disk).
         .target(name: "Posix", dependencies: ["CLinux"], path: "Sources/Shared/Posix"),
         // PNG and JPEG headers, decoding, verification, resampling.
         .target(name: "Imaging", dependencies: ["CImageCodec", "Wire"], path: "Sources/Shared/Imaging"),
         // The terminal layer: raw mode, output, colour depth, display width, input events, a cell
         // grid and the diffing writer that draws it. Knows nothing of Snapshare.
-        .target(name: "TerminalUI", dependencies: ["CLinux", "Posix"], path: "Sources/Shared/TerminalUI"),
+        .target(name: "TerminalUI", dependencies: ["Posix"], path: "Sources/Shared/TerminalUI"),
         // The one SQLite layer: connections, cached statements read by column name, transactions
         // and savepoints, blobs, background WAL checkpoints. Used by the server's store and the
         // client's vacation files.
@@ -59,7 +61,7 @@ let package = Package(
         .target(name: "PostgreSQL", dependencies: ["CPostgreSQL", "Posix", "SQL"], path: "Sources/Shared/PostgreSQL"),
         // What both engines share: SQL written once with its values beside their placeholders,
         // rendered for either; values, rows, connections and failures in one vocabulary.
-        .target(name: "SQL", path: "Sources/Shared/SQL"),
+        .target(name: "SQL", dependencies: ["Posix"], path: "Sources/Shared/SQL"),
         // The class's snaps as files: a folder per feed, snaps.json and an index.html gallery.
         .target(name: "ClassExport", dependencies: ["Wire", "Posix", "JSON"], path: "Sources/Shared/ClassExport"),
         // The product's version number, the protocol versions it speaks, and the commit built.

@@ -176,7 +176,7 @@ public final class FakeFlickrServer: @unchecked Sendable {
     private func serve(_ client: Int32) {
         defer { Syscall.close(client) }
         // Back to blocking, with a read timeout so a silent client cannot hold the thread.
-        _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) & ~O_NONBLOCK)
+        try? Socket.setBlocking(client, true)
         Socket.setTimeouts(client, seconds: 5)
         guard let head = readHead(client), let request = Self.parse(head) else {
             send(client, status: 400, contentType: "text/plain", body: Array("bad request".utf8))
@@ -298,8 +298,8 @@ public final class FakeFlickrServer: @unchecked Sendable {
         var head: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while head.count < 16 * 1024 {
-            let count = buffer.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { return nil }
+            // A read that times out (SO_RCVTIMEO) reports "would block": the client said nothing.
+            guard case .processed(let count)? = try? Syscall.read(client, into: &buffer), count > 0 else { return nil }
             head.append(contentsOf: buffer[0..<count])
             if let end = head.firstRange(of: Array("\r\n\r\n".utf8)) { return Array(head[..<end.lowerBound]) }
         }
@@ -318,12 +318,7 @@ public final class FakeFlickrServer: @unchecked Sendable {
     private func send(_ client: Int32, status: Int, contentType: String, body: [UInt8], declaredLength: Int? = nil) {
         let reason = [200: "OK", 400: "Bad Request", 404: "Not Found", 500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable"][status] ?? "Status"
         let head = "HTTP/1.1 \(status) \(reason)\r\nContent-Type: \(contentType)\r\nContent-Length: \(declaredLength ?? body.count)\r\nConnection: close\r\n\r\n"
-        var bytes = Array(head.utf8) + body
-        while !bytes.isEmpty {
-            // MSG_NOSIGNAL: a client that hung up must not kill the test process with SIGPIPE.
-            let sent = bytes.withUnsafeBytes { Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if sent <= 0 { return }
-            bytes.removeFirst(sent)
-        }
+        // A client that hung up is an error here (MSG_NOSIGNAL), never a SIGPIPE that ends the tests.
+        try? Syscall.sendAll(client, Array(head.utf8) + body)
     }
 }

@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+import Posix
 
 /// What a folder holds, down to the last file: every path below it with its kind, mode and size
 /// (and the folder's own mode), or that it does not exist. Two captures compare equal when nothing
@@ -21,16 +19,16 @@ public struct FolderState: Equatable, CustomStringConvertible, Sendable {
 
     /// Captures `path` now.
     public init(of path: String) {
-        var status = stat()
-        guard lstat(path, &status) == 0 else {
+        guard let top = try? FileSystem.status(path, followingLinks: false) else {
             entries = nil
             return
         }
-        var found = [Entry(path: ".", isFolder: status.st_mode & S_IFMT == S_IFDIR, mode: Int(status.st_mode & 0o7777), size: 0)]
+        var found = [Entry(path: ".", isFolder: top.kind == .folder, mode: Int(top.permissions), size: 0)]
         let below = (FileManager.default.subpaths(atPath: path) ?? []).sorted()
-        for relative in below where lstat(path + "/" + relative, &status) == 0 {
-            let isFolder = status.st_mode & S_IFMT == S_IFDIR
-            found.append(Entry(path: relative, isFolder: isFolder, mode: Int(status.st_mode & 0o7777), size: isFolder ? 0 : Int(status.st_size)))
+        for relative in below {
+            guard let status = try? FileSystem.status(path + "/" + relative, followingLinks: false) else { continue }
+            let isFolder = status.kind == .folder
+            found.append(Entry(path: relative, isFolder: isFolder, mode: Int(status.permissions), size: isFolder ? 0 : Int(status.size)))
         }
         entries = found
     }

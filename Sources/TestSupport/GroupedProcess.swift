@@ -14,17 +14,18 @@ final class GroupedProcess: @unchecked Sendable {
     let lines: OutputLines?
     private let output = Pipe()
     private let errorLog: String
+    private let errorFile: AppendOnlyFile
 
     init(_ path: String, _ arguments: [String], environment: [String: String], errorLog: String, readingOutput: Bool = false) throws {
         self.errorLog = errorLog
-        _ = FileManager.default.createFile(atPath: errorLog, contents: nil)
+        errorFile = try AppendOnlyFile(path: errorLog)
         process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = readingOutput ? output : FileHandle.nullDevice
-        process.standardError = FileHandle(forWritingAtPath: errorLog)
+        process.standardError = FileHandle(fileDescriptor: errorFile.sharedDescriptor, closeOnDealloc: false)
         lines = readingOutput ? OutputLines(output.fileHandleForReading) : nil
         try process.run()
     }
@@ -40,8 +41,7 @@ final class GroupedProcess: @unchecked Sendable {
     /// Kills its process group and waits for it.
     func stop() {
         guard process.isRunning else { return }
-        let pid = process.processIdentifier
-        Signals.send(SIGKILL, to: getpgid(pid) == pid ? -pid : pid)
+        Signals.sendToGroup(SIGKILL, ledBy: process.processIdentifier)
         process.waitUntilExit()
     }
 

@@ -42,7 +42,7 @@ public final class HAProxy: @unchecked Sendable {
 
             """
         let file = directory.path + "/haproxy.cfg"
-        try configuration.write(toFile: file, atomically: true, encoding: .utf8)
+        try StagedOutput.write(Array(configuration.utf8), to: file, mode: 0o644, replacing: true)
         child = try RunningProcess(path, ["-f", file, "-db"], environment: ProcessInfo.processInfo.environment,
                                    mergingStandardError: true)
         // Listening once a TCP connection goes through.
@@ -52,7 +52,7 @@ public final class HAProxy: @unchecked Sendable {
                 child.kill()
                 throw ProcessError("haproxy did not start on port \(port)")
             }
-            usleep(20_000)
+            Thread.sleep(forTimeInterval: 0.02)
         }
     }
 

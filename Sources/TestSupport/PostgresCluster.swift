@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Posix
 import Synchronization
 
 /// A throwaway PostgreSQL cluster for the tests: `initdb` in a temporary folder, started with
@@ -28,8 +29,8 @@ public final class PostgresCluster: @unchecked Sendable {
     public init() throws {
         guard let bin = Self.binaries() else { throw ProcessError("PostgreSQL's programs are not installed") }
         directory = NSTemporaryDirectory() + "snapshare-pg-" + UUID().uuidString.prefix(8)
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let asRoot = getuid() == 0
+        try FileSystem.makeFolders(directory, mode: 0o755)
+        let asRoot = ThisProcess.userID == 0
         if asRoot { try Self.shell("chown postgres '\(directory)'") }
         let run = asRoot ? "runuser -u postgres -- " : ""
         // Only a Unix socket in this cluster's own folder: the port merely names it.
@@ -47,7 +48,7 @@ public final class PostgresCluster: @unchecked Sendable {
     }
 
     deinit {
-        if let cleanup = Self.cleanups.withLock({ $0.removeValue(forKey: directory) }) { _ = system(cleanup) }
+        if let cleanup = Self.cleanups.withLock({ $0.removeValue(forKey: directory) }) { _ = ChildProcess.shell(cleanup) }
     }
 
     /// Stops the PostgreSQL server (as a restart or an outage would); its data stays.
@@ -59,12 +60,12 @@ public final class PostgresCluster: @unchecked Sendable {
     /// Each cluster's stop-and-remove command, run at exit for those still there.
     private static let cleanups = Mutex<[String: String]>([:])
     private static let registerExitHandler: Void = {
-        atexit { for command in PostgresCluster.cleanups.withLock({ Array($0.values) }) { _ = system(command) } }
+        atexit { for command in PostgresCluster.cleanups.withLock({ Array($0.values) }) { _ = ChildProcess.shell(command) } }
     }()
 
     /// The connection string of a new, empty database, dropped by `drop`.
     public func makeDatabase() throws -> (conninfo: String, drop: @Sendable () -> Void) {
-        let name = lock.withLock { databases += 1; return "test_\(getpid())_\(databases)" }
+        let name = lock.withLock { databases += 1; return "test_\(ThisProcess.id)_\(databases)" }
         try Self.shell("psql -X -q -h '\(directory)' -p \(port) -U postgres -d postgres -c 'CREATE DATABASE \(name)' >/dev/null")
         let conninfo = "host=\(directory) port=\(port) user=postgres dbname=\(name)"
         let directory = self.directory, port = self.port
@@ -82,7 +83,7 @@ public final class PostgresCluster: @unchecked Sendable {
     @discardableResult
     private static func shell(_ command: String) throws -> Int32 {
         InheritedDescriptors.closeOnExec()
-        let status = system(command)
+        let status = ChildProcess.shell(command)
         guard status == 0 else { throw ProcessError("failed (\(status)): \(command)") }
         return status
     }

@@ -80,7 +80,7 @@ public enum Subprocess {
             }
         }
         let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         if process.isRunning {
             // Process.terminate() may not work for children started from async code (SIGTERM
             // blocked there): send SIGKILL to the pid.
@@ -142,7 +142,7 @@ public final class ServerProcess: @unchecked Sendable {
     /// Its exit status once it has exited within `timeout` seconds; nil while it still runs.
     public func exitStatus(within timeout: Double) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         return process.isRunning ? nil : process.terminationStatus
     }
 
@@ -153,22 +153,15 @@ public final class ServerProcess: @unchecked Sendable {
     public func stop() {
         Signals.send(SIGTERM, to: process.processIdentifier)
         let deadline = Date().addingTimeInterval(10)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         if process.isRunning { killHard() }
     }
 
     /// A port that was free a moment ago.
     public static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
+        guard let fd = try? Socket.listen(host: "127.0.0.1", port: 0) else { return 0 }
+        defer { Syscall.close(fd) }
+        return Socket.localPort(fd)
     }
 }
 

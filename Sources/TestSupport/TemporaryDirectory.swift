@@ -1,4 +1,5 @@
 import Foundation
+import Posix
 
 /// A fresh directory under the system temp folder, removed when released.
 public final class TemporaryDirectory: @unchecked Sendable {
@@ -6,19 +7,19 @@ public final class TemporaryDirectory: @unchecked Sendable {
 
     public init(_ label: String = "snapshare-test") {
         path = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)").path
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try! FileSystem.makeFolders(path, mode: 0o755)
     }
 
     public func file(_ name: String) -> String { path + "/" + name }
 
-    /// Writes `text` to the file `name` with permission bits `mode`; returns its path.
+    /// Writes `text` to the file `name`, which has permission bits `mode` from its creation;
+    /// returns its path.
     @discardableResult
     public func write(_ text: String, to name: String, mode: Int = 0o600) throws -> String {
         let target = file(name)
-        try text.write(toFile: target, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: target)
+        try StagedOutput.write(Array(text.utf8), to: target, mode: mode_t(mode), replacing: true)
         return target
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: path) }
+    deinit { FileSystem.removeTree(path) }
 }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Posix
 
 /// A program running in its own tmux server and pane, driven as a person would: keys in with
 /// `send-keys`, the screen read back with `capture-pane`. Each pane has a private tmux socket, so
@@ -25,7 +26,7 @@ public final class TmuxPane {
         let start = [path, "-S", socket, "-f", "/dev/null", "new-session", "-d", "-s", "app", "-x", String(columns), "-y", String(rows), line]
             .map(Self.quoted).joined(separator: " ")
         InheritedDescriptors.closeOnExec()
-        _ = system(start + " </dev/null >/dev/null 2>&1")
+        _ = ChildProcess.shell(start + " </dev/null >/dev/null 2>&1")
         guard try tmux(["has-session", "-t", "app"]).status == 0 else { throw ProcessError("tmux did not start: \(start)") }
         // Keep the pane after the program exits, so its last screen can be read.
         _ = try tmux(["set-option", "-t", "app", "remain-on-exit", "on"])

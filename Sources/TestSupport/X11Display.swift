@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Posix
 
 /// A private X server (Xvfb, 24-bit colour, no TCP) on a display number it chose itself, so tests
 /// never meet a developer's desktop or each other. Killed when released.
@@ -32,6 +33,6 @@ final class X11Display: @unchecked Sendable {
         // after, may be blocked; see GroupedProcess). -displayfd writes no lock file, and clients
         // on Linux reach a server through its abstract socket first, so the file is only litter.
         server.stop()
-        unlink("/tmp/.X11-unix/X\(number)")
+        _ = try? FileSystem.remove("/tmp/.X11-unix/X\(number)")
     }
 }

@@ -124,7 +124,7 @@ public final class X11Terminal: @unchecked Sendable {
         let result = try Subprocess.runTool(tool, ["-display", server.name, "-window", windowID, "png24:" + file], timeout: 20)
         guard result.status == 0 else { throw ProcessError("import failed: \(result.stderr)") }
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
-        if let path { try Data(bytes).write(to: URL(fileURLWithPath: path)) }
+        if let path { try StagedOutput.write(bytes, to: path, mode: 0o644, replacing: true) }
         return try ImageCodec.decode(bytes)
     }
 

@@ -166,7 +166,7 @@ final class LoadRun: LoadConnectionDelegate {
         measureEnd = now + UInt64(options.duration * 1e9)
         serverAtStart = server?.sample()
         databaseAtStart = database?.sample()
-        clientCPUAtStart = ServerProbe.ownCPUMicroseconds()
+        clientCPUAtStart = ThisProcess.cpuMicroseconds
         log(options.operations.map { "measuring \($0) operations" } ?? "measuring for \(options.duration) s")
     }
 
@@ -175,7 +175,7 @@ final class LoadRun: LoadConnectionDelegate {
         measureEnd = now
         serverAtEnd = server?.sample()
         databaseAtEnd = database?.sample()
-        clientCPUAtEnd = ServerProbe.ownCPUMicroseconds()
+        clientCPUAtEnd = ThisProcess.cpuMicroseconds
         stage = .draining
         drainDeadline = now + Self.drainLimit
     }

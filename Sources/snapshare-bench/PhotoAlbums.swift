@@ -2,6 +2,7 @@ import Client
 import Foundation
 import Wire
 import TLS
+import Posix
 import Synchronization
 
 /// The album photos the `photo` scenario fetches: one pin per bench user at a fixed place, its
@@ -67,7 +68,7 @@ enum PhotoAlbums {
                 throw Unavailable(description: "the album failed: \(album.error)")
             case .downloading:
                 guard Date() < deadline else { throw BenchError("album of pin \(pinID) still downloading after \(albumTimeoutSeconds) s") }
-                usleep(100_000)
+                Thread.sleep(forTimeInterval: 0.1)
             }
         }
     }
@@ -83,20 +84,22 @@ enum PhotoAlbums {
 
     /// Writes a photo folder for `--photos dir:FOLDER`: noise PNGs of about `bytes` each, at the bench place.
     static func writeFolder(_ folder: String, bytes: Int) throws {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        do { try FileSystem.makeFolders(folder, mode: 0o755) } catch {
+            throw BenchError("cannot make \(error.path ?? folder): \(error.reason)")
+        }
         var index = "file,lat,lon,title,tags\n"
         for number in 0..<photosPerAlbum {
             let name = String(format: "bench-%02d.png", number)
             let image = try BenchImage.noisePNG(approximately: bytes, seed: UInt64(number + 1))
-            guard FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(image)) else {
-                throw BenchError("cannot write \(folder)/\(name)")
-            }
+            try write(image, to: folder + "/" + name)
             // A few metres apart, all well inside the smallest search radius.
             index += "\(name)," + String(format: "%.6f,%.6f", latitude + Double(number) * 0.00001, longitude)
                 + ",Bench photo \(number),bench noise\n"
         }
-        guard FileManager.default.createFile(atPath: folder + "/index.csv", contents: Data(index.utf8)) else {
-            throw BenchError("cannot write \(folder)/index.csv")
-        }
+        try write(Array(index.utf8), to: folder + "/index.csv")
+    }
+
+    private static func write(_ bytes: [UInt8], to path: String) throws {
+        do { try StagedOutput.write(bytes, to: path, mode: 0o644, replacing: true) } catch { throw BenchError(error.description) }
     }
 }

@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+import Posix
 
 /// CPU time and memory of a process, read from /proc.
 struct ProcessSample: Sendable {
@@ -42,18 +40,10 @@ struct ServerProbe: Sendable {
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         // After the name: state is field 3, so utime (14) and stime (15) sit at offsets 11 and 12.
         guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
-        let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+        let ticksPerSecond = Double(ThisProcess.clockTicksPerSecond)
         return ProcessSample(cpuMicroseconds: (user + system) / ticksPerSecond * 1_000_000,
                              rssKB: Self.kilobytes("VmRSS:", in: status) ?? 0,
                              peakRSSKB: Self.kilobytes("VmHWM:", in: status) ?? 0)
-    }
-
-    /// This process's own CPU time in microseconds (the load generator's share of the cores).
-    static func ownCPUMicroseconds() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        func micros(_ t: timeval) -> Double { Double(t.tv_sec) * 1_000_000 + Double(t.tv_usec) }
-        return micros(usage.ru_utime) + micros(usage.ru_stime)
     }
 
     private static func read(_ path: String) -> String? {

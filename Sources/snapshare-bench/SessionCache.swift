@@ -1,4 +1,5 @@
 import Foundation
+import Posix
 
 /// Session tokens of the bench users, kept in a file between runs (`--session-cache FILE`).
 ///
@@ -27,8 +28,8 @@ struct SessionCache {
     func save() throws {
         guard let path else { return }
         let text = tokens.keys.sorted().map { "\($0)\t\(tokens[$0]!)\n" }.joined()
-        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw BenchError("cannot write the session cache \(path)")
+        do { try StagedOutput.write(Array(text.utf8), to: path, mode: 0o600, replacing: true) } catch {
+            throw BenchError("cannot write the session cache \(path): \(error.cause)")
         }
     }
 }

@@ -100,7 +100,7 @@ enum SixelRun {
     /// `--sixel-output DIR`: each picture as `<picture>.ppm` and each encoder's escapes as
     /// `<picture>-<encoder>.out`, for measuring the error outside (scripts/sixel-bench.sh).
     static func write(_ bytes: [UInt8], to path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { throw BenchError("cannot write \(path)") }
+        do { try StagedOutput.write(bytes, to: path, mode: 0o644, replacing: true) } catch { throw BenchError(error.description) }
     }
 
     static func run(output: String? = nil, log: (String) -> Void) throws -> Report {

@@ -101,7 +101,7 @@ final class SoakRun: LoadConnectionDelegate {
     func execute() {
         start = MonotonicClock.nanoseconds()
         end = start + UInt64(options.duration * 1e9)
-        let cpuAtStart = ServerProbe.ownCPUMicroseconds()
+        let cpuAtStart = ThisProcess.cpuMicroseconds
         // Everyone arrives within the first ten seconds, each with their own rhythm.
         for index in students.indices {
             students[index].returnAt = start + jitter(upTo: 10)
@@ -127,7 +127,7 @@ final class SoakRun: LoadConnectionDelegate {
         if inFlight > 0 { statistics.countError("UNANSWERED_AT_END") }
         statistics.lostRequests += inFlight
         for index in students.indices { students[index].connection?.close() }
-        clientCPUMicroseconds = ServerProbe.ownCPUMicroseconds() - cpuAtStart
+        clientCPUMicroseconds = ThisProcess.cpuMicroseconds - cpuAtStart
         end = min(end, MonotonicClock.nanoseconds())
     }
 

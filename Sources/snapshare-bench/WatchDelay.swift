@@ -1,5 +1,6 @@
 import Client
 import Foundation
+import Posix
 import Wire
 
 /// How long a change made on one instance takes to reach a Poll on another (issue 13's
@@ -19,7 +20,7 @@ enum WatchDelay {
 
     static func run(_ options: BenchOptions, other: (host: String, port: Int), log: (String) -> Void) throws -> Report {
         let home = NSTemporaryDirectory() + "snapshare-watch-delay-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: home) }
+        defer { FileSystem.removeTree(home) }
         func session(_ host: String, _ port: Int, _ name: String) throws -> SnapshareSession {
             let state = ClientState(directory: home + "/" + name)
             let session = try SnapshareSession(settings: ConnectionSettings(host: host, port: port, caFile: options.caFile), state: state) { _ in }

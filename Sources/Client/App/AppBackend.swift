@@ -114,11 +114,11 @@ final class AppBackend: @unchecked Sendable {
         self.connect = connect
         self.wake = wake
         self.inline = inline
-        network = WorkQueue(thread: inline ? nil : "snapshare-net")
-        local = WorkQueue(thread: inline ? nil : "snapshare-local")
+        network = WorkQueue()
+        local = WorkQueue()
         // Weak: a queue's thread may outlive the backend by the job it is running.
-        network.start { [weak self] job in self?.runOnNetwork(job) ?? .done }
-        local.start { [weak self] job in
+        network.start(thread: inline ? nil : "snapshare-net") { [weak self] job in self?.runOnNetwork(job) ?? .done }
+        local.start(thread: inline ? nil : "snapshare-local") { [weak self] job in
             self?.deliver(job())
             return .done
         }

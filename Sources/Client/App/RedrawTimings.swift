@@ -1,4 +1,5 @@
 import Foundation
+import Posix
 
 /// Keystroke to finished redraw, measured by the app itself when `SNAPSHARE_APP_TIMINGS` names a
 /// file (scripts/app-bench.sh): from the moment input was read to the moment the redrawn frame
@@ -23,6 +24,6 @@ final class RedrawTimings {
                           sorted.count, milliseconds(0.5), milliseconds(0.99), Double(sorted.last ?? 0) / 1e6)
         // Written while the app still holds the screen, so a failure is not printed: the bench
         // that asked for the file says when it finds none.
-        _ = FileManager.default.createFile(atPath: path, contents: Data(line.utf8), attributes: [.posixPermissions: 0o600])
+        try? StagedOutput.write(Array(line.utf8), to: path, mode: 0o600, replacing: true)
     }
 }

@@ -78,7 +78,7 @@ public final class CameraCapture: @unchecked Sendable {
             let (frame, failure) = reader.state.withLock { ($0.latest, $0.failure) }
             if let frame, frame.number > number { return frame }
             if let failure { throw failure }
-            usleep(10_000)
+            Thread.sleep(forTimeInterval: 0.01)
         }
     }
 
@@ -173,7 +173,7 @@ public final class CameraCapture: @unchecked Sendable {
                 var waited = 0
                 while process.poll() == nil && waited < 1000 {
                     readErrors()
-                    usleep(10_000)
+                    Thread.sleep(forTimeInterval: 0.01)
                     waited += 10
                 }
                 readErrors()

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import JSON
+import TerminalUI
 import Wire
 
 /// register, login, logout, whoami.
@@ -124,23 +125,19 @@ enum PasswordInput {
     }
 
     private static func requireTerminal() throws(ClientError) {
-        guard isatty(0) == 1 else {
+        guard Terminal.isTerminal(0) else {
             throw ClientError(.usage, "no terminal to ask for the password on; pass it with --password-stdin")
         }
     }
 
     private static func prompt(_ text: String) throws(ClientError) -> String {
         Console().rawError(text)
-        var saved = termios()
-        tcgetattr(0, &saved)
-        var silent = saved
-        silent.c_lflag &= ~tcflag_t(ECHO)
-        tcsetattr(0, TCSAFLUSH, &silent)
-        defer {
-            tcsetattr(0, TCSAFLUSH, &saved)
-            Console().rawError("\n")
+        defer { Console().rawError("\n") }
+        let line: String?
+        do { line = try Terminal().withoutEcho { readLine(strippingNewline: true) } } catch {
+            throw ClientError(.local, "cannot hide the password as it is typed (\(error)); pass it with --password-stdin")
         }
-        guard let line = readLine(strippingNewline: true) else { throw ClientError(.usage, "no password given") }
+        guard let line else { throw ClientError(.usage, "no password given") }
         return line
     }
 }

@@ -4,6 +4,7 @@ import Glibc
 import CommandLineParsing
 import Posix
 import Release
+import TerminalUI
 
 /// The `snapshare` program: parse, run one command, map failures to documented exit codes.
 public enum CLI {
@@ -13,7 +14,7 @@ public enum CLI {
         let parser = CommandLineParser(root: CommandTree.root)
         let parsed: ParsedCommand
         // No command: the app on a terminal (or when an option of the app's is given), else the help.
-        let arguments = AppCommand.implied(by: arguments, onTerminal: isatty(0) == 1 && isatty(1) == 1) ?? arguments
+        let arguments = AppCommand.implied(by: arguments, onTerminal: Terminal.isTerminal(0) && Terminal.isTerminal(1)) ?? arguments
         do {
             switch try parser.parse(arguments, environment: environment) {
             case .help(let text):

@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import CommandLineParsing
 import JSON
+import TerminalUI
 import Wire
 
 /// What every command gets: its parsed line, the environment, the state folder, the console.
@@ -101,7 +102,7 @@ final class CommandContext {
     /// answer must be y or yes; without a terminal to ask on, the command is refused.
     func confirm(_ question: String) throws(ClientError) {
         if parsed.flag("--yes") { return }
-        guard isatty(0) == 1 else {
+        guard Terminal.isTerminal(0) else {
             throw ClientError(.usage, "\(question) There is no terminal to ask on; add --yes to go ahead")
         }
         console.rawError("\(question) [y/N] ")

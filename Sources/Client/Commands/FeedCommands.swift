@@ -59,7 +59,7 @@ enum FeedCommands {
                 }
                 context.console.raw(drawn)
             }
-            usleep(useconds_t(interval * 1_000_000))
+            Thread.sleep(forTimeInterval: interval)
             try watch.refresh(using: session)
         }
     }
@@ -170,8 +170,9 @@ enum FeedCommands {
     /// Writes a camera picture that could not be posted to the temporary folder (0600); its
     /// path, or nil when it cannot be written.
     private static func keep(_ jpeg: [UInt8]) -> String? {
-        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("snapshare-camera-\(getpid())-\(Int(Date().timeIntervalSince1970)).jpg")
-        guard FileManager.default.createFile(atPath: path, contents: Data(jpeg), attributes: [.posixPermissions: 0o600]) else { return nil }
+        let name = "snapshare-camera-\(ThisProcess.id)-\(Int(Date().timeIntervalSince1970)).jpg"
+        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent(name)
+        guard (try? StagedOutput.write(jpeg, to: path, mode: 0o600)) != nil else { return nil }
         return path
     }
 

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import Posix
 
 /// Where the client keeps its state, following the XDG base directory convention.
 public enum ClientStatePaths {
@@ -21,15 +17,9 @@ public enum ClientStatePaths {
         return joined(home, ".config/snapshare")
     }
 
-    /// The current user's home directory from `getpwuid_r`, or nil.
+    /// The current user's home directory from the password database, or nil.
     static func passwordDatabaseHome() -> String? {
-        var entry = passwd()
-        var result: UnsafeMutablePointer<passwd>?
-        var buffer = [CChar](repeating: 0, count: 16 * 1024)
-        let status = getpwuid_r(getuid(), &entry, &buffer, buffer.count, &result)
-        guard status == 0, result != nil, let directory = entry.pw_dir else { return nil }
-        let home = String(cString: directory)
-        return home.isEmpty ? nil : home
+        ThisProcess.homeFolder
     }
 
     private static func trimmed(_ path: String) -> String {

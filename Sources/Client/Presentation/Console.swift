@@ -19,8 +19,8 @@ public struct Console: Sendable {
     /// Writes `text` to standard error as is: progress bars redraw their line with `\r`.
     func rawError(_ text: String) { write(2, text) }
 
-    public var outputIsTerminal: Bool { isatty(1) == 1 }
-    public var errorIsTerminal: Bool { isatty(2) == 1 }
+    public var outputIsTerminal: Bool { TerminalDevice.isTerminal(1) }
+    public var errorIsTerminal: Bool { TerminalDevice.isTerminal(2) }
 
     /// A stream that refuses the text (closed, its reader gone) is skipped: output is best effort.
     private func write(_ fd: Int32, _ text: String) {

@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+import Posix
 
 /// The vacations folder: one `NAME.vacation` SQLite file per Virtual Vacation.
 ///
@@ -67,18 +65,15 @@ struct VacationLibrary {
         }
         let folder = try makeDirectory()
         let path = folder + "/" + VacationName.fileName(for: name)
-        // O_EXCL: of two processes creating the same vacation at once, exactly one succeeds.
-        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            let code = errno
-            if code == EEXIST { throw VacationError(.alreadyExists, "a vacation named \"\(name)\" already exists") }
-            throw VacationError(.unavailable, "cannot create \(path): \(String(cString: strerror(code)))")
+        // Named without replacing: of two processes creating the same vacation at once, exactly one succeeds.
+        do { try Self.makeEmptyFile(path) } catch {
+            if error.reason == .exists { throw VacationError(.alreadyExists, "a vacation named \"\(name)\" already exists") }
+            throw VacationError(.unavailable, error.description)
         }
-        close(fd)
         do {
             return try VacationStore(name: name, path: path)
         } catch {
-            unlink(path)
+            _ = try? FileSystem.remove(path)
             throw error
         }
     }
@@ -96,12 +91,11 @@ struct VacationLibrary {
         let folder = try makeDirectory()
         let name = VacationName.defaultName
         let path = folder + "/" + VacationName.fileName(for: name)
-        // Not O_EXCL: two processes using the default for the first time at once share one file.
-        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw VacationError(.unavailable, "cannot create \(path): \(String(cString: strerror(errno)))")
+        // Two processes using the default for the first time at once share one file: the second
+        // finds the name taken, by an empty file or a vacation, and opens that.
+        do { try Self.makeEmptyFile(path) } catch {
+            guard error.reason == .exists else { throw VacationError(.unavailable, error.description) }
         }
-        close(fd)
         return try VacationStore(name: name, path: path)
     }
 
@@ -111,10 +105,10 @@ struct VacationLibrary {
     func remove(_ raw: String) throws(VacationError) -> String {
         let name = try existing(raw)
         let path = path(for: name)
-        guard unlink(path) == 0 else {
-            throw VacationError(.unavailable, "cannot remove \(path): \(String(cString: strerror(errno)))")
+        do { try FileSystem.remove(path) } catch {
+            throw VacationError(.unavailable, "cannot remove \(path): \(error.reason)")
         }
-        for suffix in Self.companionSuffixes { unlink(path + suffix) }
+        for suffix in Self.companionSuffixes { _ = try? FileSystem.remove(path + suffix) }
         return name
     }
 
@@ -131,6 +125,12 @@ struct VacationLibrary {
     func path(for name: String) -> String { directory + "/" + VacationName.fileName(for: name) }
 
     // MARK: Pieces
+
+    /// A new, empty, owner-only file at `path` (which SQLite takes as a new database, and the
+    /// store as a new vacation), never over an existing one.
+    private static func makeEmptyFile(_ path: String) throws(OutputError) {
+        try StagedOutput.write([], to: path, mode: 0o600)
+    }
 
     /// SQLite's files next to a database: the write-ahead log, its index, a rollback journal.
     private static let companionSuffixes = ["-wal", "-shm", "-journal"]

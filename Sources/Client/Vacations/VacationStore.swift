@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Crypto
+import Foundation
 import SQL
 import SQLite
 
@@ -290,7 +291,7 @@ final class VacationStore {
             } catch let failure as SQLiteError {
                 guard failure.isBusy || failure.isGenericError, waited < Self.busyTimeoutMilliseconds else { throw failure }
             }
-            usleep(20_000)
+            Thread.sleep(forTimeInterval: 0.02)
             waited += 20
         }
     }

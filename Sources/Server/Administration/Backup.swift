@@ -41,7 +41,7 @@ public enum Backup {
         let staged = try StagedOutput.file(path, mode: 0o600)
         let rows = try fill(staged.temporaryPath, from: source, checkedAs: path, progress: progress)
         try staged.commit()
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        let bytes = Int((try? FileSystem.status(path))??.size ?? 0)
         return Written(path: path, bytes: bytes, rows: rows)
     }
 
@@ -62,7 +62,7 @@ public enum Backup {
     public static func restore(from path: String, to target: () throws -> SQLStore, audit: AuditRecord, progress: (String) -> Void = { _ in })
         throws -> [(table: String, rows: Int)] {
         let (source, scratch) = try openBackup(path)
-        defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
+        defer { scratch?.discard() }
         return try DatabaseCopy.copy(from: source, to: try target(), counter: jump, audit: audit, progress: progress)
     }
 
@@ -95,14 +95,14 @@ public enum Backup {
     public static func jump(_ counter: Int64) -> Int64 { counter + max(1_000_000, counter) }
 
     /// The backup as a store to read from. A file of an older schema is brought up to date in a
-    /// scratch copy (the backup itself is never changed); the scratch path is returned to remove.
-    private static func openBackup(_ path: String) throws -> (SQLStore, String?) {
-        var status = stat()
-        guard stat(path, &status) == 0 else { throw ConfigurationError("no backup at \(path): \(String(cString: strerror(errno)))") }
-        guard status.st_mode & S_IFMT == S_IFREG else { throw ConfigurationError("\(path) is a folder or a device, not a backup file") }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw ConfigurationError("cannot read the backup \(path): \(String(cString: strerror(errno)))") }
-        close(descriptor)
+    /// scratch copy (the backup itself is never changed), owner-only from its creation like the
+    /// backup, which is returned to discard once read.
+    private static func openBackup(_ path: String) throws -> (SQLStore, StagedOutput?) {
+        let found: FileStatus?
+        do { found = try FileSystem.status(path) } catch { throw ConfigurationError("no backup at \(path): \(error.reason)") }
+        guard let found else { throw ConfigurationError("no backup at \(path): \(SystemError("stat", errno: ENOENT).reason)") }
+        guard found.kind == .file else { throw ConfigurationError("\(path) is a folder or a device, not a backup file") }
+        do { try FileSystem.checkReadable(path) } catch { throw ConfigurationError("cannot read the backup \(path): \(error.reason)") }
         let version: Int64
         do {
             let database = try SQLiteDatabase(path: path, readOnly: true)
@@ -115,10 +115,10 @@ public enum Backup {
         }
         guard version > 0 else { throw ConfigurationError("\(path) is not a Snapshare backup (it has no schema version)") }
         guard version < Schema.currentVersion else { return (try SQLStore.sqlite(path: path, readOnly: true), nil) }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("snapshare-restore-\(UUID().uuidString).db").path
-        try FileManager.default.copyItem(atPath: path, toPath: scratch)
-        chmod(scratch, 0o600)
-        return (try SQLStore.sqlite(path: scratch), scratch)
+        let scratchPath = FileManager.default.temporaryDirectory.appendingPathComponent("snapshare-restore-\(UUID().uuidString).db").path
+        let scratch = try StagedOutput.file(scratchPath)
+        try scratch.write(contentsOf: path)
+        return (try SQLStore.sqlite(path: scratch.temporaryPath), scratch)
     }
 
     /// SQLite's own check of every page and index; anything but "ok" stops the backup or restore.

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CommandLineParsing
 import Foundation
+import Posix
 
 /// The question an offline command asks before it deletes a class's data: `--yes` answers it in
 /// scripts; without a terminal and without `--yes`, nothing is done.
@@ -15,7 +16,9 @@ enum Confirmation {
 
     static func ask(_ question: String, _ parsed: ParsedCommand) throws {
         if parsed.flag("--yes") { return }
-        guard isatty(0) == 1 else { throw parsed.usageError("\(question) There is no terminal to ask on; add --yes to go ahead") }
+        guard TerminalDevice.isTerminal(0) else {
+            throw parsed.usageError("\(question) There is no terminal to ask on; add --yes to go ahead")
+        }
         FileHandle.standardError.write(Data("\(question) [y/N] ".utf8))
         let answer = (readLine(strippingNewline: true) ?? "").trimmingCharacters(in: .whitespaces).lowercased()
         guard answer == "y" || answer == "yes" else { throw Declined() }

@@ -38,8 +38,7 @@ final class OfflineAction {
 
     /// Who an offline command runs as: `offline:` and the operating-system user.
     static var actor: String {
-        let name = getpwuid(geteuid()).map { String(cString: $0.pointee.pw_name) } ?? "uid \(geteuid())"
-        return "offline:" + name
+        "offline:" + ThisProcess.userName
     }
 
     /// The entry as it stands now.

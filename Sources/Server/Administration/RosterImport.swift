@@ -148,18 +148,16 @@ public enum RosterImport {
         func quoted(_ text: String) -> String { text.contains(where: { ",\"\n".contains($0) }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text }
         let text = (["username,display_name,one_time_password"] + rows.map { [$0.0, $0.1, $0.2].map(quoted).joined(separator: ",") })
             .joined(separator: "\n") + "\n"
-        func failure(_ why: String) -> ConfigurationError {
-            ConfigurationError("cannot write \(file.path): \(why); the \(rows.count) new accounts exist without a password anyone knows: "
+        func failure(_ what: String) -> ConfigurationError {
+            ConfigurationError("\(what); the \(rows.count) new accounts exist without a password anyone knows: "
                                + "set each with snapshare-server admin reset-password USER --password-stdin")
         }
-        let descriptor = open(file.temporaryPath, O_WRONLY | O_TRUNC | O_CLOEXEC)
-        guard descriptor >= 0 else { throw failure(String(cString: strerror(errno))) }
-        let bytes = Array(text.utf8)
-        let written = write(descriptor, bytes, bytes.count)
-        let reason = String(cString: strerror(errno))
-        close(descriptor)
-        guard written == bytes.count else { throw failure(reason) }
-        do { try file.commit() } catch { throw failure(error.description) }
+        do {
+            try file.write(Array(text.utf8))
+            try file.commit()
+        } catch {
+            throw failure(error.description)
+        }
     }
 }
 

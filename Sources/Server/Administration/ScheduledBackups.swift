@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Posix
 
 /// `--backup-dir DIR --backup-every 6h --backup-keep 28`: a backup of the running server every
 /// interval, into files named by the time they were taken (`snapshare-2026-12-02T14-30-00.000Z.backup`,
@@ -40,8 +41,9 @@ final class ScheduledBackups: Sendable {
     @discardableResult
     func runOnce() -> Result<Backup.Written, any Error> {
         let result = Result { () throws -> Backup.Written in
-            try FileManager.default.createDirectory(atPath: policy.directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            do throws(SystemError) { try FileSystem.makeFolders(policy.directory, mode: 0o700) } catch {
+                throw ConfigurationError("cannot make the backup folder \(error.path ?? policy.directory): \(error.reason)")
+            }
             return try Backup.write(from: Backup.source(for: configuration), to: policy.directory + "/" + Self.name(at: Date()))
         }
         switch result {
@@ -74,10 +76,10 @@ final class ScheduledBackups: Sendable {
     private func prune() {
         for name in backups().dropLast(policy.keep) {
             do {
-                try FileManager.default.removeItem(atPath: policy.directory + "/" + name)
+                try FileSystem.remove(policy.directory + "/" + name)
                 logger.info("backup: removed the oldest, \(name) (keeping \(policy.keep))")
             } catch {
-                logger.error("backup: cannot remove \(name): \(error)")
+                logger.error("backup: cannot remove \(name): \(error.reason)")
             }
         }
     }

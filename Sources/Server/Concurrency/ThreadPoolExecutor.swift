@@ -25,7 +25,7 @@ final class ThreadPoolExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
-        _ = jobs.submit(UnownedJob(job))
+        jobs.submit(UnownedJob(job))
     }
 
     /// Whether the calling thread is one of this pool's.
@@ -38,8 +38,9 @@ final class ThreadPoolExecutor: TaskExecutor, @unchecked Sendable {
     private func work() {
         Thread.current.threadDictionary[Self.poolKey] = ObjectIdentifier(self)
         defer { running.subtract(1, ordering: .releasing) }
-        while let job = jobs.next() {
+        jobs.serve { job in
             job.runSynchronously(on: asUnownedTaskExecutor())
+            return .done
         }
     }
 

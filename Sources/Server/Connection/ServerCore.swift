@@ -102,7 +102,7 @@ final class ServerCore: @unchecked Sendable {
         }
         if announced.wait(timeout: .now() + 2) == .success {
             // Give the final frames a moment to leave.
-            usleep(50_000)
+            Thread.sleep(forTimeInterval: 0.05)
         }
         loop.stop()
         guard loop.join() else {
@@ -135,7 +135,7 @@ final class ServerCore: @unchecked Sendable {
         let deadline = now() + timeoutMilliseconds
         var open = openConnectionCount()
         while open > 0, now() < deadline, !interrupted() {
-            usleep(50_000)
+            Thread.sleep(forTimeInterval: 0.05)
             open = openConnectionCount()
         }
         return open

@@ -77,7 +77,7 @@ final class MetricsListener: @unchecked Sendable {
         guard (try? Syscall.poll(&descriptors, timeoutMilliseconds: -1)) != nil, descriptors[1].revents == 0 else { return false }
         guard case .processed(let connection)? = try? Socket.accept(fd) else {
             // Out of descriptors, say: the next poll would say "readable" at once again.
-            usleep(100_000)
+            Thread.sleep(forTimeInterval: 0.1)
             return true
         }
         serve(connection)
@@ -143,10 +143,7 @@ final class MetricsListener: @unchecked Sendable {
     private func write(_ bytes: [UInt8], to connection: Int32, deadline: Int64) {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { buffer in
-                try? Syscall.call("send") { Glibc.send(connection, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL)) }
-            }
-            switch sent {
+            switch try? Syscall.send(connection, bytes, from: offset) {
             case .processed(let count)? where count > 0: offset += count
             case .wouldBlock?:
                 let left = deadline - MonotonicClock.milliseconds()

@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import Imaging
 import Wire
+import Posix
 
 /// Photos from a folder of the instructor's own PNG and JPEG files (`--photos dir:PATH`), placed
 /// on the map by an `index.csv` in that folder:
@@ -50,7 +51,7 @@ public struct DirectoryPhotoProvider: PhotoProvider {
 
     /// Reads and checks the folder's index; throws when the source cannot work at all.
     public init(path: String, searchRadiusKilometres: Double = 5, maxImageBytes: Int = 5 * 1024 * 1024) throws(PhotoSourceError) {
-        guard let resolved = Self.realPath(path) else {
+        guard let resolved = FileSystem.resolvedPath(path) else {
             throw PhotoSourceError("photo folder \(path) does not exist or cannot be reached")
         }
         var isDirectory: ObjCBool = false
@@ -225,14 +226,9 @@ public struct DirectoryPhotoProvider: PhotoProvider {
 
     /// The real path of `folder/file` when it exists and stays inside `folder` after symlinks.
     private static func containedPath(folder: String, file: String) -> String? {
-        guard let real = realPath(folder + "/" + file), real.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/") else { return nil }
+        let inside = folder.hasSuffix("/") ? folder : folder + "/"
+        guard let real = FileSystem.resolvedPath(folder + "/" + file), real.hasPrefix(inside) else { return nil }
         return real
-    }
-
-    private static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 
     /// A reason a file cannot be used, in words.

@@ -70,10 +70,7 @@ struct ServedCertificate {
     /// listens on (every interface's when it listens on all of them), and `--cert-host`.
     static func certificateHosts(_ configuration: ServerConfiguration) -> [String] {
         var hosts = ["localhost", "127.0.0.1", "::1"]
-        var name = [CChar](repeating: 0, count: 256)
-        if gethostname(&name, name.count) == 0 {
-            hosts.append(name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
-        }
+        if let name = Socket.hostName() { hosts.append(name) }
         let listen = configuration.host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         hosts += ["0.0.0.0", "::", ""].contains(listen) ? Socket.interfaceAddresses() : [listen]
         hosts += configuration.certificateHosts

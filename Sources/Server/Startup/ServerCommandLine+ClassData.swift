@@ -4,6 +4,7 @@ import Glibc
 import CommandLineParsing
 import Foundation
 import Wire
+import Posix
 
 /// `export`, `end-term` and `admin purge`: the class's snaps as a whole, offline (they work while
 /// the server runs, too).
@@ -14,7 +15,7 @@ extension ServerCommandLine {
         action.target = "to \(directory)"
         let config = action.store
         let source = try Backup.source(for: config)
-        let showsProgress = isatty(2) == 1
+        let showsProgress = TerminalDevice.isTerminal(2)
         let summary = try ExportCommand.run(from: source, to: directory, now: WallClock.system.now(),
                                             includePending: parsed.flag("--include-pending")) { done, total in
             if showsProgress { FileHandle.standardError.write(Data("\rExporting \(done)/\(total) snaps\u{1B}[K".utf8)) }
@@ -64,7 +65,7 @@ extension ServerCommandLine {
                 try store.endTerm(keepAccounts: keepAccounts, keepRoster: keepRoster)
             }
         } catch {
-            unlink(archive)
+            _ = try? FileSystem.remove(archive)
             throw error
         }
     }

@@ -199,7 +199,7 @@ public enum ServerCommandLine {
     public static func run(arguments: [String], environment: [String: String]) -> Int32 {
         Signals.ignore(SIGPIPE)
         // Whatever the server or its admin commands create is for the server's user alone.
-        umask(0o077)
+        FileSystem.setCreationMask(0o077)
         do {
             switch try CommandLineParser(root: root).parse(arguments, environment: environment) {
             case .help(let text):

@@ -22,15 +22,17 @@ struct ServerProcess {
         var configuration = try ServerCommandLine.configuration(parsed)
         // Blocked before any thread starts, so every thread inherits the mask and the signals
         // reach only this one, through the pipe (which lets them through here alone).
-        Self.block([SIGHUP, SIGINT, SIGTERM])
+        Signals.block([SIGHUP, SIGINT, SIGTERM])
         let signals = try SignalPipe(forwarding: [SIGHUP, SIGINT, SIGTERM])
         defer { signals.close() }
         let notifier = ServiceNotifier(environment: environment)
         let logger = Logger(level: configuration.logLevel, format: configuration.logFormat)
         let server = try SnapshareServer(configuration: configuration, logger: logger)
         let port = try server.start()
-        print(startLines(server, port: port).joined(separator: "\n"))
-        fflush(stdout)
+        // Straight to the descriptor, not through print's buffer: whoever waits for these lines
+        // (a service manager's log, a script, a test) sees them now.
+        let lines = startLines(server, port: port).joined(separator: "\n") + "\n"
+        try? Syscall.writeAll(STDOUT_FILENO, Array(lines.utf8), origin: .inherited)
         notifier.ready(status: "serving on \(configuration.host):\(port)")
         var current = parsed
         while true {
@@ -92,10 +94,4 @@ struct ServerProcess {
         return lines
     }
 
-    private static func block(_ signals: [Int32]) {
-        var set = sigset_t()
-        sigemptyset(&set)
-        for signal in signals { sigaddset(&set, signal) }
-        pthread_sigmask(SIG_BLOCK, &set, nil)
-    }
 }

@@ -11,8 +11,9 @@ enum DataDirectory {
     static func prepare(_ path: String, logger: Logger) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            do { try FileSystem.makeFolders(path, mode: 0o700) } catch {
+                throw ConfigurationError("cannot make the data folder \(error.path ?? path): \(error.reason)")
+            }
             return
         }
         guard isDirectory.boolValue else { throw ConfigurationError("\(path) exists and is not a directory") }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Posix
 
 /// The files of one SQLite database (the main file, its `-wal` and its `-shm`), readable and
 /// writable by their owner only.
@@ -15,10 +16,10 @@ enum DatabaseFiles {
     /// three files exist owner-only. Throws when one cannot be made owner-only.
     static func makeOwnerOnly(_ path: String) throws {
         // SQLite would create the main file 0644 less the umask, and it gives a new -wal and -shm
-        // the main file's mode whatever the umask: a main file created 0600 here settles all three.
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
-        // EEXIST is the usual case; any other failure is sqlite3_open_v2's to report.
-        if descriptor >= 0 { close(descriptor) }
+        // the main file's mode whatever the umask: a main file created 0600 here (empty, which
+        // SQLite takes as a new database) settles all three.
+        // "Exists" is the usual case; any other failure is sqlite3_open_v2's to report.
+        _ = try? StagedOutput.write([], to: path, mode: mode)
         // Files from before (an older server, a restored backup) keep their mode until changed.
         for file in paths(path) { _ = try OwnerOnly.tighten(file) }
     }

@@ -45,17 +45,16 @@ public final class StorageExecutor: @unchecked Sendable {
         let readers = try (0..<readerCount).map { _ in StoreOwner(try makeStore(path, true)) }
 
         startThread(named: "store-writer", owner: writer) { [writes, maximumBatchSize, weak self] store in
-            while true {
-                let batch = writes.nextBatch(maximumCount: maximumBatchSize)
-                if batch.isEmpty { return }
+            writes.serveBatches(maximumCount: maximumBatchSize) { batch in
                 Self.runWriteBatch(batch, on: store) { self?.countBatch(nanoseconds: $0) }
             }
         }
         for (index, reader) in readers.enumerated() {
             startThread(named: "store-reader-\(index)", owner: reader) { [reads] store in
-                while let job = reads.next() {
+                reads.serve { job in
                     job.run(on: store)
                     job.complete(batchFailure: nil)
+                    return .done
                 }
             }
         }

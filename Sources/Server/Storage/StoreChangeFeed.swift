@@ -51,15 +51,15 @@ public final class PostgresChangeFeed: @unchecked Sendable {
 
     /// Sends `change` to the other instances (after the caller's commit), without waiting.
     public func publish(_ change: StoreChange) {
-        _ = outgoing.submit(change)
+        outgoing.submit(change)
     }
 
     /// The publishing thread: one NOTIFY per change, on a connection it makes again after a
     /// failure. Ends once `stop` has closed the queue and the queued changes are sent.
     private func publishQueuedChanges() {
         var publisher: PostgresConnection?
-        while let change = outgoing.next() {
-            guard !stopped.load(ordering: .relaxed) else { continue }
+        outgoing.serve { change in
+            guard !stopped.load(ordering: .relaxed) else { return .done }
             do {
                 if publisher?.isConnected != true {
                     let connection = try PostgresConnection(conninfo)
@@ -71,6 +71,7 @@ public final class PostgresChangeFeed: @unchecked Sendable {
                 publisher = nil
                 logger.warning("could not tell the other instances about a change: \(error)")
             }
+            return .done
         }
     }
 

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import JSON
 import Posix
@@ -59,7 +56,7 @@ public struct ClassExport {
         var relative: String?
         if let picture {
             let name = "\(folder)/\(snap.id).\(snap.imageKind == .png ? "png" : "jpg")"
-            try write(Data(picture), to: name)
+            try write(picture, to: name)
             relative = name
             pictureBytes += picture.count
         }
@@ -69,8 +66,8 @@ public struct ClassExport {
     /// Writes `snaps.json` and `index.html` (saying it was exported at `exportedAt`, Unix
     /// milliseconds), gives the folder its name; returns what the export holds.
     public func finish(exportedAt: Int64) throws -> Summary {
-        try write(try json(exportedAt: exportedAt), to: "snaps.json")
-        try write(Data(html(exportedAt: exportedAt).utf8), to: "index.html")
+        try write(Array(try json(exportedAt: exportedAt)), to: "snaps.json")
+        try write(Array(html(exportedAt: exportedAt).utf8), to: "index.html")
         try staged.commit()
         let all = snaps.values.joined()
         return Summary(feeds: feeds.count, snaps: all.count, pictures: all.filter { $0.picture != nil }.count, pictureBytes: pictureBytes)
@@ -90,10 +87,8 @@ public struct ClassExport {
             suffix += 1
         }
         let path = staged.temporaryPath + "/" + name
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw Failure("cannot create \(directory)/\(name): \(error.localizedDescription)")
+        do { try FileSystem.makeFolder(path, mode: 0o700) } catch {
+            throw Failure("cannot create \(directory)/\(name): \(error.reason)")
         }
         folders[feed] = name
         feeds.append(feed)
@@ -107,10 +102,9 @@ public struct ClassExport {
         return name.isEmpty ? "feed" : name
     }
 
-    private func write(_ data: Data, to relative: String) throws {
-        let path = staged.temporaryPath + "/" + relative
-        guard FileManager.default.createFile(atPath: path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw Failure("cannot write \(directory)/\(relative): \(String(cString: strerror(errno)))")
+    private func write(_ bytes: [UInt8], to relative: String) throws {
+        do { try StagedOutput.write(bytes, to: staged.temporaryPath + "/" + relative, mode: 0o600) } catch {
+            throw Failure("cannot write \(directory)/\(relative): \(error.cause)")
         }
     }
 

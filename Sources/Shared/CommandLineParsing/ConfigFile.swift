@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Posix
 
 /// A settings file in the shape redis.conf and mosquitto.conf use: one `name = value` per line,
 /// where `name` is a long option's name without its dashes (`snap-ttl = 7d`), lines starting
@@ -25,22 +26,21 @@ public struct ConfigFile: Sendable {
     /// Reads and parses `path`; a file that cannot be read or a line that is not a setting
     /// throws a `UsageError`-ready message naming the file and line.
     public init(path: String) throws(ConfigFileError) {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw ConfigFileError("cannot read the config file \(path): \(String(cString: strerror(errno)))")
-        }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw ConfigFileError("the config file \(path) is not a regular file") }
+        func unreadable(_ reason: String) -> ConfigFileError { ConfigFileError("cannot read the config file \(path): \(reason)") }
+        let found: FileStatus?
+        do { found = try FileSystem.status(path) } catch { throw unreadable(error.reason) }
+        guard let info = found else { throw unreadable(SystemError("stat", errno: ENOENT).reason) }
+        guard info.kind == .file else { throw ConfigFileError("the config file \(path) is not a regular file") }
         // A config file is a few hundred bytes; anything far larger is not one.
-        guard info.st_size <= 1 << 20 else { throw ConfigFileError("the config file \(path) is larger than 1 MiB") }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigFileError("cannot read the config file \(path)")
-        }
-        guard let text = String(data: data, encoding: .utf8) else { throw ConfigFileError("\(path): not UTF-8 text") }
-        try self.init(text: text, path: path, mode: info.st_mode & 0o777, group: info.st_gid)
+        guard info.size <= 1 << 20 else { throw ConfigFileError("the config file \(path) is larger than 1 MiB") }
+        let bytes: [UInt8]
+        do { bytes = try WholeFile.read(path, maximumBytes: 1 << 20) } catch { throw unreadable(error.reason) }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw ConfigFileError("\(path): not UTF-8 text") }
+        try self.init(text: text, path: path, mode: info.permissions & 0o777, group: info.group)
     }
 
     /// Parses `text` as the contents of `path`.
-    public init(text: String, path: String, mode: mode_t = 0o600, group: gid_t = getegid()) throws(ConfigFileError) {
+    public init(text: String, path: String, mode: mode_t = 0o600, group: gid_t = ThisProcess.effectiveGroupID) throws(ConfigFileError) {
         self.path = path
         self.mode = mode
         self.group = group
@@ -68,7 +68,7 @@ public struct ConfigFile: Sendable {
 
     /// Whether users other than its owner and the group this program runs as may read it (a
     /// service's settings are typically root:snapshare 0640: readable by the service, no one else).
-    public var isReadableByOthers: Bool { mode & 0o004 != 0 || (mode & 0o040 != 0 && group != getegid()) }
+    public var isReadableByOthers: Bool { mode & 0o004 != 0 || (mode & 0o040 != 0 && group != ThisProcess.effectiveGroupID) }
 }
 
 /// A config file that cannot be used, with the file (and line) in the message.

@@ -37,6 +37,13 @@ public final class ChildProcess: @unchecked Sendable {
         return nil
     }
 
+    /// Runs `command` with /bin/sh and waits for it (system(3)); its exit status as a wait status
+    /// (0: success). For programs that leave daemons behind (a database server, tmux), which a
+    /// `ChildProcess`'s pipes would keep waiting.
+    public static func shell(_ command: String) -> Int32 {
+        system(command)
+    }
+
     /// Starts the program at `path` (a full path) with `arguments` (not counting its name) and
     /// `environment` ("NAME=value" entries). Throws when the pipes cannot be made or the program
     /// cannot be started (ENOENT, EACCES, ENOEXEC from exec itself).

@@ -38,19 +38,12 @@ public struct ServiceNotifier: Sendable {
     /// Sends the lines as one datagram; a manager that went away is not an error worth more than nothing.
     public func send(_ lines: [String]) {
         guard let path else { return }
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return }
-        defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: path)
-        }
-        // An abstract name's length counts its bytes exactly; a path's includes the NUL.
-        let length = socklen_t(MemoryLayout.offset(of: \sockaddr_un.sun_path)! + path.count + (path[0] == 0 ? 0 : 1))
+        guard let fd = try? Socket.datagram() else { return }
+        defer { Syscall.close(fd) }
+        guard let (address, length) = Socket.unixAddress(path) else { return }
         let message = Array(lines.joined(separator: "\n").utf8)
         _ = message.withUnsafeBytes { bytes in
-            withUnsafePointer(to: &address) { pointer in
+            withUnsafePointer(to: address) { pointer in
                 pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), $0, length) }
             }
         }

@@ -19,6 +19,14 @@ public enum Signals {
         kill(pid, signal) == 0
     }
 
+    /// Sends `signal` to the whole process group `pid` leads (a program started in a group of its
+    /// own, with whatever it started), or to `pid` alone when it leads none; false when it could
+    /// not be sent.
+    @discardableResult
+    public static func sendToGroup(_ signal: Int32, ledBy pid: pid_t) -> Bool {
+        send(signal, to: getpgid(pid) == pid ? -pid : pid)
+    }
+
     /// Stops this process as Ctrl-Z would (SIGSTOP, which no handler can catch); returns once it
     /// is continued (`fg`, SIGCONT).
     public static func stopThisProcess() {
@@ -37,13 +45,24 @@ public enum Signals {
         _exit(128 + signal)
     }
 
+    /// Holds `signals` back from the calling thread and every thread it starts from now on (they
+    /// inherit its mask), so that they reach only a thread that lets them through (a
+    /// `SignalPipe`'s).
+    public static func block(_ signals: [Int32]) {
+        mask(signals, SIG_BLOCK)
+    }
+
     /// Lets `signals` through to the calling thread. A process starts with its parent's mask,
     /// and some parents (a test runner's threads) block SIGINT, SIGTERM and SIGHUP: a handler
     /// would then never run.
     static func unblock(_ signals: [Int32]) {
+        mask(signals, SIG_UNBLOCK)
+    }
+
+    private static func mask(_ signals: [Int32], _ how: Int32) {
         var set = sigset_t()
         sigemptyset(&set)
         for signal in signals { sigaddset(&set, signal) }
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        pthread_sigmask(how, &set, nil)
     }
 }

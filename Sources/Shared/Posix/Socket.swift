@@ -4,7 +4,7 @@ import Glibc
 import CLinux
 
 /// TCP socket setup for the server (listening, non-blocking) and the client (blocking with
-/// timeouts).
+/// timeouts), and Unix datagram sockets (systemd's notification socket).
 public enum Socket {
     /// Resolves `host` (name or literal) to socket addresses for TCP.
     public static func resolve(host: String, port: Int, passive: Bool) throws(SystemError) -> [(family: Int32, address: [UInt8])] {
@@ -195,6 +195,49 @@ public enum Socket {
         throw lastError
     }
 
+    /// A new Unix datagram socket (close-on-exec).
+    public static func datagram() throws(SystemError) -> Int32 {
+        try Syscall.checked("socket") { socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+    }
+
+    /// The address of the Unix socket named by `path`'s bytes (a leading NUL: an abstract name)
+    /// and its length; nil when it is too long for one.
+    public static func unixAddress(_ path: [UInt8]) -> (sockaddr_un, socklen_t)? {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        guard !path.isEmpty, path.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path) }
+        // An abstract name's length counts its bytes exactly; a path's includes the NUL.
+        let length = socklen_t(MemoryLayout.offset(of: \sockaddr_un.sun_path)! + path.count + (path[0] == 0 ? 0 : 1))
+        return (address, length)
+    }
+
+    /// A Unix datagram socket bound to `path`, which must not exist (a service manager's end of
+    /// `$NOTIFY_SOCKET`, in tests); `Syscall.read` takes one datagram.
+    public static func boundDatagram(at path: String) throws(SystemError) -> Int32 {
+        guard let (address, length) = unixAddress(Array(path.utf8)) else { throw SystemError("bind", errno: ENAMETOOLONG) }
+        let fd = try datagram()
+        do {
+            _ = try withUnsafePointer(to: address) { pointer in
+                Result { () throws(SystemError) in
+                    try Syscall.checked("bind") { pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+                }
+            }.get()
+        } catch {
+            Syscall.close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// This machine's name (gethostname(2)), or nil when it has none.
+    public static func hostName() -> String? {
+        var name = [CChar](repeating: 0, count: 256)
+        guard gethostname(&name, name.count - 1) == 0 else { return nil }
+        let text = name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        return text.isEmpty ? nil : text
+    }
+
     /// Sets receive and send timeouts on a blocking socket.
     public static func setTimeouts(_ fd: Int32, seconds: Double) {
         var tv = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1_000_000))
@@ -204,8 +247,13 @@ public enum Socket {
 
     /// Makes a descriptor non-blocking: reads and writes that would wait report `.wouldBlock`.
     public static func setNonBlocking(_ fd: Int32) throws(SystemError) {
+        try setBlocking(fd, false)
+    }
+
+    /// Makes a descriptor blocking (`blocking`) or not.
+    public static func setBlocking(_ fd: Int32, _ blocking: Bool) throws(SystemError) {
         let flags = try Syscall.checked("fcntl(F_GETFL)") { fcntl(fd, F_GETFL) }
-        _ = try Syscall.checked("fcntl(F_SETFL)") { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+        _ = try Syscall.checked("fcntl(F_SETFL)") { fcntl(fd, F_SETFL, blocking ? flags & ~O_NONBLOCK : flags | O_NONBLOCK) }
     }
 
     /// Half-closes a connected socket (shutdown SHUT_WR): the peer reads end of file after the

@@ -37,8 +37,10 @@ public enum Syscall {
 
     /// A call that must not report EAGAIN (blocking descriptors, setup calls).
     @inline(never)
-    public static func checked<T: FixedWidthInteger & Sendable>(_ name: String, _ body: () -> T) throws(SystemError) -> T {
-        switch try call(name, blocking: true, body) {
+    public static func checked<T: FixedWidthInteger & Sendable>(
+        _ name: String, origin: DescriptorOrigin = .ours, _ body: () -> T
+    ) throws(SystemError) -> T {
+        switch try call(name, blocking: true, origin: origin, body) {
         case .processed(let value): return value
         case .wouldBlock: throw SystemError(name, errno: EAGAIN)
         }
@@ -94,18 +96,23 @@ public enum Syscall {
         }
     }
 
-    /// Sends all of `bytes` on a blocking socket with MSG_NOSIGNAL: a peer that went away is an
-    /// EPIPE error, never a SIGPIPE that ends the process (a library cannot count on its host
-    /// ignoring the signal).
+    /// send(2) of as much of `bytes[offset...]` as the socket takes now, with MSG_NOSIGNAL: a peer
+    /// that went away is an EPIPE error, never a SIGPIPE that ends the process (a library cannot
+    /// count on its host ignoring the signal).
+    public static func send(_ fd: Int32, _ bytes: [UInt8], from offset: Int) throws(SystemError) -> IOResult<Int> {
+        guard offset < bytes.count else { return .processed(0) }
+        return try bytes.withUnsafeBytes { buffer in
+            Result { () throws(SystemError) in
+                try call("send", origin: .ours) { Glibc.send(fd, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL)) }
+            }
+        }.get()
+    }
+
+    /// Sends all of `bytes` on a blocking socket (see `send`).
     public static func sendAll(_ fd: Int32, _ bytes: [UInt8]) throws(SystemError) {
         var offset = 0
         while offset < bytes.count {
-            let result = try bytes.withUnsafeBytes { buffer in
-                Result { () throws(SystemError) in
-                    try call("send", origin: .ours) { Glibc.send(fd, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL)) }
-                }
-            }.get()
-            switch result {
+            switch try send(fd, bytes, from: offset) {
             case .processed(0): throw SystemError("send", errno: EIO)
             case .processed(let count): offset += count
             case .wouldBlock: throw SystemError("send", errno: EAGAIN)
@@ -142,6 +149,15 @@ public enum Syscall {
     public static func waitUntilWritable(_ fd: Int32, timeoutMilliseconds: Int32) throws(SystemError) -> Bool {
         var descriptors = [pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)]
         return try poll(&descriptors, timeoutMilliseconds: timeoutMilliseconds) > 0
+    }
+
+    /// Marks `fd` close-on-exec, so a program started from here does not inherit it; false when
+    /// it is not open.
+    @discardableResult
+    public static func setCloseOnExec(_ fd: Int32) -> Bool {
+        guard let flags = try? checked("fcntl(F_GETFD)", origin: .inherited, { fcntl(fd, F_GETFD) }) else { return false }
+        if flags & FD_CLOEXEC != 0 { return true }
+        return (try? checked("fcntl(F_SETFD)", origin: .inherited) { fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }) != nil
     }
 
     /// close(2); EINTR is not retried (the descriptor is gone either way on Linux).

@@ -1,8 +1,7 @@
 #if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #endif
+import Posix
 
 /// A record of every statement both engines run, for checking that a change to the store left
 /// its SQL as it was: with `SNAPSHARE_SQL_TRACE=FILE` in the environment each statement is
@@ -12,10 +11,10 @@ import Darwin
 ///
 /// Off (one check of a constant) unless the variable is set; never used in production.
 public enum SQLTrace {
-    // Set once, before any statement runs; the stream has its own lock (see `record`).
-    nonisolated(unsafe) private static let file: UnsafeMutablePointer<FILE>? = {
+    // Set once, before any statement runs; the file keeps each line whole (see `record`).
+    private static let file: AppendOnlyFile? = {
         guard let path = getenv("SNAPSHARE_SQL_TRACE").map({ String(cString: $0) }), !path.isEmpty else { return nil }
-        return fopen(path, "a")
+        return try? AppendOnlyFile(path: path)
     }()
 
     /// Whether statements are being recorded.
@@ -24,12 +23,8 @@ public enum SQLTrace {
     /// Appends one statement: `values[i]` is what placeholder i + 1 was bound to.
     public static func record(engine: String, sql: String, values: [SQLValue]) {
         guard let file else { return }
-        let line = engine + ": " + evenedOut(sql, values: values.map(\.traced)) + "\n"
-        // One fputs of one line under the stream's own lock: lines of several threads never mix.
-        flockfile(file)
-        fputs(line, file)
-        fflush(file)
-        funlockfile(file)
+        // A statement the trace cannot record is not worth failing the statement for.
+        try? file.append(engine + ": " + evenedOut(sql, values: values.map(\.traced)) + "\n")
     }
 
     /// `sql` with comments dropped, every run of white space made one space, and each

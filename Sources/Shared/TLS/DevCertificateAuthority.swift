@@ -1,6 +1,7 @@
 import COpenSSL
 import Foundation
 import Crypto
+import Posix
 
 /// A development certificate authority made in-process with libcrypto (P-256, ECDSA with SHA-256), and the
 /// server certificate it issues. No openssl command line is involved.
@@ -27,15 +28,15 @@ public enum DevCertificateAuthority {
     {
         let hosts = try validated(hosts)
         let paths = DevCertificateSet.paths(in: directory)
-        let existed = FileManager.default.fileExists(atPath: directory)
+        // Readable by everyone when it is new: it holds the public ca.pem that students copy (the
+        // keys live in private/, mode 0700, and are 0600 themselves). Folders made above it are
+        // the owner's alone, as the server's umask would make them.
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try FileSystem.makeFolders(FileSystem.folder(of: directory), mode: 0o700)
+            try FileSystem.makeFolder(directory, mode: 0o755)
         } catch {
-            throw TLSError(kind: .configuration, summary: "cannot create directory \(directory): \(error)")
+            throw TLSError(kind: .configuration, summary: "cannot create directory \(error.path ?? directory): \(error.reason)")
         }
-        // Readable by everyone: it holds the public ca.pem that students copy (the keys live in
-        // private/, mode 0700, and are 0600 themselves).
-        if !existed { chmod(directory, 0o755) }
         try PEMFile.makeDirectory(paths.privateDirectory, mode: 0o700)
 
         var authority = try loadAuthority(certificatePath: paths.caCertificate, keyPath: paths.caKey, now: now)

@@ -8,7 +8,7 @@ import Posix
 enum PEMFile {
     /// True when something exists at `path`.
     static func exists(_ path: String) -> Bool {
-        access(path, F_OK) == 0
+        (try? FileSystem.status(path)) != nil
     }
 
     /// Opens `path` and hands a file BIO to `parse`. Returns nil when the file holds no such PEM object;
@@ -42,59 +42,22 @@ enum PEMFile {
         return bytes
     }
 
-    /// Replaces `path` with `bytes` atomically; the new file has exactly `mode`, whatever the
-    /// umask (a server running with umask 077 still writes a readable public certificate).
+    /// Replaces `path` with `bytes` atomically (`StagedOutput`): the new file has exactly `mode`
+    /// from its creation, whatever the umask (a server running with umask 077 still writes a
+    /// readable public certificate), and a key is never readable by others, not even for an instant.
     static func write(_ bytes: [UInt8], to path: String, mode: mode_t) throws(TLSError) {
-        let temporary = "\(path).tmp-\(SHA256.hex(SecureRandom.bytes(6)))"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard descriptor >= 0 else {
-            throw systemError("cannot create \(temporary)")
+        do { try StagedOutput.write(bytes, to: path, mode: mode, replacing: true) } catch {
+            throw TLSError(kind: .configuration, summary: error.description)
         }
-        guard fchmod(descriptor, mode) == 0 else {
-            Glibc.close(descriptor)
-            unlink(temporary)
-            throw systemError("cannot set mode of \(temporary)")
-        }
-        var renamed = false
-        defer {
-            if !renamed { unlink(temporary) }
-        }
-        do {
-            defer { Glibc.close(descriptor) }
-            try writeAll(bytes, to: descriptor, path: temporary)
-            guard fsync(descriptor) == 0 else {
-                throw systemError("cannot flush \(temporary)")
-            }
-        }
-        guard rename(temporary, path) == 0 else {
-            throw systemError("cannot rename \(temporary) to \(path)")
-        }
-        renamed = true
     }
 
     /// Makes `path` a directory with exactly `mode`, or resets an existing directory to `mode`. The parent must exist.
     static func makeDirectory(_ path: String, mode: mode_t) throws(TLSError) {
-        if mkdir(path, mode) == 0 { return }
-        let reason = errno
-        var info = stat()
-        guard reason == EEXIST, stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-            errno = reason
-            throw systemError("cannot create directory \(path)")
-        }
-        guard info.st_mode & 0o777 == mode || chmod(path, mode) == 0 else {
-            throw systemError("cannot set mode of \(path)")
-        }
-    }
-
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(TLSError) {
         do {
-            try Syscall.writeAll(descriptor, bytes)
+            guard !(try FileSystem.makeFolder(path, mode: mode)) else { return }
+            if try FileSystem.status(path)?.permissions != mode { try FileSystem.setPermissions(path, mode) }
         } catch {
-            throw TLSError(kind: .configuration, summary: "cannot write \(path): \(error.reason)")
+            throw TLSError(kind: .configuration, summary: "cannot create directory \(path): \(error.reason)")
         }
-    }
-
-    private static func systemError(_ summary: String) -> TLSError {
-        TLSError(kind: .configuration, summary: "\(summary): \(String(cString: strerror(errno)))")
     }
 }

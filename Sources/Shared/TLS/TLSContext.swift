@@ -1,5 +1,6 @@
 import COpenSSL
 import Glibc
+import Posix
 
 /// Shared TLS settings (an `SSL_CTX`): protocol version, certificates, trust. One per server or client, shared by
 /// every connection; OpenSSL locks it internally, so it may be used from any thread.
@@ -171,9 +172,8 @@ public final class TLSContext: @unchecked Sendable {
 
     /// Fails with a `.configuration` error naming the file when it is missing or unreadable.
     private static func requireReadableFile(_ path: String, role: String) throws(TLSError) {
-        guard access(path, R_OK) == 0 else {
-            let reason = String(cString: strerror(errno))
-            throw TLSError(kind: .configuration, summary: "cannot read \(role) file \(path): \(reason)")
+        do { try FileSystem.checkReadable(path) } catch {
+            throw TLSError(kind: .configuration, summary: "cannot read \(role) file \(path): \(error.reason)")
         }
     }
 }

@@ -1,4 +1,3 @@
-import CLinux
 import Posix
 
 #if canImport(Glibc)
@@ -52,30 +51,26 @@ public struct Terminal: Sendable {
 
     /// Whether `fd` is a terminal.
     public static func isTerminal(_ fd: Int32) -> Bool {
-        isatty(fd) == 1
+        TerminalDevice.isTerminal(fd)
     }
 
     /// The size the terminal reports for `fd`, or nil if it is not a terminal or reports 0x0.
     public static func size(of fd: Int32) -> (columns: Int, rows: Int)? {
-        var columns: UInt16 = 0
-        var rows: UInt16 = 0
-        guard snapshare_terminal_size(fd, &columns, &rows) == 0, columns > 0, rows > 0 else { return nil }
-        return (Int(columns), Int(rows))
+        guard let size = TerminalDevice.size(of: fd), size.columns > 0, size.rows > 0 else { return nil }
+        return size
     }
 
     /// The text area's size in pixels as the terminal reports it with its size, or nil where it
     /// leaves those fields empty (many do; then `TerminalFacts` asks with escape sequences).
     public static func pixelSize(of fd: Int32) -> PixelSize? {
-        var width: UInt16 = 0
-        var height: UInt16 = 0
-        guard snapshare_terminal_pixels(fd, &width, &height) == 0, width > 0, height > 0 else { return nil }
-        return PixelSize(width: Int(width), height: Int(height))
+        guard let size = TerminalDevice.pixelSize(of: fd), size.width > 0, size.height > 0 else { return nil }
+        return PixelSize(width: size.width, height: size.height)
     }
 
     /// Whether this process is in the foreground of the terminal on `fd`: only then may it ask the
     /// terminal questions (a background process that reads the terminal is stopped).
     public static func isForeground(_ fd: Int32) -> Bool {
-        tcgetpgrp(fd) == getpgrp()
+        TerminalDevice.isForeground(fd)
     }
 
     /// The terminal's size, else COLUMNS/LINES from the environment, else 80x24.
@@ -128,10 +123,7 @@ public struct Terminal: Sendable {
     /// Puts the input in raw mode (no line buffering, no echo, no signal keys) and returns the
     /// previous settings. Output processing is kept, so "\n" still moves to a new line.
     public func enableRawMode() throws(Failure) -> SavedMode {
-        var attributes = termios()
-        guard tcgetattr(input, &attributes) == 0 else {
-            throw Failure(operation: "tcgetattr", code: snapshare_errno())
-        }
+        var attributes = try currentAttributes()
         let saved = SavedMode(attributes: attributes)
         attributes.c_iflag &= ~tcflag_t(BRKINT | ICRNL | INPCK | ISTRIP | IXON)
         attributes.c_lflag &= ~tcflag_t(ECHO | ICANON | IEXTEN | ISIG)
@@ -147,6 +139,18 @@ public struct Terminal: Sendable {
     /// Puts back settings saved by `enableRawMode()`.
     public func restore(_ mode: SavedMode) throws(Failure) {
         try setAttributes(mode.attributes, when: TCSADRAIN)
+    }
+
+    /// Runs `body` (which reads a line, a password) with the input's echo off, and puts the
+    /// settings back after it, whatever it did; throws when echo cannot be turned off, so
+    /// nothing secret is read while it shows.
+    public func withoutEcho<T>(_ body: () throws -> T) throws -> T {
+        let saved = try currentAttributes()
+        var silent = saved
+        silent.c_lflag &= ~tcflag_t(ECHO)
+        try setAttributes(silent, when: TCSAFLUSH)
+        defer { try? setAttributes(saved, when: TCSAFLUSH) }
+        return try body()
     }
 
     /// Blocks until input arrives and returns it as events, decoded by `parser` (which keeps an
@@ -166,11 +170,15 @@ public struct Terminal: Sendable {
 
     // MARK: System calls
 
+    private func currentAttributes() throws(Failure) -> termios {
+        do { return try TerminalDevice.attributes(of: input) } catch {
+            throw Failure(operation: error.call, code: error.errno)
+        }
+    }
+
     private func setAttributes(_ attributes: termios, when action: Int32) throws(Failure) {
-        var attributes = attributes
-        while tcsetattr(input, action, &attributes) != 0 {
-            let code = snapshare_errno()
-            guard code == EINTR else { throw Failure(operation: "tcsetattr", code: code) }
+        do { try TerminalDevice.setAttributes(attributes, of: input, when: action) } catch {
+            throw Failure(operation: error.call, code: error.errno)
         }
     }
 

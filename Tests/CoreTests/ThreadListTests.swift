@@ -125,10 +125,11 @@ struct ThreadListTests {
         var names: Set<NamedIn> = []
         for (path, code) in sources {
             for call in code.ranges(of: callee + "(") {
-                // A call of this name, not one of another type's (`.start(`) nor the declaration.
+                // A call of this name, on any receiver (`queue.start(thread:`: only arguments with
+                // the label count), not a longer name ending in it nor the declaration.
                 let before = code[..<call.lowerBound]
-                let receiver = before.last.map { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." } ?? false
-                guard !receiver || before.hasSuffix("self."), !before.hasSuffix("func ") else { continue }
+                let longerName = before.last.map { $0.isLetter || $0.isNumber || $0 == "_" } ?? false
+                guard !longerName, !before.hasSuffix("func ") else { continue }
                 let open = code.index(before: call.upperBound)
                 guard let list = RepositoryText.balanced(code, from: open) else { continue }
                 for argument in RepositoryText.arguments(list) where argument.hasPrefix(label + ":") {

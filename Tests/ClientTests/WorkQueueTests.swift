@@ -31,9 +31,11 @@ struct WorkQueueTests {
     func aJobRunsAgain() {
         let log = Log()
         let tries = Log()
+        let steadyRan = DispatchSemaphore(value: 0)
         let queue = WorkQueue<String>(thread: "test-queue")
         queue.start { name in
             log.add(name)
+            if name == "steady" { steadyRan.signal() }
             guard name == "flaky" else { return .done }
             tries.add(name)
             return tries.all.count < 3 ? .again(after: 0.05) : .done
@@ -41,8 +43,7 @@ struct WorkQueueTests {
         defer { queue.stop() }
         queue.submit("flaky")
         queue.submit("steady")
-        let deadline = Date().addingTimeInterval(30)
-        while log.all.count < 4 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(steadyRan.wait(timeout: .now() + 30) == .success, "the job behind ran")
         #expect(log.all == ["flaky", "flaky", "flaky", "steady"])
     }
 
@@ -53,8 +54,7 @@ struct WorkQueueTests {
         defer { queue.stop() }
         queue.submit(1)
         let started = Date()
-        // Time for the first try and the start of its pause; the 30 s only keep a broken queue from hanging the run.
-        Thread.sleep(forTimeInterval: 0.2)
+        // Waits through the first try until its pause starts; the 30 s only keep a broken queue from hanging the run.
         #expect(!queue.waitUntilEmpty(timeout: 30))
         #expect(Date().timeIntervalSince(started) < 10, "no waiting out a server that is down")
     }
@@ -64,6 +64,7 @@ struct WorkQueueTests {
         let log = Log()
         let running = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
+        let ran = DispatchSemaphore(value: 0)
         let queue = WorkQueue<Int>(thread: "test-queue")
         queue.start { number in
             if number == 1 {
@@ -71,6 +72,7 @@ struct WorkQueueTests {
                 release.wait()
             }
             log.add("\(number)")
+            ran.signal()
             return .done
         }
         queue.submit(1)
@@ -80,7 +82,9 @@ struct WorkQueueTests {
         queue.stop()
         release.signal()
         queue.submit(4)
-        Thread.sleep(forTimeInterval: 0.3)
+        #expect(ran.wait(timeout: .now() + 30) == .success, "the running job finishes")
+        // What must not happen has no event: a window in which a dropped job would have run.
+        #expect(ran.wait(timeout: .now() + 0.3) == .timedOut, "no job ran after the one running")
         #expect(log.all == ["1"])
     }
 

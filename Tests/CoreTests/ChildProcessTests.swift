@@ -29,14 +29,10 @@ struct ChildProcessTests {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// How `process` ended, once it has (polling for up to `seconds`).
+    /// How `process` ended, once it has (for up to `seconds`): only `waitpid` tells, and a
+    /// blocking one could not give up, so it is asked without waiting, again and again.
     static func ending(of process: ChildProcess, seconds: Double = 10) -> ChildProcess.Ending? {
-        let deadline = MonotonicClock.milliseconds() + Int64(seconds * 1000)
-        while MonotonicClock.milliseconds() < deadline {
-            if let ending = process.poll() { return ending }
-            usleep(10_000)
-        }
-        return nil
+        Polling.first(timeout: seconds, every: 0.01) { process.poll() }
     }
 
     @Test("standard output and standard error arrive on their own pipes, standard input is empty, and the exit status is kept")

@@ -65,6 +65,8 @@ public final class FakeFlickrServer: @unchecked Sendable {
     public var imageHost: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     private let listener: Int32
+    /// Left once the accepting thread has closed the listener.
+    private let listening = DispatchGroup()
     private let state = NSCondition()
     private var stopped = false
     private var _behaviour: Behaviour
@@ -93,14 +95,17 @@ public final class FakeFlickrServer: @unchecked Sendable {
         listener = try Socket.listen(host: "127.0.0.1", port: 0, backlog: 64)
         port = Socket.localPort(listener)
         // The thread holds the server weakly, so dropping the last reference stops it too.
-        let listener = listener
+        let listener = listener, listening = listening
+        listening.enter()
         NamedThread.start("flickr-accept") { [weak self] in
             while let server = self, server.acceptOnce() {}
             Syscall.close(listener)
+            listening.leave()
         }
     }
 
-    deinit { stop() }
+    // No waiting here: the last reference may go on the accepting thread itself.
+    deinit { stopAccepting() }
 
     // MARK: Settings
 
@@ -148,8 +153,14 @@ public final class FakeFlickrServer: @unchecked Sendable {
     /// The search requests so far.
     public var searchRequests: [Request] { requests.filter { $0.path == "/services/rest/" } }
 
-    /// Stops accepting and releases slow requests; the listener closes within 100 ms.
+    /// Stops accepting and releases slow requests; returns once the listener is closed (within
+    /// 100 ms), so a connection made afterwards is refused.
     public func stop() {
+        stopAccepting()
+        listening.wait()
+    }
+
+    private func stopAccepting() {
         state.lock()
         stopped = true
         state.broadcast()

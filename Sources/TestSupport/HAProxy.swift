@@ -45,14 +45,15 @@ public final class HAProxy: @unchecked Sendable {
         try StagedOutput.write(Array(configuration.utf8), to: file, mode: 0o644, replacing: true)
         child = try RunningProcess(path, ["-f", file, "-db"], environment: ProcessInfo.processInfo.environment,
                                    mergingStandardError: true)
-        // Listening once a TCP connection goes through.
-        let deadline = Date().addingTimeInterval(10)
-        while !Self.accepts(port) {
-            guard child.process.isRunning, Date() < deadline else {
-                child.kill()
-                throw ProcessError("haproxy did not start on port \(port)")
-            }
-            Thread.sleep(forTimeInterval: 0.02)
+        // Listening once a TCP connection goes through: haproxy -db says nothing when it is ready.
+        let port = port, child = child
+        let listening: Void? = try? eventually("haproxy to listen on port \(port)", timeout: 10) {
+            guard child.process.isRunning else { throw ProcessError("haproxy exited") }
+            return Self.accepts(port)
+        }
+        if listening == nil {
+            child.kill()
+            throw ProcessError("haproxy did not start on port \(port)")
         }
     }
 

@@ -64,6 +64,8 @@ public enum Subprocess {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = input
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try? input.fileHandleForWriting.close()
@@ -79,9 +81,7 @@ public enum Subprocess {
                 group.leave()
             }
         }
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        if process.isRunning {
+        if exited.wait(timeout: .now() + timeout) == .timedOut {
             // Process.terminate() may not work for children started from async code (SIGTERM
             // blocked there): send SIGKILL to the pid.
             Signals.send(SIGKILL, to: process.processIdentifier)
@@ -141,9 +141,7 @@ public final class ServerProcess: @unchecked Sendable {
 
     /// Its exit status once it has exited within `timeout` seconds; nil while it still runs.
     public func exitStatus(within timeout: Double) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        return process.isRunning ? nil : process.terminationStatus
+        child.waitForExit(timeout: timeout) ? process.terminationStatus : nil
     }
 
     /// kill -9.
@@ -152,9 +150,7 @@ public final class ServerProcess: @unchecked Sendable {
     /// SIGTERM, then wait.
     public func stop() {
         Signals.send(SIGTERM, to: process.processIdentifier)
-        let deadline = Date().addingTimeInterval(10)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        if process.isRunning { killHard() }
+        if !child.waitForExit(timeout: 10) { killHard() }
     }
 
     /// A port that was free a moment ago.
@@ -177,6 +173,8 @@ public final class RunningProcess: @unchecked Sendable {
     public let process: Process
     private let output = Pipe()
     public let lines: OutputLines
+    /// Left when the child has exited (and Foundation has reaped it).
+    private let running = DispatchGroup()
 
     init(_ path: String, _ arguments: [String], environment: [String: String], mergingStandardError: Bool) throws {
         process = Process()
@@ -187,7 +185,17 @@ public final class RunningProcess: @unchecked Sendable {
         process.standardError = mergingStandardError ? output : FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         lines = OutputLines(output.fileHandleForReading)
-        try process.run()
+        running.enter()
+        process.terminationHandler = { [running] _ in running.leave() }
+        do { try process.run() } catch {
+            running.leave()
+            throw error
+        }
+    }
+
+    /// Waits up to `timeout` seconds for the child to exit; whether it has.
+    public func waitForExit(timeout: Double) -> Bool {
+        running.wait(timeout: .now() + timeout) == .success
     }
 
     /// Closes this end of the output pipe, as when the `tee` or `head` reading it exits: the

@@ -105,6 +105,22 @@ public final class TestServer: @unchecked Sendable {
         port = try server.start()
     }
 
+    /// Waits until every storage write the server queued so far has committed: what it records
+    /// after its reply (an audit entry) or starts on its own (`purgeExpired()`) is then in.
+    public func waitForQueuedWrites(timeout: Double = 30) throws {
+        let written = DispatchSemaphore(value: 0)
+        server.afterQueuedWrites { written.signal() }
+        guard written.wait(timeout: .now() + timeout) == .success else {
+            throw NeverHappened(awaited: "the server's queued storage writes to commit", seconds: timeout)
+        }
+    }
+
+    /// Runs the server's expiry purge and waits until it has committed.
+    public func purgeExpired() throws {
+        server.purgeExpired()
+        try waitForQueuedWrites()
+    }
+
     /// A raw connection that has said Hello offering `versions`, from `source` (another loopback
     /// address such as 127.0.0.2 stands in for another machine).
     public func connection(from source: String? = nil, timeout: Double = 10,

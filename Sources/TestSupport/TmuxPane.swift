@@ -58,17 +58,11 @@ public final class TmuxPane {
         try tmux(["capture-pane", "-p"] + (styles ? ["-e"] : []) + ["-t", "app"]).stdout
     }
 
-    /// The pane's text now with its colours and attributes as escape sequences (`capture-pane -e`):
-    /// two pictures drawn in the same characters differ here.
-    public func captureWithColours() throws -> String {
-        try tmux(["capture-pane", "-p", "-e", "-t", "app"]).stdout
-    }
-
     /// Captures until `condition` holds of a settled screen or `timeout` passes; returns the last
-    /// screen (see `SettledScreen.wait`).
+    /// screen (see `SettledScreen.wait`); with `styles`, captured with its colours and attributes.
     @discardableResult
-    public func wait(timeout: Double = 30, until condition: (String) -> Bool) throws -> String {
-        try SettledScreen.wait(timeout: timeout, every: 0.1, capture: { try capture() }, until: condition)
+    public func wait(timeout: Double = 30, styles: Bool = false, until condition: (String) -> Bool) throws -> String {
+        try SettledScreen.wait(timeout: timeout, every: 0.05, capture: { try capture(styles: styles) }, until: condition)
     }
 
     /// Whether the program in the pane has exited.

@@ -60,17 +60,18 @@ public final class X11Terminal: @unchecked Sendable {
         variables["DISPLAY"] = server.name
         terminal = try GroupedProcess(launch.path, launch.arguments + ["/bin/sh", script, directory.path, command] + arguments,
                                       environment: variables, errorLog: directory.file("terminal.log"))
-        // The start script writes the window id and its own pid once the terminal runs it.
-        let deadline = Date().addingTimeInterval(20)
-        var started: [String] = []
-        while started.count < 2 && terminal.isRunning && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
-            started = ((try? String(contentsOfFile: directory.file("window"), encoding: .utf8)) ?? "").split(separator: " ").map {
+        // The start script writes the window id and its own pid once the terminal runs it (into
+        // a file moved into place whole: a file appearing, which nothing announces).
+        let terminal = terminal
+        let started = try? eventually("\(emulator) to start its command", timeout: 20, every: 0.05) { () throws -> [String]? in
+            guard terminal.isRunning else { throw ProcessError("\(emulator) exited") }
+            let words = ((try? String(contentsOfFile: directory.file("window"), encoding: .utf8)) ?? "").split(separator: " ").map {
                 $0.trimmingCharacters(in: .whitespacesAndNewlines)
             }
+            return words.count == 2 ? words : nil
         }
         // Never 0 or 1 (a kill of group 0 or -1 would reach far more than the session).
-        guard started.count == 2, let session = pid_t(started[1]), session > 1 else {
+        guard let started, let session = pid_t(started[1]), session > 1 else {
             terminal.stop()
             throw ProcessError("\(emulator) opened no window: \(terminal.errorText)")
         }

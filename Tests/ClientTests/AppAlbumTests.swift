@@ -22,16 +22,15 @@ struct AppAlbumTests {
         return album.contains("n New Collection") && !album.contains("No Images") ? album : nil
     }
 
-    /// The screen once the album shown has finished downloading (30 s at most), the app ticking meanwhile.
+    /// The screen once the album shown has finished downloading (30 s at most), the app ticking
+    /// meanwhile: a tick is how the app asks the server, which tells it nothing unasked.
     static func downloaded(_ app: AppModel) -> String {
         var album = ""
-        for _ in 0..<600 {
+        return Polling.first(timeout: 30, every: 0.05) { () -> String? in
             app.tick()
             album = AppScreenTests.screen(app)
-            if album.contains("Album of pin 1 · ") && !album.contains("downloading") { break }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return album
+            return album.contains("Album of pin 1 · ") && !album.contains("downloading") ? album : nil
+        } ?? album
     }
 
     static func dialogText(_ app: AppModel) -> String? {

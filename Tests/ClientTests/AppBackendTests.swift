@@ -9,11 +9,13 @@ struct AppBackendTests {
         // A server that does not answer: the network worker hangs in its connect, its request waiting.
         let connecting = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
+        // The backend wakes the app's thread whenever a completion waits for it.
+        let woken = DispatchSemaphore(value: 0)
         let backend = AppBackend(connect: { () throws(ClientError) -> SnapshareSession in
             connecting.signal()
             release.wait()
             throw ClientError(.connection, "unreachable")
-        }, wake: {})
+        }, wake: { woken.signal() })
         defer {
             backend.stop()
             release.signal()
@@ -23,11 +25,11 @@ struct AppBackendTests {
         backend.perform(retry: true, { _ throws(ClientError) in 1 }, then: { _ in requestRan = true })
         #expect(connecting.wait(timeout: .now() + 30) == .success, "the network worker is connecting")
         backend.performLocal({ () throws(ClientError) in 6 * 7 }, then: { local = $0 })
-        // Completions run where the app takes them; the deadline only keeps a broken backend from hanging the run.
-        let deadline = Date().addingTimeInterval(30)
-        while local == nil && Date() < deadline {
+        // Completions run where the app takes them, when woken; the deadline only keeps a broken
+        // backend from hanging the run.
+        let deadline = DispatchTime.now() + 30
+        while local == nil && woken.wait(timeout: deadline) == .success {
             for completion in backend.takeCompletions() { completion() }
-            Thread.sleep(forTimeInterval: 0.01)
         }
         #expect(try local?.get() == 42)
         #expect(!requestRan, "the request still waits for the server")

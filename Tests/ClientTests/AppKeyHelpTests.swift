@@ -10,10 +10,11 @@ import Wire
 /// lines, and a key no line names does nothing. No server: every request fails at once.
 @Suite("App keys and their help", .serialized)
 struct AppKeyHelpTests {
-    /// An app without a server, on the Post tab when `signedIn`, else on the login form.
-    static func app(home: TemporaryDirectory, signedIn: Bool = true) -> AppModel {
+    /// An app without a server, on the Post tab when `signedIn`, else on the login form;
+    /// `woken` is signalled whenever something wakes the app (the camera's frames).
+    static func app(home: TemporaryDirectory, signedIn: Bool = true, woken: DispatchSemaphore? = nil) -> AppModel {
         let backend = AppBackend(connect: { () throws(ClientError) -> SnapshareSession in throw ClientError(.local, "no server in this test") },
-                                 inline: true, wake: {})
+                                 inline: true, wake: { woken?.signal() })
         let app = AppModel(backend: backend, environment: [:], state: ClientState(directory: home.path), depth: .plain, colour: false,
                            makeScreens: AppRunner.screens)
         // The Camera tile's preview: FFmpeg's still grey picture, the same frame after frame.
@@ -52,18 +53,21 @@ struct AppKeyHelpTests {
         return (0..<rows).map { grid.text(ofRow: $0) }
     }
 
-    /// Presses `keys`, then waits (up to 10 s) for the camera's first picture if they opened it.
-    static func reach(_ app: AppModel, _ keys: [Key]) {
+    /// Presses `keys`, then waits (up to 10 s) for the camera's first picture if they opened it:
+    /// each frame wakes the app (`woken`, given to `app`).
+    static func reach(_ app: AppModel, _ keys: [Key], woken: DispatchSemaphore) {
         for key in keys { app.handle(.key(key)) }
-        for _ in 0..<200 where rows(app).contains(where: { $0.contains("Waiting for the first picture") }) { Thread.sleep(forTimeInterval: 0.05) }
+        let deadline = DispatchTime.now() + 10
+        while rows(app).contains(where: { $0.contains("Waiting for the first picture") }), woken.wait(timeout: deadline) == .success {}
     }
 
     @Test("the ? help of each screen shows every line of its key table and the app's, in an 80x24 window", arguments: states.map(\.name))
     func helpShowsEveryKey(state: String) {
         let home = TemporaryDirectory("app-home")
-        let app = Self.app(home: home, signedIn: !state.hasPrefix("Login"))
+        let woken = DispatchSemaphore(value: 0)
+        let app = Self.app(home: home, signedIn: !state.hasPrefix("Login"), woken: woken)
         let (_, keys, _, only) = Self.states.first { $0.name == state }!
-        Self.reach(app, keys)
+        Self.reach(app, keys, woken: woken)
         let expected = app.current.keyHelp + app.keys.help
         #expect(expected.contains { $0.meaning == only }, "\(state) is reached")
         // `?` is a letter for the field while typing; the help is the same overlay.
@@ -87,9 +91,10 @@ struct AppKeyHelpTests {
     @Test("a key that no line of the help names changes nothing", arguments: states.filter { !$0.typing }.map(\.name))
     func unnamedKeysDoNothing(state: String) {
         let home = TemporaryDirectory("app-home")
-        let app = Self.app(home: home, signedIn: !state.hasPrefix("Login"))
+        let woken = DispatchSemaphore(value: 0)
+        let app = Self.app(home: home, signedIn: !state.hasPrefix("Login"), woken: woken)
         let (_, keys, _, _) = Self.states.first { $0.name == state }!
-        Self.reach(app, keys)
+        Self.reach(app, keys, woken: woken)
         let triggers = Self.triggers(of: app.current) + app.keys.bindings.flatMap { $0.cases.map(\.triggers) }
         for key in Self.everyKey {
             let event = InputEvent.key(key)
@@ -147,8 +152,9 @@ struct AppKeyHelpTests {
     static func reached(_ state: String, home: TemporaryDirectory, settled: Bool = true) throws -> AppModel {
         if refusals.contains(state) { return refused(home: home, changed: state == "a changed certificate") }
         if let screen = states.first(where: { $0.name == state }) {
-            let app = Self.app(home: home, signedIn: !state.hasPrefix("Login"))
-            if settled { reach(app, screen.keys) } else { for key in screen.keys { app.handle(.key(key)) } }
+            let woken = DispatchSemaphore(value: 0)
+            let app = Self.app(home: home, signedIn: !state.hasPrefix("Login"), woken: woken)
+            if settled { reach(app, screen.keys, woken: woken) } else { for key in screen.keys { app.handle(.key(key)) } }
             _ = rows(app)
             return app
         }

@@ -28,7 +28,9 @@ import TerminalUI
             var parser = InputParser()
             _ = first.utf8CString.withUnsafeBufferPointer { write(writer, $0.baseAddress, first.utf8.count) }
             let waking = UncheckedBox(true)
+            let stopped = DispatchSemaphore(value: 0)
             let waker = Thread {
+                defer { stopped.signal() }
                 let started = MonotonicClock.milliseconds()
                 var sent = rest == nil
                 while waking.value {
@@ -37,11 +39,15 @@ import TerminalUI
                         _ = rest.utf8CString.withUnsafeBufferPointer { write(writer, $0.baseAddress, rest.utf8.count) }
                         sent = true
                     }
+                    // The wake-ups every 2 ms are what the test is about (a camera's frames).
                     usleep(2_000)
                 }
             }
             waker.start()
-            defer { waking.value = false; usleep(10_000) }
+            defer {
+                waking.value = false
+                stopped.wait()
+            }
             var seen: [InputEvent] = []
             let deadline = MonotonicClock.milliseconds() + 2_000
             while !until(seen), MonotonicClock.milliseconds() < deadline {

@@ -29,14 +29,9 @@ struct ChildProcessTests {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// How `process` ended, once it has (polling for up to `seconds`).
+    /// How `process` ended, once it has (waiting up to `seconds`).
     static func ending(of process: ChildProcess, seconds: Double = 10) -> ChildProcess.Ending? {
-        let deadline = MonotonicClock.milliseconds() + Int64(seconds * 1000)
-        while MonotonicClock.milliseconds() < deadline {
-            if let ending = process.poll() { return ending }
-            usleep(10_000)
-        }
-        return nil
+        process.ending(within: Int(seconds * 1000))
     }
 
     @Test("standard output and standard error arrive on their own pipes, standard input is empty, and the exit status is kept")
@@ -87,6 +82,19 @@ struct ChildProcessTests {
         #expect(process.terminate(graceMilliseconds: 5000) == .signalled(SIGTERM))
         #expect(MonotonicClock.milliseconds() - started < 3000)
         #expect(kill(process.pid, 0) == -1 && errno == ESRCH)
+    }
+
+    @Test("ending(within:) gives up after its time on a child that runs, and answers at once when it ends")
+    func endingWithin() throws {
+        let process = try Self.shell("exec sleep 60")
+        defer { process.terminate() }
+        var started = MonotonicClock.milliseconds()
+        #expect(process.ending(within: 200) == nil, "still running")
+        #expect(MonotonicClock.milliseconds() - started >= 200, "waited its time")
+        kill(process.pid, SIGUSR2)
+        started = MonotonicClock.milliseconds()
+        #expect(process.ending(within: 10_000) == .signalled(SIGUSR2))
+        #expect(MonotonicClock.milliseconds() - started < 5_000, "heard at once, not at the end of the wait")
     }
 
     @Test("find: the first executable regular file of that name on the PATH; a name with a slash as it is")

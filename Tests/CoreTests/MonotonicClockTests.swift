@@ -20,6 +20,7 @@ struct MonotonicClockTests {
     @Test("a sleep shows as at least its length")
     func aSleepShowsAsAtLeastItsLength() {
         let start = MonotonicClock.milliseconds()
+        // The sleep is what is measured here.
         usleep(20_000)
         #expect(MonotonicClock.milliseconds() - start >= 20)
     }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import Posix
 import Testing
@@ -36,9 +39,10 @@ final class LoopbackTLSPair {
         defer { Syscall.close(listener) }
         let clientFD = try Socket.connect(host: "127.0.0.1", port: Socket.localPort(listener), timeout: 5)
         try Socket.setNonBlocking(clientFD)
+        // The connection waits in the listener's queue once the listener is readable.
         var accepted: Int32?
-        for _ in 0..<500 where accepted == nil {
-            if case .processed(let fd) = try Socket.accept(listener) { accepted = fd } else { usleep(1_000) }
+        if try Syscall.waitUntilReadable(listener, timeoutMilliseconds: 5_000), case .processed(let fd) = try Socket.accept(listener) {
+            accepted = fd
         }
         let serverFD = try #require(accepted)
         // One scratch for both, as one loop thread shares it between all its connections.
@@ -56,15 +60,26 @@ final class LoopbackTLSPair {
         server.close()
     }
 
-    /// Reads, advances and flushes both sides, as their loop would on readiness (only more
-    /// often), until `done` holds.
+    /// Reads, advances and flushes both sides, as their loop would on readiness, until `done`
+    /// holds. The deadline only turns connections that stop making progress into a failure.
     func pump(until done: () -> Bool) throws {
-        for _ in 0..<5_000 where !done() {
+        let deadline = Date().addingTimeInterval(10)
+        while !done() && Date() < deadline {
             try step(client, isServer: false)
             try step(server, isServer: true)
-            if !done() { usleep(200) }
+            if !done() { try waitForReadiness() }
         }
         #expect(done(), "the connections stopped making progress")
+    }
+
+    /// Waits, as the loop's epoll would (up to 100 ms), until a side's socket has bytes to read,
+    /// or room for the output it waits to write.
+    private func waitForReadiness() throws {
+        var descriptors = [client, server].filter { !$0.isClosed }.map { side in
+            pollfd(fd: side.fd, events: Int16(POLLIN) | (interest.wantsWrite(side.fd) ? Int16(POLLOUT) : 0), revents: 0)
+        }
+        guard !descriptors.isEmpty else { return }
+        _ = try Syscall.poll(&descriptors, timeoutMilliseconds: 100)
     }
 
     private func step(_ connection: TLSConnection, isServer: Bool) throws {
@@ -101,6 +116,24 @@ final class LoopbackTLSPair {
 
 @Suite("TLS connection core over a socket")
 struct TLSConnectionTests {
+    /// What `connection` receives once its socket has something for it (bytes, or the peer's
+    /// end); `.received(0)` after 10 s of nothing.
+    static func receiveOnceReadable(_ connection: TLSConnection, discarding: Bool = false) throws -> TLSConnection.ReceiveResult {
+        var result = TLSConnection.ReceiveResult.received(0)
+        let deadline = Date().addingTimeInterval(10)
+        while result == .received(0) && Date() < deadline {
+            _ = try Syscall.waitUntilReadable(connection.fd, timeoutMilliseconds: 1_000)
+            result = connection.receive(discarding: discarding)
+        }
+        return result
+    }
+
+    /// Sets how many bytes must wait in `fd`'s receive queue before it polls readable; whether it took.
+    static func setLowWaterMark(_ fd: Int32, _ bytes: Int32) -> Bool {
+        var value = bytes
+        return setsockopt(fd, SOL_SOCKET, SO_RCVLOWAT, &value, socklen_t(MemoryLayout<Int32>.size)) == 0
+    }
+
     /// Runs `body` with a connected pair whose handshake is done.
     func withConnectedPair(_ body: (LoopbackTLSPair) throws -> Void) throws {
         try TLSTestHarness.withTemporaryDirectory { directory in
@@ -189,11 +222,7 @@ struct TLSConnectionTests {
         }
         try withConnectedPair { pair in
             pair.server.close()
-            var result = TLSConnection.ReceiveResult.received(0)
-            for _ in 0..<1_000 where result == .received(0) {
-                result = pair.client.receive()
-                if result == .received(0) { usleep(1_000) }
-            }
+            let result = try Self.receiveOnceReadable(pair.client)
             guard case .endOfFile = result else {
                 Issue.record("expected end of file, got \(result)")
                 return
@@ -206,8 +235,11 @@ struct TLSConnectionTests {
         try withConnectedPair { pair in
             pair.client.send(Self.pattern(1 << 20, seed: 3))
             _ = pair.client.flush()
-            // Whatever the socket took is on its way to the server's side of the loopback.
-            usleep(50_000)
+            // Whatever the socket took is on its way to the server's side of the loopback: the
+            // server's socket turns readable once 64 KiB of it are there (SO_RCVLOWAT).
+            #expect(Self.setLowWaterMark(pair.server.fd, 64 * 1024))
+            #expect(try Syscall.waitUntilReadable(pair.server.fd, timeoutMilliseconds: 10_000), "64 KiB arrived")
+            #expect(Self.setLowWaterMark(pair.server.fd, 1))
             // The default scratch reads 64 KiB at a time.
             #expect(pair.server.receive(maxReads: 1) == .received(64 * 1024))
             try pair.pump { pair.receivedByServer.count >= 1 << 20 }
@@ -220,11 +252,7 @@ struct TLSConnectionTests {
         try withConnectedPair { pair in
             pair.client.send(Self.pattern(1_000, seed: 5))
             _ = pair.client.flush()
-            var result = TLSConnection.ReceiveResult.received(0)
-            for _ in 0..<1_000 where result == .received(0) {
-                result = pair.server.receive(discarding: true)
-                if result == .received(0) { usleep(1_000) }
-            }
+            let result = try Self.receiveOnceReadable(pair.server, discarding: true)
             guard case .received(let count) = result else {
                 Issue.record("expected bytes, got \(result)")
                 return
@@ -273,10 +301,11 @@ struct TLSConnectionTests {
             // Stand in for a client that sends an HTTP request: written under the client's TLS.
             try Syscall.writeAll(pair.client.fd, Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
             var failure: TLSError?
-            for _ in 0..<1_000 where failure == nil {
+            let deadline = Date().addingTimeInterval(10)
+            while failure == nil && Date() < deadline {
+                _ = try Syscall.waitUntilReadable(pair.server.fd, timeoutMilliseconds: 100)
                 _ = pair.server.receive()
                 do throws(TLSError) { try pair.server.advanceHandshake() } catch { failure = error }
-                if failure == nil { usleep(1_000) }
             }
             #expect(failure != nil)
             #expect(pair.server.isHandshakeComplete == false)

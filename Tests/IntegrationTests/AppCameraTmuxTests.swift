@@ -29,14 +29,10 @@ struct AppCameraTmuxTests {
         try Subprocess.runTool("/usr/bin/pgrep", ["-f", pattern], timeout: 10).stdout.split(separator: "\n").compactMap { Int32($0) }
     }
 
-    /// Waits up to `timeout` seconds for no process to match `pattern`; true when none does.
+    /// Waits up to `timeout` seconds for no process to match `pattern`; true when none does. Only
+    /// its parent hears when a process ends: the test looks for it by its command line.
     static func noneRemain(_ pattern: String, timeout: Double = 5) throws -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while try !processes(pattern).isEmpty {
-            guard Date() < deadline else { return false }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        return true
+        try Polling.first(timeout: timeout, every: 0.1) { try processes(pattern).isEmpty ? true : nil } ?? false
     }
 
     /// The app signed in as a new user `name`, its Camera tile reading `device`, in true colour
@@ -72,15 +68,18 @@ struct AppCameraTmuxTests {
         let preview = try Self.openPreview(pane)
         #expect(preview.contains("Camera \(camera.device)"), "\(preview)")
         #expect(try Self.processes(camera.ffmpeg).count == 1, "one FFmpeg while the preview shows")
-        // testsrc2 moves: the colours on screen change from one capture to the next.
+        // testsrc2 moves: the colours on screen change within 0.7 s, at 15 frames a second.
         let before = try pane.capture(styles: true)
-        Thread.sleep(forTimeInterval: 0.7)
-        let after = try pane.capture(styles: true)
-        #expect(before != after, "the preview is live")
+        let after = try Polling.first(timeout: 0.7, every: 0.05) { () throws -> String? in
+            let now = try pane.capture(styles: true)
+            return now != before ? now : nil
+        }
+        #expect(after != nil, "the preview is live")
 
         try pane.send("Space")
-        try pane.wait { $0.contains("Taken ·") }
-        let frozen = try pane.capture(styles: true)
+        // Settled with its colours too: the last live frame may still be drawing when Taken shows.
+        let frozen = try pane.wait(styles: true) { $0.contains("Taken") }
+        // What must not happen has no event: a window of ten frames in which a live one would move.
         Thread.sleep(forTimeInterval: 0.7)
         #expect(try pane.capture(styles: true) == frozen, "a taken picture stays still")
 

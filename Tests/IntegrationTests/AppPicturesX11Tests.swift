@@ -139,8 +139,10 @@ struct AppPicturesX11Tests {
         #expect(feeds.count(in: list) { $0.isNear(light ? unreadOnDark : unreadOnLight) } == 0, "unread rows in the other background's colour")
         // Newest first: the wide snap is selected, the square one below it.
         try openAndMeasure(wide, in: terminal, emulator: emulator, aspectTolerance: 0.03, screenshot: names.0)
+        // The selection moves down: the screen changes, then settles.
+        let selectedFirst = try terminal.screenshot()
         try terminal.press("Down")
-        Thread.sleep(forTimeInterval: 0.5)
+        _ = try terminal.wait(timeout: 10) { $0 != selectedFirst }
         try openAndMeasure(square, in: terminal, emulator: emulator, aspectTolerance: 0.03, screenshot: names.1)
         try terminal.press("q")
     }
@@ -206,7 +208,7 @@ struct AppPicturesX11Tests {
             let terminal = try Self.app(emulator, server: server, home: home, font: .outline(family: "Monospace", points: 11), pictures: forced)
             _ = try terminal.wait(timeout: 15) { $0.boundingBox(where: Self.ink($0.backgroundColor())) != nil }
             try terminal.press("2")
-            Thread.sleep(forTimeInterval: 1)
+            _ = try terminal.wait(timeout: 10) { $0.count { $0.isNear(Self.unreadOnLight) || $0.isNear(Self.unreadOnDark) } > 20 }
             // Half blocks are cells: two pixels a cell, so the aspect is the cell's, within about a tenth.
             try Self.openAndMeasure(Self.wide, in: terminal, emulator: emulator, aspectTolerance: 0.12,
                                     screenshot: "\(emulator == .kitty ? "kitty" : "xterm")-forced-\(forced).png")

@@ -26,24 +26,28 @@ import TestSupport
     /// exactly the entries it should add, in order, and nothing else.
     final class ExpectedLog {
         let read: () throws -> [Row]
+        /// Waits until what was done is recorded (an offline command has written before it exits).
+        let settle: () throws -> Void
         private(set) var rows: [Row] = []
 
-        init(_ read: @escaping () throws -> [Row]) { self.read = read }
+        init(settle: @escaping () throws -> Void = {}, _ read: @escaping () throws -> [Row]) {
+            self.settle = settle
+            self.read = read
+        }
+        /// An online request's entry is a write of its own, queued before its reply goes out:
+        /// in once the server's queued writes have committed.
         convenience init(_ server: TestServer) {
-            self.init { try server.openStore().auditEntries(since: 0, limit: 10_000).map { Row(actor: $0.actor, action: $0.action, target: $0.target, result: $0.result) } }
+            self.init(settle: { try server.waitForQueuedWrites() }) {
+                try server.openStore().auditEntries(since: 0, limit: 10_000).map { Row(actor: $0.actor, action: $0.action, target: $0.target, result: $0.result) }
+            }
         }
 
-        /// Waits (an online request is recorded by a write of its own, right after its reply)
-        /// until the log holds `added` after what it held, then compares the whole log. A result
-        /// ending in "…" is a prefix of the words expected.
+        /// Compares the whole log, once settled, with what it held plus `added`. A result ending
+        /// in "…" is a prefix of the words expected.
         func expect(_ added: [Row], after step: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
             rows += added
-            let deadline = Date().addingTimeInterval(10)
-            var actual = try read()
-            while actual.count < rows.count && Date() < deadline {
-                usleep(5_000)
-                actual = try read()
-            }
+            try settle()
+            let actual = try read()
             let matches = actual.count == rows.count && zip(actual, rows).allSatisfy { have, want in
                 guard want.result.hasSuffix("…") else { return have == want }
                 return have.actor == want.actor && have.action == want.action && have.target == want.target
@@ -68,10 +72,9 @@ import TestSupport
                                        stdin: "a new password\n")
         #expect(reset.status == 0, "\(reset.stderr)")
         let user = String(cString: getpwuid(geteuid()).pointee.pw_name)
-        // The client's requests are recorded by a write of their own, right after the reply.
-        var rows: [Row] = []
-        let deadline = Date().addingTimeInterval(10)
-        repeat { rows = try audit(server.storeArguments) } while rows.count < 4 && Date() < deadline
+        // The client's requests are recorded by a write of their own, queued before the reply.
+        try server.waitForQueuedWrites()
+        let rows = try audit(server.storeArguments)
         #expect(rows.filter { $0 == Row(actor: "teacher", action: "AdminDeleteSnap", target: "snap \(snap.id)", result: "ok") }.count == 1,
                 "\(rows)")
         #expect(rows.filter { $0 == Row(actor: "mallory", action: "AdminDeleteSnap", target: "snap \(snap.id)", result: "FORBIDDEN") }.count == 1)

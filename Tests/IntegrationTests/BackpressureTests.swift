@@ -25,10 +25,9 @@ import TestSupport
         let connection = viewer.connection
         var waiting: [UInt32: UInt64] = [:]
         for snap in snaps { waiting[try connection.send(OpenSnap(snapID: snap.id))] = snap.id }
-        // Wait until the server has found the socket full. The deadline only turns a socket that
-        // never fills into a failure instead of a hang.
-        let deadline = Date().addingTimeInterval(60)
-        while server.server.metrics.socketSendWaits == 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        // Wait until the server has found the socket full (its count is the only sign of it). The
+        // deadline only turns a socket that never fills into a failure instead of a hang.
+        try eventually("the server to find the viewer's socket full", timeout: 60, every: 0.01) { server.server.metrics.socketSendWaits > 0 }
         #expect(server.server.metrics.socketSendWaits > 0, "the socket never filled, so nothing waited")
         // The loop is not stuck on the viewer's full socket: the poster is answered meanwhile.
         for _ in 0..<5 { #expect(try poster.whoAmI().username == "poster") }

@@ -19,6 +19,8 @@ struct BackupRestoreTests {
         let server = try TestServer()
         let posters = try (0..<3).map { UncheckedSendable(try server.registeredSession("poster\($0)")) }
         let acknowledged = Mutex<[(id: UInt64, at: Date)]>([])
+        // Signalled at each acknowledged post.
+        let posted = DispatchSemaphore(value: 0)
         let stop = Atomic<Bool>(false)
         let done = DispatchGroup()
         for (index, poster) in posters.enumerated() {
@@ -29,17 +31,21 @@ struct BackupRestoreTests {
                     sample = sample % 10 + 1
                     if let snap = try? poster.value.post(feed: "Memes", image: TestImages.sample(sample)) {
                         acknowledged.withLock { $0.append((snap.id, Date())) }
+                        posted.signal()
                     }
                 }
                 done.leave()
             }
         }
-        while acknowledged.withLock({ $0.count }) < 6 { usleep(10_000) }
+        defer { stop.store(true, ordering: .relaxed) }
+        for _ in 0..<6 { try #require(posted.wait(timeout: .now() + 30) == .success, "the students post") }
         let directory = TemporaryDirectory("snapshare-backup")
         let file = directory.file("class.backup")
         let started = Date()
         let backup = try Subprocess.run("snapshare-server", ["backup", "--to", file] + server.storeArguments, timeout: 120)
-        usleep(100_000)
+        // Posting goes on: a post acknowledged after the backup returned (those before are passed over).
+        while posted.wait(timeout: .now()) == .success {}
+        #expect(posted.wait(timeout: .now() + 30) == .success, "the students go on posting")
         stop.store(true, ordering: .relaxed)
         #expect(done.wait(timeout: .now() + 30) == .success)
         #expect(backup.status == 0, "\(backup.stderr)")
@@ -75,7 +81,8 @@ struct BackupRestoreTests {
     func scheduledBackups() throws {
         let directory = TemporaryDirectory("snapshare-scheduled")
         let folder = directory.file("backups")
-        let server = try TestServer {
+        let log = LogCapture()
+        let server = try TestServer(log: log) {
             $0.backupDirectory = folder
             $0.backupIntervalMilliseconds = 1000
             $0.backupKeep = 2
@@ -85,10 +92,9 @@ struct BackupRestoreTests {
         _ = try alice.post(feed: "Memes", image: TestImages.sample(4))
         let port = try #require(server.server.metricsPort)
         func taken() throws -> Double { PlainHTTP.sample(try PlainHTTP.get(port: port, "/metrics").body, "snapshare_backups_total") ?? 0 }
-        let deadline = Date().addingTimeInterval(60)
-        while try taken() < 4 && Date() < deadline { usleep(100_000) }
+        // The fourth backup has been counted and the oldest beyond two removed after it, for the second time.
+        try log.waitForLines(containing: "backup: removed the oldest", count: 2, timeout: 60)
         #expect(try taken() >= 4, "one at start, then one a second")
-        usleep(200_000)
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
         #expect(files.count == 2, "the oldest are removed beyond --backup-keep: \(files)")
         #expect(files.allSatisfy { $0.wholeMatch(of: /snapshare-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z\.backup/) != nil }, "\(files)")
@@ -111,9 +117,9 @@ struct BackupRestoreTests {
             $0.metricsAddress = HostPort(host: "127.0.0.1", port: 0)
         }
         let port = try #require(server.server.metricsPort)
-        let deadline = Date().addingTimeInterval(30)
         func failures() throws -> Double { PlainHTTP.sample(try PlainHTTP.get(port: port, "/metrics").body, "snapshare_backup_failures_total") ?? 0 }
-        while try failures() < 1 && Date() < deadline { usleep(100_000) }
+        // The failure is logged, then counted: the count is the last sign.
+        try eventually("a failed backup to be counted", every: 0.05) { try failures() >= 1 }
         #expect(try failures() >= 1)
         #expect(!log.lines(containing: "backup into \(notAFolder) failed").isEmpty)
         _ = try server.registeredSession("still")

@@ -17,14 +17,10 @@ enum CameraTools {
         return found.stdout.split(separator: "\n").map(String.init)
     }
 
-    /// Waits up to `seconds` for no FFmpeg to read `spec`; whether none is left.
+    /// Waits up to `seconds` for no FFmpeg to read `spec`; whether none is left. Only its parent
+    /// hears when an FFmpeg ends: the test looks for it by its command line.
     static func noFFmpeg(reading spec: String, within seconds: Double = 5) throws -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while try !ffmpegs(reading: spec).isEmpty {
-            guard Date() < deadline else { return false }
-            usleep(50_000)
-        }
-        return true
+        try Polling.first(timeout: seconds, every: 0.05) { try ffmpegs(reading: spec).isEmpty ? true : nil } ?? false
     }
 
     /// A folder to put first on the PATH with an `ffmpeg` that runs `script` (sh) instead, and

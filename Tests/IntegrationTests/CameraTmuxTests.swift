@@ -56,14 +56,12 @@ struct CameraTmuxTests {
             return screen
         }
 
-        /// Whether the picture changes between two captures `seconds` apart.
+        /// Whether the picture changes within `seconds` (captured with its colours: the picture is
+        /// half blocks, the same characters in other colours). A picture that must stay still
+        /// has no event: then this is the window in which a live one would have moved.
         func changes(within seconds: Double = 0.6) throws -> Bool {
-            let before = try pane.captureWithColours()
-            for _ in 0..<5 {
-                Thread.sleep(forTimeInterval: seconds / 5)
-                if try pane.captureWithColours() != before { return true }
-            }
-            return false
+            let before = try pane.capture(styles: true)
+            return try Polling.first(timeout: seconds, every: seconds / 5) { try pane.capture(styles: true) != before ? true : nil } ?? false
         }
     }
 
@@ -105,9 +103,10 @@ struct CameraTmuxTests {
         #expect(try preview.changes(), "a live preview changes between captures")
 
         try preview.pane.send("Space")
-        screen = try preview.pane.wait { $0.contains("Taken") }
+        // Settled with its colours too: the last live frame may still be drawing when Taken shows.
+        _ = try preview.pane.wait(styles: true) { $0.contains("Taken") }
+        screen = try preview.pane.capture()
         #expect(screen.contains("Taken · Enter posts · r retakes"), "\(screen)")
-        Thread.sleep(forTimeInterval: 0.2)
         #expect(try !preview.changes(), "a taken picture stays still")
 
         try preview.pane.send("r")

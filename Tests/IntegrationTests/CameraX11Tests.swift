@@ -41,8 +41,7 @@ struct CameraX11Tests {
     /// The moving preview once `shown` holds of it, then frozen with Space (a moving screen never
     /// settles) and read again.
     static func taken(in terminal: X11Terminal, until shown: (RGBImage) -> Bool) throws -> RGBImage {
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline, !shown(try terminal.screenshot()) { Thread.sleep(forTimeInterval: 0.2) }
+        _ = try Polling.first(timeout: 20, every: 0.2) { shown(try terminal.screenshot()) ? true : nil }
         try terminal.press("space")
         return try terminal.wait(timeout: 20, until: shown)
     }

@@ -67,15 +67,20 @@ import TestSupport
                 error = try frame.decode(ErrorMessage.self)
                 break
             }
+            // The pace of a client that keeps talking, not a wait for anything: no event is due.
             Thread.sleep(forTimeInterval: 0.2)
         }
         #expect(error?.code == .timeout)
         #expect(error?.message == "not logged in within 1 s")
         MalformedFrameTests.expectClosed(idler)
-        // A connection that logs in in time is not affected.
+        // A connection that logs in in time is not affected: still served once a connection
+        // opened after it has been closed for not logging in (its login deadline came later).
         let student = try server.registeredSession("student")
-        Thread.sleep(forTimeInterval: 1.5)
+        let witness = try server.connection()
+        let closed = try witness.receive().decode(ErrorMessage.self)
+        #expect(closed.code == .timeout && closed.message == "not logged in within 1 s")
         #expect(try !student.feeds().isEmpty)
+        #expect(student.reconnections == 0, "on the connection it logged in on")
     }
 
     @Test func aUserWithTooManyConnectionsLosesTheOldest() throws {

@@ -2,6 +2,7 @@ import Synchronization
 import Client
 import Foundation
 import TestSupport
+import Wire
 
 /// Images for tests: the bundled samples, read from the repository.
 enum TestImages {
@@ -42,15 +43,13 @@ func clientError(_ body: () throws -> Void) -> ClientError? {
     do { try body(); return nil } catch let error as ClientError { return error } catch { return ClientError(.local, "\(error)") }
 }
 
-/// Whether `session`'s server ends it within ten seconds (its requests then fail as logged out):
-/// a session ended elsewhere, by an admin or an offline command, reaches live connections so.
+/// Whether `session`'s server ends it within seconds (its requests then fail as logged out): a
+/// session ended elsewhere, by an admin or an offline command, reaches its live connection as a
+/// fatal error the server sends unasked, which this waits for (up to the connection's timeout).
 func endsWithinSeconds(_ session: SnapshareSession) -> Bool {
-    let deadline = Date().addingTimeInterval(10)
-    while Date() < deadline {
-        if let error = clientError({ _ = try session.whoAmI() }), error.kind == .auth { return true }
-        usleep(50_000)
-    }
-    return false
+    guard let frame = try? session.connection.receive(), frame.type == MessageType.error.rawValue,
+          (try? frame.decode(ErrorMessage.self))?.fatal == true else { return false }
+    return clientError({ _ = try session.whoAmI() })?.kind == .auth
 }
 
 /// Sessions opening one snap at the same moment, each on a thread of its own.

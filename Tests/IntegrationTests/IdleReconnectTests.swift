@@ -9,12 +9,18 @@ import TestSupport
 @Suite struct IdleReconnectTests {
     @Test("a post after a pause longer than the server's idle timeout goes through, on a new connection")
     func postAfterIdleTimeout() throws {
-        let server = try TestServer { $0.idleTimeoutMilliseconds = 2000 }
+        let log = LogCapture()
+        let server = try TestServer(log: log) {
+            $0.idleTimeoutMilliseconds = 2000
+            $0.logLevel = .debug
+        }
         let session = try server.registeredSession("sleepy")
         #expect(session.welcome.idleTimeoutSeconds == 2)
         _ = try session.post(feed: "Memes", image: try TestImages.sample(1))
         #expect(session.reconnections == 0, "no pause, no new connection")
-        Thread.sleep(forTimeInterval: 2.6)
+        // The pause lasts until the server closes the idle connection (the client reads nothing
+        // while it pauses: the server's log says when).
+        try log.waitForLines(containing: "closing: TIMEOUT: idle for 2 s")
         let snap = try session.post(feed: "Memes", image: try TestImages.sample(2))
         #expect(snap.feed == "Memes")
         #expect(session.reconnections == 1, "one new connection after the pause")

@@ -53,7 +53,11 @@ struct InstanceFailoverTests {
 
         let killed = Atomic<Bool>(false)
         let stop = Atomic<Bool>(false)
-        let progressedAfterKill = Atomic<Int>(0)
+        // Each student signals once when it has made `rounds` rounds before the kill, and once
+        // when it has posted and listed that many times since.
+        let rounds = 10
+        let loaded = DispatchSemaphore(value: 0)
+        let progressedAfterKill = DispatchSemaphore(value: 0)
         let tallies = Mutex([Tally](repeating: Tally(), count: students))
         let image = TestImages.sample(2)
         let group = DispatchGroup()
@@ -64,6 +68,7 @@ struct InstanceFailoverTests {
                 let session = sessions[index].value
                 var tally = Tally()
                 var progressed = false
+                var roundsBeforeKill = 0
                 while !stop.load(ordering: .acquiring) {
                     let afterKill = killed.load(ordering: .acquiring)
                     do {
@@ -83,9 +88,13 @@ struct InstanceFailoverTests {
                     } catch {
                         tally.unexpected.append("listing: \(error)")
                     }
-                    if !progressed && tally.postsAfterKill > 0 && tally.listingsAfterKill > 0 {
+                    if !afterKill {
+                        roundsBeforeKill += 1
+                        if roundsBeforeKill == rounds { loaded.signal() }
+                    }
+                    if !progressed && tally.postsAfterKill >= rounds && tally.listingsAfterKill >= rounds {
                         progressed = true
-                        progressedAfterKill.add(1, ordering: .releasing)
+                        progressedAfterKill.signal()
                     }
                     guard let unread else { continue }
                     do {
@@ -102,16 +111,17 @@ struct InstanceFailoverTests {
                 tallies.withLock { $0[index] = tally }
             }
         }
-        Thread.sleep(forTimeInterval: 1.5)
+        // The kill comes under load: once every student has made its rounds.
+        var deadline = DispatchTime.now() + 30
+        for _ in 0..<students where loaded.wait(timeout: deadline) == .timedOut {
+            Issue.record("a student never made \(rounds) rounds before the kill")
+        }
         doomed.killHard()
         killed.store(true, ordering: .releasing)
-        // Until every student has posted and listed since the kill (the deadline only turns a
-        // stall into a failure below), and a second more.
-        let deadline = Date().addingTimeInterval(30)
-        while progressedAfterKill.load(ordering: .acquiring) < students && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        Thread.sleep(forTimeInterval: 1)
+        // Until every student has posted and listed as often since the kill (the deadline only
+        // turns a stall into a failure below).
+        deadline = DispatchTime.now() + 30
+        for _ in 0..<students where progressedAfterKill.wait(timeout: deadline) == .timedOut {}
         stop.store(true, ordering: .releasing)
         group.wait()
 

@@ -43,9 +43,10 @@ import TestSupport
         #expect((sample(body, "snapshare_connections_accepted_total") ?? 0) >= 2)
         #expect((sample(body, "snapshare_certificate_expiry_seconds") ?? 0) > 86_400, "the generated certificate has time left")
         #expect((sample(body, "snapshare_uptime_seconds") ?? -1) >= 0)
-        // The loop counts its connections by state every 250 ms.
-        Thread.sleep(forTimeInterval: 0.6)
-        #expect((sample(try PlainHTTP.get(port: port, "/metrics").body, #"snapshare_connections{state="logged_in"}"#) ?? 0) >= 2)
+        // The loop counts its connections by state every 250 ms: the gauge catches up by itself.
+        func loggedIn() throws -> Double { sample(try PlainHTTP.get(port: port, "/metrics").body, #"snapshare_connections{state="logged_in"}"#) ?? 0 }
+        try eventually("the gauge of logged-in connections to count alice and bob", every: 0.05) { try loggedIn() >= 2 }
+        #expect(try loggedIn() >= 2)
 
         let promtool = try #require(["/usr/bin/promtool", "/usr/local/bin/promtool"].first { FileManager.default.isExecutableFile(atPath: $0) },
                                     "promtool is not installed: apt-get install prometheus (.ci/run installs it)")
@@ -74,16 +75,12 @@ import TestSupport
         let port = try metricsPort(server)
         let alice = try server.registeredSession("alice")
         let pin = try alice.addPin(latitude: 48.8566, longitude: 2.3522)
-        let deadline = Date().addingTimeInterval(30)
-        while try alice.album(pinID: pin.id).state == .downloading && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
-        #expect(try alice.album(pinID: pin.id).state == .ready)
-        server.server.purgeExpired()
-        // The download ends a moment after the album turns ready, and the purge after its commit.
-        var body = ""
-        while Date() < deadline {
-            body = try PlainHTTP.get(port: port, "/metrics").body
-            if sample(body, "snapshare_album_downloads_finished_total") == 1 && sample(body, "snapshare_purges_total") == 2 { break }
-            Thread.sleep(forTimeInterval: 0.1)
+        #expect(try PinRequests(session: alice).settled(pin.id).state == .ready)
+        try server.purgeExpired()
+        // The download's task ends a moment after the album turns ready, and says so only here.
+        let body = try eventually("the album download to count as finished", every: 0.05) { () throws -> String? in
+            let body = try PlainHTTP.get(port: port, "/metrics").body
+            return sample(body, "snapshare_album_downloads_finished_total") == 1 ? body : nil
         }
         #expect(sample(body, "snapshare_album_downloads_started_total") == 1)
         #expect(sample(body, "snapshare_album_downloads_finished_total") == 1)
@@ -168,11 +165,10 @@ import TestSupport
         #expect(try PlainHTTP.get(port: port, "/health").status == 503, "and stays so while PostgreSQL is down")
         #expect(!down.body.isEmpty && !down.body.contains("host="), "a short reason, no connection string: \(down.body)")
         try cluster.startServer()
-        let deadline = Date().addingTimeInterval(30)
-        var status = 0
-        while status != 200 && Date() < deadline {
-            status = (try? PlainHTTP.get(port: port, "/health").status) ?? 0
-            if status != 200 { Thread.sleep(forTimeInterval: 0.2) }
+        // The store finds PostgreSQL back on its next use: asking again is how anyone learns it.
+        let status = try? eventually("GET /health to answer 200 again", every: 0.2) { () -> Int? in
+            let status = (try? PlainHTTP.get(port: port, "/health").status) ?? 0
+            return status == 200 ? status : nil
         }
         #expect(status == 200, "healthy again once PostgreSQL is back")
         #expect(log.lines(containing: "health check failing").count == 1, "logged when it turns, not at every check")

@@ -29,18 +29,15 @@ struct PinRequests {
         try session.request(SetMapState(centerLatitude: latitude, centerLongitude: longitude, zoom: zoom))
     }
 
-    /// Asks for the album until `done` is true of it. Not a timing assertion: the deadline only
-    /// turns a hung download into a failure instead of a hung test run.
+    /// Asks for the album until `done` is true of it: asking is how a client learns how a
+    /// download goes. Not a timing assertion: the deadline only turns a hung download into a
+    /// failure instead of a hung test run.
     func album(_ pinID: UInt64, until done: (Album) -> Bool) throws -> Album {
-        let deadline = Date().addingTimeInterval(120)
-        while true {
+        var last = "never read"
+        return try eventually("the album of pin \(pinID) to get there (it stayed \(last))", timeout: 120) { () throws -> Album? in
             let album = try album(pinID)
-            if done(album) { return album }
-            guard Date() < deadline else {
-                Issue.record("album of pin \(pinID) never got there: \(album.state.name), \(album.done)/\(album.expected)")
-                return album
-            }
-            Thread.sleep(forTimeInterval: 0.02)
+            last = "\(album.state.name), \(album.done)/\(album.expected)"
+            return done(album) ? album : nil
         }
     }
 

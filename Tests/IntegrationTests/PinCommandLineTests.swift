@@ -1,3 +1,4 @@
+import CommandLineParsing
 import Foundation
 import Server
 import Wire
@@ -158,7 +159,11 @@ import TestSupport
     }
 
     @Test func aNewCollectionWhileDownloadingIsRefusedWithExitEight() throws {
-        let server = try TestServer()
+        let server = try TestServer { $0.metricsAddress = HostPort(host: "127.0.0.1", port: 0) }
+        let metricsPort = try #require(server.server.metricsPort)
+        func albumRequests() throws -> Double {
+            PlainHTTP.sample(try PlainHTTP.get(port: metricsPort, "/metrics").body, #"snapshare_requests_total{type="GetAlbum",result="ok"}"#) ?? 0
+        }
         // Hold the downloads, so the album is certainly still downloading.
         server.server.albums.pauseFetches()
         let alice = try Traveller("alice", server: server)
@@ -180,10 +185,12 @@ import TestSupport
         let pending = try alice.run("photo", "show", "\(photoID)")
         #expect(pending.status == 5 && pending.stderr.contains("still downloading"), "\(pending.stderr)")
 
-        // Ctrl-C stops the waiting, says the download goes on, and exits 130.
+        // Ctrl-C stops the waiting, says the download goes on, and exits 130. The watcher catches
+        // it from its first poll on: once the server has had its second request for the album.
+        let asked = try albumRequests()
         let watcher = try Subprocess.start("snapshare", ["album", "\(pinID)", "--wait"], environment: alice.environment,
                                            mergingStandardError: true)
-        Thread.sleep(forTimeInterval: 1.5)
+        try eventually("the watcher to ask for the album a second time", every: 0.05) { try albumRequests() >= asked + 2 }
         kill(watcher.process.processIdentifier, SIGINT)
         var said: [String] = []
         while let line = watcher.lines.next(timeout: 10) { said.append(line) }

@@ -4,6 +4,7 @@ import Glibc
 import Client
 import Foundation
 import Posix
+import Server
 import Synchronization
 import Testing
 import TestSupport
@@ -28,6 +29,15 @@ struct ServerDrainTests {
         }
         let idle = try session()
         _ = try idle.register(username: "idle", password: "correct horse battery", classCode: "")
+        // An admin's stats count the requests the server has taken, each stats request included.
+        try OfflineAdmin.addAdmin(dataDirectory: directory.file("data"), username: "teacher", password: "correct horse battery", database: nil)
+        let counter = try session()
+        _ = try counter.login(username: "teacher", password: "correct horse battery")
+        func requestsTaken() throws -> Int64 {
+            let stats = try counter.stats()
+            guard let requests = stats.first(where: { $0.name == "requests" }) else { throw ProcessError("no requests in the stats: \(stats)") }
+            return requests.value
+        }
         // Two hashes run at a time, tens of milliseconds each: 24 keep the KDF busy well past the signal.
         let sessions = try (0..<24).map { _ in UncheckedSendable(try session()) }
         struct Finished: Sendable { var succeeded: Bool; var detail: String; var at: Date }
@@ -49,12 +59,26 @@ struct ServerDrainTests {
                 done.leave()
             }
         }
+        let before = try requestsTaken()
         for _ in sessions { go.signal() }
-        // Long enough for every request to reach the server, far shorter than the KDF's queue.
-        usleep(150_000)
+        // Every registration has reached the server, most of them still queued for the KDF.
+        var asked: Int64 = 0
+        try eventually("the \(sessions.count) registrations to reach the server", every: 0.005) {
+            asked += 1
+            return try requestsTaken() - before - asked >= Int64(sessions.count)
+        }
         let signalled = Date()
         server.send(SIGTERM)
-        usleep(50_000)
+        var log: [String] = []
+        let draining = server.lines.first { log.append($0); return $0.contains("shutting down: finishing requests in flight") }
+        #expect(draining != nil, "\(log)")
+        // The loop closes the listener a moment after that line, and nothing says when it has.
+        try eventually("new connections to be refused") {
+            guard let fd = try? Socket.connect(host: "127.0.0.1", port: port, timeout: 2) else { return true }
+            Syscall.close(fd)
+            return false
+        }
+        let refused = Date()
         #expect(throws: SystemError.self, "nothing new is accepted while draining") {
             try Socket.connect(host: "127.0.0.1", port: port, timeout: 2)
         }
@@ -64,10 +88,10 @@ struct ServerDrainTests {
         let failures = finished.filter { !$0.succeeded }.map { $0.detail }
         #expect(failures.isEmpty, "\(failures)")
         #expect(finished.contains { $0.at > signalled }, "some registrations were still in flight at SIGTERM")
+        #expect(finished.contains { $0.at > refused }, "new connections were refused while registrations were in flight")
         let idleAfter = Result { () throws(ClientError) in try idle.snaps(feed: nil) }
         if case .success = idleAfter { Issue.record("the idle connection was still served after the drain") }
         #expect(server.exitStatus(within: 20) == 0)
-        var log: [String] = []
         while let line = server.lines.next(timeout: 2) { log.append(line) }
         #expect(log.contains { $0.contains("shutting down: finishing requests in flight") }, "\(log)")
         #expect(log.contains { $0.hasSuffix("INFO stopped") }, "\(log)")

@@ -77,15 +77,15 @@ struct ServerLifecycleTests {
                 }
             }
             // Stop once every register has reached the server: two hash at a time, so most wait
-            // in the KDF. The deadline only turns a request that never arrives into a failure.
-            let deadline = Date().addingTimeInterval(30)
-            while server!.server.metrics.requestCount < before + 8 && Date() < deadline { usleep(1_000) }
+            // in the KDF. The count of requests taken is the only sign of their arrival.
+            try eventually("the 8 registrations to reach the server", every: 0.001) { server!.server.metrics.requestCount >= before + 8 }
             server!.stop()
             #expect(finished.wait(timeout: .now() + 60) == .success, "every client got an answer or a closed connection")
             server = nil
             // The requests finish after the stop and let go of the handler, which holds the
-            // album worker: once it is gone, nothing of the server is held any more.
-            while (albums != nil || snapshare != nil) && Date() < deadline.addingTimeInterval(30) { usleep(10_000) }
+            // album worker: once it is gone, nothing of the server is held any more. Nothing
+            // announces the last release.
+            try? eventually("round \(round): the stopped server to be let go", every: 0.01) { albums == nil && snapshare == nil }
             #expect(snapshare == nil && albums == nil, "round \(round): the stopped server is still held")
         }
     }

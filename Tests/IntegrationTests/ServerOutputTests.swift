@@ -13,11 +13,11 @@ import TestSupport
         let child: RunningProcess
         private var homes: [TemporaryDirectory] = []
 
-        init(port: Int) throws {
+        init(port: Int, environment: [String: String] = [:]) throws {
             child = try Subprocess.start("snapshare-server", [
                 "--listen", "127.0.0.1:\(port)", "--data", directory.file("data"), "--certs", directory.file("certs"),
                 "--log-level", "info",
-            ], mergingStandardError: true)
+            ], environment: environment, mergingStandardError: true)
         }
 
         /// A new client session (its own state folder) on `port`.
@@ -65,17 +65,15 @@ import TestSupport
 
     @Test func aServerWhoseOutputIsClosedBeforeItSaysWhereItListensStillServes() throws {
         let port = ServerProcess.freePort()
-        let server = try PipedServer(port: port)
+        let folder = TemporaryDirectory("snapshare-piped-notify")
+        let notify = try NotifySocket(path: folder.file("notify"))
+        let server = try PipedServer(port: port, environment: ["NOTIFY_SOCKET": notify.path])
         defer { server.child.kill() }
         server.child.closeOutput()
-        // No line says when it listens: wait until it answers (the deadline only turns a hang into a failure).
-        let deadline = Date().addingTimeInterval(30)
-        var alice: SnapshareSession?
-        while alice == nil && server.child.process.isRunning && Date() < deadline {
-            alice = try? server.register("alice", port: port)
-            if alice == nil { usleep(50_000) }
-        }
-        let session = try #require(alice, "the server answers")
+        // No line says when it listens, but the service manager's socket hears READY.
+        let ready = try #require(notify.next(timeout: 30), "the server says READY")
+        #expect(ready.contains("READY=1"), "\(ready)")
+        let session = try server.register("alice", port: port)
         _ = try session.post(feed: "Memes", image: TestImages.sample(4))
         #expect(server.child.process.isRunning)
         #expect(try session.snaps(feed: nil).snaps.count == 1)

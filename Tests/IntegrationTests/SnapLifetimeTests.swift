@@ -6,13 +6,10 @@ import TestSupport
 
 /// `--snap-ttl` counts from when each snap was posted, for every snap: a reload (or restart)
 /// with a shorter lifetime ends what it has ended at once, a longer one keeps live snaps longer.
+///
+/// A reload applies the new lifetime in one storage write, and that write, once done, queues the
+/// purge: each is in once the server's queued writes have committed.
 @Suite struct SnapLifetimeTests {
-    private func waitFor(_ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(30)
-        while try !condition() && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        return try condition()
-    }
-
     @Test("a shorter snap-ttl at reload expires older snaps at once and erases their images")
     func shorterLifetimeAppliesAtOnce() throws {
         let time = ManualClock()
@@ -25,9 +22,11 @@ import TestSupport
         var shorter = server.configuration
         shorter.snapTTLMilliseconds = 3_600_000
         server.server.reload(shorter, changedOptions: ["--snap-ttl"])
-        #expect(try waitFor { try viewer.snaps(feed: nil).snaps.map(\.id) == [recent.id] }, "the two-hour-old snap is past an hour's lifetime")
+        try server.waitForQueuedWrites()
+        #expect(try viewer.snaps(feed: nil).snaps.map(\.id) == [recent.id], "the two-hour-old snap is past an hour's lifetime")
         #expect(clientError { _ = try viewer.open(snapID: old.id) }?.serverCode == .expired)
-        #expect(try waitFor { try server.count("SELECT count(*) FROM snap_images WHERE snap_id = \(Int64(old.id))") == 0 },
+        try server.waitForQueuedWrites()
+        #expect(try server.count("SELECT count(*) FROM snap_images WHERE snap_id = \(Int64(old.id))") == 0,
                 "its image is erased by the purge that follows")
         time.advance(byMilliseconds: 3_600_000)
         #expect(try viewer.snaps(feed: nil).snaps.isEmpty, "the recent one ends an hour after it was posted")
@@ -45,7 +44,8 @@ import TestSupport
         longer.snapTTLMilliseconds = 24 * 3_600_000
         server.server.reload(longer, changedOptions: ["--snap-ttl"])
         time.advance(byMilliseconds: 2 * 3_600_000)
-        #expect(try waitFor { try viewer.snaps(feed: nil).snaps.map(\.id) == [snap.id] })
+        try server.waitForQueuedWrites()
+        #expect(try viewer.snaps(feed: nil).snaps.map(\.id) == [snap.id])
         let info = try #require(try viewer.snaps(feed: nil).snaps.first)
         #expect(info.expiresAt == info.postedAt + 24 * 3_600_000)
     }

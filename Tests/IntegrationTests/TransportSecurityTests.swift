@@ -93,18 +93,45 @@ import TestSupport
         // Hello and fifty Pings in one go: their replies are gathered into records of 512 bytes.
         var request = Frame(Hello(clientName: "maxfrag"), requestID: 1).encoded()
         for id in 2...51 { request += Frame(Ping(), requestID: UInt32(id)).encoded() }
-        let input = folder.path + "/request.bin", output = folder.path + "/reply.bin"
-        _ = FileManager.default.createFile(atPath: input, contents: Data(request))
-        // -no_ign_eof: s_client sends close_notify and leaves once its input ends (after 2 s).
-        let script = "(cat '\(input)'; sleep 2) | /usr/bin/openssl s_client -quiet -no_ign_eof -tls1_3 -maxfraglen 512 "
-            + "-connect 127.0.0.1:\(server.port) -CAfile '\(server.caPath)' > '\(output)'"
-        let result = try Subprocess.runTool("/bin/sh", ["-c", script], timeout: 30)
-        let reply = try #require(FileManager.default.contents(atPath: output), "\(result.stderr)")
+        let errors = folder.path + "/stderr"
+        _ = FileManager.default.createFile(atPath: errors, contents: nil)
+        let client = Process()
+        client.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        client.arguments = ["s_client", "-quiet", "-no_ign_eof", "-tls1_3", "-maxfraglen", "512",
+                            "-connect", "127.0.0.1:\(server.port)", "-CAfile", server.caPath]
+        let input = Pipe(), output = Pipe()
+        client.standardInput = input
+        client.standardOutput = output
+        client.standardError = FileHandle(forWritingAtPath: errors)
+        let exited = DispatchSemaphore(value: 0)
+        client.terminationHandler = { _ in exited.signal() }
+        try client.run()
+        input.fileHandleForWriting.write(Data(request))
+        // The replies as they arrive, until all are in; then, its input ended, s_client sends
+        // close_notify and leaves (-no_ign_eof), and whatever else came is read to the end. The
+        // deadline only turns a hang into a failure.
         var decoder = FrameDecoder(maxPayload: 1 << 20)
-        decoder.append([UInt8](reply))
         var frames: [Frame] = []
-        while let frame = try decoder.nextFrame() { frames.append(frame) }
-        #expect(frames.count == 51, "\(reply.count) bytes: \(result.stderr)")
+        var received = 0
+        let fd = output.fileHandleForReading.fileDescriptor
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        let deadline = Date().addingTimeInterval(30)
+        var inputOpen = true
+        while Date() < deadline {
+            if inputOpen && frames.count >= 51 {
+                try input.fileHandleForWriting.close()
+                inputOpen = false
+            }
+            guard try Syscall.waitUntilReadable(fd, timeoutMilliseconds: 1000) else { continue }
+            guard case .processed(let count) = try Syscall.read(fd, into: &chunk), count > 0 else { break }
+            received += count
+            decoder.append(Array(chunk[..<count]))
+            while let frame = try decoder.nextFrame() { frames.append(frame) }
+        }
+        if exited.wait(timeout: .now() + 10) == .timedOut { Signals.send(SIGKILL, to: client.processIdentifier) }
+        client.waitUntilExit()
+        let stderr = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+        #expect(frames.count == 51, "\(received) bytes: \(stderr)")
         #expect(frames.first?.type == MessageType.welcome.rawValue)
         #expect(Set(frames.dropFirst().filter { $0.type == MessageType.pong.rawValue }.map(\.requestID)) == Set(2...51))
         try MalformedFrameTests.expectServerStillServes(server)

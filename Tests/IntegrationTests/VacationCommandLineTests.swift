@@ -43,13 +43,7 @@ struct VacationCommandLineTests {
         /// The ready photos of a new pin, once the server has finished downloading its album.
         func readyPhotos(latitude: Double, longitude: Double) throws -> [PhotoInfo] {
             let pin = try session.addPin(latitude: latitude, longitude: longitude)
-            var album = try session.album(pinID: pin.id)
-            // Waiting for the download is not a timing assertion: the deadline only stops a hang.
-            let deadline = Date().addingTimeInterval(120)
-            while album.state == .downloading && Date() < deadline {
-                usleep(50_000)
-                album = try session.album(pinID: pin.id)
-            }
+            let album = try PinRequests(session: session).settled(pin.id)
             guard album.state == .ready else { throw ProcessError("album of pin \(pin.id) ended \(album.state.name): \(album.error)") }
             return album.photos.filter { $0.state == .ready }
         }

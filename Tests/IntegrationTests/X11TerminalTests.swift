@@ -66,9 +66,7 @@ struct X11TerminalTests {
         try #require(Self.file(folder.file("raw")) != nil, "the program never switched to raw mode")
         try terminal.type("ab é")
         try terminal.press("ctrl+a", "Return", "Escape")
-        let deadline = Date().addingTimeInterval(10)
-        while terminal.exitStatus == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        #expect(terminal.exitStatus == 0)
+        #expect(try eventually("the program to exit", timeout: 10, every: 0.05) { terminal.exitStatus } == 0)
         let keys = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder.file("keys"))))
         #expect(keys == Array("ab é".utf8) + [0x01, 0x0D, 0x1B], "\(keys)")
     }
@@ -88,27 +86,21 @@ struct X11TerminalTests {
     }
 
     /// The text of the file at `path` (trimmed) once the program inside has written it, up to a
-    /// newline; nil after 10 seconds.
+    /// newline; nil after 10 seconds. A file appearing announces nothing: it is looked for.
     static func file(_ path: String) -> String? {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if let text = try? String(contentsOfFile: path, encoding: .utf8), text.hasSuffix("\n") {
-                return text.trimmingCharacters(in: .whitespacesAndNewlines)
-            }
-            Thread.sleep(forTimeInterval: 0.05)
+        Polling.first(timeout: 10, every: 0.05) {
+            (try? String(contentsOfFile: path, encoding: .utf8)).flatMap { $0.hasSuffix("\n") ? $0.trimmingCharacters(in: .whitespacesAndNewlines) : nil }
         }
-        return nil
     }
 
-    /// Whether `pid` is a live process: a killed one may stay a zombie until something reaps it.
+    /// Whether `pid` is still a live process after up to 2 seconds: a killed one may stay a
+    /// zombie until something reaps it, and only its parent hears when it ends.
     static func isRunning(_ pid: pid_t) -> Bool {
-        let deadline = Date().addingTimeInterval(2)
-        while Date() < deadline {
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
+        let ended = Polling.first(timeout: 2, every: 0.05) { () -> Bool? in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
             // The state follows the command name in parentheses: "1234 (sleep) Z ...".
-            if stat.split(separator: ")").last?.trimmingCharacters(in: .whitespaces).first == "Z" { return false }
-            Thread.sleep(forTimeInterval: 0.05)
+            return stat.split(separator: ")").last?.trimmingCharacters(in: .whitespaces).first == "Z" ? true : nil
         }
-        return true
+        return ended == nil
     }
 }

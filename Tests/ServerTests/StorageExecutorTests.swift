@@ -1,5 +1,7 @@
 import Foundation
+import Synchronization
 import Testing
+import TestSupport
 @testable import Server
 
 @Suite("Storage executor", .serialized, .timeLimit(.minutes(2)))
@@ -210,11 +212,17 @@ struct StorageExecutorTests {
                     try store.createFeed(name: "feed\(index)", at: 1).name
                 }, completion: { outcomes.record($0.map { _ in "ok" }) })
             }
+            // Opens the gate once shutdown has begun, that is once the executor refuses new work
+            // (shutdown says nothing else; the deadline only turns a hang into a failure).
+            let refusing = Atomic<Bool>(false)
             Thread {
-                Thread.sleep(forTimeInterval: 0.1)
-                gate.open()
+                defer { gate.open() }
+                let refused: Void? = try? eventually("shutdown to refuse new work", every: 0.005) { (try? executor.readSync { _ in 0 }) == nil }
+                refusing.store(refused != nil, ordering: .relaxed)
             }.start()
             executor.shutdown()  // waits for the gate, then for all 50
+            let begun = refusing.load(ordering: .relaxed)
+            #expect(begun, "shutdown had begun while the writes waited")
             #expect(outcomes.counts == ["ok": 50])
             #expect(storeErrorKind { _ = try executor.writeSync { _ in 1 } } == .unavailable)
             #expect(storeErrorKind { _ = try executor.readSync { _ in 1 } } == .unavailable)

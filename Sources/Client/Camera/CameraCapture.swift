@@ -74,11 +74,15 @@ public final class CameraCapture: @unchecked Sendable {
     /// Waits until a frame newer than `number` arrives and returns it, or throws the camera's
     /// failure (a frame timeout included).
     public func frame(after number: Int) throws(ClientError) -> Frame {
+        reader.changed.lock()
+        defer { reader.changed.unlock() }
         while true {
-            let (frame, failure) = reader.state.withLock { ($0.latest, $0.failure) }
+            let (frame, failure, finished) = reader.state.withLock { ($0.latest, $0.failure, $0.finished) }
             if let frame, frame.number > number { return frame }
             if let failure { throw failure }
-            Thread.sleep(forTimeInterval: 0.01)
+            // Stopped by `stop()`: no frame and no failure will come.
+            if finished { throw ClientError(.camera, "the camera was stopped") }
+            reader.changed.wait()
         }
     }
 
@@ -114,6 +118,8 @@ public final class CameraCapture: @unchecked Sendable {
         let wake: EventFD
         let onChange: @Sendable () -> Void
         let state = Mutex(State())
+        /// Broadcast after each new frame and when the thread ends, for `frame(after:)`.
+        let changed = NSCondition()
         /// Signalled once when the thread has ended FFmpeg; `stop()` waits on it.
         let done = DispatchSemaphore(value: 0)
         private var said: [UInt8] = []
@@ -152,7 +158,7 @@ public final class CameraCapture: @unchecked Sendable {
                                 frames += finished
                                 lastFrame = MonotonicClock.milliseconds()
                                 state.withLock { $0.latest = Frame(number: frames, image: newest) }
-                                onChange()
+                                announce()
                             }
                         } catch {
                             failure = CameraFailure.malformed(device, error.reason)
@@ -169,13 +175,14 @@ public final class CameraCapture: @unchecked Sendable {
             }
             let stopping = state.withLock { $0.stopping }
             if failure == nil && !stopping {
-                // FFmpeg closed its output: it is ending; what it says last says why.
-                var waited = 0
-                while process.poll() == nil && waited < 1000 {
+                // FFmpeg closed its output: it is ending; what it says last says why. Its standard
+                // error is read until it closes (FFmpeg's exit closes it), then the exit awaited.
+                let deadline = MonotonicClock.milliseconds() + 1000
+                while errorOpen, MonotonicClock.milliseconds() < deadline,
+                      (try? Syscall.waitUntilReadable(process.errorOutput, timeoutMilliseconds: Int32(deadline - MonotonicClock.milliseconds()))) == true {
                     readErrors()
-                    Thread.sleep(forTimeInterval: 0.01)
-                    waited += 10
                 }
+                _ = process.ending(within: Int(max(0, deadline - MonotonicClock.milliseconds())))
                 readErrors()
             }
             // FFmpeg blocked writing a frame would not hear SIGTERM until the write ends: the
@@ -196,6 +203,14 @@ public final class CameraCapture: @unchecked Sendable {
                 $0.finished = true
             }
             done.signal()
+            announce()
+        }
+
+        /// Wakes `frame(after:)` and calls `onChange`, once the state says what changed.
+        private func announce() {
+            changed.lock()
+            changed.broadcast()
+            changed.unlock()
             onChange()
         }
 

@@ -1,6 +1,5 @@
 import Foundation
 import Posix
-import Synchronization
 
 /// A few threads of our own that run tasks preferring them.
 ///
@@ -14,12 +13,12 @@ import Synchronization
 /// released at any time without a thread still starting up reading freed memory.
 final class ThreadPoolExecutor: TaskExecutor, @unchecked Sendable {
     private let jobs = WorkQueue<UnownedJob>()
-    private let running: Atomic<Int>
+    /// Each thread is in it until it ends.
+    private let running = DispatchGroup()
 
     init(threads count: Int, name: String) {
-        let count = max(1, count)
-        running = Atomic(count)
-        for index in 0..<count {
+        for index in 0..<max(1, count) {
+            running.enter()
             NamedThread.start("\(name)-\(index)") { [self] in work() }
         }
     }
@@ -37,15 +36,16 @@ final class ThreadPoolExecutor: TaskExecutor, @unchecked Sendable {
 
     private func work() {
         Thread.current.threadDictionary[Self.poolKey] = ObjectIdentifier(self)
-        defer { running.subtract(1, ordering: .releasing) }
+        defer { running.leave() }
         jobs.serve { job in
             job.runSynchronously(on: asUnownedTaskExecutor())
             return .done
         }
     }
 
-    /// How many of the pool's threads have not ended yet.
-    var runningThreads: Int { running.load(ordering: .acquiring) }
+    /// Waits until every thread of the pool has ended (after `shutdown()`), or `deadline`; whether
+    /// they all have.
+    func threadsEnd(by deadline: DispatchTime) -> Bool { running.wait(timeout: deadline) == .success }
 
     /// Lets the threads finish queued jobs and exit; safe to call more than once. A job
     /// enqueued after that never runs, so owners call this only once no more can arrive (in

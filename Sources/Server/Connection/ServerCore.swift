@@ -19,7 +19,11 @@ final class ServerCore: @unchecked Sendable {
     private var tlsContext: TLSContext
     private let handler: RequestHandler
     private var listener: Listener?
-    private var connections: [UInt64: Connection] = [:]
+    private var connections: [UInt64: Connection] = [:] {
+        didSet { openConnections.set(connections.count) }
+    }
+    /// How many of them are open, for `stop` and `drain`, which wait on other threads for them to close.
+    private let openConnections = OpenConnections()
     private var nextConnectionID: UInt64 = 1
     let metrics: ServerMetrics
     /// How much an image reply can be, for the connections' budgets.
@@ -101,8 +105,9 @@ final class ServerCore: @unchecked Sendable {
             announced.signal()
         }
         if announced.wait(timeout: .now() + 2) == .success {
-            // Give the final frames a moment to leave.
-            Thread.sleep(forTimeInterval: 0.05)
+            // Give the final frames a moment to leave: a connection closes once its frame and
+            // close_notify are out and its peer has gone.
+            _ = openConnections.waitForNone(until: Date().addingTimeInterval(0.05))
         }
         loop.stop()
         guard loop.join() else {
@@ -132,25 +137,12 @@ final class ServerCore: @unchecked Sendable {
             closeListener()
             for connection in Array(connections.values) { connection.drain() }
         }
-        let deadline = now() + timeoutMilliseconds
-        var open = openConnectionCount()
-        while open > 0, now() < deadline, !interrupted() {
-            Thread.sleep(forTimeInterval: 0.05)
-            open = openConnectionCount()
-        }
+        let deadline = Date().addingTimeInterval(Double(timeoutMilliseconds) / 1000)
+        var open = 0
+        repeat {
+            open = openConnections.waitForNone(until: min(deadline, Date().addingTimeInterval(0.05)))
+        } while open > 0 && Date() < deadline && !interrupted()
         return open
-    }
-
-    /// Connections still open, asked of the loop (at most one second's wait).
-    private func openConnectionCount() -> Int {
-        let count = Mutex(0)
-        let answered = DispatchSemaphore(value: 0)
-        loop.execute { [self] in
-            count.withLock { $0 = connections.count }
-            answered.signal()
-        }
-        guard answered.wait(timeout: .now() + 1) == .success else { return 1 }
-        return count.withLock { $0 }
     }
 
     private func closeListener() {
@@ -338,5 +330,27 @@ final class ServerCore: @unchecked Sendable {
                 connection.deliver(requestID: requestID, outcome: outcome, reservation: reservation)
             }
         }
+    }
+}
+
+/// How many connections are open: set by the loop at each change, waited on by other threads.
+private final class OpenConnections: @unchecked Sendable {
+    /// Guards `count`; broadcast at each change.
+    private let condition = NSCondition()
+    private var count = 0
+
+    func set(_ count: Int) {
+        condition.lock()
+        self.count = count
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits until none is open or `deadline` has passed; how many are open then.
+    func waitForNone(until deadline: Date) -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        while count > 0 && condition.wait(until: deadline) {}
+        return count
     }
 }

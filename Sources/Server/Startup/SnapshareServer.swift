@@ -146,6 +146,13 @@ public final class SnapshareServer: @unchecked Sendable {
         })
     }
 
+    /// Calls `done` once every storage write queued before this call has committed (or failed)
+    /// and its completion has run: the one writer takes writes in order. For tests, which wait
+    /// so for what the server writes after it replied (an audit entry) or on its own (a purge).
+    package func afterQueuedWrites(_ done: @escaping @Sendable () -> Void) {
+        storage.write({ _ in }, completion: { _ in done() })
+    }
+
     /// Re-reads what a reload may change (SIGHUP): the certificate and key files, the log level,
     /// the class code and the snaps' lifetime. A certificate that cannot be used keeps the one
     /// being served, and says why; settings that need a restart are named. Never stops the server.

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <stdio.h>
 
 int snapshare_rename_noreplace(const char *from, const char *to) {
@@ -49,6 +50,15 @@ int snapshare_terminal_pixels(int fd, unsigned short *width, unsigned short *hei
 int snapshare_errno(void) { return errno; }
 
 int snapshare_pipe(int fds[2]) { return pipe2(fds, O_NONBLOCK | O_CLOEXEC); }
+
+int snapshare_pidfd_open(int pid) {
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
+}
 
 void snapshare_name_this_thread(const char *name) {
     char shortened[16];

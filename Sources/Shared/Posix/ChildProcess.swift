@@ -83,18 +83,32 @@ public final class ChildProcess: @unchecked Sendable {
         return ending
     }
 
+    /// How the child ended, waiting up to `milliseconds` for it to end; nil when it still runs.
+    /// The kernel says when on a pidfd; a kernel without pidfds (before 5.3) is asked every 10 ms.
+    public func ending(within milliseconds: Int) -> Ending? {
+        if let ending = poll() { return ending }
+        let exited = snapshare_pidfd_open(pid)
+        guard exited >= 0 else {
+            var waited = 0
+            while poll() == nil && waited < milliseconds {
+                // No pidfd: only waitpid tells, and a blocking one could not give up.
+                usleep(10_000)
+                waited += 10
+            }
+            return poll()
+        }
+        defer { Syscall.close(exited) }
+        _ = try? Syscall.waitUntilReadable(exited, timeoutMilliseconds: Int32(clamping: milliseconds))
+        return poll()
+    }
+
     /// Ends the child if it still runs (SIGTERM, then SIGKILL after `graceMilliseconds`), reaps
     /// it and closes our pipe ends. Safe to call twice; returns how it ended.
     @discardableResult
     public func terminate(graceMilliseconds: Int = 500) -> Ending? {
         if poll() == nil {
             kill(pid, SIGTERM)
-            var waited = 0
-            while poll() == nil && waited < graceMilliseconds {
-                usleep(10_000)
-                waited += 10
-            }
-            if poll() == nil {
+            if ending(within: graceMilliseconds) == nil {
                 kill(pid, SIGKILL)
                 var status: Int32 = 0
                 while waitpid(pid, &status, 0) < 0 && errno == EINTR {}

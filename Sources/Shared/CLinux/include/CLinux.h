@@ -30,6 +30,11 @@ int snapshare_rename_noreplace(const char *from, const char *to);
 /// pipe2 with O_NONBLOCK|O_CLOEXEC (hidden from Swift like accept4). Returns 0 on success.
 int snapshare_pipe(int fds[2]);
 
+/// A descriptor that turns readable once process `pid` (a child of ours not reaped yet) has
+/// exited: pidfd_open (Linux 5.3), close-on-exec. Returns it, or -1 with errno (ENOSYS on an
+/// older kernel).
+int snapshare_pidfd_open(int pid);
+
 /// Delivers `signo` as one byte (its number) written to `fd` by an async-signal-safe handler
 /// (SA_RESTART), so a poll loop hears signals on a pipe; the previous disposition is kept for
 /// `snapshare_release_signal`. Returns 0 on success, -1 with EBUSY when another pipe has it.

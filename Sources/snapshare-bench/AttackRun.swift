@@ -127,7 +127,7 @@ enum AttackRun {
                 defer { group.leave() }
                 // Each attacker thread holds its own connections (they are not shared).
                 var held: [ServerConnection] = []
-                defer { held.forEach { $0.close() } }
+                defer { for connection in held { connection.close() } }
                 var lastPing = Date()
                 while !stop.load(ordering: .relaxed) {
                     // Keep trying, as a real flood would, while holding fewer than asked.

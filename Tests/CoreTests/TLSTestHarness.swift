@@ -52,7 +52,7 @@ enum TLSTestHarness {
     /// A client engine dialling `serverName`, trusting `trustRootsFile`; with nil, the system-or-pin mode whose
     /// system roots are `systemRoots` (by default none, so tests never depend on the machine's store).
     static func client(
-        serverName: String = "localhost", trustRootsFile: String?, version: TLSVersion = .tls1_3,
+        serverName: String = "localhost", trustRootsFile: String?, version: TLSVersion = .tls13,
         systemRoots: TLSContext.SystemRoots = .none
     ) throws -> TLSEngine {
         let context = try TLSContext.client(trustRootsFile: trustRootsFile, version: version, systemRoots: systemRoots)

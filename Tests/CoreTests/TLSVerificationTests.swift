@@ -85,7 +85,7 @@ struct TLSVerificationTests {
         try TLSTestHarness.withTemporaryDirectory { directory in
             let certificates = try TLSTestHarness.certificates(in: directory)
             let server = try TLSTestHarness.server(certificates)
-            let client = try TLSTestHarness.client(trustRootsFile: certificates.caCertificatePath, version: .tls1_2)
+            let client = try TLSTestHarness.client(trustRootsFile: certificates.caCertificatePath, version: .tls12)
 
             let failure = #expect(throws: TLSHandshakeFailure.self) {
                 try TLSTestHarness.connect(client: client, server: server)

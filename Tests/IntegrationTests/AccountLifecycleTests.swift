@@ -165,7 +165,7 @@ struct AccountLifecycleTests {
         _ = try server.registeredSession("frank")
         let roster = try teacher.run("admin", "roster", "--json")
         #expect(roster.status == 0, "\(roster.stderr)")
-        let entries = try JSONDecoder().decode([RosterRow].self, from: Data(roster.stdout.utf8))
+        let entries = try JSONDecoder.snakeCase.decode([RosterRow].self, from: Data(roster.stdout.utf8))
         #expect(entries.first { $0.name == "dave" }?.account == "david")
         #expect(entries.first { $0.name == "alice" }?.account == "alice")
         #expect(entries.first { $0.name == "frank" }?.account == "frank")
@@ -175,7 +175,7 @@ struct AccountLifecycleTests {
 
     struct RosterRow: Decodable, Equatable {
         let name: String
-        let display_name: String
+        let displayName: String
         let role: String
         let account: String?
         let status: String
@@ -194,7 +194,7 @@ struct AccountLifecycleTests {
             #expect(refused.status == 4 && refused.stderr.contains("not on this class's roster"), "\(name): \(refused.stderr)")
         }
         let listed = try Subprocess.run("snapshare-server", ["admin", "roster", "--json"] + server.storeArguments)
-        let rows = try JSONDecoder().decode([RosterRow].self, from: Data(listed.stdout.utf8))
+        let rows = try JSONDecoder.snakeCase.decode([RosterRow].self, from: Data(listed.stdout.utf8))
         #expect(rows.map(\.name) == ["gus"], "\(listed.stdout)\(listed.stderr)")
     }
 
@@ -236,14 +236,14 @@ struct AccountLifecycleTests {
 
         let offline = try Subprocess.run("snapshare-server", ["admin", "roster", "--json"] + server.storeArguments)
         #expect(offline.status == 0, "\(offline.stderr)")
-        let rows = try JSONDecoder().decode([RosterRow].self, from: Data(offline.stdout.utf8))
+        let rows = try JSONDecoder.snakeCase.decode([RosterRow].self, from: Data(offline.stdout.utf8))
         #expect(rows.map(\.name) == ["kim", "leo", "mia", "noor"], "\(offline.stdout)")
-        #expect(rows.first { $0.name == "kim" }.map { ($0.account, $0.status, $0.display_name) } ?? (nil, "", "") == ("kim", "signed in", "Kim Lee"))
+        #expect(rows.first { $0.name == "kim" }.map { ($0.account, $0.status, $0.displayName) } ?? (nil, "", "") == ("kim", "signed in", "Kim Lee"))
         #expect(rows.first { $0.name == "leo" }?.status == "one-time password not yet replaced")
         #expect(rows.first { $0.name == "mia" }?.role == "admin")
         #expect(rows.first { $0.name == "noor" }.map { ($0.account, $0.status) } ?? ("?", "") == (nil, "not registered"))
         let online = try teacher.run("admin", "roster", "--json")
-        #expect(try JSONDecoder().decode([RosterRow].self, from: Data(online.stdout.utf8)) == rows, "\(online.stdout)\(online.stderr)")
+        #expect(try JSONDecoder.snakeCase.decode([RosterRow].self, from: Data(online.stdout.utf8)) == rows, "\(online.stdout)\(online.stderr)")
         let text = try teacher.run("admin", "roster")
         #expect(text.status == 0 && text.stdout.contains("Noor Haddad") && text.stdout.contains("not registered"), "\(text.stdout)")
 
@@ -253,7 +253,7 @@ struct AccountLifecycleTests {
         #expect(removedOffline.status == 0 && removedOffline.stdout.contains("leo keeps their account"), "\(removedOffline.stdout)\(removedOffline.stderr)")
         let missing = try teacher.run("admin", "roster", "remove", "nobody")
         #expect(missing.status == 5 && missing.stderr.contains("nobody is not on the roster"), "\(missing.stderr)")
-        let after = try JSONDecoder().decode([RosterRow].self, from: Data(try teacher.run("admin", "roster", "--json").stdout.utf8))
+        let after = try JSONDecoder.snakeCase.decode([RosterRow].self, from: Data(try teacher.run("admin", "roster", "--json").stdout.utf8))
         #expect(after.map(\.name) == ["kim", "mia"])
         #expect(try Self.registerElsewhere("noor", on: server).status == 4, "a removed entry no longer registers")
     }
@@ -262,12 +262,12 @@ struct AccountLifecycleTests {
 
     struct UserRow: Decodable {
         let username: String
-        let display_name: String?
+        let displayName: String?
         let admin: Bool
         let disabled: Bool
-        let suspended_until: String?
-        let one_time_password: Bool
-        let roster_name: String?
+        let suspendedUntil: String?
+        let oneTimePassword: Bool
+        let rosterName: String?
     }
 
     @Test("admin users shows display names, disabled, suspended and one-time-password accounts, in text and --json")
@@ -283,13 +283,13 @@ struct AccountLifecycleTests {
 
         let json = try teacher.run("admin", "users", "--json")
         #expect(json.status == 0, "\(json.stderr)")
-        let users = try JSONDecoder().decode([UserRow].self, from: Data(json.stdout.utf8))
+        let users = try JSONDecoder.snakeCase.decode([UserRow].self, from: Data(json.stdout.utf8))
         let ola = try #require(users.first { $0.username == "ola" })
-        #expect(ola.display_name == "Ola Nowak" && ola.one_time_password && !ola.disabled && ola.roster_name == "ola")
-        #expect(users.first { $0.username == "pia_b" }.map { ($0.display_name, $0.roster_name) } ?? (nil, nil) == ("Pia Berg", "pia"))
+        #expect(ola.displayName == "Ola Nowak" && ola.oneTimePassword && !ola.disabled && ola.rosterName == "ola")
+        #expect(users.first { $0.username == "pia_b" }.map { ($0.displayName, $0.rosterName) } ?? (nil, nil) == ("Pia Berg", "pia"))
         #expect(users.first { $0.username == "quinn" }?.disabled == true)
-        #expect(users.first { $0.username == "rosa" }?.suspended_until != nil)
-        #expect(users.first { $0.username == "teacher" }.map { ($0.admin, $0.one_time_password, $0.suspended_until) } ?? (false, true, "")
+        #expect(users.first { $0.username == "rosa" }?.suspendedUntil != nil)
+        #expect(users.first { $0.username == "teacher" }.map { ($0.admin, $0.oneTimePassword, $0.suspendedUntil) } ?? (false, true, "")
                 == (true, false, nil))
 
         let text = try teacher.run("admin", "users")

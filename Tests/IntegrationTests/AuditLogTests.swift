@@ -30,16 +30,16 @@ import TestSupport
         let settle: () throws -> Void
         private(set) var rows: [Row] = []
 
-        init(settle: @escaping () throws -> Void = {}, _ read: @escaping () throws -> [Row]) {
+        init(settle: @escaping () throws -> Void = {}, read: @escaping () throws -> [Row]) {
             self.settle = settle
             self.read = read
         }
         /// An online request's entry is a write of its own, queued before its reply goes out:
         /// in once the server's queued writes have committed.
         convenience init(_ server: TestServer) {
-            self.init(settle: { try server.waitForQueuedWrites() }) {
+            self.init(settle: { try server.waitForQueuedWrites() }, read: {
                 try server.openStore().auditEntries(since: 0, limit: 10_000).map { Row(actor: $0.actor, action: $0.action, target: $0.target, result: $0.result) }
-            }
+            })
         }
 
         /// Compares the whole log, once settled, with what it held plus `added`. A result ending

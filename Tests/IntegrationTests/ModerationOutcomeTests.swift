@@ -11,14 +11,14 @@ import Wire
 struct ModerationOutcomeTests {
     struct ExportedRow: Decodable {
         let id: UInt64
-        let awaiting_approval: Bool
+        let awaitingApproval: Bool
         let reports: Int
     }
     struct ExportedFeed: Decodable { let name: String; let snaps: [ExportedRow] }
     struct ExportDocument: Decodable { let feeds: [ExportedFeed] }
 
     static func exported(_ directory: String) throws -> [UInt64: ExportedRow] {
-        let document = try JSONDecoder().decode(ExportDocument.self, from: Data(contentsOf: URL(fileURLWithPath: directory + "/snaps.json")))
+        let document = try JSONDecoder.snakeCase.decode(ExportDocument.self, from: Data(contentsOf: URL(fileURLWithPath: directory + "/snaps.json")))
         return Dictionary(uniqueKeysWithValues: document.feeds.flatMap(\.snaps).map { ($0.id, $0) })
     }
 
@@ -44,14 +44,14 @@ struct ModerationOutcomeTests {
             #expect(plain.status == 0, "\(label): \(plain.stderr)")
             let rows = try Self.exported(directory.file("\(label)-plain"))
             #expect(rows[waiting.id] == nil, "\(label): a snap awaiting approval is not in the class's export")
-            #expect(rows[approved.id]?.reports == 1 && rows[approved.id]?.awaiting_approval == false, "\(label)")
+            #expect(rows[approved.id]?.reports == 1 && rows[approved.id]?.awaitingApproval == false, "\(label)")
             let page = try String(contentsOfFile: directory.file("\(label)-plain/index.html"), encoding: .utf8)
             #expect(page.contains("reported once") && !page.contains("awaiting approval"), "\(label)")
 
             let all = try run(directory.file("\(label)-all"), ["--include-pending"])
             #expect(all.status == 0, "\(label): \(all.stderr)")
             let both = try Self.exported(directory.file("\(label)-all"))
-            #expect(both[waiting.id]?.awaiting_approval == true, "\(label)")
+            #expect(both[waiting.id]?.awaitingApproval == true, "\(label)")
             let marked = try String(contentsOfFile: directory.file("\(label)-all/index.html"), encoding: .utf8)
             #expect(marked.contains("awaiting approval: nobody but its poster saw it") && marked.contains("1 awaiting approval"), "\(label)")
         }

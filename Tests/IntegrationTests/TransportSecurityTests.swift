@@ -45,7 +45,7 @@ import TestSupport
 
     @Test func aTLS12ClientIsRefused() throws {
         let server = try TestServer()
-        let context = try TLSContext.client(trustRootsFile: server.caPath, version: .tls1_2)
+        let context = try TLSContext.client(trustRootsFile: server.caPath, version: .tls12)
         #expect(clientError { _ = try ServerConnection(host: "127.0.0.1", port: server.port, context: context, timeout: 5) }?.kind == .tls)
         // And with a client we did not write.
         let result = try Subprocess.runTool("/usr/bin/openssl", ["s_client", "-tls1_2", "-connect", "127.0.0.1:\(server.port)",

@@ -36,7 +36,7 @@ enum CameraFailure {
     }
 }
 
-private extension Double {
+extension Double {
     /// 10 as "10", 0.5 as "0.5".
-    var secondsText: String { self == rounded() ? String(Int(self)) : String(self) }
+    fileprivate var secondsText: String { self == rounded() ? String(Int(self)) : String(self) }
 }

@@ -19,17 +19,17 @@ struct AdminAudit<Request: WireMessage>: Sendable {
     let target: @Sendable (Request, Admin?, RequestContext, HandlerOutcome) -> String?
 
     /// Not recorded: the request reads and changes nothing (a listing, the log itself).
-    static var readOnly: AdminAudit { AdminAudit(kind: .readOnly, readsOnly: { _ in true }) { _, _, _, _ in nil } }
+    static var readOnly: AdminAudit { AdminAudit(kind: .readOnly, readsOnly: { _ in true }, target: { _, _, _, _ in nil }) }
 
     /// Recorded, allowed or refused, naming `target(request)`.
     static func recorded(_ target: @escaping @Sendable (Request) -> String) -> AdminAudit {
-        AdminAudit(kind: .recorded, readsOnly: { _ in false }) { request, _, _, _ in target(request) }
+        AdminAudit(kind: .recorded, readsOnly: { _ in false }, target: { request, _, _, _ in target(request) })
     }
 
     /// Recorded unless `isDryRun(request)`: a dry run only counts, and runs so.
     static func recorded(unlessDryRun isDryRun: @escaping @Sendable (Request) -> Bool,
                          _ target: @escaping @Sendable (Request) -> String) -> AdminAudit {
-        AdminAudit(kind: .recorded, readsOnly: isDryRun) { request, _, _, _ in isDryRun(request) ? nil : target(request) }
+        AdminAudit(kind: .recorded, readsOnly: isDryRun, target: { request, _, _, _ in isDryRun(request) ? nil : target(request) })
     }
 }
 
@@ -55,7 +55,7 @@ final class AuditNote: Sendable {
     }
 
     /// `guarding` for a handler that awaits.
-    func guarding<T>(_ body: () async throws -> T) async rethrows -> T {
+    func guardingAsync<T>(_ body: () async throws -> T) async rethrows -> T {
         try await StorageExecutor.$writesRefused.withValue(note.withLock { $0?.refusal }) { try await body() }
     }
 

@@ -108,7 +108,7 @@ extension RequestRoute {
     ) -> RequestRoute {
         let run = RequestRoute.Run.async { handlers, incoming, note in
             let (request, caller) = try access.admit(incoming, note)
-            return try await note.guarding { try await body(handlers, request, caller, incoming.context) }
+            return try await note.guardingAsync { try await body(handlers, request, caller, incoming.context) }
         }
         return RequestRoute(access, reply: Reply.type, venue: venue, isBarrier: barrier, replySize: replySize, run: run)
     }

@@ -103,7 +103,7 @@ public struct FlickrPhotoProvider: PhotoProvider {
     private func photo(from result: FlickrResponse.Photo, latitude: Double, longitude: Double) -> ProviderPhoto? {
         guard let id = result.id?.value, Self.isToken(id) else { return nil }
         let reference: String
-        if let medium = result.url_m, let url = URL(string: medium), let scheme = url.scheme?.lowercased(),
+        if let medium = result.urlM, let url = URL(string: medium), let scheme = url.scheme?.lowercased(),
             scheme == "https" || scheme == "http", url.host != nil
         {
             reference = medium

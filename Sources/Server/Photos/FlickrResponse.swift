@@ -31,11 +31,18 @@ struct FlickrResponse: Decodable {
         var tags: Lenient<String>?
         var latitude: Lenient<Double>?
         var longitude: Lenient<Double>?
-        var url_m: String?
-        var width_m: Lenient<Int>?
-        var height_m: Lenient<Int>?
+        var urlM: String?
+        var widthM: Lenient<Int>?
+        var heightM: Lenient<Int>?
         var ownername: Lenient<String>?
         var datetaken: Lenient<String>?
+
+        enum CodingKeys: String, CodingKey {
+            case id, secret, server, farm, title, tags, latitude, longitude, ownername, datetaken
+            case urlM = "url_m"
+            case widthM = "width_m"
+            case heightM = "height_m"
+        }
     }
 
     /// A value that may arrive as a JSON number or a JSON string (or, for strings, a number);

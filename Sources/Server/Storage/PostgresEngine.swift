@@ -16,8 +16,8 @@ final class PostgresEngine: StorageEngine {
     var connection: any SQLConnection { postgres }
 
     /// Lock keys, arbitrary but fixed ("snapshare" and one more, in this database's lock space).
-    static let migrationLock: Int64 = 7363616870
-    static let purgeLock: Int64 = 7363616871
+    static let migrationLock: Int64 = 7_363_616_870
+    static let purgeLock: Int64 = 7_363_616_871
 
     init(conninfo: String, readOnly: Bool) throws {
         let setup = readOnly ? "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY" : nil

@@ -141,7 +141,7 @@ public final class ChildProcess: @unchecked Sendable {
     /// `strings` as a NULL-terminated array of C strings for the length of `body`.
     private static func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
         let pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) } + [nil]
-        defer { pointers.forEach { free($0) } }
+        defer { for pointer in pointers { free(pointer) } }
         return body(pointers)
     }
 }

@@ -178,7 +178,7 @@ public final class PostgresConnection {
         // Each parameter's bytes stay alive (and unmoved) for the call.
         var pointers: [UnsafePointer<CChar>?] = []
         var buffers: [UnsafeMutablePointer<CChar>] = []
-        defer { buffers.forEach { $0.deallocate() } }
+        defer { for buffer in buffers { buffer.deallocate() } }
         for value in values {
             guard let value else { pointers.append(nil); continue }
             let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(1, value.count))

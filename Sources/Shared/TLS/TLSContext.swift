@@ -59,7 +59,7 @@ public final class TLSContext: @unchecked Sendable {
     public static func server(certificateChainFile: String, privateKeyFile: String) throws(TLSError) -> TLSContext {
         try requireReadableFile(certificateChainFile, role: "certificate chain")
         try requireReadableFile(privateKeyFile, role: "private key")
-        let context = try make(method: TLS_server_method(), version: .tls1_3, trust: .none)
+        let context = try make(method: TLS_server_method(), version: .tls13, trust: .none)
         let ctx = context.handle
         _ = SSL_CTX_set_options(
             ctx,
@@ -101,10 +101,10 @@ public final class TLSContext: @unchecked Sendable {
     /// any other is accepted only when its chain verifies against the chain's own last certificate, whose
     /// fingerprint the caller then pins (`TLSEngine.peerTrust`). The host name is checked in every case.
     public static func client(trustRootsFile: String?) throws(TLSError) -> TLSContext {
-        try client(trustRootsFile: trustRootsFile, version: .tls1_3)
+        try client(trustRootsFile: trustRootsFile, version: .tls13)
     }
 
-    /// Makes a client context pinned to `version` (anything but `.tls1_3` exists so tests can offer an old
+    /// Makes a client context pinned to `version` (anything but `.tls13` exists so tests can offer an old
     /// version), finding the system's roots in `systemRoots` when there is no trust file.
     static func client(
         trustRootsFile: String?, version: TLSVersion, systemRoots: SystemRoots = .platform

@@ -20,7 +20,8 @@ let package = Package(
         .target(name: "CLinux", path: "Sources/Shared/CLinux"),
         // PNG and JPEG decode/encode from memory. libjpeg reports errors with longjmp, which
         // Swift cannot catch, so the whole codec call lives in C.
-        .target(name: "CImageCodec", path: "Sources/Shared/CImageCodec",
+        .target(
+            name: "CImageCodec", path: "Sources/Shared/CImageCodec",
             linkerSettings: [.linkedLibrary("png"), .linkedLibrary("jpeg"), .linkedLibrary("z")]
         ),
 
@@ -73,7 +74,10 @@ let package = Package(
         // Event loop, connections, request handlers, storage.
         .target(
             name: "Server",
-            dependencies: ["Wire", "Release", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQL", "SQLite", "PostgreSQL", "ClassExport", "JSON"],
+            dependencies: [
+                "Wire", "Release", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQL", "SQLite", "PostgreSQL", "ClassExport",
+                "JSON",
+            ],
             // The GeoNames gazetteer and the built-in album photo pool (see README, attribution).
             resources: [.copy("Resources/places.csv"), .copy("Resources/AlbumPool")]
         ),
@@ -81,13 +85,20 @@ let package = Package(
         .target(
             name: "Client",
             // SQLite: each Virtual Vacation is its own SQLite file on the client.
-            dependencies: ["Wire", "Release", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQL", "SQLite", "TerminalUI", "ClassExport", "JSON"],
+            dependencies: [
+                "Wire", "Release", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "SQL", "SQLite", "TerminalUI", "ClassExport",
+                "JSON",
+            ],
             resources: [.copy("Resources/Samples"), .copy("Resources/world-110m.geojson")]
         ),
         .executableTarget(name: "snapshare-server", dependencies: ["Server", "Release", "BuildStamp"]),
         .executableTarget(name: "snapshare", dependencies: ["Client", "Release", "BuildStamp"]),
         // The load generator: shares the protocol and TLS code with the client.
-        .executableTarget(name: "snapshare-bench", dependencies: ["Client", "Release", "BuildStamp", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "TerminalUI", "JSON"]),
+        .executableTarget(
+            name: "snapshare-bench",
+            dependencies: [
+                "Client", "Release", "BuildStamp", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "TerminalUI", "JSON",
+            ]),
 
         // libFuzzer harness for the frame and message decoders; see scripts/fuzz.sh.
         .executableTarget(name: "FuzzFrames", dependencies: ["Wire"]),
@@ -98,14 +109,28 @@ let package = Package(
         .executableTarget(name: "protocol-vectors", dependencies: ["ProtocolVectors", "Wire"]),
 
         // Shared by the tests: temp directories, an in-process server, certificates, subprocesses.
-        .target(name: "TestSupport", dependencies: ["Wire", "TLS", "Posix", "Imaging", "SQL", "SQLite", "PostgreSQL",
-                                                   "Server", "Client"]),
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "Wire", "TLS", "Posix", "Imaging", "SQL", "SQLite", "PostgreSQL",
+                "Server", "Client",
+            ]),
 
         // CoreTests reads certificates with OpenSSL itself (DevCertificateAuthorityTests), to check what TLS made.
-        .testTarget(name: "CoreTests", dependencies: ["Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "TerminalUI", "SQL", "SQLite", "PostgreSQL",
-                                                     "TestSupport", "ProtocolVectors", "COpenSSL", "JSON"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "Wire", "CommandLineParsing", "Crypto", "Posix", "Imaging", "SQL", "SQLite", "PostgreSQL", "TestSupport"]),
-        .testTarget(name: "ClientTests", dependencies: ["Client", "TerminalUI", "Wire", "CommandLineParsing", "Posix", "Imaging", "SQLite", "TestSupport"]),
+        .testTarget(
+            name: "CoreTests",
+            dependencies: [
+                "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "TerminalUI", "SQL", "SQLite", "PostgreSQL",
+                "TestSupport", "ProtocolVectors", "COpenSSL", "JSON",
+            ], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "ServerTests",
+            dependencies: [
+                "Server", "Wire", "CommandLineParsing", "Crypto", "Posix", "Imaging", "SQL", "SQLite", "PostgreSQL", "TestSupport",
+            ]),
+        .testTarget(
+            name: "ClientTests",
+            dependencies: ["Client", "TerminalUI", "Wire", "CommandLineParsing", "Posix", "Imaging", "SQLite", "TestSupport"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["Server", "Client", "Wire", "CommandLineParsing", "Crypto", "TLS", "Posix", "Imaging", "TestSupport"]

@@ -16,10 +16,13 @@ struct BuildStampPlugin: BuildToolPlugin {
             commit=$(git -C "$1" describe --always --dirty --abbrev=7 2>/dev/null || true)
             printf '/// Written by the BuildStamp plugin.\\npublic enum BuildStamp {\\n    /// The short hash of the commit built (with -dirty for uncommitted changes), empty outside a git checkout.\\n    public static let commit = "%s"\\n}\\n' "$commit" > "$2"
             """
-        return [.buildCommand(displayName: "Stamping the build with its commit",
-                              executable: URL(fileURLWithPath: "/bin/sh"),
-                              arguments: ["-c", script, "stamp", root.path, output.path],
-                              inputFiles: Self.gitInputs(root), outputFiles: [output])]
+        return [
+            .buildCommand(
+                displayName: "Stamping the build with its commit",
+                executable: URL(fileURLWithPath: "/bin/sh"),
+                arguments: ["-c", script, "stamp", root.path, output.path],
+                inputFiles: Self.gitInputs(root), outputFiles: [output])
+        ]
     }
 
     /// The files that move when the commit or the index does: HEAD, the branch's ref (or
@@ -34,7 +37,8 @@ struct BuildStampPlugin: BuildToolPlugin {
         }
         var common = gitDir
         if let text = try? String(contentsOf: gitDir.appendingPathComponent("commondir"), encoding: .utf8) {
-            common = URL(fileURLWithPath: text.trimmingCharacters(in: .whitespacesAndNewlines), relativeTo: gitDir.appendingPathComponent("x"))
+            common =
+                URL(fileURLWithPath: text.trimmingCharacters(in: .whitespacesAndNewlines), relativeTo: gitDir.appendingPathComponent("x"))
                 .standardizedFileURL
         }
         let head = gitDir.appendingPathComponent("HEAD")

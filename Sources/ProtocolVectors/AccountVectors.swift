@@ -7,8 +7,12 @@ enum AccountVectors {
             ("logout", Frame(Logout(), requestID: 40)),
             ("ok", Frame(Ok(), requestID: 40)),
             ("who-am-i", Frame(WhoAmI(), requestID: 41)),
-            ("authenticated-who-am-i", Frame(Authenticated(token: "", username: "ada", isAdmin: true, createdAt: GoldenVectors.time),
-                                             requestID: 41)),
+            (
+                "authenticated-who-am-i",
+                Frame(
+                    Authenticated(token: "", username: "ada", isAdmin: true, createdAt: GoldenVectors.time),
+                    requestID: 41)
+            ),
             ("change-password", Frame(ChangePassword(oldPassword: "correct horse", newPassword: "battery staple"), requestID: 42)),
             ("login-with-device", Frame(LoginWithDevice(username: "ada", password: "correct horse", deviceToken: "dev"), requestID: 43)),
             ("issue-device-token", Frame(IssueDeviceToken(), requestID: 44)),

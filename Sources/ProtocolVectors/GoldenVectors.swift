@@ -16,12 +16,19 @@ public enum GoldenVectors {
 
     /// The snaps the vectors show: one listed, one opened, one posted.
     public static func sampleSnaps() -> (listed: SnapInfo, opened: SnapInfo, posted: SnapInfo) {
-        let snap = SnapInfo(id: 7, feed: "Memes", poster: "bob", postedAt: time, expiresAt: time + 7 * 86_400_000,
-                            state: .unread, imageKind: .png, byteCount: 115_471, width: 256, height: 256)
+        let snap = SnapInfo(
+            id: 7, feed: "Memes", poster: "bob", postedAt: time, expiresAt: time + 7 * 86_400_000,
+            state: .unread, imageKind: .png, byteCount: 115_471, width: 256, height: 256)
         var opened = snap
-        opened.state = .read; opened.byteCount = 4; opened.width = 1; opened.height = 1
+        opened.state = .read
+        opened.byteCount = 4
+        opened.width = 1
+        opened.height = 1
         var posted = opened
-        posted.id = 8; posted.feed = "Random"; posted.poster = "ada"; posted.state = .sent
+        posted.id = 8
+        posted.feed = "Random"
+        posted.poster = "ada"
+        posted.state = .sent
         return (snap, opened, posted)
     }
 
@@ -30,9 +37,14 @@ public enum GoldenVectors {
         let (snap, opened, posted) = sampleSnaps()
         return [
             ("v1-hello", Frame(Hello(minVersion: 1, maxVersion: 1, clientName: "demo"), requestID: 1, version: 1)),
-            ("v1-welcome", Frame(Welcome(version: 1, serverName: "snapshare-server", maxFrameBytes: 5_308_416, maxFrameBytesBeforeLogin: 16_384,
-                                         maxRequestsInFlight: 64, maxImageBytes: 5_242_880, maxImageDimension: 8192,
-                                         maxImagePixels: 40_000_000, idleTimeoutSeconds: 300, serverTime: time), requestID: 1, version: 1)),
+            (
+                "v1-welcome",
+                Frame(
+                    Welcome(
+                        version: 1, serverName: "snapshare-server", maxFrameBytes: 5_308_416, maxFrameBytesBeforeLogin: 16_384,
+                        maxRequestsInFlight: 64, maxImageBytes: 5_242_880, maxImageDimension: 8192,
+                        maxImagePixels: 40_000_000, idleTimeoutSeconds: 300, serverTime: time), requestID: 1, version: 1)
+            ),
             ("v1-snaps", Frame(Snaps(version: 42, snaps: [snap]), requestID: 4, version: 1)),
             ("v1-snap-posted", Frame(SnapPosted(snap: posted), requestID: 8, version: 1)),
             ("v1-snap-image", Frame(SnapImage(snap: opened, sha256: SHA256.hash(png), image: png), requestID: 6, version: 1)),
@@ -45,14 +57,25 @@ public enum GoldenVectors {
         openedTwice.openedCount = 2
         return [
             ("hello", Frame(Hello(minVersion: 1, maxVersion: 2, clientName: "demo"), requestID: 1)),
-            ("welcome", Frame(Welcome(version: 2, serverName: "snapshare-server", maxFrameBytes: 5_308_416, maxFrameBytesBeforeLogin: 16_384,
-                                      maxRequestsInFlight: 64, maxImageBytes: 5_242_880, maxImageDimension: 8192,
-                                      maxImagePixels: 16_777_216, idleTimeoutSeconds: 300, serverTime: time), requestID: 1)),
+            (
+                "welcome",
+                Frame(
+                    Welcome(
+                        version: 2, serverName: "snapshare-server", maxFrameBytes: 5_308_416, maxFrameBytesBeforeLogin: 16_384,
+                        maxRequestsInFlight: 64, maxImageBytes: 5_242_880, maxImageDimension: 8192,
+                        maxImagePixels: 16_777_216, idleTimeoutSeconds: 300, serverTime: time), requestID: 1)
+            ),
             ("error-already-viewed", Frame(ErrorMessage(code: .alreadyViewed, message: "already viewed"), requestID: 7)),
             ("error-fatal-hello-required", Frame(ErrorMessage(code: .helloRequired, message: "send Hello first"), requestID: 1)),
             ("error-fatal-idle-timeout", Frame(ErrorMessage(code: .timeout, message: "idle for 300 s"), requestID: 0)),
-            ("error-unsupported-version", Frame(ErrorMessage(code: .unsupportedVersion, message: "this server speaks protocol versions 1-2; "
-                                                             + "the client speaks version 3: this client is newer than this server"), requestID: 1)),
+            (
+                "error-unsupported-version",
+                Frame(
+                    ErrorMessage(
+                        code: .unsupportedVersion,
+                        message: "this server speaks protocol versions 1-2; "
+                            + "the client speaks version 3: this client is newer than this server"), requestID: 1)
+            ),
             ("ping", Frame(Ping(), requestID: 2)),
             ("pong", Frame(Pong(), requestID: 2)),
             ("register", Frame(Register(username: "ada", password: "correct horse", classCode: "CS193"), requestID: 2)),
@@ -68,9 +91,17 @@ public enum GoldenVectors {
             ("post-snap", Frame(PostSnap(feed: "Random", image: png), requestID: 8)),
             ("snap-posted", Frame(SnapPosted(snap: posted), requestID: 8)),
             ("get-snap-views", Frame(GetSnapViews(snapID: 8), requestID: 11)),
-            ("snap-views", Frame(SnapViews(snap: openedTwice, viewers: [SnapViewer(username: "bob", viewedAt: time + 60_000),
-                                                                        SnapViewer(username: "carol", viewedAt: time + 120_000)]),
-                                 requestID: 11)),
+            (
+                "snap-views",
+                Frame(
+                    SnapViews(
+                        snap: openedTwice,
+                        viewers: [
+                            SnapViewer(username: "bob", viewedAt: time + 60_000),
+                            SnapViewer(username: "carol", viewedAt: time + 120_000),
+                        ]),
+                    requestID: 11)
+            ),
             ("open-snap", Frame(OpenSnap(snapID: 7), requestID: 6)),
             ("snap-image", Frame(SnapImage(snap: opened, sha256: SHA256.hash(png), image: png), requestID: 6)),
             ("admin-reset-feeds-all", Frame(AdminResetFeeds(allFeeds: true, name: ""), requestID: 9)),

@@ -1,5 +1,5 @@
-import Wire
 import Crypto
+import Wire
 
 /// Golden vectors of docs/PROTOCOL.md for pins, albums, photos and the map (section 5.5).
 enum PinVectors {
@@ -7,15 +7,19 @@ enum PinVectors {
 
     static func cases() -> [(String, Frame)] {
         let pin = PinInfo(id: 3, latitude: 42.25, longitude: -83.75, createdAt: time, albumState: .downloading, expected: 21, done: 1)
-        let ready = PhotoInfo(id: 40, pinID: 3, position: 0, state: .ready, title: "Kerrytown", tags: "annarbor cat",
-                              place: "Ann Arbor, Michigan, United States", latitude: 42.25, longitude: -83.75,
-                              width: 160, height: 120, byteCount: 4)
-        let pending = PhotoInfo(id: 41, pinID: 3, position: 1, state: .pending, title: "Main Street", tags: "",
-                                place: "Ann Arbor, Michigan, United States", latitude: 42.5, longitude: -83.5,
-                                width: 0, height: 0, byteCount: 0)
+        let ready = PhotoInfo(
+            id: 40, pinID: 3, position: 0, state: .ready, title: "Kerrytown", tags: "annarbor cat",
+            place: "Ann Arbor, Michigan, United States", latitude: 42.25, longitude: -83.75,
+            width: 160, height: 120, byteCount: 4)
+        let pending = PhotoInfo(
+            id: 41, pinID: 3, position: 1, state: .pending, title: "Main Street", tags: "",
+            place: "Ann Arbor, Michigan, United States", latitude: 42.5, longitude: -83.5,
+            width: 0, height: 0, byteCount: 0)
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47]
         var readyPin = pin
-        readyPin.albumState = .ready; readyPin.expected = 2; readyPin.done = 2
+        readyPin.albumState = .ready
+        readyPin.expected = 2
+        readyPin.done = 2
         return [
             ("add-pin", Frame(AddPin(latitude: 42.25, longitude: -83.75), requestID: 20)),
             ("pin-result", Frame(PinResult(pin: pin), requestID: 20)),
@@ -23,8 +27,14 @@ enum PinVectors {
             ("pins", Frame(Pins(pins: [pin]), requestID: 21)),
             ("delete-pin", Frame(DeletePin(pinID: 3), requestID: 22)),
             ("get-album", Frame(GetAlbum(pinID: 3), requestID: 23)),
-            ("album", Frame(Album(pinID: 3, state: .downloading, expected: 2, done: 1, error: "", photos: [ready, pending]), requestID: 23)),
-            ("album-failed", Frame(Album(pinID: 3, state: .failed, expected: 0, done: 0, error: "Invalid API Key", photos: []), requestID: 24)),
+            (
+                "album",
+                Frame(Album(pinID: 3, state: .downloading, expected: 2, done: 1, error: "", photos: [ready, pending]), requestID: 23)
+            ),
+            (
+                "album-failed",
+                Frame(Album(pinID: 3, state: .failed, expected: 0, done: 0, error: "Invalid API Key", photos: []), requestID: 24)
+            ),
             ("new-collection", Frame(NewCollection(pinID: 3), requestID: 25)),
             ("error-album-busy", Frame(ErrorMessage(code: .albumBusy, message: "still downloading"), requestID: 25)),
             ("get-photo", Frame(GetPhoto(photoID: 40, variant: .thumbnail), requestID: 26)),

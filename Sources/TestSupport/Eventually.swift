@@ -8,15 +8,19 @@ import Foundation
 ///
 /// Throws `NeverHappened`, naming `awaited` ("the album of pin 3 to finish downloading"), when
 /// `timeout` seconds pass first; an error `condition` throws ends the wait at once.
-public func eventually(_ awaited: @autoclosure () -> String, timeout: Double = 30, every interval: Double = 0.02,
-                       _ condition: () throws -> Bool) throws {
+public func eventually(
+    _ awaited: @autoclosure () -> String, timeout: Double = 30, every interval: Double = 0.02,
+    _ condition: () throws -> Bool
+) throws {
     try eventually(awaited(), timeout: timeout, every: interval) { try condition() ? () : nil }
 }
 
 /// `eventually` for a value: asks `probe` until it returns one, and returns it.
 @discardableResult
-public func eventually<Value>(_ awaited: @autoclosure () -> String, timeout: Double = 30, every interval: Double = 0.02,
-                              _ probe: () throws -> Value?) throws -> Value {
+public func eventually<Value>(
+    _ awaited: @autoclosure () -> String, timeout: Double = 30, every interval: Double = 0.02,
+    _ probe: () throws -> Value?
+) throws -> Value {
     guard let value = try Polling.first(timeout: timeout, every: interval, probe) else {
         throw NeverHappened(awaited: awaited(), seconds: timeout)
     }

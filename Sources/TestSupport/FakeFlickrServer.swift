@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
-import Posix
 import Imaging
+import Posix
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A stand-in for api.flickr.com on 127.0.0.1 over plain HTTP/1.1, speaking Flickr's documented
 /// JSON for `flickr.photos.search` (numbers as numbers or as strings, JSONP when
@@ -95,7 +96,8 @@ public final class FakeFlickrServer: @unchecked Sendable {
         listener = try Socket.listen(host: "127.0.0.1", port: 0, backlog: 64)
         port = Socket.localPort(listener)
         // The thread holds the server weakly, so dropping the last reference stops it too.
-        let listener = listener, listening = listening
+        let listener = listener
+        let listening = listening
         listening.enter()
         NamedThread.start("flickr-accept") { [weak self] in
             while let server = self, server.acceptOnce() {}
@@ -283,14 +285,17 @@ public final class FakeFlickrServer: @unchecked Sendable {
                 fields.append(#""tags":"fake test subject\#(index % 5) uploaded:by=fakeflickr""#)
             }
             if !omitURLs {
-                fields.append(#""url_m":"http://127.0.0.1:\#(port)/65535/\#(id)_\#(secret).jpg","height_m":\#(number(48)),"width_m":\#(number(64))"#)
+                fields.append(
+                    #""url_m":"http://127.0.0.1:\#(port)/65535/\#(id)_\#(secret).jpg","height_m":\#(number(48)),"width_m":\#(number(64))"#)
             }
-            fields.append(#""url_q":"http://127.0.0.1:\#(port)/65535/\#(id)_\#(secret)_q.jpg","height_q":\#(number(150)),"width_q":\#(number(150))"#)
+            fields.append(
+                #""url_q":"http://127.0.0.1:\#(port)/65535/\#(id)_\#(secret)_q.jpg","height_q":\#(number(150)),"width_q":\#(number(150))"#)
             photos.append("{" + fields.joined(separator: ",") + "}")
         }
         // Flickr has sent `total` as a string even when other numbers were numbers.
         let totalText = asStrings ? "\"\(total)\"" : String(total)
-        return #"{"photos":{"page":\#(number(page)),"pages":\#(number(pages)),"perpage":\#(number(perPage)),"total":\#(totalText),"photo":[\#(photos.joined(separator: ","))]},"stat":"ok"}"#
+        return
+            #"{"photos":{"page":\#(number(page)),"pages":\#(number(pages)),"perpage":\#(number(perPage)),"total":\#(totalText),"photo":[\#(photos.joined(separator: ","))]},"stat":"ok"}"#
     }
 
     private func answerImage(_ client: Int32, _ request: Request) {
@@ -327,8 +332,13 @@ public final class FakeFlickrServer: @unchecked Sendable {
     }
 
     private func send(_ client: Int32, status: Int, contentType: String, body: [UInt8], declaredLength: Int? = nil) {
-        let reason = [200: "OK", 400: "Bad Request", 404: "Not Found", 500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable"][status] ?? "Status"
-        let head = "HTTP/1.1 \(status) \(reason)\r\nContent-Type: \(contentType)\r\nContent-Length: \(declaredLength ?? body.count)\r\nConnection: close\r\n\r\n"
+        let reason =
+            [
+                200: "OK", 400: "Bad Request", 404: "Not Found", 500: "Internal Server Error", 502: "Bad Gateway",
+                503: "Service Unavailable",
+            ][status] ?? "Status"
+        let head =
+            "HTTP/1.1 \(status) \(reason)\r\nContent-Type: \(contentType)\r\nContent-Length: \(declaredLength ?? body.count)\r\nConnection: close\r\n\r\n"
         // A client that hung up is an error here (MSG_NOSIGNAL), never a SIGPIPE that ends the tests.
         try? Syscall.sendAll(client, Array(head.utf8) + body)
     }

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Posix
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A program started in a process group of its own (Foundation's Process gives every child one),
 /// its standard error kept in a file. Stopping it kills the whole group with SIGKILL, so nothing it

@@ -43,10 +43,12 @@ public final class HAProxy: @unchecked Sendable {
             """
         let file = directory.path + "/haproxy.cfg"
         try StagedOutput.write(Array(configuration.utf8), to: file, mode: 0o644, replacing: true)
-        child = try RunningProcess(path, ["-f", file, "-db"], environment: ProcessInfo.processInfo.environment,
-                                   mergingStandardError: true)
+        child = try RunningProcess(
+            path, ["-f", file, "-db"], environment: ProcessInfo.processInfo.environment,
+            mergingStandardError: true)
         // Listening once a TCP connection goes through: haproxy -db says nothing when it is ready.
-        let port = port, child = child
+        let port = port
+        let child = child
         let listening: Void? = try? eventually("haproxy to listen on port \(port)", timeout: 10) {
             guard child.process.isRunning else { throw ProcessError("haproxy exited") }
             return Self.accepts(port)

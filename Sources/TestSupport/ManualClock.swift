@@ -1,5 +1,5 @@
-import Synchronization
 import Server
+import Synchronization
 
 /// A wall clock a test moves by hand: a server started with it sees time pass only when the
 /// test says so (snap expiry, session lifetimes), with no sleeping.

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Posix
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The service manager's end of `$NOTIFY_SOCKET`, as systemd holds it for a `Type=notify`
 /// service: a datagram socket at a path, from which a test reads what the server reports.

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Posix
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A child's output read line by line as it comes, so a test can wait for what it prints.
 /// Each wait has a deadline that only turns a hang into a failure.

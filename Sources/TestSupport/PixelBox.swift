@@ -24,8 +24,10 @@ public struct PixelBox: Sendable, Equatable, CustomStringConvertible {
 
     /// The part it shares with `other`; nil when they do not overlap.
     public func intersection(_ other: PixelBox) -> PixelBox? {
-        let left = max(x, other.x), top = max(y, other.y)
-        let right = min(maxX, other.maxX), bottom = min(maxY, other.maxY)
+        let left = max(x, other.x)
+        let top = max(y, other.y)
+        let right = min(maxX, other.maxX)
+        let bottom = min(maxY, other.maxY)
         return right > left && bottom > top ? PixelBox(x: left, y: top, width: right - left, height: bottom - top) : nil
     }
 

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Posix
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A throwaway PostgreSQL cluster for the tests: `initdb` in a temporary folder, started with
 /// only a Unix socket in that folder (no TCP), one fresh database per test, stopped
@@ -35,7 +36,8 @@ public final class PostgresCluster: @unchecked Sendable {
         let run = asRoot ? "runuser -u postgres -- " : ""
         // Only a Unix socket in this cluster's own folder: the port merely names it.
         port = 5432
-        try Self.shell("\(run)'\(bin)/initdb' -D '\(directory)/data' -A trust -U postgres -E UTF8 --no-sync >'\(directory)/initdb.log' 2>&1")
+        try Self.shell(
+            "\(run)'\(bin)/initdb' -D '\(directory)/data' -A trust -U postgres -E UTF8 --no-sync >'\(directory)/initdb.log' 2>&1")
         startCommand = """
             \(run)'\(bin)/pg_ctl' -D '\(directory)/data' -l '\(directory)/server.log' -w -t 60 \
             -o "-p \(port) -k '\(directory)' -c listen_addresses='' -c fsync=off -c max_connections=200" start >/dev/null 2>&1
@@ -65,13 +67,22 @@ public final class PostgresCluster: @unchecked Sendable {
 
     /// The connection string of a new, empty database, dropped by `drop`.
     public func makeDatabase() throws -> (conninfo: String, drop: @Sendable () -> Void) {
-        let name = lock.withLock { databases += 1; return "test_\(ThisProcess.id)_\(databases)" }
+        let name = lock.withLock {
+            databases += 1
+            return "test_\(ThisProcess.id)_\(databases)"
+        }
         try Self.shell("psql -X -q -h '\(directory)' -p \(port) -U postgres -d postgres -c 'CREATE DATABASE \(name)' >/dev/null")
         let conninfo = "host=\(directory) port=\(port) user=postgres dbname=\(name)"
-        let directory = self.directory, port = self.port
-        return (conninfo, {
-            _ = try? Self.shell("psql -X -q -h '\(directory)' -p \(port) -U postgres -d postgres -c 'DROP DATABASE IF EXISTS \(name) WITH (FORCE)' >/dev/null 2>&1")
-        })
+        let directory = self.directory
+        let port = self.port
+        return (
+            conninfo,
+            {
+                _ = try? Self.shell(
+                    "psql -X -q -h '\(directory)' -p \(port) -U postgres -d postgres -c 'DROP DATABASE IF EXISTS \(name) WITH (FORCE)' >/dev/null 2>&1"
+                )
+            }
+        )
     }
 
     private static func binaries() -> String? {

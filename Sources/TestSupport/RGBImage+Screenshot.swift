@@ -8,7 +8,10 @@ extension RGBImage {
     /// The smallest box holding every pixel of `region` (the whole image by default) that `matches`;
     /// nil when none does.
     public func boundingBox(in region: PixelBox? = nil, where matches: (Color) -> Bool) -> PixelBox? {
-        var left = Int.max, top = Int.max, right = -1, bottom = -1
+        var left = Int.max
+        var top = Int.max
+        var right = -1
+        var bottom = -1
         forEachPixel(in: region) { x, y, color in
             guard matches(color) else { return }
             left = Swift.min(left, x)

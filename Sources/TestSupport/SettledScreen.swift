@@ -7,8 +7,10 @@ enum SettledScreen {
     /// (the top already new, the bottom still old), so a screen counts only once the capture after
     /// it shows the same. Not a timing assertion: the deadline only stops a hung program from
     /// hanging the run. Nothing tells a test that a terminal has drawn, so this polls.
-    static func wait<Screen: Equatable>(timeout: Double, every interval: Double, capture: () throws -> Screen,
-                                        until condition: (Screen) -> Bool) throws -> Screen {
+    static func wait<Screen: Equatable>(
+        timeout: Double, every interval: Double, capture: () throws -> Screen,
+        until condition: (Screen) -> Bool
+    ) throws -> Screen {
         var previous: Screen?
         var last = try capture()
         let settled = try Polling.first(timeout: timeout, every: interval) { () throws -> Screen? in

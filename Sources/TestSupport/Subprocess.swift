@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Posix
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Runs the built executables as a user would, with a deadline after which they are killed.
 public enum Subprocess {
@@ -24,18 +25,23 @@ public enum Subprocess {
 
     /// Runs the built executable `name` with `arguments`, without any inherited SNAPSHARE_*
     /// variables; kills it after `timeout` seconds.
-    public static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:],
-                           stdin: String? = nil, timeout: Double = 60) throws -> Result {
+    public static func run(
+        _ name: String, _ arguments: [String], environment: [String: String] = [:],
+        stdin: String? = nil, timeout: Double = 60
+    ) throws -> Result {
         try launch(executable(name), arguments, environment: ourEnvironment(environment), stdin: stdin, timeout: timeout)
     }
 
     /// Starts the built executable `name` and leaves it running, its standard output readable
     /// line by line; for commands that keep going, like a watch. Standard error is discarded, or
     /// with `mergingStandardError` goes into the same pipe, as with `2>&1 | tee`.
-    public static func start(_ name: String, _ arguments: [String], environment: [String: String] = [:],
-                             mergingStandardError: Bool = false) throws -> RunningProcess {
-        try RunningProcess(executable(name), arguments, environment: ourEnvironment(environment),
-                           mergingStandardError: mergingStandardError)
+    public static func start(
+        _ name: String, _ arguments: [String], environment: [String: String] = [:],
+        mergingStandardError: Bool = false
+    ) throws -> RunningProcess {
+        try RunningProcess(
+            executable(name), arguments, environment: ourEnvironment(environment),
+            mergingStandardError: mergingStandardError)
     }
 
     /// This process's environment without any SNAPSHARE_* variable (a developer's own class code
@@ -48,19 +54,25 @@ public enum Subprocess {
     }
 
     /// Runs a program that is not ours (by absolute path), in this process's environment plus `environment`.
-    public static func runTool(_ path: String, _ arguments: [String], environment: [String: String] = [:],
-                               stdin: String? = nil, timeout: Double = 60) throws -> Result {
+    public static func runTool(
+        _ path: String, _ arguments: [String], environment: [String: String] = [:],
+        stdin: String? = nil, timeout: Double = 60
+    ) throws -> Result {
         let merged = environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         return try launch(path, arguments, environment: merged, stdin: stdin, timeout: timeout)
     }
 
-    private static func launch(_ path: String, _ arguments: [String], environment: [String: String]?,
-                               stdin: String?, timeout: Double) throws -> Result {
+    private static func launch(
+        _ path: String, _ arguments: [String], environment: [String: String]?,
+        stdin: String?, timeout: Double
+    ) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         if let environment { process.environment = environment }
-        let out = Pipe(), err = Pipe(), input = Pipe()
+        let out = Pipe()
+        let err = Pipe()
+        let input = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = input
@@ -70,7 +82,8 @@ public enum Subprocess {
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try? input.fileHandleForWriting.close()
         // Read both pipes while waiting so a chatty child never blocks on a full pipe.
-        let outData = LockedData(), errData = LockedData()
+        let outData = LockedData()
+        let errData = LockedData()
         // On threads of their own: Dispatch's global queues share their few threads with the
         // test runner's blocked ones, and a reader waiting for one can stall the child.
         let group = DispatchGroup()
@@ -96,8 +109,16 @@ public enum Subprocess {
 final class LockedData: @unchecked Sendable {
     private let lock = NSLock()
     private var data = Data()
-    func set(_ value: Data) { lock.lock(); data = value; lock.unlock() }
-    var string: String { lock.lock(); defer { lock.unlock() }; return String(decoding: data, as: UTF8.self) }
+    func set(_ value: Data) {
+        lock.lock()
+        data = value
+        lock.unlock()
+    }
+    var string: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: data, as: UTF8.self)
+    }
 }
 
 /// A server started as its own process, for kill -9 and restart tests.
@@ -111,15 +132,26 @@ public final class ServerProcess: @unchecked Sendable {
 
     /// Starts `snapshare-server` with `arguments` plus `--listen HOST:PORT`, waits until it
     /// listens. With `mergingStandardError` its log lines follow in `lines`.
-    public init(dataDirectory: String, certsDirectory: String, port: Int, host: String = "127.0.0.1", arguments: [String] = [],
-                logLevel: String = "warning", environment: [String: String] = [:], mergingStandardError: Bool = false) throws {
+    public init(
+        dataDirectory: String, certsDirectory: String, port: Int, host: String = "127.0.0.1", arguments: [String] = [],
+        logLevel: String = "warning", environment: [String: String] = [:], mergingStandardError: Bool = false
+    ) throws {
         self.port = port
-        child = try Subprocess.start("snapshare-server", ["--listen", "\(host):\(port)", "--data", dataDirectory,
-                                                         "--certs", certsDirectory, "--log-level", logLevel] + arguments,
-                                     environment: environment, mergingStandardError: mergingStandardError)
+        child = try Subprocess.start(
+            "snapshare-server",
+            [
+                "--listen", "\(host):\(port)", "--data", dataDirectory,
+                "--certs", certsDirectory, "--log-level", logLevel,
+            ] + arguments,
+            environment: environment, mergingStandardError: mergingStandardError)
         // A stdout line says it is listening.
         var printed: [String] = []
-        guard child.lines.first(where: { printed.append($0); return $0.contains("listening") }) != nil else {
+        guard
+            child.lines.first(where: {
+                printed.append($0)
+                return $0.contains("listening")
+            }) != nil
+        else {
             child.kill()
             throw ProcessError("snapshare-server did not start listening on port \(port): \(printed.joined(separator: "\n"))")
         }
@@ -129,8 +161,9 @@ public final class ServerProcess: @unchecked Sendable {
     /// A server on a free port with its data and certificates in `directory`, logging at info
     /// level into `lines` (after its start-up lines).
     public static func logging(in directory: TemporaryDirectory, arguments: [String] = []) throws -> ServerProcess {
-        try ServerProcess(dataDirectory: directory.file("data"), certsDirectory: directory.file("certs"), port: freePort(),
-                          arguments: arguments, logLevel: "info", mergingStandardError: true)
+        try ServerProcess(
+            dataDirectory: directory.file("data"), certsDirectory: directory.file("certs"), port: freePort(),
+            arguments: arguments, logLevel: "info", mergingStandardError: true)
     }
 
     /// Its output after the "listening" line, as it comes.
@@ -166,7 +199,6 @@ public struct ProcessError: Error, CustomStringConvertible {
     public var description: String
     public init(_ description: String) { self.description = description }
 }
-
 
 /// A child left running, whose output a test reads as it comes; killed when dropped.
 public final class RunningProcess: @unchecked Sendable {

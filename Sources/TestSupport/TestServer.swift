@@ -1,11 +1,11 @@
 import Client
 import Foundation
 import PostgreSQL
-import Server
 import SQL
 import SQLite
-import Wire
+import Server
 import TLS
+import Wire
 
 /// A real server on 127.0.0.1 with a free port, real TLS, and a SQLite file in a temp folder,
 /// or, when the tests run with `SNAPSHARE_TEST_DATABASE=postgresql`, a fresh database of its own
@@ -53,8 +53,10 @@ public final class TestServer: @unchecked Sendable {
 
     /// `log`, when given, receives the server's log lines at info level and above.
     /// `clock` is the time the server sees (a `ManualClock`'s, to move it by hand).
-    public init(quiet: Bool = true, log: LogCapture? = nil, clock: WallClock = .system,
-                _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+    public init(
+        quiet: Bool = true, log: LogCapture? = nil, clock: WallClock = .system,
+        _ configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) throws {
         self.log = log
         self.clock = clock
         directory = TemporaryDirectory("snapshare-server")
@@ -123,10 +125,13 @@ public final class TestServer: @unchecked Sendable {
 
     /// A raw connection that has said Hello offering `versions`, from `source` (another loopback
     /// address such as 127.0.0.2 stands in for another machine).
-    public func connection(from source: String? = nil, timeout: Double = 10,
-                           versions: ClosedRange<UInt16> = ProtocolConstants.versions) throws -> ServerConnection {
-        let connection = try ServerConnection(host: "127.0.0.1", port: port, context: TLSContext.client(trustRootsFile: caPath),
-                                              timeout: timeout, source: source)
+    public func connection(
+        from source: String? = nil, timeout: Double = 10,
+        versions: ClosedRange<UInt16> = ProtocolConstants.versions
+    ) throws -> ServerConnection {
+        let connection = try ServerConnection(
+            host: "127.0.0.1", port: port, context: TLSContext.client(trustRootsFile: caPath),
+            timeout: timeout, source: source)
         _ = try connection.hello(versions: versions)
         return connection
     }
@@ -168,11 +173,12 @@ public final class TestServer: @unchecked Sendable {
 
     /// One count from this server's database, by a statement written for both engines.
     public func count(_ sql: SQL) throws -> Int64 {
-        let connection: any SQLConnection = if let database = configuration.database {
-            try PostgresConnection(database)
-        } else {
-            try SQLiteDatabase(path: configuration.databasePath, readOnly: true)
-        }
+        let connection: any SQLConnection =
+            if let database = configuration.database {
+                try PostgresConnection(database)
+            } else {
+                try SQLiteDatabase(path: configuration.databasePath, readOnly: true)
+            }
         return try connection.queryFirst("SELECT (\(sql)) AS n") { $0.int64("n") } ?? 0
     }
 

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Posix
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A program running in its own tmux server and pane, driven as a person would: keys in with
 /// `send-keys`, the screen read back with `capture-pane`. Each pane has a private tmux socket, so
@@ -23,8 +24,10 @@ public final class TmuxPane {
         // The tmux server this starts keeps whatever descriptors it inherits, and its forks
         // confuse Foundation's Process: no pipes, no Process, a plain shell command instead.
         guard let path = Self.tmuxPath else { throw ProcessError("tmux is not installed") }
-        let start = [path, "-S", socket, "-f", "/dev/null", "new-session", "-d", "-s", "app", "-x", String(columns), "-y", String(rows), line]
-            .map(Self.quoted).joined(separator: " ")
+        let start = [
+            path, "-S", socket, "-f", "/dev/null", "new-session", "-d", "-s", "app", "-x", String(columns), "-y", String(rows), line,
+        ]
+        .map(Self.quoted).joined(separator: " ")
         InheritedDescriptors.closeOnExec()
         _ = ChildProcess.shell(start + " </dev/null >/dev/null 2>&1")
         guard try tmux(["has-session", "-t", "app"]).status == 0 else { throw ProcessError("tmux did not start: \(start)") }

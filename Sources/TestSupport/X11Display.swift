@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Posix
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A private X server (Xvfb, 24-bit colour, no TCP) on a display number it chose itself, so tests
 /// never meet a developer's desktop or each other. Killed when released.
@@ -17,9 +18,10 @@ final class X11Display: @unchecked Sendable {
         guard let xvfb = X11Tools.xvfb else { throw ProcessError("Xvfb is not installed") }
         // -displayfd: the server picks a free display number and writes it to standard output once
         // it accepts connections, which is the moment a client may start.
-        server = try GroupedProcess(xvfb, ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"],
-                                    environment: ProcessInfo.processInfo.environment, errorLog: directory.file("xvfb.log"),
-                                    readingOutput: true)
+        server = try GroupedProcess(
+            xvfb, ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"],
+            environment: ProcessInfo.processInfo.environment, errorLog: directory.file("xvfb.log"),
+            readingOutput: true)
         guard let line = server.lines?.next(timeout: 10), let number = Int(line.trimmingCharacters(in: .whitespaces)) else {
             server.stop()
             throw ProcessError("Xvfb did not start: \(server.errorText)")

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Imaging
 import Posix
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A program running in a real terminal emulator on a private X server (Xvfb), driven as a person
 /// would: keys in with xdotool, the screen read back as the pixels of a screenshot of the window.
@@ -46,8 +47,10 @@ public final class X11Terminal: @unchecked Sendable {
     /// with `environment` added to this process's (less SNAPSHARE_* variables and any terminal's
     /// own, such as TERM, which the emulator sets). Returns once the window has the keyboard focus.
     /// When the command exits, the window stays open (see `exitStatus`).
-    public init(_ emulator: Emulator, command: String, arguments: [String] = [], environment: [String: String] = [:],
-                columns: Int = 80, rows: Int = 24, font: Font = .standard) throws {
+    public init(
+        _ emulator: Emulator, command: String, arguments: [String] = [], environment: [String: String] = [:],
+        columns: Int = 80, rows: Int = 24, font: Font = .standard
+    ) throws {
         self.emulator = emulator
         let directory = TemporaryDirectory("x11-terminal")
         self.directory = directory
@@ -58,8 +61,9 @@ public final class X11Terminal: @unchecked Sendable {
         variables["LANG"] = "C.UTF-8"
         variables.merge(launch.environment.merging(environment) { _, new in new }) { _, new in new }
         variables["DISPLAY"] = server.name
-        terminal = try GroupedProcess(launch.path, launch.arguments + ["/bin/sh", script, directory.path, command] + arguments,
-                                      environment: variables, errorLog: directory.file("terminal.log"))
+        terminal = try GroupedProcess(
+            launch.path, launch.arguments + ["/bin/sh", script, directory.path, command] + arguments,
+            environment: variables, errorLog: directory.file("terminal.log"))
         // The start script writes the window id and its own pid once the terminal runs it (into
         // a file moved into place whole: a file appearing, which nothing announces).
         let terminal = terminal
@@ -138,7 +142,9 @@ public final class X11Terminal: @unchecked Sendable {
 
     /// The command's exit status once it has exited; nil while it runs.
     public var exitStatus: Int32? {
-        (try? String(contentsOfFile: directory.file("status"), encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        (try? String(contentsOfFile: directory.file("status"), encoding: .utf8)).flatMap {
+            Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
     }
 
     // MARK: Plumbing
@@ -177,31 +183,40 @@ public final class X11Terminal: @unchecked Sendable {
     }
 
     /// The emulator's program, options (before the command) and variables.
-    private static func launch(_ emulator: Emulator, columns: Int, rows: Int, font: Font,
-                               directory: TemporaryDirectory) throws -> (path: String, arguments: [String], environment: [String: String]) {
+    private static func launch(
+        _ emulator: Emulator, columns: Int, rows: Int, font: Font,
+        directory: TemporaryDirectory
+    ) throws -> (path: String, arguments: [String], environment: [String: String]) {
         switch emulator {
         case .xterm(let sixel):
             guard let path = X11Tools.xterm else { throw ProcessError("xterm is not installed") }
             let graphics = sixel ? ["-ti", "vt340", "-xrm", "XTerm*decTerminalID: vt340", "-xrm", "XTerm*numColorRegisters: 256"] : []
-            let fontOptions: [String] = switch font {
-            case .standard: []
-            case .outline(let family, let points): ["-fa", family, "-fs", String(points)]
-            case .bitmap(let name): ["-fn", name]
-            }
+            let fontOptions: [String] =
+                switch font {
+                case .standard: []
+                case .outline(let family, let points): ["-fa", family, "-fs", String(points)]
+                case .bitmap(let name): ["-fn", name]
+                }
             return (path, ["-geometry", "\(columns)x\(rows)"] + graphics + fontOptions + ["-e"], [:])
         case .kitty:
             guard let path = X11Tools.kitty else { throw ProcessError("kitty is not installed") }
-            let fontOptions: [String] = switch font {
-            case .standard: []
-            case .outline(let family, let points): ["font_family=\(family)", "font_size=\(points)"]
-            case .bitmap: throw ProcessError("kitty draws no X bitmap fonts")
-            }
+            let fontOptions: [String] =
+                switch font {
+                case .standard: []
+                case .outline(let family, let points): ["font_family=\(family)", "font_size=\(points)"]
+                case .bitmap: throw ProcessError("kitty draws no X bitmap fonts")
+                }
             // No user configuration, no padding, a steady cursor (so that screenshots settle), no bell.
-            let options = ["remember_window_size=no", "initial_window_width=\(columns)c", "initial_window_height=\(rows)c",
-                           "window_padding_width=0", "cursor_blink_interval=0", "enable_audio_bell=no", "update_check_interval=0",
-                           "confirm_os_window_close=0", "shell_integration=disabled"] + fontOptions
-            let environment = ["LIBGL_ALWAYS_SOFTWARE": "1", "KITTY_CONFIG_DIRECTORY": directory.file("kitty"),
-                               "KITTY_CACHE_DIRECTORY": directory.file("kitty")]
+            let options =
+                [
+                    "remember_window_size=no", "initial_window_width=\(columns)c", "initial_window_height=\(rows)c",
+                    "window_padding_width=0", "cursor_blink_interval=0", "enable_audio_bell=no", "update_check_interval=0",
+                    "confirm_os_window_close=0", "shell_integration=disabled",
+                ] + fontOptions
+            let environment = [
+                "LIBGL_ALWAYS_SOFTWARE": "1", "KITTY_CONFIG_DIRECTORY": directory.file("kitty"),
+                "KITTY_CACHE_DIRECTORY": directory.file("kitty"),
+            ]
             return (path, ["--config", "NONE"] + options.flatMap { ["-o", $0] }, environment)
         }
     }

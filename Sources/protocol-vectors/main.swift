@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ProtocolVectors
 import Wire
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 // Prints docs/PROTOCOL.md's golden vectors in the document's layout: every one, or those named
 // on the command line (`scripts/print-vectors.sh roster admin-list-roster`). A new message's vector

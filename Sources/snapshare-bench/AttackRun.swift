@@ -1,9 +1,9 @@
 import Client
 import Foundation
-import Wire
-import TLS
 import Posix
 import Synchronization
+import TLS
+import Wire
 
 /// The hostile patterns of docs/threat-model.md, run against a real server to show what each
 /// bound holds (`--attack`, driven by scripts/attack.sh). Not throughput runs: each prints what
@@ -46,8 +46,10 @@ enum AttackRun {
 
     // MARK: Pipelining without reading
 
-    private static func hog(_ attack: Attack, options: BenchOptions, context: TLSContext, server: ServerProbe,
-                            log: @escaping (String) -> Void) throws -> AttackReport {
+    private static func hog(
+        _ attack: Attack, options: BenchOptions, context: TLSContext, server: ServerProbe,
+        log: @escaping (String) -> Void
+    ) throws -> AttackReport {
         var prepared = options
         prepared.scenario = attack == .hogList ? .list : .view
         prepared.viewSnaps = options.depth
@@ -79,7 +81,9 @@ enum AttackRun {
         var report = AttackReport(attack: attack)
         report.add("connections", "\(connections.count)")
         report.add("pipelined_per_connection", "\(options.depth)")
-        report.add("replies", attack == .hogList ? "listings of a \(fixture.listFeedSnaps)-snap feed" : "opens of \(fixture.imageBytes)-byte snaps")
+        report.add(
+            "replies", attack == .hogList ? "listings of a \(fixture.listFeedSnaps)-snap feed" : "opens of \(fixture.imageBytes)-byte snaps"
+        )
         report.add("rss_baseline_mib", mib(baseline))
         report.add("rss_loaded_mib", mib(loaded))
         report.add("rss_peak_mib", mib(peak))
@@ -107,8 +111,10 @@ enum AttackRun {
 
     // MARK: One address against everyone
 
-    private static func flood(options: BenchOptions, context: TLSContext, server: ServerProbe,
-                              log: @escaping (String) -> Void) throws -> AttackReport {
+    private static func flood(
+        options: BenchOptions, context: TLSContext, server: ServerProbe,
+        log: @escaping (String) -> Void
+    ) throws -> AttackReport {
         var prepared = options
         prepared.users = 1
         prepared.scenario = .poll
@@ -119,7 +125,9 @@ enum AttackRun {
         let closedByServer = Atomic<Int>(0)
         let stop = Atomic<Bool>(false)
         let attackers = 4
-        log("one address keeps opening connections, up to \(options.connections) held (Hello, then a Ping a minute), for \(Int(options.duration)) s")
+        log(
+            "one address keeps opening connections, up to \(options.connections) held (Hello, then a Ping a minute), for \(Int(options.duration)) s"
+        )
         let group = DispatchGroup()
         for _ in 0..<attackers {
             group.enter()
@@ -135,7 +143,8 @@ enum AttackRun {
                         attempts.add(1, ordering: .relaxed)
                         do {
                             let connection = try ServerConnection(host: options.host, port: options.port, context: context, timeout: 10)
-                            _ = try connection.hello(clientName: "attacker", versions: ProtocolConstants.current...ProtocolConstants.current)
+                            _ = try connection.hello(
+                                clientName: "attacker", versions: ProtocolConstants.current...ProtocolConstants.current)
                             held.append(connection)
                             holding.add(1, ordering: .relaxed)
                         } catch {

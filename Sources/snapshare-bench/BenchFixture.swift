@@ -1,8 +1,8 @@
 import Client
 import Foundation
-import Wire
-import TLS
 import Synchronization
+import TLS
+import Wire
 
 /// The users and snaps a scenario needs, made through the normal protocol before the load starts.
 ///
@@ -56,22 +56,25 @@ struct BenchFixture: Sendable {
         var counts = try poster.feedCounts()
         if options.scenario == .list, let have = counts[listFeed], have < options.feedSnaps {
             log("posting \(options.feedSnaps - have) snaps to \(listFeed)")
-            _ = try post(count: options.feedSnaps - have, payload: payload(PostSnap(feed: listFeed, image: tiny)),
-                         token: fixture.posterToken, options: options, context: context, workers: 2)
+            _ = try post(
+                count: options.feedSnaps - have, payload: payload(PostSnap(feed: listFeed, image: tiny)),
+                token: fixture.posterToken, options: options, context: context, workers: 2)
         }
         counts = try poster.feedCounts()
         let stored = counts.values.reduce(0, +)
         if options.storedSnaps > stored {
             log("posting \(options.storedSnaps - stored) filler snaps to \(postFeed)")
-            _ = try post(count: options.storedSnaps - stored, payload: fixture.tinyPostPayload,
-                         token: fixture.posterToken, options: options, context: context, workers: 4)
+            _ = try post(
+                count: options.storedSnaps - stored, payload: fixture.tinyPostPayload,
+                token: fixture.posterToken, options: options, context: context, workers: 4)
             counts = try poster.feedCounts()
         }
         if options.scenario == .view || options.scenario == .mixed {
             let count = options.viewSnaps + (options.scenario == .view ? raceSnapCount : 0)
             log("posting \(count) snaps of \(image.count) bytes to open")
-            let ids = try post(count: count, payload: payload(PostSnap(feed: viewFeed, image: image)),
-                               token: fixture.posterToken, options: options, context: context, workers: 2)
+            let ids = try post(
+                count: count, payload: payload(PostSnap(feed: viewFeed, image: image)),
+                token: fixture.posterToken, options: options, context: context, workers: 2)
             fixture.viewSnapIDs = Array(ids.prefix(options.viewSnaps))
             fixture.raceSnapIDs = Array(ids.dropFirst(options.viewSnaps))
             counts = try poster.feedCounts()
@@ -130,8 +133,10 @@ struct BenchFixture: Sendable {
 
     /// Posts `count` snaps with `payload` as the user of `token`, pipelined over `workers`
     /// connections; returns the new snap ids in posting order per connection.
-    static func post(count: Int, payload: [UInt8], token: String, options: BenchOptions, context: TLSContext,
-                     workers: Int) throws -> [UInt64] {
+    static func post(
+        count: Int, payload: [UInt8], token: String, options: BenchOptions, context: TLSContext,
+        workers: Int
+    ) throws -> [UInt64] {
         let results = Mutex<[[UInt64]]>(Array(repeating: [], count: workers))
         let failure = Mutex<String?>(nil)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in

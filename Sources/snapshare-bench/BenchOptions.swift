@@ -1,6 +1,6 @@
-import Wire
 import CommandLineParsing
 import Release
+import Wire
 
 /// What one `snapshare-bench` run was asked to do, parsed from its command line.
 struct BenchOptions: Sendable {
@@ -67,10 +67,12 @@ struct BenchOptions: Sendable {
             Exit status 3 means a correctness failure (a snap was shown twice to one user).
             """,
         options: [
-            OptionSpec("--server", valueName: "HOST:PORT", help: "server address (default 127.0.0.1:7443)",
-                       environmentVariable: "SNAPSHARE_SERVER"),
-            OptionSpec("--ca", valueName: "FILE", help: "CA certificate that signed the server's (required)",
-                       environmentVariable: "SNAPSHARE_CA"),
+            OptionSpec(
+                "--server", valueName: "HOST:PORT", help: "server address (default 127.0.0.1:7443)",
+                environmentVariable: "SNAPSHARE_SERVER"),
+            OptionSpec(
+                "--ca", valueName: "FILE", help: "CA certificate that signed the server's (required)",
+                environmentVariable: "SNAPSHARE_CA"),
             OptionSpec("--scenario", valueName: "NAME", help: "poll, list, post, view, photo, handshake, idle or mixed (default poll)"),
             OptionSpec("--connections", valueName: "C", help: "connections (default 50)"),
             OptionSpec("--duration", valueName: "SECONDS", help: "measured seconds (default 10)"),
@@ -78,14 +80,19 @@ struct BenchOptions: Sendable {
             OptionSpec("--warmup", valueName: "SECONDS", help: "unmeasured load first (default 1)"),
             OptionSpec("--users", valueName: "U", help: "distinct users (default 50)"),
             OptionSpec("--depth", valueName: "K", help: "requests in flight per connection (default 1)"),
-            OptionSpec("--pid", valueName: "PID", help: "server process, for CPU time and RSS from /proc (repeat for several instances)",
-                       isRepeatable: true),
-            OptionSpec("--watch-delay", valueName: "HOST:PORT", help: "instead of a scenario: post on --server, Poll on this other instance, time each change's arrival"),
+            OptionSpec(
+                "--pid", valueName: "PID", help: "server process, for CPU time and RSS from /proc (repeat for several instances)",
+                isRepeatable: true),
+            OptionSpec(
+                "--watch-delay", valueName: "HOST:PORT",
+                help: "instead of a scenario: post on --server, Poll on this other instance, time each change's arrival"),
             OptionSpec("--samples", valueName: "N", help: "posts timed by --watch-delay (default 200)"),
-            OptionSpec("--database-pid", valueName: "PID", help: "database process measured apart, e.g. PostgreSQL's (repeatable)",
-                       isRepeatable: true),
-            OptionSpec("--class-code", valueName: "CODE", help: "class code for registering bench users",
-                       environmentVariable: "SNAPSHARE_CLASS_CODE"),
+            OptionSpec(
+                "--database-pid", valueName: "PID", help: "database process measured apart, e.g. PostgreSQL's (repeatable)",
+                isRepeatable: true),
+            OptionSpec(
+                "--class-code", valueName: "CODE", help: "class code for registering bench users",
+                environmentVariable: "SNAPSHARE_CLASS_CODE"),
             OptionSpec("--feed-snaps", valueName: "N", help: "snaps in the listed feed for list (default 1000)"),
             OptionSpec("--stored-snaps", valueName: "N", help: "post small filler snaps until the server holds N (default 0)"),
             OptionSpec("--view-snaps", valueName: "N", help: "fresh snaps posted for view and mixed (default 1000)"),
@@ -94,19 +101,31 @@ struct BenchOptions: Sendable {
             OptionSpec("--session-cache", valueName: "FILE", help: "keep the bench users' sessions here between runs (no logins)"),
             OptionSpec("--label", valueName: "NAME", help: "name of this run in the JSON"),
             OptionSpec("--summarize", valueName: "DIR", help: "print Markdown tables for the *.json results in DIR, run nothing"),
-            OptionSpec("--write-photos", valueName: "DIR", help: "write 21 photos of --image-bytes and index.csv for the server's --photos dir:DIR, run nothing"),
-            OptionSpec("--sixel-output", valueName: "DIR",
-                       help: "with --sixel: keep each picture (PPM) and each encoder's escapes in DIR, to measure their error"),
-            OptionSpec("--attack", valueName: "NAME", help: "instead of a scenario: hog-list, hog-open or flood (see scripts/attack.sh; needs --pid)"),
+            OptionSpec(
+                "--write-photos", valueName: "DIR",
+                help: "write 21 photos of --image-bytes and index.csv for the server's --photos dir:DIR, run nothing"),
+            OptionSpec(
+                "--sixel-output", valueName: "DIR",
+                help: "with --sixel: keep each picture (PPM) and each encoder's escapes in DIR, to measure their error"),
+            OptionSpec(
+                "--attack", valueName: "NAME",
+                help: "instead of a scenario: hog-list, hog-open or flood (see scripts/attack.sh; needs --pid)"),
         ],
-        flags: [FlagSpec("--json", help: "print one JSON object instead of text"),
-                FlagSpec("--sixel", help: "instead of a scenario: time a full-screen sixel picture with each encoder, no server needed"),
-                FlagSpec("--soak", help: "instead of a scenario: a class of --users students, each on one connection polling once a second, posting, opening and coming back, for --duration seconds after --warmup counts as warm-up (scripts/soak.sh)")],
+        flags: [
+            FlagSpec("--json", help: "print one JSON object instead of text"),
+            FlagSpec("--sixel", help: "instead of a scenario: time a full-screen sixel picture with each encoder, no server needed"),
+            FlagSpec(
+                "--soak",
+                help:
+                    "instead of a scenario: a class of --users students, each on one connection polling once a second, posting, opening and coming back, for --duration seconds after --warmup counts as warm-up (scripts/soak.sh)"
+            ),
+        ],
         exitCodes: [
             ExitCodeSpec(0, "the run completed"),
             ExitCodeSpec(1, "the run could not be set up or the server failed"),
             ExitCodeSpec(2, "usage error"),
-            ExitCodeSpec(3, "correctness failure: a snap was opened successfully twice by one user (--soak: anything that must hold did not)"),
+            ExitCodeSpec(
+                3, "correctness failure: a snap was opened successfully twice by one user (--soak: anything that must hold did not)"),
         ])
 
     /// Parses the arguments; `.help` carries text to print.

@@ -44,14 +44,16 @@ struct BenchReport {
     /// marginal cost is read where that pool is used up.
     var rssPerIdleConnection: Double? {
         guard idleMarks.count == 3, let half = idleMarks[1].server, let full = idleMarks[2].server,
-              idleMarks[2].connections > idleMarks[1].connections else { return nil }
+            idleMarks[2].connections > idleMarks[1].connections
+        else { return nil }
         return Double(full.rssKB - half.rssKB) / Double(idleMarks[2].connections - idleMarks[1].connections)
     }
 
     /// The server's RSS growth per idle connection from the probe-only baseline to all of them.
     var rssPerIdleConnectionAverage: Double? {
         guard idleMarks.count == 3, let base = idleMarks[0].server, let full = idleMarks[2].server,
-              idleMarks[2].connections > 0 else { return nil }
+            idleMarks[2].connections > 0
+        else { return nil }
         return Double(full.rssKB - base.rssKB) / Double(idleMarks[2].connections)
     }
 
@@ -85,8 +87,10 @@ struct BenchReport {
         var kinds: [String: Any] = [:]
         for kind in OperationKind.allCases {
             guard let summary = statistics.latencies[kind.rawValue].summary() else { continue }
-            kinds[kind.name] = ["operations": summary.count, "p50_ms": round3(summary.p50), "p99_ms": round3(summary.p99),
-                                "max_ms": round3(summary.max)]
+            kinds[kind.name] = [
+                "operations": summary.count, "p50_ms": round3(summary.p50), "p99_ms": round3(summary.p99),
+                "max_ms": round3(summary.max),
+            ]
         }
         object["by_kind"] = kinds
         if let unavailable { object["note"] = unavailable }
@@ -123,7 +127,9 @@ struct BenchReport {
     var text: String {
         if let unavailable { return "scenario \(options.scenario.rawValue): \(unavailable)" }
         var lines: [String] = []
-        let shape = options.scenario == .handshake ? "\(options.connections) concurrent" : "\(options.connections) connections, depth \(options.depth)"
+        let shape =
+            options.scenario == .handshake
+            ? "\(options.connections) concurrent" : "\(options.connections) connections, depth \(options.depth)"
         lines.append("scenario \(options.scenario.rawValue): \(shape), \(options.users) users")
         lines.append(String(format: "  %d operations in %.2f s: %.0f ops/s", operations, seconds, opsPerSecond))
         if let all = statistics.allLatencies.summary() {
@@ -139,7 +145,9 @@ struct BenchReport {
         lines.append("  errors: \(statistics.errorCount)" + (errors.isEmpty ? "" : " (\(errors))"))
         if options.scenario == .view || options.scenario == .mixed {
             let verdict = statistics.doubleViews == 0 ? "ok" : "CORRECTNESS FAILURE"
-            lines.append("  double views: \(statistics.doubleViews) of \(statistics.doubleViewChecks) deliberate second opens and the load: \(verdict)")
+            lines.append(
+                "  double views: \(statistics.doubleViews) of \(statistics.doubleViewChecks) deliberate second opens and the load: \(verdict)"
+            )
         }
         lines.append(String(format: "  client CPU: %.1f µs/op", operations > 0 ? clientCPUMicroseconds / Double(operations) : 0))
         if options.serverPID != nil {
@@ -152,8 +160,10 @@ struct BenchReport {
                 lines.append("  server RSS with \(mark.connections) idle connections: \(mark.server?.rssKB ?? 0) KiB")
             }
             if let perConnection = rssPerIdleConnection {
-                lines.append(String(format: "  server RSS per idle connection: %.1f KiB (second half), %.1f KiB (average)",
-                                    perConnection, rssPerIdleConnectionAverage ?? 0))
+                lines.append(
+                    String(
+                        format: "  server RSS per idle connection: %.1f KiB (second half), %.1f KiB (average)",
+                        perConnection, rssPerIdleConnectionAverage ?? 0))
             }
         }
         lines += notes.map { "  note: \($0)" }

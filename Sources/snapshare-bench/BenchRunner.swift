@@ -40,13 +40,15 @@ enum BenchRunner {
         report.clientCPUMicroseconds = load.clientCPUAtEnd - load.clientCPUAtStart
         report.idleMarks = load.idleMarks
         if options.scenario == .view && load.opened.count < options.users * fixture.viewSnapIDs.count
-            && report.operations < (options.operations ?? Int.max) && report.seconds < options.duration * 0.99 {
+            && report.operations < (options.operations ?? Int.max) && report.seconds < options.duration * 0.99
+        {
             report.notes.append("ran out of fresh snaps to open; raise --view-snaps")
         }
         if options.scenario == .view {
             log("checking that no snap opens twice")
-            let check = try ViewOnceCheck.run(options: options, context: context, fixture: fixture,
-                                              openedPairs: load.openedPairs)
+            let check = try ViewOnceCheck.run(
+                options: options, context: context, fixture: fixture,
+                openedPairs: load.openedPairs)
             report.statistics.doubleViewChecks += check.checks
             report.statistics.doubleViews += check.doubleViews
             for (name, count) in check.errors { report.statistics.errors[name, default: 0] += count }

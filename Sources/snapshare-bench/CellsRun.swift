@@ -54,9 +54,11 @@ enum CellsRun {
                 func median(_ values: [UInt64]) -> Double { Double(values.sorted()[values.count / 2]) / 1e6 }
                 let reference = median(times[0])
                 for (slot, encoder) in Encoder.allCases.enumerated() {
-                    rows.append(SixelRun.Row(picture: label, encoder: encoder.name, quantizeMilliseconds: nil,
-                                             encodeMilliseconds: median(times[slot]), totalMilliseconds: median(times[slot]),
-                                             bytes: sizes[slot], ratio: median(times[slot]) / reference))
+                    rows.append(
+                        SixelRun.Row(
+                            picture: label, encoder: encoder.name, quantizeMilliseconds: nil,
+                            encodeMilliseconds: median(times[slot]), totalMilliseconds: median(times[slot]),
+                            bytes: sizes[slot], ratio: median(times[slot]) / reference))
                 }
             }
         }

@@ -21,9 +21,10 @@ struct LatencyRecorder {
             return Double(sorted[min(max(rank, 1), sorted.count) - 1]) / 1_000_000
         }
         let total = sorted.reduce(0.0) { $0 + Double($1) }
-        return LatencySummary(count: sorted.count, mean: total / Double(sorted.count) / 1_000_000,
-                              p50: percentile(0.50), p90: percentile(0.90), p99: percentile(0.99),
-                              max: Double(sorted[sorted.count - 1]) / 1_000_000)
+        return LatencySummary(
+            count: sorted.count, mean: total / Double(sorted.count) / 1_000_000,
+            p50: percentile(0.50), p90: percentile(0.90), p99: percentile(0.99),
+            max: Double(sorted[sorted.count - 1]) / 1_000_000)
     }
 }
 

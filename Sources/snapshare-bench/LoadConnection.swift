@@ -1,6 +1,6 @@
-import Wire
-import TLS
 import Posix
+import TLS
+import Wire
 
 /// A request the bench sent and is waiting for.
 struct PendingRequest {
@@ -54,8 +54,10 @@ final class LoadConnection {
 
     /// Connects (blocking, which is immediate on loopback), starts the TLS handshake and registers
     /// with `loop`. `resumeToken` nil stops after Welcome.
-    init(slot: Int, user: Int, role: ConnectionRole, host: String, port: Int, context: TLSContext,
-         resumeToken: String?, loop: LoadLoop, delegate: any LoadConnectionDelegate) throws {
+    init(
+        slot: Int, user: Int, role: ConnectionRole, host: String, port: Int, context: TLSContext,
+        resumeToken: String?, loop: LoadLoop, delegate: any LoadConnectionDelegate
+    ) throws {
         self.slot = slot
         self.user = user
         self.role = role
@@ -66,8 +68,9 @@ final class LoadConnection {
         let fd = try Socket.connect(host: host, port: port, timeout: 10)
         do {
             try Socket.setNonBlocking(fd)
-            tls = try TLSConnection(fd: fd, context: context, role: .client(serverName: host), scratch: loop.scratch,
-                                    registry: loop)
+            tls = try TLSConnection(
+                fd: fd, context: context, role: .client(serverName: host), scratch: loop.scratch,
+                registry: loop)
         } catch {
             Syscall.close(fd)
             throw error
@@ -157,8 +160,9 @@ final class LoadConnection {
             guard try tls.advanceHandshake() else { return }
             phase = .awaitingWelcome
             // Only today's version: every reply is read in today's layouts.
-            _ = send(Hello(minVersion: ProtocolConstants.current, maxVersion: ProtocolConstants.current, clientName: "snapshare-bench"),
-                     kind: .handshake, now: now)
+            _ = send(
+                Hello(minVersion: ProtocolConstants.current, maxVersion: ProtocolConstants.current, clientName: "snapshare-bench"),
+                kind: .handshake, now: now)
             flush()
         } catch {
             // OpenSSL has already sent its alert through the socket.

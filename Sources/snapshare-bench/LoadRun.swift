@@ -1,7 +1,7 @@
-import Wire
 import Crypto
-import TLS
 import Posix
+import TLS
+import Wire
 
 /// Runs one scenario's load on a `LoadLoop`: opens the connections, warms up, measures for
 /// `--duration` seconds (or `--operations` replies), drains, and reports.
@@ -68,8 +68,10 @@ final class LoadRun: LoadConnectionDelegate {
     /// The idle scenario's memory marks: probe only, half the idle connections, all of them.
     private(set) var idleMarks: [IdleMark] = []
 
-    init(options: BenchOptions, fixture: BenchFixture, context: TLSContext, loop: LoadLoop,
-         server: ServerProbe?, database: ServerProbe? = nil, log: @escaping (String) -> Void) {
+    init(
+        options: BenchOptions, fixture: BenchFixture, context: TLSContext, loop: LoadLoop,
+        server: ServerProbe?, database: ServerProbe? = nil, log: @escaping (String) -> Void
+    ) {
         self.options = options
         self.fixture = fixture
         self.context = context
@@ -210,8 +212,9 @@ final class LoadRun: LoadConnectionDelegate {
         let (user, role) = plan[slot]
         let token = options.scenario.needsLogin ? (role == .trickle ? fixture.posterToken : fixture.tokens[user]) : nil
         do {
-            live[slot] = try LoadConnection(slot: slot, user: user, role: role, host: options.host, port: options.port,
-                                            context: context, resumeToken: token, loop: loop, delegate: self)
+            live[slot] = try LoadConnection(
+                slot: slot, user: user, role: role, host: options.host, port: options.port,
+                context: context, resumeToken: token, loop: loop, delegate: self)
             opening += 1
         } catch {
             statistics.countError("CONNECT_FAILED")
@@ -244,7 +247,8 @@ final class LoadRun: LoadConnectionDelegate {
         }
         if live[connection.slot] === connection { live[connection.slot] = nil }
         if options.scenario == .handshake, stage == .warmup || stage == .measuring, statistics.operations == 0,
-           statistics.errorCount > 10_000 {
+            statistics.errorCount > 10_000
+        {
             stage = .done
         }
     }

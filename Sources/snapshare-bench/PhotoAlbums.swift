@@ -1,9 +1,9 @@
 import Client
 import Foundation
-import Wire
-import TLS
 import Posix
 import Synchronization
+import TLS
+import Wire
 
 /// The album photos the `photo` scenario fetches: one pin per bench user at a fixed place, its
 /// album downloaded by the server from whatever photo source it runs with. Photos are private,
@@ -76,7 +76,8 @@ enum PhotoAlbums {
     /// The typed reply, or `Unavailable` when the server does not know the request at all.
     private static func expect<M: WireMessage>(_ frame: Frame) throws -> M {
         if frame.type == MessageType.error.rawValue, let error = try? frame.decode(ErrorMessage.self),
-           [.unknownMessageType, .unexpectedMessage, .internalError].contains(error.code) {
+            [.unknownMessageType, .unexpectedMessage, .internalError].contains(error.code)
+        {
             throw Unavailable(description: "not available: the server answers \(error.code.name) to the album requests")
         }
         return try ServerConnection.expect(frame)
@@ -93,7 +94,8 @@ enum PhotoAlbums {
             let image = try BenchImage.noisePNG(approximately: bytes, seed: UInt64(number + 1))
             try write(image, to: folder + "/" + name)
             // A few metres apart, all well inside the smallest search radius.
-            index += "\(name)," + String(format: "%.6f,%.6f", latitude + Double(number) * 0.00001, longitude)
+            index +=
+                "\(name)," + String(format: "%.6f,%.6f", latitude + Double(number) * 0.00001, longitude)
                 + ",Bench photo \(number),bench noise\n"
         }
         try write(Array(index.utf8), to: folder + "/index.csv")

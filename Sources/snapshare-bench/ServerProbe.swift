@@ -41,9 +41,10 @@ struct ServerProbe: Sendable {
         // After the name: state is field 3, so utime (14) and stime (15) sit at offsets 11 and 12.
         guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
         let ticksPerSecond = Double(ThisProcess.clockTicksPerSecond)
-        return ProcessSample(cpuMicroseconds: (user + system) / ticksPerSecond * 1_000_000,
-                             rssKB: Self.kilobytes("VmRSS:", in: status) ?? 0,
-                             peakRSSKB: Self.kilobytes("VmHWM:", in: status) ?? 0)
+        return ProcessSample(
+            cpuMicroseconds: (user + system) / ticksPerSecond * 1_000_000,
+            rssKB: Self.kilobytes("VmRSS:", in: status) ?? 0,
+            peakRSSKB: Self.kilobytes("VmHWM:", in: status) ?? 0)
     }
 
     private static func read(_ path: String) -> String? {

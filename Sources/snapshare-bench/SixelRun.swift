@@ -34,23 +34,31 @@ enum SixelRun {
         var rows: [Row]
 
         var text: String {
-            var lines = ["pictures, \(SixelRun.width)x\(SixelRun.height) (cells: 80x24 and 200x60), medians of \(SixelRun.rounds) rounds",
-                         "| picture | encoder | quantize ms | encode ms | total ms | bytes | time vs ours |",
-                         "|---|---|---:|---:|---:|---:|---:|"]
+            var lines = [
+                "pictures, \(SixelRun.width)x\(SixelRun.height) (cells: 80x24 and 200x60), medians of \(SixelRun.rounds) rounds",
+                "| picture | encoder | quantize ms | encode ms | total ms | bytes | time vs ours |",
+                "|---|---|---:|---:|---:|---:|---:|",
+            ]
             for row in rows {
                 let quantize = row.quantizeMilliseconds.map { String(format: "%.1f", $0) } ?? ""
-                lines.append(String(format: "| %@ | %@ | %@ | %.1f | %.1f | %d | %.3f× |", row.picture, row.encoder, quantize,
-                                    row.encodeMilliseconds, row.totalMilliseconds, row.bytes, row.ratio))
+                lines.append(
+                    String(
+                        format: "| %@ | %@ | %@ | %.1f | %.1f | %d | %.3f× |", row.picture, row.encoder, quantize,
+                        row.encodeMilliseconds, row.totalMilliseconds, row.bytes, row.ratio))
             }
             return lines.joined(separator: "\n")
         }
 
         var json: String {
             let items = rows.map { row in
-                String(format: "{\"picture\":\"%@\",\"encoder\":\"%@\",\"quantize_ms\":%.3f,\"encode_ms\":%.3f,\"total_ms\":%.3f,\"bytes\":%d,\"ratio\":%.4f}",
-                       row.picture, row.encoder, row.quantizeMilliseconds ?? 0, row.encodeMilliseconds, row.totalMilliseconds, row.bytes, row.ratio)
+                String(
+                    format:
+                        "{\"picture\":\"%@\",\"encoder\":\"%@\",\"quantize_ms\":%.3f,\"encode_ms\":%.3f,\"total_ms\":%.3f,\"bytes\":%d,\"ratio\":%.4f}",
+                    row.picture, row.encoder, row.quantizeMilliseconds ?? 0, row.encodeMilliseconds, row.totalMilliseconds, row.bytes,
+                    row.ratio)
             }
-            return "{\"scenario\":\"sixel\",\"width\":\(SixelRun.width),\"height\":\(SixelRun.height),\"rounds\":\(SixelRun.rounds),\"rows\":[\(items.joined(separator: ","))]}"
+            return
+                "{\"scenario\":\"sixel\",\"width\":\(SixelRun.width),\"height\":\(SixelRun.height),\"rounds\":\(SixelRun.rounds),\"rows\":[\(items.joined(separator: ","))]}"
         }
     }
 
@@ -78,14 +86,18 @@ enum SixelRun {
             case .palette256, .palette16, .undithered256:
                 let indexed = image.quantized(colors: self == .palette16 ? 16 : 256, dither: self != .undithered256)
                 let quantized = MonotonicClock.nanoseconds()
-                let bytes = PictureEscapes.sixel(width: indexed.width, height: indexed.height,
-                                                 palette: indexed.palette.map { ($0.red, $0.green, $0.blue) },
-                                                 indices: indexed.indices, column: 0, row: 0)
+                let bytes = PictureEscapes.sixel(
+                    width: indexed.width, height: indexed.height,
+                    palette: indexed.palette.map { ($0.red, $0.green, $0.blue) },
+                    indices: indexed.indices, column: 0, row: 0)
                 return (bytes, quantized - start, MonotonicClock.nanoseconds() - quantized)
             case .kittyPNG, .itermPNG:
                 let png = (try? ImageCodec.encodePNG(image)) ?? []
-                let columns = image.width / 10, rows = image.height / 20
-                let bytes = self == .kittyPNG ? PictureEscapes.kitty(png: png, column: 0, row: 0, columns: columns, rows: rows)
+                let columns = image.width / 10
+                let rows = image.height / 20
+                let bytes =
+                    self == .kittyPNG
+                    ? PictureEscapes.kitty(png: png, column: 0, row: 0, columns: columns, rows: rows)
                     : PictureEscapes.iterm(file: png, column: 0, row: 0, columns: columns, rows: rows)
                 return (bytes, nil, MonotonicClock.nanoseconds() - start)
             }
@@ -129,11 +141,13 @@ enum SixelRun {
             let reference = median(times[0].map { ($0.quantize ?? 0) + $0.encode })
             for (slot, encoder) in Encoder.allCases.enumerated() {
                 let total = median(times[slot].map { ($0.quantize ?? 0) + $0.encode })
-                rows.append(Row(picture: name, encoder: encoder.name,
-                                quantizeMilliseconds: times[slot].first?.quantize == nil
-                                    ? nil : median(times[slot].map { $0.quantize ?? 0 }),
-                                encodeMilliseconds: median(times[slot].map(\.encode)), totalMilliseconds: total,
-                                bytes: sizes[slot], ratio: total / reference))
+                rows.append(
+                    Row(
+                        picture: name, encoder: encoder.name,
+                        quantizeMilliseconds: times[slot].first?.quantize == nil
+                            ? nil : median(times[slot].map { $0.quantize ?? 0 }),
+                        encodeMilliseconds: median(times[slot].map(\.encode)), totalMilliseconds: total,
+                        bytes: sizes[slot], ratio: total / reference))
             }
         }
         rows += try CellsRun.run(pictures: pictures, rounds: rounds, output: output, log: log)
@@ -142,11 +156,15 @@ enum SixelRun {
 
     /// The client's ten samples, decoded, in order.
     static func samplePictures() throws -> [RGBImage] {
-        guard let folder = Installation.resources(part: "client", bundle: "Snapshare_Client", marker: "world-110m.geojson")?
-            .appendingPathComponent("Samples"),
+        guard
+            let folder = Installation.resources(part: "client", bundle: "Snapshare_Client", marker: "world-110m.geojson")?
+                .appendingPathComponent("Samples"),
             let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path).filter({ $0.hasSuffix(".png") }).sorted(),
-            files.count == 10 else {
-            throw BenchError("the client's sample pictures are missing (looked in \(Installation.candidates(part: "client", bundle: "Snapshare_Client").map(\.path)))")
+            files.count == 10
+        else {
+            throw BenchError(
+                "the client's sample pictures are missing (looked in \(Installation.candidates(part: "client", bundle: "Snapshare_Client").map(\.path)))"
+            )
         }
         return try files.map { file in
             guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(file).path) else {
@@ -159,7 +177,8 @@ enum SixelRun {
     /// `tiles` (all one size) side by side, in turn, filling `width` x `height`.
     static func mosaic(_ tiles: [RGBImage]) -> RGBImage {
         var image = RGBImage(width: width, height: height, color: .black)
-        let tileWidth = tiles[0].width, tileHeight = tiles[0].height
+        let tileWidth = tiles[0].width
+        let tileHeight = tiles[0].height
         for y in 0..<height {
             for x in 0..<width {
                 let tile = tiles[(y / tileHeight * (width / tileWidth) + x / tileWidth) % tiles.count]

@@ -61,10 +61,14 @@ struct SoakReport {
         for (kind, name) in Self.kinds {
             guard let summary = statistics.latencies[kind.rawValue].summary() else { continue }
             let rate = seconds > 0 ? Double(summary.count) / seconds : 0
-            lines.append(String(format: "| %@ | %d | %.1f | %.2f | %.2f | %.1f |", name, summary.count, rate,
-                                summary.p50, summary.p99, summary.max))
+            lines.append(
+                String(
+                    format: "| %@ | %d | %.1f | %.2f | %.2f | %.1f |", name, summary.count, rate,
+                    summary.p50, summary.p99, summary.max))
         }
-        let errors = statistics.errors.isEmpty ? "0"
+        let errors =
+            statistics.errors.isEmpty
+            ? "0"
             : statistics.errors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         lines += [
             "",
@@ -75,8 +79,10 @@ struct SoakReport {
             "| students leaving and coming back | \(reconnections) |",
         ]
         if let memory, let growth = memoryGrowth {
-            lines.append(String(format: "| server RSS after warm-up → highest → end | %.1f → %.1f → %.1f MiB (%+.1f%%) |",
-                                Double(memory.warm) / 1024, Double(memory.highest) / 1024, Double(memory.last) / 1024, growth * 100))
+            lines.append(
+                String(
+                    format: "| server RSS after warm-up → highest → end | %.1f → %.1f → %.1f MiB (%+.1f%%) |",
+                    Double(memory.warm) / 1024, Double(memory.highest) / 1024, Double(memory.last) / 1024, growth * 100))
         }
         lines.append(String(format: "| load generator CPU | %.0f s of %.0f s |", clientCPUSeconds, seconds))
         return lines.joined(separator: "\n")

@@ -1,8 +1,8 @@
-import Foundation
-import Wire
 import Crypto
-import TLS
+import Foundation
 import Posix
+import TLS
+import Wire
 
 /// A class for a while (`--soak`, driven by scripts/soak.sh): each of `--users` students holds
 /// one connection, as the app does, and polls once a second; now and then a student posts to one
@@ -81,8 +81,10 @@ final class SoakRun: LoadConnectionDelegate {
     private(set) var memory: [MemorySample] = []
     private(set) var clientCPUMicroseconds = 0.0
 
-    init(options: BenchOptions, fixture: BenchFixture, context: TLSContext, loop: LoadLoop, server: ServerProbe?,
-         pace: Pace = Pace(), log: @escaping (String) -> Void) throws {
+    init(
+        options: BenchOptions, fixture: BenchFixture, context: TLSContext, loop: LoadLoop, server: ServerProbe?,
+        pace: Pace = Pace(), log: @escaping (String) -> Void
+    ) throws {
         self.options = options
         self.fixture = fixture
         self.context = context

@@ -1,6 +1,6 @@
 import Client
-import Wire
 import TLS
+import Wire
 
 /// After the `view` load, tries on purpose to see snaps twice, and counts every success.
 ///
@@ -21,16 +21,20 @@ enum ViewOnceCheck {
     static let recheckSample = 200
     static let racingUsers = 2
 
-    static func run(options: BenchOptions, context: TLSContext, fixture: BenchFixture,
-                    openedPairs: [(user: Int, snapID: UInt64)]) throws -> Outcome {
+    static func run(
+        options: BenchOptions, context: TLSContext, fixture: BenchFixture,
+        openedPairs: [(user: Int, snapID: UInt64)]
+    ) throws -> Outcome {
         var outcome = Outcome()
         try recheck(options: options, context: context, fixture: fixture, openedPairs: openedPairs, into: &outcome)
         try race(options: options, context: context, fixture: fixture, into: &outcome)
         return outcome
     }
 
-    private static func recheck(options: BenchOptions, context: TLSContext, fixture: BenchFixture,
-                                openedPairs: [(user: Int, snapID: UInt64)], into outcome: inout Outcome) throws {
+    private static func recheck(
+        options: BenchOptions, context: TLSContext, fixture: BenchFixture,
+        openedPairs: [(user: Int, snapID: UInt64)], into outcome: inout Outcome
+    ) throws {
         guard !openedPairs.isEmpty else { return }
         let step = max(1, openedPairs.count / recheckSample)
         var byUser: [Int: [UInt64]] = [:]
@@ -56,13 +60,18 @@ enum ViewOnceCheck {
         }
     }
 
-    private static func race(options: BenchOptions, context: TLSContext, fixture: BenchFixture,
-                             into outcome: inout Outcome) throws {
+    private static func race(
+        options: BenchOptions, context: TLSContext, fixture: BenchFixture,
+        into outcome: inout Outcome
+    ) throws {
         guard !fixture.raceSnapIDs.isEmpty else { return }
         for user in 0..<min(racingUsers, fixture.tokens.count) {
             let first = try FixtureConnection(options: options, context: context, token: fixture.tokens[user])
             let second = try FixtureConnection(options: options, context: context, token: fixture.tokens[user])
-            defer { first.close(); second.close() }
+            defer {
+                first.close()
+                second.close()
+            }
             let replies = try openAll(fixture.raceSnapIDs, on: [first, second])
             // replies holds the first connection's answers, then the second's, in snap order.
             let count = fixture.raceSnapIDs.count

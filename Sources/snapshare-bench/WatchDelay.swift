@@ -13,8 +13,9 @@ enum WatchDelay {
         var json: String {
             let sorted = delaysMilliseconds.sorted()
             func quantile(_ q: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * q))] }
-            return String(format: "{\"scenario\":\"watch-delay\",\"samples\":%d,\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"max_ms\":%.3f}",
-                          sorted.count, quantile(0.5), quantile(0.99), sorted.last ?? 0)
+            return String(
+                format: "{\"scenario\":\"watch-delay\",\"samples\":%d,\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"max_ms\":%.3f}",
+                sorted.count, quantile(0.5), quantile(0.99), sorted.last ?? 0)
         }
     }
 
@@ -23,7 +24,9 @@ enum WatchDelay {
         defer { FileSystem.removeTree(home) }
         func session(_ host: String, _ port: Int, _ name: String) throws -> SnapshareSession {
             let state = ClientState(directory: home + "/" + name)
-            let session = try SnapshareSession(settings: ConnectionSettings(host: host, port: port, caFile: options.caFile), state: state) { _ in }
+            let session = try SnapshareSession(settings: ConnectionSettings(host: host, port: port, caFile: options.caFile), state: state) {
+                _ in
+            }
             _ = try session.register(username: name, password: "watch delay password", classCode: options.classCode)
             return session
         }
@@ -46,7 +49,8 @@ enum WatchDelay {
                     break
                 }
                 guard DispatchTime.now().uptimeNanoseconds < deadline else {
-                    throw BenchError("a post on \(options.host):\(options.port) did not reach a Poll on \(other.host):\(other.port) within 10 s")
+                    throw BenchError(
+                        "a post on \(options.host):\(options.port) did not reach a Poll on \(other.host):\(other.port) within 10 s")
                 }
             }
         }

@@ -1,15 +1,20 @@
-import Wire
 import Testing
+import Wire
+
 @testable import Client
 
 @Suite struct AlbumPresenterTests {
-    private func photo(_ id: UInt64, _ position: UInt32, _ state: PhotoState, title: String = "Lake", place: String = "near Ann Arbor") -> PhotoInfo {
-        PhotoInfo(id: id, pinID: 3, position: position, state: state, title: title, tags: "lake sunset", place: place,
-                  latitude: 42.28, longitude: -83.74, width: 640, height: 480, byteCount: 1234)
+    private func photo(_ id: UInt64, _ position: UInt32, _ state: PhotoState, title: String = "Lake", place: String = "near Ann Arbor")
+        -> PhotoInfo
+    {
+        PhotoInfo(
+            id: id, pinID: 3, position: position, state: state, title: title, tags: "lake sunset", place: place,
+            latitude: 42.28, longitude: -83.74, width: 640, height: 480, byteCount: 1234)
     }
 
     @Test func albumJSONHasTheDocumentedKeys() {
-        let album = Album(pinID: 3, state: .downloading, expected: 4, done: 1, error: "", photos: [photo(10, 0, .ready), photo(11, 1, .pending)])
+        let album = Album(
+            pinID: 3, state: .downloading, expected: 4, done: 1, error: "", photos: [photo(10, 0, .ready), photo(11, 1, .pending)])
         let json = AlbumPresenter.json(album)
         if case .object(let members) = json {
             #expect(members.map(\.key) == ["pin_id", "state", "expected", "done", "error", "photos"])
@@ -43,7 +48,8 @@ import Testing
     }
 
     @Test func thereIsOnePlaceholderPerExpectedPhotoWhileDownloading() {
-        let album = Album(pinID: 3, state: .downloading, expected: 5, done: 1, error: "", photos: [photo(10, 0, .ready), photo(11, 1, .failed)])
+        let album = Album(
+            pinID: 3, state: .downloading, expected: 5, done: 1, error: "", photos: [photo(10, 0, .ready), photo(11, 1, .failed)])
         #expect(AlbumPresenter.placeholderGrid(album, width: 80) == ["[■][✗][…][…][…]"])
         #expect(AlbumPresenter.placeholderGrid(album, width: 7) == ["[■][✗]", "[…][…]", "[…]"])
         let ready = Album(pinID: 3, state: .ready, expected: 5, done: 2, error: "", photos: [photo(11, 1, .ready), photo(10, 0, .ready)])
@@ -62,8 +68,9 @@ import Testing
     }
 
     @Test func aReadyAlbumListsPhotosInOrderWithTitleAndPlace() {
-        let album = Album(pinID: 3, state: .ready, expected: 2, done: 2, error: "",
-                          photos: [photo(11, 1, .ready, title: "Second"), photo(10, 0, .ready, title: "First")])
+        let album = Album(
+            pinID: 3, state: .ready, expected: 2, done: 2, error: "",
+            photos: [photo(11, 1, .ready, title: "Second"), photo(10, 0, .ready, title: "First")])
         let lines = AlbumPresenter.text(album, width: 80).split(separator: "\n").map(String.init)
         #expect(lines[0] == "Album of pin 3: ready (2 photos)")
         #expect(lines[1] == "[■][■]")
@@ -92,11 +99,14 @@ import Testing
 
     @Test func theTagsColumnShowsEachPhotosOwnTagsAndTheSharedOnesOnce() {
         func tagged(_ id: UInt64, _ tags: String) -> PhotoInfo {
-            PhotoInfo(id: id, pinID: 3, position: UInt32(id), state: .ready, title: "T\(id)", tags: tags, place: "Ann Arbor",
-                      latitude: 42.28, longitude: -83.74, width: 640, height: 480, byteCount: 1234)
+            PhotoInfo(
+                id: id, pinID: 3, position: UInt32(id), state: .ready, title: "T\(id)", tags: tags, place: "Ann Arbor",
+                latitude: 42.28, longitude: -83.74, width: 640, height: 480, byteCount: 1234)
         }
-        let photos = [tagged(1, "annarbor michigan unitedstates lake"), tagged(2, "annarbor michigan unitedstates cat sleepy"),
-                      tagged(3, "michigan annarbor unitedstates rocket")]
+        let photos = [
+            tagged(1, "annarbor michigan unitedstates lake"), tagged(2, "annarbor michigan unitedstates cat sleepy"),
+            tagged(3, "michigan annarbor unitedstates rocket"),
+        ]
         #expect(AlbumPresenter.sharedTags(photos) == ["annarbor", "michigan", "unitedstates"])
         let text = AlbumPresenter.text(Album(pinID: 3, state: .ready, expected: 3, done: 3, error: "", photos: photos), width: 100)
         #expect(text.contains("Every photo is tagged: annarbor michigan unitedstates"))

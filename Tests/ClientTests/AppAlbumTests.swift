@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TerminalUI
 import TestSupport
+import Testing
 import Wire
+
 @testable import Client
 
 /// A pin's album in the app against a real server: removing asks first, and the photos in the
@@ -45,7 +46,10 @@ struct AppAlbumTests {
         // Paris, where the photo source has photos.
         _ = try session.addPin(latitude: 48.85, longitude: 2.35)
         let app = AppScreenTests.app(session, home: home.path)
-        guard let album = Self.openAlbum(app) else { Issue.record("the album found no photos"); return }
+        guard let album = Self.openAlbum(app) else {
+            Issue.record("the album found no photos")
+            return
+        }
         #expect(album.contains(" photos · n New Collection"), "\(album)")
         let pin = try #require(try session.pins().first)
         let count = try session.album(pinID: pin.id).photos.count
@@ -72,7 +76,9 @@ struct AppAlbumTests {
         AppScreenTests.press(app, .character("v"))
         #expect(Self.dialogText(app)?.hasPrefix("Take ") == true && Self.dialogText(app)?.contains("out of My Vacation?") == true)
         AppScreenTests.press(app, .character("y"))
-        #expect(app.status?.text.hasPrefix("Took ") == true && app.status?.text.hasSuffix(" out of My Vacation") == true, "\(app.status?.text ?? "")")
+        #expect(
+            app.status?.text.hasPrefix("Took ") == true && app.status?.text.hasSuffix(" out of My Vacation") == true,
+            "\(app.status?.text ?? "")")
         #expect(try VacationLibrary(state: ClientState(directory: home.path)).open(nil).allPhotos().isEmpty)
         #expect(!AppScreenTests.screen(app).contains("▶ ✓ "))
 

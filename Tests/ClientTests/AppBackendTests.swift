@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Client
 
 @Suite("App backend")
@@ -11,11 +12,12 @@ struct AppBackendTests {
         let release = DispatchSemaphore(value: 0)
         // The backend wakes the app's thread whenever a completion waits for it.
         let woken = DispatchSemaphore(value: 0)
-        let backend = AppBackend(connect: { () throws(ClientError) -> SnapshareSession in
-            connecting.signal()
-            release.wait()
-            throw ClientError(.connection, "unreachable")
-        }, wake: { woken.signal() })
+        let backend = AppBackend(
+            connect: { () throws(ClientError) -> SnapshareSession in
+                connecting.signal()
+                release.wait()
+                throw ClientError(.connection, "unreachable")
+            }, wake: { woken.signal() })
         defer {
             backend.stop()
             release.signal()

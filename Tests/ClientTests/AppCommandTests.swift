@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import Client
 
 /// What `snapshare` runs when its arguments name no command.
@@ -8,7 +9,8 @@ struct AppCommandTests {
     @Test("the app's own options open the app without naming it; the global ones open it on a terminal and the help elsewhere")
     func impliedApp() {
         #expect(AppCommand.implied(by: ["--camera-device", "/dev/video2"], onTerminal: true) == ["app", "--camera-device", "/dev/video2"])
-        #expect(AppCommand.implied(by: ["--server", "h:1", "--camera-device=lavfi:testsrc2", "--pictures", "sixel"], onTerminal: false)
+        #expect(
+            AppCommand.implied(by: ["--server", "h:1", "--camera-device=lavfi:testsrc2", "--pictures", "sixel"], onTerminal: false)
                 == ["app", "--server", "h:1", "--camera-device=lavfi:testsrc2", "--pictures", "sixel"])
         #expect(AppCommand.implied(by: ["--server", "h:1"], onTerminal: true) == ["app", "--server", "h:1"])
         #expect(AppCommand.implied(by: ["--server", "h:1"], onTerminal: false) == ["--server", "h:1", "--help"])

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TerminalUI
 import TestSupport
+import Testing
 import Wire
+
 @testable import Client
 
 /// The app's dialogs against a real server: a dialog owns every key while it is open, keeps a
@@ -43,7 +44,8 @@ struct AppDialogTests {
         #expect(Self.dialog(app) === report && report.refusal?.contains("a report needs a reason") == true)
         #expect(AppScreenTests.screen(app, columns: 80, rows: 24).contains("a report needs a reason"), "said inside the dialog")
         // Every other key, and clicks on the snap's row: into the dialog or nowhere.
-        let row = AppScreenTests.screen(app, columns: 80, rows: 24).split(separator: "\n", omittingEmptySubsequences: false)
+        let row =
+            AppScreenTests.screen(app, columns: 80, rows: 24).split(separator: "\n", omittingEmptySubsequences: false)
             .firstIndex { $0.contains("● unread") } ?? 4
         for key in AppKeyHelpTests.everyKey where ![.enter, .escape, .control("c"), .control("z")].contains(key) {
             app.handle(.key(key))

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TerminalUI
 import TestSupport
+import Testing
 import Wire
+
 @testable import Client
 
 /// Drawing is pure: a frame is laid out (the one step that may change state), then drawn, and
@@ -26,20 +27,23 @@ struct AppDrawingTests {
             thumbnails = app.protocolThumbnails
             picture = app.protocolPicture.map { ObjectIdentifier($0.picture) }
             status = app.status?.text
-            overlay = switch app.overlay {
-            case nil: "none"
-            case .help?: "help"
-            case .text(let title, _)?: "text: \(title)"
-            case .picture(_, let caption, _)?: "picture: \(caption)"
-            case .dialog(let dialog)?: "dialog: \(dialog.title), \(dialog.field?.text ?? ""), \(dialog.refusal ?? "")"
-            }
+            overlay =
+                switch app.overlay {
+                case nil: "none"
+                case .help?: "help"
+                case .text(let title, _)?: "text: \(title)"
+                case .picture(_, let caption, _)?: "picture: \(caption)"
+                case .dialog(let dialog)?: "dialog: \(dialog.title), \(dialog.field?.text ?? ""), \(dialog.refusal ?? "")"
+                }
             tab = app.tab
         }
     }
 
     /// Lays `app` out at `columns` x `rows` and draws it three times: every draw is the same
     /// frame, and so is a second frame of the same window.
-    static func expectPure(_ app: AppModel, _ name: String, columns: Int = 80, rows: Int = 24, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectPure(
+        _ app: AppModel, _ name: String, columns: Int = 80, rows: Int = 24, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         app.layout(columns: columns, rows: rows)
         let first = Frame(app, app.draw())
         for attempt in 1...2 {
@@ -52,8 +56,9 @@ struct AppDrawingTests {
         #expect(same, "\(name): the next frame differs:\n\(next.rows.joined(separator: "\n"))", sourceLocation: sourceLocation)
     }
 
-    @Test("drawing a frame again draws the same and changes nothing, in every state, in half blocks and with kitty",
-          arguments: AppKeyHelpTests.everyState)
+    @Test(
+        "drawing a frame again draws the same and changes nothing, in every state, in half blocks and with kitty",
+        arguments: AppKeyHelpTests.everyState)
     func drawingIsPure(state: String) throws {
         let home = TemporaryDirectory("app-home")
         let app = try AppKeyHelpTests.reached(state, home: home)
@@ -96,7 +101,10 @@ struct AppDrawingTests {
         // Paris, where the photo source has photos.
         _ = try session.addPin(latitude: 48.85, longitude: 2.35)
         let app = AppScreenTests.app(session, home: home.path)
-        guard AppAlbumTests.openAlbum(app) != nil else { Issue.record("the album found no photos"); return }
+        guard AppAlbumTests.openAlbum(app) != nil else {
+            Issue.record("the album found no photos")
+            return
+        }
         for pictures in [PictureProtocol.kitty, .halfblock] {
             app.pictures = pictures
             // The thumbnails arrive as their requests finish (inline here): drawn once all have.

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TerminalUI
 import TestSupport
+import Testing
 import Wire
+
 @testable import Client
 
 /// The Feeds tab in a small window.
@@ -18,12 +19,16 @@ struct AppFeedsScreenTests {
         let app = AppScreenTests.app(try server.registeredSession("reader"), home: home.path)
         AppScreenTests.press(app, .character("2"))
         var rows = AppStatusLineTests.rows(app)
-        #expect(!rows.joined().contains("↑") && rows.contains { $0.hasSuffix(" more ") && $0.contains("↓ ") }, "\(rows.joined(separator: "\n"))")
+        #expect(
+            !rows.joined().contains("↑") && rows.contains { $0.hasSuffix(" more ") && $0.contains("↓ ") }, "\(rows.joined(separator: "\n"))"
+        )
         AppScreenTests.press(app, .end)
         rows = AppStatusLineTests.rows(app)
         #expect(rows.contains { $0.contains("↑ ") && $0.hasSuffix(" more ") }, "\(rows.joined(separator: "\n"))")
         // Feeds listed after Memes (33 rows with their headings, 20 on screen) are below still.
-        let hidden = rows.compactMap { row in row.range(of: "↓ ").map { row[$0.upperBound...].split(separator: " ").first.flatMap { Int($0) } } }
+        let hidden = rows.compactMap { row in
+            row.range(of: "↓ ").map { row[$0.upperBound...].split(separator: " ").first.flatMap { Int($0) } }
+        }
         #expect(hidden.allSatisfy { ($0 ?? 0) > 0 })
     }
 }

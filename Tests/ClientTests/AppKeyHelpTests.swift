@@ -1,9 +1,10 @@
 import Foundation
 import Imaging
-import Testing
 import TerminalUI
 import TestSupport
+import Testing
 import Wire
+
 @testable import Client
 
 /// The `?` help and the dispatch of every screen come from one table: the help shows each of its
@@ -13,17 +14,22 @@ struct AppKeyHelpTests {
     /// An app without a server, on the Post tab when `signedIn`, else on the login form;
     /// `woken` is signalled whenever something wakes the app (the camera's frames).
     static func app(home: TemporaryDirectory, signedIn: Bool = true, woken: DispatchSemaphore? = nil) -> AppModel {
-        let backend = AppBackend(connect: { () throws(ClientError) -> SnapshareSession in throw ClientError(.local, "no server in this test") },
-                                 inline: true, wake: { woken?.signal() })
-        let app = AppModel(backend: backend, environment: [:], state: ClientState(directory: home.path), depth: .plain, colour: false,
-                           makeScreens: AppRunner.screens)
+        let backend = AppBackend(
+            connect: { () throws(ClientError) -> SnapshareSession in throw ClientError(.local, "no server in this test") },
+            inline: true, wake: { woken?.signal() })
+        let app = AppModel(
+            backend: backend, environment: [:], state: ClientState(directory: home.path), depth: .plain, colour: false,
+            makeScreens: AppRunner.screens)
         // The Camera tile's preview: FFmpeg's still grey picture, the same frame after frame.
         app.cameraDevice = .filter(spec: "color=c=gray:size=64x48:rate=10")
         app.start()
         guard signedIn else { return app }
-        app.signedIn("tester", welcome: Welcome(version: 1, serverName: "test", maxFrameBytes: 6 << 20, maxFrameBytesBeforeLogin: 16_384,
-                                                maxRequestsInFlight: 8, maxImageBytes: 4 << 20, maxImageDimension: 4096,
-                                                maxImagePixels: 16 << 20, idleTimeoutSeconds: 300, serverTime: Timestamp.now()))
+        app.signedIn(
+            "tester",
+            welcome: Welcome(
+                version: 1, serverName: "test", maxFrameBytes: 6 << 20, maxFrameBytesBeforeLogin: 16_384,
+                maxRequestsInFlight: 8, maxImageBytes: 4 << 20, maxImageDimension: 4096,
+                maxImagePixels: 16 << 20, idleTimeoutSeconds: 300, serverTime: Timestamp.now()))
         return app
     }
 
@@ -39,10 +45,15 @@ struct AppKeyHelpTests {
         ("Map", [.character("3")], false, "drop a pin at the cross-hair"),
         ("Vacations", [.character("4")], false, "new vacation"),
         ("Vacations: naming one", [.character("4"), .character("n")], true, "the new vacation's name"),
-        ("Vacations: one open", [.character("4"), .character("n")] + "Trip".map(Key.character) + [.enter, .enter], false,
-         "Itinerary, Tag Search"),
-        ("Vacations: its tags searched", [.character("4"), .character("n")] + "Trip".map(Key.character) + [.enter, .enter, .character("/")],
-         true, "the tags to find"),
+        (
+            "Vacations: one open", [.character("4"), .character("n")] + "Trip".map(Key.character) + [.enter, .enter], false,
+            "Itinerary, Tag Search"
+        ),
+        (
+            "Vacations: its tags searched",
+            [.character("4"), .character("n")] + "Trip".map(Key.character) + [.enter, .enter, .character("/")],
+            true, "the tags to find"
+        ),
         ("Movies", [.character("5")], false, "search the titles"),
         ("Movies: the form", [.character("5"), .character("a")], true, "the title, genre or ticket sales"),
         ("Movies: the search", [.character("5"), .character("s")], true, "the words to find in the titles"),
@@ -74,7 +85,9 @@ struct AppKeyHelpTests {
         app.overlay = .help
         let shown = Self.rows(app)
         for line in expected {
-            #expect(shown.contains { $0.contains(line.keys + " ") && $0.contains(line.meaning) }, "\(state): \(line) in \(shown.joined(separator: "\n"))")
+            #expect(
+                shown.contains { $0.contains(line.keys + " ") && $0.contains(line.meaning) },
+                "\(state): \(line) in \(shown.joined(separator: "\n"))")
         }
     }
 
@@ -84,7 +97,8 @@ struct AppKeyHelpTests {
     }
 
     /// Every key we can name: characters, the named keys, Ctrl and a letter.
-    static let everyKey: [Key] = (32...126).map { .character(Character(Unicode.Scalar($0))) }
+    static let everyKey: [Key] =
+        (32...126).map { .character(Character(Unicode.Scalar($0))) }
         + [.enter, .tab, .backTab, .backspace, .escape, .up, .down, .left, .right, .home, .end, .pageUp, .pageDown, .insert, .delete]
         + (1...12).map { .function($0) } + "abcdefghijklmnopqrstuvwxyz".map { .control($0) }
 
@@ -124,7 +138,10 @@ struct AppKeyHelpTests {
         AppScreenTests.type(app, "q?")
         #expect(app.overlay == nil && !app.quitRequested && Self.rows(app).joined().contains("q?"), "typed into the name field")
         app.handle(.key(.function(1)))
-        guard case .help? = app.overlay else { Issue.record("F1 did not open the help"); return }
+        guard case .help? = app.overlay else {
+            Issue.record("F1 did not open the help")
+            return
+        }
         AppScreenTests.press(app, .escape)
         // The buttons take no typing: ? and q work there.
         AppScreenTests.press(app, .tab, .tab, .tab)
@@ -174,13 +191,18 @@ struct AppKeyHelpTests {
     /// An app whose server's certificate is refused: one that changed since it was trusted, or
     /// one that cannot be trusted at all.
     static func refused(home: TemporaryDirectory, changed: Bool) -> AppModel {
-        let backend = AppBackend(connect: { () throws(ClientError) -> SnapshareSession in
-            throw ClientError.certificate("the certificate of class.example:7443 " + (changed ? "has CHANGED since you first trusted it" : "is not trusted"),
-                                          remedy: changed ? .checkChangedCertificate(serverKey: "class.example:7443", trustedHex: String(repeating: "ab", count: 32),
-                                                                                     presentedHex: String(repeating: "cd", count: 32)) : nil)
-        }, inline: true, wake: {})
-        let app = AppModel(backend: backend, environment: [:], state: ClientState(directory: home.path), depth: .plain, colour: false,
-                           makeScreens: AppRunner.screens)
+        let backend = AppBackend(
+            connect: { () throws(ClientError) -> SnapshareSession in
+                throw ClientError.certificate(
+                    "the certificate of class.example:7443 " + (changed ? "has CHANGED since you first trusted it" : "is not trusted"),
+                    remedy: changed
+                        ? .checkChangedCertificate(
+                            serverKey: "class.example:7443", trustedHex: String(repeating: "ab", count: 32),
+                            presentedHex: String(repeating: "cd", count: 32)) : nil)
+            }, inline: true, wake: {})
+        let app = AppModel(
+            backend: backend, environment: [:], state: ClientState(directory: home.path), depth: .plain, colour: false,
+            makeScreens: AppRunner.screens)
         app.start()
         _ = rows(app)
         return app
@@ -204,7 +226,9 @@ struct AppKeyHelpTests {
     }
 
     static func entries<Target>(of table: KeyTable<Target>, app: Bool) -> [Entry] {
-        zip(table.bindings, table.help).map { Entry(keys: $1.keys, meaning: $1.meaning, triggers: $0.cases.flatMap(\.triggers), isApp: app) }
+        zip(table.bindings, table.help).map {
+            Entry(keys: $1.keys, meaning: $1.meaning, triggers: $0.cases.flatMap(\.triggers), isApp: app)
+        }
     }
 
     static func entries<Screen: AppScreen>(of screen: Screen) -> [Entry] { entries(of: screen.keys, app: false) }
@@ -223,10 +247,13 @@ struct AppKeyHelpTests {
     }
 
     /// Events no key table names in any state: the mouse moving, letting go, dragging.
-    static let mouseOnly: [InputEvent] = [MouseEvent.Action.move, .release(.left), .drag(.left)].map { .mouse(MouseEvent(action: $0, column: 5, row: 5)) }
+    static let mouseOnly: [InputEvent] = [MouseEvent.Action.move, .release(.left), .drag(.left)].map {
+        .mouse(MouseEvent(action: $0, column: 5, row: 5))
+    }
 
-    @Test("every key an overlay or the trust screen answers to is said on it, and one it does not name changes nothing",
-          arguments: overlays + refusals)
+    @Test(
+        "every key an overlay or the trust screen answers to is said on it, and one it does not name changes nothing",
+        arguments: overlays + refusals)
     func overlayKeysAreShown(state: String) throws {
         let home = TemporaryDirectory("app-home")
         let app = try Self.reached(state, home: home)

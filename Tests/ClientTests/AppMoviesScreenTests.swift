@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TerminalUI
 import TestSupport
+import Testing
 import Wire
+
 @testable import Client
 
 /// The Movies tab's search and form against a real server.
@@ -11,7 +12,9 @@ struct AppMoviesScreenTests {
     static func moviesTab(_ server: TestServer, _ titles: [String]) throws -> (AppModel, SnapshareSession, TemporaryDirectory) {
         let home = TemporaryDirectory("app-home")
         let session = try server.registeredSession("cinephile")
-        for (index, title) in titles.enumerated() { _ = try session.addMovie(MovieInfo(title: title, genre: "Drama", sales: UInt64(index + 1) * 1000)) }
+        for (index, title) in titles.enumerated() {
+            _ = try session.addMovie(MovieInfo(title: title, genre: "Drama", sales: UInt64(index + 1) * 1000))
+        }
         let app = AppScreenTests.app(session, home: home.path)
         AppScreenTests.press(app, .character("5"))
         return (app, session, home)
@@ -46,7 +49,9 @@ struct AppMoviesScreenTests {
         AppScreenTests.press(app, .tab)
         AppScreenTests.type(app, "Horror")
         AppScreenTests.press(app, .enter)
-        #expect(app.status?.isError == true && app.status?.text.hasPrefix("A movie needs its ticket sales") == true, "\(app.status?.text ?? "")")
+        #expect(
+            app.status?.isError == true && app.status?.text.hasPrefix("A movie needs its ticket sales") == true, "\(app.status?.text ?? "")"
+        )
         #expect(try session.movies().isEmpty, "saved with $0")
         #expect(AppScreenTests.screen(app, columns: 80, rows: 24).contains("Add a movie"), "the form stays, the sales field focused")
         AppScreenTests.type(app, "$80,000,000")

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TerminalUI
 import TestSupport
+import Testing
 import Wire
+
 @testable import Client
 
 /// The app's screens driven by events against a real server (real TLS, real SQLite), reading
@@ -13,8 +14,9 @@ struct AppScreenTests {
     static func app(_ session: SnapshareSession, home: String, colour: Bool = false) -> AppModel {
         let held = UncheckedSendable(session)
         let backend = AppBackend(connect: { () throws(ClientError) in held.value }, inline: true, wake: {})
-        let app = AppModel(backend: backend, environment: [:], state: ClientState(directory: home), depth: .plain, colour: colour,
-                           makeScreens: AppRunner.screens)
+        let app = AppModel(
+            backend: backend, environment: [:], state: ClientState(directory: home), depth: .plain, colour: colour,
+            makeScreens: AppRunner.screens)
         app.start()
         return app
     }
@@ -47,8 +49,9 @@ struct AppScreenTests {
         for _ in 0..<10 where !Self.screen(ann).contains("◉ Memes") { Self.press(ann, .down) }
         Self.press(ann, .enter)
         // The snap's id and where the picture came from, as `snapshare post` says it.
-        #expect(ann.status?.text.hasPrefix("Posted snap ") == true && ann.status?.text.contains(" to Memes (sample 3 (cat), ") == true,
-                "\(ann.status?.text ?? "")")
+        #expect(
+            ann.status?.text.hasPrefix("Posted snap ") == true && ann.status?.text.contains(" to Memes (sample 3 (cat), ") == true,
+            "\(ann.status?.text ?? "")")
         #expect(Self.screen(ann).contains("Pick a picture"), "back to the picker")
 
         let benHome = TemporaryDirectory("app-home")
@@ -74,7 +77,10 @@ struct AppScreenTests {
         Self.press(ann, .character("2"))
         #expect(Self.screen(ann).contains("➤ sent · opened by 1"))
         Self.press(ann, .enter)
-        guard case .text(_, let lines)? = ann.overlay else { Issue.record("no viewers shown"); return }
+        guard case .text(_, let lines)? = ann.overlay else {
+            Issue.record("no viewers shown")
+            return
+        }
         #expect(lines.contains { $0.hasPrefix("ben · ") })
     }
 
@@ -100,9 +106,12 @@ struct AppScreenTests {
         #expect(Self.screen(app).contains("No movies yet"))
         for (title, genre, sales) in [("Alien", "Horror", "80000000"), ("Brazil", "Comedy", "9900000")] {
             Self.press(app, .character("a"))
-            Self.type(app, title); Self.press(app, .tab)
-            Self.type(app, genre); Self.press(app, .tab)
-            Self.type(app, sales); Self.press(app, .enter)
+            Self.type(app, title)
+            Self.press(app, .tab)
+            Self.type(app, genre)
+            Self.press(app, .tab)
+            Self.type(app, sales)
+            Self.press(app, .enter)
             #expect(app.status?.text == "Added \"\(title)\"")
         }
         Self.press(app, .home)
@@ -160,7 +169,10 @@ struct AppScreenTests {
         let itinerary = Self.screen(app)
         #expect(itinerary.contains("[i Itinerary]") && itinerary.contains("· 1 photo"))
         Self.press(app, .enter, .enter)
-        guard case .picture(_, let caption, _)? = app.overlay else { Issue.record("no photo from the vacation file"); return }
+        guard case .picture(_, let caption, _)? = app.overlay else {
+            Issue.record("no photo from the vacation file")
+            return
+        }
         #expect(caption.contains("from My Vacation"))
         Self.press(app, .escape, .escape, .character("t"))
         #expect(Self.screen(app).contains("[t Tag Search]"))
@@ -192,10 +204,11 @@ struct AppLoginAndMouseTests {
         let home = TemporaryDirectory("app-home")
         let state = ClientState(directory: home.path)
         let attempts = Counter()
-        let backend = AppBackend(connect: { () throws(ClientError) in
-            attempts.increment()
-            throw ClientError(.connection, "cannot connect to localhost:7443")
-        }, inline: true, wake: {})
+        let backend = AppBackend(
+            connect: { () throws(ClientError) in
+                attempts.increment()
+                throw ClientError(.connection, "cannot connect to localhost:7443")
+            }, inline: true, wake: {})
         let app = AppModel(backend: backend, environment: [:], state: state, depth: .plain, colour: false, makeScreens: AppRunner.screens)
         app.startSettings = try ConnectionSettings.resolve(serverFlag: nil, caFlag: nil, state: state)
         app.startOnTerminal()
@@ -211,19 +224,23 @@ struct AppLoginAndMouseTests {
         let home = TemporaryDirectory("app-home")
         let state = ClientState(directory: home.path)
         let attempts = Counter()
-        let trusted = String(repeating: "ab", count: 32), presented = String(repeating: "cd", count: 32)
-        let backend = AppBackend(connect: { () throws(ClientError) in
-            attempts.increment()
-            throw ClientError.certificate("the certificate of class.example:7443 has CHANGED since you first trusted it",
-                                          remedy: .checkChangedCertificate(serverKey: "class.example:7443", trustedHex: trusted, presentedHex: presented))
-        }, inline: true, wake: {})
+        let trusted = String(repeating: "ab", count: 32)
+        let presented = String(repeating: "cd", count: 32)
+        let backend = AppBackend(
+            connect: { () throws(ClientError) in
+                attempts.increment()
+                throw ClientError.certificate(
+                    "the certificate of class.example:7443 has CHANGED since you first trusted it",
+                    remedy: .checkChangedCertificate(serverKey: "class.example:7443", trustedHex: trusted, presentedHex: presented))
+            }, inline: true, wake: {})
         let app = AppModel(backend: backend, environment: [:], state: state, depth: .plain, colour: false, makeScreens: AppRunner.screens)
         app.start()
         #expect(attempts.value == 1)
         let screen = AppScreenTests.screen(app, columns: 80, rows: 24)
         #expect(screen.contains("has CHANGED"), "\(screen)")
-        #expect(screen.contains(AppModel.fingerprintLines(presented)[0]) && screen.contains(AppModel.fingerprintLines(presented)[1]),
-                "the whole fingerprint: \(screen)")
+        #expect(
+            screen.contains(AppModel.fingerprintLines(presented)[0]) && screen.contains(AppModel.fingerprintLines(presented)[1]),
+            "the whole fingerprint: \(screen)")
         #expect(screen.contains("press t to trust it") && screen.contains("snapshare trust"), "\(screen)")
         #expect(!screen.contains("reconnecting"))
         // Keys that would ask the server for something do nothing; the screen stays.
@@ -248,11 +265,12 @@ struct AppLoginAndMouseTests {
         let home = TemporaryDirectory("app-home")
         let state = ClientState(directory: home.path)
         let settings = server.settings()
-        let backend = AppBackend(connect: { () throws(ClientError) in
-            let session = try SnapshareSession(settings: settings, state: state) { _ in }
-            _ = try session.resumeSavedSession()
-            return session
-        }, inline: true, wake: {})
+        let backend = AppBackend(
+            connect: { () throws(ClientError) in
+                let session = try SnapshareSession(settings: settings, state: state) { _ in }
+                _ = try session.resumeSavedSession()
+                return session
+            }, inline: true, wake: {})
         let app = AppModel(backend: backend, environment: [:], state: state, depth: .plain, colour: false, makeScreens: AppRunner.screens)
         app.startSettings = settings
         app.start()
@@ -272,11 +290,14 @@ struct AppLoginAndMouseTests {
         // A second app on another home: a wrong password stays on the form with the server's message.
         let other = TemporaryDirectory("app-home")
         let otherState = ClientState(directory: other.path)
-        let second = AppModel(backend: AppBackend(connect: { () throws(ClientError) in
-            let session = try SnapshareSession(settings: settings, state: otherState) { _ in }
-            _ = try session.resumeSavedSession()
-            return session
-        }, inline: true, wake: {}), environment: [:], state: otherState, depth: .plain, colour: false, makeScreens: AppRunner.screens)
+        let second = AppModel(
+            backend: AppBackend(
+                connect: { () throws(ClientError) in
+                    let session = try SnapshareSession(settings: settings, state: otherState) { _ in }
+                    _ = try session.resumeSavedSession()
+                    return session
+                }, inline: true, wake: {}), environment: [:], state: otherState, depth: .plain, colour: false,
+            makeScreens: AppRunner.screens)
         second.startSettings = settings
         second.start()
         AppScreenTests.type(second, "newcomer")
@@ -290,14 +311,20 @@ struct AppLoginAndMouseTests {
     @Test("a click on a field of the login form focuses it, and a click on Register presses it")
     func loginFormClicks() throws {
         let home = TemporaryDirectory("app-home")
-        let backend = AppBackend(connect: { () throws(ClientError) -> SnapshareSession in throw ClientError(.auth, "no saved login") },
-                                 inline: true, wake: {})
-        let app = AppModel(backend: backend, environment: [:], state: ClientState(directory: home.path), depth: .plain, colour: false,
-                           makeScreens: AppRunner.screens)
+        let backend = AppBackend(
+            connect: { () throws(ClientError) -> SnapshareSession in throw ClientError(.auth, "no saved login") },
+            inline: true, wake: {})
+        let app = AppModel(
+            backend: backend, environment: [:], state: ClientState(directory: home.path), depth: .plain, colour: false,
+            makeScreens: AppRunner.screens)
         app.start()
         var rows = AppScreenTests.screen(app).split(separator: "\n", omittingEmptySubsequences: false)
         guard let password = rows.firstIndex(where: { $0.contains("Password") }),
-              let buttons = rows.firstIndex(where: { $0.contains("[ Register ]") }) else { Issue.record("no form: \(rows)"); return }
+            let buttons = rows.firstIndex(where: { $0.contains("[ Register ]") })
+        else {
+            Issue.record("no form: \(rows)")
+            return
+        }
         app.handle(.mouse(MouseEvent(action: .press(.left), column: 40, row: password)))
         AppScreenTests.type(app, "secret")
         rows = AppScreenTests.screen(app).split(separator: "\n", omittingEmptySubsequences: false)
@@ -322,7 +349,9 @@ struct AppLoginAndMouseTests {
         #expect(app.status?.text == "Cannot read \(home.path)/missing.png: no such file, or not readable" && app.status?.isError == true)
         try Data("not a picture".utf8).write(to: URL(fileURLWithPath: home.path + "/notes.txt"))
         choose(home.path + "/notes.txt")
-        #expect(app.status?.text.hasPrefix("\(home.path)/notes.txt is not a PNG or JPEG this app can post") == true, "\(app.status?.text ?? "")")
+        #expect(
+            app.status?.text.hasPrefix("\(home.path)/notes.txt is not a PNG or JPEG this app can post") == true, "\(app.status?.text ?? "")"
+        )
         try Data(try SampleLibrary.all()[1].bytes()).write(to: URL(fileURLWithPath: home.path + "/holiday.jpg"))
         // As a file dropped on the terminal types it: quoted, with ~ for the home folder.
         try Data(try SampleLibrary.all()[1].bytes()).write(to: URL(fileURLWithPath: home.path + "/my holiday.jpg"))
@@ -337,7 +366,11 @@ struct AppLoginAndMouseTests {
         #expect(AppScreenTests.screen(app).contains("Post holiday.jpg to which feed?"))
         AppScreenTests.press(app, .enter)
         guard let posted = app.status?.text, posted.hasPrefix("Posted snap "), let to = posted.range(of: " to "),
-              let paren = posted.range(of: " (\(home.path)/holiday.jpg, ") else { Issue.record("not posted: \(app.status?.text ?? "")"); return }
+            let paren = posted.range(of: " (\(home.path)/holiday.jpg, ")
+        else {
+            Issue.record("not posted: \(app.status?.text ?? "")")
+            return
+        }
         let feed = String(posted[to.upperBound..<paren.lowerBound])
         #expect(try server.registeredSession("looker").snaps(feed: feed).snaps.map(\.poster) == ["filer"])
     }
@@ -361,7 +394,10 @@ struct AppLoginAndMouseTests {
         #expect(!shown.contains(allFeeds.first!), "the first has scrolled away")
         // The list's first row now shows a later feed: clicking it picks that one, not the first feed.
         let rows = shown.split(separator: "\n", omittingEmptySubsequences: false)
-        guard let top = rows.firstIndex(where: { $0.contains("○ ") }) else { Issue.record("no feed rows: \(shown)"); return }
+        guard let top = rows.firstIndex(where: { $0.contains("○ ") }) else {
+            Issue.record("no feed rows: \(shown)")
+            return
+        }
         // The row is the feed's name, then the chosen picture beside the list.
         let topName = rows[top].components(separatedBy: "○ ")[1].components(separatedBy: "  ")[0]
         app.handle(.mouse(MouseEvent(action: .press(.left), column: 3, row: top)))
@@ -392,10 +428,16 @@ struct AppLoginAndMouseTests {
         app.handle(.mouse(MouseEvent(action: .wheelDown, column: 10, row: 10)))
         // Clicking a snap row selects it; clicking it again opens it.
         let rows = shown.split(separator: "\n", omittingEmptySubsequences: false)
-        guard let row = rows.firstIndex(where: { $0.contains("clicker-friend") }) else { Issue.record("no snap row: \(shown)"); return }
+        guard let row = rows.firstIndex(where: { $0.contains("clicker-friend") }) else {
+            Issue.record("no snap row: \(shown)")
+            return
+        }
         click(5, row)
         click(5, row)
-        guard case .picture? = app.overlay else { Issue.record("the clicked snap did not open: \(app.status?.text ?? "")"); return }
+        guard case .picture? = app.overlay else {
+            Issue.record("the clicked snap did not open: \(app.status?.text ?? "")")
+            return
+        }
         app.handle(.mouse(MouseEvent(action: .press(.left), column: 1, row: 1)))
         #expect(app.overlay == nil, "a click closes the picture too")
         shown = AppScreenTests.screen(app)

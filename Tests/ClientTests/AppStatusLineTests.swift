@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TerminalUI
 import TestSupport
+import Testing
 import Wire
+
 @testable import Client
 
 /// The status line belongs to the screen and the moment that set it, and long text wraps
@@ -57,7 +58,8 @@ struct AppStatusLineTests {
     func wrapsNeverCuts() throws {
         let home = TemporaryDirectory("app-home")
         let app = AppKeyHelpTests.app(home: home)
-        let message = "cannot connect to localhost:7443: connection refused (is snapshare-server running at localhost:7443? "
+        let message =
+            "cannot connect to localhost:7443: connection refused (is snapshare-server running at localhost:7443? "
             + "--server or SNAPSHARE_SERVER picks another)"
         app.setStatus(message, isError: true)
         var shown = Self.rows(app)
@@ -65,16 +67,22 @@ struct AppStatusLineTests {
         let bottom = shown.suffix(2).map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(bottom.joined(separator: " ") == message, "\(bottom)")
 
-        let longer = message + "; TLS error (certificate-verify-failed): certificate verify failed: unable to get local issuer certificate. "
+        let longer =
+            message + "; TLS error (certificate-verify-failed): certificate verify failed: unable to get local issuer certificate. "
             + "Tell your instructor what it says above."
         app.setStatus(longer, isError: true)
         shown = Self.rows(app)
-        guard case .text(_, let lines)? = app.overlay else { Issue.record("no box for a long message: \(shown)"); return }
+        guard case .text(_, let lines)? = app.overlay else {
+            Issue.record("no box for a long message: \(shown)")
+            return
+        }
         #expect(lines == [longer])
         let box = shown.filter { $0.contains("│") }.map { $0.replacingOccurrences(of: "│", with: "").trimmingCharacters(in: .whitespaces) }
         #expect(box.joined(separator: " ").contains(longer), "the whole message, wrapped in the box: \(box)")
         // Under the box the status line keeps two rows of it, ending at a word.
-        #expect(shown[22].trimmingCharacters(in: .whitespaces).hasPrefix("cannot connect") && shown[23].trimmingCharacters(in: .whitespaces).hasSuffix("…"), "\(shown.suffix(2))")
+        #expect(
+            shown[22].trimmingCharacters(in: .whitespaces).hasPrefix("cannot connect")
+                && shown[23].trimmingCharacters(in: .whitespaces).hasSuffix("…"), "\(shown.suffix(2))")
         AppScreenTests.press(app, .character("x"))
         #expect(app.overlay == nil)
         _ = Self.rows(app)
@@ -87,12 +95,16 @@ struct AppStatusLineTests {
         let room = try AppDialogTests.Class(poster: "annabelle.from.the.back.row")
         let app = room.app
         AppScreenTests.press(app, .enter)
-        guard case .picture(_, let caption, _)? = app.overlay else { Issue.record("not opened"); return }
+        guard case .picture(_, let caption, _)? = app.overlay else {
+            Issue.record("not opened")
+            return
+        }
         let shown = Self.rows(app).last!.trimmingCharacters(in: .whitespaces)
         #expect(caption.count > 80 && shown.hasSuffix("…") && shown.count <= 80, "\(shown)")
         let words = Set(caption.split(separator: " ").map { $0.trimmingCharacters(in: .punctuationCharacters) })
-        #expect(shown.dropLast().split(separator: " ").allSatisfy { words.contains($0.trimmingCharacters(in: .punctuationCharacters)) },
-                "a word cut inside: \(shown)")
+        #expect(
+            shown.dropLast().split(separator: " ").allSatisfy { words.contains($0.trimmingCharacters(in: .punctuationCharacters)) },
+            "a word cut inside: \(shown)")
         // In a window wide enough it is whole.
         #expect(Self.rows(app, columns: 120, rows: 30).last!.trimmingCharacters(in: .whitespaces) == caption)
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Client
 
 @Suite struct BrailleCanvasTests {
@@ -23,7 +24,7 @@ import Testing
 
     @Test func aKnownDotLandsInTheExpectedCell() {
         var canvas = BrailleCanvas(columns: 10, rows: 5)
-        canvas.set(x: 7, y: 15)   // cell (3, 3), right column, fourth row: dot 8
+        canvas.set(x: 7, y: 15) // cell (3, 3), right column, fourth row: dot 8
         let lines = canvas.render()
         #expect(lines[3] == "   ⢀      ")
         #expect(canvas.isSet(x: 7, y: 15))

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Client
 
 @Suite struct CameraDeviceTests {
@@ -53,12 +54,18 @@ import TestSupport
     @Test("what FFmpeg said is worded for the student: no camera, busy, not permitted")
     func wording() {
         let cases: [(String, String)] = [
-            ("[video4linux2,v4l2 @ 0x55d0c1a3f2c0] Cannot open video device /dev/video7: No such file or directory\n/dev/video7: No such file or directory\n",
-             "no camera at /dev/video7: snapshare camera --list"),
-            ("[video4linux2,v4l2 @ 0x5581] ioctl(VIDIOC_STREAMON): Device or resource busy\n/dev/video7: Device or resource busy\n",
-             "the camera /dev/video7 is busy: another program is using it"),
-            ("[video4linux2,v4l2 @ 0x5581] Cannot open video device /dev/video7: Permission denied\n/dev/video7: Permission denied\n",
-             "not permitted to open /dev/video7: add yourself to the video group"),
+            (
+                "[video4linux2,v4l2 @ 0x55d0c1a3f2c0] Cannot open video device /dev/video7: No such file or directory\n/dev/video7: No such file or directory\n",
+                "no camera at /dev/video7: snapshare camera --list"
+            ),
+            (
+                "[video4linux2,v4l2 @ 0x5581] ioctl(VIDIOC_STREAMON): Device or resource busy\n/dev/video7: Device or resource busy\n",
+                "the camera /dev/video7 is busy: another program is using it"
+            ),
+            (
+                "[video4linux2,v4l2 @ 0x5581] Cannot open video device /dev/video7: Permission denied\n/dev/video7: Permission denied\n",
+                "not permitted to open /dev/video7: add yourself to the video group"
+            ),
         ]
         for (stderr, expected) in cases {
             let error = CameraFailure.ended(camera, stderr: stderr, ending: "exit status 1", frames: 0)
@@ -69,7 +76,8 @@ import TestSupport
 
     @Test("anything else says how FFmpeg ended and its last line; FFmpeg missing and no frame in time say what to do")
     func otherwise() {
-        let early = CameraFailure.ended(camera, stderr: "first\n  Invalid data found when processing input  \n\n", ending: "exit status 1", frames: 0)
+        let early = CameraFailure.ended(
+            camera, stderr: "first\n  Invalid data found when processing input  \n\n", ending: "exit status 1", frames: 0)
         #expect(early.message == "FFmpeg could not read /dev/video7 (exit status 1): Invalid data found when processing input")
         let late = CameraFailure.ended(camera, stderr: "", ending: "exit status 0", frames: 1)
         #expect(late.message == "FFmpeg stopped reading /dev/video7 after 1 picture (exit status 0)")
@@ -83,20 +91,23 @@ import TestSupport
     @Test("the video4linux folder: index-0 nodes in number order with their names; metadata nodes (index 1) and others left out")
     func sysfs() throws {
         let folder = TemporaryDirectory("sysfs")
-        let nodes: [(String, String?, String?)] = [("video10", "0", "Second Camera\n"), ("video0", "0", "Integrated Camera: Integrated C\n"),
-                                                   ("video1", "1", "Integrated Camera: Integrated C\n"), ("video2", nil, nil),
-                                                   ("v4l-subdev0", "0", "sensor\n")]
+        let nodes: [(String, String?, String?)] = [
+            ("video10", "0", "Second Camera\n"), ("video0", "0", "Integrated Camera: Integrated C\n"),
+            ("video1", "1", "Integrated Camera: Integrated C\n"), ("video2", nil, nil),
+            ("v4l-subdev0", "0", "sensor\n"),
+        ]
         for (node, index, name) in nodes {
             let path = folder.path + "/" + node
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
             if let index { try index.write(toFile: path + "/index", atomically: true, encoding: .utf8) }
             if let name { try name.write(toFile: path + "/name", atomically: true, encoding: .utf8) }
         }
-        #expect(CameraList.videoForLinuxCameras(sysfs: folder.path) == [
-            .init(device: "/dev/video0", name: "Integrated Camera: Integrated C"),
-            .init(device: "/dev/video2", name: "video2"),
-            .init(device: "/dev/video10", name: "Second Camera"),
-        ])
+        #expect(
+            CameraList.videoForLinuxCameras(sysfs: folder.path) == [
+                .init(device: "/dev/video0", name: "Integrated Camera: Integrated C"),
+                .init(device: "/dev/video2", name: "video2"),
+                .init(device: "/dev/video10", name: "Second Camera"),
+            ])
         #expect(CameraList.videoForLinuxCameras(sysfs: folder.path + "/none").isEmpty, "no folder: no cameras")
     }
 
@@ -110,8 +121,11 @@ import TestSupport
             [AVFoundation indev @ 0x7f9b1c004a00] [0] MacBook Pro Microphone
             : Input/output error
             """
-        #expect(CameraList.parseAVFoundation(listing) == [.init(device: "0", name: "FaceTime HD Camera"),
-                                                           .init(device: "1", name: "Capture screen 0")])
+        #expect(
+            CameraList.parseAVFoundation(listing) == [
+                .init(device: "0", name: "FaceTime HD Camera"),
+                .init(device: "1", name: "Capture screen 0"),
+            ])
         #expect(CameraList.parseAVFoundation("").isEmpty)
     }
 }

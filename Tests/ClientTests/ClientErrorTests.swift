@@ -1,5 +1,6 @@
 import Testing
 import Wire
+
 @testable import Client
 
 /// How the server's refusals become exit codes: each known code by its meaning, and a code this

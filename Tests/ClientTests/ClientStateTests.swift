@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+
 @testable import Client
 
 /// A fresh directory under the system's temporary directory, removed by `cleanUp`.
@@ -259,7 +260,9 @@ private let fingerprintB = String(repeating: "cd", count: 32)
         let temporary = try TemporaryDirectory()
         defer { temporary.cleanUp() }
         let state = ClientState(directory: temporary.path)
-        for bad in ["", "abc", String(repeating: "g", count: 64), String(repeating: "a", count: 65), "a:" + String(repeating: "b", count: 63)] {
+        for bad in [
+            "", "abc", String(repeating: "g", count: 64), String(repeating: "a", count: 65), "a:" + String(repeating: "b", count: 63),
+        ] {
             #expect(throws: ClientStateError.invalidFingerprint(bad)) { try state.trust(fingerprint: bad, for: "h:1") }
         }
         for bad in ["", "h 1", "h\n1"] {
@@ -290,6 +293,8 @@ private let fingerprintB = String(repeating: "cd", count: 32)
         #expect(throws: ClientStateError.system(operation: "open", path: state.configPath, errno: ENOTDIR)) {
             try state.saveConfig(server: "h:1", ca: nil)
         }
-        #expect(ClientStateError.system(operation: "open", path: "/x", errno: ENOENT).description == "cannot open /x: No such file or directory")
+        #expect(
+            ClientStateError.system(operation: "open", path: "/x", errno: ENOENT).description == "cannot open /x: No such file or directory"
+        )
     }
 }

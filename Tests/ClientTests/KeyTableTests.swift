@@ -1,5 +1,6 @@
-import Testing
 import TerminalUI
+import Testing
+
 @testable import Client
 
 @Suite("Key tables")
@@ -10,8 +11,12 @@ struct KeyTableTests {
     }
 
     static let table = KeyTable<Target>([
-        .init("walk", cases: [.init([.key(.left), .character("h")]) { $0.done.append("west") },
-                              .init([.key(.right), .character("l")]) { $0.done.append("east") }]),
+        .init(
+            "walk",
+            cases: [
+                .init([.key(.left), .character("h")]) { $0.done.append("west") },
+                .init([.key(.right), .character("l")]) { $0.done.append("east") },
+            ]),
         .init([.key(.escape)], "back, when there is somewhere to go back to", event: { _, _ in false }),
         .init([.key(.escape), .character("q")], "leave") { $0.done.append("leave") },
         .init([.wheelUp, .wheelDown, .click, .character("z"), .key(.enter)], "zoom") { $0.done.append("zoom") },
@@ -88,15 +93,19 @@ struct KeyTableTests {
         .init([.anyKey], "closes it") { $0.done.append("close") },
     ])
 
-    @Test("any key takes every key, a paste and a press of any button, not the mouse moving, letting go or its wheel; after other entries the help says any other key")
+    @Test(
+        "any key takes every key, a paste and a press of any button, not the mouse moving, letting go or its wheel; after other entries the help says any other key"
+    )
     func anyKey() {
         func run(_ event: InputEvent) -> [String]? {
             var target = Target()
             return Self.box.handle(event, on: &target) ? target.done : nil
         }
         #expect(run(.key(.character("x"))) == ["x"])
-        for event: InputEvent in [.key(.character("q")), .key(.escape), .key(.function(3)), .key(.character("x"), .control), .paste("a"),
-                                  .unknown([0x1B, 0x5B, 0x39]), .mouse(MouseEvent(action: .press(.right), column: 1, row: 1))] {
+        for event: InputEvent in [
+            .key(.character("q")), .key(.escape), .key(.function(3)), .key(.character("x"), .control), .paste("a"),
+            .unknown([0x1B, 0x5B, 0x39]), .mouse(MouseEvent(action: .press(.right), column: 1, row: 1)),
+        ] {
             #expect(run(event) == ["close"], "\(event)")
         }
         for action: MouseEvent.Action in [.move, .release(.left), .drag(.left), .wheelUp, .wheelDown] {

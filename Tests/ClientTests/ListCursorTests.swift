@@ -1,5 +1,6 @@
-import Testing
 import TerminalUI
+import Testing
+
 @testable import Client
 
 /// What an event did to the cursor, through the entries `ListCursor.keys` gives a key table.
@@ -23,8 +24,10 @@ extension ListCursor {
     mutating func handle(_ event: InputEvent, slot: @escaping (MouseEvent) -> Int?) -> Outcome? {
         var screen = ListScreen(cursor: self, slot: slot)
         defer { self = screen.cursor }
-        let table = KeyTable(Self.keys(\ListScreen.cursor, grid: columns > 1, slot: { $0.slot($1) },
-                                       open: { $0.opened = $0.cursor.selected }))
+        let table = KeyTable(
+            Self.keys(
+                \ListScreen.cursor, grid: columns > 1, slot: { $0.slot($1) },
+                open: { $0.opened = $0.cursor.selected }))
         guard table.handle(event, on: &screen) else { return nil }
         return screen.opened.map(Outcome.activated) ?? .moved
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Client
 
 @Suite struct MapProjectionTests {
@@ -78,7 +79,8 @@ import Testing
             #expect(view.cell(latitude: place.latitude, longitude: place.longitude)! == (column, row), "cell \(column), \(row)")
         }
         #expect(world.cell(latitude: 42.28, longitude: -83.74)! == (48, 11), "dot (96, 47)")
-        #expect(MapProjection(centerLatitude: 0, centerLongitude: 0, zoom: 2, width: 360, height: 180).cell(latitude: 0, longitude: 100) == nil)
+        #expect(
+            MapProjection(centerLatitude: 0, centerLongitude: 0, zoom: 2, width: 360, height: 180).cell(latitude: 0, longitude: 100) == nil)
     }
 
     @Test("a click beyond the antimeridian gives a longitude within -180...180")

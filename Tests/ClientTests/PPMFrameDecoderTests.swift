@@ -1,5 +1,6 @@
 import Imaging
 import Testing
+
 @testable import Client
 
 @Suite struct PPMFrameDecoderTests {
@@ -29,7 +30,8 @@ import Testing
 
     @Test("a stream fed one byte at a time gives every frame in order")
     func byteAtATime() throws {
-        let stream = Self.ppm(width: 2, height: 2, fill: 1) + Self.ppm(width: 1, height: 3, fill: 2) + Self.ppm(width: 2, height: 1, fill: 3)
+        let stream =
+            Self.ppm(width: 2, height: 2, fill: 1) + Self.ppm(width: 1, height: 3, fill: 2) + Self.ppm(width: 2, height: 1, fill: 3)
         var decoder = PPMFrameDecoder()
         var fills: [UInt8] = []
         for index in stream.indices {
@@ -42,7 +44,8 @@ import Testing
     func severalInOnePiece() throws {
         var decoder = PPMFrameDecoder()
         let half = Self.ppm(width: 4, height: 4, fill: 9)
-        let piece = Self.ppm(width: 4, height: 4, fill: 1) + Self.ppm(width: 4, height: 4, fill: 2) + Self.ppm(width: 2, height: 2, fill: 3)
+        let piece =
+            Self.ppm(width: 4, height: 4, fill: 1) + Self.ppm(width: 4, height: 4, fill: 2) + Self.ppm(width: 2, height: 2, fill: 3)
             + half[0..<10]
         let result = try decoder.feed(piece[...])
         #expect(result.finished == 3)
@@ -62,9 +65,11 @@ import Testing
 
     @Test("what is not a binary PPM, or not 8 bits a channel, is refused")
     func refused() {
-        for (bytes, reason) in [(Array("P3\n1 1\n255\n".utf8), "not a binary PPM"), (Array("GIF89a".utf8), "not a binary PPM"),
-                                (Array("P6\n1 1\n65535\n".utf8), "65535 levels"), (Array("P6\n1 1\n15\n".utf8), "15 levels"),
-                                (Array("P6\nx 1\n255\n".utf8), "bad PPM header"), (Array("P6\n1234567 1\n255\n".utf8), "too long")] {
+        for (bytes, reason) in [
+            (Array("P3\n1 1\n255\n".utf8), "not a binary PPM"), (Array("GIF89a".utf8), "not a binary PPM"),
+            (Array("P6\n1 1\n65535\n".utf8), "65535 levels"), (Array("P6\n1 1\n15\n".utf8), "15 levels"),
+            (Array("P6\nx 1\n255\n".utf8), "bad PPM header"), (Array("P6\n1234567 1\n255\n".utf8), "too long"),
+        ] {
             var decoder = PPMFrameDecoder()
             let error = #expect(throws: PPMFrameDecoder.Malformed.self, "\(reason)") { try decoder.feed(bytes[...]) }
             #expect(error?.reason.contains(reason) == true, "\(error?.reason ?? "no error")")
@@ -73,7 +78,10 @@ import Testing
 
     @Test("a frame larger than the ceiling is refused from its header, before its pixels arrive")
     func oversized() throws {
-        for header in ["P6\n\(PPMFrameDecoder.maxSide + 1) 10\n255\n", "P6\n10 \(PPMFrameDecoder.maxSide + 1)\n255\n", "P6\n999999 999999\n255\n", "P6\n0 10\n255\n"] {
+        for header in [
+            "P6\n\(PPMFrameDecoder.maxSide + 1) 10\n255\n", "P6\n10 \(PPMFrameDecoder.maxSide + 1)\n255\n", "P6\n999999 999999\n255\n",
+            "P6\n0 10\n255\n",
+        ] {
             var decoder = PPMFrameDecoder()
             let bytes = Array(header.utf8)
             #expect(throws: PPMFrameDecoder.Malformed.self, "\(header)") { try decoder.feed(bytes[...]) }

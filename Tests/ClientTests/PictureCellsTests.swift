@@ -1,5 +1,6 @@
 import TerminalUI
 import Testing
+
 @testable import Client
 @testable import Imaging
 
@@ -24,15 +25,19 @@ import Testing
     }
 
     private func block(_ upper: RGBImage.Color, _ lower: RGBImage.Color?) -> Cell {
-        Cell("▀", style: Style(foreground: .rgb(upper.red, upper.green, upper.blue),
-                               background: lower.map { .rgb($0.red, $0.green, $0.blue) } ?? .standard))
+        Cell(
+            "▀",
+            style: Style(
+                foreground: .rgb(upper.red, upper.green, upper.blue),
+                background: lower.map { .rgb($0.red, $0.green, $0.blue) } ?? .standard))
     }
 
     @Test("a two-colour picture in two columns and one row is two half blocks: the upper pixel the ink, the lower the paper")
     func twoColours() {
         let grid = cells(redOverBlue, columns: 2, rows: 1)
         #expect(grid[0, 0] == block(red, blue) && grid[1, 0] == block(red, blue))
-        #expect(ImageDisplay.lines(redOverBlue, columns: 2, rows: 1, depth: .trueColor)
+        #expect(
+            ImageDisplay.lines(redOverBlue, columns: 2, rows: 1, depth: .trueColor)
                 == ["\u{1B}[0;38;2;255;0;0;48;2;0;0;255m▀▀\(reset)"])
     }
 
@@ -41,12 +46,14 @@ import Testing
         // 4x4 into 6x1 cells (6x2 pixels) is 2x2 pixels, centred: two columns of margin each side.
         let grid = cells(redOverBlue, columns: 6, rows: 1)
         #expect((0..<6).map { grid[$0, 0] } == [.blank, .blank, block(red, blue), block(red, blue), .blank, .blank])
-        #expect(ImageDisplay.lines(redOverBlue, columns: 6, rows: 1, depth: .trueColor)
+        #expect(
+            ImageDisplay.lines(redOverBlue, columns: 6, rows: 1, depth: .trueColor)
                 == ["  \u{1B}[0;38;2;255;0;0;48;2;0;0;255m▀▀\u{1B}[0m  "])
     }
 
-    @Test("an odd number of pixel rows ends in a cell whose lower half is the terminal's background",
-          arguments: [(4, 1, 4, 2), (2, 3, 2, 2), (6, 5, 6, 4), (8, 6, 4, 2)])
+    @Test(
+        "an odd number of pixel rows ends in a cell whose lower half is the terminal's background",
+        arguments: [(4, 1, 4, 2), (2, 3, 2, 2), (6, 5, 6, 4), (8, 6, 4, 2)])
     func oddLastRow(width: Int, height: Int, columns: Int, rows: Int) {
         let image = RGBImage(width: width, height: height, color: red)
         let grid = cells(image, columns: columns, rows: rows)
@@ -70,8 +77,9 @@ import Testing
         #expect((0..<5).map { tall[$0, 0] } == [.blank, .blank, block(blue, blue), .blank, .blank])
     }
 
-    @Test("any box gives exactly its rows as lines, each exactly its width",
-          arguments: [(1, 1), (2, 1), (80, 24), (7, 13), (200, 3), (3, 200)])
+    @Test(
+        "any box gives exactly its rows as lines, each exactly its width",
+        arguments: [(1, 1), (2, 1), (80, 24), (7, 13), (200, 3), (3, 200)])
     func linesFillTheBox(columns: Int, rows: Int) {
         var image = RGBImage(width: 17, height: 9, color: red)
         image[3, 3] = blue

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TerminalUI
 import TestSupport
+import Testing
+
 @testable import Client
 @testable import Imaging
 
@@ -18,8 +19,9 @@ struct PicturePathTests {
         var image = RGBImage(width: width, height: height, color: .black)
         for y in 0..<height {
             for x in 0..<width {
-                image[x, y] = RGBImage.Color(red: UInt8((x * 37 + seed) % 256), green: UInt8((y * 53 + seed * 3) % 256),
-                                             blue: UInt8((x * y + seed) % 256))
+                image[x, y] = RGBImage.Color(
+                    red: UInt8((x * 37 + seed) % 256), green: UInt8((y * 53 + seed * 3) % 256),
+                    blue: UInt8((x * y + seed) % 256))
             }
         }
         return image
@@ -32,11 +34,13 @@ struct PicturePathTests {
 
     /// The app with a snap's picture open full screen, drawn in half blocks.
     static func app(_ image: RGBImage, home: TemporaryDirectory, depth: ColorDepth) -> AppModel {
-        let backend = AppBackend(connect: { () throws(ClientError) -> SnapshareSession in
-            throw ClientError(.local, "no server in this test")
-        }, inline: true, wake: {})
-        let app = AppModel(backend: backend, environment: [:], state: ClientState(directory: home.path), depth: depth, colour: false,
-                           makeScreens: AppRunner.screens)
+        let backend = AppBackend(
+            connect: { () throws(ClientError) -> SnapshareSession in
+                throw ClientError(.local, "no server in this test")
+            }, inline: true, wake: {})
+        let app = AppModel(
+            backend: backend, environment: [:], state: ClientState(directory: home.path), depth: depth, colour: false,
+            makeScreens: AppRunner.screens)
         app.pictures = .halfblock
         app.overlay = .picture(PictureCells(image), caption: "a snap · any key closes")
         return app
@@ -47,8 +51,9 @@ struct PicturePathTests {
         Array(TerminalScreenModel.after(bytes, columns: columns, rows: rows).cells.prefix(rows - 1))
     }
 
-    @Test("a frame gives the same cells in the app, in view, in post --camera and in view's text, whatever its size and the screen's",
-          arguments: [ColorDepth.trueColor, .palette256, .plain])
+    @Test(
+        "a frame gives the same cells in the app, in view, in post --camera and in view's text, whatever its size and the screen's",
+        arguments: [ColorDepth.trueColor, .palette256, .plain])
     func sameCellsEverywhere(depth: ColorDepth) throws {
         let home = TemporaryDirectory("picture-path")
         for (index, size) in Self.cases.enumerated() {
@@ -76,8 +81,9 @@ struct PicturePathTests {
             // post --camera: an earlier frame drawn whole, then this one sent as the difference.
             let device = CameraDevice.filter(spec: "testsrc2")
             func preview(_ frame: RGBImage) -> CellGrid? {
-                let screen = CameraPreview.screen(frame, taken: false, device: device, columns: columns, rows: rows, on: Terminal(),
-                                                  depth: depth, pictures: .halfblock, facts: TerminalFacts())
+                let screen = CameraPreview.screen(
+                    frame, taken: false, device: device, columns: columns, rows: rows, on: Terminal(),
+                    depth: depth, pictures: .halfblock, facts: TerminalFacts())
                 guard case .cells(let grid)? = screen else { return nil }
                 return grid
             }

@@ -1,12 +1,14 @@
 import Imaging
 import Testing
+
 @testable import Client
 @testable import Imaging
 
 @Suite struct PostImageTests {
     static func noise(width: Int, height: Int) -> RGBImage {
         var generator = SeededGenerator(seed: 7)
-        return RGBImage(width: width, height: height, pixels: (0..<width * height * 3).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        return RGBImage(
+            width: width, height: height, pixels: (0..<width * height * 3).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 
     let limits = ImageLimits(maxBytes: 150_000, maxWidth: 400, maxHeight: 400, maxPixels: 120_000)

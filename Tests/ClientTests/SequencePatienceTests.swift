@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Posix
-import Testing
 import TerminalUI
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// An escape sequence split across two reads is waited for 30 ms from when its start arrived,
 /// however often the session is woken meanwhile (the camera's preview wakes it at each frame):
@@ -15,7 +16,10 @@ import TerminalUI
     func wakeUpsDoNotCutASequence() throws {
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
-        defer { close(fds[0]); close(fds[1]) }
+        defer {
+            close(fds[0])
+            close(fds[1])
+        }
         let devnull = open("/dev/null", O_WRONLY)
         defer { close(devnull) }
         let session = try TerminalSession(terminal: Terminal(input: fds[0], output: devnull))

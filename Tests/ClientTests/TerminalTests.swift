@@ -1,6 +1,7 @@
-import TerminalUI
 import Foundation
+import TerminalUI
 import Testing
+
 @testable import Client
 @testable import Imaging
 
@@ -8,7 +9,10 @@ import Testing
     @Test func aPipeIsNotATerminalAndHasNoSize() throws {
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
-        defer { close(fds[0]); close(fds[1]) }
+        defer {
+            close(fds[0])
+            close(fds[1])
+        }
         #expect(!Terminal.isTerminal(fds[0]))
         #expect(Terminal.size(of: fds[1]) == nil)
     }
@@ -71,7 +75,8 @@ import Testing
         let image = RGBImage(width: 4, height: 4, color: RGBImage.Color(red: 10, green: 20, blue: 30))
         let caption = "Snap 6 from alice in Memes, 2m ago · any key closes"
         let grid = FullScreenImageView(image: image, caption: caption).grid(columns: 60, rows: 10)
-        #expect(grid.text(ofRow: 9) == String(repeating: " ", count: (60 - caption.count) / 2) + caption
+        #expect(
+            grid.text(ofRow: 9) == String(repeating: " ", count: (60 - caption.count) / 2) + caption
                 + String(repeating: " ", count: 60 - caption.count - (60 - caption.count) / 2))
         #expect((0..<60).allSatisfy { grid[$0, 9].style == .plain }, "the picture stops above it")
         #expect((0..<60).contains { grid[$0, 8].character == "▀" })

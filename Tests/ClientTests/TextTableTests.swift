@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Client
 
 @Suite struct TextTableTests {
@@ -8,11 +9,12 @@ import Testing
         ])
         table.append(["cats", "3", "5m ago"])
         table.append(["dogs-and-more", "1024", "just now"])
-        #expect(table.render() == """
-            FEED           SNAPS  UPDATED
-            cats               3  5m ago
-            dogs-and-more   1024  just now
-            """)
+        #expect(
+            table.render() == """
+                FEED           SNAPS  UPDATED
+                cats               3  5m ago
+                dogs-and-more   1024  just now
+                """)
     }
 
     @Test func linesHaveNoTrailingSpacesAndMissingCellsAreEmpty() {

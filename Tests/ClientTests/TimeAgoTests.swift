@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Client
 
 private let now: Int64 = 1_800_000_000_000

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Client
 
 /// A path typed or dropped into the app's file prompt.

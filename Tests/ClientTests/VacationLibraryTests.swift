@@ -1,8 +1,9 @@
 import Foundation
 import SQLite
-import Testing
-@testable import Client
 import TestSupport
+import Testing
+
+@testable import Client
 
 @Suite("Vacation library")
 struct VacationLibraryTests {
@@ -40,7 +41,10 @@ struct VacationLibraryTests {
         _ = try paris.visit(VacationTestSupport.photo(1, place: "Paris", tags: "louvre art"), now: 1)
         try library.create("athens")
         for taken in ["Paris 2024", "PARIS 2024", "paris 2024"] {
-            do { try library.create(taken); Issue.record("\(taken) was created twice") } catch {
+            do {
+                try library.create(taken)
+                Issue.record("\(taken) was created twice")
+            } catch {
                 #expect(error.kind == .alreadyExists)
                 #expect(error.message.contains("\"Paris 2024\" already exists"), "\(error.message)")
             }
@@ -66,7 +70,10 @@ struct VacationLibraryTests {
             (String(repeating: "😀", count: 51), "at most 200 bytes"),
         ]
         for (name, reason) in cases {
-            do { try library.create(name); Issue.record("accepted \(name.debugDescription)") } catch {
+            do {
+                try library.create(name)
+                Issue.record("accepted \(name.debugDescription)")
+            } catch {
                 #expect(error.kind == .invalidName, "\(name.debugDescription)")
                 #expect(error.message.contains(reason), "\(name.debugDescription): \(error.message)")
             }
@@ -80,7 +87,10 @@ struct VacationLibraryTests {
     func openingNeedsAnExistingVacation() throws {
         let (library, home) = VacationTestSupport.library()
         defer { _ = home }
-        do { _ = try library.open("Typo Trip"); Issue.record("opened a vacation that does not exist") } catch {
+        do {
+            _ = try library.open("Typo Trip")
+            Issue.record("opened a vacation that does not exist")
+        } catch {
             #expect(error.kind == .notFound)
             #expect(error.remedy == .createVacation("Typo Trip"))
         }
@@ -129,7 +139,10 @@ struct VacationLibraryTests {
         #expect(try foreign.scalar("SELECT count(*) FROM sqlite_schema WHERE name = 'accounts'") == 1)
         #expect(try foreign.applicationID() == 0)
         // Opening a damaged vacation by name is a clear error; removing it is how to get rid of it.
-        do { _ = try library.open("Garbage"); Issue.record("opened a damaged file") } catch {
+        do {
+            _ = try library.open("Garbage")
+            Issue.record("opened a damaged file")
+        } catch {
             #expect(error.kind == .damaged)
         }
         #expect(try library.remove("Garbage") == "Garbage")

@@ -1,8 +1,9 @@
 import Foundation
 import SQLite
-import Testing
-@testable import Client
 import TestSupport
+import Testing
+
+@testable import Client
 
 @Suite("Vacation store")
 struct VacationStoreTests {
@@ -134,9 +135,14 @@ struct VacationStoreTests {
         defer { _ = home }
         let store = try library.open(nil)
         _ = try store.visit(Photo.photo(1, place: "Oslo", tags: "fjord geo:lat=1"), now: 1)
-        for body in [{ _ = try store.photos(atPlace: "Bergen") }, { _ = try store.photos(taggedWith: "geo:lat=1") },
-                     { _ = try store.photos(taggedWith: "glacier") }] as [() throws -> Void] {
-            do { try body(); Issue.record("found something that is not there") } catch let error as VacationError {
+        for body in [
+            { _ = try store.photos(atPlace: "Bergen") }, { _ = try store.photos(taggedWith: "geo:lat=1") },
+            { _ = try store.photos(taggedWith: "glacier") },
+        ] as [() throws -> Void] {
+            do {
+                try body()
+                Issue.record("found something that is not there")
+            } catch let error as VacationError {
                 #expect(error.kind == .notFound)
             }
         }
@@ -157,7 +163,10 @@ struct VacationStoreTests {
         #expect(try store.image(photoID: 9, preferredOrigin: nil, thumbnail: true).image == Array(VacationTestSupport.png.prefix(24)))
         let raw = try SQLiteDatabase(path: store.path, create: false, configuresJournal: false)
         try raw.execute("UPDATE photo_images SET image = x'00'")
-        do { _ = try store.image(photoID: 9, preferredOrigin: nil); Issue.record("a damaged image was returned") } catch {
+        do {
+            _ = try store.image(photoID: 9, preferredOrigin: nil)
+            Issue.record("a damaged image was returned")
+        } catch {
             #expect(error.kind == .damaged)
         }
     }
@@ -186,7 +195,8 @@ struct VacationStoreTests {
                     let store = try VacationStore(name: VacationName.defaultName, path: path)
                     for index in 0..<40 {
                         let id = UInt64(worker * 1000 + index)
-                        _ = try store.visit(VacationTestSupport.photo(id, place: "Place \(index % 5)", tags: "w\(worker) common"), now: Int64(index))
+                        _ = try store.visit(
+                            VacationTestSupport.photo(id, place: "Place \(index % 5)", tags: "w\(worker) common"), now: Int64(index))
                     }
                 }
             }

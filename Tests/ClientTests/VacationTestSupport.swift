@@ -1,14 +1,18 @@
-@testable import Client
 import Imaging
 import TestSupport
+
+@testable import Client
 
 /// Photos and vacations for the vacation tests: real SQLite files in a temporary state folder.
 enum VacationTestSupport {
     /// A photo as a visit would copy it; the image bytes are a small real PNG.
-    static func photo(_ id: UInt64, title: String = "", place: String = "", tags: String = "",
-                      origin: String = "127.0.0.1:7443") -> VisitedPhoto {
-        VisitedPhoto(origin: origin, photoID: id, title: title, place: place, tags: tags, latitude: 42.28, longitude: -83.74,
-                     width: 4, height: 2, image: png, thumbnail: Array(png.prefix(24)))
+    static func photo(
+        _ id: UInt64, title: String = "", place: String = "", tags: String = "",
+        origin: String = "127.0.0.1:7443"
+    ) -> VisitedPhoto {
+        VisitedPhoto(
+            origin: origin, photoID: id, title: title, place: place, tags: tags, latitude: 42.28, longitude: -83.74,
+            width: 4, height: 2, image: png, thumbnail: Array(png.prefix(24)))
     }
 
     /// A 4x2 PNG.

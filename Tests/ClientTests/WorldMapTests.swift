@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Client
 
 @Suite struct WorldMapTests {
@@ -34,10 +35,19 @@ import Testing
         ("not json", "not JSON"),
         (#"{"type":"Feature"}"#, "not a GeoJSON FeatureCollection"),
         (#"{"type":"FeatureCollection","features":[{"type":"Feature"}]}"#, "no geometry"),
-        (#"{"type":"FeatureCollection","features":[{"geometry":{"type":"Polygon","coordinates":[[[0,"x"]]]}}]}"#, "not [longitude, latitude]"),
-        (#"{"type":"FeatureCollection","features":[{"geometry":{"type":"Polygon","coordinates":[[[0,91]]]}}]}"#, "not [longitude, latitude]"),
+        (
+            #"{"type":"FeatureCollection","features":[{"geometry":{"type":"Polygon","coordinates":[[[0,"x"]]]}}]}"#,
+            "not [longitude, latitude]"
+        ),
+        (
+            #"{"type":"FeatureCollection","features":[{"geometry":{"type":"Polygon","coordinates":[[[0,91]]]}}]}"#,
+            "not [longitude, latitude]"
+        ),
         (#"{"type":"FeatureCollection","features":[{"geometry":{"type":"Polygon","coordinates":[[]]}}]}"#, "not a list of positions"),
-        (#"{"type":"FeatureCollection","features":[{"geometry":{"type":"MultiPolygon","coordinates":3}}]}"#, "MultiPolygon without coordinates"),
+        (
+            #"{"type":"FeatureCollection","features":[{"geometry":{"type":"MultiPolygon","coordinates":3}}]}"#,
+            "MultiPolygon without coordinates"
+        ),
     ])
     func malformedDocumentsAreRefusedWithAReason(document: String, reason: String) {
         do {

@@ -48,10 +48,14 @@ struct ArchitectureDocumentTests {
         var missing: [String] = []
         for span in Set(RepositoryText.codeSpans(try Self.document()[...])) where !RepositoryText.exists(span) {
             guard let name = span.wholeMatch(of: /([A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*)(?:\.([a-z][A-Za-z0-9]*))?(?:\([a-zA-Z:]*\))?/),
-                  !modules.contains(String(name.1)), !Self.platformNames.contains(String(name.1)) else { continue }
+                !modules.contains(String(name.1)), !Self.platformNames.contains(String(name.1))
+            else { continue }
             checked += 1
             let holders = declaring[String(name.1)] ?? []
-            guard !holders.isEmpty || Self.names(String(name.1)) else { missing.append(span); continue }
+            guard !holders.isEmpty || Self.names(String(name.1)) else {
+                missing.append(span)
+                continue
+            }
             if let member = name.2 {
                 let declaration = try Regex("\\b(func|var|let|case|init)\\s+`?\(member)\\b|\\bcase\\b[^\\n]*[ ,.]\(member)\\b")
                     .wordBoundaryKind(.simple)

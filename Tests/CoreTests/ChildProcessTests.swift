@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Posix
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @Suite("Child processes")
 struct ChildProcessTests {
@@ -99,7 +100,8 @@ struct ChildProcessTests {
 
     @Test("find: the first executable regular file of that name on the PATH; a name with a slash as it is")
     func find() throws {
-        let first = TemporaryDirectory("path-a"), second = TemporaryDirectory("path-b")
+        let first = TemporaryDirectory("path-a")
+        let second = TemporaryDirectory("path-b")
         _ = try first.write("plain text", to: "tool", mode: 0o644)
         let script = try second.write("#!/bin/sh\n", to: "tool", mode: 0o755)
         try FileManager.default.createDirectory(atPath: first.path + "/folder", withIntermediateDirectories: false)

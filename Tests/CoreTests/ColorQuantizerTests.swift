@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Imaging
 
 @Suite("Colour quantizer")
@@ -20,11 +21,13 @@ struct ColorQuantizerTests {
     /// original's: what an eye sees from a distance, where dithering should win.
     private static func localError(_ image: RGBImage, _ quantized: IndexedImage) -> Double {
         let shown = quantized.rgb
-        var total = 0.0, blocks = 0
+        var total = 0.0
+        var blocks = 0
         for top in stride(from: 0, to: image.height - 3, by: 4) {
             for left in stride(from: 0, to: image.width - 3, by: 4) {
                 for channel in 0..<3 {
-                    var original = 0, approximation = 0
+                    var original = 0
+                    var approximation = 0
                     for y in top..<(top + 4) {
                         for x in left..<(left + 4) {
                             original += Int(image.pixels[(y * image.width + x) * 3 + channel])
@@ -64,8 +67,9 @@ struct ColorQuantizerTests {
         #expect(seventeen.palette.count == 16 && seventeen.rgb != columns(17))
     }
 
-    @Test("the palette never has more than the colours asked for (clamped to 2...256), no two alike, every index inside it",
-          arguments: [0, 1, 2, 5, 16, 64, 255, 256, 1_000])
+    @Test(
+        "the palette never has more than the colours asked for (clamped to 2...256), no two alike, every index inside it",
+        arguments: [0, 1, 2, 5, 16, 64, 255, 256, 1_000])
     func paletteSizeIsBounded(colors: Int) {
         let image = RGBImage.noise(side: 48, seed: 23)
         for dither in [true, false] {
@@ -83,7 +87,8 @@ struct ColorQuantizerTests {
         let dithered = gradient.quantized(colors: 16, dither: true)
         let banded = gradient.quantized(colors: 16, dither: false)
         #expect(dithered.palette == banded.palette, "dithering changes the mapping, not the palette")
-        let withDither = Self.localError(gradient, dithered), without = Self.localError(gradient, banded)
+        let withDither = Self.localError(gradient, dithered)
+        let without = Self.localError(gradient, banded)
         #expect(withDither < without * 0.6, "dithered \(withDither), banded \(without)")
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CommandLineParsing
 
 /// A server-like tree: the root runs the server with many options; its subcommands name the few
@@ -13,12 +14,16 @@ private let tree = CommandSpec(
     ],
     flags: [FlagSpec("--verbose", help: "Say more.")],
     subcommands: [
-        CommandSpec("admin", summary: "Accounts.", subcommands: [
-            CommandSpec("add", summary: "Add an admin.", arguments: [ArgumentSpec("USER", help: "The name.")],
-                        flags: [FlagSpec("--password-stdin", help: "Read the password.")], globalOptions: ["--data"]),
-        ]),
-        CommandSpec("backup", summary: "Back up.", options: [OptionSpec("--to", valueName: "FILE", help: "The new file.")],
-                    globalOptions: ["--data", "--verbose"]),
+        CommandSpec(
+            "admin", summary: "Accounts.",
+            subcommands: [
+                CommandSpec(
+                    "add", summary: "Add an admin.", arguments: [ArgumentSpec("USER", help: "The name.")],
+                    flags: [FlagSpec("--password-stdin", help: "Read the password.")], globalOptions: ["--data"])
+            ]),
+        CommandSpec(
+            "backup", summary: "Back up.", options: [OptionSpec("--to", valueName: "FILE", help: "The new file.")],
+            globalOptions: ["--data", "--verbose"]),
         CommandSpec("check", summary: "Check everything."),
     ],
     runsWithoutSubcommand: true)
@@ -33,8 +38,10 @@ private func help(_ words: [String]) throws -> String {
 @Suite struct CommandLineGlobalOptionsTests {
     @Test func aSubcommandListsOnlyTheGlobalOptionsItUses() throws {
         let add = try help(["admin", "add", "--help"])
-        #expect(add.contains("\nGlobal options:\n      --data DIR") && !add.contains("--listen") && !add.contains("--key") && !add.contains("--verbose"),
-                "\(add)")
+        #expect(
+            add.contains("\nGlobal options:\n      --data DIR") && !add.contains("--listen") && !add.contains("--key")
+                && !add.contains("--verbose"),
+            "\(add)")
         let backup = try help(["backup", "--help"])
         #expect(backup.contains("--data DIR") && backup.contains("--verbose") && !backup.contains("--listen"), "\(backup)")
         // Without a list, a subcommand takes every global option, as before.
@@ -46,7 +53,8 @@ private func help(_ words: [String]) throws -> String {
 
     @Test func aDefaultIsShownTheSameWayForEveryOption() throws {
         let root = try help(["--help"])
-        #expect(root.contains("Where to listen. [default: 127.0.0.1:7443]") && root.contains("The data folder. [default: ./data]"), "\(root)")
+        #expect(
+            root.contains("Where to listen. [default: 127.0.0.1:7443]") && root.contains("The data folder. [default: ./data]"), "\(root)")
     }
 
     @Test func aGlobalOptionTheSubcommandDoesNotUseIsRefusedWhereverItIsGiven() throws {
@@ -66,8 +74,9 @@ private func help(_ words: [String]) throws -> String {
     }
 
     @Test func aSubcommandCannotNameAGlobalOptionNoAncestorDeclares() {
-        let broken = CommandSpec("x", summary: "", options: [OptionSpec("--a", help: "")],
-                                 subcommands: [CommandSpec("y", summary: "", globalOptions: ["--b"])])
+        let broken = CommandSpec(
+            "x", summary: "", options: [OptionSpec("--a", help: "")],
+            subcommands: [CommandSpec("y", summary: "", globalOptions: ["--b"])])
         #expect(broken.validationProblems() == ["x y: uses the global option '--b', which no command above it declares"])
     }
 }

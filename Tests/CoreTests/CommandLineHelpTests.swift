@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CommandLineParsing
 
 private let parser = CommandLineParser(root: commandLineSampleTree)
@@ -14,24 +15,25 @@ private func help(_ words: [String]) throws -> String {
 @Suite struct CommandLineHelpTests {
     @Test func rootHelpListsOptionsEnvironmentAndCommands() throws {
         let text = try help(["--help"])
-        #expect(text == """
-            Usage: snapshare [options] <command>
+        #expect(
+            text == """
+                Usage: snapshare [options] <command>
 
-            Share snaps with your class.
+                Share snaps with your class.
 
-            Talks to a snapshare-server over TLS.
+                Talks to a snapshare-server over TLS.
 
-            Options:
-              -s, --server HOST:PORT  Server to talk to. [env: SNAPSHARE_SERVER]
-                  --ca FILE           CA certificate to trust. [env: SNAPSHARE_CA]
-                  --json              Print JSON.
-              -h, --help              Show help for this command.
-                  --version           Show the version, the protocol versions spoken and the commit built.
+                Options:
+                  -s, --server HOST:PORT  Server to talk to. [env: SNAPSHARE_SERVER]
+                      --ca FILE           CA certificate to trust. [env: SNAPSHARE_CA]
+                      --json              Print JSON.
+                  -h, --help              Show help for this command.
+                      --version           Show the version, the protocol versions spoken and the commit built.
 
-            Commands:
-              feed                    Work with feeds.
-              post                    Post photos.
-            """)
+                Commands:
+                  feed                    Work with feeds.
+                  post                    Post photos.
+                """)
         #expect(try help(["-h"]) == text)
     }
 
@@ -45,29 +47,30 @@ private func help(_ words: [String]) throws -> String {
 
     @Test func leafHelpListsArgumentsOptionsAndExitCodes() throws {
         let text = try help(["feed", "create", "--ttl", "7d", "--help"])
-        #expect(text == """
-            Usage: snapshare feed create [options] <name>
+        #expect(
+            text == """
+                Usage: snapshare feed create [options] <name>
 
-            Create a feed.
+                Create a feed.
 
-            Arguments:
-              <name>                  The feed's name.
+                Arguments:
+                  <name>                  The feed's name.
 
-            Options:
-              -t, --ttl DURATION      How long snaps live.
-                  --limit N           Most snaps kept.
-                  --tag TAG           A tag. (repeatable)
-              -h, --help              Show help for this command.
+                Options:
+                  -t, --ttl DURATION      How long snaps live.
+                      --limit N           Most snaps kept.
+                      --tag TAG           A tag. (repeatable)
+                  -h, --help              Show help for this command.
 
-            Global options:
-              -s, --server HOST:PORT  Server to talk to. [env: SNAPSHARE_SERVER]
-                  --ca FILE           CA certificate to trust. [env: SNAPSHARE_CA]
-                  --json              Print JSON.
+                Global options:
+                  -s, --server HOST:PORT  Server to talk to. [env: SNAPSHARE_SERVER]
+                      --ca FILE           CA certificate to trust. [env: SNAPSHARE_CA]
+                      --json              Print JSON.
 
-            Exit codes:
-              0                       Created.
-              3                       A feed of that name exists.
-            """)
+                Exit codes:
+                  0                       Created.
+                  3                       A feed of that name exists.
+                """)
     }
 
     @Test func helpAtEveryLevelNamesEveryOptionInScope() throws {
@@ -82,7 +85,10 @@ private func help(_ words: [String]) throws -> String {
     }
 
     @Test func versionIsAskedForBeforeAnyCommandOnly() throws {
-        guard case .version = try parser.parse(["--version"]) else { Issue.record("expected .version"); return }
+        guard case .version = try parser.parse(["--version"]) else {
+            Issue.record("expected .version")
+            return
+        }
         #expect(throws: UsageError.self) { try parser.parse(["feed", "--version"]) }
         #expect(try help(["feed", "-h"]).contains("--version") == false)
     }
@@ -92,11 +98,16 @@ private func help(_ words: [String]) throws -> String {
     }
 
     @Test func aLongLeftColumnPutsHelpOnTheNextLine() throws {
-        let tree = CommandSpec("t", summary: "", options: [
-            OptionSpec("--a-really-long-option-name", valueName: "SOMETHING", help: "Long."),
-        ])
+        let tree = CommandSpec(
+            "t", summary: "",
+            options: [
+                OptionSpec("--a-really-long-option-name", valueName: "SOMETHING", help: "Long.")
+            ])
         guard case .help(let text) = try CommandLineParser(root: tree).parse(["-h"]) else { return }
         #expect(text.contains("\n      --a-really-long-option-name SOMETHING\n                 Long.\n"))
-        #expect(text.hasSuffix("\n  -h, --help     Show help for this command.\n      --version  Show the version, the protocol versions spoken and the commit built."))
+        #expect(
+            text.hasSuffix(
+                "\n  -h, --help     Show help for this command.\n      --version  Show the version, the protocol versions spoken and the commit built."
+            ))
     }
 }

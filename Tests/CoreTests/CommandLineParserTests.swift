@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CommandLineParsing
 
 /// A small tree shaped like the real client's, shared by the parser and help tests.
@@ -7,8 +8,9 @@ let commandLineSampleTree = CommandSpec(
     summary: "Share snaps with your class.",
     discussion: "Talks to a snapshare-server over TLS.",
     options: [
-        OptionSpec("--server", short: "-s", valueName: "HOST:PORT", help: "Server to talk to.",
-                   environmentVariable: "SNAPSHARE_SERVER"),
+        OptionSpec(
+            "--server", short: "-s", valueName: "HOST:PORT", help: "Server to talk to.",
+            environmentVariable: "SNAPSHARE_SERVER"),
         OptionSpec("--ca", valueName: "FILE", help: "CA certificate to trust.", environmentVariable: "SNAPSHARE_CA"),
     ],
     flags: [FlagSpec("--json", help: "Print JSON.")],
@@ -121,11 +123,12 @@ private func usageError(_ words: [String]) -> UsageError? {
         let error = usageError(["feed", "list", "--sever", "h:1"])
         #expect(error?.message == "unknown option '--sever'; did you mean '--server'?")
         #expect(error?.usage == "snapshare feed list [options]")
-        #expect(error?.description == """
-            unknown option '--sever'; did you mean '--server'?
-            Usage: snapshare feed list [options]
-            Run 'snapshare feed list --help' for more information.
-            """)
+        #expect(
+            error?.description == """
+                unknown option '--sever'; did you mean '--server'?
+                Usage: snapshare feed list [options]
+                Run 'snapshare feed list --help' for more information.
+                """)
         #expect(usageError(["--zzzzzz"])?.message == "unknown option '--zzzzzz'")
         #expect(usageError(["-x"])?.message == "unknown option '-x'")
     }
@@ -188,8 +191,9 @@ private func usageError(_ words: [String]) -> UsageError? {
     }
 
     @Test func aNegativeNumberIsAPositionalNotAnOption() throws {
-        #expect(try run(["post", "-33.87", "151.21", "-5", "-.5", "-1e3", "-2.5E-4"]).positionals
-            == ["-33.87", "151.21", "-5", "-.5", "-1e3", "-2.5E-4"])
+        #expect(
+            try run(["post", "-33.87", "151.21", "-5", "-.5", "-1e3", "-2.5E-4"]).positionals
+                == ["-33.87", "151.21", "-5", "-.5", "-1e3", "-2.5E-4"])
         #expect(try run(["post", "cats", "-c", "-5"]).string("--caption") == "-5")
         for word in ["-inf", "-nan", "-1e", "-.", "-5x", "-0x10", "--5"] {
             #expect(usageError(["post", "cats", word])?.message.hasPrefix("unknown option") == true, "\(word)")
@@ -213,11 +217,13 @@ private func usageError(_ words: [String]) -> UsageError? {
         #expect(try run(["feed", "create", "--limit", "25", "cats"]).int("--limit") == 25)
         #expect(try run(["feed", "create", "cats"]).int("--limit") == nil)
         let parsed = try run(["feed", "create", "--limit", "lots", "cats"])
-        #expect(throws: UsageError(
-            message: "invalid value 'lots' for --limit: expected a whole number",
-            usage: "snapshare feed create [options] <name>",
-            commandPath: "snapshare feed create"
-        )) {
+        #expect(
+            throws: UsageError(
+                message: "invalid value 'lots' for --limit: expected a whole number",
+                usage: "snapshare feed create [options] <name>",
+                commandPath: "snapshare feed create"
+            )
+        ) {
             try parsed.int("--limit")
         }
         #expect(throws: UsageError.self) { try run(["feed", "create", "--limit", "99999999999999999999", "c"]).int("--limit") }
@@ -233,7 +239,8 @@ private func usageError(_ words: [String]) -> UsageError? {
         do {
             _ = try bad.timeSpan("--ttl")
         } catch {
-            #expect(error.message == "invalid duration '7x': unknown unit 'x' (use w, d, h, m, s or ms) for --ttl; give a duration: "
+            #expect(
+                error.message == "invalid duration '7x': unknown unit 'x' (use w, d, h, m, s or ms) for --ttl; give a duration: "
                     + TimeSpan.forms)
         }
     }
@@ -241,8 +248,10 @@ private func usageError(_ words: [String]) -> UsageError? {
     @Test func treeMistakesAreFound() {
         let broken = CommandSpec(
             "x", summary: "",
-            arguments: [ArgumentSpec("a", help: "", isVariadic: true), ArgumentSpec("b", help: "", isRequired: false),
-                        ArgumentSpec("c", help: "")],
+            arguments: [
+                ArgumentSpec("a", help: "", isVariadic: true), ArgumentSpec("b", help: "", isRequired: false),
+                ArgumentSpec("c", help: ""),
+            ],
             options: [OptionSpec("--help", help: ""), OptionSpec("json", help: "")],
             flags: [FlagSpec("--json", short: "-jj", help: "")],
             subcommands: [CommandSpec("y", summary: "", flags: [FlagSpec("--json", help: "")])]

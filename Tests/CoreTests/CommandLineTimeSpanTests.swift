@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CommandLineParsing
 
 private let wellFormed: [(String, Int64)] = [

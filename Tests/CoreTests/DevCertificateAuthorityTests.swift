@@ -27,7 +27,8 @@ struct DevCertificateAuthorityTests {
             #expect(set.serverCertificatePath == "\(directory)/certs/server.pem")
             #expect(set.serverChainPath == "\(directory)/certs/fullchain.pem")
             #expect(set.serverKeyPath == "\(directory)/certs/server.key")
-            #expect(try Self.contents(set.serverChainPath) == Self.contents(set.serverCertificatePath) + Self.contents(set.caCertificatePath))
+            #expect(
+                try Self.contents(set.serverChainPath) == Self.contents(set.serverCertificatePath) + Self.contents(set.caCertificatePath))
             #expect(try Self.mode(set.serverKeyPath) == 0o600)
             #expect(try Self.mode(set.caKeyPath) == 0o600)
             #expect(try Self.mode("\(directory)/certs/private") == 0o700)
@@ -65,7 +66,9 @@ struct DevCertificateAuthorityTests {
             try FileManager.default.removeItem(atPath: first.serverChainPath)
             let second = try DevCertificateAuthority.ensure(directory: directory, hosts: Self.hosts)
             #expect(second.fingerprint == first.fingerprint)
-            #expect(try Self.contents(second.serverChainPath) == Self.contents(second.serverCertificatePath) + Self.contents(second.caCertificatePath))
+            #expect(
+                try Self.contents(second.serverChainPath) == Self.contents(second.serverCertificatePath)
+                    + Self.contents(second.caCertificatePath))
         }
     }
 
@@ -143,7 +146,9 @@ struct DevCertificateAuthorityTests {
             let renewed = try DevCertificateAuthority.ensure(directory: directory, hosts: ["localhost", "10.0.0.5"], now: later)
             #expect(renewed.issued == .expiring(previousEnd: try #require(named.leafNotAfter)))
             try FileManager.default.removeItem(atPath: renewed.serverCertificatePath)
-            #expect(try DevCertificateAuthority.ensure(directory: directory, hosts: ["localhost", "10.0.0.5"], now: later).issued == .missingOrUnusable)
+            #expect(
+                try DevCertificateAuthority.ensure(directory: directory, hosts: ["localhost", "10.0.0.5"], now: later).issued
+                    == .missingOrUnusable)
         }
     }
 

@@ -30,7 +30,8 @@ struct DevelopmentGuideTests {
         let base = RepositoryText.root.appendingPathComponent(folder)
         let present = try FileManager.default.contentsOfDirectory(atPath: base.path).filter { name in
             var isDirectory: ObjCBool = false
-            return !name.hasPrefix(".") && FileManager.default.fileExists(atPath: base.appendingPathComponent(name).path, isDirectory: &isDirectory)
+            return !name.hasPrefix(".")
+                && FileManager.default.fileExists(atPath: base.appendingPathComponent(name).path, isDirectory: &isDirectory)
                 && isDirectory.boolValue
         }
         #expect(present.count > 3, "the folders found in \(folder): \(present)")

@@ -21,9 +21,14 @@ struct DocumentLinkTests {
         var broken: [String] = []
         for target in RepositoryText.linkTargets(text[...]) where !target.contains("://") && !target.hasPrefix("mailto:") {
             let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
-            let file = parts[0].isEmpty ? document
+            let file =
+                parts[0].isEmpty
+                ? document
                 : URL(fileURLWithPath: folder == "." ? String(parts[0]) : folder + "/" + parts[0]).standardized.relativePath
-            guard RepositoryText.exists(file) else { broken.append("\(target): no \(file)"); continue }
+            guard RepositoryText.exists(file) else {
+                broken.append("\(target): no \(file)")
+                continue
+            }
             if parts.count == 2, !RepositoryText.anchors(try RepositoryText.read(file)).contains(String(parts[1])) {
                 broken.append("\(target): no heading #\(parts[1]) in \(file)")
             }

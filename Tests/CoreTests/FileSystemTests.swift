@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Posix
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `FileSystem`, the calls on paths other than writing a file: what is there, folders made with
 /// exactly their mode, removal.

@@ -13,13 +13,15 @@ struct FolderLayerTests {
     /// part after a ` · `.
     static func layers(of module: String) throws -> [[String]] {
         let lines = RepositoryText.linesOutsideCode(try RepositoryText.read("docs/ARCHITECTURE.md")[...])
-        let header = try #require(lines.firstIndex { $0.hasPrefix("| \(module) layer |") }, "ARCHITECTURE.md has a table of \(module)'s layers")
+        let header = try #require(
+            lines.firstIndex { $0.hasPrefix("| \(module) layer |") }, "ARCHITECTURE.md has a table of \(module)'s layers")
         var layers: [[String]] = []
         for line in lines[lines.index(after: header)...] {
             guard line.hasPrefix("|") else { break }
             guard let cells = RepositoryText.cells(line) else { continue }
             let folders = try cells[1].components(separatedBy: " · ").map { part in
-                try #require(part.prefixMatch(of: /`([A-Za-z]+)\/`/).map { String($0.1) }, "a part of a layer that names no folder first: \(part)")
+                try #require(
+                    part.prefixMatch(of: /`([A-Za-z]+)\/`/).map { String($0.1) }, "a part of a layer that names no folder first: \(part)")
             }
             layers.append(folders)
         }
@@ -33,7 +35,9 @@ struct FolderLayerTests {
         let present = try FileManager.default.contentsOfDirectory(atPath: root.path)
             .filter { $0 != "Resources" && Self.isDirectory(root.appendingPathComponent($0)) }
         let listed = Set(layers.flatMap { $0 })
-        #expect(Set(present) == listed, "every folder of \(module) has a row in ARCHITECTURE.md's table: \(Set(present).symmetricDifference(listed).sorted())")
+        #expect(
+            Set(present) == listed,
+            "every folder of \(module) has a row in ARCHITECTURE.md's table: \(Set(present).symmetricDifference(listed).sorted())")
 
         var row: [String: Int] = [:]
         for (index, folders) in layers.enumerated() { for folder in folders { row[folder] = index } }
@@ -65,7 +69,8 @@ struct FolderLayerTests {
     }
 
     static func swiftSources(in folder: URL) throws -> String {
-        let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?
+        let files =
+            FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
         return try files.map { try String(contentsOf: $0, encoding: .utf8) }.joined(separator: "\n")
     }
@@ -85,10 +90,16 @@ struct FolderLayerTests {
             if let range = text[index...].range(of: end) { index = range.upperBound } else { index = text.endIndex }
         }
         while index < text.endIndex {
-            if starts("//") { skip(past: "\n"); result.append("\n") }
-            else if starts("/*") { index = text.index(index, offsetBy: 2); skip(past: "*/") }
-            else if starts("\"\"\"") { index = text.index(index, offsetBy: 3); skip(past: "\"\"\"") }
-            else if starts("\"") {
+            if starts("//") {
+                skip(past: "\n")
+                result.append("\n")
+            } else if starts("/*") {
+                index = text.index(index, offsetBy: 2)
+                skip(past: "*/")
+            } else if starts("\"\"\"") {
+                index = text.index(index, offsetBy: 3)
+                skip(past: "\"\"\"")
+            } else if starts("\"") {
                 index = text.index(after: index)
                 while index < text.endIndex, text[index] != "\"", text[index] != "\n" {
                     if text[index] == "\\" { index = text.index(after: index) }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import ProtocolVectors
+import Testing
+
 @testable import Wire
 
 /// Replays the fuzz corpus (seeds and any past crash reproducers) and random inputs through the
@@ -13,7 +14,8 @@ import ProtocolVectors
 
     @Test func theCorpusReplaysWithoutBreakingAProperty() throws {
         guard let folder = Bundle.module.url(forResource: "Fixtures/FuzzCorpus", withExtension: nil) else {
-            Issue.record("corpus folder missing"); return
+            Issue.record("corpus folder missing")
+            return
         }
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         #expect(!files.isEmpty)
@@ -31,7 +33,9 @@ import ProtocolVectors
             for _ in 0..<Int.random(in: 0...4, using: &generator) where !bytes.isEmpty {
                 bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
             }
-            if round % 5 == 0 { bytes = (0..<Int.random(in: 0...300, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) } }
+            if round % 5 == 0 {
+                bytes = (0..<Int.random(in: 0...300, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            }
             FrameFuzzing.check(bytes)
         }
     }

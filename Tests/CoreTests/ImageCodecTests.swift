@@ -1,5 +1,6 @@
 import Imaging
 import Testing
+
 @testable import Imaging
 
 @Suite struct ImageCodecTests {
@@ -15,7 +16,7 @@ import Testing
     @Test func aSamplePhotoDecodesAndSurvivesReencodingExactly() throws {
         let photo = try ImageCodec.decode(ImageTestSupport.fixture("04-rocket.png"))
         #expect(photo.width == 256 && photo.height == 171 && photo.pixels.count == 256 * 171 * 3)
-        #expect(Set(photo.pixels).count > 100)  // a photo, not a blank
+        #expect(Set(photo.pixels).count > 100) // a photo, not a blank
         #expect(try ImageCodec.decode(ImageCodec.encodePNG(photo)) == photo)
     }
 
@@ -93,7 +94,8 @@ import Testing
     }
 
     @Test func aPNGWithBrokenImageDataFailsToDecode() throws {
-        var png = ImageTestSupport.png(width: 2, height: 2, bitDepth: 8, colourType: 2, rows: [[1, 2, 3, 4, 5, 6], [7, 8, 9, 10, 11, 12]])
+        var png = ImageTestSupport.png(
+            width: 2, height: 2, bitDepth: 8, colourType: 2, rows: [[1, 2, 3, 4, 5, 6], [7, 8, 9, 10, 11, 12]])
         // Break the zlib header inside IDAT (offset: signature 8 + IHDR 25 + IDAT length/type 8).
         png[41] = 0x00
         png[42] = 0x00
@@ -110,14 +112,16 @@ import Testing
     @Test func aGrayJPEGExpandsToRGB() throws {
         let image = try ImageCodec.decode(ImageTestSupport.fixture("gray-64-192-16x8.jpg"))
         #expect(image.width == 16 && image.height == 8)
-        let left = image[2, 4], right = image[13, 4]
+        let left = image[2, 4]
+        let right = image[13, 4]
         #expect(left.red == left.green && left.green == left.blue && abs(Int(left.red) - 64) <= 2)
         #expect(right.red == right.blue && abs(Int(right.red) - 192) <= 2)
     }
 
     @Test func anAdobeCMYKJPEGConvertsToRGB() throws {
         let image = try ImageCodec.decode(ImageTestSupport.fixture("cmyk-red-blue-16x8.jpg"))
-        let left = image[2, 4], right = image[13, 4]
+        let left = image[2, 4]
+        let right = image[13, 4]
         #expect(left.red > 245 && left.green < 10 && left.blue < 10)
         #expect(right.red < 10 && right.green < 10 && right.blue > 245)
     }
@@ -203,8 +207,9 @@ import Testing
         }
         let variants = [
             ImageTestSupport.png(width: 4, height: 1, bitDepth: 1, colourType: 0, rows: [[0b1010_0000]]),
-            ImageTestSupport.png(width: 2, height: 1, bitDepth: 8, colourType: 3, rows: [[1, 0]],
-                                 chunksBeforeData: [("PLTE", [255, 0, 0, 0, 255, 0])]),
+            ImageTestSupport.png(
+                width: 2, height: 1, bitDepth: 8, colourType: 3, rows: [[1, 0]],
+                chunksBeforeData: [("PLTE", [255, 0, 0, 0, 255, 0])]),
             ImageTestSupport.png(width: 1, height: 1, bitDepth: 16, colourType: 2, rows: [[1, 2, 3, 4, 5, 6]]),
             ImageTestSupport.png(width: 1, height: 1, bitDepth: 8, colourType: 2, interlace: 1, rows: [[7, 8, 9]]),
             try ImageCodec.encodePNG(ImageTestSupport.gradient(width: 33, height: 21)),
@@ -216,12 +221,15 @@ import Testing
 
     @Test func anInterlacedPNGPassesVerificationAndDecodesToTheSamePixels() throws {
         let image = ImageTestSupport.gradient(width: 37, height: 23)
-        let interlaced = ImageTestSupport.png(width: 37, height: 23, bitDepth: 8, colourType: 2, interlace: 1,
-                                              rows: ImageTestSupport.adam7Rows(image))
+        let interlaced = ImageTestSupport.png(
+            width: 37, height: 23, bitDepth: 8, colourType: 2, interlace: 1,
+            rows: ImageTestSupport.adam7Rows(image))
         #expect(try ImageCodec.verify(interlaced) == ImageHeader(format: .png, width: 37, height: 23))
         #expect(try ImageCodec.decode(interlaced) == image)
-        #expect(throws: ImageError.self, "one pass short") { try ImageCodec.verify(ImageTestSupport.png(
-            width: 37, height: 23, bitDepth: 8, colourType: 2, interlace: 1, rows: ImageTestSupport.adam7Rows(image).dropLast(3)))
+        #expect(throws: ImageError.self, "one pass short") {
+            try ImageCodec.verify(
+                ImageTestSupport.png(
+                    width: 37, height: 23, bitDepth: 8, colourType: 2, interlace: 1, rows: ImageTestSupport.adam7Rows(image).dropLast(3)))
         }
     }
 
@@ -243,7 +251,8 @@ import Testing
     }
 
     @Test func aBadCRCFailsVerificationInImageDataAndInAnAncillaryChunk() throws {
-        var png = ImageTestSupport.png(width: 2, height: 2, bitDepth: 8, colourType: 2, rows: [[1, 2, 3, 4, 5, 6], [7, 8, 9, 10, 11, 12]])
+        var png = ImageTestSupport.png(
+            width: 2, height: 2, bitDepth: 8, colourType: 2, rows: [[1, 2, 3, 4, 5, 6], [7, 8, 9, 10, 11, 12]])
         // The IDAT's CRC: the 4 bytes before IEND's 12.
         png[png.count - 13] ^= 0x01
         #expect {
@@ -253,8 +262,9 @@ import Testing
             return message.contains("CRC")
         }
         let comment = Array("Comment\u{0}hello".utf8)
-        var text = ImageTestSupport.png(width: 1, height: 1, bitDepth: 8, colourType: 2, rows: [[7, 8, 9]],
-                                        chunksBeforeData: [("tEXt", comment)])
+        var text = ImageTestSupport.png(
+            width: 1, height: 1, bitDepth: 8, colourType: 2, rows: [[7, 8, 9]],
+            chunksBeforeData: [("tEXt", comment)])
         // The last byte of tEXt's CRC: after the signature, IHDR, and tEXt's 12 bytes of framing and its data.
         text[8 + 25 + 12 + comment.count - 1] ^= 0x01
         #expect(try ImageCodec.decode(text).pixels == [7, 8, 9], "decode passes over a damaged comment")

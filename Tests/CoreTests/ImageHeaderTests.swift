@@ -1,5 +1,6 @@
 import Imaging
 import Testing
+
 @testable import Imaging
 
 @Suite struct ImageHeaderTests {
@@ -49,14 +50,14 @@ import Testing
         let samples: [[UInt8]] = [
             [],
             Array("GIF89a\u{01}\u{00}\u{01}\u{00}".utf8),
-            [0x42, 0x4D, 0x3A, 0, 0, 0, 0, 0, 0, 0, 0x36, 0, 0, 0],  // BMP
+            [0x42, 0x4D, 0x3A, 0, 0, 0, 0, 0, 0, 0, 0x36, 0, 0, 0], // BMP
             Array("<!DOCTYPE html><html><body>hello</body></html>".utf8),
             Array("RIFF\u{00}\u{00}\u{00}\u{00}WEBPVP8 ".utf8),
-            [0xFF, 0xD8, 0xFF, 0xD9],  // SOI, EOI: no frame
-            [0xFF, 0xD8, 0xFF, 0xDA, 0x00, 0x08, 1, 1, 0, 0, 63, 0],  // SOS before any frame
-            [0xFF, 0xD8, 0x00, 0x00],  // not a marker after SOI
-            [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x01],  // length below 2
-            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0B],  // PNG signature, last byte wrong
+            [0xFF, 0xD8, 0xFF, 0xD9], // SOI, EOI: no frame
+            [0xFF, 0xD8, 0xFF, 0xDA, 0x00, 0x08, 1, 1, 0, 0, 63, 0], // SOS before any frame
+            [0xFF, 0xD8, 0x00, 0x00], // not a marker after SOI
+            [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x01], // length below 2
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0B], // PNG signature, last byte wrong
         ]
         for bytes in samples {
             #expect(throws: ImageError.notAnImage, "\(bytes.prefix(8))") { try ImageHeader.parse(bytes) }
@@ -66,7 +67,8 @@ import Testing
     @Test func malformedPNGHeadersAreRefused() {
         func ihdr(width: UInt32 = 4, height: UInt32 = 4, depth: UInt8 = 8, colour: UInt8 = 2, tail: [UInt8] = [0, 0, 0]) -> [UInt8] {
             [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-                + ImageTestSupport.pngChunk("IHDR", ImageTestSupport.bigEndian(width) + ImageTestSupport.bigEndian(height) + [depth, colour] + tail)
+                + ImageTestSupport.pngChunk(
+                    "IHDR", ImageTestSupport.bigEndian(width) + ImageTestSupport.bigEndian(height) + [depth, colour] + tail)
         }
         #expect(throws: Never.self) { try ImageHeader.parse(ihdr()) }
         #expect(throws: ImageError.notAnImage) { try ImageHeader.parse(ihdr(width: 0)) }
@@ -83,8 +85,12 @@ import Testing
 
         // First chunk not IHDR, or IHDR with the wrong length.
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        #expect(throws: ImageError.notAnImage) { try ImageHeader.parse(signature + ImageTestSupport.pngChunk("IDAT", [UInt8](repeating: 0, count: 13))) }
-        #expect(throws: ImageError.notAnImage) { try ImageHeader.parse(signature + ImageTestSupport.pngChunk("IHDR", [UInt8](repeating: 1, count: 14))) }
+        #expect(throws: ImageError.notAnImage) {
+            try ImageHeader.parse(signature + ImageTestSupport.pngChunk("IDAT", [UInt8](repeating: 0, count: 13)))
+        }
+        #expect(throws: ImageError.notAnImage) {
+            try ImageHeader.parse(signature + ImageTestSupport.pngChunk("IHDR", [UInt8](repeating: 1, count: 14)))
+        }
     }
 
     @Test func everyPrefixOfAPNGIsTruncatedUntilTheHeaderIsComplete() throws {

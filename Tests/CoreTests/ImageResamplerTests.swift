@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Imaging
 
 @Suite struct ImageResamplerTests {
@@ -40,7 +41,7 @@ import Testing
         image[1, 0] = RGBImage.Color(red: 90, green: 0, blue: 0)
         image[2, 0] = RGBImage.Color(red: 180, green: 0, blue: 0)
         let resized = ImageResampler.resize(image, width: 2, height: 1)
-        #expect(resized[0, 0].red == 30 && resized[1, 0].red == 150)  // (0*2+90)/3, (90+180*2)/3
+        #expect(resized[0, 0].red == 30 && resized[1, 0].red == 150) // (0*2+90)/3, (90+180*2)/3
     }
 
     @Test func upscalingInterpolatesBetweenPixelCentres() {
@@ -64,8 +65,8 @@ import Testing
         ((256, 171), (80, 100), (80, 53)),
         ((256, 256), (80, 48), (48, 48)),
         ((4, 4), (2, 2), (2, 2)),
-        ((10, 5), (100, 100), (100, 50)),  // scales up
-        ((1000, 1), (50, 50), (50, 1)),  // never below one pixel
+        ((10, 5), (100, 100), (100, 50)), // scales up
+        ((1000, 1), (50, 50), (50, 1)), // never below one pixel
         ((1, 1000), (50, 50), (1, 50)),
         ((3, 2), (0, 10), (0, 0)),
         ((0, 2), (10, 10), (0, 0)),

@@ -1,6 +1,7 @@
-import Imaging
 import Foundation
+import Imaging
 import Testing
+
 @testable import Imaging
 
 /// Image bytes and pixels the imaging tests build on: fixtures, hand-made PNGs, random bytes.
@@ -74,7 +75,8 @@ enum ImageTestSupport {
         width: Int, height: Int, bitDepth: UInt8, colourType: UInt8, interlace: UInt8 = 0,
         rows: [[UInt8]], chunksBeforeData: [(String, [UInt8])] = []
     ) -> [UInt8] {
-        let header = bigEndian(UInt32(width)) + bigEndian(UInt32(height))
+        let header =
+            bigEndian(UInt32(width)) + bigEndian(UInt32(height))
             + [bitDepth, colourType, 0, 0, interlace]
         var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         bytes += pngChunk("IHDR", header)
@@ -135,7 +137,8 @@ enum ImageTestSupport {
     static func forgedJPEG(width: UInt16, height: UInt16, size: Int, frameMarker: UInt8 = 0xC0) -> [UInt8] {
         var bytes: [UInt8] = [0xFF, 0xD8]
         bytes += [0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0]
-        bytes += [0xFF, frameMarker, 0x00, 17, 8] + bigEndian16(height) + bigEndian16(width)
+        bytes +=
+            [0xFF, frameMarker, 0x00, 17, 8] + bigEndian16(height) + bigEndian16(width)
             + [3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]
         bytes += [0xFF, 0xDA, 0x00, 12, 3, 1, 0x00, 2, 0x11, 3, 0x11, 0, 63, 0]
         bytes += [UInt8](repeating: 0x55, count: max(0, size - bytes.count - 2))

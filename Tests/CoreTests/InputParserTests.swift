@@ -1,5 +1,5 @@
-import Testing
 import TerminalUI
+import Testing
 
 @Suite("Terminal input")
 struct InputParserTests {
@@ -14,15 +14,21 @@ struct InputParserTests {
     func plainKeys() {
         #expect(Self.events("aé😀") == [.key(.character("a")), .key(.character("é")), .key(.character("😀"))])
         #expect(Self.events("\r\n\t\u{7F}\u{08}") == [.key(.enter), .key(.enter), .key(.tab), .key(.backspace), .key(.backspace)])
-        #expect(Self.events("\u{03}\u{04}\u{00}\u{1F}") == [.key(.control("c")), .key(.control("d")), .key(.control(" ")), .key(.control("_"))])
+        #expect(
+            Self.events("\u{03}\u{04}\u{00}\u{1F}") == [.key(.control("c")), .key(.control("d")), .key(.control(" ")), .key(.control("_"))])
     }
 
     @Test("arrows, Home, End, paging, Delete and function keys in their CSI and SS3 forms")
     func sequences() {
         #expect(Self.events("\u{1B}[A\u{1B}[B\u{1B}[C\u{1B}[D") == [.key(.up), .key(.down), .key(.right), .key(.left)])
-        #expect(Self.events("\u{1B}OA\u{1B}OD\u{1B}OH\u{1B}OF\u{1B}OP") == [.key(.up), .key(.left), .key(.home), .key(.end), .key(.function(1))])
-        #expect(Self.events("\u{1B}[1~\u{1B}[4~\u{1B}[5~\u{1B}[6~\u{1B}[3~\u{1B}[2~") ==
-                [.key(.home), .key(.end), .key(.pageUp), .key(.pageDown), .key(.delete), .key(.insert)])
+        #expect(
+            Self.events("\u{1B}OA\u{1B}OD\u{1B}OH\u{1B}OF\u{1B}OP") == [
+                .key(.up), .key(.left), .key(.home), .key(.end), .key(.function(1)),
+            ])
+        #expect(
+            Self.events("\u{1B}[1~\u{1B}[4~\u{1B}[5~\u{1B}[6~\u{1B}[3~\u{1B}[2~") == [
+                .key(.home), .key(.end), .key(.pageUp), .key(.pageDown), .key(.delete), .key(.insert),
+            ])
         #expect(Self.events("\u{1B}[15~\u{1B}[24~\u{1B}[Z") == [.key(.function(5)), .key(.function(12)), .key(.backTab)])
     }
 
@@ -52,19 +58,22 @@ struct InputParserTests {
 
     @Test("SGR mouse: clicks, releases, drags, the wheel and modifiers, at 0-based cells")
     func mouse() {
-        #expect(Self.events("\u{1B}[<0;10;5M\u{1B}[<0;10;5m") == [
-            .mouse(MouseEvent(action: .press(.left), column: 9, row: 4)),
-            .mouse(MouseEvent(action: .release(.left), column: 9, row: 4)),
-        ])
-        #expect(Self.events("\u{1B}[<2;1;1M\u{1B}[<32;3;4M\u{1B}[<35;3;4M") == [
-            .mouse(MouseEvent(action: .press(.right), column: 0, row: 0)),
-            .mouse(MouseEvent(action: .drag(.left), column: 2, row: 3)),
-            .mouse(MouseEvent(action: .move, column: 2, row: 3)),
-        ])
-        #expect(Self.events("\u{1B}[<64;7;8M\u{1B}[<81;7;8M") == [
-            .mouse(MouseEvent(action: .wheelUp, column: 6, row: 7)),
-            .mouse(MouseEvent(action: .wheelDown, column: 6, row: 7, modifiers: .control)),
-        ])
+        #expect(
+            Self.events("\u{1B}[<0;10;5M\u{1B}[<0;10;5m") == [
+                .mouse(MouseEvent(action: .press(.left), column: 9, row: 4)),
+                .mouse(MouseEvent(action: .release(.left), column: 9, row: 4)),
+            ])
+        #expect(
+            Self.events("\u{1B}[<2;1;1M\u{1B}[<32;3;4M\u{1B}[<35;3;4M") == [
+                .mouse(MouseEvent(action: .press(.right), column: 0, row: 0)),
+                .mouse(MouseEvent(action: .drag(.left), column: 2, row: 3)),
+                .mouse(MouseEvent(action: .move, column: 2, row: 3)),
+            ])
+        #expect(
+            Self.events("\u{1B}[<64;7;8M\u{1B}[<81;7;8M") == [
+                .mouse(MouseEvent(action: .wheelUp, column: 6, row: 7)),
+                .mouse(MouseEvent(action: .wheelDown, column: 6, row: 7, modifiers: .control)),
+            ])
     }
 
     @Test("bracketed paste arrives as one event, line ends as LF, even with its end marker split")
@@ -104,8 +113,10 @@ struct InputParserTests {
         let version = "\u{1B}P>|XTerm(379)\u{1B}\\"
         let kitty = "\u{1B}_Gi=31;OK\u{1B}\\"
         let colour = "\u{1B}]11;rgb:ffff/ffff/ffff\u{07}"
-        #expect(Self.events(version + kitty + colour + "x") ==
-                [.unknown(Array(version.utf8)), .unknown(Array(kitty.utf8)), .unknown(Array(colour.utf8)), .key(.character("x"))])
+        #expect(
+            Self.events(version + kitty + colour + "x") == [
+                .unknown(Array(version.utf8)), .unknown(Array(kitty.utf8)), .unknown(Array(colour.utf8)), .key(.character("x")),
+            ])
         var parser = InputParser()
         #expect(parser.feed(Array("\u{1B}P>|XTe".utf8)).isEmpty, "a reply cut between reads waits for its rest")
         #expect(parser.feed(Array("rm(379)\u{1B}\\".utf8)) == [.unknown(Array(version.utf8))])

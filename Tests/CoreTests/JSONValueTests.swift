@@ -37,19 +37,20 @@ import Testing
 
     @Test func prettyOutputIndentsByTwoWithoutATrailingNewline() {
         let value: JSONValue = ["feed": "cats", "snaps": [1, 2], "empty": [], "owner": ["name": "ana"]]
-        #expect(value.toJSON(pretty: true) == """
-            {
-              "feed": "cats",
-              "snaps": [
-                1,
-                2
-              ],
-              "empty": [],
-              "owner": {
-                "name": "ana"
-              }
-            }
-            """)
+        #expect(
+            value.toJSON(pretty: true) == """
+                {
+                  "feed": "cats",
+                  "snaps": [
+                    1,
+                    2
+                  ],
+                  "empty": [],
+                  "owner": {
+                    "name": "ana"
+                  }
+                }
+                """)
         #expect(JSONValue.array([]).toJSON(pretty: true) == "[]")
     }
 

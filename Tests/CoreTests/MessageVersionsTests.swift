@@ -1,5 +1,6 @@
 import ProtocolVectors
 import Testing
+
 @testable import Wire
 
 /// Every message type, in every protocol version it exists in: the golden vectors' messages,
@@ -16,7 +17,9 @@ import Testing
     }
 
     /// The bytes `frame`'s message gives in `version`, written, read back and written again (equal, or a failure).
-    static func roundTrip<M: WireMessage>(_: M.Type, _ frame: Frame, from written: UInt16, in version: UInt16) throws -> (first: [UInt8], again: [UInt8]) {
+    static func roundTrip<M: WireMessage>(_: M.Type, _ frame: Frame, from written: UInt16, in version: UInt16) throws -> (
+        first: [UInt8], again: [UInt8]
+    ) {
         let message = try frame.decode(M.self, version: written)
         let first = Frame(message, requestID: frame.requestID, version: version)
         let again = Frame(try first.decode(M.self, version: version), requestID: frame.requestID, version: version)
@@ -39,7 +42,9 @@ import Testing
             }
         }
         for type in MessageType.all {
-            #expect(covered[type.rawValue] == Set(type.since...ProtocolConstants.current), "\(type) is not written in every version it exists in")
+            #expect(
+                covered[type.rawValue] == Set(type.since...ProtocolConstants.current),
+                "\(type) is not written in every version it exists in")
         }
     }
 

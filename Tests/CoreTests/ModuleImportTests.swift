@@ -46,13 +46,15 @@ struct ModuleImportTests {
 
     /// The folders of one level of the tree that hold a module (the C targets and Shared itself aside).
     static func modules(under path: String) throws -> Set<String> {
-        Set(try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(path).path)
-            .filter { !cTargets.contains($0) && $0 != "Shared" && !$0.hasPrefix(".") })
+        Set(
+            try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(path).path)
+                .filter { !cTargets.contains($0) && $0 != "Shared" && !$0.hasPrefix(".") })
     }
 
     /// Every module named by an `import` line of the Swift sources under `folder`.
     static func imports(in folder: URL) throws -> Set<String> {
-        let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?
+        let files =
+            FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
         var found: Set<String> = []
         for file in files {
@@ -69,7 +71,10 @@ struct ModuleImportTests {
     func tableIsComplete() throws {
         let listed = Set(try Self.rows().map(\.module))
         let modules = try Self.modules(under: "Sources/Shared").union(Self.modules(under: "Sources")).union(Self.modules(under: "Tests"))
-        #expect(listed == modules, "missing from ARCHITECTURE.md: \(modules.subtracting(listed).sorted()); listed but absent: \(listed.subtracting(modules).sorted())")
+        #expect(
+            listed == modules,
+            "missing from ARCHITECTURE.md: \(modules.subtracting(listed).sorted()); listed but absent: \(listed.subtracting(modules).sorted())"
+        )
     }
 
     @Test("each module imports only the modules of ours and the C targets its row allows")
@@ -80,7 +85,8 @@ struct ModuleImportTests {
         for row in rows {
             let folder = Self.folder(of: row.module)
             guard FileManager.default.fileExists(atPath: folder.path) else {
-                violations.append("\(row.module): no folder"); continue
+                violations.append("\(row.module): no folder")
+                continue
             }
             for name in try Self.imports(in: folder) {
                 if Self.cTargets.contains(name) && !row.cTargets.contains(name) { violations.append("\(row.module) imports \(name)") }
@@ -101,15 +107,19 @@ struct ModuleImportTests {
         for element in RepositoryText.arguments(list) {
             let text = String(element)
             guard let kind = text.prefixMatch(of: /\.(target|executableTarget|testTarget)\(/) else { continue }
-            let arguments = RepositoryText.arguments(try #require(RepositoryText.balanced(text, from: text.index(before: kind.range.upperBound))))
+            let arguments = RepositoryText.arguments(
+                try #require(RepositoryText.balanced(text, from: text.index(before: kind.range.upperBound))))
             let named = arguments.compactMap { $0.wholeMatch(of: /name:\s*"([^"]+)"/)?.1 }.first
             let name = try #require(named, "a target without a name: \(text.prefix(60))")
             guard !cTargets.contains(String(name)) else { continue }
             var dependencies: Set<String> = []
             if let declared = arguments.first(where: { $0.hasPrefix("dependencies:") }).map(String.init) {
-                let inner = try #require(declared.firstIndex(of: "[").flatMap { RepositoryText.balanced(declared, from: $0) }, "\(name)'s dependencies: \(declared)")
+                let inner = try #require(
+                    declared.firstIndex(of: "[").flatMap { RepositoryText.balanced(declared, from: $0) },
+                    "\(name)'s dependencies: \(declared)")
                 for dependency in RepositoryText.arguments(inner) {
-                    dependencies.insert(String(try #require(dependency.firstMatch(of: /"([^"]+)"/), "a dependency of \(name) without a name").1))
+                    dependencies.insert(
+                        String(try #require(dependency.firstMatch(of: /"([^"]+)"/), "a dependency of \(name) without a name").1))
                 }
             }
             targets[String(name)] = dependencies
@@ -117,15 +127,22 @@ struct ModuleImportTests {
         return targets
     }
 
-    @Test("Package.swift declares the targets the table lists, and each one's dependencies are exactly what its row names, test targets and C targets included")
+    @Test(
+        "Package.swift declares the targets the table lists, and each one's dependencies are exactly what its row names, test targets and C targets included"
+    )
     func packageDeclaresTheTable() throws {
         let declared = try Self.packageTargets()
         let table = Dictionary(uniqueKeysWithValues: try Self.rows().map { ($0.module, $0.ours.union($0.cTargets)) })
-        #expect(declared.count > 20 && Set(declared.keys) == Set(table.keys),
-                "only in Package.swift: \(Set(declared.keys).subtracting(table.keys).sorted()); only in the table: \(Set(table.keys).subtracting(declared.keys).sorted())")
+        #expect(
+            declared.count > 20 && Set(declared.keys) == Set(table.keys),
+            "only in Package.swift: \(Set(declared.keys).subtracting(table.keys).sorted()); only in the table: \(Set(table.keys).subtracting(declared.keys).sorted())"
+        )
         for (target, dependencies) in declared {
             guard let row = table[target] else { continue }
-            #expect(dependencies == row, "\(target): Package.swift only \(dependencies.subtracting(row).sorted()), the table only \(row.subtracting(dependencies).sorted())")
+            #expect(
+                dependencies == row,
+                "\(target): Package.swift only \(dependencies.subtracting(row).sorted()), the table only \(row.subtracting(dependencies).sorted())"
+            )
         }
     }
 
@@ -139,7 +156,9 @@ struct ModuleImportTests {
         #expect(unused.isEmpty, "\(unused.sorted())")
     }
 
-    @Test("the diagram shows every module, each core module's arrows name all it imports of ours, every arrow is an import, and each C target's importers are the table's")
+    @Test(
+        "the diagram shows every module, each core module's arrows name all it imports of ours, every arrow is an import, and each C target's importers are the table's"
+    )
     func diagramFollowsTheTable() throws {
         let text = try String(contentsOf: Self.root.appendingPathComponent("docs/ARCHITECTURE.md"), encoding: .utf8)
         let section = try #require(RepositoryText.section("## Modules", of: text))
@@ -160,12 +179,14 @@ struct ModuleImportTests {
         }
         let core = try Self.modules(under: "Sources/Shared")
         for module in core {
-            #expect((arrows[module] ?? []) == (table[module]?.ours ?? []),
-                    "\(module): the diagram's arrows \((arrows[module] ?? []).sorted()), the table \((table[module]?.ours ?? []).sorted())")
+            #expect(
+                (arrows[module] ?? []) == (table[module]?.ours ?? []),
+                "\(module): the diagram's arrows \((arrows[module] ?? []).sorted()), the table \((table[module]?.ours ?? []).sorted())")
         }
 
         for target in Self.cTargets {
-            let shown = try #require(diagram.firstMatch(of: try Regex("\\b\(target) \\(([^)]*)\\)")), "the diagram names \(target)'s importers")
+            let shown = try #require(
+                diagram.firstMatch(of: try Regex("\\b\(target) \\(([^)]*)\\)")), "the diagram names \(target)'s importers")
             let importers = Set((shown.output[1].substring ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
             #expect(importers == Set(rows.filter { $0.cTargets.contains(target) }.map(\.module)), "\(target) (\(importers.sorted()))")
         }

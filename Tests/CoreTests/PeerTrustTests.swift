@@ -72,7 +72,8 @@ struct PeerTrustTests {
             let attacker = try TLSTestHarness.certificates(in: directory, named: "attacker")
             // The attacker's own leaf and key, followed by the real CA a client may have pinned.
             let forged = "\(directory)/forged.pem"
-            let bytes = try Data(contentsOf: URL(fileURLWithPath: attacker.serverCertificatePath))
+            let bytes =
+                try Data(contentsOf: URL(fileURLWithPath: attacker.serverCertificatePath))
                 + Data(contentsOf: URL(fileURLWithPath: real.caCertificatePath))
             try bytes.write(to: URL(fileURLWithPath: forged))
             let failure = #expect(throws: TLSHandshakeFailure.self) {

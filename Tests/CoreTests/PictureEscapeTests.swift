@@ -1,12 +1,12 @@
 import Foundation
-import Testing
 import TerminalUI
+import Testing
 
 @Suite("Picture protocols")
 struct PictureEscapeTests {
     @Test("kitty: the PNG in base64 chunks of 4096, the first saying what it is, every one but the last saying more follows")
     func kittyChunks() throws {
-        let png = [UInt8](repeating: 0xAB, count: 7_000)  // 9,336 base64 characters: three chunks
+        let png = [UInt8](repeating: 0xAB, count: 7_000) // 9,336 base64 characters: three chunks
         let text = String(decoding: PictureEscapes.kitty(png: png, column: 2, row: 1, columns: 40, rows: 12), as: UTF8.self)
         #expect(text.hasPrefix("\u{1B}[2;3H\u{1B}_Ga=T,f=100,q=2,C=1,c=40,r=12,m=1;"))
         let chunks = text.components(separatedBy: "\u{1B}_G").dropFirst()

@@ -1,7 +1,7 @@
-import Testing
 import PostgreSQL
 import SQL
 import TestSupport
+import Testing
 
 /// The libpq layer against a real PostgreSQL (a throwaway cluster started for the test process).
 @Suite("PostgreSQL connection", .enabled(if: PostgresCluster.shared != nil, "PostgreSQL is not installed"))
@@ -18,7 +18,8 @@ struct PostgresConnectionTests {
             try db.executeScript("CREATE TABLE t (i bigint, n integer, d double precision, b boolean, s text, y bytea, z text)")
             let bytes: [UInt8] = [0, 1, 2, 0xFF, 0x5C, 0x78]
             let missing: String? = nil
-            try db.execute("""
+            try db.execute(
+                """
                 INSERT INTO t VALUES (\(Int64(-9_007_199_254_740_993)), \(42), \(-83.743), \(true), \("Île-de-France ✓"), \(bytes), \(missing))
                 """)
             let rows: [Void] = try db.query("SELECT i, n, d, b, s, y, z, count(*) OVER () AS c FROM t") { row in

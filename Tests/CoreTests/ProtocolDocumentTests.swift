@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-@testable import Wire
-@testable import Crypto
 import ProtocolVectors
+import Testing
+
+@testable import Crypto
+@testable import Wire
 
 /// The hex examples in docs/PROTOCOL.md are the golden vectors: each must be exactly what the
 /// codec produces for the message it shows, and must decode back to it.
@@ -14,7 +15,8 @@ import ProtocolVectors
 
     static func vector(_ name: String) throws -> [UInt8] {
         let marker = "<!-- vector: \(name) -->\n```hex\n"
-        guard let start = document.range(of: marker), let end = document.range(of: "```", range: start.upperBound..<document.endIndex) else {
+        guard let start = document.range(of: marker), let end = document.range(of: "```", range: start.upperBound..<document.endIndex)
+        else {
             throw WireError.malformed("vector \(name) missing from PROTOCOL.md")
         }
         return document[start.upperBound..<end.lowerBound].split(whereSeparator: { $0 == " " || $0 == "\n" }).map { UInt8($0, radix: 16)! }
@@ -53,11 +55,14 @@ import ProtocolVectors
 
     @Test("a type version 1 lacks does not exist in it, and cannot be decoded as it")
     func newTypesDoNotExistInVersion1() throws {
-        for type in [MessageType.changePassword, .getSnapViews, .snapViews, .adminUnlock, .adminSetAdmin, .adminResetPassword, .updateMovie, .adminAuditLog, .auditLog,
-                                        .adminPurge, .adminExportSnaps, .exportedSnaps, .adminViewSnap,
-                                        .reportSnap, .unsendSnap, .adminListReports, .reports, .adminResolveReport, .adminSuspend, .adminUnsuspend,
-                                        .adminSetDisabled, .adminRenameUser, .adminDeleteUser,
-                                        .adminListPending, .pendingSnaps, .adminApproveSnap] {
+        for type in [
+            MessageType.changePassword, .getSnapViews, .snapViews, .adminUnlock, .adminSetAdmin, .adminResetPassword, .updateMovie,
+            .adminAuditLog, .auditLog,
+            .adminPurge, .adminExportSnaps, .exportedSnaps, .adminViewSnap,
+            .reportSnap, .unsendSnap, .adminListReports, .reports, .adminResolveReport, .adminSuspend, .adminUnsuspend,
+            .adminSetDisabled, .adminRenameUser, .adminDeleteUser,
+            .adminListPending, .pendingSnaps, .adminApproveSnap,
+        ] {
             #expect(MessageType(rawValue: type.rawValue, version: 1) == nil, "\(type)")
             #expect(MessageType(rawValue: type.rawValue, version: 2) == type)
         }
@@ -82,10 +87,15 @@ import ProtocolVectors
         for (name, frame) in Self.cases() {
             let hex = frame.encoded().map { String(format: "%02X", $0) }.joined(separator: " ")
             guard let kept = frozen[name] else {
-                Issue.record("vector \(name) is not in Fixtures/protocol-vectors.frozen: add it there as it is now (new vectors are frozen as they are written)")
+                Issue.record(
+                    "vector \(name) is not in Fixtures/protocol-vectors.frozen: add it there as it is now (new vectors are frozen as they are written)"
+                )
                 continue
             }
-            #expect(kept == hex, "vector \(name) changed: a change to an existing message's layout or meaning needs a new protocol version (PROTOCOL.md, section 7)")
+            #expect(
+                kept == hex,
+                "vector \(name) changed: a change to an existing message's layout or meaning needs a new protocol version (PROTOCOL.md, section 7)"
+            )
         }
     }
 
@@ -107,12 +117,14 @@ import ProtocolVectors
     }
 
     @Test func everyErrorCodeIsDocumented() {
-        let codes: [ErrorCode] = [.malformedFrame, .frameTooLarge, .helloRequired, .badMagic, .unsupportedVersion, .unknownMessageType,
-                                  .tooManyInFlight, .timeout, .shuttingDown, .unexpectedMessage, .tooManyConnections, .authRequired, .badCredentials,
-                                  .usernameTaken, .badClassCode, .forbidden, .rateLimited, .sessionInvalid, .passwordChangeRequired, .accountClosed,
-                                  .invalidArgument,
-                                  .notFound, .alreadyViewed, .expired, .ownSnap, .alreadyExists, .imageTooLarge, .unsupportedImage,
-                                  .imageDimensionsTooLarge, .albumBusy, .quotaExceeded, .internalError, .storageFailure]
+        let codes: [ErrorCode] = [
+            .malformedFrame, .frameTooLarge, .helloRequired, .badMagic, .unsupportedVersion, .unknownMessageType,
+            .tooManyInFlight, .timeout, .shuttingDown, .unexpectedMessage, .tooManyConnections, .authRequired, .badCredentials,
+            .usernameTaken, .badClassCode, .forbidden, .rateLimited, .sessionInvalid, .passwordChangeRequired, .accountClosed,
+            .invalidArgument,
+            .notFound, .alreadyViewed, .expired, .ownSnap, .alreadyExists, .imageTooLarge, .unsupportedImage,
+            .imageDimensionsTooLarge, .albumBusy, .quotaExceeded, .internalError, .storageFailure,
+        ]
         for code in codes { #expect(Self.document.contains("| \(code.rawValue) | `\(code.name)` |"), "\(code)") }
     }
 
@@ -120,11 +132,14 @@ import ProtocolVectors
     func minimumSizesAreTheDecoders() throws {
         let current = ProtocolConstants.current
         let sizes: [(String, Int)] = [
-            ("Feed", FeedInfo.minimumEncodedSize(in: current)), ("Snap", SnapInfo.minimumEncodedSize(in: current)), ("Viewer", SnapViewer.minimumEncodedSize(in: current)),
-            ("User", UserInfo.minimumEncodedSize(in: current)), ("Stat", StatEntry.minimumEncodedSize(in: current)), ("AuditRecord", AuditRecord.minimumEncodedSize(in: current)),
+            ("Feed", FeedInfo.minimumEncodedSize(in: current)), ("Snap", SnapInfo.minimumEncodedSize(in: current)),
+            ("Viewer", SnapViewer.minimumEncodedSize(in: current)),
+            ("User", UserInfo.minimumEncodedSize(in: current)), ("Stat", StatEntry.minimumEncodedSize(in: current)),
+            ("AuditRecord", AuditRecord.minimumEncodedSize(in: current)),
             ("Report", SnapReport.minimumEncodedSize(in: current)), ("ReportedSnap", ReportedSnap.minimumEncodedSize(in: current)),
             ("ExportedSnap", ExportedSnap.minimumEncodedSize(in: current)), ("RosterMember", RosterMember.minimumEncodedSize(in: current)),
-            ("Pin", PinInfo.minimumEncodedSize(in: current)), ("Photo", PhotoInfo.minimumEncodedSize(in: current)), ("Movie", MovieInfo.minimumEncodedSize(in: current)),
+            ("Pin", PinInfo.minimumEncodedSize(in: current)), ("Photo", PhotoInfo.minimumEncodedSize(in: current)),
+            ("Movie", MovieInfo.minimumEncodedSize(in: current)),
         ]
         let sentence = try #require(Self.document.components(separatedBy: "each element has a minimum encoded size:").dropFirst().first)
             .prefix { $0 != ")" }.split(whereSeparator: \.isWhitespace).joined(separator: " ")

@@ -44,8 +44,9 @@ struct ReadmeFrontPageTests {
         let script = try RepositoryText.read(".ci/run")
         let array = try #require(script.firstMatch(of: /packages=\(([^)]*)\)/), ".ci/run names its packages")
         let installed = Set(array.1.split { $0 == " " || $0 == "\n" }.map(String.init))
-        #expect(installed.count > 10 && listed == installed,
-                "only the README: \(listed.subtracting(installed).sorted()); only .ci/run: \(installed.subtracting(listed).sorted())")
+        #expect(
+            installed.count > 10 && listed == installed,
+            "only the README: \(listed.subtracting(installed).sorted()); only .ci/run: \(installed.subtracting(listed).sorted())")
     }
 
     @Test("the PostgreSQL half .ci/run runs is the development guide's command")
@@ -56,7 +57,9 @@ struct ReadmeFrontPageTests {
         #expect(run.replacingOccurrences(of: " --skip-build", with: "") == documented, "guide: \(documented)\n.ci/run: \(run)")
     }
 
-    @Test("no document written by hand says how many tests or suites there are", arguments: try DocumentLinkTests.documents().filter { $0 != "CHANGELOG.md" })
+    @Test(
+        "no document written by hand says how many tests or suites there are",
+        arguments: try DocumentLinkTests.documents().filter { $0 != "CHANGELOG.md" })
     func noTestCounts(document: String) throws {
         // A number of two digits or more before "tests" or "suites", not part of a name (X11 tests).
         let counts = try RepositoryText.read(document).matches(of: /(?:^|[^A-Za-z0-9])(\d[\d,]+ (?:tests|suites))\b/).map { String($0.1) }

@@ -21,7 +21,8 @@ enum RepositoryText {
     static func paths(under folders: [String]) -> [String] {
         folders.flatMap { folder -> [String] in
             let base = root.appendingPathComponent(folder)
-            let found = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil)?
+            let found =
+                FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil)?
                 .compactMap { $0 as? URL } ?? []
             return [folder] + found.map { folder + "/" + $0.path.dropFirst(base.path.count + 1) }
         }
@@ -38,7 +39,10 @@ enum RepositoryText {
     static func linesOutsideCode(_ text: Substring) -> [Substring] {
         var inside = false
         return text.split(separator: "\n", omittingEmptySubsequences: false).filter { line in
-            if line.hasPrefix("```") { inside.toggle(); return false }
+            if line.hasPrefix("```") {
+                inside.toggle()
+                return false
+            }
             return !inside
         }
     }
@@ -57,7 +61,10 @@ enum RepositoryText {
             let line = text[index..<lineEnd]
             if line.hasPrefix("```") { inside.toggle() }
             let hashes = line.prefix { $0 == "#" }.count
-            if !inside, hashes > 0, hashes <= level, line.dropFirst(hashes).hasPrefix(" ") { end = index; break }
+            if !inside, hashes > 0, hashes <= level, line.dropFirst(hashes).hasPrefix(" ") {
+                end = index
+                break
+            }
             index = lineEnd < text.endIndex ? text.index(after: lineEnd) : text.endIndex
         }
         return text[start.upperBound..<end]
@@ -67,7 +74,8 @@ enum RepositoryText {
     static func firstCodeBlock(_ text: Substring) -> [Substring]? {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         guard let open = lines.firstIndex(where: { $0.hasPrefix("```") }),
-              let close = lines[(open + 1)...].firstIndex(where: { $0.hasPrefix("```") }) else { return nil }
+            let close = lines[(open + 1)...].firstIndex(where: { $0.hasPrefix("```") })
+        else { return nil }
         return Array(lines[(open + 1)..<close])
     }
 
@@ -108,10 +116,11 @@ enum RepositoryText {
         var anchors: Set<String> = []
         for line in linesOutsideCode(text[...]) where line.hasPrefix("#") {
             let title = line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces)
-            let slug = String(title.lowercased().compactMap { character -> Character? in
-                if character == " " { return "-" }
-                return character.isLetter || character.isNumber || character == "-" || character == "_" ? character : nil
-            })
+            let slug = String(
+                title.lowercased().compactMap { character -> Character? in
+                    if character == " " { return "-" }
+                    return character.isLetter || character.isNumber || character == "-" || character == "_" ? character : nil
+                })
             let count = seen[slug, default: 0]
             seen[slug] = count + 1
             anchors.insert(count == 0 ? slug : "\(slug)-\(count)")

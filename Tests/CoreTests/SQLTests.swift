@@ -2,8 +2,8 @@ import Foundation
 import PostgreSQL
 import SQL
 import SQLite
-import Testing
 import TestSupport
+import Testing
 
 /// Statements written once with `SQL`, rendered for each engine and run on both.
 @Suite("SQL written once")
@@ -34,9 +34,11 @@ struct SQLTests {
         let columns: SQL = "id, name"
         let filter: SQL = "kind = \("login")"
         let rows = SQL(joining: [1, 2].map { "(\($0), \("a"))" }, separator: ", ")
-        let sql: SQL = "SELECT \(columns) FROM \(raw: "throttles") WHERE \(filter) AND x IN (\(list: [Int64(5), 6])) AND (a, b) IN (VALUES \(rows))"
+        let sql: SQL =
+            "SELECT \(columns) FROM \(raw: "throttles") WHERE \(filter) AND x IN (\(list: [Int64(5), 6])) AND (a, b) IN (VALUES \(rows))"
         let rendered = sql.rendered { "$\($0)" }
-        #expect(rendered.text == "SELECT id, name FROM throttles WHERE kind = $1 AND x IN ($2, $3) AND (a, b) IN (VALUES ($4, $5), ($6, $7))")
+        #expect(
+            rendered.text == "SELECT id, name FROM throttles WHERE kind = $1 AND x IN ($2, $3) AND (a, b) IN (VALUES ($4, $5), ($6, $7))")
         #expect(rendered.values == [.text("login"), .integer(5), .integer(6), .integer(1), .text("a"), .integer(2), .text("a")])
         #expect(("SELECT \(1)" + " WHERE y = \(2)" as SQL).rendered { "?\($0)" }.text == "SELECT ?1 WHERE y = ?2")
     }
@@ -51,19 +53,28 @@ struct SQLTests {
 
     /// One table of every value type, on each engine this machine has.
     static var connections: [(String, () throws -> (any SQLConnection, () -> Void))] {
-        var engines: [(String, () throws -> (any SQLConnection, () -> Void))] = [("SQLite", {
-            let folder = TemporaryDirectory()
-            let database = try SQLiteDatabase(path: folder.file("t.db"))
-            try database.exec("CREATE TABLE t (i INTEGER, d REAL, b INTEGER, s TEXT, y BLOB, z TEXT)")
-            return (database, { _ = folder })
-        })]
+        var engines: [(String, () throws -> (any SQLConnection, () -> Void))] = [
+            (
+                "SQLite",
+                {
+                    let folder = TemporaryDirectory()
+                    let database = try SQLiteDatabase(path: folder.file("t.db"))
+                    try database.exec("CREATE TABLE t (i INTEGER, d REAL, b INTEGER, s TEXT, y BLOB, z TEXT)")
+                    return (database, { _ = folder })
+                }
+            )
+        ]
         if let cluster = PostgresCluster.shared {
-            engines.append(("PostgreSQL", {
-                let (conninfo, drop) = try cluster.makeDatabase()
-                let connection = try PostgresConnection(conninfo)
-                try connection.executeScript("CREATE TABLE t (i bigint, d double precision, b boolean, s text, y bytea, z text)")
-                return (connection, drop)
-            }))
+            engines.append(
+                (
+                    "PostgreSQL",
+                    {
+                        let (conninfo, drop) = try cluster.makeDatabase()
+                        let connection = try PostgresConnection(conninfo)
+                        try connection.executeScript("CREATE TABLE t (i bigint, d double precision, b boolean, s text, y bytea, z text)")
+                        return (connection, drop)
+                    }
+                ))
         }
         return engines
     }
@@ -76,7 +87,8 @@ struct SQLTests {
             let (connection, close) = try open()
             defer { close() }
             _ = try connection.transaction {
-                try connection.execute("INSERT INTO t VALUES (\(Int64.min), \(-83.743), \(true), \("Île ✓ 'quoted'"), \(bytes), \(missing))")
+                try connection.execute(
+                    "INSERT INTO t VALUES (\(Int64.min), \(-83.743), \(true), \("Île ✓ 'quoted'"), \(bytes), \(missing))")
             }
             let read = try connection.queryFirst("SELECT i, d, b, s, y, z FROM t WHERE NOT (b = \(false)) AND i = \(Int64.min)") { row in
                 (row.int64("i"), row.double("d"), row.bool("b"), row.string("s"), row.bytes("y"), row.isNull("z"))

@@ -1,5 +1,5 @@
-import Testing
 import TerminalUI
+import Testing
 
 @Suite("Cell grid and screen writer")
 struct ScreenTests {
@@ -50,8 +50,9 @@ struct ScreenTests {
 
         writer.invalidate()
         #expect(String(decoding: writer.frame(grid), as: UTF8.self).hasPrefix("\u{1B}[0m\u{1B}[2J"))
-        #expect(String(decoding: writer.frame(CellGrid(columns: 12, rows: 3)), as: UTF8.self).hasPrefix("\u{1B}[0m\u{1B}[2J"),
-                "a new size is drawn whole")
+        #expect(
+            String(decoding: writer.frame(CellGrid(columns: 12, rows: 3)), as: UTF8.self).hasPrefix("\u{1B}[0m\u{1B}[2J"),
+            "a new size is drawn whole")
     }
 
     @Test("a frame is sent as one synchronized update; no change sends nothing")
@@ -67,7 +68,8 @@ struct ScreenTests {
     @Test("colours come down to the terminal's depth; plain keeps bold, underline and reverse only")
     func depths() {
         var grid = CellGrid(columns: 2, rows: 1)
-        grid.write("a", column: 0, row: 0, style: Style(foreground: .rgb(255, 0, 0), background: .indexed(17), underline: true, reverse: true))
+        grid.write(
+            "a", column: 0, row: 0, style: Style(foreground: .rgb(255, 0, 0), background: .indexed(17), underline: true, reverse: true))
         var palette = ScreenWriter(depth: .palette256)
         #expect(String(decoding: palette.frame(grid), as: UTF8.self).contains("\u{1B}[0;4;7;38;5;196;48;5;17ma"))
         var plain = ScreenWriter(depth: .plain)

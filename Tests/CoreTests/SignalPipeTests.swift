@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import Testing
 import Posix
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// SIGUSR1 and SIGUSR2 only: nothing else in the test process uses them.
 @Suite("Signal pipe", .serialized)

@@ -1,6 +1,6 @@
 import Imaging
-import Testing
 import TerminalUI
+import Testing
 
 @Suite("Sixel encoding")
 struct SixelEncodingTests {
@@ -36,12 +36,15 @@ struct SixelEncodingTests {
             return values
         }
         guard let start = bytes.firstIndex(of: UInt8(ascii: "q")), bytes[..<start].starts(with: [0x1B, UInt8(ascii: "[")]),
-              bytes[..<start].contains(0x1B) else {
+            bytes[..<start].contains(0x1B)
+        else {
             picture.problems.append("no sixel introducer")
             return picture
         }
         at = start + 1
-        var register = 0, x = 0, band = 0
+        var register = 0
+        var x = 0
+        var band = 0
         func paint(_ character: UInt8, times: Int) {
             let bits = Int(character) - 63
             for _ in 0..<times {
@@ -63,7 +66,10 @@ struct SixelEncodingTests {
             switch byte {
             case UInt8(ascii: "\""):
                 let attributes = numbers()
-                guard attributes.count == 4 else { picture.problems.append("raster attributes \(attributes)"); return picture }
+                guard attributes.count == 4 else {
+                    picture.problems.append("raster attributes \(attributes)")
+                    return picture
+                }
                 (picture.width, picture.height) = (attributes[2], attributes[3])
                 picture.pixels = [Int](repeating: -1, count: picture.width * picture.height)
             case UInt8(ascii: "#"):
@@ -72,7 +78,10 @@ struct SixelEncodingTests {
                 if values.count == 5, values[1] == 2 { picture.registers[register] = Array(values[2...]) }
             case UInt8(ascii: "!"):
                 let count = number()
-                guard at < bytes.count, (63...126).contains(bytes[at]) else { picture.problems.append("a run of nothing"); return picture }
+                guard at < bytes.count, (63...126).contains(bytes[at]) else {
+                    picture.problems.append("a run of nothing")
+                    return picture
+                }
                 at += 1
                 paint(bytes[at - 1], times: count)
             case UInt8(ascii: "$"):
@@ -96,18 +105,21 @@ struct SixelEncodingTests {
     private static func percent(_ value: UInt8) -> Int { (Int(value) * 100 + 127) / 255 }
 
     private static func encode(_ image: IndexedImage, column: Int = 0, row: Int = 0) -> [UInt8] {
-        PictureEscapes.sixel(width: image.width, height: image.height, palette: image.palette.map { ($0.red, $0.green, $0.blue) },
-                             indices: image.indices, column: column, row: row)
+        PictureEscapes.sixel(
+            width: image.width, height: image.height, palette: image.palette.map { ($0.red, $0.green, $0.blue) },
+            indices: image.indices, column: column, row: row)
     }
 
-    @Test("an indexed picture decodes back to its palette colour at every pixel, whatever its size",
-          arguments: [(1, 1), (5, 6), (7, 5), (13, 13), (40, 12), (3, 17), (64, 25)], [1, 2, 16, 256])
+    @Test(
+        "an indexed picture decodes back to its palette colour at every pixel, whatever its size",
+        arguments: [(1, 1), (5, 6), (7, 5), (13, 13), (40, 12), (3, 17), (64, 25)], [1, 2, 16, 256])
     func roundTrip(size: (Int, Int), colors: Int) {
         let (width, height) = size
         var random = SeededGenerator(seed: UInt64(width * 1_000 + height * 10 + colors))
         let palette = (0..<colors).map { _ in
-            RGBImage.Color(red: .random(in: 0...255, using: &random), green: .random(in: 0...255, using: &random),
-                           blue: .random(in: 0...255, using: &random))
+            RGBImage.Color(
+                red: .random(in: 0...255, using: &random), green: .random(in: 0...255, using: &random),
+                blue: .random(in: 0...255, using: &random))
         }
         // Runs of one colour among random pixels, so both `!n` and single sixels occur.
         var indices: [UInt8] = []
@@ -136,7 +148,9 @@ struct SixelEncodingTests {
         let decoded = Self.decode(Self.encode(quantized))
         #expect(decoded.problems.isEmpty)
         let colors = decoded.pixels.map { register in
-            decoded.registers[register].map { RGBImage.Color(red: UInt8($0[0] * 255 / 100), green: UInt8($0[1] * 255 / 100), blue: UInt8($0[2] * 255 / 100)) }
+            decoded.registers[register].map {
+                RGBImage.Color(red: UInt8($0[0] * 255 / 100), green: UInt8($0[1] * 255 / 100), blue: UInt8($0[2] * 255 / 100))
+            }
         }
         #expect(colors == (0..<(23 * 11)).map { Optional(image[$0 % 23, $0 / 23]) })
     }
@@ -147,8 +161,9 @@ struct SixelEncodingTests {
         // red sets bits 0-2 ("?" + 7 = "F"), blue bits 3-5 ("?" + 56 = "w").
         var indices: [UInt8] = []
         for y in 0..<6 { indices += [UInt8](repeating: y < 3 ? 0 : 1, count: 5) }
-        let bytes = PictureEscapes.sixel(width: 5, height: 6, palette: [(255, 0, 0), (0, 0, 255), (9, 9, 9)], indices: indices,
-                                         column: 2, row: 0)
+        let bytes = PictureEscapes.sixel(
+            width: 5, height: 6, palette: [(255, 0, 0), (0, 0, 255), (9, 9, 9)], indices: indices,
+            column: 2, row: 0)
         #expect(String(decoding: bytes, as: UTF8.self) == "\u{1B}[1;3H\u{1B}P0;1;0q\"1;1;5;6#0;2;100;0;0#1;2;0;0;100#0!5F$#1!5w\u{1B}\\")
     }
 
@@ -157,8 +172,9 @@ struct SixelEncodingTests {
         // 8 x 7: the first band green with one white pixel at (1, 0); the second band (one row) black.
         var indices = [UInt8](repeating: 1, count: 8 * 6) + [UInt8](repeating: 0, count: 8)
         indices[1] = 2
-        let bytes = PictureEscapes.sixel(width: 8, height: 7, palette: [(0, 0, 0), (0, 255, 0), (255, 255, 255)], indices: indices,
-                                         column: 0, row: 0)
+        let bytes = PictureEscapes.sixel(
+            width: 8, height: 7, palette: [(0, 0, 0), (0, 255, 0), (255, 255, 255)], indices: indices,
+            column: 0, row: 0)
         let text = String(decoding: bytes, as: UTF8.self)
         #expect(text.hasSuffix("#2;2;100;100;100#1~}!6~$#2?@-#0!8@\u{1B}\\"), "\(text)")
         let short = PictureEscapes.sixel(width: 3, height: 1, palette: [(0, 0, 0)], indices: [0, 0, 0], column: 0, row: 0)

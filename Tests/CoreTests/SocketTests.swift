@@ -21,7 +21,10 @@ struct SocketTests {
     @Test("a non-blocking socket reports an empty read as would-block instead of waiting")
     func nonBlockingReadsDoNotWait() throws {
         let (client, server) = try Self.connectedPair()
-        defer { Syscall.close(client); Syscall.close(server) }
+        defer {
+            Syscall.close(client)
+            Syscall.close(server)
+        }
         try Socket.setNonBlocking(client)
         var buffer = [UInt8](repeating: 0, count: 16)
         guard case .wouldBlock = try Syscall.read(client, into: &buffer) else {
@@ -33,7 +36,10 @@ struct SocketTests {
     @Test("after a half-close the peer reads what was sent and then end of file, and can still answer")
     func halfCloseEndsOneDirectionOnly() throws {
         let (client, server) = try Self.connectedPair()
-        defer { Syscall.close(client); Syscall.close(server) }
+        defer {
+            Syscall.close(client)
+            Syscall.close(server)
+        }
         try Syscall.writeAll(server, Array("last words".utf8))
         Socket.halfClose(server)
 
@@ -43,7 +49,9 @@ struct SocketTests {
             switch try Syscall.read(client, into: &buffer) {
             case .processed(0): break reading
             case .processed(let count): received += buffer[0..<count]
-            case .wouldBlock: Issue.record("a blocking socket never reports would-block"); break reading
+            case .wouldBlock:
+                Issue.record("a blocking socket never reports would-block")
+                break reading
             }
         }
         #expect(received == Array("last words".utf8))

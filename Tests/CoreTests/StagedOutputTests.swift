@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Posix
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `StagedOutput`'s files, the one way a file is written: exactly their mode from creation,
 /// named only once complete, never over another unless replacing it, nothing left behind by a

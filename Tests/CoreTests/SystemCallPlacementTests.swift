@@ -80,7 +80,8 @@ struct SystemCallPlacementTests {
     func systemCallsGoThroughPosix() throws {
         let sources = Self.root.appendingPathComponent("Sources")
         let posix = sources.appendingPathComponent("Shared/Posix").path + "/"
-        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
+        let files =
+            FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" && !$0.path.hasPrefix(posix) } ?? []
         #expect(files.count > 100, "the sources were not found under \(sources.path)")
         var found: [String] = []
@@ -122,10 +123,11 @@ struct SystemCallPlacementTests {
             }
             """#
         let found = Self.violations(in: source)
-        #expect(found.map(\.description) == [
-            "line 7: open", "line 8: unlink", "line 9: getpid", "line 10: fsync", "line 12: usleep",
-            "line 16: FileManager.default.createFile", "line 17: .write(to:)", "line 19: FileHandle(forWritingAtPath:)",
-        ])
+        #expect(
+            found.map(\.description) == [
+                "line 7: open", "line 8: unlink", "line 9: getpid", "line 10: fsync", "line 12: usleep",
+                "line 16: FileManager.default.createFile", "line 17: .write(to:)", "line 19: FileHandle(forWritingAtPath:)",
+            ])
     }
 
     // MARK: The scan
@@ -166,10 +168,12 @@ struct SystemCallPlacementTests {
             } else if Self.foundationWriters.contains(name), before.hasSuffix("FileManager.default.") {
                 violations.append(Violation(line: line(of: index), call: "FileManager.default." + name))
             } else if name == "FileHandle", let first = arguments.firstLabel,
-                      first.hasPrefix("forWriting") || first.hasPrefix("forUpdating") {
+                first.hasPrefix("forWriting") || first.hasPrefix("forUpdating")
+            {
                 violations.append(Violation(line: line(of: index), call: "FileHandle(\(first):)"))
             } else if name == "write", member, let first = arguments.firstLabel, first == "to" || first == "toFile",
-                      !arguments.firstValueIsInOut {
+                !arguments.firstValueIsInOut
+            {
                 // Data's and String's writers (`Data(…).write(to: url)`), not a stream's `write(to: &output)`.
                 violations.append(Violation(line: line(of: index), call: ".write(\(first):)"))
             }
@@ -215,8 +219,9 @@ struct SystemCallPlacementTests {
         }
         let first = pieces.first.flatMap(label)
         let firstValue = pieces.first.map { piece in piece.drop { $0 != ":" }.dropFirst().trimmingCharacters(in: .whitespaces) } ?? ""
-        return Arguments(isEmpty: text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
-                         hasLabel: pieces.contains { label($0) != nil }, firstLabel: first, firstValueIsInOut: firstValue.hasPrefix("&"))
+        return Arguments(
+            isEmpty: text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
+            hasLabel: pieces.contains { label($0) != nil }, firstLabel: first, firstValueIsInOut: firstValue.hasPrefix("&"))
     }
 
     /// The names the source declares itself: functions, variables, constants, cases, and
@@ -247,8 +252,13 @@ struct SystemCallPlacementTests {
             /// `\(…)` inside a string: code until its parentheses close.
             case interpolation(depth: Int)
         }
-        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\"), hash = UInt8(ascii: "#"), slash = UInt8(ascii: "/")
-        let newline = UInt8(ascii: "\n"), space = UInt8(ascii: " "), star = UInt8(ascii: "*")
+        let quote = UInt8(ascii: "\"")
+        let backslash = UInt8(ascii: "\\")
+        let hash = UInt8(ascii: "#")
+        let slash = UInt8(ascii: "/")
+        let newline = UInt8(ascii: "\n")
+        let space = UInt8(ascii: " ")
+        let star = UInt8(ascii: "*")
         var output = source
         var stack: [Context] = []
         var index = 0
@@ -289,9 +299,15 @@ struct SystemCallPlacementTests {
                 var depth = 0
                 var end = index
                 repeat {
-                    if matches([slash, star], at: end) { depth += 1; end += 2 }
-                    else if matches([star, slash], at: end) { depth -= 1; end += 2 }
-                    else { end += 1 }
+                    if matches([slash, star], at: end) {
+                        depth += 1
+                        end += 2
+                    } else if matches([star, slash], at: end) {
+                        depth -= 1
+                        end += 2
+                    } else {
+                        end += 1
+                    }
                 } while depth > 0 && end < source.count
                 blank(index..<end)
                 index = end

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Posix
 import Testing
 
 @testable import TLS
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The interest each descriptor was last given, as an event loop would apply it to epoll.
 final class RecordedInterest: InterestRegistry {
@@ -47,12 +48,14 @@ final class LoopbackTLSPair {
         let serverFD = try #require(accepted)
         // One scratch for both, as one loop thread shares it between all its connections.
         let scratch = ScratchBuffers()
-        let serverContext = try TLSContext.server(certificateChainFile: certificates.serverCertificatePath,
-                                                  privateKeyFile: certificates.serverKeyPath)
+        let serverContext = try TLSContext.server(
+            certificateChainFile: certificates.serverCertificatePath,
+            privateKeyFile: certificates.serverKeyPath)
         let clientContext = try TLSContext.client(trustRootsFile: certificates.caCertificatePath)
         server = try TLSConnection(fd: serverFD, context: serverContext, role: .server, scratch: scratch, registry: interest)
-        client = try TLSConnection(fd: clientFD, context: clientContext, role: .client(serverName: "localhost"),
-                                   scratch: scratch, registry: interest)
+        client = try TLSConnection(
+            fd: clientFD, context: clientContext, role: .client(serverName: "localhost"),
+            scratch: scratch, registry: interest)
     }
 
     deinit {

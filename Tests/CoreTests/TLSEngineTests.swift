@@ -175,7 +175,7 @@ struct TLSEngineTests {
             for round in 0..<200 {
                 let server = try TLSEngine(context: context, role: .server)
                 var bytes = SecureRandom.bytes(Int(SecureRandom.bytes(1)[0]) + 1)
-                if round % 2 == 0 { bytes[0] = 0x16 }  // look like a handshake record to get deeper
+                if round % 2 == 0 { bytes[0] = 0x16 } // look like a handshake record to get deeper
                 server.receiveFromNetwork(bytes)
                 _ = try? server.handshake()
                 _ = server.takeNetworkBytes()

@@ -32,7 +32,7 @@ struct TLSVerificationTests {
             }
             #expect(failure?.side == .client)
             #expect(failure?.error.kind == .certificateVerifyFailed)
-            #expect(failure?.error.verifyCode == 20)  // X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY
+            #expect(failure?.error.verifyCode == 20) // X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY
             #expect(failure?.error.message.contains("certificate verify failed") == true)
 
             // The client's alert tells the server why.

@@ -1,5 +1,5 @@
-import Testing
 import TerminalUI
+import Testing
 
 @Suite("What a terminal says of itself")
 struct TerminalFactsTests {
@@ -16,7 +16,8 @@ struct TerminalFactsTests {
     }
 
     /// xterm 379 started with `-ti vt340` and 256 colour registers, as recorded under Xvfb.
-    static let xtermVT340 = "\u{1B}[6;17;8t\u{1B}[4;408;640t\u{1B}P>|XTerm(379)\u{1B}\\\u{1B}[?1;0;256S\u{1B}[?2;0;640;408S"
+    static let xtermVT340 =
+        "\u{1B}[6;17;8t\u{1B}[4;408;640t\u{1B}P>|XTerm(379)\u{1B}\\\u{1B}[?1;0;256S\u{1B}[?2;0;640;408S"
         + "\u{1B}]11;rgb:ffff/ffff/ffff\u{1B}\\\u{1B}[?63;1;2;4;6;9;15;16;22;28c"
 
     @Test("xterm in VT340 mode: cells, text area, version, sixel with its registers and limit, a white background")
@@ -34,8 +35,9 @@ struct TerminalFactsTests {
 
     @Test("kitty: the graphics query answered OK, a dark background in short hex, no sixel")
     func kitty() {
-        let (facts, _) = Self.facts("\u{1B}[6;19;8t\u{1B}P>|kitty(0.26.5)\u{1B}\\\u{1B}]11;rgb:00/00/00\u{07}"
-                                    + "\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;c")
+        let (facts, _) = Self.facts(
+            "\u{1B}[6;19;8t\u{1B}P>|kitty(0.26.5)\u{1B}\\\u{1B}]11;rgb:00/00/00\u{07}"
+                + "\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;c")
         #expect(facts.kittyGraphics && !facts.sixel && facts.answered)
         #expect(facts.cell == PixelSize(width: 8, height: 19))
         #expect(facts.lightBackground == false)
@@ -90,14 +92,19 @@ struct PictureChoiceTests {
     @Test("auto: only what the terminal confirmed, kitty before sixel before iTerm2, half blocks otherwise")
     func automatic() {
         let xterm = ["TERM": "xterm"]
-        #expect(PictureProtocol.choose(nil, environment: xterm, facts: Self.facts(sixel: true)) == PictureChoice(pictures: .sixel, notice: nil))
+        #expect(
+            PictureProtocol.choose(nil, environment: xterm, facts: Self.facts(sixel: true)) == PictureChoice(pictures: .sixel, notice: nil))
         #expect(PictureProtocol.choose(nil, environment: xterm, facts: Self.facts(sixel: true, kitty: true)).pictures == .kitty)
-        #expect(PictureProtocol.choose(nil, environment: ["TERM": "xterm-kitty"], facts: Self.facts(answered: false)).pictures == .halfblock,
-                "TERM alone is no proof: the graphics query must answer")
+        #expect(
+            PictureProtocol.choose(nil, environment: ["TERM": "xterm-kitty"], facts: Self.facts(answered: false)).pictures == .halfblock,
+            "TERM alone is no proof: the graphics query must answer")
         #expect(PictureProtocol.choose(nil, environment: ["TERM_PROGRAM": "iTerm.app"], facts: Self.facts()).pictures == .iterm)
         #expect(PictureProtocol.choose(nil, environment: xterm, facts: Self.facts()) == PictureChoice(pictures: .halfblock, notice: nil))
-        #expect(PictureProtocol.choose(nil, environment: ["TERM": "screen", "TMUX": "/tmp/tmux-0/default,1,0"],
-                                       facts: Self.facts(sixel: true)).pictures == .halfblock)
+        #expect(
+            PictureProtocol.choose(
+                nil, environment: ["TERM": "screen", "TMUX": "/tmp/tmux-0/default,1,0"],
+                facts: Self.facts(sixel: true)
+            ).pictures == .halfblock)
     }
 
     @Test("forced but not there: half blocks with a notice that says why; forced and there: as asked")
@@ -109,8 +116,12 @@ struct PictureChoiceTests {
         #expect(plainXterm.pictures == .halfblock && plainXterm.notice?.contains("kitty graphics query") == true)
         let silent = PictureProtocol.choose(.sixel, environment: ["TERM": "xterm"], facts: Self.facts(answered: false))
         #expect(silent.notice?.contains("answered no questions") == true)
-        #expect(PictureProtocol.choose(.sixel, environment: ["TERM": "xterm"], facts: Self.facts(sixel: true)) == PictureChoice(pictures: .sixel, notice: nil))
-        #expect(PictureProtocol.choose(.halfblock, environment: [:], facts: Self.facts(kitty: true)) == PictureChoice(pictures: .halfblock, notice: nil))
+        #expect(
+            PictureProtocol.choose(.sixel, environment: ["TERM": "xterm"], facts: Self.facts(sixel: true))
+                == PictureChoice(pictures: .sixel, notice: nil))
+        #expect(
+            PictureProtocol.choose(.halfblock, environment: [:], facts: Self.facts(kitty: true))
+                == PictureChoice(pictures: .halfblock, notice: nil))
     }
 }
 

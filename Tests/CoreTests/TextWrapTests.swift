@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TerminalUI
+import Testing
 
 @Suite("Word wrapping")
 struct TextWrapTests {

@@ -22,8 +22,10 @@ struct ThreadListTests {
 
     /// The programs' Swift files, comments left out, by their path under Sources.
     static func programSources() throws -> [(path: String, code: String)] {
-        try RepositoryText.swiftFiles(under: "Sources").map { (String($0.path.dropFirst("Sources/".count)), RepositoryText.withoutComments($0.text)) }
-            .filter { !$0.path.hasPrefix("TestSupport/") }
+        try RepositoryText.swiftFiles(under: "Sources").map {
+            (String($0.path.dropFirst("Sources/".count)), RepositoryText.withoutComments($0.text))
+        }
+        .filter { !$0.path.hasPrefix("TestSupport/") }
     }
 
     // MARK: The sources' side
@@ -46,21 +48,25 @@ struct ThreadListTests {
 
     /// The names an expression gives a thread: a string literal (its interpolations of a name
     /// handed in followed back, the others numbers), or a name handed in.
-    static func names(of expression: Substring, at position: String.Index, in path: String,
-                      sources: [(path: String, code: String)]) throws -> Set<NamedIn> {
+    static func names(
+        of expression: Substring, at position: String.Index, in path: String,
+        sources: [(path: String, code: String)]
+    ) throws -> Set<NamedIn> {
         if expression.hasPrefix("\"") {
             var results: Set<NamedIn> = [NamedIn(name: "", file: path)]
             var rest = expression.dropFirst().dropLast()
             while !rest.isEmpty {
                 if rest.hasPrefix("\\("), let close = rest.firstIndex(of: ")") {
                     let inner = rest[rest.index(rest.startIndex, offsetBy: 2)..<close]
-                    let handedIn = inner.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+                    let handedIn =
+                        inner.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
                         ? try? resolve(inner, at: position, in: path, sources: sources) : nil
-                    results = Set(results.flatMap { partial in
-                        (handedIn ?? [NamedIn(name: "N", file: partial.file)]).map {
-                            NamedIn(name: partial.name + $0.name, file: handedIn == nil ? partial.file : $0.file)
-                        }
-                    })
+                    results = Set(
+                        results.flatMap { partial in
+                            (handedIn ?? [NamedIn(name: "N", file: partial.file)]).map {
+                                NamedIn(name: partial.name + $0.name, file: handedIn == nil ? partial.file : $0.file)
+                            }
+                        })
                     rest = rest[rest.index(after: close)...]
                 } else {
                     let character = rest.removeFirst()
@@ -77,8 +83,10 @@ struct ThreadListTests {
 
     /// The names a parameter `name` is given: the literals the callers of its function (or
     /// initializer) pass for it, and its default.
-    static func resolve(_ name: Substring, at position: String.Index, in path: String,
-                        sources: [(path: String, code: String)]) throws -> Set<NamedIn> {
+    static func resolve(
+        _ name: Substring, at position: String.Index, in path: String,
+        sources: [(path: String, code: String)]
+    ) throws -> Set<NamedIn> {
         let code = try #require(sources.first { $0.path == path }?.code)
         let declarations = code.matches(of: /(?:func\s+(\w+)|\binit)\s*(?:<[^>]*>)?\(/)
         // The declaration around the call first, else any in the file that takes `name` (a stored
@@ -89,13 +97,15 @@ struct ThreadListTests {
             guard let parameters = RepositoryText.balanced(code, from: open) else { continue }
             for parameter in RepositoryText.arguments(parameters) {
                 guard let match = parameter.wholeMatch(of: /(?:(\w+)\s+)?(\w+)\s*:\s*String\??(?:\s*=\s*"([^"]*)")?/),
-                      match.2 == name else { continue }
+                    match.2 == name
+                else { continue }
                 let label = String(match.1 ?? match.2)
                 let callee: String
                 if let function = declaration.1 {
                     callee = String(function)
                 } else {
-                    callee = try #require(enclosingType(of: declaration.range.lowerBound, in: code), "\(path): an initializer outside a type")
+                    callee = try #require(
+                        enclosingType(of: declaration.range.lowerBound, in: code), "\(path): an initializer outside a type")
                 }
                 var names: Set<NamedIn> = []
                 if let fallback = match.3 { names.insert(NamedIn(name: String(fallback), file: path)) }
@@ -158,8 +168,9 @@ struct ThreadListTests {
         var rows: Set<NamedIn> = []
         for line in RepositoryText.linesOutsideCode(try threadSection()) {
             guard let cells = RepositoryText.cells(line), cells.count >= 4,
-                  let name = cells[0].wholeMatch(of: /`([a-zA-Z0-9-]+)`/)?.1,
-                  let file = cells[2].wholeMatch(of: /`([^`]+)`/)?.1 else { continue }
+                let name = cells[0].wholeMatch(of: /`([a-zA-Z0-9-]+)`/)?.1,
+                let file = cells[2].wholeMatch(of: /`([^`]+)`/)?.1
+            else { continue }
             rows.insert(NamedIn(name: String(name), file: String(file)))
         }
         return rows
@@ -167,33 +178,41 @@ struct ThreadListTests {
 
     // MARK: Tests
 
-    @Test("every thread the programs start has its row in ARCHITECTURE.md's thread table, named in the file the row says, and every row is one they start")
+    @Test(
+        "every thread the programs start has its row in ARCHITECTURE.md's thread table, named in the file the row says, and every row is one they start"
+    )
     func tableMatchesTheSources() throws {
         let started = try Self.started()
         let documented = try Self.documented()
         #expect(started.count > 10, "the threads found: \(started.sorted { $0.name < $1.name })")
-        #expect(started == documented,
-                "started but not in the table: \(started.subtracting(documented).map(\.description).sorted()); in the table but not started: \(documented.subtracting(started).map(\.description).sorted())")
+        #expect(
+            started == documented,
+            "started but not in the table: \(started.subtracting(documented).map(\.description).sorted()); in the table but not started: \(documented.subtracting(started).map(\.description).sorted())"
+        )
     }
 
     @Test("no program starts a thread except through NamedThread.start")
     func everyThreadIsNamed() throws {
         var others: [String] = []
         for file in try Self.programSources() where file.path != "Shared/Posix/NamedThread.swift" {
-            if file.code.contains(/\bThread\s*[({]|\bThread\.init\b|detachNewThread|pthread_create/.wordBoundaryKind(.simple)) { others.append(file.path) }
+            if file.code.contains(/\bThread\s*[({]|\bThread\.init\b|detachNewThread|pthread_create/.wordBoundaryKind(.simple)) {
+                others.append(file.path)
+            }
         }
         #expect(others.isEmpty, "these start threads another way: \(others)")
     }
 
     @Test("work goes to Dispatch's queues only in the files the thread table's Dispatch row names")
     func dispatchQueuesAreWhereTheTableSays() throws {
-        let row = try #require(RepositoryText.linesOutsideCode(try Self.threadSection()).compactMap(RepositoryText.cells)
-            .first { $0.first?.hasPrefix("Dispatch") == true }, "the table has a row for Dispatch's threads")
+        let row = try #require(
+            RepositoryText.linesOutsideCode(try Self.threadSection()).compactMap(RepositoryText.cells)
+                .first { $0.first?.hasPrefix("Dispatch") == true }, "the table has a row for Dispatch's threads")
         let named = Set(row[2].matches(of: /`([^`]+)`/).map { String($0.1) })
-        let using = Set(try Self.programSources().filter {
-            // Simple word boundaries: Unicode's would join `DispatchQueue.concurrentPerform` into one word.
-            $0.code.contains(/\b(DispatchQueue|DispatchSource|DispatchWorkItem|OperationQueue|URLSession)\b/.wordBoundaryKind(.simple))
-        }.map(\.path))
+        let using = Set(
+            try Self.programSources().filter {
+                // Simple word boundaries: Unicode's would join `DispatchQueue.concurrentPerform` into one word.
+                $0.code.contains(/\b(DispatchQueue|DispatchSource|DispatchWorkItem|OperationQueue|URLSession)\b/.wordBoundaryKind(.simple))
+            }.map(\.path))
         #expect(!using.isEmpty && using == named, "the sources: \(using.sorted()); the table: \(named.sorted())")
     }
 }

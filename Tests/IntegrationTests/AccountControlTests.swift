@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Client
 import Foundation
 import Server
-import Testing
 import TestSupport
+import Testing
 import Wire
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Disable and enable, rename, delete-user, the roster with one-time passwords, and who may
 /// register, against a real server (on PostgreSQL too, with SNAPSHARE_TEST_DATABASE=postgresql).
@@ -86,7 +87,8 @@ struct AccountControlTests {
         let server = try TestServer()
         _ = try server.registeredSession("existing")
         let directory = TemporaryDirectory("snapshare-roster")
-        let roster = try directory.write("""
+        let roster = try directory.write(
+            """
             username,display_name,role
             ada,Ada Lovelace,student
             bad name,Someone,student
@@ -96,11 +98,15 @@ struct AccountControlTests {
             tim,Tim,teacher
             """, to: "roster.csv")
         let passwords = directory.file("passwords.csv")
-        let imported = try Subprocess.run("snapshare-server", ["admin", "import-roster", roster, "--passwords", passwords] + server.storeArguments)
+        let imported = try Subprocess.run(
+            "snapshare-server", ["admin", "import-roster", roster, "--passwords", passwords] + server.storeArguments)
         #expect(imported.status == 1, "some rows were refused")
-        #expect(imported.stdout.contains("2 accounts created") && imported.stdout.contains("1 already had one") && imported.stdout.contains("3 rows refused"),
-                "\(imported.stdout)")
-        #expect(imported.stderr.contains("line 3:") && imported.stderr.contains("line 6: ada is on the roster twice")
+        #expect(
+            imported.stdout.contains("2 accounts created") && imported.stdout.contains("1 already had one")
+                && imported.stdout.contains("3 rows refused"),
+            "\(imported.stdout)")
+        #expect(
+            imported.stderr.contains("line 3:") && imported.stderr.contains("line 6: ada is on the roster twice")
                 && imported.stderr.contains("line 7: tim: role 'teacher'"), "\(imported.stderr)")
         #expect(try FileManager.default.attributesOfItem(atPath: passwords)[.posixPermissions] as? Int == 0o600)
         let lines = try String(contentsOfFile: passwords, encoding: .utf8).split(separator: "\n").map(String.init)
@@ -108,14 +114,17 @@ struct AccountControlTests {
         let ada = try #require(lines.first { $0.hasPrefix("ada,") }).split(separator: ",").last.map(String.init) ?? ""
         #expect(ada.wholeMatch(of: /[a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4}/) != nil, "\(ada)")
         #expect(lines.contains { $0.hasPrefix("grace,\"Hopper, Grace\",") })
-        let again = try Subprocess.run("snapshare-server", ["admin", "import-roster", roster, "--passwords", passwords] + server.storeArguments)
+        let again = try Subprocess.run(
+            "snapshare-server", ["admin", "import-roster", roster, "--passwords", passwords] + server.storeArguments)
         #expect(again.status == 1 && again.stderr.contains("exists already"), "the passwords are never written over: \(again.stderr)")
 
         // A one-time password logs in, but nothing else is answered until it is changed.
         let (session, home) = try server.session()
         _ = try session.login(username: "ada", password: ada)
         let held = clientError { _ = try session.feeds() }
-        #expect(held?.serverCode == .passwordChangeRequired && held?.message.contains("snapshare passwd") == true, "\(String(describing: held))")
+        #expect(
+            held?.serverCode == .passwordChangeRequired && held?.message.contains("snapshare passwd") == true, "\(String(describing: held))"
+        )
         try session.changePassword(from: ada, to: "ada's own password")
         _ = try session.feeds()
         #expect(try server.openStore().user(named: "grace")?.isAdmin == true)
@@ -124,24 +133,30 @@ struct AccountControlTests {
         let graceHome = TemporaryDirectory("snapshare-grace")
         let grace = try #require(lines.first { $0.hasPrefix("grace,") }).split(separator: ",").last.map(String.init) ?? ""
         let environment = ["SNAPSHARE_HOME": graceHome.path, "SNAPSHARE_SERVER": server.address, "SNAPSHARE_CA": server.caPath]
-        let login = try Subprocess.run("snapshare", ["login", "grace", "--password-stdin"], environment: environment, stdin: "\(grace)\ngrace's own password\n")
+        let login = try Subprocess.run(
+            "snapshare", ["login", "grace", "--password-stdin"], environment: environment, stdin: "\(grace)\ngrace's own password\n")
         #expect(login.status == 0 && login.stderr.contains("Password changed"), "\(login.stdout)\(login.stderr)")
         let feeds = try Subprocess.run("snapshare", ["feeds"], environment: environment)
         #expect(feeds.status == 0, "\(feeds.stderr)")
         withExtendedLifetime(home) {}
     }
 
-    @Test("--registration roster lets only the roster's names register; closed lets nobody; a disabled student cannot come back under a new name")
+    @Test(
+        "--registration roster lets only the roster's names register; closed lets nobody; a disabled student cannot come back under a new name"
+    )
     func registrationModes() throws {
         let server = try TestServer { $0.registration = .roster }
         let directory = TemporaryDirectory("snapshare-roster-mode")
         let roster = try directory.write("username\nada\nomar\n", to: "roster.csv")
-        let imported = try Subprocess.run("snapshare-server", ["admin", "import-roster", roster, "--passwords", directory.file("pw.csv")] + server.storeArguments)
+        let imported = try Subprocess.run(
+            "snapshare-server", ["admin", "import-roster", roster, "--passwords", directory.file("pw.csv")] + server.storeArguments)
         #expect(imported.status == 0, "\(imported.stderr)")
         let admin = try server.makeAdmin("teacher")
         try admin.setDisabled("omar", true)
         let newName = clientError { _ = try server.registeredSession("omar_real") }
-        #expect(newName?.serverCode == .forbidden && newName?.message.contains("not on this class's roster") == true, "\(String(describing: newName))")
+        #expect(
+            newName?.serverCode == .forbidden && newName?.message.contains("not on this class's roster") == true,
+            "\(String(describing: newName))")
         // A deleted account's roster name goes with it: it no longer registers.
         try admin.deleteUser("ada")
         #expect(clientError { _ = try server.registeredSession("ada") }?.serverCode == .forbidden)
@@ -154,6 +169,8 @@ struct AccountControlTests {
         closed.registration = .closed
         server.server.reload(closed, changedOptions: ["--registration"])
         let refused = clientError { _ = try server.registeredSession("anyone") }
-        #expect(refused?.serverCode == .forbidden && refused?.message.contains("registration is closed") == true, "\(String(describing: refused))")
+        #expect(
+            refused?.serverCode == .forbidden && refused?.message.contains("registration is closed") == true,
+            "\(String(describing: refused))")
     }
 }

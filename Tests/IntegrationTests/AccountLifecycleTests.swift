@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Client
 import Foundation
 import Server
-import Testing
 import TestSupport
+import Testing
 import Wire
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// An account's life as a semester lives it, through the real binaries against a real server
 /// (on PostgreSQL too, with SNAPSHARE_TEST_DATABASE=postgresql): a one-time password that can
@@ -19,7 +20,8 @@ struct AccountLifecycleTests {
         let directory = TemporaryDirectory("snapshare-roster")
         let roster = try directory.write(csv, to: "roster.csv")
         let passwords = directory.file("passwords.csv")
-        let imported = try Subprocess.run("snapshare-server", ["admin", "import-roster", roster, "--passwords", passwords] + extra + server.storeArguments)
+        let imported = try Subprocess.run(
+            "snapshare-server", ["admin", "import-roster", roster, "--passwords", passwords] + extra + server.storeArguments)
         #expect(imported.status == 0, "\(imported.stdout)\(imported.stderr)")
         guard FileManager.default.fileExists(atPath: passwords) else { return [:] }
         var found: [String: String] = [:]
@@ -33,8 +35,9 @@ struct AccountLifecycleTests {
     /// `snapshare register NAME` from another machine, with the class code: what an impostor who
     /// knows a classmate's name would try.
     static func registerElsewhere(_ name: String, on server: TestServer) throws -> Subprocess.Result {
-        try CommandLineTests.Student(server: server).run("register", name, "--password-stdin", "--class-code", server.configuration.classCode ?? "",
-                                                         stdin: "impostor password\n")
+        try CommandLineTests.Student(server: server).run(
+            "register", name, "--password-stdin", "--class-code", server.configuration.classCode ?? "",
+            stdin: "impostor password\n")
     }
 
     /// The instructor, logged in on the command line.
@@ -85,8 +88,9 @@ struct AccountLifecycleTests {
         let server = try TestServer()
         let oneTime = try #require(try Self.importRoster(server, "username\ncarol\n")["carol"])
         let carol = CommandLineTests.Student(server: server)
-        let pane = try TmuxPane(Subprocess.executable("snapshare") + " login carol; echo \"exit=$?\"", columns: 100, rows: 30,
-                                environment: carol.environment)
+        let pane = try TmuxPane(
+            Subprocess.executable("snapshare") + " login carol; echo \"exit=$?\"", columns: 100, rows: 30,
+            environment: carol.environment)
         try pane.wait { $0.contains("Password:") }
         try pane.send(oneTime, literal: true)
         try pane.send("Enter")
@@ -96,7 +100,9 @@ struct AccountLifecycleTests {
         try pane.wait { $0.contains("Repeat password:") }
         try pane.send(oneTime, literal: true)
         try pane.send("Enter")
-        let refused = try pane.wait { $0.contains("must differ from the one-time password") && $0.components(separatedBy: "New password:").count == 3 }
+        let refused = try pane.wait {
+            $0.contains("must differ from the one-time password") && $0.components(separatedBy: "New password:").count == 3
+        }
         #expect(!refused.contains("Password changed"), "\(refused)")
         try pane.send("carol's own password", literal: true)
         try pane.send("Enter")
@@ -159,8 +165,9 @@ struct AccountLifecycleTests {
         _ = try store.deleteUser(userID: frank.id)
         try store.putRosterEntry(RosterEntry(name: "frank", displayName: "Frank", isAdmin: false, addedAt: 0))
         let unclaimed = try teacher.run("admin", "rename", "alice", "frank")
-        #expect(unclaimed.status == 8 && unclaimed.stderr.contains("frank is on the roster") && unclaimed.stderr.contains("not registered yet"),
-                "\(unclaimed.stderr)")
+        #expect(
+            unclaimed.status == 8 && unclaimed.stderr.contains("frank is on the roster") && unclaimed.stderr.contains("not registered yet"),
+            "\(unclaimed.stderr)")
         // Frank registers as himself; alice still holds her entry.
         _ = try server.registeredSession("frank")
         let roster = try teacher.run("admin", "roster", "--json")
@@ -205,12 +212,15 @@ struct AccountLifecycleTests {
         _ = try server.makeAdmin("teacher")
         let directory = TemporaryDirectory("snapshare-term-roster")
 
-        let kept = try Subprocess.run("snapshare-server", ["end-term", "--archive", directory.file("a.backup"), "--keep-accounts", "--keep-roster", "--yes"]
-                                      + server.storeArguments)
+        let kept = try Subprocess.run(
+            "snapshare-server",
+            ["end-term", "--archive", directory.file("a.backup"), "--keep-accounts", "--keep-roster", "--yes"]
+                + server.storeArguments)
         #expect(kept.status == 0 && kept.stdout.contains("roster kept"), "\(kept.stdout)\(kept.stderr)")
         #expect(try server.count("SELECT count(*) FROM roster") == 2)
 
-        let ended = try Subprocess.run("snapshare-server", ["end-term", "--archive", directory.file("b.backup"), "--yes"] + server.storeArguments)
+        let ended = try Subprocess.run(
+            "snapshare-server", ["end-term", "--archive", directory.file("b.backup"), "--yes"] + server.storeArguments)
         #expect(ended.status == 0 && ended.stdout.contains("the roster (2 names)"), "\(ended.stdout)\(ended.stderr)")
         #expect(try server.count("SELECT count(*) FROM roster") == 0)
         let refused = try Self.registerElsewhere("hana", on: server)
@@ -226,7 +236,8 @@ struct AccountLifecycleTests {
     @Test("admin roster lists who claimed what and who has not signed in yet, on the command line and offline; remove takes an entry off")
     func theRosterCanBeSeenAndEdited() throws {
         let server = try TestServer { $0.registration = .roster }
-        let passwords = try Self.importRoster(server, "username,display_name,role\nkim,Kim Lee,student\nleo,Leo Park,student\nmia,Mia Ross,admin\n")
+        let passwords = try Self.importRoster(
+            server, "username,display_name,role\nkim,Kim Lee,student\nleo,Leo Park,student\nmia,Mia Ross,admin\n")
         let store = try server.openStore()
         try store.putRosterEntry(RosterEntry(name: "noor", displayName: "Noor Haddad", isAdmin: false, addedAt: 0))
         let teacher = try Self.instructor(server)
@@ -238,19 +249,25 @@ struct AccountLifecycleTests {
         #expect(offline.status == 0, "\(offline.stderr)")
         let rows = try JSONDecoder.snakeCase.decode([RosterRow].self, from: Data(offline.stdout.utf8))
         #expect(rows.map(\.name) == ["kim", "leo", "mia", "noor"], "\(offline.stdout)")
-        #expect(rows.first { $0.name == "kim" }.map { ($0.account, $0.status, $0.displayName) } ?? (nil, "", "") == ("kim", "signed in", "Kim Lee"))
+        #expect(
+            rows.first { $0.name == "kim" }.map { ($0.account, $0.status, $0.displayName) } ?? (nil, "", "") == (
+                "kim", "signed in", "Kim Lee"
+            ))
         #expect(rows.first { $0.name == "leo" }?.status == "one-time password not yet replaced")
         #expect(rows.first { $0.name == "mia" }?.role == "admin")
         #expect(rows.first { $0.name == "noor" }.map { ($0.account, $0.status) } ?? ("?", "") == (nil, "not registered"))
         let online = try teacher.run("admin", "roster", "--json")
-        #expect(try JSONDecoder.snakeCase.decode([RosterRow].self, from: Data(online.stdout.utf8)) == rows, "\(online.stdout)\(online.stderr)")
+        #expect(
+            try JSONDecoder.snakeCase.decode([RosterRow].self, from: Data(online.stdout.utf8)) == rows, "\(online.stdout)\(online.stderr)")
         let text = try teacher.run("admin", "roster")
         #expect(text.status == 0 && text.stdout.contains("Noor Haddad") && text.stdout.contains("not registered"), "\(text.stdout)")
 
         let removed = try teacher.run("admin", "roster", "remove", "noor")
         #expect(removed.status == 0 && removed.stdout.contains("noor"), "\(removed.stdout)\(removed.stderr)")
         let removedOffline = try Subprocess.run("snapshare-server", ["admin", "roster", "remove", "leo"] + server.storeArguments)
-        #expect(removedOffline.status == 0 && removedOffline.stdout.contains("leo keeps their account"), "\(removedOffline.stdout)\(removedOffline.stderr)")
+        #expect(
+            removedOffline.status == 0 && removedOffline.stdout.contains("leo keeps their account"),
+            "\(removedOffline.stdout)\(removedOffline.stderr)")
         let missing = try teacher.run("admin", "roster", "remove", "nobody")
         #expect(missing.status == 5 && missing.stderr.contains("nobody is not on the roster"), "\(missing.stderr)")
         let after = try JSONDecoder.snakeCase.decode([RosterRow].self, from: Data(try teacher.run("admin", "roster", "--json").stdout.utf8))
@@ -289,13 +306,16 @@ struct AccountLifecycleTests {
         #expect(users.first { $0.username == "pia_b" }.map { ($0.displayName, $0.rosterName) } ?? (nil, nil) == ("Pia Berg", "pia"))
         #expect(users.first { $0.username == "quinn" }?.disabled == true)
         #expect(users.first { $0.username == "rosa" }?.suspendedUntil != nil)
-        #expect(users.first { $0.username == "teacher" }.map { ($0.admin, $0.oneTimePassword, $0.suspendedUntil) } ?? (false, true, "")
+        #expect(
+            users.first { $0.username == "teacher" }.map { ($0.admin, $0.oneTimePassword, $0.suspendedUntil) } ?? (false, true, "")
                 == (true, false, nil))
 
         let text = try teacher.run("admin", "users")
         #expect(text.status == 0, "\(text.stderr)")
         let lines = text.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.first { $0.hasPrefix("ola ") }.map { $0.contains("Ola Nowak") && $0.contains("one-time password") } == true, "\(text.stdout)")
+        #expect(
+            lines.first { $0.hasPrefix("ola ") }.map { $0.contains("Ola Nowak") && $0.contains("one-time password") } == true,
+            "\(text.stdout)")
         #expect(lines.first { $0.hasPrefix("quinn ") }?.contains("disabled") == true, "\(text.stdout)")
         #expect(lines.first { $0.hasPrefix("rosa ") }?.contains("suspended") == true, "\(text.stdout)")
     }

@@ -1,9 +1,10 @@
 import Client
 import Foundation
-@testable import Server
-import Testing
 import TestSupport
+import Testing
 import Wire
+
+@testable import Server
 
 /// Every admin route of `RequestTable`, sent as docs/PROTOCOL.md shows it, against a real server:
 /// what its route declares about the audit log is what happens. A student's attempt at it is one
@@ -20,8 +21,11 @@ import Wire
             let name = block.prefix { $0 != " " }
             // Vectors named v1-, v2-… show an older version's layout.
             guard name.range(of: #"^v[0-9]+-"#, options: .regularExpression) == nil, let start = block.range(of: "```hex\n"),
-                  let end = block.range(of: "```", range: start.upperBound..<block.endIndex) else { continue }
-            let bytes = block[start.upperBound..<end.lowerBound].split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { UInt8($0, radix: 16) }
+                let end = block.range(of: "```", range: start.upperBound..<block.endIndex)
+            else { continue }
+            let bytes = block[start.upperBound..<end.lowerBound].split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap {
+                UInt8($0, radix: 16)
+            }
             guard bytes.count >= FrameHeader.size else { continue }
             let type = UInt16(bytes[4]) << 8 | UInt16(bytes[5])
             if frames[type] == nil { frames[type] = bytes }
@@ -29,7 +33,9 @@ import Wire
         return frames
     }
 
-    @Test("each admin route does what it declares: a student's try is one FORBIDDEN entry if recorded, none if read-only; read-only ones write nothing")
+    @Test(
+        "each admin route does what it declares: a student's try is one FORBIDDEN entry if recorded, none if read-only; read-only ones write nothing"
+    )
     func everyAdminRouteDoesWhatItDeclares() throws {
         let server = try TestServer()
         _ = try server.makeAdmin("teacher")
@@ -37,10 +43,12 @@ import Wire
         let documented = try Self.documentedRequests()
         func loggedIn(_ name: String) throws -> ServerConnection {
             let connection = try server.connection()
-            _ = try ServerConnection.expect(try connection.roundTrip(Login(username: name, password: "correct horse battery")), as: Authenticated.self)
+            _ = try ServerConnection.expect(
+                try connection.roundTrip(Login(username: name, password: "correct horse battery")), as: Authenticated.self)
             return connection
         }
-        let student = try loggedIn("mallory"), admin = try loggedIn("teacher")
+        let student = try loggedIn("mallory")
+        let admin = try loggedIn("teacher")
         func reply(to frame: [UInt8], on connection: ServerConnection) throws -> Frame {
             try connection.sendRaw(frame)
             let requestID = UInt32(frame[8]) << 24 | UInt32(frame[9]) << 16 | UInt32(frame[10]) << 8 | UInt32(frame[11])
@@ -58,7 +66,9 @@ import Wire
         for route in routes {
             let frame = try #require(documented[route.request.rawValue], "docs/PROTOCOL.md shows no \(route.request)")
             let refused = try reply(to: frame, on: student)
-            #expect(refused.type == MessageType.error.rawValue && (try? refused.decode(ErrorMessage.self))?.code == .forbidden, "\(route.request)")
+            #expect(
+                refused.type == MessageType.error.rawValue && (try? refused.decode(ErrorMessage.self))?.code == .forbidden,
+                "\(route.request)")
             // An entry is queued for the one storage writer before the reply goes out: it is in
             // once the writes queued so far have committed.
             try server.waitForQueuedWrites()
@@ -73,12 +83,17 @@ import Wire
                 let problem = answer.type == MessageType.error.rawValue ? (try? answer.decode(ErrorMessage.self))?.message ?? "" : ""
                 #expect(answer.type == route.reply.rawValue, "\(route.request) is not recorded, yet answered an admin: \(problem)")
             } else {
-                #expect(added.count == 1 && added.first.map { ($0.actor, $0.action, $0.result) == ("mallory", "\(route.request.name)", "FORBIDDEN") } == true,
-                        "\(route.request), declared recorded: \(added)")
+                #expect(
+                    added.count == 1
+                        && added.first.map { ($0.actor, $0.action, $0.result) == ("mallory", "\(route.request.name)", "FORBIDDEN") }
+                            == true,
+                    "\(route.request), declared recorded: \(added)")
             }
         }
         // Unrecorded today: the listings, the log itself, and a purge's dry run (PROTOCOL.md shows one).
-        #expect(Set([.adminListUsers, .adminAuditLog, .adminPurge]).isSubset(of: unrecorded) && !unrecorded.contains(.adminDeleteSnap), "\(unrecorded)")
+        #expect(
+            Set([.adminListUsers, .adminAuditLog, .adminPurge]).isSubset(of: unrecorded) && !unrecorded.contains(.adminDeleteSnap),
+            "\(unrecorded)")
         try server.waitForQueuedWrites()
         #expect(try entries().count == expected, "the admin's read-only requests added nothing")
     }

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Client
 import Foundation
 import Posix
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 private let ffmpegInstalled = ChildProcess.find("ffmpeg", searchPath: ProcessInfo.processInfo.environment["PATH"]) != nil
 
@@ -13,9 +14,10 @@ private let ffmpegInstalled = ChildProcess.find("ffmpeg", searchPath: ProcessInf
 /// FFmpeg's moving test picture as the camera. Each test's picture has a duration of its own (a
 /// random number of seconds, days long), so the FFmpeg it starts is found by its command line
 /// among those of other tests running at the same time.
-@Suite("The app's camera in tmux", .serialized,
-       .enabled(if: TmuxPane.isAvailable, "tmux is not installed"),
-       .enabled(if: ffmpegInstalled, "ffmpeg is not installed"))
+@Suite(
+    "The app's camera in tmux", .serialized,
+    .enabled(if: TmuxPane.isAvailable, "tmux is not installed"),
+    .enabled(if: ffmpegInstalled, "ffmpeg is not installed"))
 struct AppCameraTmuxTests {
     /// A `testsrc2` source of `size` no other test uses, and the pattern that finds its FFmpeg.
     static func testPicture(size: String = "640x480") -> (device: String, ffmpeg: String) {
@@ -39,7 +41,8 @@ struct AppCameraTmuxTests {
     /// (so that two frames in half blocks differ in the colours captured).
     static func app(_ server: TestServer, _ name: String, device: String) throws -> TmuxPane {
         let (home, _) = try AppTmuxTests.registeredHome(server, name)
-        let pane = try AppTmuxTests.app(server, home: home, arguments: ["app", "--camera-device", device], environment: ["COLORTERM": "truecolor"])
+        let pane = try AppTmuxTests.app(
+            server, home: home, arguments: ["app", "--camera-device", device], environment: ["COLORTERM": "truecolor"])
         try pane.wait { $0.contains("Signed in as \(name)") && $0.contains("Pick a picture") }
         return pane
     }
@@ -124,7 +127,9 @@ struct AppCameraTmuxTests {
         try pane.send("q")
     }
 
-    @Test("no camera at the device: said in the status line in the error style, the picker still works; q or SIGTERM during the preview end FFmpeg")
+    @Test(
+        "no camera at the device: said in the status line in the error style, the picker still works; q or SIGTERM during the preview end FFmpeg"
+    )
     func failuresAndQuitting() throws {
         let server = try TestServer()
         let missing = try Self.app(server, "nocam", device: "/dev/video97")

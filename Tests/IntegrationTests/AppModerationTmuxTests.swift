@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Client
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Moderation in the real app, full screen in tmux against a real server: a student reports a
 /// snap from Feeds; an admin's Reports tab shows it, looks at it without a view, and deletes it
@@ -51,7 +52,8 @@ struct AppModerationTmuxTests {
         #expect(screen.contains("6 Reports"), "\(screen)")
         try admin.send("6")
         screen = try Self.shows(admin, "Reported (2)")
-        #expect(screen.contains("#\(snap.id)") && screen.contains("omar in Memes") && screen.contains("lena: not for class")
+        #expect(
+            screen.contains("#\(snap.id)") && screen.contains("omar in Memes") && screen.contains("lena: not for class")
                 && screen.contains("lena: rude"), "\(screen)")
         // The oldest report first, and the cursor on it: the one made from Feeds.
         try admin.send("Enter")
@@ -69,7 +71,9 @@ struct AppModerationTmuxTests {
 
         #expect(try server.count("SELECT count(*) FROM snaps WHERE id = \(Int64(snap.id))") == 0)
         let refused = clientError { _ = try poster.post(feed: "Memes", image: TestImages.sample(5)) }
-        #expect(refused?.serverCode == .forbidden && refused?.message.contains("suspended from posting") == true, "\(String(describing: refused))")
+        #expect(
+            refused?.serverCode == .forbidden && refused?.message.contains("suspended from posting") == true,
+            "\(String(describing: refused))")
         let audit = try server.openStore().auditEntries(since: 0, limit: 50).filter { $0.actor == "teacher" }.map(\.action)
         #expect(audit.contains("AdminViewSnap") && audit.contains("AdminResolveReport"), "\(audit)")
     }
@@ -114,7 +118,9 @@ struct AppModerationTmuxTests {
 
     /// Waits for `text` on the pane, and records an issue with the screen when it never comes.
     @discardableResult
-    static func shows(_ pane: TmuxPane, _ text: String, timeout: Double = 30, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    static func shows(_ pane: TmuxPane, _ text: String, timeout: Double = 30, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> String
+    {
         let screen = try pane.wait(timeout: timeout) { $0.contains(text) }
         #expect(screen.contains(text), "waited for \"\(text)\": \(screen)", sourceLocation: sourceLocation)
         return screen
@@ -150,8 +156,11 @@ struct AppModerationTmuxTests {
         let directory = TemporaryDirectory("app-roster")
         let roster = try directory.write("username\nada\n", to: "roster.csv")
         let passwords = directory.file("pw.csv")
-        #expect(try Subprocess.run("snapshare-server", ["admin", "import-roster", roster, "--passwords", passwords] + server.storeArguments).status == 0)
-        let oneTime = try #require(try String(contentsOfFile: passwords, encoding: .utf8).split(separator: "\n").last?.split(separator: ",").last.map(String.init))
+        #expect(
+            try Subprocess.run("snapshare-server", ["admin", "import-roster", roster, "--passwords", passwords] + server.storeArguments)
+                .status == 0)
+        let oneTime = try #require(
+            try String(contentsOfFile: passwords, encoding: .utf8).split(separator: "\n").last?.split(separator: ",").last.map(String.init))
         let home = TemporaryDirectory("ada")
         let app = try AppTmuxTests.app(server, home: home)
         try Self.shows(app, "Welcome to Snapshare")

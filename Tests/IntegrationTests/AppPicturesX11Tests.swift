@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Client
 import Foundation
 import Imaging
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The app in real terminal emulators under Xvfb, against a real server: snaps opened with the
 /// terminal's own graphics (sixel in xterm as a VT340, the kitty protocol in kitty) are measured in
@@ -59,11 +60,15 @@ struct AppPicturesX11Tests {
         return (server, home)
     }
 
-    static func app(_ emulator: X11Terminal.Emulator, server: TestServer, home: TemporaryDirectory, font: X11Terminal.Font,
-                    pictures: String? = nil, columns: Int = columns, rows: Int = rows) throws -> X11Terminal {
-        try X11Terminal(emulator, command: Subprocess.executable("snapshare"),
-                        arguments: ["--server", "127.0.0.1:\(server.port)", "--ca", server.caPath] + (pictures.map { ["app", "--pictures", $0] } ?? []),
-                        environment: ["SNAPSHARE_HOME": home.path], columns: columns, rows: rows, font: font)
+    static func app(
+        _ emulator: X11Terminal.Emulator, server: TestServer, home: TemporaryDirectory, font: X11Terminal.Font,
+        pictures: String? = nil, columns: Int = columns, rows: Int = rows
+    ) throws -> X11Terminal {
+        try X11Terminal(
+            emulator, command: Subprocess.executable("snapshare"),
+            arguments: ["--server", "127.0.0.1:\(server.port)", "--ca", server.caPath]
+                + (pictures.map { ["app", "--pictures", $0] } ?? []),
+            environment: ["SNAPSHARE_HOME": home.path], columns: columns, rows: rows, font: font)
     }
 
     /// Where the text cells lie in a screenshot of `emulator`'s window: xterm draws them 2 pixels
@@ -71,8 +76,10 @@ struct AppPicturesX11Tests {
     struct Cells {
         let inset: Int, width: Int, height: Int
 
-        init(_ emulator: X11Terminal.Emulator, screenshot: RGBImage, columns: Int = AppPicturesX11Tests.columns,
-             rows: Int = AppPicturesX11Tests.rows) {
+        init(
+            _ emulator: X11Terminal.Emulator, screenshot: RGBImage, columns: Int = AppPicturesX11Tests.columns,
+            rows: Int = AppPicturesX11Tests.rows
+        ) {
             inset = emulator == .kitty ? 0 : 2
             width = (screenshot.width - 2 * inset) / columns
             height = (screenshot.height - 2 * inset) / rows
@@ -91,8 +98,10 @@ struct AppPicturesX11Tests {
     /// Opens the selected snap and checks it on the screen, then closes it and checks the screen
     /// is clean; returns where the picture was. `columns` x `rows`: the window's size in cells.
     @discardableResult
-    static func openAndMeasure(_ snap: FramedSnap, in terminal: X11Terminal, emulator: X11Terminal.Emulator, aspectTolerance: Double,
-                               screenshot name: String? = nil, columns: Int = columns, rows: Int = rows) throws -> PixelBox {
+    static func openAndMeasure(
+        _ snap: FramedSnap, in terminal: X11Terminal, emulator: X11Terminal.Emulator, aspectTolerance: Double,
+        screenshot name: String? = nil, columns: Int = columns, rows: Int = rows
+    ) throws -> PixelBox {
         try terminal.press("Return")
         let shot = try terminal.wait(timeout: 15) { $0.count { $0.isNear(snap.frame) } > 2_000 }
         if let name, let folder = X11Terminal.screenshotsDirectory { _ = try terminal.screenshot(savingTo: folder + "/" + name) }
@@ -104,8 +113,9 @@ struct AppPicturesX11Tests {
         // Wholly inside the window, above the caption row.
         #expect(shot.bounds.contains(picture), "the picture is \(picture) in a \(shot.width)x\(shot.height) window")
         #expect(picture.maxY <= caption.y, "the picture (\(picture)) reaches into the caption row at \(caption.y)")
-        #expect(picture.height >= (rows - 2) * cells.height || picture.width >= (columns - 2) * cells.width,
-                "the picture (\(picture)) does not fill its area")
+        #expect(
+            picture.height >= (rows - 2) * cells.height || picture.width >= (columns - 2) * cells.width,
+            "the picture (\(picture)) does not fill its area")
         // Its aspect ratio is the source's.
         let shown = Double(picture.width) / Double(picture.height)
         #expect(abs(shown / snap.aspect - 1) <= aspectTolerance, "aspect \(shown) shown for \(snap.aspect): \(picture)")
@@ -135,8 +145,11 @@ struct AppPicturesX11Tests {
         // The rows below the tab bar (whose black-on-cyan reads on both).
         let layout = Cells(emulator, screenshot: feeds)
         let list = PixelBox(x: 0, y: layout.row(2, in: feeds).y, width: feeds.width, height: (rows - 4) * layout.height)
-        #expect(feeds.count(in: list) { $0.isNear(light ? unreadOnLight : unreadOnDark) } > 20, "no unread rows in \(light ? "dark blue" : "cyan")")
-        #expect(feeds.count(in: list) { $0.isNear(light ? unreadOnDark : unreadOnLight) } == 0, "unread rows in the other background's colour")
+        #expect(
+            feeds.count(in: list) { $0.isNear(light ? unreadOnLight : unreadOnDark) } > 20,
+            "no unread rows in \(light ? "dark blue" : "cyan")")
+        #expect(
+            feeds.count(in: list) { $0.isNear(light ? unreadOnDark : unreadOnLight) } == 0, "unread rows in the other background's colour")
         // Newest first: the wide snap is selected, the square one below it.
         try openAndMeasure(wide, in: terminal, emulator: emulator, aspectTolerance: 0.03, screenshot: names.0)
         // The selection moves down: the screen changes, then settles.
@@ -147,14 +160,17 @@ struct AppPicturesX11Tests {
         try terminal.press("q")
     }
 
-    @Test("xterm as a VT340: a wide and a square snap as sixels inside the window above the caption, aspect within 3%, a clean screen after",
-          .enabled(if: X11Terminal.isUsable(.xterm(sixel: true)), "needs Xvfb, xterm, xdotool and ImageMagick (.ci/run installs them)"))
+    @Test(
+        "xterm as a VT340: a wide and a square snap as sixels inside the window above the caption, aspect within 3%, a clean screen after",
+        .enabled(if: X11Terminal.isUsable(.xterm(sixel: true)), "needs Xvfb, xterm, xdotool and ImageMagick (.ci/run installs them)"))
     func xtermSixel() throws {
-        try Self.run(.xterm(sixel: true), font: .outline(family: "Monospace", points: 11), names: ("xterm-sixel-wide.png", "xterm-sixel-square.png"))
+        try Self.run(
+            .xterm(sixel: true), font: .outline(family: "Monospace", points: 11), names: ("xterm-sixel-wide.png", "xterm-sixel-square.png"))
     }
 
-    @Test("xterm as a VT340 resized while the app runs: a snap opened after it fills its box as one opened after a start at that size",
-          .enabled(if: X11Terminal.isUsable(.xterm(sixel: true)), "needs Xvfb, xterm, xdotool and ImageMagick (.ci/run installs them)"))
+    @Test(
+        "xterm as a VT340 resized while the app runs: a snap opened after it fills its box as one opened after a start at that size",
+        .enabled(if: X11Terminal.isUsable(.xterm(sixel: true)), "needs Xvfb, xterm, xdotool and ImageMagick (.ci/run installs them)"))
     func xtermSixelAfterAResize() throws {
         let (server, home) = try Self.postedClass()
         let font = X11Terminal.Font.outline(family: "Monospace", points: 11)
@@ -167,8 +183,9 @@ struct AppPicturesX11Tests {
         _ = try terminal.wait(timeout: 10) { $0.width >= columns * cell.width }
         try terminal.press("2")
         _ = try terminal.wait(timeout: 10) { $0.count { $0.isNear(Self.unreadOnLight) || $0.isNear(Self.unreadOnDark) } > 20 }
-        let resized = try Self.openAndMeasure(Self.wide, in: terminal, emulator: .xterm(sixel: true), aspectTolerance: 0.03,
-                                              screenshot: "xterm-sixel-resized.png", columns: columns, rows: rows)
+        let resized = try Self.openAndMeasure(
+            Self.wide, in: terminal, emulator: .xterm(sixel: true), aspectTolerance: 0.03,
+            screenshot: "xterm-sixel-resized.png", columns: columns, rows: rows)
         try terminal.press("q")
 
         // Another student's app started at that size opens the same snap.
@@ -179,61 +196,71 @@ struct AppPicturesX11Tests {
         _ = try fresh.wait(timeout: 15) { $0.boundingBox(where: Self.ink($0.backgroundColor())) != nil }
         try fresh.press("2")
         _ = try fresh.wait(timeout: 10) { $0.count { $0.isNear(Self.unreadOnLight) || $0.isNear(Self.unreadOnDark) } > 20 }
-        let restarted = try Self.openAndMeasure(Self.wide, in: fresh, emulator: .xterm(sixel: true), aspectTolerance: 0.03,
-                                                columns: columns, rows: rows)
+        let restarted = try Self.openAndMeasure(
+            Self.wide, in: fresh, emulator: .xterm(sixel: true), aspectTolerance: 0.03,
+            columns: columns, rows: rows)
         try fresh.press("q")
-        #expect(abs(resized.width - restarted.width) <= 12 && abs(resized.height - restarted.height) <= 6,
-                "after the resize the picture is \(resized), after a start at that size \(restarted)")
+        #expect(
+            abs(resized.width - restarted.width) <= 12 && abs(resized.height - restarted.height) <= 6,
+            "after the resize the picture is \(resized), after a start at that size \(restarted)")
     }
 
-    @Test("xterm with its own 6x13 font: the same, with the cell size from the window's pixels",
-          .enabled(if: X11Terminal.isUsable(.xterm(sixel: true)), "needs Xvfb, xterm, xdotool and ImageMagick (.ci/run installs them)"))
+    @Test(
+        "xterm with its own 6x13 font: the same, with the cell size from the window's pixels",
+        .enabled(if: X11Terminal.isUsable(.xterm(sixel: true)), "needs Xvfb, xterm, xdotool and ImageMagick (.ci/run installs them)"))
     func xtermSixelSmallFont() throws {
         try Self.run(.xterm(sixel: true), font: .standard, names: ("xterm-sixel-small-wide.png", "xterm-sixel-small-square.png"))
     }
 
-    @Test("kitty: a wide and a square snap through the kitty protocol, not stretched, above the caption, a clean screen after",
-          .enabled(if: X11Terminal.isUsable(.kitty), "needs Xvfb, kitty starting on software OpenGL, xdotool and ImageMagick"))
+    @Test(
+        "kitty: a wide and a square snap through the kitty protocol, not stretched, above the caption, a clean screen after",
+        .enabled(if: X11Terminal.isUsable(.kitty), "needs Xvfb, kitty starting on software OpenGL, xdotool and ImageMagick"))
     func kitty() throws {
         try Self.run(.kitty, font: .standard, names: ("kitty-wide.png", "kitty-square.png"))
     }
 
-    @Test("--pictures sixel in plain xterm, and --pictures sixel in kitty: the snap is drawn in half blocks, not spent on nothing",
-          .enabled(if: X11Terminal.isUsable(.xterm(sixel: false)), "needs Xvfb, xterm, xdotool and ImageMagick (.ci/run installs them)"))
+    @Test(
+        "--pictures sixel in plain xterm, and --pictures sixel in kitty: the snap is drawn in half blocks, not spent on nothing",
+        .enabled(if: X11Terminal.isUsable(.xterm(sixel: false)), "needs Xvfb, xterm, xdotool and ImageMagick (.ci/run installs them)"))
     func forcedProtocolFallsBack() throws {
         var cases: [(X11Terminal.Emulator, String)] = [(.xterm(sixel: false), "sixel"), (.xterm(sixel: false), "kitty")]
         if X11Terminal.isUsable(.kitty) { cases.append((.kitty, "sixel")) }
         for (emulator, forced) in cases {
             let (server, home) = try Self.postedClass()
-            let terminal = try Self.app(emulator, server: server, home: home, font: .outline(family: "Monospace", points: 11), pictures: forced)
+            let terminal = try Self.app(
+                emulator, server: server, home: home, font: .outline(family: "Monospace", points: 11), pictures: forced)
             _ = try terminal.wait(timeout: 15) { $0.boundingBox(where: Self.ink($0.backgroundColor())) != nil }
             try terminal.press("2")
             _ = try terminal.wait(timeout: 10) { $0.count { $0.isNear(Self.unreadOnLight) || $0.isNear(Self.unreadOnDark) } > 20 }
             // Half blocks are cells: two pixels a cell, so the aspect is the cell's, within about a tenth.
-            try Self.openAndMeasure(Self.wide, in: terminal, emulator: emulator, aspectTolerance: 0.12,
-                                    screenshot: "\(emulator == .kitty ? "kitty" : "xterm")-forced-\(forced).png")
+            try Self.openAndMeasure(
+                Self.wide, in: terminal, emulator: emulator, aspectTolerance: 0.12,
+                screenshot: "\(emulator == .kitty ? "kitty" : "xterm")-forced-\(forced).png")
             try terminal.press("q")
         }
     }
 
-    @Test("snapshare view and samples show in xterm as a VT340: the same probe and sixels as the app; the view is spent on a visible picture",
-          .enabled(if: X11Terminal.isUsable(.xterm(sixel: true)), "needs Xvfb, xterm, xdotool and ImageMagick (.ci/run installs them)"))
+    @Test(
+        "snapshare view and samples show in xterm as a VT340: the same probe and sixels as the app; the view is spent on a visible picture",
+        .enabled(if: X11Terminal.isUsable(.xterm(sixel: true)), "needs Xvfb, xterm, xdotool and ImageMagick (.ci/run installs them)"))
     func commandsDrawLikeTheApp() throws {
         let (server, home) = try Self.postedClass()
         let arguments = ["--server", "127.0.0.1:\(server.port)", "--ca", server.caPath]
         /// `snapshare WORDS`, with the server named for the commands that reach it (samples never does).
         func command(_ words: [String], in emulator: X11Terminal.Emulator = .xterm(sixel: true)) throws -> X11Terminal {
-            try X11Terminal(emulator, command: Subprocess.executable("snapshare"), arguments: (words.first == "samples" ? [] : arguments) + words,
-                            environment: ["SNAPSHARE_HOME": home.path], columns: Self.columns, rows: Self.rows,
-                            font: .outline(family: "Monospace", points: 11))
+            try X11Terminal(
+                emulator, command: Subprocess.executable("snapshare"), arguments: (words.first == "samples" ? [] : arguments) + words,
+                environment: ["SNAPSHARE_HOME": home.path], columns: Self.columns, rows: Self.rows,
+                font: .outline(family: "Monospace", points: 11))
         }
         // Snap 1 is the square one: a sixel the size of the area above the caption, the aspect kept.
         let viewer = try command(["view", "1"])
         let shot = try viewer.wait(timeout: 15) { $0.count { $0.isNear(Self.magenta) } > 2_000 }
         let cells = Cells(.xterm(sixel: true), screenshot: shot)
         let picture = try #require(shot.boundingBox { $0.isNear(Self.magenta) })
-        #expect(picture.maxY <= cells.row(Self.rows - 1, in: shot).y && abs(Double(picture.width) / Double(picture.height) - 1) <= 0.03,
-                "the picture is \(picture)")
+        #expect(
+            picture.maxY <= cells.row(Self.rows - 1, in: shot).y && abs(Double(picture.width) / Double(picture.height) - 1) <= 0.03,
+            "the picture is \(picture)")
         #expect(picture.height >= (Self.rows - 2) * cells.height, "sized with the real cells: \(picture)")
         try viewer.press("x")
         let after = try viewer.wait(timeout: 10) { _ in viewer.exitStatus != nil }
@@ -242,8 +269,9 @@ struct AppPicturesX11Tests {
         // A protocol forced on plain xterm: half blocks, and the view is spent on them.
         let forced = try command(["view", "2", "--pictures", "kitty"], in: .xterm(sixel: false))
         let blocks = try forced.wait(timeout: 15) { $0.count { $0.isNear(Self.green) } > 2_000 }
-        #expect(blocks.boundingBox { $0.isNear(Self.green) }.map { $0.width >= (Self.columns - 2) * cells.width } == true,
-                "the half blocks fill the width")
+        #expect(
+            blocks.boundingBox { $0.isNear(Self.green) }.map { $0.width >= (Self.columns - 2) * cells.width } == true,
+            "the half blocks fill the width")
         try forced.press("x")
         _ = try forced.wait(timeout: 10) { _ in forced.exitStatus != nil }
         #expect(forced.exitStatus == 0)
@@ -261,14 +289,16 @@ struct AppPicturesX11Tests {
         #expect(sample.exitStatus == 0)
     }
 
-    @Test("snapshare view in xterm as a VT340 resized while it shows a sixel: the picture is drawn again to fill its new box",
-          .enabled(if: X11Terminal.isUsable(.xterm(sixel: true)), "needs Xvfb, xterm, xdotool and ImageMagick (.ci/run installs them)"))
+    @Test(
+        "snapshare view in xterm as a VT340 resized while it shows a sixel: the picture is drawn again to fill its new box",
+        .enabled(if: X11Terminal.isUsable(.xterm(sixel: true)), "needs Xvfb, xterm, xdotool and ImageMagick (.ci/run installs them)"))
     func viewFollowsAResize() throws {
         let (server, home) = try Self.postedClass()
         let font = X11Terminal.Font.outline(family: "Monospace", points: 11)
-        let viewer = try X11Terminal(.xterm(sixel: true), command: Subprocess.executable("snapshare"),
-                                     arguments: ["--server", "127.0.0.1:\(server.port)", "--ca", server.caPath, "view", "1"],
-                                     environment: ["SNAPSHARE_HOME": home.path], columns: Self.columns, rows: Self.rows, font: font)
+        let viewer = try X11Terminal(
+            .xterm(sixel: true), command: Subprocess.executable("snapshare"),
+            arguments: ["--server", "127.0.0.1:\(server.port)", "--ca", server.caPath, "view", "1"],
+            environment: ["SNAPSHARE_HOME": home.path], columns: Self.columns, rows: Self.rows, font: font)
         let before = try viewer.wait(timeout: 15) { $0.count { $0.isNear(Self.magenta) } > 2_000 }
         let cells = Cells(.xterm(sixel: true), screenshot: before)
         let first = try #require(before.boundingBox { $0.isNear(Self.magenta) })
@@ -286,7 +316,8 @@ struct AppPicturesX11Tests {
         #expect(picture.height >= newBox && picture.height > first.height, "before the resize \(first), after it \(picture)")
         #expect(after.bounds.contains(picture) && picture.maxY <= caption.y, "the picture \(picture), the caption row at \(caption.y)")
         #expect(abs(Double(picture.width) / Double(picture.height) - 1) <= 0.03, "the square snap is \(picture)")
-        #expect(after.count(in: PixelBox(x: 0, y: 0, width: after.width, height: caption.y)) { $0.isNear(Self.magenta) }
+        #expect(
+            after.count(in: PixelBox(x: 0, y: 0, width: after.width, height: caption.y)) { $0.isNear(Self.magenta) }
                 <= picture.width * picture.height, "a picture of the old size is left beside the new one")
         try viewer.press("x")
         _ = try viewer.wait(timeout: 10) { _ in viewer.exitStatus != nil }
@@ -301,8 +332,9 @@ struct AppPicturesX11Tests {
         return seen.count
     }
 
-    @Test("kitty: the picker's samples are kitty pictures, not half blocks; another tab takes them away, coming back places them again",
-          .enabled(if: X11Terminal.isUsable(.kitty), "needs Xvfb, kitty starting on software OpenGL, xdotool and ImageMagick"))
+    @Test(
+        "kitty: the picker's samples are kitty pictures, not half blocks; another tab takes them away, coming back places them again",
+        .enabled(if: X11Terminal.isUsable(.kitty), "needs Xvfb, kitty starting on software OpenGL, xdotool and ImageMagick"))
     func kittyThumbnails() throws {
         let (server, home) = try Self.postedClass()
         // The same picker in half blocks, for comparison in the same run.
@@ -312,8 +344,9 @@ struct AppPicturesX11Tests {
         let pictures = try Self.app(.kitty, server: server, home: home, font: .standard)
         let picker = try pictures.wait(timeout: 15) { Self.distinctColours($0) > 3 * Self.distinctColours(inBlocks) }
         if let folder = X11Terminal.screenshotsDirectory { _ = try pictures.screenshot(savingTo: folder + "/kitty-picker.png") }
-        #expect(Self.distinctColours(picker) > 3 * Self.distinctColours(inBlocks),
-                "\(Self.distinctColours(picker)) colours with kitty thumbnails, \(Self.distinctColours(inBlocks)) in half blocks")
+        #expect(
+            Self.distinctColours(picker) > 3 * Self.distinctColours(inBlocks),
+            "\(Self.distinctColours(picker)) colours with kitty thumbnails, \(Self.distinctColours(inBlocks)) in half blocks")
         try pictures.press("2")
         let feeds = try pictures.wait(timeout: 10) { Self.distinctColours($0) < Self.distinctColours(inBlocks) }
         #expect(Self.distinctColours(feeds) < Self.distinctColours(inBlocks), "thumbnails left on the Feeds screen")

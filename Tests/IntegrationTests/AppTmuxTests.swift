@@ -1,23 +1,27 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Client
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The real `snapshare` binary, full screen in tmux, against a real server: keys in with
 /// send-keys, the screen read with capture-pane.
 @Suite("The app in tmux", .serialized, .enabled(if: TmuxPane.isAvailable, "tmux is not installed"))
 struct AppTmuxTests {
     /// `environment` adds to (or replaces) what the app is given.
-    static func app(_ server: TestServer, home: TemporaryDirectory, arguments: [String] = [],
-                    environment: [String: String] = [:], columns: Int = 100, rows: Int = 30) throws -> TmuxPane {
+    static func app(
+        _ server: TestServer, home: TemporaryDirectory, arguments: [String] = [],
+        environment: [String: String] = [:], columns: Int = 100, rows: Int = 30
+    ) throws -> TmuxPane {
         let command = ([Subprocess.executable("snapshare"), "--server", "127.0.0.1:\(server.port)", "--ca", server.caPath] + arguments)
             .map { "'\($0)'" }.joined(separator: " ")
-        return try TmuxPane(command, columns: columns, rows: rows,
-                            environment: ["SNAPSHARE_HOME": home.path, "TERM": "xterm-256color", "LANG": "C.UTF-8"]
-                                .merging(environment) { $1 })
+        return try TmuxPane(
+            command, columns: columns, rows: rows,
+            environment: ["SNAPSHARE_HOME": home.path, "TERM": "xterm-256color", "LANG": "C.UTF-8"]
+                .merging(environment) { $1 })
     }
 
     /// A registered user whose session is saved in a home of its own (as `snapshare register` leaves it).
@@ -58,7 +62,9 @@ struct AppTmuxTests {
         }
         try poster.send("Enter")
         screen = try poster.wait { $0.contains("to Memes (sample 3 (cat)") }
-        #expect(screen.contains("Posted snap 1 to Memes (sample 3 (cat), 256x170, "), "the snap's id and its picture, as `post` says: \(screen)")
+        #expect(
+            screen.contains("Posted snap 1 to Memes (sample 3 (cat), 256x170, "), "the snap's id and its picture, as `post` says: \(screen)"
+        )
 
         // No key pressed in Ben's app: the snap arrives by itself.
         screen = try watcher.wait { $0.contains("● unread") }
@@ -117,8 +123,9 @@ struct AppLifecycleTests {
         let record = home.path + "/stty-after.txt"
         let app = [Subprocess.executable("snapshare"), "--server", "127.0.0.1:\(server.port)", "--ca", server.caPath]
             .map { "'\($0)'" }.joined(separator: " ")
-        let pane = try TmuxPane("sh -c \"\(app); echo app-exit-\\$?; stty -a > '\(record)'; sleep 30\"", columns: 100, rows: 30,
-                                environment: ["SNAPSHARE_HOME": home.path, "TERM": "xterm-256color", "LANG": "C.UTF-8"])
+        let pane = try TmuxPane(
+            "sh -c \"\(app); echo app-exit-\\$?; stty -a > '\(record)'; sleep 30\"", columns: 100, rows: 30,
+            environment: ["SNAPSHARE_HOME": home.path, "TERM": "xterm-256color", "LANG": "C.UTF-8"])
         return (pane, record)
     }
 
@@ -130,7 +137,8 @@ struct AppLifecycleTests {
         for pid in entries.compactMap(Int32.init) {
             let command = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? ""
             guard command.trimmingCharacters(in: .whitespacesAndNewlines) == "snapshare",
-                  let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { continue }
+                let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ")
+            else { continue }
             if environment.split(separator: 0).contains(where: { String(decoding: $0, as: UTF8.self) == ours }) { return pid }
         }
         throw ProcessError("the app's process was not found")
@@ -228,8 +236,9 @@ struct AppLifecycleTests {
         try pane.wait { $0.contains("Signed in as stretcher") }
         try pane.resize(columns: 140, rows: 40)
         var screen = try pane.wait { $0.split(separator: "\n").first.map { $0.count > 120 } ?? false }
-        #expect(screen.split(separator: "\n").first?.hasSuffix("q quit") == true && screen.split(separator: "\n").first!.count > 120,
-                "the header reaches the new right edge: \(screen)")
+        #expect(
+            screen.split(separator: "\n").first?.hasSuffix("q quit") == true && screen.split(separator: "\n").first!.count > 120,
+            "the header reaches the new right edge: \(screen)")
         try pane.resize(columns: 70, rows: 20)
         screen = try pane.wait { $0.contains("Make the window larger") }
         #expect(screen.contains("this one is 70x20"), "\(screen)")

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
-import TestSupport
 import TLS
+import TestSupport
+import Testing
 
 /// The app's first start from an empty state folder, and a server whose certificate changed,
 /// with the real `snapshare` in tmux against real servers.
@@ -9,8 +9,9 @@ import TLS
 struct AppTrustTmuxTests {
     static func app(home: TemporaryDirectory, arguments: [String] = []) throws -> TmuxPane {
         let command = ([Subprocess.executable("snapshare")] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        return try TmuxPane(command, columns: 100, rows: 30,
-                            environment: ["SNAPSHARE_HOME": home.path, "TERM": "xterm-256color", "LANG": "C.UTF-8"])
+        return try TmuxPane(
+            command, columns: 100, rows: 30,
+            environment: ["SNAPSHARE_HOME": home.path, "TERM": "xterm-256color", "LANG": "C.UTF-8"])
     }
 
     @Test("bare snapshare with nothing saved opens the login form at once, the server field first; registering there works")
@@ -29,8 +30,10 @@ struct AppTrustTmuxTests {
         screen = try pane.wait { $0.contains("Server trusted on first use") }
         let authority = try DevCertificateAuthority.fingerprint(certificatePEMFile: server.caPath)
         let pairs = DevCertificateAuthority.formatFingerprint(authority).split(separator: ":")
-        #expect(screen.contains("  " + pairs.prefix(16).joined(separator: ":") + ":") && screen.contains("  " + pairs.dropFirst(16).joined(separator: ":")),
-                "the whole fingerprint, in two halves: \(screen)")
+        #expect(
+            screen.contains("  " + pairs.prefix(16).joined(separator: ":") + ":")
+                && screen.contains("  " + pairs.dropFirst(16).joined(separator: ":")),
+            "the whole fingerprint, in two halves: \(screen)")
         try pane.send("Enter")
         screen = try pane.wait { $0.contains("Pick a picture") }
         #expect(screen.contains("Signed in as newbie"), "\(screen)")
@@ -51,16 +54,19 @@ struct AppTrustTmuxTests {
         return ["  " + pairs.prefix(16).joined(separator: ":") + ":", "  " + pairs.dropFirst(16).joined(separator: ":")]
     }
 
-    @Test("a server is never pinned unseen: a saved login resumed under another name of the server, and a first login that fails, show the fingerprint pinned")
+    @Test(
+        "a server is never pinned unseen: a saved login resumed under another name of the server, and a first login that fails, show the fingerprint pinned"
+    )
     func firstUseIsAlwaysShown() throws {
         let server = try TestServer()
         let halves = try Self.fingerprintHalves(server)
         // Registered with the command, which pinned 127.0.0.1 and said so. The app started for
         // localhost finds that login by the certificate, and pins the CA for this name of the server.
         let home = TemporaryDirectory("snapshare-app-other-name")
-        let registered = try Subprocess.run("snapshare", ["register", "pinner", "--password-stdin", "--class-code", server.configuration.classCode ?? ""],
-                                            environment: ["SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": "127.0.0.1:\(server.port)"],
-                                            stdin: "pinner password\n")
+        let registered = try Subprocess.run(
+            "snapshare", ["register", "pinner", "--password-stdin", "--class-code", server.configuration.classCode ?? ""],
+            environment: ["SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": "127.0.0.1:\(server.port)"],
+            stdin: "pinner password\n")
         #expect(registered.status == 0 && registered.stderr.contains("Compare it with"), "\(registered.stderr)")
         let pane = try Self.app(home: home, arguments: ["--server", "localhost:\(server.port)"])
         var screen = try pane.wait { $0.contains("Server trusted on first use") && $0.contains("Signed in as pinner") }
@@ -88,11 +94,13 @@ struct AppTrustTmuxTests {
     func changedCertificateScreen() throws {
         let directory = TemporaryDirectory("snapshare-app-pin")
         let port = ServerProcess.freePort()
-        var process: ServerProcess? = try ServerProcess(dataDirectory: directory.file("data"), certsDirectory: directory.file("certs"), port: port)
+        var process: ServerProcess? = try ServerProcess(
+            dataDirectory: directory.file("data"), certsDirectory: directory.file("certs"), port: port)
         let home = TemporaryDirectory("snapshare-app-pin-home")
         let environment = ["SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": "localhost:\(port)"]
-        let registered = try Subprocess.run("snapshare", ["register", "watcher", "--password-stdin"], environment: environment,
-                                            stdin: "watcher password\n")
+        let registered = try Subprocess.run(
+            "snapshare", ["register", "watcher", "--password-stdin"], environment: environment,
+            stdin: "watcher password\n")
         #expect(registered.status == 0, "\(registered.stderr)")
         let pane = try Self.app(home: home)
         try pane.wait { $0.contains("Signed in as watcher") }

@@ -2,14 +2,17 @@ import Client
 import Foundation
 import Server
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// The audit log against a real server: admin requests from the client (allowed or refused),
 /// offline commands and restores, each recorded once with who; it survives backup and restore.
 @Suite struct AuditLogTests {
     struct Row: Decodable, Equatable, CustomStringConvertible {
-        let actor: String; let action: String; let target: String; let result: String
+        let actor: String
+        let action: String
+        let target: String
+        let result: String
         var description: String { "\(actor) | \(action) | \(target) | \(result)" }
     }
 
@@ -37,9 +40,13 @@ import TestSupport
         /// An online request's entry is a write of its own, queued before its reply goes out:
         /// in once the server's queued writes have committed.
         convenience init(_ server: TestServer) {
-            self.init(settle: { try server.waitForQueuedWrites() }, read: {
-                try server.openStore().auditEntries(since: 0, limit: 10_000).map { Row(actor: $0.actor, action: $0.action, target: $0.target, result: $0.result) }
-            })
+            self.init(
+                settle: { try server.waitForQueuedWrites() },
+                read: {
+                    try server.openStore().auditEntries(since: 0, limit: 10_000).map {
+                        Row(actor: $0.actor, action: $0.action, target: $0.target, result: $0.result)
+                    }
+                })
         }
 
         /// Compares the whole log, once settled, with what it held plus `added`. A result ending
@@ -48,13 +55,17 @@ import TestSupport
             rows += added
             try settle()
             let actual = try read()
-            let matches = actual.count == rows.count && zip(actual, rows).allSatisfy { have, want in
-                guard want.result.hasSuffix("…") else { return have == want }
-                return have.actor == want.actor && have.action == want.action && have.target == want.target
-                    && have.result.hasPrefix(String(want.result.dropLast()))
-            }
-            #expect(matches, "after \(step), the log is\n\(actual.map(\.description).joined(separator: "\n"))\nexpected\n\(rows.map(\.description).joined(separator: "\n"))",
-                    sourceLocation: sourceLocation)
+            let matches =
+                actual.count == rows.count
+                && zip(actual, rows).allSatisfy { have, want in
+                    guard want.result.hasSuffix("…") else { return have == want }
+                    return have.actor == want.actor && have.action == want.action && have.target == want.target
+                        && have.result.hasPrefix(String(want.result.dropLast()))
+                }
+            #expect(
+                matches,
+                "after \(step), the log is\n\(actual.map(\.description).joined(separator: "\n"))\nexpected\n\(rows.map(\.description).joined(separator: "\n"))",
+                sourceLocation: sourceLocation)
             if !matches { rows = actual }
         }
     }
@@ -68,17 +79,23 @@ import TestSupport
         let snap = try alice.post(feed: "Memes", image: TestImages.sample(2))
         #expect(clientError { try mallory.deleteSnap(snap.id) }?.serverCode == .forbidden)
         try teacher.deleteSnap(snap.id)
-        let reset = try Subprocess.run("snapshare-server", ["admin", "reset-password", "alice", "--password-stdin"] + server.storeArguments,
-                                       stdin: "a new password\n")
+        let reset = try Subprocess.run(
+            "snapshare-server", ["admin", "reset-password", "alice", "--password-stdin"] + server.storeArguments,
+            stdin: "a new password\n")
         #expect(reset.status == 0, "\(reset.stderr)")
         let user = String(cString: getpwuid(geteuid()).pointee.pw_name)
         // The client's requests are recorded by a write of their own, queued before the reply.
         try server.waitForQueuedWrites()
         let rows = try audit(server.storeArguments)
-        #expect(rows.filter { $0 == Row(actor: "teacher", action: "AdminDeleteSnap", target: "snap \(snap.id)", result: "ok") }.count == 1,
-                "\(rows)")
-        #expect(rows.filter { $0 == Row(actor: "mallory", action: "AdminDeleteSnap", target: "snap \(snap.id)", result: "FORBIDDEN") }.count == 1)
-        #expect(rows.filter { $0 == Row(actor: "offline:\(user)", action: "admin reset-password", target: "user alice", result: "ok") }.count == 1)
+        #expect(
+            rows.filter { $0 == Row(actor: "teacher", action: "AdminDeleteSnap", target: "snap \(snap.id)", result: "ok") }.count == 1,
+            "\(rows)")
+        #expect(
+            rows.filter { $0 == Row(actor: "mallory", action: "AdminDeleteSnap", target: "snap \(snap.id)", result: "FORBIDDEN") }.count
+                == 1)
+        #expect(
+            rows.filter { $0 == Row(actor: "offline:\(user)", action: "admin reset-password", target: "user alice", result: "ok") }.count
+                == 1)
         #expect(rows.filter { $0.action == "admin add" && $0.target == "user teacher" }.count == 1, "makeAdmin is the offline admin add")
         #expect(!rows.contains { $0.target.contains("a new password") }, "never a password")
 
@@ -89,16 +106,22 @@ import TestSupport
         let cli = CommandLineTests.Student(server: server)
         #expect(try cli.run("login", "teacher", "--password-stdin", stdin: "correct horse battery\n").status == 0)
         let printed = try cli.run("admin", "audit", "--since", "1h")
-        #expect(printed.status == 0 && printed.stdout.contains("AdminDeleteSnap") && printed.stdout.contains("snap \(snap.id)"), "\(printed.stdout)")
+        #expect(
+            printed.status == 0 && printed.stdout.contains("AdminDeleteSnap") && printed.stdout.contains("snap \(snap.id)"),
+            "\(printed.stdout)")
         let json = try cli.run("admin", "audit", "--json")
         #expect(json.stdout.contains("\"action\":\"admin reset-password\""), "\(json.stdout)")
 
         let directory = TemporaryDirectory("snapshare-audit-restore")
         #expect(try Subprocess.run("snapshare-server", ["backup", "--to", directory.file("b")] + server.storeArguments).status == 0)
-        #expect(try Subprocess.run("snapshare-server", ["restore", "--from", directory.file("b"), "--data", directory.file("data")]).status == 0)
+        #expect(
+            try Subprocess.run("snapshare-server", ["restore", "--from", directory.file("b"), "--data", directory.file("data")]).status == 0
+        )
         let restored = try audit(["--data", directory.file("data")])
         #expect(Array(restored.prefix(rows.count)) == rows, "the log survives backup and restore")
-        #expect(restored.filter { $0.action == "restore" && $0.actor == "offline:\(user)" && $0.target == "from \(directory.file("b"))" }.count == 1)
+        #expect(
+            restored.filter { $0.action == "restore" && $0.actor == "offline:\(user)" && $0.target == "from \(directory.file("b"))" }.count
+                == 1)
         let table = try Subprocess.run("snapshare-server", ["admin", "audit", "--since", "1h", "--data", directory.file("data")])
         #expect(table.stdout.hasPrefix("TIME") && table.stdout.contains("AdminDeleteSnap"), "\(table.stdout)")
     }
@@ -114,24 +137,33 @@ import TestSupport
         late.withLock { $0 = 0 }
         let (alice, aliceHome) = try server.session()
         _ = try alice.login(username: "alice", password: "correct horse battery")
-        let teacherHome = TemporaryDirectory("snapshare-teacher"), malloryHome = TemporaryDirectory("snapshare-mallory")
+        let teacherHome = TemporaryDirectory("snapshare-teacher")
+        let malloryHome = TemporaryDirectory("snapshare-mallory")
         let (_, teacherEnvironment) = try ClassDataTests.loggedInAdmin(server, home: teacherHome)
-        try log.expect([Row(actor: Self.offline, action: "admin add", target: "user teacher", result: "ok")], after: "the offline admin add")
+        try log.expect(
+            [Row(actor: Self.offline, action: "admin add", target: "user teacher", result: "ok")], after: "the offline admin add")
         let omar = try server.registeredSession("omar")
         _ = try server.registeredSession("mallory")
         let mallory = ClassDataTests.cli(server, malloryHome)
-        #expect(try Subprocess.run("snapshare", ["login", "mallory", "--password-stdin"], environment: mallory, stdin: "correct horse battery\n").status == 0)
+        #expect(
+            try Subprocess.run(
+                "snapshare", ["login", "mallory", "--password-stdin"], environment: mallory, stdin: "correct horse battery\n"
+            ).status == 0)
         let snaps = try (2...5).map { try alice.post(feed: "Memes", image: TestImages.sample($0)).id }
         try log.expect([], after: "students registering and posting")
 
         /// Runs `snapshare admin ARGUMENTS` as the teacher; `adds` is what the log gains: action, target, result.
-        func teacher(_ arguments: String..., stdin: String? = nil, adds added: (String, String, String)...,
-                     sourceLocation: SourceLocation = #_sourceLocation) throws {
+        func teacher(
+            _ arguments: String..., stdin: String? = nil, adds added: (String, String, String)...,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) throws {
             let result = try Subprocess.run("snapshare", ["admin"] + arguments, environment: teacherEnvironment, stdin: stdin)
-            #expect((result.status == 0) == added.allSatisfy { $0.2 == "ok" },
-                    "admin \(arguments.joined(separator: " ")): \(result.stdout)\(result.stderr)", sourceLocation: sourceLocation)
-            try log.expect(added.map { Row(actor: "teacher", action: $0.0, target: $0.1, result: $0.2) },
-                           after: "admin \(arguments.joined(separator: " "))", sourceLocation: sourceLocation)
+            #expect(
+                (result.status == 0) == added.allSatisfy { $0.2 == "ok" },
+                "admin \(arguments.joined(separator: " ")): \(result.stdout)\(result.stderr)", sourceLocation: sourceLocation)
+            try log.expect(
+                added.map { Row(actor: "teacher", action: $0.0, target: $0.1, result: $0.2) },
+                after: "admin \(arguments.joined(separator: " "))", sourceLocation: sourceLocation)
         }
 
         try teacher("create-feed", "Lecture", adds: ("AdminCreateFeed", "feed Lecture", "ok"))
@@ -139,7 +171,8 @@ import TestSupport
         try teacher("delete-feed", "Lecture", "--yes", adds: ("AdminDeleteFeed", "feed Lecture", "ok"))
         try teacher("reports")
         for id in snaps.prefix(3) { try teacher("approve", "\(id)", adds: ("AdminApproveSnap", "snap \(id) approved", "ok")) }
-        try teacher("reject", "\(snaps[3])", "--reason", "off topic", adds: ("AdminApproveSnap", "snap \(snaps[3]) rejected: off topic", "ok"))
+        try teacher(
+            "reject", "\(snaps[3])", "--reason", "off topic", adds: ("AdminApproveSnap", "snap \(snaps[3]) rejected: off topic", "ok"))
         _ = try omar.open(snapID: snaps[0])
         try teacher("restore-view", "\(snaps[0])", "omar", adds: ("AdminRestoreView", "snap \(snaps[0]) for omar", "ok"))
         try teacher("view", "\(snaps[1])", adds: ("AdminViewSnap", "snap \(snaps[1])", "ok"))
@@ -154,7 +187,8 @@ import TestSupport
         try teacher("unlock", "--address", "203.0.113.7", adds: ("AdminUnlockAddress", "address 203.0.113.7", "ok"))
         try teacher("promote", "alice", adds: ("AdminSetAdmin", "user alice made admin", "ok"))
         try teacher("demote", "alice", adds: ("AdminSetAdmin", "user alice no longer admin", "ok"))
-        try teacher("reset-password", "alice", "--password-stdin", stdin: "a new password\n", adds: ("AdminResetPassword", "user alice", "ok"))
+        try teacher(
+            "reset-password", "alice", "--password-stdin", stdin: "a new password\n", adds: ("AdminResetPassword", "user alice", "ok"))
         try teacher("users")
         try teacher("stats")
         try teacher("audit")
@@ -176,8 +210,9 @@ import TestSupport
         func student(_ arguments: String..., adds added: (String, String)..., sourceLocation: SourceLocation = #_sourceLocation) throws {
             let result = try Subprocess.run("snapshare", ["admin"] + arguments, environment: mallory)
             #expect(result.status != 0 && result.stderr.contains("admin"), "\(result.stderr)", sourceLocation: sourceLocation)
-            try log.expect(added.map { Row(actor: "mallory", action: $0.0, target: $0.1, result: "FORBIDDEN") },
-                           after: "mallory's admin \(arguments.joined(separator: " "))", sourceLocation: sourceLocation)
+            try log.expect(
+                added.map { Row(actor: "mallory", action: $0.0, target: $0.1, result: "FORBIDDEN") },
+                after: "mallory's admin \(arguments.joined(separator: " "))", sourceLocation: sourceLocation)
         }
         try student("delete-snap", "\(snaps[0])", adds: ("AdminDeleteSnap", "snap \(snaps[0])"))
         try student("export", "--to", export.file("mallory"), adds: ("AdminExportSnaps", "export to 127.0.0.1"))
@@ -201,42 +236,61 @@ import TestSupport
         for index in 0..<230 { _ = try teacher.post(feed: ["Memes", "Random", "Dog Spots"][index % 3], image: pictures[index % 2]) }
         try log.expect([Row(actor: Self.offline, action: "admin add", target: "user teacher", result: "ok")], after: "posting 230 snaps")
         let directory = TemporaryDirectory("snapshare-audit-export")
-        let export = try Subprocess.run("snapshare", ["admin", "export", "--to", directory.file("class")], environment: environment, timeout: 120)
+        let export = try Subprocess.run(
+            "snapshare", ["admin", "export", "--to", directory.file("class")], environment: environment, timeout: 120)
         #expect(export.status == 0 && export.stdout.contains("Exported 230 snaps"), "\(export.stdout)\(export.stderr)")
-        try log.expect([Row(actor: "teacher", action: "AdminExportSnaps", target: "export of 230 snaps to 127.0.0.1", result: "ok")],
-                       after: "one export of 230 snaps")
+        try log.expect(
+            [Row(actor: "teacher", action: "AdminExportSnaps", target: "export of 230 snaps to 127.0.0.1", result: "ok")],
+            after: "one export of 230 snaps")
 
         // The same steps by hand on one connection: what the listing returned is covered, once.
         let first = try teacher.exportSnaps(after: 0)
-        try log.expect([Row(actor: "teacher", action: "AdminExportSnaps", target: "export of 230 snaps to 127.0.0.1", result: "ok")],
-                       after: "a new export's first page")
+        try log.expect(
+            [Row(actor: "teacher", action: "AdminExportSnaps", target: "export of 230 snaps to 127.0.0.1", result: "ok")],
+            after: "a new export's first page")
         let listed = first.snaps.map(\.id)
         _ = try teacher.adminView(listed[0])
         _ = try teacher.adminView(listed[1])
         try log.expect([], after: "two pictures the page listed")
         _ = try teacher.adminView(listed[0])
-        try log.expect([Row(actor: "teacher", action: "AdminViewSnap", target: "snap \(listed[0])", result: "ok")], after: "a second look at the same snap")
+        try log.expect(
+            [Row(actor: "teacher", action: "AdminViewSnap", target: "snap \(listed[0])", result: "ok")],
+            after: "a second look at the same snap")
         let beyond = try #require(try teacher.exportSnaps(after: listed.last!).snaps.first).id
         try log.expect([], after: "the page that continues the export")
         _ = try teacher.adminView(listed[2])
-        try log.expect([Row(actor: "teacher", action: "AdminViewSnap", target: "snap \(listed[2])", result: "ok")],
-                       after: "a look at a snap of the page before")
+        try log.expect(
+            [Row(actor: "teacher", action: "AdminViewSnap", target: "snap \(listed[2])", result: "ok")],
+            after: "a look at a snap of the page before")
         _ = try teacher.adminView(beyond)
         try log.expect([], after: "a picture of the current page")
         let other = try server.makeAdmin("assistant")
         try log.expect([Row(actor: Self.offline, action: "admin add", target: "user assistant", result: "ok")], after: "a second admin")
         _ = try other.adminView(listed[3])
-        try log.expect([Row(actor: "assistant", action: "AdminViewSnap", target: "snap \(listed[3])", result: "ok")],
-                       after: "another admin's look, on another connection")
+        try log.expect(
+            [Row(actor: "assistant", action: "AdminViewSnap", target: "snap \(listed[3])", result: "ok")],
+            after: "another admin's look, on another connection")
         _ = try teacher.exportSnaps(after: 17)
-        try log.expect([Row(actor: "teacher", action: "AdminExportSnaps", target: "export of the snaps after id 17 (230 stored) to 127.0.0.1", result: "ok")],
-                       after: "a listing that does not continue the export")
+        try log.expect(
+            [
+                Row(
+                    actor: "teacher", action: "AdminExportSnaps", target: "export of the snaps after id 17 (230 stored) to 127.0.0.1",
+                    result: "ok")
+            ],
+            after: "a listing that does not continue the export")
         let end = try teacher.exportSnaps(after: 100_000)
         #expect(end.snaps.isEmpty)
-        try log.expect([Row(actor: "teacher", action: "AdminExportSnaps", target: "export of the snaps after id \(100_000) (230 stored) to 127.0.0.1", result: "ok")],
-                       after: "an empty listing")
+        try log.expect(
+            [
+                Row(
+                    actor: "teacher", action: "AdminExportSnaps",
+                    target: "export of the snaps after id \(100_000) (230 stored) to 127.0.0.1", result: "ok")
+            ],
+            after: "an empty listing")
         _ = try teacher.adminView(listed[5])
-        try log.expect([Row(actor: "teacher", action: "AdminViewSnap", target: "snap \(listed[5])", result: "ok")], after: "a look once the export ended")
+        try log.expect(
+            [Row(actor: "teacher", action: "AdminViewSnap", target: "snap \(listed[5])", result: "ok")],
+            after: "a look once the export ended")
         let view = try Subprocess.run("snapshare", ["admin", "view", "\(listed[6])"], environment: environment)
         #expect(view.status == 0, "\(view.stderr)")
         try log.expect([Row(actor: "teacher", action: "AdminViewSnap", target: "snap \(listed[6])", result: "ok")], after: "admin view")
@@ -250,26 +304,40 @@ import TestSupport
         for sample in 1...3 { _ = try alice.post(feed: "Memes", image: TestImages.sample(sample)) }
         _ = try alice.post(feed: "Random", image: TestImages.sample(4))
         let files = TemporaryDirectory("snapshare-audit-offline")
-        func offline(_ arguments: [String], stdin: String? = nil, status: Int32 = 0, store: [String]? = nil, _ added: [Row],
-                     sourceLocation: SourceLocation = #_sourceLocation) throws {
+        func offline(
+            _ arguments: [String], stdin: String? = nil, status: Int32 = 0, store: [String]? = nil, _ added: [Row],
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) throws {
             let result = try Subprocess.run("snapshare-server", arguments + (store ?? server.storeArguments), stdin: stdin)
-            #expect(result.status == status, "\(arguments.joined(separator: " ")): \(result.stdout)\(result.stderr)", sourceLocation: sourceLocation)
+            #expect(
+                result.status == status, "\(arguments.joined(separator: " ")): \(result.stdout)\(result.stderr)",
+                sourceLocation: sourceLocation)
             try log.expect(added, after: arguments.joined(separator: " "), sourceLocation: sourceLocation)
         }
-        func entry(_ action: String, _ target: String, _ result: String = "ok") -> Row { Row(actor: Self.offline, action: action, target: target, result: result) }
+        func entry(_ action: String, _ target: String, _ result: String = "ok") -> Row {
+            Row(actor: Self.offline, action: action, target: target, result: result)
+        }
 
         try offline(["admin", "add", "helper", "--password-stdin"], stdin: "helper password\n", [entry("admin add", "user helper")])
-        try offline(["admin", "add", "newcomer"], status: 2, [entry("admin add", "user newcomer", "refused: newcomer does not exist yet; give its password with --password-stdin")])
+        try offline(
+            ["admin", "add", "newcomer"], status: 2,
+            [entry("admin add", "user newcomer", "refused: newcomer does not exist yet; give its password with --password-stdin")])
         try offline(["admin", "remove", "helper"], [entry("admin remove", "user helper")])
-        try offline(["admin", "reset-password", "alice", "--password-stdin"], stdin: "a new password\n", [entry("admin reset-password", "user alice")])
-        try offline(["admin", "reset-password", "nobody", "--password-stdin"], stdin: "a new password\n", status: 1,
-                    [entry("admin reset-password", "user nobody", "NOT_FOUND")])
+        try offline(
+            ["admin", "reset-password", "alice", "--password-stdin"], stdin: "a new password\n",
+            [entry("admin reset-password", "user alice")])
+        try offline(
+            ["admin", "reset-password", "nobody", "--password-stdin"], stdin: "a new password\n", status: 1,
+            [entry("admin reset-password", "user nobody", "NOT_FOUND")])
         let roster = files.file("roster.csv")
-        try "username,display_name,role\nsam1,Sam One,\nsam2,,student\nsam3,,\nsam4,,admin\nsam5,,\nbad name!,,\nsam1,,\nsam6,,teacher\n".write(toFile: roster, atomically: true, encoding: .utf8)
-        try offline(["admin", "import-roster", roster, "--passwords", files.file("passwords.csv")], status: 1,
-                    [entry("admin import-roster", "5 names from \(roster)", "partial: 5 added, 3 refused")])
+        try "username,display_name,role\nsam1,Sam One,\nsam2,,student\nsam3,,\nsam4,,admin\nsam5,,\nbad name!,,\nsam1,,\nsam6,,teacher\n"
+            .write(toFile: roster, atomically: true, encoding: .utf8)
+        try offline(
+            ["admin", "import-roster", roster, "--passwords", files.file("passwords.csv")], status: 1,
+            [entry("admin import-roster", "5 names from \(roster)", "partial: 5 added, 3 refused")])
         try offline(["admin", "delete-user", "nobody", "--yes"], status: 1, [entry("admin delete-user", "user nobody", "NOT_FOUND")])
-        try offline(["admin", "delete-user", "sam5"], status: 2, [entry("admin delete-user", "user sam5", "refused: Delete the account sam5…")])
+        try offline(
+            ["admin", "delete-user", "sam5"], status: 2, [entry("admin delete-user", "user sam5", "refused: Delete the account sam5…")])
         try offline(["admin", "delete-user", "sam5", "--yes"], [entry("admin delete-user", "user sam5")])
         try offline(["admin", "roster"], [entry("admin roster", "the roster")])
         try offline(["admin", "roster", "remove", "sam4"], [entry("admin roster remove", "roster name sam4")])
@@ -279,25 +347,31 @@ import TestSupport
         try offline(["export", "--to", files.file("export")], status: 1, [entry("export", "to \(files.file("export"))", "refused: …")])
         try offline(["export"], status: 2, [entry("export", "", "refused: --to names the new folder for the export")])
         try offline(["backup", "--to", files.file("backup.db")], [entry("backup", "to \(files.file("backup.db"))")])
-        try offline(["backup", "--to", files.file("backup.db")], status: 1,
-                    [entry("backup", "to \(files.file("backup.db"))", "refused: \(files.file("backup.db")) exists already…")])
+        try offline(
+            ["backup", "--to", files.file("backup.db")], status: 1,
+            [entry("backup", "to \(files.file("backup.db"))", "refused: \(files.file("backup.db")) exists already…")])
         try offline(["compact"], [entry("compact", server.configuration.databaseDescription)])
         try offline(["reset-feeds", "--feed", "Random"], [entry("reset-feeds", "feed Random")])
         try offline(["reset-feeds", "--feed", "Nowhere"], status: 1, [entry("reset-feeds", "feed Nowhere", "NOT_FOUND")])
         try offline(["admin", "purge", "--older-than", "1ms", "--yes"], [entry("admin purge", "snaps posted more than 1ms ago")])
         try offline(["admin", "purge", "--older-than", "1ms", "--yes"], [entry("admin purge", "snaps posted more than 1ms ago")])
-        try offline(["end-term", "--archive", files.file("term.db"), "--keep-accounts"], status: 2,
-                    [entry("end-term", "archive \(files.file("term.db")), accounts kept", "refused: End the term…")])
-        try offline(["end-term", "--archive", files.file("term.db"), "--keep-accounts", "--yes"],
-                    [entry("end-term", "archive \(files.file("term.db")), accounts kept")])
-        try offline(["end-term", "--archive", files.file("term.db"), "--yes"], status: 1,
-                    [entry("end-term", "archive \(files.file("term.db"))", "refused: \(files.file("term.db")) exists already…")])
+        try offline(
+            ["end-term", "--archive", files.file("term.db"), "--keep-accounts"], status: 2,
+            [entry("end-term", "archive \(files.file("term.db")), accounts kept", "refused: End the term…")])
+        try offline(
+            ["end-term", "--archive", files.file("term.db"), "--keep-accounts", "--yes"],
+            [entry("end-term", "archive \(files.file("term.db")), accounts kept")])
+        try offline(
+            ["end-term", "--archive", files.file("term.db"), "--yes"], status: 1,
+            [entry("end-term", "archive \(files.file("term.db"))", "refused: \(files.file("term.db")) exists already…")])
 
         // A restore's entry goes into the restored database; one refused goes into the one it refused.
-        try offline(["restore", "--from", files.file("backup.db")], status: 1,
-                    [entry("restore", "from \(files.file("backup.db"))", "refused: the target is not empty…")])
+        try offline(
+            ["restore", "--from", files.file("backup.db")], status: 1,
+            [entry("restore", "from \(files.file("backup.db"))", "refused: the target is not empty…")])
         let restoredLog = ExpectedLog { try self.audit(["--data", files.file("restored")]) }
-        let restore = try Subprocess.run("snapshare-server", ["restore", "--from", files.file("backup.db"), "--data", files.file("restored")])
+        let restore = try Subprocess.run(
+            "snapshare-server", ["restore", "--from", files.file("backup.db"), "--data", files.file("restored")])
         #expect(restore.status == 0, "\(restore.stderr)")
         let backedUp = Array(log.rows.prefix { !($0.action == "backup" && $0.result == "ok") })
         try restoredLog.expect(backedUp + [entry("restore", "from \(files.file("backup.db"))")], after: "a restore into an empty folder")
@@ -311,22 +385,28 @@ import TestSupport
         let migratedLog = ExpectedLog { try self.audit(["--database", conninfo]) }
         try migratedLog.expect(restoredLog.rows + [entry("migrate", "from \(files.file("restored"))")], after: "a migration")
         guard TestServer.usesSQLite else { return }
-        try offline(["migrate", "--from", server.dataPath, "--to", conninfo], status: 1, store: [],
-                    [entry("migrate", "from \(server.dataPath)", "refused: the target is not empty…")])
+        try offline(
+            ["migrate", "--from", server.dataPath, "--to", conninfo], status: 1, store: [],
+            [entry("migrate", "from \(server.dataPath)", "refused: the target is not empty…")])
     }
 
-    @Test("a refused command in a folder without a database leaves the folder as it was, and says it is not in the audit log (a usage error says only what is wrong)")
+    @Test(
+        "a refused command in a folder without a database leaves the folder as it was, and says it is not in the audit log (a usage error says only what is wrong)"
+    )
     func aRefusalWithoutADatabaseLeavesNoDatabase() throws {
         let files = TemporaryDirectory("snapshare-audit-empty")
         try FileManager.default.createDirectory(atPath: files.file("empty"), withIntermediateDirectories: true)
-        for (arguments, status) in [(["admin", "delete-user", "nobody", "--yes"], Int32(1)), (["admin", "remove", "nobody"], 1),
-                                    (["admin", "add", "newcomer"], 2), (["backup", "--to", files.file("b.db")], 1), (["compact"], 1),
-                                    (["export", "--to", files.file("export")], 1), (["restore", "--from", files.file("missing.db")], 1)] {
+        for (arguments, status) in [
+            (["admin", "delete-user", "nobody", "--yes"], Int32(1)), (["admin", "remove", "nobody"], 1),
+            (["admin", "add", "newcomer"], 2), (["backup", "--to", files.file("b.db")], 1), (["compact"], 1),
+            (["export", "--to", files.file("export")], 1), (["restore", "--from", files.file("missing.db")], 1),
+        ] {
             for data in [files.file("empty"), files.file("absent")] {
                 let result = try Subprocess.run("snapshare-server", arguments + ["--data", data])
                 // A usage error says only what is wrong with the command line: nothing ran to record.
-                #expect(result.status == status && result.stderr.contains("not recorded in the audit log") == (status != 2),
-                        "\(arguments): \(result.stderr)")
+                #expect(
+                    result.status == status && result.stderr.contains("not recorded in the audit log") == (status != 2),
+                    "\(arguments): \(result.stderr)")
                 #expect((try? FileManager.default.contentsOfDirectory(atPath: files.file("empty"))) == [], "\(arguments) left files")
                 #expect(!FileManager.default.fileExists(atPath: files.file("absent")), "\(arguments) made the folder")
             }
@@ -334,7 +414,10 @@ import TestSupport
         // Likewise an empty PostgreSQL database: it gets no tables (reading its log then fails).
         let (conninfo, drop) = try #require(PostgresCluster.shared, "postgresql-15 is needed").makeDatabase()
         defer { drop() }
-        for (arguments, status) in [(["reset-feeds", "--all"], Int32(1)), (["admin", "delete-user", "nobody", "--yes"], 1), (["backup", "--to", files.file("pg.db")], 1)] {
+        for (arguments, status) in [
+            (["reset-feeds", "--all"], Int32(1)), (["admin", "delete-user", "nobody", "--yes"], 1),
+            (["backup", "--to", files.file("pg.db")], 1),
+        ] {
             let result = try Subprocess.run("snapshare-server", arguments + ["--database", conninfo])
             #expect(result.status == status && result.stderr.contains("not recorded in the audit log"), "\(arguments): \(result.stderr)")
         }

@@ -1,10 +1,10 @@
 import Client
-import Foundation
-import Wire
 import Crypto
+import Foundation
 import Imaging
-import Testing
 import TestSupport
+import Testing
+import Wire
 
 /// A client that stops reading: the server's socket to it fills, OpenSSL is told to wait, and
 /// the rest of each reply waits as plaintext until the socket drains.
@@ -27,7 +27,9 @@ import TestSupport
         for snap in snaps { waiting[try connection.send(OpenSnap(snapID: snap.id))] = snap.id }
         // Wait until the server has found the socket full (its count is the only sign of it). The
         // deadline only turns a socket that never fills into a failure instead of a hang.
-        try eventually("the server to find the viewer's socket full", timeout: 60, every: 0.01) { server.server.metrics.socketSendWaits > 0 }
+        try eventually("the server to find the viewer's socket full", timeout: 60, every: 0.01) {
+            server.server.metrics.socketSendWaits > 0
+        }
         #expect(server.server.metrics.socketSendWaits > 0, "the socket never filled, so nothing waited")
         // The loop is not stuck on the viewer's full socket: the poster is answered meanwhile.
         for _ in 0..<5 { #expect(try poster.whoAmI().username == "poster") }

@@ -1,14 +1,16 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Client
 import CommandLineParsing
 import Foundation
 import Posix
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
 @testable import Server
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `snapshare-server backup` while students post, and `restore` into a fresh folder, against a
 /// real server (on PostgreSQL too, when the tests run with SNAPSHARE_TEST_DATABASE=postgresql).
@@ -101,7 +103,8 @@ struct BackupRestoreTests {
         for file in files {
             #expect(try FileManager.default.attributesOfItem(atPath: folder + "/" + file)[.posixPermissions] as? Int == 0o600)
         }
-        let restore = try Subprocess.run("snapshare-server", ["restore", "--from", folder + "/" + files.last!, "--data", directory.file("restored")])
+        let restore = try Subprocess.run(
+            "snapshare-server", ["restore", "--from", folder + "/" + files.last!, "--data", directory.file("restored")])
         #expect(restore.status == 0 && restore.stdout.contains("snaps              1"), "\(restore.stdout)\(restore.stderr)")
         #expect((PlainHTTP.sample(try PlainHTTP.get(port: port, "/metrics").body, "snapshare_last_backup_timestamp_seconds") ?? 0) > 0)
     }
@@ -117,7 +120,9 @@ struct BackupRestoreTests {
             $0.metricsAddress = HostPort(host: "127.0.0.1", port: 0)
         }
         let port = try #require(server.server.metricsPort)
-        func failures() throws -> Double { PlainHTTP.sample(try PlainHTTP.get(port: port, "/metrics").body, "snapshare_backup_failures_total") ?? 0 }
+        func failures() throws -> Double {
+            PlainHTTP.sample(try PlainHTTP.get(port: port, "/metrics").body, "snapshare_backup_failures_total") ?? 0
+        }
         // The failure is logged, then counted: the count is the last sign.
         try eventually("a failed backup to be counted", every: 0.05) { try failures() >= 1 }
         #expect(try failures() >= 1)
@@ -155,7 +160,8 @@ struct BackupRestoreTests {
         let junk = try directory.write("not a database", to: "junk.backup")
         let result = try Subprocess.run("snapshare-server", ["restore", "--from", junk, "--data", directory.file("data")])
         #expect(result.status == 1 && result.stderr.contains("is not a Snapshare backup"), "\(result.stderr)")
-        let missing = try Subprocess.run("snapshare-server", ["restore", "--from", directory.file("none"), "--data", directory.file("data")])
+        let missing = try Subprocess.run(
+            "snapshare-server", ["restore", "--from", directory.file("none"), "--data", directory.file("data")])
         #expect(missing.status == 1 && missing.stderr.contains("no backup at"), "\(missing.stderr)")
         let existing = try Subprocess.run("snapshare-server", ["backup", "--to", junk, "--data", directory.file("data")])
         #expect(existing.status == 1, "\(existing.stderr)")
@@ -194,14 +200,18 @@ struct PostgresBackupTests {
         func all(_ output: String) -> [Substring] { output.split(separator: "\n").filter { $0.hasPrefix("  ") } }
         // Each restore adds its own line to the audit log; every other table is copied as it is.
         func rows(_ output: String) -> [Substring] { all(output).filter { !$0.contains("audit_log") } }
-        func audited(_ output: String) -> Int? { all(output).first { $0.contains("audit_log") }?.split(separator: " ").last.flatMap { Int($0) } }
+        func audited(_ output: String) -> Int? {
+            all(output).first { $0.contains("audit_log") }?.split(separator: " ").last.flatMap { Int($0) }
+        }
         // Every table of the schema is listed, but those the copy leaves out on purpose.
         let catalog = try SQLStore.sqlite(path: directory.file("one.backup"), readOnly: true).engine.catalog()
         let listed = all(first.stdout).compactMap { $0.split(separator: " ").first.map(String.init) }
-        #expect(Set(listed) == Set(catalog.tables.map(\.name)).subtracting(DatabaseCopy.leftOut) && listed.count == Set(listed).count,
-                "every table once: \(first.stdout)")
-        #expect(audited(second.stdout) == audited(first.stdout).map { $0 + 1 } && audited(third.stdout) == audited(first.stdout).map { $0 + 2 },
-                "\(first.stdout)\n\(third.stdout)")
+        #expect(
+            Set(listed) == Set(catalog.tables.map(\.name)).subtracting(DatabaseCopy.leftOut) && listed.count == Set(listed).count,
+            "every table once: \(first.stdout)")
+        #expect(
+            audited(second.stdout) == audited(first.stdout).map { $0 + 1 } && audited(third.stdout) == audited(first.stdout).map { $0 + 2 },
+            "\(first.stdout)\n\(third.stdout)")
         #expect(rows(first.stdout) == rows(second.stdout) && rows(second.stdout) == rows(third.stdout), "\(first.stdout)\n\(third.stdout)")
         for table in ["views", "reports", "suspensions"] {
             #expect(rows(first.stdout).contains { $0.hasSuffix(" 1") && $0.contains(table) }, "\(table): \(first.stdout)")

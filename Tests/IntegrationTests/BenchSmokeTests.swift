@@ -1,16 +1,18 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `snapshare-bench` runs against a real server and reports what scripts rely on.
 /// Runs are short and bounded by an operation count; no figure is judged here.
 @Suite struct BenchSmokeTests {
     /// Runs the built bench against `server` with `arguments`; returns its JSON report.
     private func bench(_ server: TestServer, _ arguments: [String]) throws -> [String: Any] {
-        let result = try Subprocess.run("snapshare-bench", [
-            "--server", server.address, "--ca", server.caPath, "--users", "2", "--warmup", "0", "--json",
-            "--pid", "\(ProcessInfo.processInfo.processIdentifier)",
-        ] + arguments, timeout: 120)
+        let result = try Subprocess.run(
+            "snapshare-bench",
+            [
+                "--server", server.address, "--ca", server.caPath, "--users", "2", "--warmup", "0", "--json",
+                "--pid", "\(ProcessInfo.processInfo.processIdentifier)",
+            ] + arguments, timeout: 120)
         #expect(result.status == 0, "\(result.stderr)")
         return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
     }
@@ -39,8 +41,10 @@ import TestSupport
     @Test func aShortPollRunReportsEveryRequiredKey() throws {
         let server = try TestServer()
         let report = try bench(server, ["--scenario", "poll", "--connections", "4", "--depth", "2", "--operations", "200"])
-        for key in ["ops_per_sec", "p50_ms", "p90_ms", "p99_ms", "max_ms", "errors", "errors_by_code", "double_views",
-                    "server_cpu_us_per_op", "server_rss_kb"] {
+        for key in [
+            "ops_per_sec", "p50_ms", "p90_ms", "p99_ms", "max_ms", "errors", "errors_by_code", "double_views",
+            "server_cpu_us_per_op", "server_rss_kb",
+        ] {
             #expect(report[key] != nil, "the report has no \(key)")
         }
         #expect(report["scenario"] as? String == "poll")
@@ -51,8 +55,12 @@ import TestSupport
 
     @Test func aShortViewRunOpensEverySnapOnceAndFindsNoDoubleView() throws {
         let server = try TestServer()
-        let report = try bench(server, ["--scenario", "view", "--connections", "2", "--depth", "2", "--operations", "6",
-                                        "--view-snaps", "5", "--image-bytes", "4096"])
+        let report = try bench(
+            server,
+            [
+                "--scenario", "view", "--connections", "2", "--depth", "2", "--operations", "6",
+                "--view-snaps", "5", "--image-bytes", "4096",
+            ])
         #expect(report["errors"] as? Int == 0, "\(report["errors_by_code"] ?? "")")
         #expect(report["double_views"] as? Int == 0)
         #expect((report["double_view_checks"] as? Int ?? 0) > 0, "the deliberate second opens ran")

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Imaging
 import Posix
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// FFmpeg's presence, and the FFmpeg processes a test started, found by a spec unique to it.
 enum CameraTools {
@@ -63,8 +64,10 @@ struct CameraCommandLineTests {
         #expect(image.width == 640 && image.height == 480)
         // The top two thirds: seven bars, 91 pixels wide, at 75 %: grey, yellow, cyan, green,
         // magenta, red, blue (as FFmpeg 5.1 draws them: 190 or 0 in each channel).
-        let bars: [(String, [Int])] = [("grey", [190, 190, 190]), ("yellow", [190, 190, 0]), ("cyan", [0, 190, 190]), ("green", [0, 190, 0]),
-                                       ("magenta", [190, 0, 190]), ("red", [190, 0, 0]), ("blue", [0, 0, 190])]
+        let bars: [(String, [Int])] = [
+            ("grey", [190, 190, 190]), ("yellow", [190, 190, 0]), ("cyan", [0, 190, 190]), ("green", [0, 190, 0]),
+            ("magenta", [190, 0, 190]), ("red", [190, 0, 0]), ("blue", [0, 0, 190]),
+        ]
         for (index, (name, expected)) in bars.enumerated() {
             for y in [40, 160, 280] {
                 let pixel = image[45 + 91 * index, y]
@@ -73,7 +76,8 @@ struct CameraCommandLineTests {
             }
         }
         // The bottom quarter begins with white (the second block) and ends black.
-        let white = image[136, 420], black = image[600, 420]
+        let white = image[136, 420]
+        let black = image[600, 420]
         #expect(white.red > 230 && white.green > 230 && white.blue > 230, "\(white)")
         #expect(black.red < 30 && black.green < 30 && black.blue < 30, "\(black)")
     }
@@ -82,7 +86,8 @@ struct CameraCommandLineTests {
     func aShortSourceGivesItsLastPicture() throws {
         let server = try TestServer()
         let alice = try CameraFailureTests.registered(server)
-        let post = try alice.run("post", "--camera", "--camera-device", "lavfi:testsrc2=size=320x240:duration=0.3:rate=15", "--feed", "Memes")
+        let post = try alice.run(
+            "post", "--camera", "--camera-device", "lavfi:testsrc2=size=320x240:duration=0.3:rate=15", "--feed", "Memes")
         #expect(post.status == 0, "\(post.stderr)")
         #expect(post.stdout.contains("Posted snap") && post.stdout.contains("320x240"), "\(post.stdout)")
     }
@@ -115,14 +120,17 @@ struct CameraFailureTests {
     }
 
     static func post(_ student: Student, device: String, environment: [String: String] = [:]) throws -> Subprocess.Result {
-        try Subprocess.run("snapshare", ["post", "--camera", "--camera-device", device, "--feed", "Memes"],
-                           environment: student.environment.merging(environment) { _, new in new })
+        try Subprocess.run(
+            "snapshare", ["post", "--camera", "--camera-device", device, "--feed", "Memes"],
+            environment: student.environment.merging(environment) { _, new in new })
     }
 
     /// What a signed-in student's `post --camera` from `device` says on standard error, having
     /// checked it exits 10 and posts nothing.
-    static func refusal(device: String, environment: [String: String] = [:],
-                        sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    static func refusal(
+        device: String, environment: [String: String] = [:],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> String {
         let server = try TestServer()
         let post = try Self.post(try registered(server), device: device, environment: environment)
         #expect(post.status == 10, "\(post.stderr)", sourceLocation: sourceLocation)
@@ -155,10 +163,12 @@ struct CameraFailureTests {
     func noFrameInTime() throws {
         let tools = try CameraTools.fakeFFmpeg("exec sleep 60")
         let started = Date()
-        let said = try Self.refusal(device: "lavfi:testsrc2", environment: Self.path(tools).merging(["SNAPSHARE_CAMERA_TIMEOUT": "1"]) { $1 })
+        let said = try Self.refusal(
+            device: "lavfi:testsrc2", environment: Self.path(tools).merging(["SNAPSHARE_CAMERA_TIMEOUT": "1"]) { $1 })
         #expect(said.contains("no picture from lavfi:testsrc2 within 1 s"), "\(said)")
         #expect(Date().timeIntervalSince(started) < 12, "the timeout, and a short wait for FFmpeg to end")
-        let pid = try #require(pid_t(try String(contentsOfFile: tools.file("pid"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let pid = try #require(
+            pid_t(try String(contentsOfFile: tools.file("pid"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(CameraTools.isGone(pid), "the fake FFmpeg (pid \(pid)) was ended")
     }
 

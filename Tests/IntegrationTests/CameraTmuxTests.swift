@@ -1,16 +1,18 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Posix
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `snapshare post --camera` on a terminal (a tmux pane) reading an FFmpeg test source: the live
 /// preview, its keys, and every way out ending FFmpeg and giving the terminal back. Each test
 /// reads a source of a size of its own, so its FFmpeg is told apart from another test's.
-@Suite("post --camera in tmux", .serialized,
-       .enabled(if: TmuxPane.isAvailable, "tmux is not installed"), .enabled(if: CameraTools.ffmpegIsInstalled, "ffmpeg is not installed"))
+@Suite(
+    "post --camera in tmux", .serialized,
+    .enabled(if: TmuxPane.isAvailable, "tmux is not installed"), .enabled(if: CameraTools.ffmpegIsInstalled, "ffmpeg is not installed"))
 struct CameraTmuxTests {
     /// The preview in a `columns` x `rows` pane, signed in as a user of `server`; the shell
     /// prints "exited N" once snapshare ends, and its standard error goes to `stderr`. The
@@ -24,11 +26,15 @@ struct CameraTmuxTests {
         init(_ server: TestServer, spec: String, columns: Int = 80, rows: Int = 24, extra: String = "") throws {
             let (home, _) = try AppTmuxTests.registeredHome(server, "ann")
             self.home = home
-            let command = "'\(Subprocess.executable("snapshare"))' post --camera --camera-device 'lavfi:\(spec)' --feed Memes \(extra)"
+            let command =
+                "'\(Subprocess.executable("snapshare"))' post --camera --camera-device 'lavfi:\(spec)' --feed Memes \(extra)"
                 + " 2>'\(folder.file("stderr"))'; echo \"exited $?\"; exec sleep 600"
-            pane = try TmuxPane(command, columns: columns, rows: rows,
-                                environment: ["SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": server.address, "SNAPSHARE_CA": server.caPath,
-                                              "TERM": "xterm-256color", "COLORTERM": "truecolor", "LANG": "C.UTF-8"])
+            pane = try TmuxPane(
+                command, columns: columns, rows: rows,
+                environment: [
+                    "SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": server.address, "SNAPSHARE_CA": server.caPath,
+                    "TERM": "xterm-256color", "COLORTERM": "truecolor", "LANG": "C.UTF-8",
+                ])
         }
 
         /// A new server and the preview of `spec` on it, once its first picture shows.
@@ -46,11 +52,15 @@ struct CameraTmuxTests {
         /// Checks snapshare ended with `status` having posted nothing, the normal screen back
         /// and no FFmpeg left reading `spec`; returns the screen.
         @discardableResult
-        func endedWithoutPosting(_ status: Int, server: TestServer, spec: String,
-                                 sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        func endedWithoutPosting(
+            _ status: Int, server: TestServer, spec: String,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) throws -> String {
             let screen = try exited()
             #expect(screen.contains("exited \(status)"), "\(screen)\n\(stderr)", sourceLocation: sourceLocation)
-            #expect(!screen.contains("Space takes") && !screen.contains("Taken"), "the normal screen is back: \(screen)", sourceLocation: sourceLocation)
+            #expect(
+                !screen.contains("Space takes") && !screen.contains("Taken"), "the normal screen is back: \(screen)",
+                sourceLocation: sourceLocation)
             #expect(try CameraTmuxTests.snapCount(server) == 0, "nothing posted", sourceLocation: sourceLocation)
             #expect(try CameraTools.noFFmpeg(reading: spec), "FFmpeg ended", sourceLocation: sourceLocation)
             return screen
@@ -61,7 +71,8 @@ struct CameraTmuxTests {
         /// has no event: then this is the window in which a live one would have moved.
         func changes(within seconds: Double = 0.6) throws -> Bool {
             let before = try pane.capture(styles: true)
-            return try Polling.first(timeout: seconds, every: seconds / 5) { try pane.capture(styles: true) != before ? true : nil } ?? false
+            return try Polling.first(timeout: seconds, every: seconds / 5) { try pane.capture(styles: true) != before ? true : nil }
+                ?? false
         }
     }
 
@@ -81,16 +92,20 @@ struct CameraTmuxTests {
         #expect(screen.contains("exited 1") || screen.contains("exited 3"), "\(screen)\n\(preview.stderr)")
         #expect(preview.stderr.contains("shutting down") || preview.stderr.contains("connect"), "\(preview.stderr)")
         let message = preview.stderr
-        let kept = try #require(message.range(of: "post it with --file ").map { String(message[$0.upperBound...]).trimmingCharacters(in: .whitespacesAndNewlines) },
-                                "no kept file named: \(message)")
+        let kept = try #require(
+            message.range(of: "post it with --file ").map {
+                String(message[$0.upperBound...]).trimmingCharacters(in: .whitespacesAndNewlines)
+            },
+            "no kept file named: \(message)")
         defer { try? FileManager.default.removeItem(atPath: kept) }
         let attributes = try FileManager.default.attributesOfItem(atPath: kept)
         #expect((attributes[.posixPermissions] as? Int) == 0o600, "\(attributes)")
         #expect(try CameraTools.noFFmpeg(reading: spec), "FFmpeg ended")
 
         try server.startAgain()
-        let later = try Subprocess.run("snapshare", ["post", "--feed", "Memes", "--file", kept],
-                                       environment: ["SNAPSHARE_HOME": preview.home.path, "SNAPSHARE_SERVER": server.address, "SNAPSHARE_CA": server.caPath])
+        let later = try Subprocess.run(
+            "snapshare", ["post", "--feed", "Memes", "--file", kept],
+            environment: ["SNAPSHARE_HOME": preview.home.path, "SNAPSHARE_SERVER": server.address, "SNAPSHARE_CA": server.caPath])
         #expect(later.status == 0, "\(later.stderr)")
         #expect(try Self.snapCount(server) == 1)
     }
@@ -126,8 +141,9 @@ struct CameraTmuxTests {
         #expect(try CameraTools.noFFmpeg(reading: spec))
     }
 
-    @Test("Esc cancels (exit 11), Ctrl-C interrupts (exit 130): nothing posted, FFmpeg ended, the terminal given back",
-          arguments: [("Escape", 11, "cancelled: nothing was posted", "624x468"), ("C-c", 130, "interrupted: nothing was posted", "608x456")])
+    @Test(
+        "Esc cancels (exit 11), Ctrl-C interrupts (exit 130): nothing posted, FFmpeg ended, the terminal given back",
+        arguments: [("Escape", 11, "cancelled: nothing was posted", "624x468"), ("C-c", 130, "interrupted: nothing was posted", "608x456")])
     func leaveWithoutPosting(key: String, status: Int, said: String, size: String) throws {
         let spec = "testsrc2=size=\(size):rate=15"
         let (server, preview, _) = try Preview.running(spec)

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
-import Testing
-import TestSupport
 import TLS
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The generated server certificate renews itself from the class CA at a start or a reload when
 /// it nears its end (or is gone), and the log says so with the new end date: the real server.
@@ -26,14 +27,17 @@ struct CertificateRenewalTests {
         // A class CA and leaf made 810 days ago: the leaf (825 days) has 15 days left.
         let old = try DevCertificateAuthority.ensure(directory: certs, hosts: ["localhost", "127.0.0.1"], now: Date() - 810 * 86_400)
         let oldEnd = try CertificateChainFile(path: old.serverChainPath).leafNotAfter
-        let server = try ServerProcess(dataDirectory: directory.file("data"), certsDirectory: certs, port: ServerProcess.freePort(),
-                                       logLevel: "info", mergingStandardError: true)
+        let server = try ServerProcess(
+            dataDirectory: directory.file("data"), certsDirectory: certs, port: ServerProcess.freePort(),
+            logLevel: "info", mergingStandardError: true)
         defer { server.killHard() }
         let newEnd = try CertificateChainFile(path: old.serverChainPath).leafNotAfter
         #expect(try CertificateChainFile(path: old.serverChainPath).anchorSHA256 == old.caFingerprint, "the same CA issued it")
         let line = try #require(server.startLines.first { $0.contains("reissued the server certificate") }, "\(server.startLines)")
-        #expect(line.contains("ends on \(Self.day(oldEnd))") && line.contains("within 30 days") && line.contains("valid until \(Self.day(newEnd))"),
-                "\(line)")
+        #expect(
+            line.contains("ends on \(Self.day(oldEnd))") && line.contains("within 30 days")
+                && line.contains("valid until \(Self.day(newEnd))"),
+            "\(line)")
 
         try FileManager.default.removeItem(atPath: old.serverCertificatePath)
         server.send(SIGHUP)

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
-import TestSupport
 import TLS
+import TestSupport
+import Testing
 
 /// How `snapshare` without `--ca` trusts a server, against real server processes: the system's
 /// roots first, else the chain's CA pinned on first use, so a renewal by the same CA passes and

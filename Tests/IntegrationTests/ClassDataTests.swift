@@ -1,13 +1,14 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Client
 import Foundation
 import Imaging
 import Server
-import Testing
 import TestSupport
+import Testing
 import Wire
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Purging old snaps, exporting the class's snaps as files (opened in a real browser), an
 /// admin's look at a snap without a view, and the end of a term, against a real server (on
@@ -31,10 +32,13 @@ struct ClassDataTests {
 
     /// An admin's session, and the environment of their `snapshare` commands, logged in with
     /// `home` (the caller's, so it outlives the commands).
-    static func loggedInAdmin(_ server: TestServer, home: TemporaryDirectory, _ name: String = "teacher") throws -> (SnapshareSession, [String: String]) {
+    static func loggedInAdmin(_ server: TestServer, home: TemporaryDirectory, _ name: String = "teacher") throws -> (
+        SnapshareSession, [String: String]
+    ) {
         let session = try server.makeAdmin(name)
         let environment = cli(server, home)
-        let login = try Subprocess.run("snapshare", ["login", name, "--password-stdin"], environment: environment, stdin: "correct horse battery\n")
+        let login = try Subprocess.run(
+            "snapshare", ["login", name, "--password-stdin"], environment: environment, stdin: "correct horse battery\n")
         #expect(login.status == 0, "\(login.stderr)")
         return (session, environment)
     }
@@ -43,7 +47,8 @@ struct ClassDataTests {
     /// picture of snap `id`.
     static func erase(_ id: UInt64, on server: TestServer) throws {
         try server.purgeExpired()
-        #expect(try server.count("SELECT count(*) FROM snap_images WHERE snap_id = \(Int64(id))") == 0, "the purge did not erase snap \(id)")
+        #expect(
+            try server.count("SELECT count(*) FROM snap_images WHERE snap_id = \(Int64(id))") == 0, "the purge did not erase snap \(id)")
     }
 
     @Test("admin purge --older-than counts, asks (refused without a terminal or --yes), deletes only older snaps, and is audited")
@@ -59,13 +64,16 @@ struct ClassDataTests {
         let (_, environment) = try Self.loggedInAdmin(server, home: home)
 
         let unasked = try Subprocess.run("snapshare", ["admin", "purge", "--older-than", "30d"], environment: environment)
-        #expect(unasked.status == 2 && unasked.stderr.contains("Delete the 2 snaps posted more than 30d ago") && unasked.stderr.contains("--yes"),
-                "\(unasked.stderr)")
+        #expect(
+            unasked.status == 2 && unasked.stderr.contains("Delete the 2 snaps posted more than 30d ago")
+                && unasked.stderr.contains("--yes"),
+            "\(unasked.stderr)")
         #expect(try server.count("SELECT count(*) AS n FROM snaps") == 3, "nothing went without an answer")
         let bad = try Subprocess.run("snapshare", ["admin", "purge", "--older-than", "soon", "--yes"], environment: environment)
         #expect(bad.status == 2 && bad.stderr.contains("positive duration"), "\(bad.stderr)")
 
-        let purged = try Subprocess.run("snapshare", ["admin", "purge", "--older-than", "30d", "--yes", "--json"], environment: environment)
+        let purged = try Subprocess.run(
+            "snapshare", ["admin", "purge", "--older-than", "30d", "--yes", "--json"], environment: environment)
         #expect(purged.status == 0 && purged.stdout.contains("\"deleted\":2"), "\(purged.stdout)\(purged.stderr)")
         let left = try server.count("SELECT count(*) AS n FROM snaps")
         #expect(left == 1)
@@ -77,11 +85,15 @@ struct ClassDataTests {
         let offline = try Subprocess.run("snapshare-server", ["admin", "purge", "--older-than", "3d", "--yes"] + server.storeArguments)
         #expect(offline.status == 0 && offline.stdout.contains("Purged 1 snap"), "\(offline.stdout)\(offline.stderr)")
         let audit = try server.openStore().auditEntries(since: 0, limit: 100)
-        #expect(audit.filter { $0.action == "AdminPurge" && $0.actor == "teacher" && $0.result == "ok" }.count == 1, "the dry runs are not actions: \(audit)")
+        #expect(
+            audit.filter { $0.action == "AdminPurge" && $0.actor == "teacher" && $0.result == "ok" }.count == 1,
+            "the dry runs are not actions: \(audit)")
         #expect(audit.contains { $0.action == "admin purge" && $0.actor.hasPrefix("offline:") && $0.target.contains("3d") }, "\(audit)")
     }
 
-    @Test("export writes a folder per feed with every kept picture, snaps.json with who opened what, and a gallery; the same from the admin's client")
+    @Test(
+        "export writes a folder per feed with every kept picture, snaps.json with who opened what, and a gallery; the same from the admin's client"
+    )
     func exportFromServerAndClient() throws {
         let time = ManualClock()
         let server = try TestServer(clock: time.clock)
@@ -99,8 +111,9 @@ struct ClassDataTests {
 
         let directory = TemporaryDirectory("snapshare-export")
         let exported = try Subprocess.run("snapshare-server", ["export", "--to", directory.file("server")] + server.storeArguments)
-        #expect(exported.status == 0 && exported.stdout.contains("Exported 3 snaps in 3 feeds") && exported.stdout.contains("2 pictures"),
-                "\(exported.stdout)\(exported.stderr)")
+        #expect(
+            exported.status == 0 && exported.stdout.contains("Exported 3 snaps in 3 feeds") && exported.stdout.contains("2 pictures"),
+            "\(exported.stdout)\(exported.stderr)")
         let root = directory.file("server")
         #expect(FileManager.default.contents(atPath: root + "/Memes/\(red.id).png") == Data(redPNG), "the picture as posted")
         #expect(FileManager.default.fileExists(atPath: root + "/Dog Spots/\(blue.id).png"))
@@ -108,7 +121,8 @@ struct ClassDataTests {
         #expect(try FileManager.default.attributesOfItem(atPath: root)[.posixPermissions] as? Int == 0o700)
         #expect(try FileManager.default.attributesOfItem(atPath: root + "/Memes/\(red.id).png")[.posixPermissions] as? Int == 0o600)
 
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: root + "/snaps.json"))) as? [String: Any])
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: root + "/snaps.json"))) as? [String: Any])
         let feeds = try #require(document["feeds"] as? [[String: Any]])
         #expect(feeds.map { $0["name"] as? String } == ["Dog Spots", "Memes", "Random"])
         let memes = try #require((feeds[1]["snaps"] as? [[String: Any]])?.first)
@@ -118,12 +132,15 @@ struct ClassDataTests {
         let gone = try #require((feeds[2]["snaps"] as? [[String: Any]])?.first)
         #expect(gone["picture"] is NSNull && gone["expires_at"] is String)
         let html = try String(contentsOfFile: root + "/index.html", encoding: .utf8)
-        #expect(html.contains("src=\"Dog%20Spots/\(blue.id).png\"") && html.contains("picture expired and erased") && !html.contains("<script"))
+        #expect(
+            html.contains("src=\"Dog%20Spots/\(blue.id).png\"") && html.contains("picture expired and erased") && !html.contains("<script"))
 
         // The admin's client writes the same export over the protocol, spending no view.
         let fromClient = directory.file("client")
         let client = try Subprocess.run("snapshare", ["admin", "export", "--to", fromClient, "--json"], environment: environment)
-        #expect(client.status == 0 && client.stdout.contains("\"snaps\":3") && client.stdout.contains("\"pictures\":2"), "\(client.stdout)\(client.stderr)")
+        #expect(
+            client.status == 0 && client.stdout.contains("\"snaps\":3") && client.stdout.contains("\"pictures\":2"),
+            "\(client.stdout)\(client.stderr)")
         #expect(FileManager.default.contents(atPath: fromClient + "/Memes/\(red.id).png") == Data(redPNG))
         func withoutTime(_ path: String) throws -> String {
             try String(contentsOfFile: path, encoding: .utf8).replacing(/"exported_at": "[^"]*"/, with: "")
@@ -179,12 +196,17 @@ struct ClassDataTests {
         let exported = try Subprocess.run("snapshare-server", ["export", "--to", export] + server.storeArguments)
         #expect(exported.status == 0, "\(exported.stderr)")
 
-        let chromium = try #require(["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) },
-                                    "Chromium is not installed: apt-get install chromium (.ci/run installs it)")
+        let chromium = try #require(
+            ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) },
+            "Chromium is not installed: apt-get install chromium (.ci/run installs it)")
         let shot = directory.file("gallery.png")
-        let run = try Subprocess.runTool(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-                                                    "--user-data-dir=" + directory.file("profile"), "--window-size=1280,900",
-                                                    "--screenshot=" + shot, "file://" + export + "/index.html"], timeout: 120)
+        let run = try Subprocess.runTool(
+            chromium,
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+                "--user-data-dir=" + directory.file("profile"), "--window-size=1280,900",
+                "--screenshot=" + shot, "file://" + export + "/index.html",
+            ], timeout: 120)
         #expect(run.status == 0, "\(run.stderr)")
         let image = try ImageCodec.decode(try [UInt8](Data(contentsOf: URL(fileURLWithPath: shot))), limits: .standard)
         func pixels(near color: RGBImage.Color) -> Int { image.count { $0.isNear(color, tolerance: 11) } }
@@ -215,8 +237,12 @@ struct ClassDataTests {
         #expect(!FileManager.default.fileExists(atPath: directory.file("a.backup")))
         #expect(try server.count("SELECT count(*) AS n FROM snaps") == 1)
 
-        let kept = try Subprocess.run("snapshare-server", ["end-term", "--archive", directory.file("kept.backup"), "--keep-accounts", "--yes"] + server.storeArguments)
-        #expect(kept.status == 0 && kept.stdout.contains("Removed 1 snap, 1 view") && kept.stdout.contains("accounts kept"), "\(kept.stdout)\(kept.stderr)")
+        let kept = try Subprocess.run(
+            "snapshare-server",
+            ["end-term", "--archive", directory.file("kept.backup"), "--keep-accounts", "--yes"] + server.storeArguments)
+        #expect(
+            kept.status == 0 && kept.stdout.contains("Removed 1 snap, 1 view") && kept.stdout.contains("accounts kept"),
+            "\(kept.stdout)\(kept.stderr)")
         #expect(try server.count("SELECT count(*) AS n FROM users") == 3)
         #expect(try server.count("SELECT count(*) AS n FROM sessions") == 0)
         #expect(endsWithinSeconds(alice), "a running server closes the ended sessions' connections")
@@ -227,10 +253,14 @@ struct ClassDataTests {
 
         let archive = directory.file("term.backup")
         let ended = try Subprocess.run("snapshare-server", ["end-term", "--archive", archive, "--yes"] + server.storeArguments)
-        #expect(ended.status == 0 && ended.stdout.contains("Archived") && ended.stdout.contains("2 accounts and the roster (0 names); the admins stay"), "\(ended.stdout)\(ended.stderr)")
+        #expect(
+            ended.status == 0 && ended.stdout.contains("Archived")
+                && ended.stdout.contains("2 accounts and the roster (0 names); the admins stay"), "\(ended.stdout)\(ended.stderr)")
         #expect(try FileManager.default.attributesOfItem(atPath: archive)[.posixPermissions] as? Int == 0o600)
         let again = try Subprocess.run("snapshare-server", ["end-term", "--archive", archive, "--yes"] + server.storeArguments)
-        #expect(again.status == 1 && again.stderr.contains("exists already"), "the archive is never written over, and nothing is removed: \(again.stderr)")
+        #expect(
+            again.status == 1 && again.stderr.contains("exists already"),
+            "the archive is never written over, and nothing is removed: \(again.stderr)")
 
         // The same server goes on: the admin logs in again, the feeds are there, a new student registers and posts.
         #expect(try server.count("SELECT count(*) AS n FROM users") == 1)
@@ -244,8 +274,10 @@ struct ClassDataTests {
         _ = try newcomer.post(feed: "Memes", image: TestImages.sample(3))
         let audit = try server.openStore().auditEntries(since: 0, limit: 100).filter { $0.action == "end-term" }
         // Each run is one entry, the refused ones too (no terminal to ask on; an archive that exists).
-        #expect(audit.map { $0.result.prefix(8) } == ["refused:", "ok", "ok", "refused:"] && audit.allSatisfy { $0.actor.hasPrefix("offline:") },
-                "\(audit)")
+        #expect(
+            audit.map { $0.result.prefix(8) } == ["refused:", "ok", "ok", "refused:"]
+                && audit.allSatisfy { $0.actor.hasPrefix("offline:") },
+            "\(audit)")
 
         // The archive holds the term that ended.
         let restored = try Subprocess.run("snapshare-server", ["restore", "--from", archive, "--data", directory.file("look-back")])

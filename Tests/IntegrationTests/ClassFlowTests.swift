@@ -1,9 +1,9 @@
 import Client
-import Foundation
-import Wire
 import Crypto
-import Testing
+import Foundation
 import TestSupport
+import Testing
+import Wire
 
 /// The whole class over real TLS: an instructor and two students.
 @Suite struct ClassFlowTests {
@@ -45,8 +45,9 @@ import TestSupport
 
         // The admin gives Bob one more view, exactly one.
         let notOpened = clientError { try admin.restoreView(snapID: posted.id, username: "teacher") }
-        #expect(notOpened?.serverCode == .notFound && notOpened?.message.contains("teacher has not opened snap") == true,
-                "the admin asked by name and is answered by name: \(notOpened?.message ?? "")")
+        #expect(
+            notOpened?.serverCode == .notFound && notOpened?.message.contains("teacher has not opened snap") == true,
+            "the admin asked by name and is answered by name: \(notOpened?.message ?? "")")
         try admin.restoreView(snapID: posted.id, username: "bob")
         #expect(try bob.open(snapID: posted.id).image.count == TestImages.sample(3).count)
         #expect(clientError { _ = try bob.open(snapID: posted.id) }?.serverCode == .alreadyViewed)
@@ -157,11 +158,15 @@ import TestSupport
     @Test func registrationNeedsTheClassCodeWhenTheServerHasOne() throws {
         let server = try TestServer { $0.classCode = "CS193P" }
         let (session, _) = try server.session()
-        #expect(clientError { _ = try session.register(username: "eve", password: "long enough pw", classCode: "nope") }?.serverCode == .badClassCode)
+        #expect(
+            clientError { _ = try session.register(username: "eve", password: "long enough pw", classCode: "nope") }?.serverCode
+                == .badClassCode)
         let none = clientError { _ = try session.register(username: "eve", password: "long enough pw", classCode: "") }
         #expect(none?.serverCode == .badClassCode && none?.message.contains("needs a class code") == true, "\(none?.message ?? "")")
         #expect(try session.register(username: "eve", password: "long enough pw", classCode: "CS193P").username == "eve")
-        #expect(clientError { _ = try session.register(username: "EVE", password: "long enough pw", classCode: "CS193P") }?.serverCode == .usernameTaken)
+        #expect(
+            clientError { _ = try session.register(username: "EVE", password: "long enough pw", classCode: "CS193P") }?.serverCode
+                == .usernameTaken)
     }
 
     @Test func badInputGetsAClearErrorAndNothingIsStored() throws {
@@ -173,8 +178,11 @@ import TestSupport
         #expect(clientError { _ = try alice.post(feed: "No Such Feed", image: TestImages.sample(4)) }?.serverCode == .notFound)
         #expect(clientError { _ = try alice.post(feed: "", image: TestImages.sample(4)) }?.serverCode == .invalidArgument)
         let (fresh, _) = try server.session()
-        #expect(clientError { _ = try fresh.register(username: "x", password: "long enough pw", classCode: "") }?.serverCode == .invalidArgument)
-        #expect(clientError { _ = try fresh.register(username: "okname", password: "short", classCode: "") }?.serverCode == .invalidArgument)
+        #expect(
+            clientError { _ = try fresh.register(username: "x", password: "long enough pw", classCode: "") }?.serverCode == .invalidArgument
+        )
+        #expect(
+            clientError { _ = try fresh.register(username: "okname", password: "short", classCode: "") }?.serverCode == .invalidArgument)
         #expect(try alice.snaps(feed: nil).snaps.isEmpty)
     }
 }

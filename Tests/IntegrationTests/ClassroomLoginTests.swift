@@ -1,7 +1,7 @@
 import Client
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import Wire
 
 /// A class behind one address (a school's NAT: here every connection comes from 127.0.0.1)
@@ -17,14 +17,17 @@ struct ClassroomLoginTests {
         return clientError { _ = try lab.login(username: name, password: password) }
     }
 
-    @Test("30 students, 10 of whom mistype 5 times from the lab: the rest get in, their own devices get in, and the named remedy lets the lab in")
+    @Test(
+        "30 students, 10 of whom mistype 5 times from the lab: the rest get in, their own devices get in, and the named remedy lets the lab in"
+    )
     func aClassMistypingLocksNobodyOut() throws {
         let server = try TestServer()
         // Each registers on their own laptop, which keeps a device token.
         var laptops: [TemporaryDirectory] = []
         for index in 0..<30 {
             let (session, home) = try server.session()
-            _ = try session.register(username: "student\(index)", password: Self.password(index), classCode: server.configuration.classCode ?? "")
+            _ = try session.register(
+                username: "student\(index)", password: Self.password(index), classCode: server.configuration.classCode ?? "")
             laptops.append(home)
         }
         // Ten mistype five times each on the lab's machines.
@@ -36,12 +39,16 @@ struct ClassroomLoginTests {
         // The ten are held back on the lab's machines, and the message says what lifts it.
         let held = try #require(try Self.labLogin(server, "student1", Self.password(1)))
         #expect(held.serverCode == .rateLimited)
-        #expect(held.message.contains("log in from a device you logged in with before") && held.message.contains("snapshare admin unlock student1"),
-                "\(held.message)")
+        #expect(
+            held.message.contains("log in from a device you logged in with before")
+                && held.message.contains("snapshare admin unlock student1"),
+            "\(held.message)")
         // Their own laptops are judged by their own budgets: they get in at once.
         for index in 0..<10 {
             let (laptop, _) = try server.session(home: laptops[index])
-            #expect(clientError { _ = try laptop.login(username: "student\(index)", password: Self.password(index)) } == nil, "s\(index)'s laptop")
+            #expect(
+                clientError { _ = try laptop.login(username: "student\(index)", password: Self.password(index)) } == nil,
+                "s\(index)'s laptop")
         }
         // And the named remedy lifts the lab's hold.
         let admin = try server.makeAdmin("teacher")
@@ -79,13 +86,18 @@ struct ClassroomLoginTests {
         // The instructor is logged in on the command line before the address runs out.
         let home = TemporaryDirectory("snapshare-cli-home")
         let environment = ["SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": server.address, "SNAPSHARE_CA": server.caPath]
-        #expect(try Subprocess.run("snapshare", ["login", "teacher", "--password-stdin"], environment: environment,
-                                   stdin: "correct horse battery\n").status == 0)
+        #expect(
+            try Subprocess.run(
+                "snapshare", ["login", "teacher", "--password-stdin"], environment: environment,
+                stdin: "correct horse battery\n"
+            ).status == 0)
         for index in 0..<12 { _ = try Self.labLogin(server, "nobody\(index)", "guess") }
         let refused = try #require(try Self.labLogin(server, "carol", "carol's password"))
         #expect(refused.serverCode == .rateLimited)
-        #expect(refused.message.contains("from your address (127.0.0.1)") && refused.message.contains("snapshare admin unlock --address 127.0.0.1"),
-                "\(refused.message)")
+        #expect(
+            refused.message.contains("from your address (127.0.0.1)")
+                && refused.message.contains("snapshare admin unlock --address 127.0.0.1"),
+            "\(refused.message)")
         let unlocked = try Subprocess.run("snapshare", ["admin", "unlock", "--address", "127.0.0.1", "--json"], environment: environment)
         #expect(unlocked.status == 0 && unlocked.stdout.contains("\"address\":\"127.0.0.1\""), "\(unlocked.stderr)")
         #expect(try Self.labLogin(server, "carol", "carol's password") == nil)

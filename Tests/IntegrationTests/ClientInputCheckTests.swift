@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `snapshare` checks names and durations before it sends anything, with the words the server
 /// and `snapshare-server admin add` use, and exits 2 (a usage error). Each command here points at
@@ -19,7 +19,8 @@ struct ClientInputCheckTests {
     func userNames() throws {
         let offline = try Subprocess.run("snapshare-server", ["admin", "add", Self.longName, "--data", home.file("data")])
         #expect(offline.status == 2)
-        let rule = try #require(offline.stderr.split(separator: "\n").first.map { $0.replacingOccurrences(of: "snapshare-server: ", with: "") })
+        let rule = try #require(
+            offline.stderr.split(separator: "\n").first.map { $0.replacingOccurrences(of: "snapshare-server: ", with: "") })
         #expect(rule == "user names are 3 to 32 characters", "\(offline.stderr)")
 
         let commands: [[String]] = [
@@ -41,8 +42,9 @@ struct ClientInputCheckTests {
         for command in commands {
             let result = try run(command)
             #expect(result.status == 2, "\(command.prefix(2)): \(result.stderr)")
-            #expect(result.stderr.contains(rule) && !result.stderr.contains("malformed") && !result.stderr.contains(Self.longName),
-                    "\(command.prefix(2)): \(result.stderr)")
+            #expect(
+                result.stderr.contains(rule) && !result.stderr.contains("malformed") && !result.stderr.contains(Self.longName),
+                "\(command.prefix(2)): \(result.stderr)")
         }
         let spaces = try run(["admin", "rename", "zoe", "zoe smith"])
         #expect(spaces.status == 2 && spaces.stderr.contains("user names use only letters, digits, '_', '.' and '-'"), "\(spaces.stderr)")
@@ -62,8 +64,10 @@ struct ClientInputCheckTests {
         ]
         for command in commands {
             let result = try run(command)
-            #expect(result.status == 2 && result.stderr.contains("feed names are at most 40 characters, got 300") && !result.stderr.contains("malformed"),
-                    "\(command.prefix(2)): \(result.stderr)")
+            #expect(
+                result.status == 2 && result.stderr.contains("feed names are at most 40 characters, got 300")
+                    && !result.stderr.contains("malformed"),
+                "\(command.prefix(2)): \(result.stderr)")
         }
         let blank = try run(["admin", "create-feed", "   "])
         #expect(blank.status == 2 && blank.stderr.contains("a feed name cannot be empty"), "\(blank.stderr)")
@@ -80,13 +84,15 @@ struct ClientInputCheckTests {
         for (arguments, option) in commands {
             let words = try run(arguments + ["3 days"])
             #expect(words.status == 2, "\(arguments.prefix(2)): \(words.stderr)")
-            #expect(words.stderr.contains("'3 days'") && words.stderr.contains(option) && words.stderr.contains("30m")
+            #expect(
+                words.stderr.contains("'3 days'") && words.stderr.contains(option) && words.stderr.contains("30m")
                     && words.stderr.contains("7d") && words.stderr.contains("1d12h") && !words.stderr.contains("say for how long"),
-                    "\(arguments.prefix(2)): \(words.stderr)")
+                "\(arguments.prefix(2)): \(words.stderr)")
             guard option != "--since" else { continue }
             let zero = try run(arguments + ["0s"])
-            #expect(zero.status == 2 && zero.stderr.contains("\(option) must be longer than 0s") && zero.stderr.contains("7d"),
-                    "\(arguments.prefix(2)): \(zero.stderr)")
+            #expect(
+                zero.status == 2 && zero.stderr.contains("\(option) must be longer than 0s") && zero.stderr.contains("7d"),
+                "\(arguments.prefix(2)): \(zero.stderr)")
         }
         let missing = try run(["admin", "suspend", "zoe", "--reason", "spam"])
         #expect(missing.status == 2 && missing.stderr.contains("say for how long with --for DURATION"), "\(missing.stderr)")

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
-import TestSupport
 import TLS
+import TestSupport
+import Testing
 import Wire
 
 /// `snapshare` against a server from the future that no longer serves any protocol version
@@ -45,8 +45,10 @@ import Wire
         let port = ServerProcess.freePort()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script, certificates.serverChainPath, certificates.serverKeyPath, "\(port)",
-                             refusal.map { String(format: "%02x", $0) }.joined()]
+        process.arguments = [
+            script, certificates.serverChainPath, certificates.serverKeyPath, "\(port)",
+            refusal.map { String(format: "%02x", $0) }.joined(),
+        ]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -54,8 +56,9 @@ import Wire
         #expect(OutputLines(output.fileHandleForReading).next(timeout: 30) == "ready")
 
         let home = TemporaryDirectory("snapshare-future-home")
-        let result = try Subprocess.run("snapshare", ["--server", "127.0.0.1:\(port)", "--ca", certificates.caCertificatePath, "whoami"],
-                                        environment: ["SNAPSHARE_HOME": home.path])
+        let result = try Subprocess.run(
+            "snapshare", ["--server", "127.0.0.1:\(port)", "--ca", certificates.caCertificatePath, "whoami"],
+            environment: ["SNAPSHARE_HOME": home.path])
         #expect(result.status == 9, "exit 9: the versions do not meet (\(result.stderr))")
         #expect(result.stderr.hasPrefix("snapshare: \(message)\n"), "\(result.stderr)")
     }

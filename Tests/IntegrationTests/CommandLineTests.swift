@@ -1,7 +1,7 @@
 import Foundation
 import Imaging
-import Testing
 import TestSupport
+import Testing
 
 /// The `snapshare` and `snapshare-server` executables, run as a person would run them.
 @Suite struct CommandLineTests {
@@ -10,8 +10,10 @@ import TestSupport
         let server: TestServer
         var environment: [String: String] {
             // A true-colour terminal's environment, whatever the test runner's is.
-            ["SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": server.address, "SNAPSHARE_CA": server.caPath,
-             "COLORTERM": "truecolor", "TERM": "xterm-256color"]
+            [
+                "SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": server.address, "SNAPSHARE_CA": server.caPath,
+                "COLORTERM": "truecolor", "TERM": "xterm-256color",
+            ]
         }
         func run(_ arguments: String..., stdin: String? = nil) throws -> Subprocess.Result {
             try Subprocess.run("snapshare", arguments, environment: environment, stdin: stdin)
@@ -19,7 +21,10 @@ import TestSupport
     }
 
     @Test func helpIsAvailableOnEveryCommand() throws {
-        for command in [[], ["app"], ["register"], ["login"], ["post"], ["feed"], ["feeds"], ["view"], ["samples"], ["admin"], ["admin", "restore-view"]] {
+        for command in [
+            [], ["app"], ["register"], ["login"], ["post"], ["feed"], ["feeds"], ["view"], ["samples"], ["admin"],
+            ["admin", "restore-view"],
+        ] {
             let result = try Subprocess.run("snapshare", command + ["--help"])
             #expect(result.status == 0, "\(command)")
             #expect(result.stdout.contains("Usage"), "\(command): \(result.stdout)")
@@ -40,10 +45,12 @@ import TestSupport
 
     @Test func aWatchedFeedPrintsANewListingWhenASnapArrivesAndWhenItIsRead() throws {
         let server = try TestServer()
-        let alice = Student(server: server), bob = Student(server: server)
+        let alice = Student(server: server)
+        let bob = Student(server: server)
         #expect(try alice.run("register", "alice", "--password-stdin", stdin: "alice password\n").status == 0)
         #expect(try bob.run("register", "bob", "--password-stdin", stdin: "bob password 1\n").status == 0)
-        #expect(try bob.run("feed", "NoSuch", "--watch", "--interval", "0").status == 2, "a bad interval is a usage error before any request")
+        #expect(
+            try bob.run("feed", "NoSuch", "--watch", "--interval", "0").status == 2, "a bad interval is a usage error before any request")
         #expect(try bob.run("feed", "--interval", "1").status == 2, "--interval needs --watch")
         let watch = try Subprocess.start("snapshare", ["feed", "--watch", "--json", "--interval", "0.2"], environment: bob.environment)
         defer { watch.kill() }
@@ -61,7 +68,8 @@ import TestSupport
 
     @Test func aStudentPostsAndAnotherViewsOnceFromTheCommandLine() throws {
         let server = try TestServer()
-        let alice = Student(server: server), bob = Student(server: server)
+        let alice = Student(server: server)
+        let bob = Student(server: server)
         #expect(try alice.run("register", "alice", "--password-stdin", stdin: "alice password\n").status == 0)
         #expect(try bob.run("register", "bob", "--password-stdin", stdin: "bob password 1\n").status == 0)
 
@@ -116,18 +124,21 @@ import TestSupport
         #expect(try bob.run("logout").status == 0)
         let loggedOut = try bob.run("feeds")
         #expect(loggedOut.status == 4, "logged out")
-        #expect(loggedOut.stderr.contains("not logged in to \(server.address); run `snapshare login USER` or `snapshare register USER`"),
-                "\(loggedOut.stderr)")
+        #expect(
+            loggedOut.stderr.contains("not logged in to \(server.address); run `snapshare login USER` or `snapshare register USER`"),
+            "\(loggedOut.stderr)")
         #expect(try bob.run("login", "bob", "--password-stdin", stdin: "wrong password\n").status == 4)
         #expect(try bob.run("login", "bob", "--password-stdin", stdin: "bob password 1\n").status == 0)
     }
 
     @Test func theInstructorManagesTheClassFromTheCommandLine() throws {
         let server = try TestServer()
-        let add = try Subprocess.run("snapshare-server", ["admin", "add", "teacher", "--password-stdin"] + server.storeArguments,
-                                     stdin: "teacher password\n")
+        let add = try Subprocess.run(
+            "snapshare-server", ["admin", "add", "teacher", "--password-stdin"] + server.storeArguments,
+            stdin: "teacher password\n")
         #expect(add.status == 0, "\(add.stderr)")
-        let teacher = Student(server: server), student = Student(server: server)
+        let teacher = Student(server: server)
+        let student = Student(server: server)
         #expect(try teacher.run("login", "teacher", "--password-stdin", stdin: "teacher password\n").status == 0)
         #expect(try student.run("register", "sam", "--password-stdin", stdin: "sam password\n").status == 0)
         #expect(try teacher.run("admin", "create-feed", "Lecture 1").status == 0)
@@ -139,7 +150,9 @@ import TestSupport
         let promoted = try Subprocess.run("snapshare-server", ["admin", "add", "sam"] + server.storeArguments)
         #expect(promoted.status == 0 && promoted.stdout == "sam is now an admin.\n", "\(promoted.stdout)\(promoted.stderr)")
         let ghost = try Subprocess.run("snapshare-server", ["admin", "add", "ghost"] + server.storeArguments)
-        #expect(ghost.status == 2 && ghost.stderr.contains("ghost does not exist yet; give its password with --password-stdin"), "\(ghost.stderr)")
+        #expect(
+            ghost.status == 2 && ghost.stderr.contains("ghost does not exist yet; give its password with --password-stdin"),
+            "\(ghost.stderr)")
         let badName = try Subprocess.run("snapshare-server", ["admin", "add", "no spaces"] + server.storeArguments)
         #expect(badName.status == 2, "\(badName.stderr)")
         #expect(try teacher.run("view", "\(id)").status == 0)
@@ -179,12 +192,14 @@ import TestSupport
         let student = Student(server: server)
         #expect(try student.run("register", "pat", "--password-stdin", stdin: "pat password\n").status == 0)
         var generator = SeededGenerator(seed: 3)
-        let noise = RGBImage(width: 1200, height: 900, pixels: (0..<1200 * 900 * 3).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let noise = RGBImage(
+            width: 1200, height: 900, pixels: (0..<1200 * 900 * 3).map { _ in UInt8.random(in: 0...255, using: &generator) })
         let path = student.home.path + "/phone.png"
         try Data(try ImageCodec.encodePNG(noise)).write(to: URL(fileURLWithPath: path))
         let posted = try student.run("post", "--feed", "Memes", "--file", path)
         #expect(posted.status == 0, "\(posted.stderr)")
-        #expect(posted.stderr.contains("Shrank \(path) from 1200x900") && posted.stderr.contains("aspect ratio is kept"), "\(posted.stderr)")
+        #expect(
+            posted.stderr.contains("Shrank \(path) from 1200x900") && posted.stderr.contains("aspect ratio is kept"), "\(posted.stderr)")
         // Noise barely compresses, so it ends smaller than 800x600 to fit 200 KB too; always 4:3.
         let size = try #require(posted.stdout.firstMatch(of: /, (\d+)x(\d+),/))
         let (width, height) = (Int(size.1) ?? 0, Int(size.2) ?? 0)
@@ -203,7 +218,7 @@ import TestSupport
             try Subprocess.run("snapshare", arguments, environment: environment)
         }
         var relative = student.environment
-        relative["SNAPSHARE_CA"] = "class-certs/ca.pem"  // an export made in another folder
+        relative["SNAPSHARE_CA"] = "class-certs/ca.pem" // an export made in another folder
         let fromElsewhere = try run(relative, "whoami")
         #expect(fromElsewhere.status == 0, "\(fromElsewhere.stderr)")
         #expect(fromElsewhere.stderr.contains("using the CA saved at login"), "\(fromElsewhere.stderr)")
@@ -211,7 +226,8 @@ import TestSupport
         missing["SNAPSHARE_CA"] = "/no/such/ca.pem"
         let refused = try run(missing, "whoami")
         #expect(refused.status == 3)
-        #expect(refused.stderr.contains("cannot read the CA file /no/such/ca.pem (from SNAPSHARE_CA)")
+        #expect(
+            refused.stderr.contains("cannot read the CA file /no/such/ca.pem (from SNAPSHARE_CA)")
                 && refused.stderr.contains("your login saved \(server.caPath)"), "\(refused.stderr)")
         // Logged in through 127.0.0.1; localhost is the same server, by its certificate.
         var byName = student.environment
@@ -223,15 +239,19 @@ import TestSupport
     @Test func connectionFailuresAndUsageErrorsHaveTheirExitCodes() throws {
         let home = TemporaryDirectory("snapshare-cli-home")
         let port = ServerProcess.freePort()
-        let down = try Subprocess.run("snapshare", ["feeds"], environment: ["SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": "127.0.0.1:\(port)"])
+        let down = try Subprocess.run(
+            "snapshare", ["feeds"], environment: ["SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": "127.0.0.1:\(port)"])
         #expect(down.status == 3)
-        #expect(down.stderr.contains("cannot connect") && down.stderr.contains("is snapshare-server running at 127.0.0.1:\(port)?"),
-                "\(down.stderr)")
+        #expect(
+            down.stderr.contains("cannot connect") && down.stderr.contains("is snapshare-server running at 127.0.0.1:\(port)?"),
+            "\(down.stderr)")
         let badPort = try Subprocess.run("snapshare", ["feeds", "--server", "localhost:99999"], environment: ["SNAPSHARE_HOME": home.path])
         #expect(badPort.status == 2)
-        #expect(badPort.stderr == "snapshare: bad server invalid address 'localhost:99999': the port must be from 0 to 65535\n",
-                "one message, said once: \(badPort.stderr)")
-        let unknown = try Subprocess.run("snapshare", ["feeds"], environment: ["SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": "nosuchhost.invalid:7443"])
+        #expect(
+            badPort.stderr == "snapshare: bad server invalid address 'localhost:99999': the port must be from 0 to 65535\n",
+            "one message, said once: \(badPort.stderr)")
+        let unknown = try Subprocess.run(
+            "snapshare", ["feeds"], environment: ["SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": "nosuchhost.invalid:7443"])
         #expect(unknown.status == 3)
         #expect(unknown.stderr.contains("cannot resolve host nosuchhost.invalid"), "\(unknown.stderr)")
         #expect(try Subprocess.run("snapshare", ["bogus"]).status == 2)
@@ -251,7 +271,9 @@ import TestSupport
         #expect(missing.status == 1 && missing.stderr == "snapshare-server: no feed named Nope\n", "\(missing.stderr)")
         #expect(try Subprocess.run("snapshare-server", ["reset-feeds", "--feed", "  "] + server.storeArguments).status == 2)
         let padded = try Subprocess.run("snapshare-server", ["reset-feeds", "--feed", "  Random "] + server.storeArguments)
-        #expect(padded.status == 0 && padded.stdout.contains("Reset Random: 1 snap deleted."), "names are read as the online command reads them: \(padded.stdout)")
+        #expect(
+            padded.status == 0 && padded.stdout.contains("Reset Random: 1 snap deleted."),
+            "names are read as the online command reads them: \(padded.stdout)")
         #expect(try Subprocess.run("snapshare-server", ["reset-feeds", "--all"] + server.storeArguments).status == 0)
         #expect(try alice.snaps(feed: nil).snaps.isEmpty)
     }

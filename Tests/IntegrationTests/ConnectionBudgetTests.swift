@@ -1,15 +1,16 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Client
-import Foundation
-import Server
-import Wire
 import Crypto
-import TLS
+import Foundation
 import Imaging
-import Testing
+import Server
+import TLS
 import TestSupport
+import Testing
+import Wire
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// What a connection may hold is bounded whatever it pipelines: a client that sends many
 /// requests and never reads costs the server its buffer budget, not one reply per request.
@@ -31,9 +32,11 @@ import TestSupport
             let poster = try store.createUser(name: "poster", passwordHash: "unused", isAdmin: false, at: now)
             let feed = try store.requireFeed(named: "Memes")
             for index in 0..<snaps {
-                _ = try store.insertSnap(NewSnap(feedID: feed.id, posterID: poster.id, image: image, sha256: SHA256.hash(image),
-                                                 format: .png, width: 1, height: 1, postedAt: now - Int64(index),
-                                                 expiresAt: now + 86_400_000))
+                _ = try store.insertSnap(
+                    NewSnap(
+                        feedID: feed.id, posterID: poster.id, image: image, sha256: SHA256.hash(image),
+                        format: .png, width: 1, height: 1, postedAt: now - Int64(index),
+                        expiresAt: now + 86_400_000))
             }
         }
         return data
@@ -63,9 +66,10 @@ import TestSupport
     @Test func pipelinedListingsThatAreNeverReadCostTheBudgetNotOneReplyEach() throws {
         let directory = TemporaryDirectory("snapshare-budget")
         let data = try Self.seededDataFolder(directory)
-        let server = try ServerProcess(dataDirectory: data, certsDirectory: directory.path + "/certs", port: ServerProcess.freePort(),
-                                       // The budget is at least one largest frame: keep images small so 2 MiB is it.
-                                       arguments: ["--max-connection-buffer", "\(Self.budget)", "--max-image-bytes", "\(1 << 20)"])
+        let server = try ServerProcess(
+            dataDirectory: data, certsDirectory: directory.path + "/certs", port: ServerProcess.freePort(),
+            // The budget is at least one largest frame: keep images small so 2 MiB is it.
+            arguments: ["--max-connection-buffer", "\(Self.budget)", "--max-image-bytes", "\(1 << 20)"])
         defer { server.stop() }
         let context = try TLSContext.client(trustRootsFile: directory.path + "/certs/ca.pem")
         func connect() throws -> ServerConnection {
@@ -75,7 +79,8 @@ import TestSupport
         }
         let first = try connect()
         let token = try ServerConnection.expect(
-            try first.roundTrip(Register(username: "reader", password: "long enough pw", classCode: "")), as: Authenticated.self).token
+            try first.roundTrip(Register(username: "reader", password: "long enough pw", classCode: "")), as: Authenticated.self
+        ).token
         var readers = [first]
         for _ in 1..<2 {
             let connection = try connect()

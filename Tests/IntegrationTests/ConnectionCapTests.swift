@@ -1,8 +1,8 @@
 import Client
 import Foundation
-import Wire
-import Testing
 import TestSupport
+import Testing
+import Wire
 
 /// One address, or one account, cannot take the server from everyone else: real TLS, real
 /// parallel connections, and 127.0.0.2 standing in for another machine.

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Server
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The data folder and the database files in it hold password hashes, token hashes and every
 /// image: only the server's own user may read them, whatever the umask and the folder were.
@@ -13,8 +14,9 @@ struct DataFolderPermissionTests {
     /// A data folder made the way `mkdir` makes one under the usual umask: 0755.
     private func openDataFolder(in directory: TemporaryDirectory) throws -> String {
         let path = directory.file("data")
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false,
-                                                attributes: [.posixPermissions: 0o755])
+        try FileManager.default.createDirectory(
+            atPath: path, withIntermediateDirectories: false,
+            attributes: [.posixPermissions: 0o755])
         #expect(try permissions(path) == 0o755)
         return path
     }

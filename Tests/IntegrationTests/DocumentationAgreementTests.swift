@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// README.md, the guides it links, docs/PROTOCOL.md and the programs' own `--help` and `--version`
 /// say the same: every value here is read from both sides and compared, nothing is written into
@@ -36,8 +36,14 @@ struct DocumentationAgreementTests {
         var options: [(name: String, help: String)] = []
         var inOptions = false
         for line in help.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasSuffix("ptions:") { inOptions = true; continue }
-            if line.isEmpty || !line.hasPrefix(" ") { inOptions = false; continue }
+            if line.hasSuffix("ptions:") {
+                inOptions = true
+                continue
+            }
+            if line.isEmpty || !line.hasPrefix(" ") {
+                inOptions = false
+                continue
+            }
             guard inOptions else { continue }
             if let row = line.wholeMatch(of: /\s+(?:-\w, )?\s*(--[a-z0-9-]+)(?: \S+)?(?:\s{2,}(.*))?/) {
                 options.append((String(row.1), String(row.2 ?? "")))
@@ -83,11 +89,14 @@ struct DocumentationAgreementTests {
         let documented = try Self.documentedDefaults()
         for option in options {
             let row = try #require(documented[option.name], "the configuration table has no row for \(option.name)")
-            #expect((Self.stated(option.help) ?? "") == row,
-                    "\(option.name): --help says \(Self.stated(option.help) ?? "no default"), the guide says '\(row)'")
+            #expect(
+                (Self.stated(option.help) ?? "") == row,
+                "\(option.name): --help says \(Self.stated(option.help) ?? "no default"), the guide says '\(row)'")
         }
         for name in documented.keys {
-            #expect(options.contains { $0.name == name }, "the configuration table documents \(name), which snapshare-server --help does not list")
+            #expect(
+                options.contains { $0.name == name },
+                "the configuration table documents \(name), which snapshare-server --help does not list")
         }
     }
 
@@ -107,11 +116,13 @@ struct DocumentationAgreementTests {
         #expect(try Self.documentedDefaults()["--protocol-versions"] == "\(low)-\(high)")
         let documents = try (["README.md"] + Self.guides()).map(Self.document).joined(separator: "\n")
         let examples = documents.matches(of: /\(protocol (\d+)-(\d+),/)
-        #expect(!examples.isEmpty && examples.allSatisfy { Int($0.1) == low && Int($0.2) == high },
-                "the --version examples: \(examples.map { String($0.0) })")
+        #expect(
+            !examples.isEmpty && examples.allSatisfy { Int($0.1) == low && Int($0.2) == high },
+            "the --version examples: \(examples.map { String($0.0) })")
         let today = documents.matches(of: /today versions (\d+) to (\d+)/)
-        #expect(today.count == 1 && today.allSatisfy { Int($0.1) == low && Int($0.2) == high },
-                "Upgrading says which versions are served today: \(today.map { String($0.0) })")
+        #expect(
+            today.count == 1 && today.allSatisfy { Int($0.1) == low && Int($0.2) == high },
+            "Upgrading says which versions are served today: \(today.map { String($0.0) })")
         for example in documents.matches(of: /--protocol-versions (\d+)(?:-(\d+))?`/) {
             let upper = example.2.flatMap { Int($0) } ?? Int(example.1)
             #expect(upper == high, "an example that would stop serving version \(high): \(example.0)")
@@ -134,8 +145,9 @@ struct DocumentationAgreementTests {
         let listed = Set(section.split(separator: "\n").compactMap { $0.wholeMatch(of: /\s+(\d+)\s+.*/).flatMap { Int($0.1) } })
         let readme = try Self.document("README.md")
         let table = try #require(readme.range(of: "## Exit codes of `snapshare`").map { readme[$0.upperBound...] })
-        let documented = Set(table.split(separator: "\n").prefix { !$0.hasPrefix("`snapshare-server`") }
-            .compactMap { $0.wholeMatch(of: /\| (\d+) \|.*/).flatMap { Int($0.1) } })
+        let documented = Set(
+            table.split(separator: "\n").prefix { !$0.hasPrefix("`snapshare-server`") }
+                .compactMap { $0.wholeMatch(of: /\| (\d+) \|.*/).flatMap { Int($0.1) } })
         #expect(listed.count > 5 && listed == documented, "--help: \(listed.sorted()), README: \(documented.sorted())")
     }
 }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A command that fails leaves the disk as it found it: nothing created, nothing changed (modes
 /// included), and the reason said in the user's words. The real `snapshare-server` and
@@ -64,7 +65,8 @@ struct FailedCommandTests {
         let before = FolderState(of: folder)
         let result = try Self.server(["restore", "--from", good, "--data", folder])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("notes.txt") && result.stderr.contains("no Snapshare database")
+        #expect(
+            result.stderr.contains("notes.txt") && result.stderr.contains("no Snapshare database")
                 && result.stderr.contains("new or empty folder"), "\(result.stderr)")
         #expect(FolderState(of: folder) == before, "now \(FolderState(of: folder))")
 
@@ -73,8 +75,9 @@ struct FailedCommandTests {
         let restored = try Self.server(["restore", "--from", good, "--data", fresh])
         #expect(restored.status == 0, "\(restored.stderr)")
         #expect(FileManager.default.fileExists(atPath: fresh + "/snapshare.db"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).allSatisfy { !$0.hasPrefix(".") },
-                "no staging folder is left beside it")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).allSatisfy { !$0.hasPrefix(".") },
+            "no staging folder is left beside it")
         let empty = directory.file("empty")
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: false)
         let intoEmpty = try Self.server(["restore", "--from", good, "--data", empty])
@@ -91,8 +94,9 @@ struct FailedCommandTests {
         let before = FolderState(of: directory.path)
         let missing = directory.file("no/dir")
         let backup = try Self.server(["backup", "--to", missing + "/x.backup", "--data", data])
-        #expect(backup.status == 1 && backup.stderr.contains("the folder \(missing) does not exist") && !backup.stderr.contains("SQLite"),
-                "\(backup.stderr)")
+        #expect(
+            backup.status == 1 && backup.stderr.contains("the folder \(missing) does not exist") && !backup.stderr.contains("SQLite"),
+            "\(backup.stderr)")
         let export = try Self.server(["export", "--to", missing + "/export", "--data", data])
         #expect(export.status == 1 && export.stderr.contains("the folder \(missing) does not exist"), "\(export.stderr)")
         let archive = try Self.server(["end-term", "--archive", missing + "/fall.backup", "--yes", "--data", data])
@@ -119,7 +123,7 @@ struct FailedCommandTests {
         let directory = TemporaryDirectory("snapshare-no-data")
         let data = directory.file("data")
         let attempts: [[String]] = [
-            ["admin", "add", "teacher"],  // a new admin needs a password
+            ["admin", "add", "teacher"], // a new admin needs a password
             ["admin", "remove", "nobody"],
             ["admin", "reset-password", "nobody", "--password-stdin"],
             ["admin", "delete-user", "nobody", "--yes"],
@@ -134,7 +138,9 @@ struct FailedCommandTests {
         for arguments in attempts {
             let result = try Self.server(arguments + ["--data", data], stdin: "a long new password\n")
             #expect(result.status != 0, "\(arguments): \(result.stdout)")
-            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [], "\(arguments) left: \(FolderState(of: directory.path))")
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: directory.path) == [],
+                "\(arguments) left: \(FolderState(of: directory.path))")
         }
     }
 
@@ -147,7 +153,8 @@ struct FailedCommandTests {
         // The password file's folder does not exist: nobody gets an account with a password no one can read.
         let nowhere = directory.file("missing/passwords.csv")
         let refused = try Self.server(["admin", "import-roster", roster, "--passwords", nowhere, "--data", data])
-        #expect(refused.status == 1 && refused.stderr.contains("the folder \(directory.file("missing")) does not exist"), "\(refused.stderr)")
+        #expect(
+            refused.status == 1 && refused.stderr.contains("the folder \(directory.file("missing")) does not exist"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: data), "no database was made")
 
         let first = directory.file("first.csv")
@@ -158,7 +165,8 @@ struct FailedCommandTests {
         let second = directory.file("second.csv")
         let again = try Self.server(["admin", "import-roster", roster, "--passwords", second, "--data", data])
         #expect(again.status == 0, "\(again.stderr)")
-        #expect(again.stdout.contains("no account created") && again.stdout.contains("2 already had one")
+        #expect(
+            again.stdout.contains("no account created") && again.stdout.contains("2 already had one")
                 && again.stdout.contains("no password file written"), "\(again.stdout)")
         #expect(!FileManager.default.fileExists(atPath: second), "no header-only password file")
     }
@@ -167,9 +175,12 @@ struct FailedCommandTests {
     func unreadableRosterSaysWhy() throws {
         let directory = TemporaryDirectory("snapshare-roster-unreadable")
         let data = directory.file("data")
-        let missing = try Self.server(["admin", "import-roster", directory.file("nope.csv"), "--passwords", directory.file("p.csv"), "--data", data])
-        #expect(missing.status == 1 && missing.stderr.contains("nope.csv") && missing.stderr.contains("No such file or directory"),
-                "\(missing.stderr)")
+        let missing = try Self.server([
+            "admin", "import-roster", directory.file("nope.csv"), "--passwords", directory.file("p.csv"), "--data", data,
+        ])
+        #expect(
+            missing.status == 1 && missing.stderr.contains("nope.csv") && missing.stderr.contains("No such file or directory"),
+            "\(missing.stderr)")
         let folder = directory.file("roster.csv")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
         let notAFile = try Self.server(["admin", "import-roster", folder, "--passwords", directory.file("p.csv"), "--data", data])
@@ -183,7 +194,8 @@ struct FailedCommandTests {
         _ = try server.registeredSession("alice")
         let home = TemporaryDirectory("snapshare-student-home")
         let environment = ["SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": server.address, "SNAPSHARE_CA": server.caPath]
-        let login = try Subprocess.run("snapshare", ["login", "alice", "--password-stdin"], environment: environment, stdin: "correct horse battery\n")
+        let login = try Subprocess.run(
+            "snapshare", ["login", "alice", "--password-stdin"], environment: environment, stdin: "correct horse battery\n")
         #expect(login.status == 0, "\(login.stderr)")
         let directory = TemporaryDirectory("snapshare-refused-export")
         let empty = directory.file("empty")
@@ -195,7 +207,9 @@ struct FailedCommandTests {
             #expect(result.status == 4, "not an admin: \(result.stderr)")
             #expect(FolderState(of: directory.path) == before, "now \(FolderState(of: directory.path))")
         }
-        let missing = try Subprocess.run("snapshare", ["admin", "export", "--to", directory.file("no/dir/export")], environment: environment)
-        #expect(missing.status == 1 && missing.stderr.contains("the folder \(directory.file("no/dir")) does not exist"), "\(missing.stderr)")
+        let missing = try Subprocess.run(
+            "snapshare", ["admin", "export", "--to", directory.file("no/dir/export")], environment: environment)
+        #expect(
+            missing.status == 1 && missing.stderr.contains("the folder \(directory.file("no/dir")) does not exist"), "\(missing.stderr)")
     }
 }

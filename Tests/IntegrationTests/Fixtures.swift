@@ -1,12 +1,13 @@
-import Synchronization
 import Client
 import Foundation
+import Synchronization
 import TestSupport
 import Wire
 
 /// Images for tests: the bundled samples, read from the repository.
 enum TestImages {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     static func sample(_ number: Int) -> [UInt8] {
         let folder = repository.appendingPathComponent("Sources/Client/Resources/Samples")
@@ -40,7 +41,10 @@ enum CRC32 {
 
 /// Runs `body` and returns the client error it throws (or nil).
 func clientError(_ body: () throws -> Void) -> ClientError? {
-    do { try body(); return nil } catch let error as ClientError { return error } catch { return ClientError(.local, "\(error)") }
+    do {
+        try body()
+        return nil
+    } catch let error as ClientError { return error } catch { return ClientError(.local, "\(error)") }
 }
 
 /// Whether `session`'s server ends it within seconds (its requests then fail as logged out): a
@@ -48,7 +52,8 @@ func clientError(_ body: () throws -> Void) -> ClientError? {
 /// fatal error the server sends unasked, which this waits for (up to the connection's timeout).
 func endsWithinSeconds(_ session: SnapshareSession) -> Bool {
     guard let frame = try? session.connection.receive(), frame.type == MessageType.error.rawValue,
-          (try? frame.decode(ErrorMessage.self))?.fatal == true else { return false }
+        (try? frame.decode(ErrorMessage.self))?.fatal == true
+    else { return false }
     return clientError({ _ = try session.whoAmI() })?.kind == .auth
 }
 

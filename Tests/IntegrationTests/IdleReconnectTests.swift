@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The server closes a connection idle longer than the Welcome's `idle_timeout_seconds`. A
 /// session about to send after such a pause (a student who spent minutes in the camera's preview,

@@ -2,8 +2,8 @@ import Client
 import Crypto
 import Foundation
 import Server
-import Testing
 import TestSupport
+import Testing
 import Wire
 
 /// Photo and snap replies send images the server keeps in memory by SHA-256 (`ImageCache`).

@@ -2,15 +2,16 @@ import Client
 import Foundation
 import Posix
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 import Wire
 
 /// Issue 13's fault: an instance killed under load. Two real `snapshare-server` processes share
 /// one PostgreSQL database behind a real HAProxy (as `scripts/cluster.sh` runs them); students
 /// post and list through HAProxy while one instance gets `kill -9`.
-@Suite("An instance killed under load", .serialized,
-       .enabled(if: PostgresCluster.shared != nil && HAProxy.path != nil, "needs PostgreSQL and HAProxy (.ci/run installs both)"))
+@Suite(
+    "An instance killed under load", .serialized,
+    .enabled(if: PostgresCluster.shared != nil && HAProxy.path != nil, "needs PostgreSQL and HAProxy (.ci/run installs both)"))
 struct InstanceFailoverTests {
     /// What one student saw.
     struct Tally: Sendable {
@@ -26,7 +27,9 @@ struct InstanceFailoverTests {
         var unexpected: [String] = []
     }
 
-    @Test("kill -9 of one of two instances: its students carry on through the other, listings never fail, no acknowledged post or open is lost")
+    @Test(
+        "kill -9 of one of two instances: its students carry on through the other, listings never fail, no acknowledged post or open is lost"
+    )
     func killedInstance() throws {
         let (conninfo, drop) = try PostgresCluster.shared!.makeDatabase()
         defer { drop() }
@@ -35,10 +38,12 @@ struct InstanceFailoverTests {
         // The first makes the certificates; the second presents the same ones.
         // Each with its metrics port, whose GET /health HAProxy checks.
         let metricsPorts = [ServerProcess.freePort(), ServerProcess.freePort()]
-        let doomed = try ServerProcess(dataDirectory: directory.path + "/a", certsDirectory: certs, port: ServerProcess.freePort(),
-                                       arguments: ["--database", conninfo, "--metrics", "127.0.0.1:\(metricsPorts[0])"])
-        let survivor = try ServerProcess(dataDirectory: directory.path + "/b", certsDirectory: certs, port: ServerProcess.freePort(),
-                                         arguments: ["--database", conninfo, "--metrics", "127.0.0.1:\(metricsPorts[1])"])
+        let doomed = try ServerProcess(
+            dataDirectory: directory.path + "/a", certsDirectory: certs, port: ServerProcess.freePort(),
+            arguments: ["--database", conninfo, "--metrics", "127.0.0.1:\(metricsPorts[0])"])
+        let survivor = try ServerProcess(
+            dataDirectory: directory.path + "/b", certsDirectory: certs, port: ServerProcess.freePort(),
+            arguments: ["--database", conninfo, "--metrics", "127.0.0.1:\(metricsPorts[1])"])
         let proxy = try HAProxy(backendPorts: [doomed.port, survivor.port], healthPorts: metricsPorts)
         let settings = ConnectionSettings(host: "127.0.0.1", port: proxy.port, caFile: certs + "/ca.pem")
 
@@ -128,12 +133,16 @@ struct InstanceFailoverTests {
         let all = tallies.withLock { $0 }
         for (index, tally) in all.enumerated() {
             #expect(tally.unexpected.isEmpty, "student \(index): \(tally.unexpected)")
-            #expect(tally.postsLost + tally.opensLost <= 1, "student \(index) lost \(tally.postsLost) posts and \(tally.opensLost) opens: only the one in flight may be")
+            #expect(
+                tally.postsLost + tally.opensLost <= 1,
+                "student \(index) lost \(tally.postsLost) posts and \(tally.opensLost) opens: only the one in flight may be")
             #expect(Set(tally.opened).count == tally.opened.count, "student \(index) was shown a snap twice")
             #expect(tally.listingsAfterKill > 0 && tally.postsAfterKill > 0, "student \(index) stalled after the kill: \(tally)")
         }
         let moved = all.filter { $0.reconnections > 0 }.count
-        #expect(moved >= 1 && moved < students, "the students of the killed instance reconnected, the others did not: \(all.map(\.reconnections))")
+        #expect(
+            moved >= 1 && moved < students,
+            "the students of the killed instance reconnected, the others did not: \(all.map(\.reconnections))")
 
         // Every acknowledged post is in the feed and every snap shown is read for whoever saw
         // it, asked through the instance that lived on fresh logins.

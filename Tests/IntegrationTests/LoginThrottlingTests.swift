@@ -1,8 +1,8 @@
 import Client
 import Foundation
-import Wire
-import Testing
 import TestSupport
+import Testing
+import Wire
 
 /// Password and class-code guessing against a real server over TLS, with parallel connections
 /// and a second source address (127.0.0.2) standing in for another machine.
@@ -46,8 +46,9 @@ import TestSupport
         #expect(Date().timeIntervalSince(started) < 5)
         #expect(!log.lines(containing: "from 127.0.0.1 refused").isEmpty, "each refusal is logged with name and address")
         #expect(!log.lines(containing: "failed login for bob from 127.0.0.1").isEmpty)
-        #expect(log.lines(containing: "mallory guesses").isEmpty && log.lines(containing: "the real password").isEmpty,
-                "passwords are never logged")
+        #expect(
+            log.lines(containing: "mallory guesses").isEmpty && log.lines(containing: "the real password").isEmpty,
+            "passwords are never logged")
     }
 
     @Test func anAdminUnlocksAThrottledName() throws {

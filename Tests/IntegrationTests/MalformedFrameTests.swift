@@ -1,9 +1,9 @@
 import Client
 import Foundation
-import Wire
 import TLS
-import Testing
 import TestSupport
+import Testing
+import Wire
 
 /// Hostile and broken input, in the spirit of mosquitto's 13-malformed tests: each gets the
 /// documented error, and the server keeps serving everyone else.
@@ -19,12 +19,15 @@ import TestSupport
     }
 
     /// Sends `bytes`, expects a fatal Error frame with `code`, then the connection to close.
-    static func expectFatal(_ server: TestServer, _ code: ErrorCode, afterHello: Bool = false, login: Bool = false,
-                            _ bytes: [UInt8]) throws {
+    static func expectFatal(
+        _ server: TestServer, _ code: ErrorCode, afterHello: Bool = false, login: Bool = false,
+        _ bytes: [UInt8]
+    ) throws {
         let connection = try raw(server)
         if afterHello || login { _ = try connection.hello() }
         if login {
-            let reply = try connection.roundTrip(Register(username: "u\(UInt32.random(in: 0...UInt32.max))", password: "long enough pw", classCode: ""))
+            let reply = try connection.roundTrip(
+                Register(username: "u\(UInt32.random(in: 0...UInt32.max))", password: "long enough pw", classCode: ""))
             _ = try ServerConnection.expect(reply, as: Authenticated.self)
         }
         try connection.sendRaw(bytes)
@@ -44,7 +47,8 @@ import TestSupport
         do {
             while true {
                 let frame = try connection.receive()
-                Issue.record("the connection stayed open: got frame type 0x\(String(frame.type, radix: 16))", sourceLocation: sourceLocation)
+                Issue.record(
+                    "the connection stayed open: got frame type 0x\(String(frame.type, radix: 16))", sourceLocation: sourceLocation)
             }
         } catch {
             #expect(error.message.contains("closed"), "expected the server to close; got: \(error.message)", sourceLocation: sourceLocation)
@@ -91,7 +95,8 @@ import TestSupport
     @Test func aPayloadShorterThanItsFieldsIsMalformed() throws {
         let server = try TestServer()
         // Login whose user name claims 5 bytes but has 2.
-        try Self.expectFatal(server, .malformedFrame, afterHello: true, Self.header(length: 4, type: MessageType.login.rawValue) + [0, 5, 0x61, 0x62])
+        try Self.expectFatal(
+            server, .malformedFrame, afterHello: true, Self.header(length: 4, type: MessageType.login.rawValue) + [0, 5, 0x61, 0x62])
     }
 
     @Test func trailingBytesInAPayloadAreMalformed() throws {
@@ -101,7 +106,8 @@ import TestSupport
 
     @Test func nonZeroFlagsAreMalformed() throws {
         let server = try TestServer()
-        try Self.expectFatal(server, .malformedFrame, afterHello: true, Self.header(length: 0, type: MessageType.ping.rawValue, flags: 0x8000))
+        try Self.expectFatal(
+            server, .malformedFrame, afterHello: true, Self.header(length: 0, type: MessageType.ping.rawValue, flags: 0x8000))
     }
 
     @Test func anUnknownMessageTypeIsRefused() throws {
@@ -111,9 +117,14 @@ import TestSupport
 
     @Test func aServerMessageSentByAClientIsRefused() throws {
         let server = try TestServer()
-        try Self.expectFatal(server, .unexpectedMessage, afterHello: true, Frame(Welcome(version: 1, serverName: "x", maxFrameBytes: 0,
-            maxFrameBytesBeforeLogin: 0, maxRequestsInFlight: 0, maxImageBytes: 0, maxImageDimension: 0, maxImagePixels: 0,
-            idleTimeoutSeconds: 0, serverTime: 0), requestID: 3).encoded())
+        try Self.expectFatal(
+            server, .unexpectedMessage, afterHello: true,
+            Frame(
+                Welcome(
+                    version: 1, serverName: "x", maxFrameBytes: 0,
+                    maxFrameBytesBeforeLogin: 0, maxRequestsInFlight: 0, maxImageBytes: 0, maxImageDimension: 0, maxImagePixels: 0,
+                    idleTimeoutSeconds: 0, serverTime: 0), requestID: 3
+            ).encoded())
     }
 
     @Test func garbageAfterAValidFrameIsAnsweredThenRefused() throws {
@@ -176,8 +187,9 @@ import TestSupport
     @Test func aMalformedPayloadAfterLoginEndsTheConnectionToo() throws {
         let server = try TestServer()
         let session = try server.registeredSession("mallory")
-        try session.connection.sendRaw(Self.header(length: 16, type: MessageType.addPin.rawValue, requestID: 9)
-                                       + [0x7F, 0xF8, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, 0])
+        try session.connection.sendRaw(
+            Self.header(length: 16, type: MessageType.addPin.rawValue, requestID: 9)
+                + [0x7F, 0xF8, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, 0])
         let frame = try session.connection.receive()
         #expect(try frame.decode(ErrorMessage.self).code == .malformedFrame)
         Self.expectClosed(session.connection)

@@ -1,7 +1,7 @@
 import Client
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import Wire
 
 /// What moderation leaves behind, through the real binaries against a real server: a rejected
@@ -14,15 +14,21 @@ struct ModerationOutcomeTests {
         let awaitingApproval: Bool
         let reports: Int
     }
-    struct ExportedFeed: Decodable { let name: String; let snaps: [ExportedRow] }
+    struct ExportedFeed: Decodable {
+        let name: String
+        let snaps: [ExportedRow]
+    }
     struct ExportDocument: Decodable { let feeds: [ExportedFeed] }
 
     static func exported(_ directory: String) throws -> [UInt64: ExportedRow] {
-        let document = try JSONDecoder.snakeCase.decode(ExportDocument.self, from: Data(contentsOf: URL(fileURLWithPath: directory + "/snaps.json")))
+        let document = try JSONDecoder.snakeCase.decode(
+            ExportDocument.self, from: Data(contentsOf: URL(fileURLWithPath: directory + "/snaps.json")))
         return Dictionary(uniqueKeysWithValues: document.feeds.flatMap(\.snaps).map { ($0.id, $0) })
     }
 
-    @Test("an export leaves snaps awaiting approval out unless --include-pending, then marks them; reported snaps are marked; online and offline")
+    @Test(
+        "an export leaves snaps awaiting approval out unless --include-pending, then marks them; reported snaps are marked; online and offline"
+    )
     func exportsMarkWhatTheClassDidNotSee() throws {
         let server = try TestServer { $0.moderation = .queue }
         let alice = try server.registeredSession("alice")
@@ -36,10 +42,20 @@ struct ModerationOutcomeTests {
         try carol.report(snapID: approved.id, reason: "not nice")
         let directory = TemporaryDirectory("snapshare-moderated-export")
 
-        for (label, run) in [("online", { (to: String, extra: [String]) in
-                                  try Subprocess.run("snapshare", ["admin", "export", "--to", to] + extra, environment: environment) }),
-                             ("offline", { (to: String, extra: [String]) in
-                                  try Subprocess.run("snapshare-server", ["export", "--to", to] + extra + server.storeArguments) })] {
+        for (label, run) in [
+            (
+                "online",
+                { (to: String, extra: [String]) in
+                    try Subprocess.run("snapshare", ["admin", "export", "--to", to] + extra, environment: environment)
+                }
+            ),
+            (
+                "offline",
+                { (to: String, extra: [String]) in
+                    try Subprocess.run("snapshare-server", ["export", "--to", to] + extra + server.storeArguments)
+                }
+            ),
+        ] {
             let plain = try run(directory.file("\(label)-plain"), [])
             #expect(plain.status == 0, "\(label): \(plain.stderr)")
             let rows = try Self.exported(directory.file("\(label)-plain"))
@@ -53,11 +69,14 @@ struct ModerationOutcomeTests {
             let both = try Self.exported(directory.file("\(label)-all"))
             #expect(both[waiting.id]?.awaitingApproval == true, "\(label)")
             let marked = try String(contentsOfFile: directory.file("\(label)-all/index.html"), encoding: .utf8)
-            #expect(marked.contains("awaiting approval: nobody but its poster saw it") && marked.contains("1 awaiting approval"), "\(label)")
+            #expect(
+                marked.contains("awaiting approval: nobody but its poster saw it") && marked.contains("1 awaiting approval"), "\(label)")
         }
     }
 
-    @Test("a rejected snap is told to its poster with the reason, in feed listings, until dismissed; nobody else sees it; an old client is not told")
+    @Test(
+        "a rejected snap is told to its poster with the reason, in feed listings, until dismissed; nobody else sees it; an old client is not told"
+    )
     func aRejectionIsToldToItsPoster() throws {
         let server = try TestServer { $0.moderation = .queue }
         _ = try server.registeredSession("lena")
@@ -69,13 +88,18 @@ struct ModerationOutcomeTests {
         _ = try session.login(username: "omar", password: "omar's password")
         let posted = try session.post(feed: "Memes", image: TestImages.sample(3))
 
-        let reject = try Subprocess.run("snapshare", ["admin", "reject", "\(posted.id)", "--reason", "off topic for this feed"], environment: environment)
+        let reject = try Subprocess.run(
+            "snapshare", ["admin", "reject", "\(posted.id)", "--reason", "off topic for this feed"], environment: environment)
         #expect(reject.status == 0 && reject.stdout.contains("its poster sees that it was rejected"), "\(reject.stdout)\(reject.stderr)")
         let json = try omar.run("feed", "--json")
         #expect(json.status == 0, "\(json.stderr)")
-        #expect(json.stdout.contains("\"state\":\"rejected\"") && json.stdout.contains("\"rejection_reason\":\"off topic for this feed\""), "\(json.stdout)")
+        #expect(
+            json.stdout.contains("\"state\":\"rejected\"") && json.stdout.contains("\"rejection_reason\":\"off topic for this feed\""),
+            "\(json.stdout)")
         let text = try omar.run("feed")
-        #expect(text.stdout.contains("rejected by an admin: off topic for this feed") && text.stdout.contains("unsend \(posted.id)"), "\(text.stdout)")
+        #expect(
+            text.stdout.contains("rejected by an admin: off topic for this feed") && text.stdout.contains("unsend \(posted.id)"),
+            "\(text.stdout)")
         #expect(try server.registeredSession("nadia").snaps(feed: nil).snaps.isEmpty, "nobody else sees it")
         #expect(clientError { _ = try session.snapViews(posted.id) }?.serverCode == .notFound)
 
@@ -91,8 +115,9 @@ struct ModerationOutcomeTests {
 
         // Too long a reason is refused with the rule's words; the audit has the reason.
         let second = try session.post(feed: "Memes", image: TestImages.sample(4))
-        let long = try Subprocess.run("snapshare", ["admin", "reject", "\(second.id)", "--reason", String(repeating: "x", count: 201)],
-                                      environment: environment)
+        let long = try Subprocess.run(
+            "snapshare", ["admin", "reject", "\(second.id)", "--reason", String(repeating: "x", count: 201)],
+            environment: environment)
         #expect(long.status == 2 && long.stderr.contains("reasons are at most 200 characters"), "checked before sending: \(long.stderr)")
         // The server holds the same rule for a client that does not check.
         let admin = try server.connection()

@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Client
 import Foundation
 import Server
-import Testing
 import TestSupport
+import Testing
 import Wire
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Reports, the admins' queue, unsend and suspensions against a real server (on PostgreSQL too,
 /// with SNAPSHARE_TEST_DATABASE=postgresql).
@@ -31,14 +32,19 @@ struct ModerationTests {
         #expect(own?.serverCode == .ownSnap && own?.message.contains("snapshare unsend \(snap.id)") == true, "\(String(describing: own))")
         #expect(clientError { try viewer.report(snapID: 9_999, reason: "x") }?.serverCode == .notFound)
         #expect(clientError { try viewer.report(snapID: snap.id, reason: "   ") }?.serverCode == .invalidArgument)
-        #expect(clientError { try viewer.report(snapID: snap.id, reason: String(repeating: "x", count: 201)) }?.serverCode == .invalidArgument)
+        #expect(
+            clientError { try viewer.report(snapID: snap.id, reason: String(repeating: "x", count: 201)) }?.serverCode == .invalidArgument)
         let later = try poster.post(feed: "Memes", image: TestImages.sample(2))
         time.advance(byMilliseconds: 8 * Self.day)
         #expect(clientError { try viewer.report(snapID: later.id, reason: "x") }?.serverCode == .expired)
         let (stranger, _) = try server.session()
         #expect(clientError { try stranger.report(snapID: snap.id, reason: "x") }?.serverCode == .authRequired)
         let reports = try server.openStore().openReports()
-        #expect(reports.count == 1 && reports[0].reports == [SnapReport(reporter: "lena", reason: "not for class", reportedAt: reports[0].reports[0].reportedAt)])
+        #expect(
+            reports.count == 1
+                && reports[0].reports == [
+                    SnapReport(reporter: "lena", reason: "not for class", reportedAt: reports[0].reports[0].reportedAt)
+                ])
     }
 
     @Test("a reported snap's picture survives its expiry, its last view and a feed reset, and is erased once the report is dismissed")
@@ -68,7 +74,9 @@ struct ModerationTests {
         #expect(clientError { try admin.resolveReport(snapID: snap.id, .dismiss) }?.serverCode == .notFound)
     }
 
-    @Test("resolve --delete with a suspension: the snap goes, the poster's posts, pins and reports are refused with the end time until unsuspended or the time passes")
+    @Test(
+        "resolve --delete with a suspension: the snap goes, the poster's posts, pins and reports are refused with the end time until unsuspended or the time passes"
+    )
     func deleteAndSuspend() throws {
         let time = ManualClock()
         let server = try TestServer(clock: time.clock)
@@ -84,10 +92,12 @@ struct ModerationTests {
         #expect(try admin.reports().isEmpty)
 
         let refused = try #require(clientError { _ = try poster.post(feed: "Memes", image: TestImages.sample(7)) })
-        #expect(refused.serverCode == .forbidden && refused.message.contains("suspended from posting until ") && refused.message.contains("UTC")
+        #expect(
+            refused.serverCode == .forbidden && refused.message.contains("suspended from posting until ") && refused.message.contains("UTC")
                 && refused.message.contains("reported and removed"), "\(refused.message)")
         #expect(clientError { _ = try poster.addPin(latitude: 1, longitude: 2) }?.message.contains("suspended from dropping pins") == true)
-        #expect(clientError { try poster.report(snapID: lenas.id, reason: "revenge") }?.message.contains("suspended from reporting") == true)
+        #expect(
+            clientError { try poster.report(snapID: lenas.id, reason: "revenge") }?.message.contains("suspended from reporting") == true)
         _ = try poster.open(snapID: lenas.id)
         #expect(try poster.snaps(feed: nil).snaps.count == 1, "a suspended student still logs in and opens snaps")
 
@@ -135,32 +145,41 @@ struct ModerationTests {
         let poster = try server.registeredSession("omar")
         let snap = try poster.post(feed: "Memes", image: TestImages.sample(9))
         _ = try server.makeAdmin("teacher")
-        let studentHome = TemporaryDirectory("snapshare-student"), adminHome = TemporaryDirectory("snapshare-teacher")
+        let studentHome = TemporaryDirectory("snapshare-student")
+        let adminHome = TemporaryDirectory("snapshare-teacher")
         func environment(_ home: TemporaryDirectory) -> [String: String] {
             ["SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": server.address, "SNAPSHARE_CA": server.caPath]
         }
         _ = try server.registeredSession("lena")
         for (name, home) in [("lena", studentHome), ("teacher", adminHome)] {
-            let login = try Subprocess.run("snapshare", ["login", name, "--password-stdin"], environment: environment(home), stdin: "correct horse battery\n")
+            let login = try Subprocess.run(
+                "snapshare", ["login", name, "--password-stdin"], environment: environment(home), stdin: "correct horse battery\n")
             #expect(login.status == 0, "\(login.stderr)")
         }
         let noReason = try Subprocess.run("snapshare", ["report", "\(snap.id)"], environment: environment(studentHome))
         #expect(noReason.status == 2 && noReason.stderr.contains("--reason"), "\(noReason.stderr)")
-        let reported = try Subprocess.run("snapshare", ["report", "\(snap.id)", "--reason", "not for class"], environment: environment(studentHome))
+        let reported = try Subprocess.run(
+            "snapshare", ["report", "\(snap.id)", "--reason", "not for class"], environment: environment(studentHome))
         #expect(reported.status == 0 && reported.stdout.contains("Reported snap \(snap.id)"), "\(reported.stderr)")
         let queue = try Subprocess.run("snapshare", ["admin", "reports", "--json"], environment: environment(adminHome))
-        #expect(queue.status == 0 && queue.stdout.contains("\"reporter\":\"lena\"") && queue.stdout.contains("\"reason\":\"not for class\""),
-                "\(queue.stdout)\(queue.stderr)")
+        #expect(
+            queue.status == 0 && queue.stdout.contains("\"reporter\":\"lena\"") && queue.stdout.contains("\"reason\":\"not for class\""),
+            "\(queue.stdout)\(queue.stderr)")
         let table = try Subprocess.run("snapshare", ["admin", "reports"], environment: environment(adminHome))
-        #expect(table.stdout.contains("omar") && table.stdout.contains("not for class") && table.stdout.contains("admin view ID"), "\(table.stdout)")
+        #expect(
+            table.stdout.contains("omar") && table.stdout.contains("not for class") && table.stdout.contains("admin view ID"),
+            "\(table.stdout)")
         let looked = try Subprocess.run("snapshare", ["admin", "view", "\(snap.id)"], environment: environment(adminHome))
         #expect(looked.status == 0 && looked.stdout.contains("admin-viewed snap \(snap.id)"), "\(looked.stderr)")
-        let both = try Subprocess.run("snapshare", ["admin", "resolve", "\(snap.id)", "--dismiss", "--delete"], environment: environment(adminHome))
+        let both = try Subprocess.run(
+            "snapshare", ["admin", "resolve", "\(snap.id)", "--dismiss", "--delete"], environment: environment(adminHome))
         #expect(both.status == 2)
-        let resolved = try Subprocess.run("snapshare", ["admin", "resolve", "\(snap.id)", "--delete", "--suspend-poster", "7d"],
-                                          environment: environment(adminHome))
+        let resolved = try Subprocess.run(
+            "snapshare", ["admin", "resolve", "\(snap.id)", "--delete", "--suspend-poster", "7d"],
+            environment: environment(adminHome))
         #expect(resolved.status == 0 && resolved.stdout.contains("suspended for 1w"), "\(resolved.stdout)\(resolved.stderr)")
-        let own = try Subprocess.run("snapshare", ["post", "--sample", "2", "--feed", "Memes", "--json"], environment: environment(studentHome))
+        let own = try Subprocess.run(
+            "snapshare", ["post", "--sample", "2", "--feed", "Memes", "--json"], environment: environment(studentHome))
         #expect(own.status == 0, "\(own.stderr)")
         let id = try #require(own.stdout.firstMatch(of: /"id":(\d+)/).map { String($0.1) })
         let unasked = try Subprocess.run("snapshare", ["unsend", id], environment: environment(studentHome))
@@ -169,7 +188,9 @@ struct ModerationTests {
         #expect(unsent.status == 0 && unsent.stdout.contains("Unsent snap \(id)"), "\(unsent.stderr)")
     }
 
-    @Test("--moderation queue: a student's new snap is seen only by its poster (as awaiting approval) until an admin approves it; a rejected one is deleted")
+    @Test(
+        "--moderation queue: a student's new snap is seen only by its poster (as awaiting approval) until an admin approves it; a rejected one is deleted"
+    )
     func approvalQueue() throws {
         let server = try TestServer { $0.moderation = .queue }
         let poster = try server.registeredSession("omar")

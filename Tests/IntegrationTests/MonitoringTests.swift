@@ -3,8 +3,8 @@ import CommandLineParsing
 import Foundation
 import Posix
 import Server
-import Testing
 import TestSupport
+import Testing
 
 /// `--metrics`: GET /metrics and GET /health over plain HTTP against a real server, and
 /// `--log-format json` on its log.
@@ -44,12 +44,15 @@ import TestSupport
         #expect((sample(body, "snapshare_certificate_expiry_seconds") ?? 0) > 86_400, "the generated certificate has time left")
         #expect((sample(body, "snapshare_uptime_seconds") ?? -1) >= 0)
         // The loop counts its connections by state every 250 ms: the gauge catches up by itself.
-        func loggedIn() throws -> Double { sample(try PlainHTTP.get(port: port, "/metrics").body, #"snapshare_connections{state="logged_in"}"#) ?? 0 }
+        func loggedIn() throws -> Double {
+            sample(try PlainHTTP.get(port: port, "/metrics").body, #"snapshare_connections{state="logged_in"}"#) ?? 0
+        }
         try eventually("the gauge of logged-in connections to count alice and bob", every: 0.05) { try loggedIn() >= 2 }
         #expect(try loggedIn() >= 2)
 
-        let promtool = try #require(["/usr/bin/promtool", "/usr/local/bin/promtool"].first { FileManager.default.isExecutableFile(atPath: $0) },
-                                    "promtool is not installed: apt-get install prometheus (.ci/run installs it)")
+        let promtool = try #require(
+            ["/usr/bin/promtool", "/usr/local/bin/promtool"].first { FileManager.default.isExecutableFile(atPath: $0) },
+            "promtool is not installed: apt-get install prometheus (.ci/run installs it)")
         let check = try Subprocess.runTool(promtool, ["check", "metrics"], stdin: body)
         #expect(check.status == 0, "promtool check metrics: \(check.stdout)\(check.stderr)")
     }
@@ -96,7 +99,9 @@ import TestSupport
         let health = try PlainHTTP.get(port: port, "/health")
         #expect(health.status == 200 && health.body == "ok\n")
         #expect(try PlainHTTP.exchange(port: port, "garbage\r\n\r\n").status == 400)
-        #expect(try PlainHTTP.exchange(port: port, "GET /metrics HTTP/1.1\r\nX: " + String(repeating: "x", count: 9000) + "\r\n\r\n").status == 400)
+        #expect(
+            try PlainHTTP.exchange(port: port, "GET /metrics HTTP/1.1\r\nX: " + String(repeating: "x", count: 9000) + "\r\n\r\n").status
+                == 400)
         #expect(try PlainHTTP.get(port: port, "/nothing-here").status == 404)
         #expect(try PlainHTTP.exchange(port: port, "POST /metrics HTTP/1.1\r\nContent-Length: 0\r\n\r\n").status == 405)
         // A peer that sends half a request and waits holds the listener for its deadline at most.
@@ -113,10 +118,12 @@ import TestSupport
     @Test func theCertificateExpiryFollowsTheCertificateAReloadServes() throws {
         let directory = TemporaryDirectory("snapshare-expiry")
         func issue(_ name: String, days: Int) throws {
-            let made = try Subprocess.runTool("/usr/bin/openssl", [
-                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "\(days)",
-                "-subj", "/CN=localhost", "-keyout", directory.file(name + ".key"), "-out", directory.file(name + ".pem"),
-            ])
+            let made = try Subprocess.runTool(
+                "/usr/bin/openssl",
+                [
+                    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "\(days)",
+                    "-subj", "/CN=localhost", "-keyout", directory.file(name + ".key"), "-out", directory.file(name + ".pem"),
+                ])
             try #require(made.status == 0, "\(made.stderr)")
         }
         try issue("month", days: 30)
@@ -197,16 +204,20 @@ import TestSupport
         let directory = TemporaryDirectory("snapshare-metrics")
         let busy = try Socket.listen(host: "127.0.0.1", port: 0)
         defer { Syscall.close(busy) }
-        let refused = try Subprocess.run("snapshare-server", [
-            "--listen", "127.0.0.1:0", "--data", directory.file("data"), "--certs", directory.file("certs"),
-            "--metrics", "127.0.0.1:\(Socket.localPort(busy))",
-        ], timeout: 30)
+        let refused = try Subprocess.run(
+            "snapshare-server",
+            [
+                "--listen", "127.0.0.1:0", "--data", directory.file("data"), "--certs", directory.file("certs"),
+                "--metrics", "127.0.0.1:\(Socket.localPort(busy))",
+            ], timeout: 30)
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("cannot listen for --metrics on 127.0.0.1:\(Socket.localPort(busy))"), "\(refused.stderr)")
 
-        let server = try Subprocess.start("snapshare-server", [
-            "--listen", "127.0.0.1:0", "--data", directory.file("data"), "--certs", directory.file("certs"), "--metrics", "127.0.0.1:0",
-        ])
+        let server = try Subprocess.start(
+            "snapshare-server",
+            [
+                "--listen", "127.0.0.1:0", "--data", directory.file("data"), "--certs", directory.file("certs"), "--metrics", "127.0.0.1:0",
+            ])
         defer { server.kill() }
         let line = try #require(server.lines.first { $0.hasPrefix("  metrics: http://127.0.0.1:") }, "the start-up line")
         let port = try #require(line.wholeMatch(of: /\s+metrics: http:\/\/127\.0\.0\.1:(\d+)\/metrics/).flatMap { Int($0.1) }, "\(line)")

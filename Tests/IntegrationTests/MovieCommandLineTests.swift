@@ -1,7 +1,7 @@
 import Foundation
-import Wire
-import Testing
 import TestSupport
+import Testing
+import Wire
 
 /// `snapshare movies`, run as a person would run it, against a real server over TLS.
 @Suite("Movies from the command line")
@@ -16,8 +16,9 @@ struct MovieCommandLineTests {
 
         init(_ name: String, server: TestServer) throws {
             self.server = server
-            let registered = try Subprocess.run("snapshare", ["register", name, "--password-stdin"], environment: environment,
-                                                stdin: "\(name) password 1\n")
+            let registered = try Subprocess.run(
+                "snapshare", ["register", name, "--password-stdin"], environment: environment,
+                stdin: "\(name) password 1\n")
             guard registered.status == 0 else { throw ProcessError("register \(name): \(registered.stderr)") }
         }
 
@@ -41,8 +42,9 @@ struct MovieCommandLineTests {
         #expect(added.status == 0, "\(added.stderr)")
         #expect(added.stdout.contains("$463,517,383"))
         #expect(try ada.run("movies", "add", "--title", "amélie", "--genre", "Comedy", "--sales", "174200000").status == 0)
-        #expect(try ada.run("movies", "add", "--title", "  Up  ", "--genre", "Animation", "--sales", "0", "--json").stdout
-                    == "{\"title\":\"Up\",\"genre\":\"Animation\",\"sales\":0}\n")
+        #expect(
+            try ada.run("movies", "add", "--title", "  Up  ", "--genre", "Animation", "--sales", "0", "--json").stdout
+                == "{\"title\":\"Up\",\"genre\":\"Animation\",\"sales\":0}\n")
 
         let rows = try ada.listed()
         #expect(rows.map { $0["title"] as? String } == ["amélie", "The Matrix", "Up"])
@@ -124,16 +126,17 @@ struct MovieCommandLineTests {
         #expect(browse.status == 0, "\(browse.stderr)")
         let lines = browse.stdout.split(separator: "\n").map(String.init)
         let shown = lines.filter { $0.hasPrefix("Title:") || $0 == "No more records" || $0 == "Showing the first Record" }
-        #expect(shown == [
-            "Title:         Alien",
-            "Showing the first Record",
-            "Title:         Brazil",
-            "Title:         Casablanca",
-            "No more records",
-            "Title:         Brazil",
-            "Title:         Alien",
-            "Showing the first Record",
-        ])
+        #expect(
+            shown == [
+                "Title:         Alien",
+                "Showing the first Record",
+                "Title:         Brazil",
+                "Title:         Casablanca",
+                "No more records",
+                "Title:         Brazil",
+                "Title:         Alien",
+                "Showing the first Record",
+            ])
         #expect(lines.contains("Ticket sales:  $106,285,522"))
         #expect(lines.contains("Movie 3 of 3"))
         #expect(browse.stderr.contains("Unknown key 'x'"))
@@ -147,7 +150,8 @@ struct MovieCommandLineTests {
     @Test("browsing or listing an empty list says so, and each fan sees only their own movies")
     func emptyListsAndPrivacy() throws {
         let server = try TestServer()
-        let ada = try Fan("ada", server: server), bob = try Fan("bob", server: server)
+        let ada = try Fan("ada", server: server)
+        let bob = try Fan("bob", server: server)
         let empty = try bob.run("movies", "browse", stdin: "nnq")
         #expect(empty.status == 0)
         #expect(empty.stdout.contains("No movies yet"))
@@ -162,8 +166,10 @@ struct MovieCommandLineTests {
 
     @Test("every movies command has help, and movies need a login")
     func helpAndLogin() throws {
-        for command in [["movies"], ["movies", "add"], ["movies", "delete"], ["movies", "search"], ["movies", "edit"],
-                        ["movies", "list"], ["movies", "browse"]] {
+        for command in [
+            ["movies"], ["movies", "add"], ["movies", "delete"], ["movies", "search"], ["movies", "edit"],
+            ["movies", "list"], ["movies", "browse"],
+        ] {
             let result = try Subprocess.run("snapshare", command + ["--help"])
             #expect(result.status == 0, "\(command)")
             #expect(result.stdout.contains("Usage"), "\(command)")
@@ -172,9 +178,12 @@ struct MovieCommandLineTests {
         #expect(browseHelp.stdout.contains("Showing the first Record"))
         let server = try TestServer()
         let home = TemporaryDirectory("snapshare-movies-home")
-        let anonymous = try Subprocess.run("snapshare", ["movies", "list"],
-                                           environment: ["SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": server.address,
-                                                         "SNAPSHARE_CA": server.caPath])
+        let anonymous = try Subprocess.run(
+            "snapshare", ["movies", "list"],
+            environment: [
+                "SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": server.address,
+                "SNAPSHARE_CA": server.caPath,
+            ])
         #expect(anonymous.status == 4)
     }
 }

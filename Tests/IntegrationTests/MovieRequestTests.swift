@@ -1,8 +1,8 @@
 import Client
 import Foundation
-import Wire
-import Testing
 import TestSupport
+import Testing
+import Wire
 
 /// The favorite-movie requests over a real connection: the rules of docs/PROTOCOL.md 5.6 that
 /// the command line cannot reach.
@@ -24,10 +24,14 @@ struct MovieRequestTests {
     func titleAndGenreRules() throws {
         let server = try TestServer()
         let ada = try server.registeredSession("ada")
-        #expect(try ada.addMovie(MovieInfo(title: "\t Ran \n", genre: " Drama ", sales: 4)) == MovieInfo(title: "Ran", genre: "Drama", sales: 4))
-        for movie in [MovieInfo(title: "", genre: "Drama", sales: 1), MovieInfo(title: "   ", genre: "Drama", sales: 1),
-                      MovieInfo(title: "X", genre: "", sales: 1), MovieInfo(title: String(repeating: "x", count: 201), genre: "Drama", sales: 1),
-                      MovieInfo(title: "Tab\there", genre: "Drama", sales: 1), MovieInfo(title: "X", genre: "Esc\u{1B}[2J", sales: 1)] {
+        #expect(
+            try ada.addMovie(MovieInfo(title: "\t Ran \n", genre: " Drama ", sales: 4)) == MovieInfo(title: "Ran", genre: "Drama", sales: 4)
+        )
+        for movie in [
+            MovieInfo(title: "", genre: "Drama", sales: 1), MovieInfo(title: "   ", genre: "Drama", sales: 1),
+            MovieInfo(title: "X", genre: "", sales: 1), MovieInfo(title: String(repeating: "x", count: 201), genre: "Drama", sales: 1),
+            MovieInfo(title: "Tab\there", genre: "Drama", sales: 1), MovieInfo(title: "X", genre: "Esc\u{1B}[2J", sales: 1),
+        ] {
             #expect(clientError { _ = try ada.addMovie(movie) }?.serverCode == .invalidArgument, "\(movie)")
         }
         let duplicate = clientError { _ = try ada.addMovie(MovieInfo(title: "RAN", genre: "War", sales: 9)) }
@@ -42,7 +46,8 @@ struct MovieRequestTests {
     @Test("another user's movies are invisible, and the requests need a login")
     func privacyAndLogin() throws {
         let server = try TestServer()
-        let ada = try server.registeredSession("ada"), bob = try server.registeredSession("bob")
+        let ada = try server.registeredSession("ada")
+        let bob = try server.registeredSession("bob")
         _ = try ada.addMovie(MovieInfo(title: "Solaris", genre: "Science fiction", sales: 1))
         #expect(clientError { _ = try bob.findMovie(title: "Solaris") }?.serverCode == .notFound)
         #expect(clientError { _ = try bob.setMovieSales(title: "Solaris", sales: 2) }?.serverCode == .notFound)

@@ -1,11 +1,11 @@
 import Client
-import Foundation
-import Server
-import Wire
 import Crypto
+import Foundation
 import Imaging
-import Testing
+import Server
 import TestSupport
+import Testing
+import Wire
 
 /// The pins, albums, photos and map requests of one logged-in user, sent as raw protocol
 /// messages (no client-side checks), so the server's own rules are what is tested.
@@ -133,8 +133,10 @@ struct PinAlbumTests {
     func invalidCoordinatesAreRefused() throws {
         let server = try TestServer()
         let alice = PinRequests(session: try server.registeredSession("alice"))
-        for (latitude, longitude, word) in [(90.0001, 0.0, "latitude"), (-91.0, 0.0, "latitude"),
-                                            (0.0, 180.5, "longitude"), (0.0, -181.0, "longitude")] {
+        for (latitude, longitude, word) in [
+            (90.0001, 0.0, "latitude"), (-91.0, 0.0, "latitude"),
+            (0.0, 180.5, "longitude"), (0.0, -181.0, "longitude"),
+        ] {
             let error = clientError { _ = try alice.drop(latitude, longitude) }
             #expect(error?.serverCode == .invalidArgument)
             #expect(error?.message.contains(word) == true && error?.message.contains("between") == true, "\(error?.message ?? "")")
@@ -216,8 +218,9 @@ struct PinAlbumTests {
         try alice.delete(photo: removed.id)
         let after = try alice.album(pin.id)
         #expect(after.photos.map(\.id) == album.photos.map(\.id).filter { $0 != removed.id })
-        #expect(after.photos.map(\.position) == album.photos.map(\.position).filter { $0 != removed.position },
-                "positions are not renumbered")
+        #expect(
+            after.photos.map(\.position) == album.photos.map(\.position).filter { $0 != removed.position },
+            "positions are not renumbered")
         #expect(after.expected == 19 && after.state == .ready)
         #expect(serverCode { _ = try alice.photo(removed.id) } == .notFound)
         #expect(serverCode { try alice.delete(photo: removed.id) } == .notFound)
@@ -318,8 +321,10 @@ struct PinAlbumTests {
             let user = try #require(try store.user(named: "alice"))
             try store.transaction {
                 for index in 0..<Albums.maxPinsPerUser {
-                    let pin = try store.insertPin(NewPin(userID: user.id, latitude: Double(index % 90), longitude: 0, createdAt: 1,
-                                                         provider: "builtin", perPage: 21))
+                    let pin = try store.insertPin(
+                        NewPin(
+                            userID: user.id, latitude: Double(index % 90), longitude: 0, createdAt: 1,
+                            provider: "builtin", perPage: 21))
                     _ = try store.failAlbum(pinID: pin.id, generation: 0, message: "seeded", at: 1)
                 }
             }
@@ -414,8 +419,10 @@ struct FlickrAlbumTests {
         let port = try second.start()
         defer { second.stop() }
         let home = TemporaryDirectory("snapshare-home")
-        let session = try SnapshareSession(settings: ConnectionSettings(host: "127.0.0.1", port: port, caFile: server.caPath),
-                                           state: ClientState(directory: home.path)) { _ in }
+        let session = try SnapshareSession(
+            settings: ConnectionSettings(host: "127.0.0.1", port: port, caFile: server.caPath),
+            state: ClientState(directory: home.path)
+        ) { _ in }
         _ = try session.login(username: "alice", password: "correct horse battery")
         let again = PinRequests(session: session)
         let album = try again.settled(pin.id)

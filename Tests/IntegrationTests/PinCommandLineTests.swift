@@ -1,9 +1,9 @@
 import CommandLineParsing
 import Foundation
 import Server
-import Wire
-import Testing
 import TestSupport
+import Testing
+import Wire
 
 /// `snapshare pin`, `pins`, `album`, `photo`, `random` and `map`, run as a person would run them
 /// against a real server with the built-in (offline) photo source.
@@ -13,8 +13,10 @@ import TestSupport
         let server: TestServer
         var environment: [String: String] {
             // A true-colour terminal's environment, whatever the test runner's is.
-            ["SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": server.address, "SNAPSHARE_CA": server.caPath,
-             "COLORTERM": "truecolor", "TERM": "xterm-256color"]
+            [
+                "SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": server.address, "SNAPSHARE_CA": server.caPath,
+                "COLORTERM": "truecolor", "TERM": "xterm-256color",
+            ]
         }
 
         init(_ name: String, server: TestServer) throws {
@@ -42,8 +44,10 @@ import TestSupport
     }
 
     @Test func helpIsAvailableOnEveryPinCommand() throws {
-        for command in [["pin"], ["pin", "add"], ["pin", "rm"], ["pins"], ["album"], ["photo"], ["photo", "show"], ["photo", "rm"],
-                        ["random"], ["map"]] {
+        for command in [
+            ["pin"], ["pin", "add"], ["pin", "rm"], ["pins"], ["album"], ["photo"], ["photo", "show"], ["photo", "rm"],
+            ["random"], ["map"],
+        ] {
             let result = try Subprocess.run("snapshare", command + ["--help"])
             #expect(result.status == 0, "\(command)")
             #expect(result.stdout.contains("Usage: snapshare \(command.joined(separator: " "))"), "\(command): \(result.stdout)")
@@ -162,7 +166,8 @@ import TestSupport
         let server = try TestServer { $0.metricsAddress = HostPort(host: "127.0.0.1", port: 0) }
         let metricsPort = try #require(server.server.metricsPort)
         func albumRequests() throws -> Double {
-            PlainHTTP.sample(try PlainHTTP.get(port: metricsPort, "/metrics").body, #"snapshare_requests_total{type="GetAlbum",result="ok"}"#) ?? 0
+            PlainHTTP.sample(
+                try PlainHTTP.get(port: metricsPort, "/metrics").body, #"snapshare_requests_total{type="GetAlbum",result="ok"}"#) ?? 0
         }
         // Hold the downloads, so the album is certainly still downloading.
         server.server.albums.pauseFetches()
@@ -188,8 +193,9 @@ import TestSupport
         // Ctrl-C stops the waiting, says the download goes on, and exits 130. The watcher catches
         // it from its first poll on: once the server has had its second request for the album.
         let asked = try albumRequests()
-        let watcher = try Subprocess.start("snapshare", ["album", "\(pinID)", "--wait"], environment: alice.environment,
-                                           mergingStandardError: true)
+        let watcher = try Subprocess.start(
+            "snapshare", ["album", "\(pinID)", "--wait"], environment: alice.environment,
+            mergingStandardError: true)
         try eventually("the watcher to ask for the album a second time", every: 0.05) { try albumRequests() >= asked + 2 }
         kill(watcher.process.processIdentifier, SIGINT)
         var said: [String] = []

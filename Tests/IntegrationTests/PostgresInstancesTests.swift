@@ -2,8 +2,8 @@ import Client
 import Foundation
 import Server
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 import Wire
 
 /// Several snapshare-server instances sharing one PostgreSQL database (issue 13): each test
@@ -41,8 +41,12 @@ struct PostgresInstancesTests {
         #expect(try alice.snaps(feed: "Memes").snaps.first?.openedCount == 1)
 
         // The offline admin command works on the shared database: the new admin is one on both.
-        let added = try Subprocess.run("snapshare-server", ["admin", "add", "teacher", "--password-stdin",
-                                                            "--database", a.configuration.database!], stdin: "teacher password\n")
+        let added = try Subprocess.run(
+            "snapshare-server",
+            [
+                "admin", "add", "teacher", "--password-stdin",
+                "--database", a.configuration.database!,
+            ], stdin: "teacher password\n")
         #expect(added.status == 0, "\(added.stderr)")
         let (teacher, _) = try b.session()
         _ = try teacher.login(username: "teacher", password: "teacher password")
@@ -118,7 +122,9 @@ struct PostgresInstancesTests {
         #expect(try watcher.snaps(feed: "Memes").snaps.first?.state == .read)
     }
 
-    @Test("PostgreSQL stopping and starting again: the instance stays up, says STORAGE_FAILURE meanwhile, and carries on with nothing acknowledged lost")
+    @Test(
+        "PostgreSQL stopping and starting again: the instance stays up, says STORAGE_FAILURE meanwhile, and carries on with nothing acknowledged lost"
+    )
     func databaseOutage() throws {
         let cluster = try PostgresCluster()
         let (conninfo, _) = try cluster.makeDatabase()
@@ -149,9 +155,10 @@ struct PostgresInstancesTests {
 
     @Test("migrate copies a SQLite class into an empty PostgreSQL database, counts checked, and refuses a database that is not empty")
     func migrateFromSQLite() throws {
-        let sqlite = try TestServer { $0.database = nil }  // the source is SQLite whatever the run stores in
+        let sqlite = try TestServer { $0.database = nil } // the source is SQLite whatever the run stores in
         let (alice, _) = try sqlite.session()
-        let identity = try alice.register(username: "alice", password: "correct horse battery", classCode: sqlite.configuration.classCode ?? "")
+        let identity = try alice.register(
+            username: "alice", password: "correct horse battery", classCode: sqlite.configuration.classCode ?? "")
         let bob = try sqlite.registeredSession("bob")
         let snap = try alice.post(feed: "Memes", image: TestImages.sample(7))
         let unopened = try alice.post(feed: "Random", image: TestImages.sample(8))
@@ -167,7 +174,9 @@ struct PostgresInstancesTests {
         defer { drop() }
         let migrated = try Subprocess.run("snapshare-server", ["migrate", "--from", sqlite.dataPath, "--to", conninfo])
         #expect(migrated.status == 0, "\(migrated.stderr)")
-        for line in ["users              2", "snaps              2", "views              1", "pins               1", "movies             1"] {
+        for line in [
+            "users              2", "snaps              2", "views              1", "pins               1", "movies             1",
+        ] {
             #expect(migrated.stdout.contains(line), "\(line): \(migrated.stdout)")
         }
 
@@ -220,7 +229,8 @@ struct PostgresInstancesTests {
         let (sessionB, _) = try b.session()
         _ = try sessionB.login(username: "traveller", password: "correct horse battery")
         let album = try PinRequests(session: sessionB).settled(pin.id)
-        #expect(album.state == .ready && album.done == album.expected && album.expected > 0, "\(album.state) \(album.done)/\(album.expected)")
+        #expect(
+            album.state == .ready && album.done == album.expected && album.expected > 0, "\(album.state) \(album.done)/\(album.expected)")
         #expect(!logB.lines(containing: "taking over the album of pin \(pin.id)").isEmpty)
     }
 
@@ -234,8 +244,10 @@ struct PostgresInstancesTests {
         let user = try #require(try store.user(named: "traveller"))
         let filled = Albums.maxPinsPerUser - 2
         let db = try #require(store.postgresConnection)
-        try db.execute("INSERT INTO pins (user_id, latitude, longitude, created_at) SELECT \(user.id), 0, 0, 0 FROM generate_series(1, \(filled))")
-        try db.execute("""
+        try db.execute(
+            "INSERT INTO pins (user_id, latitude, longitude, created_at) SELECT \(user.id), 0, 0, 0 FROM generate_series(1, \(filled))")
+        try db.execute(
+            """
             INSERT INTO albums (pin_id, state, provider, page, per_page, updated_at) SELECT id, 1, 'builtin', 1, 12, 0 FROM pins
             """)
         var racers: [PinRequests] = []
@@ -246,8 +258,9 @@ struct PostgresInstancesTests {
         }
         let results = Race.run(racers.map(UncheckedSendable.init).map { racer in { _ = try racer.value.drop(10, Double(round)) } })
         #expect(results.successes() == 2, "\(results)")
-        #expect(results.failures().count == 6 && results.failures().allSatisfy { ($0 as? ClientError)?.serverCode == .invalidArgument },
-                "\(results)")
+        #expect(
+            results.failures().count == 6 && results.failures().allSatisfy { ($0 as? ClientError)?.serverCode == .invalidArgument },
+            "\(results)")
         #expect(try store.pinCount(userID: user.id) == Albums.maxPinsPerUser)
     }
 
@@ -266,8 +279,9 @@ struct PostgresInstancesTests {
         }
         let results = Race.run(racers.map(UncheckedSendable.init).map { racer in { _ = try racer.value.newCollection(pin.id) } })
         #expect(results.successes() == 1, "\(results)")
-        #expect(results.failures().count == 5 && results.failures().allSatisfy { ($0 as? ClientError)?.serverCode == .albumBusy },
-                "\(results)")
+        #expect(
+            results.failures().count == 5 && results.failures().allSatisfy { ($0 as? ClientError)?.serverCode == .albumBusy },
+            "\(results)")
         _ = try owner.album(pin.id) { $0.state != .downloading }
     }
 

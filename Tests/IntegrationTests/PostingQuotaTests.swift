@@ -1,7 +1,7 @@
 import Client
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The per-student posting quota against a real server, on a manual clock: posts in an hour and
 /// bytes stored, each refused with QUOTA_EXCEEDED saying which limit and when it frees up.
@@ -16,8 +16,9 @@ import TestSupport
         let refused = clientError { _ = try script.post(feed: "Memes", image: TestImages.sample(4)) }
         #expect(refused?.serverCode == .quotaExceeded)
         #expect(refused?.exitCode == 8)
-        #expect(refused?.message == "you posted 3 snaps in the last hour, this server's limit (3 an hour); you can post again in 45m",
-                "\(refused?.message ?? "")")
+        #expect(
+            refused?.message == "you posted 3 snaps in the last hour, this server's limit (3 an hour); you can post again in 45m",
+            "\(refused?.message ?? "")")
         #expect(try script.snaps(feed: "Memes").snaps.count == 3, "nothing of the refused post was stored")
         time.advance(byMilliseconds: 45 * 60_000)
         _ = try script.post(feed: "Memes", image: TestImages.sample(4))
@@ -35,8 +36,9 @@ import TestSupport
         _ = try student.post(feed: "Memes", image: TestImages.sample(2))
         let refused = clientError { _ = try student.post(feed: "Memes", image: TestImages.sample(3)) }
         #expect(refused?.serverCode == .quotaExceeded)
-        #expect(refused?.message.contains("over the 0.2 MiB each student may store; the next of your snaps expires in 6d23h") == true,
-                "\(refused?.message ?? "")")
+        #expect(
+            refused?.message.contains("over the 0.2 MiB each student may store; the next of your snaps expires in 6d23h") == true,
+            "\(refused?.message ?? "")")
         let teacher = try server.makeAdmin("teacher")
         try teacher.deleteSnap(first.id)
         _ = try student.post(feed: "Memes", image: TestImages.sample(3))
@@ -53,9 +55,12 @@ import TestSupport
             _ = try session.login(username: "burst", password: "correct horse battery")
             return UncheckedSendable(session)
         }
-        let results = Race.run(sessions.enumerated().map { index, session in
-            { @Sendable in (0..<4).filter { _ in (try? session.value.post(feed: "Memes", image: TestImages.sample(index + 1))) != nil }.count }
-        })
+        let results = Race.run(
+            sessions.enumerated().map { index, session in
+                { @Sendable in
+                    (0..<4).filter { _ in (try? session.value.post(feed: "Memes", image: TestImages.sample(index + 1))) != nil }.count
+                }
+            })
         let accepted = results.compactMap { try? $0.get() }
         #expect(accepted.count == 4 && accepted.reduce(0, +) == 5, "\(accepted)")
         #expect(homes.count == 4)

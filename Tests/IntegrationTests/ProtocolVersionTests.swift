@@ -2,9 +2,9 @@ import Client
 import Crypto
 import Foundation
 import Server
-import Testing
-import TestSupport
 import TLS
+import TestSupport
+import Testing
 import Wire
 
 /// Protocol versions against a real server: a client of version 1, written from the appendix of
@@ -29,7 +29,9 @@ struct ProtocolVersionTests {
 
         static let magic: [UInt8] = [0x89, 0x53, 0x4E, 0x41, 0x50, 0x0D, 0x0A, 0x1A]
         static func hello(_ name: String, min: UInt16 = 1, max: UInt16 = 1) -> [UInt8] { magic + u16(min) + u16(max) + string(name) }
-        static func register(_ user: String, _ password: String, _ code: String) -> [UInt8] { string(user) + string(password) + string(code) }
+        static func register(_ user: String, _ password: String, _ code: String) -> [UInt8] {
+            string(user) + string(password) + string(code)
+        }
 
         /// Reads fields in order and insists the payload ends exactly after the last.
         struct Reader {
@@ -45,18 +47,27 @@ struct ProtocolVersionTests {
             mutating func end() throws { guard at == bytes.count else { throw Failure("\(bytes.count - at) bytes left over") } }
         }
 
-        struct Failure: Error, CustomStringConvertible { let description: String; init(_ text: String) { description = text } }
+        struct Failure: Error, CustomStringConvertible {
+            let description: String
+            init(_ text: String) { description = text }
+        }
 
         /// A version-1 Snap record: no `opened_count`.
-        struct Snap: Equatable { var id: UInt64, feed: String, poster: String, state: UInt8, byteCount: UInt32, width: UInt32, height: UInt32 }
+        struct Snap: Equatable {
+            var id: UInt64, feed: String, poster: String, state: UInt8, byteCount: UInt32, width: UInt32, height: UInt32
+        }
 
         static func snap(_ r: inout Reader) throws -> Snap {
-            let id = try r.number(8), feed = try r.string(), poster = try r.string()
-            _ = try r.number(8); _ = try r.number(8)
+            let id = try r.number(8)
+            let feed = try r.string()
+            let poster = try r.string()
+            _ = try r.number(8)
+            _ = try r.number(8)
             let state = UInt8(try r.number(1))
             _ = try r.number(1)
-            return Snap(id: id, feed: feed, poster: poster, state: state, byteCount: UInt32(try r.number(4)),
-                        width: UInt32(try r.number(4)), height: UInt32(try r.number(4)))
+            return Snap(
+                id: id, feed: feed, poster: poster, state: state, byteCount: UInt32(try r.number(4)),
+                width: UInt32(try r.number(4)), height: UInt32(try r.number(4)))
         }
 
         static func snaps(_ payload: [UInt8]) throws -> (version: UInt64, snaps: [Snap]) {
@@ -74,8 +85,9 @@ struct ProtocolVersionTests {
         private var nextID: UInt32 = 1
 
         init(_ server: TestServer, hello: [UInt8] = Version1.hello("version-1 client")) throws {
-            connection = try ServerConnection(host: "127.0.0.1", port: server.port, context: try TLSContext.client(trustRootsFile: server.caPath),
-                                              timeout: 10)
+            connection = try ServerConnection(
+                host: "127.0.0.1", port: server.port, context: try TLSContext.client(trustRootsFile: server.caPath),
+                timeout: 10)
             let welcome = try request(0x0001, hello)
             guard welcome.type == 0x0002 else { throw Version1.Failure("no Welcome: type \(welcome.type)") }
             var r = Version1.Reader(bytes: welcome.payload)
@@ -127,12 +139,18 @@ struct ProtocolVersionTests {
     func handWrittenFramesMatchTheVectors() throws {
         #expect(Version1.frame(type: 0x0001, id: 1, Version1.hello("demo")) == (try Self.vector("v1-hello")))
         #expect(Version1.frame(type: 0x0010, id: 2, Version1.register("ada", "correct horse", "CS193")) == (try Self.vector("register")))
-        #expect(Version1.frame(type: 0x0026, id: 8, Version1.string("Random") + Version1.bytes([0x89, 0x50, 0x4E, 0x47]))
+        #expect(
+            Version1.frame(type: 0x0026, id: 8, Version1.string("Random") + Version1.bytes([0x89, 0x50, 0x4E, 0x47]))
                 == (try Self.vector("post-snap")))
         let snaps = try Self.vector("v1-snaps")
         let read = try Version1.snaps(Array(snaps.dropFirst(12)))
-        #expect(read.version == 42 && read.snaps == [Version1.Snap(id: 7, feed: "Memes", poster: "bob", state: 0, byteCount: 115_471,
-                                                                   width: 256, height: 256)])
+        #expect(
+            read.version == 42
+                && read.snaps == [
+                    Version1.Snap(
+                        id: 7, feed: "Memes", poster: "bob", state: 0, byteCount: 115_471,
+                        width: 256, height: 256)
+                ])
     }
 
     @Test("a version-1 client registers, posts, lists, polls and opens once, and is refused a second open")
@@ -186,8 +204,10 @@ struct ProtocolVersionTests {
         let server = try TestServer()
         let client = try Version1Client(server)
         try client.register("lonely1", classCode: server.configuration.classCode ?? "")
-        let refused = try Version1Client.error(try client.request(MessageType.changePassword.rawValue,
-                                                                  Version1.string("version one password") + Version1.string("another password")))
+        let refused = try Version1Client.error(
+            try client.request(
+                MessageType.changePassword.rawValue,
+                Version1.string("version one password") + Version1.string("another password")))
         #expect(refused.code == ErrorCode.unknownMessageType.rawValue && refused.fatal)
         #expect(throws: (any Error).self) { _ = try client.request(0x0004, []) }
     }
@@ -196,8 +216,9 @@ struct ProtocolVersionTests {
 
     /// The fatal Error a Hello gets.
     static func refusal(_ server: TestServer, hello: [UInt8]) throws -> (code: UInt16, fatal: Bool, message: String) {
-        let connection = try ServerConnection(host: "127.0.0.1", port: server.port, context: try TLSContext.client(trustRootsFile: server.caPath),
-                                              timeout: 10)
+        let connection = try ServerConnection(
+            host: "127.0.0.1", port: server.port, context: try TLSContext.client(trustRootsFile: server.caPath),
+            timeout: 10)
         try connection.sendRaw(Version1.frame(type: 0x0001, id: 1, hello))
         let frame = try connection.receive()
         return try Version1Client.error((frame.type, frame.payload))
@@ -209,7 +230,8 @@ struct ProtocolVersionTests {
         let next = ProtocolConstants.current + 1
         let refused = try Self.refusal(server, hello: Version1.hello("future", min: next, max: next + 1))
         #expect(refused.code == ErrorCode.unsupportedVersion.rawValue && refused.fatal)
-        #expect(refused.message.contains("versions 1-\(ProtocolConstants.current)") && refused.message.contains("\(next)-\(next + 1)")
+        #expect(
+            refused.message.contains("versions 1-\(ProtocolConstants.current)") && refused.message.contains("\(next)-\(next + 1)")
                 && refused.message.contains("upgrade snapshare-server"), "\(refused.message)")
         let backwards = try Self.refusal(server, hello: Version1.hello("backwards", min: 2, max: 1))
         #expect(backwards.code == ErrorCode.unsupportedVersion.rawValue, "\(backwards.message)")
@@ -220,8 +242,9 @@ struct ProtocolVersionTests {
         let server = try TestServer { $0.protocolVersions = 2...2 }
         let refused = try Self.refusal(server, hello: try Array(Self.vector("v1-hello").dropFirst(12)))
         #expect(refused.code == ErrorCode.unsupportedVersion.rawValue && refused.fatal)
-        #expect(refused.message.contains("speaks protocol version 2") && refused.message.contains("upgrade snapshare (version 1.0 or newer)"),
-                "\(refused.message)")
+        #expect(
+            refused.message.contains("speaks protocol version 2") && refused.message.contains("upgrade snapshare (version 1.0 or newer)"),
+            "\(refused.message)")
         let today = try server.registeredSession("modern")
         #expect(try today.snaps(feed: nil).snaps.isEmpty, "today's client still gets in")
     }
@@ -234,8 +257,11 @@ struct ProtocolVersionTests {
         func run(_ arguments: [String], stdin: String? = nil) throws -> Subprocess.Result {
             try Subprocess.run("snapshare", arguments, environment: environment, stdin: stdin)
         }
-        #expect(try run(["register", "oldtimer", "--password-stdin"] + (server.configuration.classCode.map { ["--class-code", $0] } ?? []),
-                        stdin: "old timer password\n").status == 0)
+        #expect(
+            try run(
+                ["register", "oldtimer", "--password-stdin"] + (server.configuration.classCode.map { ["--class-code", $0] } ?? []),
+                stdin: "old timer password\n"
+            ).status == 0)
         #expect(try run(["post", "--feed", "Memes", "--sample", "1"]).status == 0)
         let feed = try run(["feed", "Memes", "--json"])
         #expect(feed.status == 0 && feed.stdout.contains("\"poster\":\"oldtimer\""), "\(feed.stderr)")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Refusals exit with the code the README's table gives them, whatever the server's reason.
 @Suite("Refusals exit with the documented codes")
@@ -11,7 +11,8 @@ struct RefusalExitCodeTests {
         let directory = TemporaryDirectory("snapshare-one-time")
         let roster = try directory.write("username\nada\n", to: "roster.csv")
         let passwords = directory.file("passwords.csv")
-        let imported = try Subprocess.run("snapshare-server", ["admin", "import-roster", roster, "--passwords", passwords] + server.storeArguments)
+        let imported = try Subprocess.run(
+            "snapshare-server", ["admin", "import-roster", roster, "--passwords", passwords] + server.storeArguments)
         #expect(imported.status == 0, "\(imported.stderr)")
         let line = try #require(try String(contentsOfFile: passwords, encoding: .utf8).split(separator: "\n").last)
         let oneTime = try #require(line.split(separator: ",").last.map(String.init))

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `snapshare-server --config FILE`, as an instructor writes one: every mistake stops the start
 /// with the file and line, options on the command line win, and secrets others can read are
@@ -14,8 +15,12 @@ struct ServerConfigFileTests {
     private func start(with text: String, mode: mode_t = 0o600, extra: [String] = []) throws -> (Subprocess.Result, String) {
         let directory = TemporaryDirectory("snapshare-config")
         let path = try directory.write(text, to: "snapshare.conf", mode: Int(mode))
-        let result = try Subprocess.run("snapshare-server", ["--config", path, "--data", directory.file("data"),
-                                                             "--certs", directory.file("certs")] + extra, timeout: 30)
+        let result = try Subprocess.run(
+            "snapshare-server",
+            [
+                "--config", path, "--data", directory.file("data"),
+                "--certs", directory.file("certs"),
+            ] + extra, timeout: 30)
         return (result, path)
     }
 
@@ -23,7 +28,8 @@ struct ServerConfigFileTests {
     func mistakesNameTheLine() throws {
         var (result, path) = try start(with: "# comment\n\nsnap-tl = 3d\n")
         #expect(result.status == 2)
-        #expect(result.stderr.hasPrefix("snapshare-server: \(path):3: unknown setting 'snap-tl'; did you mean 'snap-ttl'?"), "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix("snapshare-server: \(path):3: unknown setting 'snap-tl'; did you mean 'snap-ttl'?"), "\(result.stderr)")
 
         (result, path) = try start(with: "listen = 127.0.0.1:0\nsnap-ttl = 0s\n")
         #expect(result.status == 2)
@@ -49,8 +55,10 @@ struct ServerConfigFileTests {
 
         let missing = try Subprocess.run("snapshare-server", ["--config", "/nonexistent/snapshare.conf"])
         #expect(missing.status == 2)
-        #expect(missing.stderr.hasPrefix("snapshare-server: cannot read the config file /nonexistent/snapshare.conf: No such file or directory"),
-                "\(missing.stderr)")
+        #expect(
+            missing.stderr.hasPrefix(
+                "snapshare-server: cannot read the config file /nonexistent/snapshare.conf: No such file or directory"),
+            "\(missing.stderr)")
     }
 
     @Test("the command line wins over the file; a class code in a file others can read is pointed out")
@@ -60,16 +68,21 @@ struct ServerConfigFileTests {
         let server = try ServerProcess.logging(in: directory, arguments: ["--config", path])
         let port = server.port
         defer { server.killHard() }
-        #expect(server.startLines.contains { $0.contains("listening on 127.0.0.1:\(port)") }, "--listen beats listen = : \(server.startLines)")
+        #expect(
+            server.startLines.contains { $0.contains("listening on 127.0.0.1:\(port)") }, "--listen beats listen = : \(server.startLines)")
         #expect(server.lines.first { $0.contains("registration requires the class code") } != nil)
-        #expect(server.startLines.contains { $0.contains("\(path) holds class-code and other users of this machine can read it; run: chmod 600 \(path)") },
-                "\(server.startLines)")
+        #expect(
+            server.startLines.contains {
+                $0.contains("\(path) holds class-code and other users of this machine can read it; run: chmod 600 \(path)")
+            },
+            "\(server.startLines)")
 
         // These two stop at their bad max-connections, after what they warn about.
         let quiet = try start(with: "class-code = owls\nmax-connections = 0\n", mode: 0o600)
         #expect(quiet.0.status == 2 && !quiet.0.stderr.contains("chmod"), "a 0600 file draws no warning: \(quiet.0.stderr)")
         let typed = try start(with: "max-connections = 0\n", extra: ["--class-code", "owls"])
-        #expect(typed.0.stderr.contains("--class-code on the command line is visible to every user of this machine (ps)"), "\(typed.0.stderr)")
+        #expect(
+            typed.0.stderr.contains("--class-code on the command line is visible to every user of this machine (ps)"), "\(typed.0.stderr)")
     }
 
     @Test("every server option has a config name, and --help says how the file is written")

@@ -1,24 +1,27 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Client
 import Foundation
 import Posix
 import Server
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// SIGTERM (systemctl stop, a deploy) against a real server process with requests in flight:
 /// they finish, nothing new is taken, the rest close with SHUTTING_DOWN, and the exit is 0.
 @Suite("Drain on SIGTERM")
 struct ServerDrainTests {
-    @Test("SIGTERM lets the registrations in the password KDF finish, refuses new connections, closes idle ones with SHUTTING_DOWN, exits 0")
+    @Test(
+        "SIGTERM lets the registrations in the password KDF finish, refuses new connections, closes idle ones with SHUTTING_DOWN, exits 0")
     func drainWithRequestsInFlight() throws {
         let directory = TemporaryDirectory("snapshare-drain")
         let port = ServerProcess.freePort()
-        let server = try ServerProcess(dataDirectory: directory.file("data"), certsDirectory: directory.file("certs"), port: port,
-                                       logLevel: "info", mergingStandardError: true)
+        let server = try ServerProcess(
+            dataDirectory: directory.file("data"), certsDirectory: directory.file("certs"), port: port,
+            logLevel: "info", mergingStandardError: true)
         defer { server.killHard() }
         let settings = ConnectionSettings(host: "127.0.0.1", port: port, caFile: directory.file("certs/ca.pem"))
         var homes: [TemporaryDirectory] = []
@@ -30,17 +33,24 @@ struct ServerDrainTests {
         let idle = try session()
         _ = try idle.register(username: "idle", password: "correct horse battery", classCode: "")
         // An admin's stats count the requests the server has taken, each stats request included.
-        try OfflineAdmin.addAdmin(dataDirectory: directory.file("data"), username: "teacher", password: "correct horse battery", database: nil)
+        try OfflineAdmin.addAdmin(
+            dataDirectory: directory.file("data"), username: "teacher", password: "correct horse battery", database: nil)
         let counter = try session()
         _ = try counter.login(username: "teacher", password: "correct horse battery")
         func requestsTaken() throws -> Int64 {
             let stats = try counter.stats()
-            guard let requests = stats.first(where: { $0.name == "requests" }) else { throw ProcessError("no requests in the stats: \(stats)") }
+            guard let requests = stats.first(where: { $0.name == "requests" }) else {
+                throw ProcessError("no requests in the stats: \(stats)")
+            }
             return requests.value
         }
         // Two hashes run at a time, tens of milliseconds each: 24 keep the KDF busy well past the signal.
         let sessions = try (0..<24).map { _ in UncheckedSendable(try session()) }
-        struct Finished: Sendable { var succeeded: Bool; var detail: String; var at: Date }
+        struct Finished: Sendable {
+            var succeeded: Bool
+            var detail: String
+            var at: Date
+        }
         let results = Mutex<[Finished]>([])
         let go = DispatchSemaphore(value: 0)
         let done = DispatchGroup()
@@ -70,7 +80,10 @@ struct ServerDrainTests {
         let signalled = Date()
         server.send(SIGTERM)
         var log: [String] = []
-        let draining = server.lines.first { log.append($0); return $0.contains("shutting down: finishing requests in flight") }
+        let draining = server.lines.first {
+            log.append($0)
+            return $0.contains("shutting down: finishing requests in flight")
+        }
         #expect(draining != nil, "\(log)")
         // The loop closes the listener a moment after that line, and nothing says when it has.
         try eventually("new connections to be refused") {

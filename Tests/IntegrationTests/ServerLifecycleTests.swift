@@ -1,8 +1,8 @@
 import Foundation
-import Server
 import Posix
-import Testing
+import Server
 import TestSupport
+import Testing
 
 @Suite("Server lifecycle")
 struct ServerLifecycleTests {
@@ -94,7 +94,9 @@ struct ServerLifecycleTests {
 /// A client whose connection is lost (a restart, an instance behind a load balancer dying).
 @Suite("Reconnecting clients")
 struct ReconnectingClientTests {
-    @Test("a listing after a restart goes through on a new connection with the login resumed; a post is never repeated, and the next one starts on a new connection")
+    @Test(
+        "a listing after a restart goes through on a new connection with the login resumed; a post is never repeated, and the next one starts on a new connection"
+    )
     func safeRequestsReconnect() throws {
         let server = try TestServer()
         let alice = try server.registeredSession("alice")

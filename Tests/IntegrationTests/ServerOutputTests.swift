@@ -1,8 +1,8 @@
 import Client
 import Foundation
 import Server
-import Testing
 import TestSupport
+import Testing
 
 /// The server binary run as `snapshare-server ... 2>&1 | tee server.log`: when whoever reads its
 /// output goes away (Ctrl-C on tee, `| head -1`), it keeps serving and counts the lines it drops.
@@ -14,10 +14,12 @@ import TestSupport
         private var homes: [TemporaryDirectory] = []
 
         init(port: Int, environment: [String: String] = [:]) throws {
-            child = try Subprocess.start("snapshare-server", [
-                "--listen", "127.0.0.1:\(port)", "--data", directory.file("data"), "--certs", directory.file("certs"),
-                "--log-level", "info",
-            ], environment: environment, mergingStandardError: true)
+            child = try Subprocess.start(
+                "snapshare-server",
+                [
+                    "--listen", "127.0.0.1:\(port)", "--data", directory.file("data"), "--certs", directory.file("certs"),
+                    "--log-level", "info",
+                ], environment: environment, mergingStandardError: true)
         }
 
         /// A new client session (its own state folder) on `port`.
@@ -40,8 +42,9 @@ import TestSupport
         let server = try PipedServer(port: 0)
         defer { server.child.kill() }
         let listening = try #require(server.child.lines.first { $0.contains("listening on") }, "the server starts")
-        let port = try #require(listening.split(separator: ":").last?.split(separator: " ").first.flatMap { Int($0) },
-                                "the port in: \(listening)")
+        let port = try #require(
+            listening.split(separator: ":").last?.split(separator: " ").first.flatMap { Int($0) },
+            "the port in: \(listening)")
         server.child.closeOutput()
 
         // Every request below writes an INFO line into the pipe nobody reads any more.
@@ -51,14 +54,16 @@ import TestSupport
 
         #expect(server.child.process.isRunning, "the server is still running")
         #expect(try alice.snaps(feed: nil).snaps.count == 1, "and still answering")
-        try OfflineAdmin.addAdmin(dataDirectory: server.directory.file("data"), username: "teacher",
-                                  password: "correct horse battery")
+        try OfflineAdmin.addAdmin(
+            dataDirectory: server.directory.file("data"), username: "teacher",
+            password: "correct horse battery")
         let teacher = try server.session(port: port)
         _ = try teacher.login(username: "teacher", password: "correct horse battery")
         let stats = try teacher.stats()
         let names = stats.map(\.name)
-        #expect(names.last == "log_lines_dropped" && names.firstIndex(of: "uptime_seconds")! < names.count - 1,
-                "new entries are appended after those the protocol listed first: \(names)")
+        #expect(
+            names.last == "log_lines_dropped" && names.firstIndex(of: "uptime_seconds")! < names.count - 1,
+            "new entries are appended after those the protocol listed first: \(names)")
         let dropped = stats.first { $0.name == "log_lines_dropped" }?.value
         #expect((dropped ?? 0) >= 4, "admin stats counts the lines it could not write: \(String(describing: dropped))")
     }

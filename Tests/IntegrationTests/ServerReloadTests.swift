@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Client
 import Foundation
-import Testing
-import TestSupport
 import TLS
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The server as a service runs it for a semester, against real server processes: SIGHUP
 /// renews the certificate under connected clients and re-reads the config file, a broken file
@@ -32,14 +33,21 @@ struct ServerReloadTests {
         }
 
         var leafFingerprint: String {
-            get throws { DevCertificateAuthority.formatFingerprint(try DevCertificateAuthority.fingerprint(certificatePEMFile: directory + "/server.pem")) }
+            get throws {
+                DevCertificateAuthority.formatFingerprint(
+                    try DevCertificateAuthority.fingerprint(certificatePEMFile: directory + "/server.pem"))
+            }
         }
     }
 
     /// The SHA-256 fingerprint of the leaf a new handshake with `port` gets, as `openssl s_client` sees it.
     static func presentedLeaf(port: Int) throws -> String {
-        let result = try Subprocess.runTool("/bin/sh", ["-c",
-            "openssl s_client -connect 127.0.0.1:\(port) -servername localhost </dev/null 2>/dev/null | openssl x509 -noout -fingerprint -sha256"])
+        let result = try Subprocess.runTool(
+            "/bin/sh",
+            [
+                "-c",
+                "openssl s_client -connect 127.0.0.1:\(port) -servername localhost </dev/null 2>/dev/null | openssl x509 -noout -fingerprint -sha256",
+            ])
         return result.stdout.split(separator: "=").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
     }
 
@@ -47,7 +55,10 @@ struct ServerReloadTests {
     static func sockets(of pid: Int32) -> Set<String> {
         let folder = "/proc/\(pid)/fd"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return Set(names.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + $0) }.filter { $0.hasPrefix("socket:") })
+        return Set(
+            names.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + $0) }.filter {
+                $0.hasPrefix("socket:")
+            })
     }
 
     @Test("a renewed certificate is served after SIGHUP while a feed --watch client stays connected on the old one")
@@ -99,7 +110,8 @@ struct ServerReloadTests {
         let served = try issued.leafFingerprint
         let goodChain = try String(contentsOfFile: issued.chain, encoding: .utf8)
 
-        try "-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----\n".write(toFile: issued.chain, atomically: true, encoding: .utf8)
+        try "-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----\n".write(
+            toFile: issued.chain, atomically: true, encoding: .utf8)
         server.send(SIGHUP)
         var refused = server.lines.first { $0.contains("reload: the certificate could not be used") }
         #expect(refused?.contains("still serving the previous one (SHA-256 \(served))") == true, "\(refused ?? "no line")")
@@ -144,7 +156,8 @@ struct ServerReloadTests {
         server.send(SIGHUP)
         let broken = server.lines.first { $0.contains("nothing changed") }
         #expect(broken?.contains("server.conf:1:") == true, "\(broken ?? "no line")")
-        let stillCoded = try CertificateTrustTests.Student(port: port).run(["register", "cyd", "--password-stdin"], stdin: "cyd password\n")
+        let stillCoded = try CertificateTrustTests.Student(port: port).run(
+            ["register", "cyd", "--password-stdin"], stdin: "cyd password\n")
         #expect(stillCoded.status != 0, "the class code of the last good reload still applies")
         #expect(server.process.isRunning)
     }
@@ -154,8 +167,9 @@ struct ServerReloadTests {
         let directory = TemporaryDirectory("snapshare-notify")
         let notify = try NotifySocket(path: directory.file("notify"))
         let port = ServerProcess.freePort()
-        let server = try ServerProcess(dataDirectory: directory.file("data"), certsDirectory: directory.file("certs"), port: port,
-                                       environment: ["NOTIFY_SOCKET": notify.path])
+        let server = try ServerProcess(
+            dataDirectory: directory.file("data"), certsDirectory: directory.file("certs"), port: port,
+            environment: ["NOTIFY_SOCKET": notify.path])
         defer { server.killHard() }
         let ready = try #require(notify.next(), "READY after start")
         #expect(ready.contains("READY=1") && ready.contains { $0.hasPrefix("STATUS=serving on 127.0.0.1:\(port)") }, "\(ready)")
@@ -172,13 +186,18 @@ struct ServerReloadTests {
     func listenAddressInTheCertificate() throws {
         let directory = TemporaryDirectory("snapshare-listen-ip")
         let port = ServerProcess.freePort()
-        let server = try ServerProcess(dataDirectory: directory.file("data"), certsDirectory: directory.file("certs"), port: port,
-                                       host: "127.0.0.2")
+        let server = try ServerProcess(
+            dataDirectory: directory.file("data"), certsDirectory: directory.file("certs"), port: port,
+            host: "127.0.0.2")
         defer { server.killHard() }
         let home = TemporaryDirectory("snapshare-listen-home")
-        let result = try Subprocess.run("snapshare", ["--server", "127.0.0.2:\(port)", "--ca", directory.file("certs/ca.pem"),
-                                                      "register", "ipuser", "--password-stdin"],
-                                        environment: ["SNAPSHARE_HOME": home.path], stdin: "ip password\n")
+        let result = try Subprocess.run(
+            "snapshare",
+            [
+                "--server", "127.0.0.2:\(port)", "--ca", directory.file("certs/ca.pem"),
+                "register", "ipuser", "--password-stdin",
+            ],
+            environment: ["SNAPSHARE_HOME": home.path], stdin: "ip password\n")
         #expect(result.status == 0, "\(result.stderr)")
     }
 }

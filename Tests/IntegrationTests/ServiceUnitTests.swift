@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// contrib/snapshare-server.service and the settings file the package installs beside it.
 @Suite("systemd unit")
@@ -13,7 +13,8 @@ struct ServiceUnitTests {
     @Test("systemd-analyze verify finds nothing to say about the unit (run with the built server in ExecStart)")
     func verifies() throws {
         let analyze = "/usr/bin/systemd-analyze"
-        try #require(FileManager.default.isExecutableFile(atPath: analyze), "systemd-analyze is missing: apt-get install systemd (.ci/run does)")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: analyze), "systemd-analyze is missing: apt-get install systemd (.ci/run does)")
         let directory = TemporaryDirectory("snapshare-unit")
         let path = directory.file("snapshare-server.service")
         let built = Self.unit.replacingOccurrences(of: "/usr/bin/snapshare-server", with: Subprocess.executable("snapshare-server"))
@@ -29,9 +30,11 @@ struct ServiceUnitTests {
     @Test("the unit is Type=notify with a SIGHUP reload, its own user and state folder, and the usual hardening")
     func shape() {
         let lines = Set(Self.unit.split(separator: "\n").map(String.init))
-        for expected in ["Type=notify", "ExecReload=/bin/kill -HUP $MAINPID", "User=snapshare", "StateDirectory=snapshare",
-                         "NoNewPrivileges=yes", "ProtectSystem=strict", "PrivateTmp=yes", "ProtectHome=yes",
-                         "ExecStart=/usr/bin/snapshare-server --config /etc/snapshare/snapshare-server.conf"] {
+        for expected in [
+            "Type=notify", "ExecReload=/bin/kill -HUP $MAINPID", "User=snapshare", "StateDirectory=snapshare",
+            "NoNewPrivileges=yes", "ProtectSystem=strict", "PrivateTmp=yes", "ProtectHome=yes",
+            "ExecStart=/usr/bin/snapshare-server --config /etc/snapshare/snapshare-server.conf",
+        ] {
             #expect(lines.contains(expected), "missing \(expected)")
         }
     }
@@ -43,8 +46,9 @@ struct ServiceUnitTests {
             .replacingOccurrences(of: "/var/lib/snapshare", with: directory.path)
         let path = directory.file("snapshare-server.conf")
         try shipped.write(toFile: path, atomically: true, encoding: .utf8)
-        let server = try ServerProcess(dataDirectory: directory.file("data"), certsDirectory: directory.file("certs"),
-                                       port: ServerProcess.freePort(), arguments: ["--config", path])
+        let server = try ServerProcess(
+            dataDirectory: directory.file("data"), certsDirectory: directory.file("certs"),
+            port: ServerProcess.freePort(), arguments: ["--config", path])
         defer { server.killHard() }
         #expect(server.process.isRunning)
         #expect(FileManager.default.fileExists(atPath: directory.file("certs/ca.pem")))

@@ -1,18 +1,20 @@
 import Client
 import Foundation
 import Server
-import Wire
-import Testing
 import TestSupport
+import Testing
+import Wire
 
 /// Logout, a password change and a lost admin right take effect on every live connection of
 /// that session or user at once, over real TLS with real parallel connections.
 @Suite struct SessionRevocationTests {
     /// Registers `username` on a fresh connection; returns it and the session token.
-    static func register(_ server: TestServer, _ username: String, password: String = "long enough pw") throws -> (ServerConnection, String) {
+    static func register(_ server: TestServer, _ username: String, password: String = "long enough pw") throws -> (ServerConnection, String)
+    {
         let connection = try server.connection()
-        let identity = try ServerConnection.expect(try connection.roundTrip(Register(username: username, password: password, classCode: "")),
-                                                   as: Authenticated.self)
+        let identity = try ServerConnection.expect(
+            try connection.roundTrip(Register(username: username, password: password, classCode: "")),
+            as: Authenticated.self)
         return (connection, identity.token)
     }
 
@@ -50,7 +52,8 @@ import TestSupport
         let server = try TestServer()
         let (mine, myToken) = try Self.register(server, "bob", password: "old password")
         let laptop = try server.connection()
-        let other = try ServerConnection.expect(try laptop.roundTrip(Login(username: "bob", password: "old password")), as: Authenticated.self)
+        let other = try ServerConnection.expect(
+            try laptop.roundTrip(Login(username: "bob", password: "old password")), as: Authenticated.self)
         let phone = try Self.resumed(server, other.token)
         let reply = try mine.roundTrip(ChangePassword(oldPassword: "old password", newPassword: "new password"))
         _ = try ServerConnection.expect(reply, as: Ok.self)
@@ -59,9 +62,11 @@ import TestSupport
         #expect(try mine.roundTrip(WhoAmI()).type == MessageType.authenticated.rawValue, "the session that changed it stays")
         _ = try Self.resumed(server, myToken)
         #expect(try server.connection().roundTrip(Resume(token: other.token)).decode(ErrorMessage.self).code == .sessionInvalid)
-        #expect(try server.connection().roundTrip(Login(username: "bob", password: "old password")).decode(ErrorMessage.self).code
+        #expect(
+            try server.connection().roundTrip(Login(username: "bob", password: "old password")).decode(ErrorMessage.self).code
                 == .badCredentials)
-        #expect(try server.connection().roundTrip(Login(username: "bob", password: "new password")).type == MessageType.authenticated.rawValue)
+        #expect(
+            try server.connection().roundTrip(Login(username: "bob", password: "new password")).type == MessageType.authenticated.rawValue)
     }
 
     @Test func aWrongCurrentPasswordChangesNothing() throws {
@@ -69,7 +74,8 @@ import TestSupport
         let (mine, _) = try Self.register(server, "bob", password: "old password")
         let error = try mine.roundTrip(ChangePassword(oldPassword: "not it at all", newPassword: "new password")).decode(ErrorMessage.self)
         #expect(error.code == .badCredentials)
-        #expect(try server.connection().roundTrip(Login(username: "bob", password: "old password")).type == MessageType.authenticated.rawValue)
+        #expect(
+            try server.connection().roundTrip(Login(username: "bob", password: "old password")).type == MessageType.authenticated.rawValue)
     }
 
     @Test func anAdminPasswordResetEndsEverySessionWithoutPromoting() throws {
@@ -100,8 +106,9 @@ import TestSupport
         let server = try TestServer()
         let assistant = try server.makeAdmin("assistant")
         let (student, _) = try Self.register(server, "dave")
-        try OfflineAdmin.resetPassword(dataDirectory: server.dataPath, username: "dave", password: "reset offline",
-                                       database: server.configuration.database)
+        try OfflineAdmin.resetPassword(
+            dataDirectory: server.dataPath, username: "dave", password: "reset offline",
+            database: server.configuration.database)
         try Self.expectSessionEnded(student)
         try OfflineAdmin.removeAdmin(dataDirectory: server.dataPath, username: "assistant", database: server.configuration.database)
         // A right lost reaches the live connection with no message to it: asking is how it shows.

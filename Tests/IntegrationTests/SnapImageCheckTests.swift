@@ -1,8 +1,8 @@
 import Client
 import Foundation
 import Imaging
-import Testing
 import TestSupport
+import Testing
 
 /// A snap's image is decoded whole when it is posted: what the viewer's client could not draw is
 /// refused then, before anyone spends their one view on it.
@@ -33,8 +33,10 @@ import TestSupport
     @Test func anImageWhoseDataDoesNotDecodeIsRefusedAndNothingIsStored() throws {
         let server = try TestServer()
         let alice = try server.registeredSession("alice")
-        let broken = [("garbage after a PNG header", pngWithGarbageData()), ("a PNG with a bad CRC", pngWithDamagedData()),
-                      ("a truncated JPEG", try truncatedJPEG())]
+        let broken = [
+            ("garbage after a PNG header", pngWithGarbageData()), ("a PNG with a bad CRC", pngWithDamagedData()),
+            ("a truncated JPEG", try truncatedJPEG()),
+        ]
         for (what, bytes) in broken {
             #expect(try ImageHeader.parse(bytes).width > 0, "\(what) has a valid header")
             let error = clientError { _ = try alice.post(feed: "Memes", image: bytes) }

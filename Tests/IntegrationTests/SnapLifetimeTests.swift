@@ -1,8 +1,8 @@
 import Client
 import Foundation
 import Server
-import Testing
 import TestSupport
+import Testing
 
 /// `--snap-ttl` counts from when each snap was posted, for every snap: a reload (or restart)
 /// with a shorter lifetime ends what it has ended at once, a longer one keeps live snaps longer.
@@ -26,8 +26,9 @@ import TestSupport
         #expect(try viewer.snaps(feed: nil).snaps.map(\.id) == [recent.id], "the two-hour-old snap is past an hour's lifetime")
         #expect(clientError { _ = try viewer.open(snapID: old.id) }?.serverCode == .expired)
         try server.waitForQueuedWrites()
-        #expect(try server.count("SELECT count(*) FROM snap_images WHERE snap_id = \(Int64(old.id))") == 0,
-                "its image is erased by the purge that follows")
+        #expect(
+            try server.count("SELECT count(*) FROM snap_images WHERE snap_id = \(Int64(old.id))") == 0,
+            "its image is erased by the purge that follows")
         time.advance(byMilliseconds: 3_600_000)
         #expect(try viewer.snaps(feed: nil).snaps.isEmpty, "the recent one ends an hour after it was posted")
     }

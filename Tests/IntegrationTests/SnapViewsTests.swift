@@ -1,7 +1,7 @@
 import Client
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Posters learn who opened their snaps: counts in listings, names and times on request.
 @Suite struct SnapViewsTests {
@@ -30,7 +30,9 @@ import TestSupport
         #expect(clientError { _ = try alice.snapViews(9999) }?.serverCode == .notFound)
     }
 
-    @Test("an admin who is not the poster gets the real opened_count; an expired snap, its image erased, answers like a live one; a deleted one is NOT_FOUND")
+    @Test(
+        "an admin who is not the poster gets the real opened_count; an expired snap, its image erased, answers like a live one; a deleted one is NOT_FOUND"
+    )
     func adminsExpiryAndDeletion() throws {
         let time = ManualClock()
         let server = try TestServer(clock: time.clock) { $0.snapTTLMilliseconds = 1000 }
@@ -55,7 +57,8 @@ import TestSupport
 
     @Test func theFeedAndSnapCommandsShowIt() throws {
         let server = try TestServer()
-        let alice = CommandLineTests.Student(server: server), bob = CommandLineTests.Student(server: server)
+        let alice = CommandLineTests.Student(server: server)
+        let bob = CommandLineTests.Student(server: server)
         #expect(try alice.run("register", "alice", "--password-stdin", stdin: "alice password\n").status == 0)
         #expect(try bob.run("register", "bob", "--password-stdin", stdin: "bob password\n").status == 0)
         #expect(try alice.run("post", "--feed", "Memes", "--sample", "3").status == 0)

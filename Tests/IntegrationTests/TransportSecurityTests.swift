@@ -1,13 +1,15 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Client
 import Foundation
-@testable import Wire
-@testable import TLS
-@testable import Posix
-import Testing
 import TestSupport
+import Testing
+
+@testable import Posix
+@testable import TLS
+@testable import Wire
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// TLS is mandatory and verified: wrong CA, wrong name, plain TCP and TLS 1.2 are all refused.
 @Suite struct TransportSecurityTests {
@@ -39,7 +41,8 @@ import TestSupport
 
     @Test func theHostNameLocalhostIsAccepted() throws {
         let server = try TestServer()
-        let connection = try ServerConnection(host: "localhost", port: server.port, context: TLSContext.client(trustRootsFile: server.caPath))
+        let connection = try ServerConnection(
+            host: "localhost", port: server.port, context: TLSContext.client(trustRootsFile: server.caPath))
         #expect(try connection.hello().version == ProtocolConstants.current)
     }
 
@@ -48,8 +51,12 @@ import TestSupport
         let context = try TLSContext.client(trustRootsFile: server.caPath, version: .tls12)
         #expect(clientError { _ = try ServerConnection(host: "127.0.0.1", port: server.port, context: context, timeout: 5) }?.kind == .tls)
         // And with a client we did not write.
-        let result = try Subprocess.runTool("/usr/bin/openssl", ["s_client", "-tls1_2", "-connect", "127.0.0.1:\(server.port)",
-                                                                 "-CAfile", server.caPath], stdin: "", timeout: 20)
+        let result = try Subprocess.runTool(
+            "/usr/bin/openssl",
+            [
+                "s_client", "-tls1_2", "-connect", "127.0.0.1:\(server.port)",
+                "-CAfile", server.caPath,
+            ], stdin: "", timeout: 20)
         #expect(result.status != 0)
         #expect((result.stdout + result.stderr).contains("alert protocol version"), "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("Cipher is (NONE)"))
@@ -58,9 +65,13 @@ import TestSupport
 
     @Test func opensslNegotiatesTLS13WithAVerifiedP256Certificate() throws {
         let server = try TestServer()
-        let result = try Subprocess.runTool("/usr/bin/openssl", ["s_client", "-connect", "127.0.0.1:\(server.port)", "-CAfile", server.caPath,
-                                                                 "-verify_hostname", "localhost", "-verify_return_error", "-brief"],
-                                            stdin: "", timeout: 20)
+        let result = try Subprocess.runTool(
+            "/usr/bin/openssl",
+            [
+                "s_client", "-connect", "127.0.0.1:\(server.port)", "-CAfile", server.caPath,
+                "-verify_hostname", "localhost", "-verify_return_error", "-brief",
+            ],
+            stdin: "", timeout: 20)
         let text = result.stdout + result.stderr
         #expect(text.contains("TLSv1.3"), "\(text)")
         #expect(text.contains("Verification: OK"), "\(text)")
@@ -97,9 +108,12 @@ import TestSupport
         _ = FileManager.default.createFile(atPath: errors, contents: nil)
         let client = Process()
         client.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        client.arguments = ["s_client", "-quiet", "-no_ign_eof", "-tls1_3", "-maxfraglen", "512",
-                            "-connect", "127.0.0.1:\(server.port)", "-CAfile", server.caPath]
-        let input = Pipe(), output = Pipe()
+        client.arguments = [
+            "s_client", "-quiet", "-no_ign_eof", "-tls1_3", "-maxfraglen", "512",
+            "-connect", "127.0.0.1:\(server.port)", "-CAfile", server.caPath,
+        ]
+        let input = Pipe()
+        let output = Pipe()
         client.standardInput = input
         client.standardOutput = output
         client.standardError = FileHandle(forWritingAtPath: errors)
@@ -155,7 +169,9 @@ import TestSupport
         let second = try server.registeredSession("two")
         _ = second
         let context = try TLSContext.client(trustRootsFile: server.caPath)
-        #expect(clientError { _ = try ServerConnection(host: "127.0.0.1", port: server.port, context: context, timeout: 1) }?.kind == .connection)
+        #expect(
+            clientError { _ = try ServerConnection(host: "127.0.0.1", port: server.port, context: context, timeout: 1) }?.kind
+                == .connection)
         #expect(try first.whoAmI().username == "one", "connections already served keep working")
         first.connection.close()
         var connected = false

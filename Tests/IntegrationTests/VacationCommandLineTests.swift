@@ -1,8 +1,8 @@
 import Client
 import Foundation
-import Wire
-import Testing
 import TestSupport
+import Testing
+import Wire
 
 /// Virtual Vacations from the command line: photos come from a real server's albums over TLS,
 /// each vacation is a real SQLite file in the traveller's state folder.
@@ -23,8 +23,10 @@ struct VacationCommandLineTests {
 
         var environment: [String: String] {
             // A true-colour terminal's environment, whatever the test runner's is.
-            ["SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": server.address, "SNAPSHARE_CA": server.caPath,
-             "COLORTERM": "truecolor", "TERM": "xterm-256color"]
+            [
+                "SNAPSHARE_HOME": home.path, "SNAPSHARE_SERVER": server.address, "SNAPSHARE_CA": server.caPath,
+                "COLORTERM": "truecolor", "TERM": "xterm-256color",
+            ]
         }
 
         func run(_ arguments: [String]) throws -> Subprocess.Result {
@@ -74,7 +76,9 @@ struct VacationCommandLineTests {
     }
 
     static func tagRows(_ rows: [[String: Any]]) -> [String] { rows.map { "\($0["tag"] as? String ?? "?")=\($0["count"] as? Int ?? -1)" } }
-    static func placeRows(_ rows: [[String: Any]]) -> [String] { rows.map { "\($0["place"] as? String ?? "?")=\($0["photos"] as? Int ?? -1)" } }
+    static func placeRows(_ rows: [[String: Any]]) -> [String] {
+        rows.map { "\($0["place"] as? String ?? "?")=\($0["photos"] as? Int ?? -1)" }
+    }
 
     @Test("a traveller visits album photos into two vacations and browses them with the server stopped")
     func visitAndBrowseOffline() throws {
@@ -179,8 +183,10 @@ struct VacationCommandLineTests {
         let cyd = try Traveller("cyd", server: server)
         let photos = try cyd.readyPhotos(latitude: 48.8566, longitude: 2.3522) + cyd.readyPhotos(latitude: 41.9028, longitude: 12.4964)
         try #require(photos.count >= 8)
-        let halves = [photos.enumerated().filter { $0.offset % 2 == 0 }.map(\.element),
-                      photos.enumerated().filter { $0.offset % 2 == 1 }.map(\.element)]
+        let halves = [
+            photos.enumerated().filter { $0.offset % 2 == 0 }.map(\.element),
+            photos.enumerated().filter { $0.offset % 2 == 1 }.map(\.element),
+        ]
         let failures = LockedFailures()
         let environment = cyd.environment
         let ids = halves.map { $0.map(\.id) }
@@ -220,7 +226,9 @@ struct VacationCommandLineTests {
         #expect(vacations.filter { $0.hasSuffix(".vacation") } == ["Road Trip.vacation"])
         let nowhere = try dee.run("itinerary", "--vacation", "Nowhere")
         #expect(nowhere.status == 5)
-        #expect(nowhere.stderr.contains(#"no vacation named "Nowhere"; create it with `snapshare vacation new "Nowhere"`"#), "\(nowhere.stderr)")
+        #expect(
+            nowhere.stderr.contains(#"no vacation named "Nowhere"; create it with `snapshare vacation new "Nowhere"`"#), "\(nowhere.stderr)"
+        )
         #expect(try dee.run("visit", "1", "--vacation", "Nowhere").status == 5)
         let removed = try dee.run("vacation", "rm", "Nowhere")
         #expect(removed.status == 5)
@@ -253,8 +261,10 @@ struct VacationCommandLineTests {
 
     @Test("every vacation command has help")
     func help() throws {
-        for command in [["vacation"], ["vacation", "list"], ["vacation", "new"], ["vacation", "rm"], ["vacation", "show"],
-                        ["visit"], ["unvisit"], ["itinerary"], ["tags"]] {
+        for command in [
+            ["vacation"], ["vacation", "list"], ["vacation", "new"], ["vacation", "rm"], ["vacation", "show"],
+            ["visit"], ["unvisit"], ["itinerary"], ["tags"],
+        ] {
             let result = try Subprocess.run("snapshare", command + ["--help"])
             #expect(result.status == 0, "\(command)")
             #expect(result.stdout.contains("Usage"), "\(command)")
@@ -266,6 +276,14 @@ struct VacationCommandLineTests {
 final class LockedFailures: @unchecked Sendable {
     private let lock = NSLock()
     private var failures: [String] = []
-    func add(_ failure: String) { lock.lock(); failures.append(failure); lock.unlock() }
-    var all: [String] { lock.lock(); defer { lock.unlock() }; return failures }
+    func add(_ failure: String) {
+        lock.lock()
+        failures.append(failure)
+        lock.unlock()
+    }
+    var all: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return failures
+    }
 }

@@ -1,9 +1,9 @@
 import Client
 import Foundation
-import Wire
-import Testing
-import TestSupport
 import Synchronization
+import TestSupport
+import Testing
+import Wire
 
 /// The heart of it: the server, not the client, makes a snap open once per viewer.
 @Suite struct ViewOnceTests {
@@ -37,11 +37,15 @@ import Synchronization
         let snap = try poster.post(feed: "Memes", image: TestImages.sample(6))
         var ids: [UInt32] = []
         for _ in 0..<10 { ids.append(try viewer.connection.send(OpenSnap(snapID: snap.id))) }
-        var images = 0, refused = 0
+        var images = 0
+        var refused = 0
         for _ in ids {
             let frame = try viewer.connection.receive()
-            if frame.type == MessageType.snapImage.rawValue { images += 1 }
-            else if (try? frame.decode(ErrorMessage.self))?.code == .alreadyViewed { refused += 1 }
+            if frame.type == MessageType.snapImage.rawValue {
+                images += 1
+            } else if (try? frame.decode(ErrorMessage.self))?.code == .alreadyViewed {
+                refused += 1
+            }
         }
         #expect(images == 1)
         #expect(refused == 9)
@@ -93,7 +97,8 @@ import Synchronization
     @Test func acknowledgedPostsAndViewsSurviveKillNine() throws {
         let directory = TemporaryDirectory("snapshare-kill9")
         let port = ServerProcess.freePort()
-        var process: ServerProcess? = try ServerProcess(dataDirectory: directory.file("data"), certsDirectory: directory.file("certs"), port: port)
+        var process: ServerProcess? = try ServerProcess(
+            dataDirectory: directory.file("data"), certsDirectory: directory.file("certs"), port: port)
         let settings = ConnectionSettings(host: "127.0.0.1", port: port, caFile: directory.file("certs/ca.pem"))
         let home = TemporaryDirectory("snapshare-home")
         let poster = try SnapshareSession(settings: settings, state: ClientState(directory: home.path)) { _ in }

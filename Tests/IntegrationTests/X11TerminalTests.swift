@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Imaging
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The window harness itself, before the app's picture tests build on it: a known picture printed
 /// in a real terminal under Xvfb is found in the screenshot at its exact size, keys typed reach
@@ -24,7 +25,9 @@ struct X11TerminalTests {
 
     /// Prints a line of text, the picture in `escapes`, then another line in `emulator`, and checks the screenshot:
     /// exactly 120x60 red pixels, all of them red, with text above and below.
-    static func checkRedPicture(_ escapes: String, in emulator: X11Terminal.Emulator, font: X11Terminal.Font, screenshot name: String) throws {
+    static func checkRedPicture(_ escapes: String, in emulator: X11Terminal.Emulator, font: X11Terminal.Font, screenshot name: String)
+        throws
+    {
         let folder = TemporaryDirectory("x11-picture")
         let file = try folder.write("a picture below\n" + escapes + "\nand text after it\n", to: "screen")
         let terminal = try X11Terminal(emulator, command: "/bin/cat", arguments: [file], columns: 60, rows: 12, font: font)
@@ -42,27 +45,33 @@ struct X11TerminalTests {
         #expect(shot.boundingBox(in: below, where: text) != nil, "no text line below the picture")
     }
 
-    @Test("xterm as a VT340 draws a 120 by 60 sixel as exactly 120 by 60 red pixels between two lines of text",
-          .enabled(if: X11Terminal.isUsable(.xterm(sixel: true)), "needs Xvfb, xterm, xdotool and ImageMagick (.ci/run installs them)"))
+    @Test(
+        "xterm as a VT340 draws a 120 by 60 sixel as exactly 120 by 60 red pixels between two lines of text",
+        .enabled(if: X11Terminal.isUsable(.xterm(sixel: true)), "needs Xvfb, xterm, xdotool and ImageMagick (.ci/run installs them)"))
     func xtermSixel() throws {
-        try Self.checkRedPicture(Self.redSixel, in: .xterm(sixel: true), font: .outline(family: "Monospace", points: 11),
-                                 screenshot: "xterm-sixel.png")
+        try Self.checkRedPicture(
+            Self.redSixel, in: .xterm(sixel: true), font: .outline(family: "Monospace", points: 11),
+            screenshot: "xterm-sixel.png")
     }
 
-    @Test("kitty draws a 120 by 60 PNG sent with the kitty graphics protocol as exactly 120 by 60 red pixels",
-          .enabled(if: X11Terminal.isUsable(.kitty), "needs Xvfb, kitty starting on software OpenGL, xdotool and ImageMagick"))
+    @Test(
+        "kitty draws a 120 by 60 PNG sent with the kitty graphics protocol as exactly 120 by 60 red pixels",
+        .enabled(if: X11Terminal.isUsable(.kitty), "needs Xvfb, kitty starting on software OpenGL, xdotool and ImageMagick"))
     func kittyPicture() throws {
         try Self.checkRedPicture(try Self.redKittyPicture(), in: .kitty, font: .standard, screenshot: "kitty-picture.png")
     }
 
-    @Test("keys typed and pressed in xterm reach the program inside, as the bytes a keyboard sends",
-          .enabled(if: X11Terminal.isUsable(.xterm(sixel: false)), "needs Xvfb, xterm, xdotool and ImageMagick (.ci/run installs them)"))
+    @Test(
+        "keys typed and pressed in xterm reach the program inside, as the bytes a keyboard sends",
+        .enabled(if: X11Terminal.isUsable(.xterm(sixel: false)), "needs Xvfb, xterm, xdotool and ImageMagick (.ci/run installs them)"))
     func keysReachTheProgram() throws {
         let folder = TemporaryDirectory("x11-keys")
         // Keys typed before raw mode would meet the line discipline (Return turned into a newline).
-        let terminal = try X11Terminal(.xterm(sixel: false), command: "/bin/sh", arguments: [
-            "-c", "stty raw -echo && echo > '\(folder.file("raw"))' && dd bs=1 count=8 of='\(folder.file("keys"))' 2>/dev/null",
-        ])
+        let terminal = try X11Terminal(
+            .xterm(sixel: false), command: "/bin/sh",
+            arguments: [
+                "-c", "stty raw -echo && echo > '\(folder.file("raw"))' && dd bs=1 count=8 of='\(folder.file("keys"))' 2>/dev/null",
+            ])
         try #require(Self.file(folder.file("raw")) != nil, "the program never switched to raw mode")
         try terminal.type("ab é")
         try terminal.press("ctrl+a", "Return", "Escape")
@@ -71,12 +80,14 @@ struct X11TerminalTests {
         #expect(keys == Array("ab é".utf8) + [0x01, 0x0D, 0x1B], "\(keys)")
     }
 
-    @Test("a released terminal leaves neither the program inside nor the X server running",
-          .enabled(if: X11Terminal.isUsable(.xterm(sixel: false)), "needs Xvfb, xterm, xdotool and ImageMagick (.ci/run installs them)"))
+    @Test(
+        "a released terminal leaves neither the program inside nor the X server running",
+        .enabled(if: X11Terminal.isUsable(.xterm(sixel: false)), "needs Xvfb, xterm, xdotool and ImageMagick (.ci/run installs them)"))
     func cleansUp() throws {
         let folder = TemporaryDirectory("x11-cleanup")
-        var terminal: X11Terminal? = try X11Terminal(.xterm(sixel: false), command: "/bin/sh",
-                                                     arguments: ["-c", "echo $$ > '\(folder.file("pid"))'; sleep 600; true"])
+        var terminal: X11Terminal? = try X11Terminal(
+            .xterm(sixel: false), command: "/bin/sh",
+            arguments: ["-c", "echo $$ > '\(folder.file("pid"))'; sleep 600; true"])
         let program = try #require(Self.file(folder.file("pid")).flatMap { pid_t($0) }, "the program never started")
         let socket = "/tmp/.X11-unix/X" + (terminal?.display.dropFirst() ?? "")
         #expect(FileManager.default.fileExists(atPath: socket))
@@ -89,7 +100,9 @@ struct X11TerminalTests {
     /// newline; nil after 10 seconds. A file appearing announces nothing: it is looked for.
     static func file(_ path: String) -> String? {
         Polling.first(timeout: 10, every: 0.05) {
-            (try? String(contentsOfFile: path, encoding: .utf8)).flatMap { $0.hasSuffix("\n") ? $0.trimmingCharacters(in: .whitespacesAndNewlines) : nil }
+            (try? String(contentsOfFile: path, encoding: .utf8)).flatMap {
+                $0.hasSuffix("\n") ? $0.trimmingCharacters(in: .whitespacesAndNewlines) : nil
+            }
         }
     }
 

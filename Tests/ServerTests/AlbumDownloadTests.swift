@@ -1,5 +1,6 @@
-import Wire
 import Testing
+import Wire
+
 @testable import Server
 
 @Suite("Album download plan")
@@ -9,15 +10,19 @@ struct AlbumDownloadTests {
     }
 
     static func photo(_ id: Int64, state: PhotoState = .pending) -> PhotoRecord {
-        PhotoRecord(id: id, pinID: 5, position: Int(id), state: state,
-                    source: ProviderPhoto(id: "p\(id)", title: "", tags: "", place: "", latitude: 0, longitude: 0, reference: "r\(id)"),
-                    width: 0, height: 0, byteCount: 0, error: "")
+        PhotoRecord(
+            id: id, pinID: 5, position: Int(id), state: state,
+            source: ProviderPhoto(id: "p\(id)", title: "", tags: "", place: "", latitude: 0, longitude: 0, reference: "r\(id)"),
+            width: 0, height: 0, byteCount: 0, error: "")
     }
 
-    static func album(searched: Bool, photos: [PhotoRecord] = [], state: AlbumState = .downloading,
-                      provider: String = "builtin") -> AlbumRecord {
-        AlbumRecord(pin: pin(albumState: state), error: "", provider: provider, searched: searched, page: 3, pages: 9, perPage: 21,
-                    total: 180, generation: 2, photos: photos)
+    static func album(
+        searched: Bool, photos: [PhotoRecord] = [], state: AlbumState = .downloading,
+        provider: String = "builtin"
+    ) -> AlbumRecord {
+        AlbumRecord(
+            pin: pin(albumState: state), error: "", provider: provider, searched: searched, page: 3, pages: 9, perPage: 21,
+            total: 180, generation: 2, photos: photos)
     }
 
     @Test("an album not yet searched is searched first, at its page, for its generation")

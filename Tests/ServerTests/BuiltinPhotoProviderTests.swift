@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import Testing
+
 @testable import Server
 
 @Suite("Built-in photo provider")
@@ -18,7 +19,8 @@ struct BuiltinPhotoProviderTests {
     func deterministic() async throws {
         let first = try await provider.search(latitude: annArbor.latitude, longitude: annArbor.longitude, page: 2, perPage: 21)
         let again = try await provider.search(latitude: annArbor.latitude, longitude: annArbor.longitude, page: 2, perPage: 21)
-        let nudged = try await provider.search(latitude: annArbor.latitude + 0.0002, longitude: annArbor.longitude - 0.0002, page: 2, perPage: 21)
+        let nudged = try await provider.search(
+            latitude: annArbor.latitude + 0.0002, longitude: annArbor.longitude - 0.0002, page: 2, perPage: 21)
         #expect(first.photos.count == 21)
         #expect(first == again)
         #expect(first == nudged)
@@ -54,7 +56,7 @@ struct BuiltinPhotoProviderTests {
     func totalsFollowPopulation() {
         let big = provider.total(latitude: shanghai.latitude, longitude: shanghai.longitude)
         let middle = provider.total(latitude: annArbor.latitude, longitude: annArbor.longitude)
-        let small = provider.total(latitude: 42.2411, longitude: -83.6130)  // Ypsilanti, 20,000 people
+        let small = provider.total(latitude: 42.2411, longitude: -83.6130) // Ypsilanti, 20,000 people
         #expect(big == BuiltinPhotoProvider.maximumTotal)
         #expect(big > middle)
         #expect(middle > small)
@@ -147,8 +149,9 @@ struct BuiltinPhotoProviderTests {
     /// seed 468 the skyline's first building starts 9 pixels left of the canvas and is 8 wide, so
     /// it ends before the canvas begins: that once made an inverted range and stopped the server
     /// (about one seed in 160 does it).
-    @Test("every kind of scene paints, a building wholly left of the canvas included",
-          arguments: ScenePainter.Kind.allCases)
+    @Test(
+        "every kind of scene paints, a building wholly left of the canvas included",
+        arguments: ScenePainter.Kind.allCases)
     func scenesPaintForAnySeed(kind: ScenePainter.Kind) {
         for seed in [468, 487, 663] + Array(0..<20) {
             #expect(ScenePainter.paint(kind, seed: UInt64(seed)).pixels.count == ScenePainter.width * ScenePainter.height * 3)
@@ -170,7 +173,9 @@ struct BuiltinPhotoProviderTests {
 
     @Test("the poles, the antimeridian and numbers that are not finite never fail")
     func edges() async throws {
-        for (latitude, longitude) in [(90.0, 0.0), (-90, 180), (0, 180), (0, -180), (-16.8, 180), (-16.8, 179.9999), (64.8, -147.7), (1e9, -1e9)] {
+        for (latitude, longitude) in [
+            (90.0, 0.0), (-90, 180), (0, 180), (0, -180), (-16.8, 180), (-16.8, 179.9999), (64.8, -147.7), (1e9, -1e9),
+        ] {
             let page = try await provider.search(latitude: latitude, longitude: longitude, page: 1, perPage: 10)
             for photo in page.photos {
                 #expect((-90...90).contains(photo.latitude))

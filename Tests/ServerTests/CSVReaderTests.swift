@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Server
 
 @Suite("CSV reader")
@@ -10,16 +11,18 @@ struct CSVReaderTests {
     @Test("quoted fields keep commas, doubled quotes and line breaks, and records know their first line")
     func quoting() throws {
         let parsed = try records("a,\"b, c\",\"say \"\"hi\"\"\"\n\"two\nlines\",x,\n\nlast,,\"\"")
-        #expect(parsed == [
-            CSVReader.Record(line: 1, fields: ["a", "b, c", "say \"hi\""]),
-            CSVReader.Record(line: 2, fields: ["two\nlines", "x", ""]),
-            CSVReader.Record(line: 5, fields: ["last", "", ""]),
-        ])
+        #expect(
+            parsed == [
+                CSVReader.Record(line: 1, fields: ["a", "b, c", "say \"hi\""]),
+                CSVReader.Record(line: 2, fields: ["two\nlines", "x", ""]),
+                CSVReader.Record(line: 5, fields: ["last", "", ""]),
+            ])
     }
 
     @Test("CRLF, a lone CR and a byte order mark are accepted; blank lines are skipped")
     func lineEnds() throws {
-        #expect(try records("\u{FEFF}h1,h2\r\n1,2\r\n\r\n3,4\r5,6").map(\.fields) == [["h1", "h2"], ["1", "2"], ["3", "4"], ["5", "6"]])
+        #expect(
+            try records("\u{FEFF}h1,h2\r\n1,2\r\n\r\n3,4\r5,6").map(\.fields) == [["h1", "h2"], ["1", "2"], ["3", "4"], ["5", "6"]])
     }
 
     @Test("an unclosed quote, text after a closing quote and oversized input are errors with their line")

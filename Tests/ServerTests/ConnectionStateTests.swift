@@ -1,10 +1,12 @@
 import Testing
+
 @testable import Server
 @testable import Wire
 
 @Suite struct ConnectionStateTests {
-    let limits = ConnectionState.Limits(handshakeTimeout: 1000, idleTimeout: 5000, frameTimeout: 2000, loginTimeout: 3000,
-                                        maxRequestsInFlight: 2, maxFrameBeforeLogin: 100, maxFrame: 10_000, bufferBudget: 1 << 20)
+    let limits = ConnectionState.Limits(
+        handshakeTimeout: 1000, idleTimeout: 5000, frameTimeout: 2000, loginTimeout: 3000,
+        maxRequestsInFlight: 2, maxFrameBeforeLogin: 100, maxFrame: 10_000, bufferBudget: 1 << 20)
 
     static func isDispatch(_ decision: ConnectionState.FrameDecision) -> Bool {
         if case .dispatch = decision { return true }
@@ -30,8 +32,10 @@ import Testing
     @Test func aHelloWithTheWrongMagicIsRefused() {
         var state = ConnectionState(limits: limits, now: 0)
         state.handshakeCompleted(now: 0)
-        guard case .reject(let error) = state.received(Frame(Hello(magic: Array("GET / HT".utf8), clientName: "x"), requestID: 1), now: 1) else {
-            Issue.record("accepted"); return
+        guard case .reject(let error) = state.received(Frame(Hello(magic: Array("GET / HT".utf8), clientName: "x"), requestID: 1), now: 1)
+        else {
+            Issue.record("accepted")
+            return
         }
         #expect(error.code == .badMagic)
         #expect(error.fatal)
@@ -45,20 +49,26 @@ import Testing
             state.handshakeCompleted(now: 0)
             let hello = Frame(Hello(minVersion: offered.lowerBound, maxVersion: offered.upperBound, clientName: "x"), requestID: 1)
             guard case .reject(let error) = state.received(hello, now: 1) else {
-                Issue.record("accepted \(offered) on a server of \(served)"); continue
+                Issue.record("accepted \(offered) on a server of \(served)")
+                continue
             }
             #expect(error.code == .unsupportedVersion)
         }
     }
 
     @Test func helloSettlesOnTheHighestVersionBothSpeak() {
-        for (offered, served, chosen) in [(1...2, 1...2, 2), (1...1, 1...2, 1), (1...5, 1...2, 2), (2...2, 1...2, 2)] as [(ClosedRange<UInt16>, ClosedRange<UInt16>, UInt16)] {
+        for (offered, served, chosen) in [(1...2, 1...2, 2), (1...1, 1...2, 1), (1...5, 1...2, 2), (2...2, 1...2, 2)]
+            as [(ClosedRange<UInt16>, ClosedRange<UInt16>, UInt16)]
+        {
             var limits = self.limits
             limits.protocolVersions = served
             var state = ConnectionState(limits: limits, now: 0)
             state.handshakeCompleted(now: 0)
             let hello = Frame(Hello(minVersion: offered.lowerBound, maxVersion: offered.upperBound, clientName: "x"), requestID: 1)
-            guard case .welcome = state.received(hello, now: 1) else { Issue.record("refused \(offered)"); continue }
+            guard case .welcome = state.received(hello, now: 1) else {
+                Issue.record("refused \(offered)")
+                continue
+            }
             #expect(state.protocolVersion == chosen, "\(offered) on \(served)")
         }
     }
@@ -91,20 +101,32 @@ import Testing
         var state = opened()
         #expect(Self.isDispatch(state.received(Frame(WhoAmI(), requestID: 2), now: 0)))
         #expect(Self.isDispatch(state.received(Frame(WhoAmI(), requestID: 3), now: 0)))
-        guard case .reject(let error) = state.received(Frame(WhoAmI(), requestID: 4), now: 0) else { Issue.record("accepted"); return }
+        guard case .reject(let error) = state.received(Frame(WhoAmI(), requestID: 4), now: 0) else {
+            Issue.record("accepted")
+            return
+        }
         #expect(error.code == .tooManyInFlight)
         #expect(error.fatal)
     }
 
     @Test func unknownAndServerOnlyTypesAreRefused() {
         var state = opened()
-        guard case .reject(let unknown) = state.received(Frame(type: 0x7777, requestID: 2, payload: []), now: 0) else { Issue.record(); return }
+        guard case .reject(let unknown) = state.received(Frame(type: 0x7777, requestID: 2, payload: []), now: 0) else {
+            Issue.record()
+            return
+        }
         #expect(unknown.code == .unknownMessageType)
         var other = opened()
-        guard case .reject(let reply) = other.received(Frame(Pong(), requestID: 2), now: 0) else { Issue.record(); return }
+        guard case .reject(let reply) = other.received(Frame(Pong(), requestID: 2), now: 0) else {
+            Issue.record()
+            return
+        }
         #expect(reply.code == .unexpectedMessage)
         var again = opened()
-        guard case .reject(let hello) = again.received(Frame(Hello(clientName: "x"), requestID: 2), now: 0) else { Issue.record(); return }
+        guard case .reject(let hello) = again.received(Frame(Hello(clientName: "x"), requestID: 2), now: 0) else {
+            Issue.record()
+            return
+        }
         #expect(hello.code == .unexpectedMessage)
     }
 
@@ -154,23 +176,31 @@ import Testing
     @Test func requestsWaitWhenRepliesWouldExceedTheBudget() {
         var state = opened()
         state.requestCompleted(requestID: 1, identity: .loggedIn(Self.user), now: 0)
-        guard case .dispatch(let first) = state.received(Frame(WhoAmI(), requestID: 2), now: 0) else { Issue.record(); return }
+        guard case .dispatch(let first) = state.received(Frame(WhoAmI(), requestID: 2), now: 0) else {
+            Issue.record()
+            return
+        }
         #expect(first.bytes == ReplySize.smallEstimate)
         // Almost a budget of replies already queued: a second request does not fit beside the first.
         let queued = (1 << 20) - 2 * 1024
         #expect(state.received(Frame(WhoAmI(), requestID: 3), now: 0, queuedBytes: queued) == .hold)
         #expect(!state.mayRead(queuedBytes: queued, bufferedBytes: 0))
         state.requestCompleted(requestID: 2, identity: .unchanged, reservation: first, replyBytes: 50, now: 0)
-        #expect(state.received(Frame(WhoAmI(), requestID: 3), now: 0, queuedBytes: queued) == .hold,
-                "queued replies alone hold requests back until they drain")
-        #expect(Self.isDispatch(state.received(Frame(WhoAmI(), requestID: 3), now: 0, queuedBytes: 0)),
-                "a connection holding nothing may always start one request, so nothing deadlocks")
+        #expect(
+            state.received(Frame(WhoAmI(), requestID: 3), now: 0, queuedBytes: queued) == .hold,
+            "queued replies alone hold requests back until they drain")
+        #expect(
+            Self.isDispatch(state.received(Frame(WhoAmI(), requestID: 3), now: 0, queuedBytes: 0)),
+            "a connection holding nothing may always start one request, so nothing deadlocks")
     }
 
     @Test func oneListingIsPreparedAtATimeAndTheNextIsEstimatedFromTheLast() {
         var state = opened()
         state.requestCompleted(requestID: 1, identity: .loggedIn(Self.user), now: 0)
-        guard case .dispatch(let listing) = state.received(Frame(ListSnaps(feed: ""), requestID: 2), now: 0) else { Issue.record(); return }
+        guard case .dispatch(let listing) = state.received(Frame(ListSnaps(feed: ""), requestID: 2), now: 0) else {
+            Issue.record()
+            return
+        }
         #expect(listing.listing)
         #expect(state.received(Frame(ListFeeds(), requestID: 3), now: 0) == .hold)
         state.requestCompleted(requestID: 2, identity: .unchanged, reservation: listing, replyBytes: 20_000, now: 0)
@@ -181,11 +211,18 @@ import Testing
     @Test func anImageRequestReservesTheLargestImageReply() {
         var state = opened()
         state.requestCompleted(requestID: 1, identity: .loggedIn(Self.user), now: 0)
-        guard case .dispatch(let open) = state.received(Frame(OpenSnap(snapID: 1), requestID: 2), now: 0) else { Issue.record(); return }
+        guard case .dispatch(let open) = state.received(Frame(OpenSnap(snapID: 1), requestID: 2), now: 0) else {
+            Issue.record()
+            return
+        }
         #expect(open.bytes == 8 + 10_000 + FrameHeader.size, "without a ceiling, the largest frame")
-        guard case .dispatch(let photo) = state.received(Frame(GetPhoto(photoID: 1, variant: .thumbnail), requestID: 3), now: 0,
-                                                         imageReply: 120_000) else {
-            Issue.record(); return
+        guard
+            case .dispatch(let photo) = state.received(
+                Frame(GetPhoto(photoID: 1, variant: .thumbnail), requestID: 3), now: 0,
+                imageReply: 120_000)
+        else {
+            Issue.record()
+            return
         }
         #expect(photo.bytes == 9 + 120_000)
     }

@@ -1,11 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
 @testable import Server
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The data folder is made owner-only, and the operator hears about it.
 @Suite struct DataDirectoryTests {
@@ -27,16 +29,19 @@ import TestSupport
     @Test func anOpenFolderIsMadeOwnerOnlyAndTheWarningSaysSo() throws {
         let directory = TemporaryDirectory("snapshare-data-folder")
         let path = directory.file("data")
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false,
-                                                attributes: [.posixPermissions: 0o775])
+        try FileManager.default.createDirectory(
+            atPath: path, withIntermediateDirectories: false,
+            attributes: [.posixPermissions: 0o775])
         let log = Lines()
         try DataDirectory.prepare(path, logger: log.logger)
         var status = stat()
         #expect(stat(path, &status) == 0 && status.st_mode & 0o777 == 0o700)
         let lines = log.lines.withLock { $0 }
         #expect(lines.count == 1)
-        #expect(lines.first?.contains("WARNING the data folder \(path) was open to other users (mode 0775); it is now owner-only (mode 0700)") == true,
-                "\(lines)")
+        #expect(
+            lines.first?.contains("WARNING the data folder \(path) was open to other users (mode 0775); it is now owner-only (mode 0700)")
+                == true,
+            "\(lines)")
     }
 
     @Test func aFolderThatCannotBeMadeOwnerOnlyStopsTheStartWithTheReason() throws {

@@ -1,7 +1,8 @@
 import Foundation
 import SQL
-import Testing
 import TestSupport
+import Testing
+
 @testable import Server
 
 /// Backup, restore and migrate (`DatabaseCopy`) lose nothing: every column of every table is
@@ -23,18 +24,20 @@ struct DatabaseCopyTests {
             for table in catalog.tables {
                 let names = SQL(raw: table.columns.map { "\"\($0.name)\"" }.joined(separator: ", "))
                 let read = try store.engine.connection.query("SELECT \(names) FROM \(raw: table.name)") { row in
-                    Dictionary(uniqueKeysWithValues: table.columns.map {
-                        ($0.name, SchemaFiller.comparable($0.kind.value($0.name, in: row)))
-                    })
+                    Dictionary(
+                        uniqueKeysWithValues: table.columns.map {
+                            ($0.name, SchemaFiller.comparable($0.kind.value($0.name, in: row)))
+                        })
                 }
                 rows[table.name] = read
                 defaults[table.name] = try SchemaFiller(store: store).rules(of: table).defaults.mapValues(SchemaFiller.comparable)
             }
             self.rows = rows
             self.defaults = defaults
-            counters = try store.engine.idCounters(of: catalog.tables.compactMap { table in
-                table.identity.map { SchemaCatalog.Identity(table: table.name, column: $0) }
-            })
+            counters = try store.engine.idCounters(
+                of: catalog.tables.compactMap { table in
+                    table.identity.map { SchemaCatalog.Identity(table: table.name, column: $0) }
+                })
         }
     }
 
@@ -51,8 +54,9 @@ struct DatabaseCopyTests {
                 #expect(!rows.isEmpty, "\(table.name) is filled")
                 for column in table.columns {
                     let fresh = original.defaults[table.name]?[column.name] ?? .null
-                    #expect(rows.contains { $0[column.name] != .null && $0[column.name] != fresh },
-                            "\(table.name).\(column.name) is filled")
+                    #expect(
+                        rows.contains { $0[column.name] != .null && $0[column.name] != fresh },
+                        "\(table.name).\(column.name) is filled")
                 }
             }
         }
@@ -74,7 +78,7 @@ struct DatabaseCopyTests {
                 let copiedRows = keyed(copied.rows[name] ?? [])
                 switch name {
                 case "schema_versions":
-                    continue  // each PostgreSQL database's own record of its schema steps
+                    continue // each PostgreSQL database's own record of its schema steps
                 case "access_epoch":
                     #expect(copiedRows == rows, "\(hop): the access epoch is carried over by value")
                     continue
@@ -97,10 +101,12 @@ struct DatabaseCopyTests {
                     for column in table.columns {
                         if DatabaseCopy.leftOut.contains("\(name).\(column.name)") {
                             let fresh = original.defaults[name]?[column.name]
-                            #expect(row[column.name] != fresh && other[column.name] == fresh,
-                                    "\(hop): \(name).\(column.name) is left out: the copy holds its default")
+                            #expect(
+                                row[column.name] != fresh && other[column.name] == fresh,
+                                "\(hop): \(name).\(column.name) is left out: the copy holds its default")
                         } else if row[column.name] != other[column.name] {
-                            Issue.record("""
+                            Issue.record(
+                                """
                                 \(hop): \(name).\(column.name) of row \(DatabaseCopyTests.describe(key)) is \
                                 \(DatabaseCopyTests.describe([other[column.name]!])), not \(DatabaseCopyTests.describe([row[column.name]!]))
                                 """)
@@ -115,8 +121,9 @@ struct DatabaseCopyTests {
                 let added = Int64((copied.rows[identity.table]?.count ?? 0) - (original.rows[identity.table]?.count ?? 0))
                 var (least, most) = (counter, counter + added)
                 for _ in 0..<restores { (least, most) = (Backup.jump(least), Backup.jump(most)) }
-                #expect(counter > 0 && (least...most).contains(copied.counters[identity] ?? -1),
-                        "\(hop): \(identity.table)'s counter \(copied.counters[identity] ?? -1) after \(restores) restores of \(counter)")
+                #expect(
+                    counter > 0 && (least...most).contains(copied.counters[identity] ?? -1),
+                    "\(hop): \(identity.table)'s counter \(copied.counters[identity] ?? -1) after \(restores) restores of \(counter)")
             }
         }
     }
@@ -139,8 +146,9 @@ struct DatabaseCopyTests {
         try SQLStore.sqlite(path: ServerConfiguration.databasePath(in: folder), readOnly: readOnly)
     }
 
-    @Test("every column of every table, filled on SQLite, survives backup, restore into PostgreSQL, backup, restore and migrate",
-          .enabled(if: PostgresCluster.shared != nil, "PostgreSQL is not installed"))
+    @Test(
+        "every column of every table, filled on SQLite, survives backup, restore into PostgreSQL, backup, restore and migrate",
+        .enabled(if: PostgresCluster.shared != nil, "PostgreSQL is not installed"))
     func everyColumnSurvivesFromSQLite() throws {
         let cluster = PostgresCluster.shared!
         let directory = TemporaryDirectory("snapshare-copy-sqlite")
@@ -155,24 +163,30 @@ struct DatabaseCopyTests {
         defer { dropSecond() }
 
         try Self.run(["backup", "--to", directory.file("one.backup"), "--data", source])
-        try test.expect(try SQLStore.sqlite(path: directory.file("one.backup"), readOnly: true), isTheOriginalAfter: "backup",
-                        restores: 0, audited: [])
+        try test.expect(
+            try SQLStore.sqlite(path: directory.file("one.backup"), readOnly: true), isTheOriginalAfter: "backup",
+            restores: 0, audited: [])
         try Self.run(["restore", "--from", directory.file("one.backup"), "--database", first])
-        try test.expect(try SQLStore.postgres(conninfo: first, readOnly: true), isTheOriginalAfter: "restore into PostgreSQL",
-                        restores: 1, audited: ["restore"])
+        try test.expect(
+            try SQLStore.postgres(conninfo: first, readOnly: true), isTheOriginalAfter: "restore into PostgreSQL",
+            restores: 1, audited: ["restore"])
         try Self.run(["backup", "--to", directory.file("two.backup"), "--database", first])
-        try test.expect(try SQLStore.sqlite(path: directory.file("two.backup"), readOnly: true), isTheOriginalAfter: "backup of PostgreSQL",
-                        restores: 1, audited: ["restore"])
+        try test.expect(
+            try SQLStore.sqlite(path: directory.file("two.backup"), readOnly: true), isTheOriginalAfter: "backup of PostgreSQL",
+            restores: 1, audited: ["restore"])
         try Self.run(["restore", "--from", directory.file("two.backup"), "--data", directory.file("restored")])
-        try test.expect(try Self.sqlite(in: directory.file("restored")), isTheOriginalAfter: "restore into SQLite",
-                        restores: 2, audited: ["restore", "restore"])
+        try test.expect(
+            try Self.sqlite(in: directory.file("restored")), isTheOriginalAfter: "restore into SQLite",
+            restores: 2, audited: ["restore", "restore"])
         try Self.run(["migrate", "--from", directory.file("restored"), "--to", second])
-        try test.expect(try SQLStore.postgres(conninfo: second, readOnly: true), isTheOriginalAfter: "migrate",
-                        restores: 2, audited: ["restore", "restore", "migrate"])
+        try test.expect(
+            try SQLStore.postgres(conninfo: second, readOnly: true), isTheOriginalAfter: "migrate",
+            restores: 2, audited: ["restore", "restore", "migrate"])
     }
 
-    @Test("every column of every table, filled on PostgreSQL, survives backup, restore into SQLite, migrate, backup and restore",
-          .enabled(if: PostgresCluster.shared != nil, "PostgreSQL is not installed"))
+    @Test(
+        "every column of every table, filled on PostgreSQL, survives backup, restore into SQLite, migrate, backup and restore",
+        .enabled(if: PostgresCluster.shared != nil, "PostgreSQL is not installed"))
     func everyColumnSurvivesFromPostgreSQL() throws {
         let cluster = PostgresCluster.shared!
         let directory = TemporaryDirectory("snapshare-copy-postgresql")
@@ -185,18 +199,22 @@ struct DatabaseCopyTests {
         let test = try Original(filled: filled)
 
         try Self.run(["backup", "--to", directory.file("one.backup"), "--database", source])
-        try test.expect(try SQLStore.sqlite(path: directory.file("one.backup"), readOnly: true), isTheOriginalAfter: "backup of PostgreSQL",
-                        restores: 0, audited: [])
+        try test.expect(
+            try SQLStore.sqlite(path: directory.file("one.backup"), readOnly: true), isTheOriginalAfter: "backup of PostgreSQL",
+            restores: 0, audited: [])
         try Self.run(["restore", "--from", directory.file("one.backup"), "--data", directory.file("restored")])
-        try test.expect(try Self.sqlite(in: directory.file("restored")), isTheOriginalAfter: "restore into SQLite",
-                        restores: 1, audited: ["restore"])
+        try test.expect(
+            try Self.sqlite(in: directory.file("restored")), isTheOriginalAfter: "restore into SQLite",
+            restores: 1, audited: ["restore"])
         try Self.run(["migrate", "--from", directory.file("restored"), "--to", migrated])
-        try test.expect(try SQLStore.postgres(conninfo: migrated, readOnly: true), isTheOriginalAfter: "migrate",
-                        restores: 1, audited: ["restore", "migrate"])
+        try test.expect(
+            try SQLStore.postgres(conninfo: migrated, readOnly: true), isTheOriginalAfter: "migrate",
+            restores: 1, audited: ["restore", "migrate"])
         try Self.run(["backup", "--to", directory.file("two.backup"), "--database", migrated])
         try Self.run(["restore", "--from", directory.file("two.backup"), "--data", directory.file("again")])
-        try test.expect(try Self.sqlite(in: directory.file("again")), isTheOriginalAfter: "backup and restore of PostgreSQL", restores: 2,
-                        audited: ["restore", "migrate", "restore"])
+        try test.expect(
+            try Self.sqlite(in: directory.file("again")), isTheOriginalAfter: "backup and restore of PostgreSQL", restores: 2,
+            audited: ["restore", "migrate", "restore"])
     }
 
     @Test("a column the target's schema lacks stops a backup before anything is written, naming the column")

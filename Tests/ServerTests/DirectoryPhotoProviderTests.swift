@@ -1,7 +1,8 @@
 import Foundation
 import Imaging
-import Testing
 import TestSupport
+import Testing
+
 @testable import Server
 
 @Suite("Directory photo provider")
@@ -24,7 +25,9 @@ struct DirectoryPhotoProviderTests {
 
     func writeIndex(_ text: String) throws { try write("index.csv", Array(text.utf8)) }
 
-    func search(_ provider: DirectoryPhotoProvider, _ latitude: Double, _ longitude: Double, page: Int = 1, perPage: Int = 21) async throws -> PhotoSearchPage {
+    func search(_ provider: DirectoryPhotoProvider, _ latitude: Double, _ longitude: Double, page: Int = 1, perPage: Int = 21) async throws
+        -> PhotoSearchPage
+    {
         try await provider.search(latitude: latitude, longitude: longitude, page: page, perPage: perPage)
     }
 
@@ -34,7 +37,8 @@ struct DirectoryPhotoProviderTests {
         try write("trip/arb.jpg", jpeg)
         try write("ypsi.png", png)
         try write("paris.png", png)
-        try writeIndex("""
+        try writeIndex(
+            """
             file,lat,lon,title,tags
             trip/arb.jpg,42.2780,-83.7380,Arboretum,Nature Walk
             diag.png,42.2768,-83.7382,"The Diag, in winter",campus snow geo:lat=42.2768
@@ -98,7 +102,8 @@ struct DirectoryPhotoProviderTests {
         let outside = TemporaryDirectory("snapshare-outside")
         try Data(png).write(to: URL(fileURLWithPath: outside.file("secret.png")))
         try FileManager.default.createSymbolicLink(atPath: folder.file("escape.png"), withDestinationPath: outside.file("secret.png"))
-        try writeIndex("""
+        try writeIndex(
+            """
             file,lat,lon,title,tags
             good.png,1,1,Good,
             good.png,1,1,Again,
@@ -115,18 +120,19 @@ struct DirectoryPhotoProviderTests {
             """)
         let provider = try DirectoryPhotoProvider(path: folder.path, maxImageBytes: 1_000)
         #expect(provider.photos.map(\.file) == ["good.png", "second.png"])
-        #expect(provider.problems == [
-            "index.csv line 3: good.png is listed again (first on line 2); the repeat is skipped",
-            "index.csv line 4: lat '95' is not a number from -90 to 90",
-            "index.csv line 5: lon 'abc' is not a number from -180 to 180",
-            "index.csv line 6: missing.png does not exist",
-            "index.csv line 7: ../secret.png reaches outside the photo folder (..)",
-            "index.csv line 8: /etc/passwd is not relative to the photo folder",
-            "index.csv line 9: notes.jpg is not a PNG or JPEG",
-            "index.csv line 10: escape.png leads outside the photo folder (symbolic link)",
-            "index.csv line 11: big.png is \(png.count + 2_000) bytes, over the limit of 1000",
-            "index.csv line 12: expected 5 fields as in the header, found 2",
-        ])
+        #expect(
+            provider.problems == [
+                "index.csv line 3: good.png is listed again (first on line 2); the repeat is skipped",
+                "index.csv line 4: lat '95' is not a number from -90 to 90",
+                "index.csv line 5: lon 'abc' is not a number from -180 to 180",
+                "index.csv line 6: missing.png does not exist",
+                "index.csv line 7: ../secret.png reaches outside the photo folder (..)",
+                "index.csv line 8: /etc/passwd is not relative to the photo folder",
+                "index.csv line 9: notes.jpg is not a PNG or JPEG",
+                "index.csv line 10: escape.png leads outside the photo folder (symbolic link)",
+                "index.csv line 11: big.png is \(png.count + 2_000) bytes, over the limit of 1000",
+                "index.csv line 12: expected 5 fields as in the header, found 2",
+            ])
         #expect(try await search(provider, 1, 1).total == 2)
     }
 
@@ -139,7 +145,9 @@ struct DirectoryPhotoProviderTests {
         #expect(throws: PhotoSourceError("photo folder \(folder.file("plain.txt")) is not a folder")) {
             try DirectoryPhotoProvider(path: folder.file("plain.txt"))
         }
-        #expect(throws: PhotoSourceError("photo folder \(folder.path) has no index.csv (a CSV file with the header file,lat,lon,title,tags)")) {
+        #expect(
+            throws: PhotoSourceError("photo folder \(folder.path) has no index.csv (a CSV file with the header file,lat,lon,title,tags)")
+        ) {
             try DirectoryPhotoProvider(path: folder.path)
         }
         try writeIndex("")

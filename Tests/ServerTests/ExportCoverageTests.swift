@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Server
 @testable import Wire
 
@@ -6,10 +7,13 @@ import Testing
 /// each, for that admin, until the export's empty last page.
 @Suite struct ExportCoverageTests {
     static func page(_ ids: [UInt64], erased: Set<UInt64> = []) -> ExportedSnaps {
-        ExportedSnaps(total: 7, snaps: ids.map {
-            ExportedSnap(id: $0, feed: "Memes", poster: "bob", postedAt: 1, expiresAt: 2, imageKind: .png, byteCount: 4, width: 1, height: 1,
-                         pictureKept: !erased.contains($0), viewers: [])
-        })
+        ExportedSnaps(
+            total: 7,
+            snaps: ids.map {
+                ExportedSnap(
+                    id: $0, feed: "Memes", poster: "bob", postedAt: 1, expiresAt: 2, imageKind: .png, byteCount: 4, width: 1, height: 1,
+                    pictureKept: !erased.contains($0), viewers: [])
+            })
     }
 
     @Test("a first page begins an export and covers each picture it listed once, for its admin only")

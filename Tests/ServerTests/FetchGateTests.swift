@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+
 @testable import Server
 
 /// Waits (yielding) until `condition` holds; the bound only turns a hang into a failure.

@@ -1,8 +1,9 @@
 import Foundation
-import Posix
 import Imaging
-import Testing
+import Posix
 import TestSupport
+import Testing
+
 @testable import Server
 
 @Suite("Flickr photo provider against a fake Flickr")
@@ -12,7 +13,8 @@ struct FlickrPhotoProviderTests {
     func provider(
         _ fake: FakeFlickrServer, key: String = FakeFlickrServer.validKey, timeout: Double = 15, maxImageBytes: Int = 5 << 20
     ) -> FlickrPhotoProvider {
-        FlickrPhotoProvider(apiKey: key, endpoint: fake.endpoint, timeoutSeconds: timeout, maxImageBytes: maxImageBytes, imageHost: fake.imageHost)
+        FlickrPhotoProvider(
+            apiKey: key, endpoint: fake.endpoint, timeoutSeconds: timeout, maxImageBytes: maxImageBytes, imageHost: fake.imageHost)
     }
 
     /// The error a search throws, or nil when it succeeds.
@@ -93,7 +95,9 @@ struct FlickrPhotoProviderTests {
             #expect(error.message.contains("larger than 100 bytes"))
         }
         let nowhere = ProviderPhoto(id: "1", title: "", tags: "", place: "", latitude: 0, longitude: 0, reference: "file:///etc/passwd")
-        await #expect(throws: ProviderError(.badResponse, "Flickr photo 1 has no usable image address")) { try await flickr.fetchImage(nowhere) }
+        await #expect(throws: ProviderError(.badResponse, "Flickr photo 1 has no usable image address")) {
+            try await flickr.fetchImage(nowhere)
+        }
     }
 
     @Test("no photos near the point is an empty page with zero pages")
@@ -245,7 +249,10 @@ struct FlickrPhotoProviderTests {
     @Test("an https endpoint never downloads images over plain http")
     func httpsOnly() async throws {
         let flickr = FlickrPhotoProvider(apiKey: FakeFlickrServer.validKey)
-        let photo = ProviderPhoto(id: "7", title: "", tags: "", place: "", latitude: 0, longitude: 0, reference: "http://127.0.0.1:9/65535/7_ab.jpg")
-        await #expect(throws: ProviderError(.badResponse, "Flickr photo 7 has no usable image address")) { try await flickr.fetchImage(photo) }
+        let photo = ProviderPhoto(
+            id: "7", title: "", tags: "", place: "", latitude: 0, longitude: 0, reference: "http://127.0.0.1:9/65535/7_ab.jpg")
+        await #expect(throws: ProviderError(.badResponse, "Flickr photo 7 has no usable image address")) {
+            try await flickr.fetchImage(photo)
+        }
     }
 }

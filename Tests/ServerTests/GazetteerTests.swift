@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import Testing
+
 @testable import Server
 
 @Suite("Gazetteer")
@@ -48,8 +49,9 @@ struct GazetteerTests {
         let north = GreatCircle.destination(latitude: 42.2776, longitude: -83.7409, distanceKilometres: 4.2, bearingDegrees: 0)
         let match = try #require(gazetteer.nearest(latitude: north.latitude, longitude: north.longitude))
         #expect(match.place.name == "Ann Arbor")
-        #expect(gazetteer.describe(latitude: north.latitude, longitude: north.longitude)
-            == "near Ann Arbor, Michigan, United States (4.2 km)")
+        #expect(
+            gazetteer.describe(latitude: north.latitude, longitude: north.longitude)
+                == "near Ann Arbor, Michigan, United States (4.2 km)")
     }
 
     @Test("mid-ocean has no place name and is described as the middle of nowhere")

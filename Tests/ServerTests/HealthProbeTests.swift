@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Server
 
 /// `/health`'s store check on a real executor and SQLite file: an answer within the second is

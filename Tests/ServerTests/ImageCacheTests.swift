@@ -1,5 +1,6 @@
 import Crypto
 import Testing
+
 @testable import Server
 
 @Suite("Image cache")
@@ -14,9 +15,14 @@ struct ImageCacheUnitTests {
         let cache = ImageCache(capacityBytes: 8_000)
         var loads = 0
         func get(_ image: (sha256: [UInt8], bytes: [UInt8])) -> [UInt8] {
-            cache.bytes(sha256: image.sha256) { loads += 1; return image.bytes }
+            cache.bytes(sha256: image.sha256) {
+                loads += 1
+                return image.bytes
+            }
         }
-        let a = Self.image(1, 1_000), b = Self.image(2, 1_000), c = Self.image(3, 1_000)
+        let a = Self.image(1, 1_000)
+        let b = Self.image(2, 1_000)
+        let c = Self.image(3, 1_000)
         #expect(get(a) == a.bytes && get(b) == b.bytes && loads == 2)
         #expect(get(a) == a.bytes && loads == 2, "a hit")
         // Fill to the brim: eight images of 1,000 bytes; a ninth pushes out the oldest (b, as a was used again).
@@ -47,9 +53,19 @@ struct ImageCacheUnitTests {
         var loads = 0
         let off = ImageCache(capacityBytes: 0)
         let image = Self.image(1, 10)
-        for _ in 0..<3 { _ = off.bytes(sha256: image.sha256) { loads += 1; return image.bytes } }
+        for _ in 0..<3 {
+            _ = off.bytes(sha256: image.sha256) {
+                loads += 1
+                return image.bytes
+            }
+        }
         let on = ImageCache(capacityBytes: 1_000)
-        for _ in 0..<2 { _ = on.bytes(sha256: [1, 2, 3]) { loads += 1; return image.bytes } }
+        for _ in 0..<2 {
+            _ = on.bytes(sha256: [1, 2, 3]) {
+                loads += 1
+                return image.bytes
+            }
+        }
         #expect(loads == 5 && on.count == 0)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import Server
 
 /// `--log-format json`: one object per line that JSONSerialization reads back as written.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Server
 
 /// The throttle's rules, on each storage engine's real budgets (`ThrottleStore`).
@@ -41,7 +42,10 @@ import Testing
     /// Fails `count` attempts for `name` from `address` at `now`.
     static func fail(_ throttle: Throttle, _ name: String, from address: String, count: Int, now: Int64 = 0) {
         for _ in 0..<count {
-            guard let attempt = allowed(throttle.begin(name: name, address: address, now: now)) else { Issue.record("refused"); return }
+            guard let attempt = allowed(throttle.begin(name: name, address: address, now: now)) else {
+                Issue.record("refused")
+                return
+            }
             throttle.finish(attempt, .failed, now: now)
         }
     }
@@ -76,8 +80,9 @@ import Testing
                 delays.append(attempt.delay)
             }
             #expect(delays == [0, 1000, 3000, 7000, 15000], "each slot is 1 s, 2 s, 4 s, 8 s … after the one before")
-            #expect(Self.refusal(throttle.begin(name: "bob", address: "10.1.0.9", now: 0)) == .name,
-                    "nothing is scheduled further ahead than the longest delay")
+            #expect(
+                Self.refusal(throttle.begin(name: "bob", address: "10.1.0.9", now: 0)) == .name,
+                "nothing is scheduled further ahead than the longest delay")
         }
     }
 
@@ -95,7 +100,8 @@ import Testing
             let throttle = Throttle(store)
             Self.fail(throttle, "bob", from: "10.0.0.66", count: 5)
             guard case .refused(_, let retryAfter) = throttle.begin(name: "bob", address: "10.0.0.66", now: Self.minute) else {
-                Issue.record("allowed"); return
+                Issue.record("allowed")
+                return
             }
             #expect(retryAfter == 14 * Self.minute)
             #expect(Self.allowed(throttle.begin(name: "bob", address: "10.0.0.66", now: 15 * Self.minute)) != nil)
@@ -126,8 +132,9 @@ import Testing
             let none = try throttle.unlock(name: "carol")
             #expect(none == 0)
             Self.fail(throttle, "dora", from: "10.0.0.68", count: 2)
-            #expect(try throttle.unlock(name: "dora", now: LoginThrottle.Policy().window + 1) == 0,
-                    "failures that already left the window throttled nothing, so they are not counted")
+            #expect(
+                try throttle.unlock(name: "dora", now: LoginThrottle.Policy().window + 1) == 0,
+                "failures that already left the window throttled nothing, so they are not counted")
         }
     }
 

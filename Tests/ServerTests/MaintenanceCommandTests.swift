@@ -1,5 +1,6 @@
 import CommandLineParsing
 import Testing
+
 @testable import Server
 
 /// `snapshare-server`'s commands and the audit log: every command of the command line but the

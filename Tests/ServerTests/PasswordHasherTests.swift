@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Server
 
 @Suite("Password hasher")
@@ -47,9 +48,9 @@ struct PasswordHasherTests {
             "", "scrypt", "bcrypt$1024$8$1$AAAA$BBBB", good + "$", "$" + good,
             with(0, "SCRYPT"), with(1, ""), with(1, "+1024"), with(1, " 1024"), with(1, "1024.0"), with(1, "-1024"),
             with(2, "x"), with(3, ""), with(4, "not base64!"), with(4, ""), with(5, "%%%"), with(5, ""),
-            with(4, Data(count: 4).base64EncodedString()),    // salt too short
-            with(5, Data(count: 8).base64EncodedString()),    // key too short
-            with(5, Data(count: 100).base64EncodedString()),  // key too long
+            with(4, Data(count: 4).base64EncodedString()), // salt too short
+            with(5, Data(count: 8).base64EncodedString()), // key too short
+            with(5, Data(count: 100).base64EncodedString()), // key too long
         ]
         for encoded in malformed {
             #expect(!fast.verify(password: "pw", encoded: encoded), "\(encoded)")
@@ -62,10 +63,14 @@ struct PasswordHasherTests {
         let good = try fast.hash(password: "pw")
         var fields = good.split(separator: "$", omittingEmptySubsequences: false).map(String.init)
         let started = Date()
-        for (n, r, p) in [("1073741824", "8", "1"), ("4294967296", "8", "1"), ("99999999999", "8", "1"),
-                          ("1000", "8", "1"), ("1024", "0", "1"), ("1024", "1000000", "1"), ("1024", "8", "0"),
-                          ("1024", "8", "1000"), ("131072", "32", "1"), ("0", "8", "1"), ("1", "8", "1")] {
-            fields[1] = n; fields[2] = r; fields[3] = p
+        for (n, r, p) in [
+            ("1073741824", "8", "1"), ("4294967296", "8", "1"), ("99999999999", "8", "1"),
+            ("1000", "8", "1"), ("1024", "0", "1"), ("1024", "1000000", "1"), ("1024", "8", "0"),
+            ("1024", "8", "1000"), ("131072", "32", "1"), ("0", "8", "1"), ("1", "8", "1"),
+        ] {
+            fields[1] = n
+            fields[2] = r
+            fields[3] = p
             #expect(!fast.verify(password: "pw", encoded: fields.joined(separator: "$")), "N=\(n) r=\(r) p=\(p)")
         }
         #expect(Date().timeIntervalSince(started) < 2)

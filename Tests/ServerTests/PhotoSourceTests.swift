@@ -1,7 +1,8 @@
-import Foundation
 import CommandLineParsing
-import Testing
+import Foundation
 import TestSupport
+import Testing
+
 @testable import Server
 
 @Suite("Photo source flags")
@@ -26,10 +27,13 @@ struct PhotoSourceTests {
         #expect(try configure([]).get().photoSource == .builtin)
         #expect(try configure(["--photos", "builtin"]).get().photoSource == .builtin)
         #expect(try configure(["--photos", "dir:./class photos"]).get().photoSource == .directory(path: "./class photos"))
-        #expect(try configure(["--photos", "flickr", "--flickr-key", key]).get().photoSource
-            == .flickr(key: key, endpoint: URL(string: "https://api.flickr.com/services/rest/")!))
-        let fromEnvironment = try configure(["--photos", "flickr", "--flickr-endpoint", "http://127.0.0.1:8080/services/rest/"],
-                                            environment: ["SNAPSHARE_FLICKR_KEY": key]).get()
+        #expect(
+            try configure(["--photos", "flickr", "--flickr-key", key]).get().photoSource
+                == .flickr(key: key, endpoint: URL(string: "https://api.flickr.com/services/rest/")!))
+        let fromEnvironment = try configure(
+            ["--photos", "flickr", "--flickr-endpoint", "http://127.0.0.1:8080/services/rest/"],
+            environment: ["SNAPSHARE_FLICKR_KEY": key]
+        ).get()
         #expect(fromEnvironment.photoSource == .flickr(key: key, endpoint: URL(string: "http://127.0.0.1:8080/services/rest/")!))
         #expect(try configure(["--photo-radius", "12.5"]).get().photoSearchRadiusKilometres == 12.5)
         #expect(try configure([]).get().photoSearchRadiusKilometres == 5)
@@ -41,11 +45,18 @@ struct PhotoSourceTests {
             (["--photos", "picasa"], "--photos is builtin, flickr or dir:PATH (got 'picasa')"),
             (["--photos", "dir:"], "--photos dir:PATH needs a folder, e.g. dir:./class-photos"),
             (["--photos", "flickr"], "--photos flickr needs an API key: give --flickr-key KEY or set SNAPSHARE_FLICKR_KEY"),
-            (["--photos", "flickr", "--flickr-key", "abc def"], "the Flickr API key must be letters and digits only (a Flickr key is 32 hexadecimal digits)"),
-            (["--photos", "flickr", "--flickr-key", key, "--flickr-endpoint", "http://api.flickr.com/services/rest/"],
-             "--flickr-endpoint must use https (http only for 127.0.0.1 or localhost), so the API key is not sent in clear text"),
-            (["--photos", "flickr", "--flickr-key", key, "--flickr-endpoint", "not a url"],
-             "--flickr-endpoint must be a URL such as https://api.flickr.com/services/rest/ (no query)"),
+            (
+                ["--photos", "flickr", "--flickr-key", "abc def"],
+                "the Flickr API key must be letters and digits only (a Flickr key is 32 hexadecimal digits)"
+            ),
+            (
+                ["--photos", "flickr", "--flickr-key", key, "--flickr-endpoint", "http://api.flickr.com/services/rest/"],
+                "--flickr-endpoint must use https (http only for 127.0.0.1 or localhost), so the API key is not sent in clear text"
+            ),
+            (
+                ["--photos", "flickr", "--flickr-key", key, "--flickr-endpoint", "not a url"],
+                "--flickr-endpoint must be a URL such as https://api.flickr.com/services/rest/ (no query)"
+            ),
             (["--flickr-endpoint", "https://example.org/rest/"], "--flickr-endpoint goes with --photos flickr"),
             (["--photo-radius", "40"], "--photo-radius must be a number of kilometres from 0.1 to 32 (Flickr's limit)"),
             (["--photo-radius", "nan"], "--photo-radius must be a number of kilometres from 0.1 to 32 (Flickr's limit)"),

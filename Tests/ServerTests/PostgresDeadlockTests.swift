@@ -1,8 +1,9 @@
 import Foundation
 import PostgreSQL
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
 @testable import Server
 
 /// Two instances' transactions locking the same rows in opposite orders: PostgreSQL breaks the
@@ -28,7 +29,8 @@ struct PostgresDeadlockTests {
         // for a deadlock, so the job's check (after PostgreSQL's default second) always finds it.
         let other = UncheckedSendable(try SQLStore.postgres(conninfo: conninfo))
         try other.value.postgresConnection!.execute("SET deadlock_timeout = '30s'")
-        let x = Self.key("x"), y = Self.key("y")
+        let x = Self.key("x")
+        let y = Self.key("y")
 
         let otherHoldsX = DispatchSemaphore(value: 0)
         let jobHoldsY = DispatchSemaphore(value: 0)
@@ -69,7 +71,9 @@ struct PostgresDeadlockTests {
 /// PostgreSQL going away in the middle of a write batch.
 @Suite("PostgreSQL connection lost mid-batch", .enabled(if: PostgresCluster.shared != nil, "PostgreSQL is not installed"))
 struct PostgresConnectionLossTests {
-    @Test("a connection lost inside a write batch fails every job after it and the batch; none commits on a new connection, and the next batch reconnects")
+    @Test(
+        "a connection lost inside a write batch fails every job after it and the batch; none commits on a new connection, and the next batch reconnects"
+    )
     func connectionLostInsideABatch() throws {
         let (conninfo, drop) = try PostgresCluster.shared!.makeDatabase()
         defer { drop() }
@@ -87,7 +91,9 @@ struct PostgresConnectionLossTests {
                 try killer.postgresConnection!.execute("SELECT pg_terminate_backend(\(pid)::int) AS done")
                 // pg_terminate_backend only signals the backend; its end shows in pg_stat_activity.
                 let gone: Void? = try? eventually("the batch's backend to end", timeout: 10) {
-                    try killer.postgresConnection!.queryFirst("SELECT count(*) AS n FROM pg_stat_activity WHERE pid = \(pid)::int") { $0.int64("n") } ?? 0 == 0
+                    try killer.postgresConnection!.queryFirst("SELECT count(*) AS n FROM pg_stat_activity WHERE pid = \(pid)::int") {
+                        $0.int64("n")
+                    } ?? 0 == 0
                 }
                 try #require(gone != nil, "the batch's backend is gone before the next jobs run")
                 jobs.append(add("bea"))
@@ -121,7 +127,9 @@ struct PostgresReaderTests {
             return [before, try store.feedSummaries(viewerID: 0, now: 0).count]
         }
         #expect(counts[0] == counts[1], "both reads of one job see the same snapshot")
-        #expect(try executor.readSync { store in try store.feedSummaries(viewerID: 0, now: 0).count } == counts[0] + 1, "the next job sees the commit")
+        #expect(
+            try executor.readSync { store in try store.feedSummaries(viewerID: 0, now: 0).count } == counts[0] + 1,
+            "the next job sees the commit")
         #expect(throws: StoreError.self) {
             try executor.readSync { store in _ = try store.createFeed(name: "Dogs", at: 1) }
         }

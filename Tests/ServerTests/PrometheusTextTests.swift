@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Server
 
 /// The exposition format as written: declarations, escaping, and cumulative histogram buckets.
@@ -6,13 +7,14 @@ import Testing
     @Test func aFamilyIsDeclaredThenItsSamplesWithEscapedLabels() {
         var page = PrometheusText()
         page.family("x_total", .counter, help: "Line one\nback\\slash", [([("a", "say \"hi\"\n")], 3), ([], 0.25)])
-        #expect(page.text == """
-            # HELP x_total Line one\\nback\\\\slash
-            # TYPE x_total counter
-            x_total{a="say \\"hi\\"\\n"} 3
-            x_total 0.25
+        #expect(
+            page.text == """
+                # HELP x_total Line one\\nback\\\\slash
+                # TYPE x_total counter
+                x_total{a="say \\"hi\\"\\n"} 3
+                x_total 0.25
 
-            """)
+                """)
     }
 
     @Test func histogramBucketsAddUpAndEndAtInfEqualToTheCount() {

@@ -1,7 +1,8 @@
 import Foundation
-@testable import Server
 import Testing
 import Wire
+
+@testable import Server
 
 /// A route's admission (`RouteAccess`): the one place that decides who may send a request and
 /// what its handler is given for them. Handlers never see the connection's user, so what is
@@ -11,8 +12,9 @@ import Wire
     static let teacher = AuthenticatedUser(id: 1, name: "grace", isAdmin: true, createdAt: 0, sessionHash: [2])
 
     static func incoming<M: WireMessage>(_ message: M, from sender: AuthenticatedUser?) -> IncomingRequest {
-        IncomingRequest(frame: Frame(message, requestID: 5), sender: sender,
-                        context: RequestContext(requestID: 5, peerAddress: "203.0.113.7"))
+        IncomingRequest(
+            frame: Frame(message, requestID: 5), sender: sender,
+            context: RequestContext(requestID: 5, peerAddress: "203.0.113.7"))
     }
 
     /// What `createFeed` admits `sender` as, or the code of its refusal.
@@ -66,7 +68,8 @@ import Wire
 
     @Test("with a one-time password only changing it, asking who one is, logging out, ping and poll are admitted")
     func oneTimePassword() throws {
-        let student = Self.withOneTimePassword(Self.student), teacher = Self.withOneTimePassword(Self.teacher)
+        let student = Self.withOneTimePassword(Self.student)
+        let teacher = Self.withOneTimePassword(Self.teacher)
         let listFeeds = RouteAccess<ListFeeds, AuthenticatedUser>.user
         #expect(Self.refusal { _ = try listFeeds.admit(Self.incoming(ListFeeds(), from: student), AuditNote()) } == .passwordChangeRequired)
         let change = ChangePassword(oldPassword: "one-time password", newPassword: "my own password")
@@ -87,8 +90,9 @@ import Wire
         #expect(note.target(for: refused) == "feed Week 3")
         // A frame that does not decode is refused before anyone is admitted, and recorded under its type alone.
         let malformed = AuditNote()
-        let garbage = IncomingRequest(frame: Frame(type: MessageType.adminCreateFeed.rawValue, requestID: 5, payload: [0xFF]),
-                                      sender: Self.teacher, context: RequestContext(requestID: 5))
+        let garbage = IncomingRequest(
+            frame: Frame(type: MessageType.adminCreateFeed.rawValue, requestID: 5, payload: [0xFF]),
+            sender: Self.teacher, context: RequestContext(requestID: 5))
         #expect(Self.refusal { _ = try Self.createFeed.admit(garbage, malformed) } != nil)
         #expect(malformed.target(for: refused) == "(malformed request)")
     }
@@ -98,8 +102,9 @@ import Wire
         let exports = ExportCoverage()
         var context = RequestContext(requestID: 5)
         context.exports = exports
-        let snap = ExportedSnap(id: 42, feed: "general", poster: "ada", postedAt: 0, expiresAt: 1, imageKind: .png,
-                                byteCount: 4, width: 1, height: 1, pictureKept: true, viewers: [])
+        let snap = ExportedSnap(
+            id: 42, feed: "general", poster: "ada", postedAt: 0, expiresAt: 1, imageKind: .png,
+            byteCount: 4, width: 1, height: 1, pictureKept: true, viewers: [])
         let page = ExportedSnaps(total: 1, snaps: [snap])
         #expect(exports.listed(page, after: 0, admin: Self.teacher.id))
         let access = RouteAccess<AdminViewSnap, Admin>.admin(.pictureUnlessExported)

@@ -1,8 +1,9 @@
 import Foundation
 import SQL
 import SQLite
-import Testing
 import TestSupport
+import Testing
+
 @testable import Server
 
 /// Runs `body` with the path of a database file in a fresh temporary directory, removed afterwards.
@@ -86,7 +87,7 @@ struct SQLiteStoreTests {
     @Test("a read-only store never migrates an unmigrated file")
     func readOnlyStoreDoesNotMigrate() throws {
         try withTemporaryDatabase { path in
-            let writer = try SQLiteDatabase(path: path)  // creates an empty WAL file, version 0
+            let writer = try SQLiteDatabase(path: path) // creates an empty WAL file, version 0
             #expect(storeErrorKind { _ = try SQLStore.sqlite(path: path, readOnly: true) } == .unavailable)
             #expect(try writer.userVersion() == 0)
             #expect(try writer.scalar("SELECT count(*) FROM sqlite_schema") == 0)
@@ -159,9 +160,12 @@ struct SQLiteStoreTests {
                 // checkpointer is held: the file does not grow, so the writer did not checkpoint.
                 try store.sqliteDatabase!.withBackgroundCheckpointsPaused {
                     for index in 0..<80 {
-                        posted.append(try store.insertSnap(NewSnap(
-                            feedID: feed.id, posterID: poster.id, image: image, sha256: [UInt8](repeating: 1, count: 32),
-                            format: .png, width: 4, height: 3, postedAt: Int64(index), expiresAt: 1_000_000)).id)
+                        posted.append(
+                            try store.insertSnap(
+                                NewSnap(
+                                    feedID: feed.id, posterID: poster.id, image: image, sha256: [UInt8](repeating: 1, count: 32),
+                                    format: .png, width: 4, height: 3, postedAt: Int64(index), expiresAt: 1_000_000)
+                            ).id)
                     }
                     #expect(try fileSize(path) == fileSizeBefore)
                 }
@@ -195,8 +199,10 @@ struct SQLiteStoreTests {
         try withTemporaryDatabase { path in
             let store = try SQLStore.sqlite(path: path)
             let fixture = try StoreFixture(store: store)
-            for sql in [store.liveListing(feedID: nil, viewerID: 1, now: 0), store.liveListing(feedID: 1, viewerID: 1, now: 0),
-                        store.listingByID(1, viewerID: 1), store.feedSummaries(viewerID: 1, now: 0)] {
+            for sql in [
+                store.liveListing(feedID: nil, viewerID: 1, now: 0), store.liveListing(feedID: 1, viewerID: 1, now: 0),
+                store.listingByID(1, viewerID: 1), store.feedSummaries(viewerID: 1, now: 0),
+            ] {
                 let plan = try queryPlan(sql, in: store)
                 #expect(!plan.isEmpty)
                 #expect(!plan.contains { $0.contains("snap_images") }, "\(plan)")
@@ -205,10 +211,12 @@ struct SQLiteStoreTests {
             let snap = try fixture.post(by: fixture.alice)
             try store.sqliteDatabase!.execute("DELETE FROM snap_images")
             #expect(try store.snapListings(feedID: nil, viewerID: fixture.bob.id, now: 2_000).map(\.id) == [snap.id])
-            #expect(try store.feedSummaries(viewerID: fixture.bob.id, now: 2_000).first { $0.name == "Memes" }?
-                .unreadCount == 1)
+            #expect(
+                try store.feedSummaries(viewerID: fixture.bob.id, now: 2_000).first { $0.name == "Memes" }?
+                    .unreadCount == 1)
             // A claim without an image gives nothing and leaves no view behind.
-            #expect(storeErrorKind { _ = try store.claimView(snapID: snap.id, viewerID: fixture.bob.id, now: 2_000) }
+            #expect(
+                storeErrorKind { _ = try store.claimView(snapID: snap.id, viewerID: fixture.bob.id, now: 2_000) }
                     == .expired)
             #expect(try store.sqliteDatabase!.scalar("SELECT count(*) FROM views") == 0)
         }
@@ -265,7 +273,7 @@ struct SQLiteStoreTests {
             try store.transaction {
                 _ = try store.resetAllFeeds()
                 try store.compact()
-                try store.compact()  // scheduled once
+                try store.compact() // scheduled once
             }
             #expect(try !databaseFilesContain(marker, path: path))
         }
@@ -313,7 +321,8 @@ struct SQLiteStoreTests {
             let sql = try #require(try database.queryFirst("SELECT sql FROM sqlite_schema WHERE name = 'movies'") { $0.string("sql") })
             #expect(sql.contains("STRICT"))
             func insert(userID: Int64, sales: some SQLBindable) throws {
-                try database.execute("""
+                try database.execute(
+                    """
                     INSERT INTO movies (user_id, title, title_key, genre, sales, created_at, updated_at) VALUES (\(userID), 'T', 't', 'G', \(sales), 0, 0)
                     """)
             }

@@ -1,8 +1,9 @@
 import PostgreSQL
 import SQL
 import SQLite
-import Testing
 import TestSupport
+import Testing
+
 @testable import Server
 
 /// Each engine describes its own schema (`SchemaCatalog`), and the two descriptions agree: the
@@ -49,8 +50,9 @@ struct SchemaCatalogTests {
                     found.append("\(name).\(column.name) is \(column.declaredType) on SQLite, \(other.declaredType) on PostgreSQL")
                 }
                 if column.nullable != other.nullable {
-                    found.append("\(name).\(column.name) \(column.nullable ? "may" : "may not") be NULL on SQLite, "
-                                 + "\(other.nullable ? "may" : "may not") on PostgreSQL")
+                    found.append(
+                        "\(name).\(column.name) \(column.nullable ? "may" : "may not") be NULL on SQLite, "
+                            + "\(other.nullable ? "may" : "may not") on PostgreSQL")
                 }
             }
             if here.foreignKeys != there.foreignKeys {
@@ -82,16 +84,18 @@ struct SchemaCatalogTests {
         #expect(catalog["sessions"]?.column("token_hash")?.kind == .blob && catalog["sessions"]?.column("token_hash")?.nullable == false)
     }
 
-    @Test("both engines describe the same tables, columns, keys and counters at the newest version",
-          .enabled(if: PostgresCluster.shared != nil, "PostgreSQL is not installed"))
+    @Test(
+        "both engines describe the same tables, columns, keys and counters at the newest version",
+        .enabled(if: PostgresCluster.shared != nil, "PostgreSQL is not installed"))
     func enginesAgree() throws {
         let postgres = try Self.postgresCatalog()
         #expect(postgres["users"]?.column("is_admin")?.kind == .flag && postgres["users"]?.identity == "id")
         #expect(Self.differences(try Self.sqliteCatalog(), postgres) == [])
     }
 
-    @Test("both engines describe the same tables and columns at every version PostgreSQL has",
-          .enabled(if: PostgresCluster.shared != nil, "PostgreSQL is not installed"))
+    @Test(
+        "both engines describe the same tables and columns at every version PostgreSQL has",
+        .enabled(if: PostgresCluster.shared != nil, "PostgreSQL is not installed"))
     func enginesAgreeAtEveryVersion() throws {
         for version in PostgresSchema.versions.map(\.version) {
             var found = Self.differences(try Self.sqliteCatalog(at: version), try Self.postgresCatalog(at: version))
@@ -117,8 +121,9 @@ struct SchemaCatalogTests {
         }
     }
 
-    @Test("the copy between the engines takes every table but those left out, each after the tables it points to",
-          .enabled(if: PostgresCluster.shared != nil, "PostgreSQL is not installed"))
+    @Test(
+        "the copy between the engines takes every table but those left out, each after the tables it points to",
+        .enabled(if: PostgresCluster.shared != nil, "PostgreSQL is not installed"))
     func copyPlanCoversTheSchema() throws {
         let sqlite = try Self.sqliteCatalog()
         let postgres = try Self.postgresCatalog()
@@ -151,8 +156,9 @@ struct SchemaCatalogTests {
     @Test("foreign keys that form a cycle are refused: no table could be copied first")
     func cycleRefused() throws {
         let table = { (name: String, parent: String) in
-            SchemaCatalog.Table(name: name, columns: [], primaryKey: [],
-                                foreignKeys: [.init(columns: ["p"], parent: parent, parentColumns: ["id"])])
+            SchemaCatalog.Table(
+                name: name, columns: [], primaryKey: [],
+                foreignKeys: [.init(columns: ["p"], parent: parent, parentColumns: ["id"])])
         }
         let catalog = SchemaCatalog(tables: [table("a", "b"), table("b", "a")])
         #expect(throws: StoreError.self) { try catalog.parentsFirst(["a", "b"]) }

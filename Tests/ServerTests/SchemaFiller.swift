@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import SQL
+import Testing
+
 @testable import Server
 
 /// Fills every column of every table of a new database with values made from its schema alone
@@ -37,7 +38,8 @@ struct SchemaFiller {
                 let key = table.primaryKey
                 if !key.isEmpty && rows.contains(where: { old in key.allSatisfy { old[$0] == row[$0] } }) { break }
                 let columns = table.columns.map(\.name)
-                try connection.execute("""
+                try connection.execute(
+                    """
                     INSERT INTO \(raw: name) (\(raw: columns.map { "\"\($0)\"" }.joined(separator: ", ")))
                     VALUES (\(list: columns.map { row[$0]! }))
                     """)
@@ -56,8 +58,10 @@ struct SchemaFiller {
         var defaults: [String: SQLValue]
     }
 
-    private func makeRow(_ number: Int, of table: SchemaCatalog.Table, rules: Rules,
-                         parents: [String: [[String: SQLValue]]]) throws -> [String: SQLValue] {
+    private func makeRow(
+        _ number: Int, of table: SchemaCatalog.Table, rules: Rules,
+        parents: [String: [[String: SQLValue]]]
+    ) throws -> [String: SQLValue] {
         var row: [String: SQLValue] = [:]
         for column in table.columns {
             if number == 0 && column.nullable {
@@ -67,9 +71,11 @@ struct SchemaFiller {
                 let parent = parentRows[min(number, parentRows.count - 1)]
                 row[column.name] = parent[key.parentColumns[key.columns.firstIndex(of: column.name)!]]
             } else {
-                let candidates = self.candidates(for: column, row: number, inKey: table.primaryKey.contains(column.name),
-                                                 counted: table.identity == column.name, literals: rules.literals)
-                    .filter { !same($0, rules.defaults[column.name]) }
+                let candidates = self.candidates(
+                    for: column, row: number, inKey: table.primaryKey.contains(column.name),
+                    counted: table.identity == column.name, literals: rules.literals
+                )
+                .filter { !same($0, rules.defaults[column.name]) }
                 var chosen: SQLValue?
                 for candidate in candidates where try accepted(candidate, as: column, in: table, row: row, checks: rules.checks) {
                     chosen = candidate
@@ -116,8 +122,10 @@ struct SchemaFiller {
 
     /// Whether every CHECK of the table holds (or is unknown) with `candidate` in `column` and
     /// the row's other values as chosen so far (NULL for those not chosen yet).
-    private func accepted(_ candidate: SQLValue, as column: SchemaCatalog.Column, in table: SchemaCatalog.Table,
-                          row: [String: SQLValue], checks: [String]) throws -> Bool {
+    private func accepted(
+        _ candidate: SQLValue, as column: SchemaCatalog.Column, in table: SchemaCatalog.Table,
+        row: [String: SQLValue], checks: [String]
+    ) throws -> Bool {
         guard !checks.isEmpty else { return true }
         let values = table.columns.map { other -> SQL in
             let value = other.name == column.name ? candidate : row[other.name] ?? .null
@@ -129,7 +137,7 @@ struct SchemaFiller {
                 $0.bool("ok")
             } ?? false
         } catch {
-            return false  // a value the column's type cannot hold (a large integer in a smallint)
+            return false // a value the column's type cannot hold (a large integer in a smallint)
         }
     }
 
@@ -152,18 +160,24 @@ struct SchemaFiller {
             definitions = try connection.query("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = \(table.name)") {
                 $0.string("sql")
             }
-            for (name, value) in try connection.query("""
+            for (name, value) in try connection.query(
+                """
                 SELECT name, dflt_value FROM pragma_table_xinfo(\(table.name)) WHERE dflt_value IS NOT NULL
-                """, { ($0.string("name"), $0.string("dflt_value")) }) { defaults[name] = value }
+                """, { ($0.string("name"), $0.string("dflt_value")) })
+            { defaults[name] = value }
         } else {
-            definitions = try connection.query("""
+            definitions = try connection.query(
+                """
                 SELECT pg_get_constraintdef(c.oid) AS definition FROM pg_constraint c
                 WHERE c.contype = 'c' AND c.conrelid = quote_ident(\(table.name))::regclass
-                """) { $0.string("definition") }
-            for (name, value) in try connection.query("""
+                """
+            ) { $0.string("definition") }
+            for (name, value) in try connection.query(
+                """
                 SELECT column_name::text AS name, column_default::text AS value FROM information_schema.columns
                 WHERE table_schema = current_schema() AND table_name = \(table.name) AND column_default IS NOT NULL
-                """, { ($0.string("name"), $0.string("value")) }) { defaults[name] = value }
+                """, { ($0.string("name"), $0.string("value")) })
+            { defaults[name] = value }
         }
         var values: [String: SQLValue] = [:]
         for column in table.columns {
@@ -173,8 +187,9 @@ struct SchemaFiller {
             }
         }
         let tokens = definitions.map(SQLDefinitionText.init)
-        return Rules(checks: tokens.flatMap(\.checks), literals: Array(Set(tokens.flatMap(\.literals))).sorted(),
-                     defaults: values)
+        return Rules(
+            checks: tokens.flatMap(\.checks), literals: Array(Set(tokens.flatMap(\.literals))).sorted(),
+            defaults: values)
     }
 
 }
@@ -243,8 +258,10 @@ struct SQLDefinitionText {
                 continue
             case _ where character.isNumber:
                 var number = ""
-                while index < characters.count && (characters[index].isNumber || characters[index] == "." || characters[index] == "e"
-                                                   || characters[index] == "E") {
+                while index < characters.count
+                    && (characters[index].isNumber || characters[index] == "." || characters[index] == "e"
+                        || characters[index] == "E")
+                {
                     number.append(characters[index])
                     index += 1
                 }

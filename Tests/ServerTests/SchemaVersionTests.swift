@@ -1,8 +1,9 @@
 import PostgreSQL
 import SQL
 import SQLite
-import Testing
 import TestSupport
+import Testing
+
 @testable import Server
 
 /// One schema version number for both engines, declared once (`Schema.steps`): version N means
@@ -29,8 +30,9 @@ struct SchemaVersionTests {
         }
     }
 
-    @Test("a PostgreSQL database numbered 1 to 4 before the engines shared numbers is renumbered and carried on from there",
-          .enabled(if: PostgresCluster.shared != nil, "PostgreSQL is not installed"))
+    @Test(
+        "a PostgreSQL database numbered 1 to 4 before the engines shared numbers is renumbered and carried on from there",
+        .enabled(if: PostgresCluster.shared != nil, "PostgreSQL is not installed"))
     func legacyNumberingIsRenumbered() throws {
         let (conninfo, drop) = try PostgresCluster.shared!.makeDatabase()
         defer { drop() }
@@ -51,7 +53,9 @@ struct SchemaVersionTests {
         #expect(try db.query(versions) { $0.int64("version") } == Array(4...Schema.currentVersion), "a third open changes nothing")
     }
 
-    @Test("a PostgreSQL database newer than this server is refused", .enabled(if: PostgresCluster.shared != nil, "PostgreSQL is not installed"))
+    @Test(
+        "a PostgreSQL database newer than this server is refused",
+        .enabled(if: PostgresCluster.shared != nil, "PostgreSQL is not installed"))
     func newerDatabaseRefused() throws {
         let (conninfo, drop) = try PostgresCluster.shared!.makeDatabase()
         defer { drop() }

@@ -1,8 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Testing
+
 @testable import Server
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Log lines written with write(2) to wherever standard error points.
 @Suite struct StandardErrorLogTests {
@@ -15,7 +17,10 @@ import Testing
 
     @Test func aLineArrivesWholeWithItsNewline() throws {
         let ends = try makePipe()
-        defer { close(ends.read); close(ends.write) }
+        defer {
+            close(ends.read)
+            close(ends.write)
+        }
         let log = StandardErrorLog(fileDescriptor: ends.write)
         log.write("2026-01-01T00:00:00Z INFO registered user alice")
         var buffer = [UInt8](repeating: 0, count: 256)

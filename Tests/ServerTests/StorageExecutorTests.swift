@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
 @testable import Server
 
 @Suite("Storage executor", .serialized, .timeLimit(.minutes(2)))
@@ -9,8 +10,9 @@ struct StorageExecutorTests {
     @Test("many concurrent writes all succeed and share a few commits")
     func concurrentWritesGroupCommit() throws {
         try withTemporaryDatabase { path in
-            let executor = try StorageExecutor(path: path, readerCount: 2, maximumBatchSize: 256,
-                                               makeStore: SQLStore.openSQLite)
+            let executor = try StorageExecutor(
+                path: path, readerCount: 2, maximumBatchSize: 256,
+                makeStore: SQLStore.openSQLite)
             defer { executor.shutdown() }
             let gate = WriterGate(executor)
             let writes = 400
@@ -18,12 +20,14 @@ struct StorageExecutorTests {
             let done = DispatchGroup()
             DispatchQueue.concurrentPerform(iterations: writes) { index in
                 done.enter()
-                executor.write({ store in
-                    try store.createUser(name: "user\(index)", passwordHash: "h", isAdmin: false, at: Int64(index))
-                }, completion: { result in
-                    outcomes.record(result.map { _ in "ok" })
-                    done.leave()
-                })
+                executor.write(
+                    { store in
+                        try store.createUser(name: "user\(index)", passwordHash: "h", isAdmin: false, at: Int64(index))
+                    },
+                    completion: { result in
+                        outcomes.record(result.map { _ in "ok" })
+                        done.leave()
+                    })
             }
             gate.open()
             done.wait()
@@ -77,9 +81,9 @@ struct StorageExecutorTests {
             submit("dan") { store in _ = try store.createUser(name: "dan", passwordHash: "h", isAdmin: false, at: 1) }
             gate.open()
             done.wait()
-            #expect(outcomes.labels == ["ann", "bea", "ann again", "dan"])  // completions in submission order
+            #expect(outcomes.labels == ["ann", "bea", "ann again", "dan"]) // completions in submission order
             #expect(outcomes.results == ["ok", "Planned()", "conflict", "ok"])
-            #expect(executor.committedBatchCount == 2)  // the gate's batch and one batch of four
+            #expect(executor.committedBatchCount == 2) // the gate's batch and one batch of four
             let names = try executor.readSync { store in try store.userSummaries(now: 0).map(\.name) }
             #expect(names == ["ann", "dan"])
         }
@@ -95,12 +99,15 @@ struct StorageExecutorTests {
             let done = DispatchGroup()
             let jobs: [(String, @Sendable (any SnapshareStore) throws -> Void)] = [
                 ("xena", { store in _ = try store.createUser(name: "xena", passwordHash: "h", isAdmin: false, at: 1) }),
-                ("saboteur", { store in
-                    // A deferred foreign-key violation passes its savepoint and breaks only COMMIT.
-                    let database = try #require((store as? SQLStore)?.sqliteDatabase)
-                    try database.exec("PRAGMA defer_foreign_keys = ON")
-                    try database.execute("INSERT INTO views (snap_id, viewer_id, claimed_at) VALUES (999, 999, 0)")
-                }),
+                (
+                    "saboteur",
+                    { store in
+                        // A deferred foreign-key violation passes its savepoint and breaks only COMMIT.
+                        let database = try #require((store as? SQLStore)?.sqliteDatabase)
+                        try database.exec("PRAGMA defer_foreign_keys = ON")
+                        try database.execute("INSERT INTO views (snap_id, viewer_id, claimed_at) VALUES (999, 999, 0)")
+                    }
+                ),
                 ("yuri", { store in _ = try store.createUser(name: "yuri", passwordHash: "h", isAdmin: false, at: 1) }),
             ]
             for (label, job) in jobs {
@@ -129,14 +136,16 @@ struct StorageExecutorTests {
             let done = DispatchGroup()
             for index in 0..<40 {
                 done.enter()
-                executor.write({ store in
-                    try store.createUser(name: "seen\(index)", passwordHash: "h", isAdmin: false, at: 1).name
-                }, completion: { result in
-                    // A brand-new read-only connection, opened inside the completion.
-                    let visible = (try? SQLStore.sqlite(path: path, readOnly: true).user(named: result.get())) != nil
-                    outcomes.record(.success(visible ? "visible" : "invisible"))
-                    done.leave()
-                })
+                executor.write(
+                    { store in
+                        try store.createUser(name: "seen\(index)", passwordHash: "h", isAdmin: false, at: 1).name
+                    },
+                    completion: { result in
+                        // A brand-new read-only connection, opened inside the completion.
+                        let visible = (try? SQLStore.sqlite(path: path, readOnly: true).user(named: result.get())) != nil
+                        outcomes.record(.success(visible ? "visible" : "invisible"))
+                        done.leave()
+                    })
             }
             done.wait()
             #expect(outcomes.counts == ["visible": 40])
@@ -170,10 +179,12 @@ struct StorageExecutorTests {
                 try executor.writeSync { store in
                     let poster = try store.createUser(name: "poster\(checkpointedFirst)", passwordHash: "h", isAdmin: false, at: 1)
                     let feed = try #require(try store.feed(named: "Random"))
-                    _ = try store.insertSnap(NewSnap(feedID: feed.id, posterID: poster.id,
-                                                     image: marker + [UInt8](repeating: 3, count: 20_000),
-                                                     sha256: [], format: .jpeg, width: 1, height: 1,
-                                                     postedAt: 1, expiresAt: 2))
+                    _ = try store.insertSnap(
+                        NewSnap(
+                            feedID: feed.id, posterID: poster.id,
+                            image: marker + [UInt8](repeating: 3, count: 20_000),
+                            sha256: [], format: .jpeg, width: 1, height: 1,
+                            postedAt: 1, expiresAt: 2))
                 }
                 if checkpointedFirst {
                     try executor.writeSync { store in try store.compact() }
@@ -208,19 +219,22 @@ struct StorageExecutorTests {
             let gate = WriterGate(executor)
             let outcomes = Outcomes()
             for index in 0..<50 {
-                executor.write({ store in
-                    try store.createFeed(name: "feed\(index)", at: 1).name
-                }, completion: { outcomes.record($0.map { _ in "ok" }) })
+                executor.write(
+                    { store in
+                        try store.createFeed(name: "feed\(index)", at: 1).name
+                    }, completion: { outcomes.record($0.map { _ in "ok" }) })
             }
             // Opens the gate once shutdown has begun, that is once the executor refuses new work
             // (shutdown says nothing else; the deadline only turns a hang into a failure).
             let refusing = Atomic<Bool>(false)
             Thread {
                 defer { gate.open() }
-                let refused: Void? = try? eventually("shutdown to refuse new work", every: 0.005) { (try? executor.readSync { _ in 0 }) == nil }
+                let refused: Void? = try? eventually("shutdown to refuse new work", every: 0.005) {
+                    (try? executor.readSync { _ in 0 }) == nil
+                }
                 refusing.store(refused != nil, ordering: .relaxed)
             }.start()
-            executor.shutdown()  // waits for the gate, then for all 50
+            executor.shutdown() // waits for the gate, then for all 50
             let begun = refusing.load(ordering: .relaxed)
             #expect(begun, "shutdown had begun while the writes waited")
             #expect(outcomes.counts == ["ok": 50])
@@ -250,10 +264,11 @@ private final class WriterGate: Sendable {
         let started = DispatchSemaphore(value: 0)
         let release = self.release
         let finished = self.finished
-        executor.write({ _ in
-            started.signal()
-            release.wait()
-        }, completion: { _ in finished.signal() })
+        executor.write(
+            { _ in
+                started.signal()
+                release.wait()
+            }, completion: { _ in finished.signal() })
         started.wait()
     }
 

@@ -1,6 +1,7 @@
-import Testing
 import Crypto
 import Imaging
+import Testing
+
 @testable import Server
 
 @Suite("Thumbnails")

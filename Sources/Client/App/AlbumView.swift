@@ -33,28 +33,36 @@ final class AlbumView {
 
     /// The album's keys; the map that shows it adds the way back.
     static let keys = KeyTable<AlbumView>(
-        ListCursor.keys(\.cursor, grid: true, slot: { album, mouse in album.cells.firstIndex { $0.contains(column: mouse.column, row: mouse.row) } },
-                        open: { $0.showSelected() })
-        + [.init([.key(.enter)], "the photo full screen") { $0.showSelected() },
-           .init([.character("x"), .key(.delete)], "remove the photo (asks first)") { $0.removeSelected() },
-           .init([.character("v")], "visit it into the current vacation; on one there (✓), take it out (asks first)") { $0.toggleVisit() },
-           .init([.character("n")], "New Collection (not while downloading)") { $0.newCollection() }])
+        ListCursor.keys(
+            \.cursor, grid: true, slot: { album, mouse in album.cells.firstIndex { $0.contains(column: mouse.column, row: mouse.row) } },
+            open: { $0.showSelected() })
+            + [
+                .init([.key(.enter)], "the photo full screen") { $0.showSelected() },
+                .init([.character("x"), .key(.delete)], "remove the photo (asks first)") { $0.removeSelected() },
+                .init([.character("v")], "visit it into the current vacation; on one there (✓), take it out (asks first)") {
+                    $0.toggleVisit()
+                },
+                .init([.character("n")], "New Collection (not while downloading)") { $0.newCollection() },
+            ])
 
     func refresh() {
         guard !loading else { return }
         loading = true
         let library = VacationLibrary(state: app.state)
-        app.request(retry: true, { [pin] session throws(ClientError) in
-            (try session.album(pinID: pin.id), Self.visitedIDs(in: library, origin: session.settings.serverKey))
-        }, then: { [self] album, visited in
-            loading = false
-            // A download that ended while shown is said, replacing what was said when it began.
-            if self.album?.state == .downloading && album.state != .downloading { app.setStatus(Self.ended(album, marker: marker)) }
-            self.album = album
-            self.visited = visited
-            cursor.count = album.photos.count
-            fetchThumbnails()
-        })
+        app.request(
+            retry: true,
+            { [pin] session throws(ClientError) in
+                (try session.album(pinID: pin.id), Self.visitedIDs(in: library, origin: session.settings.serverKey))
+            },
+            then: { [self] album, visited in
+                loading = false
+                // A download that ended while shown is said, replacing what was said when it began.
+                if self.album?.state == .downloading && album.state != .downloading { app.setStatus(Self.ended(album, marker: marker)) }
+                self.album = album
+                self.visited = visited
+                cursor.count = album.photos.count
+                fetchThumbnails()
+            })
     }
 
     /// How a download that ended went, for the status line.
@@ -71,7 +79,8 @@ final class AlbumView {
     /// (its file is made by the first visit) or cannot be read (a visit then says why).
     private static func visitedIDs(in library: VacationLibrary, origin: String) -> Set<UInt64> {
         guard FileManager.default.fileExists(atPath: library.path(for: VacationName.defaultName)),
-              let store = try? library.open(nil), let photos = try? store.allPhotos() else { return [] }
+            let store = try? library.open(nil), let photos = try? store.allPhotos()
+        else { return [] }
         return Set(photos.filter { $0.origin == origin }.map(\.photoID))
     }
 
@@ -84,12 +93,15 @@ final class AlbumView {
         let limits = app.welcome?.displayLimits ?? Welcome.largestDecoded
         for photo in album.photos where photo.state == .ready && decoded[photo.id] == nil && !fetching.contains(photo.id) {
             fetching.insert(photo.id)
-            app.backend.perform(retry: true, { session throws(ClientError) in
-                try Self.decode(try session.photo(photo.id, variant: .thumbnail).image, limits: limits)
-            }, then: { [self] result in
-                fetching.remove(photo.id)
-                if case .success(let image) = result { decoded[photo.id] = PictureCells(image) }
-            })
+            app.backend.perform(
+                retry: true,
+                { session throws(ClientError) in
+                    try Self.decode(try session.photo(photo.id, variant: .thumbnail).image, limits: limits)
+                },
+                then: { [self] result in
+                    fetching.remove(photo.id)
+                    if case .success(let image) = result { decoded[photo.id] = PictureCells(image) }
+                })
         }
     }
 
@@ -110,26 +122,32 @@ final class AlbumView {
             return
         }
         let limits = app.welcome?.displayLimits ?? Welcome.largestDecoded
-        app.request(retry: true, { session throws(ClientError) in
-            try Self.decode(try session.photo(photo.id).image, limits: limits)
-        }, then: { [self] image in
-            let title = photo.title.isEmpty ? "Untitled" : photo.title
-            app.overlay = PictureView.overlay(PictureCells(image), describing: "\(title) · \(photo.place)")
-        })
+        app.request(
+            retry: true,
+            { session throws(ClientError) in
+                try Self.decode(try session.photo(photo.id).image, limits: limits)
+            },
+            then: { [self] image in
+                let title = photo.title.isEmpty ? "Untitled" : photo.title
+                app.overlay = PictureView.overlay(PictureCells(image), describing: "\(title) · \(photo.place)")
+            })
     }
 
     private func removeSelected() {
         guard photos.indices.contains(selected) else { return }
         let photo = photos[selected]
         let name = Self.name(of: photo)
-        app.confirm("Remove \(name) from the album of pin \(marker)? It does not come back; New Collection fetches a new set.") { [self] _, finish in
-            app.request(retry: false, answering: finish, { session throws(ClientError) in try session.deletePhoto(photo.id) }, then: { [self] in
-                decoded[photo.id] = nil
-                album?.photos.removeAll { $0.id == photo.id }
-                cursor.count = photos.count
-                app.setStatus("Removed \(name)")
-                refresh()
-            })
+        app.confirm("Remove \(name) from the album of pin \(marker)? It does not come back; New Collection fetches a new set.") {
+            [self] _, finish in
+            app.request(
+                retry: false, answering: finish, { session throws(ClientError) in try session.deletePhoto(photo.id) },
+                then: { [self] in
+                    decoded[photo.id] = nil
+                    album?.photos.removeAll { $0.id == photo.id }
+                    cursor.count = photos.count
+                    app.setStatus("Removed \(name)")
+                    refresh()
+                })
         }
     }
 
@@ -143,14 +161,16 @@ final class AlbumView {
             app.setStatus("New Collection is available once this album has finished downloading", isError: true)
             return
         }
-        app.request(retry: false, { [pin] session throws(ClientError) in try session.newCollection(pinID: pin.id) }, then: { [self] album in
-            self.album = album
-            decoded = [:]
-            cursor.count = album.photos.count
-            cursor.select(0)
-            // Said as it is: a download that already ended is not "downloading".
-            app.setStatus(album.state == .downloading ? "A new collection is downloading" : Self.ended(album, marker: marker))
-        })
+        app.request(
+            retry: false, { [pin] session throws(ClientError) in try session.newCollection(pinID: pin.id) },
+            then: { [self] album in
+                self.album = album
+                decoded = [:]
+                cursor.count = album.photos.count
+                cursor.select(0)
+                // Said as it is: a download that already ended is not "downloading".
+                app.setStatus(album.state == .downloading ? "A new collection is downloading" : Self.ended(album, marker: marker))
+            })
     }
 
     /// Visits the photo into the current vacation; one already there (✓) is taken out, asked
@@ -164,27 +184,34 @@ final class AlbumView {
         }
         let library = VacationLibrary(state: app.state)
         guard visited.contains(photo.id) else {
-            app.request(retry: true, { session throws(ClientError) -> String in
-                try Self.inVacation(library) { store in
-                    _ = try store.visit(try AlbumPhotoDownload.fetch(photoID: photo.id, session: session), now: Timestamp.now())
-                    return store.name
-                }
-            }, then: { [self] vacation in
-                visited.insert(photo.id)
-                app.setStatus("Visited into \(vacation)")
-            })
+            app.request(
+                retry: true,
+                { session throws(ClientError) -> String in
+                    try Self.inVacation(library) { store in
+                        _ = try store.visit(try AlbumPhotoDownload.fetch(photoID: photo.id, session: session), now: Timestamp.now())
+                        return store.name
+                    }
+                },
+                then: { [self] vacation in
+                    visited.insert(photo.id)
+                    app.setStatus("Visited into \(vacation)")
+                })
             return
         }
-        app.confirm("Take \(Self.name(of: photo)) out of \(VacationName.defaultName)? The vacation forgets it; the album keeps it.") { [self] _, finish in
-            app.request(retry: true, answering: finish, { session throws(ClientError) -> String in
-                try Self.inVacation(library) { store in
-                    _ = try store.unvisit(photoID: photo.id, preferredOrigin: session.settings.serverKey)
-                    return store.name
-                }
-            }, then: { [self] vacation in
-                visited.remove(photo.id)
-                app.setStatus("Took \(Self.name(of: photo)) out of \(vacation)")
-            })
+        app.confirm("Take \(Self.name(of: photo)) out of \(VacationName.defaultName)? The vacation forgets it; the album keeps it.") {
+            [self] _, finish in
+            app.request(
+                retry: true, answering: finish,
+                { session throws(ClientError) -> String in
+                    try Self.inVacation(library) { store in
+                        _ = try store.unvisit(photoID: photo.id, preferredOrigin: session.settings.serverKey)
+                        return store.name
+                    }
+                },
+                then: { [self] vacation in
+                    visited.remove(photo.id)
+                    app.setStatus("Took \(Self.name(of: photo)) out of \(vacation)")
+                })
         }
     }
 
@@ -206,8 +233,9 @@ final class AlbumView {
         let cellWidth = area.width / Self.columns
         cells = cursor.scrollIntoView(visibleRows: max(1, (area.height - 2) / Self.cellHeight)).map { index in
             let slot = index - cursor.firstRow * Self.columns
-            return Rect(x: area.x + slot % Self.columns * cellWidth, y: area.y + 1 + slot / Self.columns * Self.cellHeight,
-                        width: cellWidth, height: Self.cellHeight)
+            return Rect(
+                x: area.x + slot % Self.columns * cellWidth, y: area.y + 1 + slot / Self.columns * Self.cellHeight,
+                width: cellWidth, height: Self.cellHeight)
         }
     }
 
@@ -230,8 +258,10 @@ final class AlbumView {
         var heading = "Album of pin \(marker) · "
         switch album.state {
         case .downloading: heading += "downloading \(album.done)/\(album.expected) · New Collection (disabled while downloading)"
-        case .ready: heading += Plural.count(album.photos.count, "photo") + (visited.isEmpty ? "" : " · \(visited.count) in \(VacationName.defaultName) ✓")
-            + " · n New Collection"
+        case .ready:
+            heading +=
+                Plural.count(album.photos.count, "photo") + (visited.isEmpty ? "" : " · \(visited.count) in \(VacationName.defaultName) ✓")
+                + " · n New Collection"
         case .empty: heading += "No Images · n New Collection"
         case .failed: heading += "failed: \(album.error) · n New Collection"
         }
@@ -254,8 +284,9 @@ final class AlbumView {
             let isSelected = index == selected
             let title = photo.title.isEmpty ? "Untitled" : photo.title
             let label = (isSelected ? "▶ " : "  ") + (visited.contains(photo.id) ? "✓ " : "") + PrintableText.clean(title)
-            grid.write(TextWrap.shortened(label, width: box.width - 2), column: box.x + 1, row: box.y + box.height - 1,
-                       style: Style(bold: isSelected, reverse: isSelected), width: box.width - 2)
+            grid.write(
+                TextWrap.shortened(label, width: box.width - 2), column: box.x + 1, row: box.y + box.height - 1,
+                style: Style(bold: isSelected, reverse: isSelected), width: box.width - 2)
         }
         grid.write("Enter full screen · x remove · v visit (✓ visited) · Esc map", column: area.x + 1, row: area.y + area.height - 1)
     }

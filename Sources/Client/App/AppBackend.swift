@@ -53,8 +53,10 @@ final class AppBackend: @unchecked Sendable {
         /// The completion when the job fails without running: `error` says why.
         let failed: (_ error: ClientError) -> () -> Void
 
-        init<T>(retry: Bool, _ work: @escaping (SnapshareSession) throws(ClientError) -> T,
-                then: @escaping (Result<T, ClientError>) -> Void) {
+        init<T>(
+            retry: Bool, _ work: @escaping (SnapshareSession) throws(ClientError) -> T,
+            then: @escaping (Result<T, ClientError>) -> Void
+        ) {
             self.retry = retry
             self.work = .withSession({ session in
                 let result = Result { () throws(ClientError) in try work(session) }
@@ -103,8 +105,10 @@ final class AppBackend: @unchecked Sendable {
     var link: Link { linkState.withLock { $0 } }
 
     /// A backend making sessions with `connect`, which has nothing to tell (tests).
-    convenience init(connect: @escaping @Sendable () throws(ClientError) -> SnapshareSession, inline: Bool = false,
-                     wake: @escaping @Sendable () -> Void) {
+    convenience init(
+        connect: @escaping @Sendable () throws(ClientError) -> SnapshareSession, inline: Bool = false,
+        wake: @escaping @Sendable () -> Void
+    ) {
         self.init(noticing: { _ throws(ClientError) in try connect() }, inline: inline, wake: wake)
     }
 
@@ -135,8 +139,10 @@ final class AppBackend: @unchecked Sendable {
     /// Runs `work` with the session on the network queue; `then` runs on the app's thread with
     /// its result. `retry`: the call may run again after a reconnect (reads, and writes the
     /// server makes idempotent).
-    func perform<T>(retry: Bool, _ work: @escaping (SnapshareSession) throws(ClientError) -> T,
-                    then: @escaping (Result<T, ClientError>) -> Void) {
+    func perform<T>(
+        retry: Bool, _ work: @escaping (SnapshareSession) throws(ClientError) -> T,
+        then: @escaping (Result<T, ClientError>) -> Void
+    ) {
         network.submit(Job(retry: retry, work, then: then))
     }
 
@@ -166,7 +172,8 @@ final class AppBackend: @unchecked Sendable {
     /// reconnecting banner shows, on every screen (not only on those that poll). One at a time.
     func checkConnection(quiet: Int64 = 2000) {
         guard !checking, case .connected = link, network.isIdle,
-              MonotonicClock.milliseconds() - lock.withLock({ lastAnswer }) >= quiet else { return }
+            MonotonicClock.milliseconds() - lock.withLock({ lastAnswer }) >= quiet
+        else { return }
         checking = true
         perform(retry: true, { session throws(ClientError) in try session.ping() }, then: { [weak self] _ in self?.checking = false })
     }
@@ -195,7 +202,10 @@ final class AppBackend: @unchecked Sendable {
             run = work
         }
         let (held, makeSession) = lock.withLock { (self.session, self.connect) }
-        if held == nil, let refusal { deliver(job.failed(refusal)); return .done }
+        if held == nil, let refusal {
+            deliver(job.failed(refusal))
+            return .done
+        }
         guard let session = held else { return reconnect(makeSession, for: job) }
         switch run(session) {
         case .finished(let done):
@@ -229,11 +239,11 @@ final class AppBackend: @unchecked Sendable {
             setLink(.connected)
             pause = 0.25
             return .again(after: 0)
-        } catch where error.refusedCertificate {
+        } catch  where error.refusedCertificate {
             refuse(error)
             deliver(job.failed(error))
             return .done
-        } catch where error.kind == .connection || error.kind == .tls {
+        } catch  where error.kind == .connection || error.kind == .tls {
             setLink(.reconnecting(reason: error.message))
             defer { pause = min(8, pause * 2) }
             return .again(after: pause)
@@ -273,8 +283,10 @@ final class AppBackend: @unchecked Sendable {
     }
 
     /// `work` run, its result wrapped for `then`: the completion to deliver.
-    private static func completion<T>(of work: @escaping () throws(ClientError) -> T,
-                                      then: @escaping (Result<T, ClientError>) -> Void) -> () -> () -> Void {
+    private static func completion<T>(
+        of work: @escaping () throws(ClientError) -> T,
+        then: @escaping (Result<T, ClientError>) -> Void
+    ) -> () -> () -> Void {
         {
             let result = Result { () throws(ClientError) in try work() }
             return { then(result) }
@@ -283,7 +295,10 @@ final class AppBackend: @unchecked Sendable {
 
     /// Hands `completion` to the app's thread (at once when inline: that is the app's thread).
     private func deliver(_ completion: @escaping () -> Void) {
-        guard !inline else { completion(); return }
+        guard !inline else {
+            completion()
+            return
+        }
         lock.withLock { completions.append(completion) }
         wake()
     }

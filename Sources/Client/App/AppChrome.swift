@@ -109,9 +109,10 @@ struct AppChrome {
     /// Who is signed in, then the keys that work now (F1 and Ctrl-C while a field takes the
     /// typing, where ? and q are letters; Ctrl-C alone over a dialog).
     private static func hints(_ app: AppModel) -> [String] {
-        let keys = if case .dialog? = app.overlay { ["Ctrl-C quit"] } else if app.current.isTyping { ["F1 keys", "Ctrl-C quit"] } else {
-            ["? keys", "q quit"]
-        }
+        let keys =
+            if case .dialog? = app.overlay { ["Ctrl-C quit"] } else if app.current.isTyping { ["F1 keys", "Ctrl-C quit"] } else {
+                ["? keys", "q quit"]
+            }
         return [app.username.map(PrintableText.clean)].compactMap { $0 } + keys
     }
 
@@ -130,7 +131,9 @@ struct AppChrome {
         } else {
             for (tab, columns) in tabs {
                 at = columns.upperBound + 1
-                grid.write(tab.label, column: columns.lowerBound, row: 0, style: tab == selected ? Self.accent(colour: colour) : Style(underline: true))
+                grid.write(
+                    tab.label, column: columns.lowerBound, row: 0,
+                    style: tab == selected ? Self.accent(colour: colour) : Style(underline: true))
             }
         }
         let room = grid.columns - at - 2
@@ -157,8 +160,10 @@ struct AppChrome {
     /// What a window smaller than `minimumSize` shows instead of the app.
     private func drawTooSmall(into grid: inout CellGrid) {
         let (columns, rows) = size
-        let lines = ["Make the window larger", "Snapshare needs at least \(Self.minimumSize.columns)x\(Self.minimumSize.rows);",
-                     "this one is \(columns)x\(rows).", "q quits"]
+        let lines = [
+            "Make the window larger", "Snapshare needs at least \(Self.minimumSize.columns)x\(Self.minimumSize.rows);",
+            "this one is \(columns)x\(rows).", "q quits",
+        ]
         for (index, line) in lines.enumerated() {
             grid.write(line, column: max(0, (columns - line.count) / 2), row: max(0, rows / 2 - 2) + index)
         }

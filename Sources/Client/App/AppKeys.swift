@@ -31,14 +31,22 @@ enum AppKeys {
 
     private static func tabs(_ tabs: [AppTab]) -> KeyTable<AppModel> {
         KeyTable([
-            .init("switch tabs", cases: [.init([.key(.tab)]) { $0.select(neighbour(of: $0, 1)) },
-                                         .init([.key(.backTab)]) { $0.select(neighbour(of: $0, -1)) }]
-                  + tabs.map { tab in .init([.character(tab.digit)]) { $0.select(tab) } }),
-            .init([.click], "a tab in the top row", event: { app, event in
-                guard case .mouse(let mouse) = event, mouse.row == 0, let hit = app.chrome.tab(atColumn: mouse.column) else { return false }
-                app.select(hit)
-                return true
-            }),
+            .init(
+                "switch tabs",
+                cases: [
+                    .init([.key(.tab)]) { $0.select(neighbour(of: $0, 1)) },
+                    .init([.key(.backTab)]) { $0.select(neighbour(of: $0, -1)) },
+                ]
+                    + tabs.map { tab in .init([.character(tab.digit)]) { $0.select(tab) } }),
+            .init(
+                [.click], "a tab in the top row",
+                event: { app, event in
+                    guard case .mouse(let mouse) = event, mouse.row == 0, let hit = app.chrome.tab(atColumn: mouse.column) else {
+                        return false
+                    }
+                    app.select(hit)
+                    return true
+                }),
             help,
             suspend,
             .init([.character("q"), .key(.control("c"))], "quit") { $0.quit() },

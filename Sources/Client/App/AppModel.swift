@@ -57,8 +57,10 @@ final class AppModel {
     private(set) lazy var signIn = SignIn(app: self)
     private(set) lazy var trust = TrustScreen(app: self)
 
-    init(backend: AppBackend, environment: [String: String], state: ClientState, depth: ColorDepth, colour: Bool,
-         makeScreens: @escaping (AppModel) -> TabScreens) {
+    init(
+        backend: AppBackend, environment: [String: String], state: ClientState, depth: ColorDepth, colour: Bool,
+        makeScreens: @escaping (AppModel) -> TabScreens
+    ) {
         self.backend = backend
         self.environment = environment
         self.state = state
@@ -183,28 +185,34 @@ final class AppModel {
     /// default: each call says whether it may be sent again after a lost connection (reads,
     /// and writes that change nothing the second time), so a write is never repeated by accident.
     func request<T>(retry: Bool, _ work: @escaping (SnapshareSession) throws(ClientError) -> T, then: @escaping (T) -> Void) {
-        backend.perform(retry: retry, work, then: { [self] result in
-            switch result {
-            case .success(let value): then(value)
-            case .failure(let error): report(error)
-            }
-        })
+        backend.perform(
+            retry: retry, work,
+            then: { [self] result in
+                switch result {
+                case .success(let value): then(value)
+                case .failure(let error): report(error)
+                }
+            })
     }
 
     /// `request` for a dialog's answer: success closes the dialog (`finish(.done)`), then runs
     /// `then`; a refusal keeps the dialog open with the reason inside, to answer again.
-    func request<T>(retry: Bool, answering finish: @escaping (Dialog.Outcome) -> Void,
-                    _ work: @escaping (SnapshareSession) throws(ClientError) -> T, then: @escaping (T) -> Void) {
-        backend.perform(retry: retry, work, then: { [self] result in
-            switch result {
-            case .success(let value):
-                finish(.done)
-                then(value)
-            case .failure(let error):
-                guard signIn.takesOver(error) else { return finish(.refused(error.message)) }
-                finish(.done)
-            }
-        })
+    func request<T>(
+        retry: Bool, answering finish: @escaping (Dialog.Outcome) -> Void,
+        _ work: @escaping (SnapshareSession) throws(ClientError) -> T, then: @escaping (T) -> Void
+    ) {
+        backend.perform(
+            retry: retry, work,
+            then: { [self] result in
+                switch result {
+                case .success(let value):
+                    finish(.done)
+                    then(value)
+                case .failure(let error):
+                    guard signIn.takesOver(error) else { return finish(.refused(error.message)) }
+                    finish(.done)
+                }
+            })
     }
 
     // MARK: Overlays

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import TerminalUI
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The app's loop on a real terminal: take the terminal, draw, wait for input, a signal or a
 /// server result, apply it, draw only what changed, and give the terminal back however it ends
@@ -27,8 +28,10 @@ enum AppRunner {
     /// what the Post tab's Camera tile reads (`--camera-device`). The
     /// terminal is asked what it is (`TerminalSession.probe`) before anything can open a snap, so
     /// a view is never spent on a picture the terminal cannot show.
-    static func run(settings: ConnectionSettings, state: ClientState, environment: [String: String],
-                    pictures requested: PictureProtocol?, camera: CameraDevice) throws(ClientError) {
+    static func run(
+        settings: ConnectionSettings, state: ClientState, environment: [String: String],
+        pictures requested: PictureProtocol?, camera: CameraDevice
+    ) throws(ClientError) {
         let session: TerminalSession
         do { session = try TerminalSession() } catch { throw ClientError(.local, "cannot use this terminal: \(error)") }
         defer { session.close() }
@@ -39,8 +42,9 @@ enum AppRunner {
             let backend = AppBackend(noticing: connect(settings: settings, state: state)) { [session] in session.wake() }
             defer { backend.stop() }
             let depth = ColorDepth.detect(environment, version: probe.facts.version)
-            let app = AppModel(backend: backend, environment: environment, state: state, depth: depth,
-                               colour: ColorDepth.decorationsColored(environment, onTerminal: true), makeScreens: screens)
+            let app = AppModel(
+                backend: backend, environment: environment, state: state, depth: depth,
+                colour: ColorDepth.decorationsColored(environment, onTerminal: true), makeScreens: screens)
             app.startSettings = settings
             app.cameraDevice = camera
             app.pictures = choice.pictures
@@ -56,7 +60,9 @@ enum AppRunner {
     }
 
     /// `pending`: what arrived while the terminal was asked, handled first.
-    private static func loop(_ app: AppModel, session: TerminalSession, depth: ColorDepth, pending: TerminalSession.Probe) throws(Terminal.Failure) {
+    private static func loop(_ app: AppModel, session: TerminalSession, depth: ColorDepth, pending: TerminalSession.Probe) throws(Terminal
+        .Failure)
+    {
         let timings = app.environment["SNAPSHARE_APP_TIMINGS"].map { RedrawTimings(path: $0) }
         defer { timings?.write() }
         var inputArrived: UInt64?
@@ -115,7 +121,8 @@ enum AppRunner {
             // full-screen picture.
             if app.pictures == .kitty { frame += thumbnails.frame(app.protocolThumbnails, cell: terminal.cell, repainted: repainted) }
             if let picture, shownPicture == nil,
-               let bytes = picture.picture.escapes(app.pictures, area: picture.area, on: terminal) {
+                let bytes = picture.picture.escapes(app.pictures, area: picture.area, on: terminal)
+            {
                 frame += bytes
                 shownPicture = ObjectIdentifier(picture.picture)
             }

@@ -16,14 +16,17 @@ struct Decorations: Equatable {
     var tile: Color
 
     /// For dark backgrounds: bright cyan, salmon and yellow pins, green land.
-    static let dark = Decorations(unread: .indexed(45), pin: .indexed(203), selectedPin: .indexed(226), land: .indexed(71),
-                                  faint: .indexed(244), error: .indexed(196), tile: .indexed(236))
+    static let dark = Decorations(
+        unread: .indexed(45), pin: .indexed(203), selectedPin: .indexed(226), land: .indexed(71),
+        faint: .indexed(244), error: .indexed(196), tile: .indexed(236))
     /// For light backgrounds: the same hues darkened until they read on white.
-    static let light = Decorations(unread: .indexed(25), pin: .indexed(160), selectedPin: .indexed(166), land: .indexed(28),
-                                   faint: .indexed(243), error: .indexed(124), tile: .indexed(253))
+    static let light = Decorations(
+        unread: .indexed(25), pin: .indexed(160), selectedPin: .indexed(166), land: .indexed(28),
+        faint: .indexed(243), error: .indexed(124), tile: .indexed(253))
     /// Every colour the terminal's default: no colour at all.
-    static let none = Decorations(unread: .standard, pin: .standard, selectedPin: .standard, land: .standard,
-                                  faint: .standard, error: .standard, tile: .standard)
+    static let none = Decorations(
+        unread: .standard, pin: .standard, selectedPin: .standard, land: .standard,
+        faint: .standard, error: .standard, tile: .standard)
 
     /// The set for a terminal: `colour` off gives `none`.
     static func chosen(colour: Bool, lightBackground: Bool) -> Decorations {

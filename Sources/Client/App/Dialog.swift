@@ -41,8 +41,10 @@ final class Dialog {
     var onClose: (() -> Void)?
 
     /// One line to type: Enter answers with it, Esc calls `cancel`.
-    init(prompt title: String, question: String? = nil, field: TextField, countsCharacters: Bool = false, answer: String,
-         submit: @escaping Submit, cancel: @escaping () -> Void) {
+    init(
+        prompt title: String, question: String? = nil, field: TextField, countsCharacters: Bool = false, answer: String,
+        submit: @escaping Submit, cancel: @escaping () -> Void
+    ) {
         self.title = title
         self.question = question
         self.field = field
@@ -73,11 +75,13 @@ final class Dialog {
         KeyTable([
             .init([.key(.enter)], answerHelp) { $0.answer() },
             .init([.key(.escape)], "cancel") { $0.close(cancelled: true) },
-            .init([.typing], "type the answer (Ctrl-U clears)", event: { dialog, event in
-                guard dialog.field?.handle(event) == true else { return false }
-                dialog.refusal = nil
-                return true
-            }),
+            .init(
+                [.typing], "type the answer (Ctrl-U clears)",
+                event: { dialog, event in
+                    guard dialog.field?.handle(event) == true else { return false }
+                    dialog.refusal = nil
+                    return true
+                }),
         ])
     }
 

@@ -29,17 +29,19 @@ enum DialogBox {
             case .field: rows.append(line)
             }
         }
-        let contentWidth = rows.map { line in
-            switch line {
-            case .text(let text, _): DisplayWidth.of(text)
-            case .field(let field): min(inner, DisplayWidth.of(field.label) + 2 + fieldWidth)
-            }
-        }.max() ?? 0
+        let contentWidth =
+            rows.map { line in
+                switch line {
+                case .text(let text, _): DisplayWidth.of(text)
+                case .field(let field): min(inner, DisplayWidth.of(field.label) + 2 + fieldWidth)
+                }
+            }.max() ?? 0
         // The title between "┌─ " and " ─┐": two columns of edge on each side.
         let shownTitle = TextWrap.shortened(title, width: inner - 2)
         let width = min(widest, max(DisplayWidth.of(shownTitle) + 6, contentWidth + 4))
         let height = min(grid.rows - 2, rows.count + 2)
-        let left = (grid.columns - width) / 2, top = (grid.rows - height) / 2
+        let left = (grid.columns - width) / 2
+        let top = (grid.rows - height) / 2
         grid.fill(columns: left..<left + width, rows: top..<top + height)
         grid.write("┌" + String(repeating: "─", count: width - 2) + "┐", column: left, row: top)
         grid.write(" \(shownTitle) ", column: left + 2, row: top, style: Style(bold: true), width: width - 4)
@@ -51,7 +53,8 @@ enum DialogBox {
                 grid.write(text, column: left + 2, row: row, style: style, width: width - 4)
             case .field(var field):
                 field.label += ":"
-                field.draw(into: &grid, column: left + 2, row: row, labelWidth: DisplayWidth.of(field.label) + 1, width: width - 4, focused: true)
+                field.draw(
+                    into: &grid, column: left + 2, row: row, labelWidth: DisplayWidth.of(field.label) + 1, width: width - 4, focused: true)
             }
             grid.write("│", column: left + width - 1, row: row)
         }

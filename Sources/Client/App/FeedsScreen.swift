@@ -34,11 +34,14 @@ final class FeedsScreen: AppScreen {
     var keys: KeyTable<FeedsScreen> { Self.snapKeys }
 
     private static let snapKeys = KeyTable<FeedsScreen>(
-        ListCursor.keys(\.cursor, slot: { screen, mouse in mouse.row >= screen.listTop ? mouse.row - screen.listTop : nil },
-                        open: { $0.open() })
-        + [.init([.key(.enter)], "open an unread snap (once); yours: who opened it") { $0.open() },
-           .init([.character("r")], "report the snap to the admins (asks why)") { $0.report() },
-           .init([.character("u")], "unsend your snap (asks first), or dismiss a rejected one's notice") { $0.unsend() }])
+        ListCursor.keys(
+            \.cursor, slot: { screen, mouse in mouse.row >= screen.listTop ? mouse.row - screen.listTop : nil },
+            open: { $0.open() })
+            + [
+                .init([.key(.enter)], "open an unread snap (once); yours: who opened it") { $0.open() },
+                .init([.character("r")], "report the snap to the admins (asks why)") { $0.report() },
+                .init([.character("u")], "unsend your snap (asks first), or dismiss a rejected one's notice") { $0.unsend() },
+            ])
 
     private var selectedSnap: SnapInfo? {
         guard rows.indices.contains(selected), case .snap(let snap) = rows[selected] else { return nil }
@@ -61,23 +64,28 @@ final class FeedsScreen: AppScreen {
             app.setStatus("Only your own snaps can be unsent; r reports someone else's", isError: true)
             return
         }
-        app.confirm("Unsend your snap \(snap.id) in \(PrintableText.clean(snap.feed))? It leaves every feed and its picture is erased.") { [self] _, finish in
-            app.request(retry: false, answering: finish, { session throws(ClientError) in try session.unsend(snapID: snap.id) }, then: { [self] in
-                app.setStatus("Unsent snap \(snap.id)")
-                watch.forget(snap.id)
-                rebuild()
-            })
+        app.confirm("Unsend your snap \(snap.id) in \(PrintableText.clean(snap.feed))? It leaves every feed and its picture is erased.") {
+            [self] _, finish in
+            app.request(
+                retry: false, answering: finish, { session throws(ClientError) in try session.unsend(snapID: snap.id) },
+                then: { [self] in
+                    app.setStatus("Unsent snap \(snap.id)")
+                    watch.forget(snap.id)
+                    rebuild()
+                })
         }
     }
 
     /// A rejected snap's notice goes from the student's listing (UnsendSnap, protocol 4): nothing
     /// else is left of the snap, so nothing to ask.
     private func dismiss(_ snap: SnapInfo) {
-        app.request(retry: false, { session throws(ClientError) in try session.unsend(snapID: snap.id) }, then: { [self] in
-            app.setStatus("Dismissed the notice of your rejected snap \(snap.id)")
-            watch.forget(snap.id)
-            rebuild()
-        })
+        app.request(
+            retry: false, { session throws(ClientError) in try session.unsend(snapID: snap.id) },
+            then: { [self] in
+                app.setStatus("Dismissed the notice of your rejected snap \(snap.id)")
+                watch.forget(snap.id)
+                rebuild()
+            })
     }
 
     func activate() { refresh() }
@@ -94,19 +102,22 @@ final class FeedsScreen: AppScreen {
         guard !polling, app.welcome != nil else { return }
         polling = true
         let current = watch
-        app.backend.perform(retry: true, { session throws(ClientError) -> FeedWatch? in
-            var refreshed = current
-            return try refreshed.refresh(using: session) ? refreshed : nil
-        }, then: { [self] result in
-            polling = false
-            switch result {
-            case .success(nil): break
-            case .success(let refreshed?):
-                watch = refreshed
-                rebuild()
-            case .failure(let error): app.report(error)
-            }
-        })
+        app.backend.perform(
+            retry: true,
+            { session throws(ClientError) -> FeedWatch? in
+                var refreshed = current
+                return try refreshed.refresh(using: session) ? refreshed : nil
+            },
+            then: { [self] result in
+                polling = false
+                switch result {
+                case .success(nil): break
+                case .success(let refreshed?):
+                    watch = refreshed
+                    rebuild()
+                case .failure(let error): app.report(error)
+                }
+            })
     }
 
     private func rebuild() {
@@ -133,33 +144,43 @@ final class FeedsScreen: AppScreen {
         case .pending:
             app.setStatus("Your snap awaits an admin's approval; nobody else sees it yet")
         case .rejected:
-            app.show(.text(title: "An admin rejected your snap in \(PrintableText.clean(snap.feed))",
-                                lines: [snap.note.isEmpty ? "No reason was given." : "Why: \(PrintableText.clean(snap.note))",
-                                        "Nobody else saw it, and its picture is gone. u dismisses this notice."]))
+            app.show(
+                .text(
+                    title: "An admin rejected your snap in \(PrintableText.clean(snap.feed))",
+                    lines: [
+                        snap.note.isEmpty ? "No reason was given." : "Why: \(PrintableText.clean(snap.note))",
+                        "Nobody else saw it, and its picture is gone. u dismisses this notice.",
+                    ]))
         case .sent:
-            app.request(retry: true, { session throws(ClientError) in try session.snapViews(snap.id) }, then: { [self] views in
-                let names = views.viewers.map { "\($0.username) · \(TimeAgo.describe($0.viewedAt, now: app.now))" }
-                app.overlay = .text(title: "Your snap in \(snap.feed)", lines: names.isEmpty ? ["Nobody has opened it yet"] : ["Opened by:"] + names)
-            })
+            app.request(
+                retry: true, { session throws(ClientError) in try session.snapViews(snap.id) },
+                then: { [self] views in
+                    let names = views.viewers.map { "\($0.username) · \(TimeAgo.describe($0.viewedAt, now: app.now))" }
+                    app.overlay = .text(
+                        title: "Your snap in \(snap.feed)", lines: names.isEmpty ? ["Nobody has opened it yet"] : ["Opened by:"] + names)
+                })
         case .unread:
             opening = true
             app.setStatus("Opening…")
             // Never retried: a view that reached the server is spent, and the server says so.
-            app.backend.perform(retry: false, { session throws(ClientError) in try session.open(snapID: snap.id) }, then: { [self] result in
-                opening = false
-                markRead(snap.id)
-                switch result {
-                case .success(let opened): show(opened.image, of: snap)
-                case .failure(let error): app.report(error)
-                }
-            })
+            app.backend.perform(
+                retry: false, { session throws(ClientError) in try session.open(snapID: snap.id) },
+                then: { [self] result in
+                    opening = false
+                    markRead(snap.id)
+                    switch result {
+                    case .success(let opened): show(opened.image, of: snap)
+                    case .failure(let error): app.report(error)
+                    }
+                })
         }
     }
 
     private func show(_ bytes: [UInt8], of snap: SnapInfo) {
         // What matters first, so that it stays in an 80-column window: r, and that closing is for good.
-        PictureView.show(bytes, describing: "\(snap.poster) · \(snap.feed) · \(TimeAgo.describe(snap.postedAt, now: app.now)) · #\(snap.id)",
-                         reporting: snap.id, status: "Opened \(snap.poster)'s snap", app: app)
+        PictureView.show(
+            bytes, describing: "\(snap.poster) · \(snap.feed) · \(TimeAgo.describe(snap.postedAt, now: app.now)) · #\(snap.id)",
+            reporting: snap.id, status: "Opened \(snap.poster)'s snap", app: app)
     }
 
     private func markRead(_ id: UInt64) {
@@ -183,27 +204,32 @@ final class FeedsScreen: AppScreen {
             let row = listTop + index - cursor.firstRow
             switch rows[index] {
             case .feed(let name, let count):
-                grid.write("\(PrintableText.clean(name)) (\(count))", column: area.x + 1, row: row, style: Style(bold: true, underline: true))
+                grid.write(
+                    "\(PrintableText.clean(name)) (\(count))", column: area.x + 1, row: row, style: Style(bold: true, underline: true))
             case .snap(let snap):
                 let isSelected = index == selected
-                let marker = switch snap.state {
-                case .unread: "● unread"
-                case .read: "○ read"
-                case .sent where !snap.isOpenedCountKnown: "➤ sent"
-                case .sent: "➤ sent · opened by \(snap.openedCount)"
-                case .pending: "◌ awaiting approval"
-                case .rejected: "✕ rejected" + (snap.note.isEmpty ? "" : ": \(PrintableText.clean(snap.note))")
-                }
-                let style = Style(foreground: snap.state == .unread ? app.decorations.unread : .standard, bold: snap.state == .unread,
-                                  reverse: isSelected)
+                let marker =
+                    switch snap.state {
+                    case .unread: "● unread"
+                    case .read: "○ read"
+                    case .sent where !snap.isOpenedCountKnown: "➤ sent"
+                    case .sent: "➤ sent · opened by \(snap.openedCount)"
+                    case .pending: "◌ awaiting approval"
+                    case .rejected: "✕ rejected" + (snap.note.isEmpty ? "" : ": \(PrintableText.clean(snap.note))")
+                    }
+                let style = Style(
+                    foreground: snap.state == .unread ? app.decorations.unread : .standard, bold: snap.state == .unread,
+                    reverse: isSelected)
                 let poster = PrintableText.clean(snap.poster)
-                let text = "  " + poster.padding(toLength: max(poster.count, 16), withPad: " ", startingAt: 0)
+                let text =
+                    "  " + poster.padding(toLength: max(poster.count, 16), withPad: " ", startingAt: 0)
                     + TimeAgo.describe(snap.postedAt, now: now).padding(toLength: 12, withPad: " ", startingAt: 0) + marker
                 let used = grid.write(text, column: area.x + 1, row: row, style: style, width: area.width - 2)
                 // The id, dim at the end: what a student quotes when reporting or asking.
                 let id = "#\(snap.id)"
                 if used + id.count + 3 < area.width {
-                    grid.write(id, column: area.x + 1 + used + 2, row: row, style: Style(foreground: app.decorations.faint, reverse: isSelected))
+                    grid.write(
+                        id, column: area.x + 1 + used + 2, row: row, style: Style(foreground: app.decorations.faint, reverse: isSelected))
                 }
             }
         }

@@ -18,7 +18,10 @@ struct KeyTable<Target>: Sendable {
         /// `triggers` run `action`, which always takes the event.
         init(_ triggers: [KeyTrigger], _ action: @escaping @Sendable (inout Target) -> Void) {
             self.triggers = triggers
-            run = { target, _ in action(&target); return true }
+            run = { target, _ in
+                action(&target)
+                return true
+            }
         }
 
         /// `triggers` run `action`, which sees the event and may decline it.
@@ -53,7 +56,9 @@ struct KeyTable<Target>: Sendable {
         /// The keys as the help names them: named keys, then characters, then the mouse, each once.
         var keys: String {
             var names: [String] = []
-            for trigger in cases.flatMap(\.triggers).enumerated().sorted(by: { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }) {
+            for trigger in cases.flatMap(\.triggers).enumerated().sorted(by: {
+                ($0.element.order, $0.offset) < ($1.element.order, $1.offset)
+            }) {
                 if !names.contains(trigger.element.name) { names.append(trigger.element.name) }
             }
             return names.joined(separator: " ")
@@ -95,12 +100,16 @@ struct KeyTable<Target>: Sendable {
     /// it has none now, and the keys do nothing).
     func lifted<Outer>(_ inner: @escaping @Sendable (Outer) -> Target?) -> [KeyTable<Outer>.Binding] where Target: AnyObject {
         bindings.map { binding in
-            KeyTable<Outer>.Binding(binding.help, cases: binding.cases.map { entry in
-                KeyTable<Outer>.Case(entry.triggers, event: { outer, event in
-                    guard var target = inner(outer) else { return false }
-                    return entry.run(&target, event)
+            KeyTable<Outer>.Binding(
+                binding.help,
+                cases: binding.cases.map { entry in
+                    KeyTable<Outer>.Case(
+                        entry.triggers,
+                        event: { outer, event in
+                            guard var target = inner(outer) else { return false }
+                            return entry.run(&target, event)
+                        })
                 })
-            })
         }
     }
 }

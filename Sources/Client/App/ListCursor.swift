@@ -30,7 +30,10 @@ struct ListCursor {
 
     /// Selects the selectable item nearest to `index` (looking forward first).
     mutating func select(_ index: Int) {
-        guard count > 0 else { selected = 0; return }
+        guard count > 0 else {
+            selected = 0
+            return
+        }
         let target = min(count - 1, max(0, index))
         selected = nearestSelectable(from: target, forward: true) ?? target
     }
@@ -121,28 +124,38 @@ extension ListCursor {
     /// cursor at `cursor`: the moves, and a click, whose item `slot` finds from where the
     /// screen laid its items out (see `click(slot:)`); `open` runs for a click on the selected
     /// item. ← → and h l move only in a `grid`; in a list they are the screen's.
-    static func keys<Screen>(_ cursor: WritableKeyPath<Screen, ListCursor> & Sendable, grid: Bool = false,
-                             slot: @escaping @Sendable (Screen, MouseEvent) -> Int?,
-                             open: @escaping @Sendable (inout Screen) -> Void) -> [KeyTable<Screen>.Binding] {
+    static func keys<Screen>(
+        _ cursor: WritableKeyPath<Screen, ListCursor> & Sendable, grid: Bool = false,
+        slot: @escaping @Sendable (Screen, MouseEvent) -> Int?,
+        open: @escaping @Sendable (inout Screen) -> Void
+    ) -> [KeyTable<Screen>.Binding] {
         func move(_ triggers: [KeyTrigger], _ step: @escaping @Sendable (inout ListCursor) -> Void) -> KeyTable<Screen>.Case {
             KeyTable<Screen>.Case(triggers) { screen in step(&screen[keyPath: cursor]) }
         }
-        var moves = [move([.key(.up), .character("k")]) { $0.moveUp() },
-                     move([.key(.down), .character("j")]) { $0.move(by: $0.columns) }]
+        var moves = [
+            move([.key(.up), .character("k")]) { $0.moveUp() },
+            move([.key(.down), .character("j")]) { $0.move(by: $0.columns) },
+        ]
         if grid {
-            moves += [move([.key(.left), .character("h")]) { $0.move(by: -1) },
-                      move([.key(.right), .character("l")]) { $0.move(by: 1) }]
+            moves += [
+                move([.key(.left), .character("h")]) { $0.move(by: -1) },
+                move([.key(.right), .character("l")]) { $0.move(by: 1) },
+            ]
         }
-        moves += [move([.key(.pageUp)]) { $0.movePages(-1) }, move([.key(.pageDown)]) { $0.movePages(1) },
-                  move([.key(.home)]) { $0.move(by: -$0.count) }, move([.key(.end)]) { $0.move(by: $0.count) },
-                  move([.wheelUp]) { $0.scroll(-1) }, move([.wheelDown]) { $0.scroll(1) }]
+        moves += [
+            move([.key(.pageUp)]) { $0.movePages(-1) }, move([.key(.pageDown)]) { $0.movePages(1) },
+            move([.key(.home)]) { $0.move(by: -$0.count) }, move([.key(.end)]) { $0.move(by: $0.count) },
+            move([.wheelUp]) { $0.scroll(-1) }, move([.wheelDown]) { $0.scroll(1) },
+        ]
         return [
             KeyTable<Screen>.Binding("move", cases: moves),
-            KeyTable<Screen>.Binding([.click], "select; click the selected one to open it", event: { screen, event in
-                guard case .mouse(let mouse) = event else { return false }
-                if screen[keyPath: cursor].click(slot: slot(screen, mouse)) { open(&screen) }
-                return true
-            }),
+            KeyTable<Screen>.Binding(
+                [.click], "select; click the selected one to open it",
+                event: { screen, event in
+                    guard case .mouse(let mouse) = event else { return false }
+                    if screen[keyPath: cursor].click(slot: slot(screen, mouse)) { open(&screen) }
+                    return true
+                }),
         ]
     }
 }

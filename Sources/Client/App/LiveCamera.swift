@@ -44,14 +44,16 @@ final class LiveCamera {
     func refresh(columns: Int, rows: Int) {
         guard !isTaken, !stopped, !preparing, let frame = capture.latest, frame.number != shown?.frame.number else { return }
         preparing = true
-        backend.performLocal({ () throws(ClientError) -> PictureCells in
-            let picture = PictureCells(frame.image)
-            picture.prepare(columns: columns, rows: rows)
-            return picture
-        }, then: { [self] result in
-            preparing = false
-            if case .success(let picture) = result, !isTaken, !stopped { shown = Shown(frame: frame, picture: picture) }
-        })
+        backend.performLocal(
+            { () throws(ClientError) -> PictureCells in
+                let picture = PictureCells(frame.image)
+                picture.prepare(columns: columns, rows: rows)
+                return picture
+            },
+            then: { [self] result in
+                preparing = false
+                if case .success(let picture) = result, !isTaken, !stopped { shown = Shown(frame: frame, picture: picture) }
+            })
     }
 
     /// Keeps the frame shown as the picture; false when none has arrived yet.

@@ -18,10 +18,12 @@ final class LoginScreen: AppScreen {
         self.app = app
         focus = askServer ? 0 : 1
         let server = app.startSettings?.serverKey ?? ((try? app.state.config().server) ?? nil)
-        fields = [TextField(label: "Server", text: server ?? ConnectionSettings.defaultServer),
-                  TextField(label: "Name", limit: 64),
-                  TextField(label: "Password", secret: true, limit: 1024),
-                  TextField(label: "Class code (new accounts)", limit: 128)]
+        fields = [
+            TextField(label: "Server", text: server ?? ConnectionSettings.defaultServer),
+            TextField(label: "Name", limit: 64),
+            TextField(label: "Password", secret: true, limit: 1024),
+            TextField(label: "Class code (new accounts)", limit: 128),
+        ]
     }
 
     /// Nothing while signing in: the app's own keys (Ctrl-C) still work. A field takes the
@@ -29,30 +31,38 @@ final class LoginScreen: AppScreen {
     var keys: KeyTable<LoginScreen> { busy ? KeyTable([]) : isTyping ? Self.fieldKeys : Self.buttonKeys }
 
     private static let formKeys: [KeyTable<LoginScreen>.Binding] = [
-        .init("next or previous field or button", cases: [
-            .init([.key(.tab), .key(.down)]) { $0.focus = ($0.focus + 1) % ($0.fields.count + 2) },
-            .init([.key(.backTab), .key(.up)]) { $0.focus = ($0.focus + $0.fields.count + 1) % ($0.fields.count + 2) },
-        ]),
+        .init(
+            "next or previous field or button",
+            cases: [
+                .init([.key(.tab), .key(.down)]) { $0.focus = ($0.focus + 1) % ($0.fields.count + 2) },
+                .init([.key(.backTab), .key(.up)]) { $0.focus = ($0.focus + $0.fields.count + 1) % ($0.fields.count + 2) },
+            ]),
         .init([.key(.enter)], "next field; on a button, press it") { $0.enter() },
         .init([.key(.control("l"))], "log in from any field") { $0.submit(register: false) },
         .init([.key(.control("r"))], "register from any field") { $0.submit(register: true) },
-        .init([.click], "a field or a button", event: { screen, event in
-            guard case .mouse(let mouse) = event else { return false }
-            screen.click(mouse)
-            return true
-        }),
+        .init(
+            [.click], "a field or a button",
+            event: { screen, event in
+                guard case .mouse(let mouse) = event else { return false }
+                screen.click(mouse)
+                return true
+            }),
     ]
 
-    private static let fieldKeys = KeyTable<LoginScreen>(formKeys + [
-        .init([.typing], "the field", event: { screen, event in
-            guard screen.focus < screen.fields.count else { return false }
-            return screen.fields[screen.focus].handle(event)
-        }),
-    ])
+    private static let fieldKeys = KeyTable<LoginScreen>(
+        formKeys + [
+            .init(
+                [.typing], "the field",
+                event: { screen, event in
+                    guard screen.focus < screen.fields.count else { return false }
+                    return screen.fields[screen.focus].handle(event)
+                })
+        ])
 
-    private static let buttonKeys = KeyTable<LoginScreen>(formKeys + [
-        .init([.character("q")], "quit (on a button)") { $0.app.quit() },
-    ])
+    private static let buttonKeys = KeyTable<LoginScreen>(
+        formKeys + [
+            .init([.character("q")], "quit (on a button)") { $0.app.quit() }
+        ])
 
     var isTyping: Bool { focus < fields.count }
 
@@ -79,8 +89,16 @@ final class LoginScreen: AppScreen {
         let name = fields[1].text.trimmingCharacters(in: .whitespaces)
         let password = fields[2].text
         let code = fields[3].text.trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty else { focus = 1; app.setStatus("Type your name", isError: true); return }
-        guard !password.isEmpty else { focus = 2; app.setStatus("Type your password", isError: true); return }
+        guard !name.isEmpty else {
+            focus = 1
+            app.setStatus("Type your name", isError: true)
+            return
+        }
+        guard !password.isEmpty else {
+            focus = 2
+            app.setStatus("Type your password", isError: true)
+            return
+        }
         let state = app.state
         let settings: ConnectionSettings
         do {
@@ -97,29 +115,32 @@ final class LoginScreen: AppScreen {
         // A fresh session for the server typed, adopted by the backend once signed in.
         // What the connection says (a server pinned), heard also when the login then fails.
         let heard = HeardNotice()
-        backend.performSigningIn({ () throws(ClientError) -> (Authenticated, Welcome) in
-            let session = try SnapshareSession(settings: settings, state: state) { heard.notice = $0 }
-            let identity = register
-                ? try session.register(username: name, password: password, classCode: code)
-                : try session.login(username: name, password: password)
-            backend.adopt(session, connect: AppRunner.connect(settings: settings, state: state))
-            return (identity, session.welcome)
-        }, then: { [self] result in
-            busy = false
-            switch result {
-            case .success(let (identity, welcome)):
-                fields[2].set("")
-                app.signIn.lastLoginPassword = password
-                app.signedIn(identity.username, isAdmin: identity.isAdmin, welcome: welcome)
-            case .failure(let error):
-                // A refused certificate gets the app's whole screen, not one line.
-                if error.refusedCertificate { app.backend.refuse(error) }
-                app.setStatus(error.message, isError: true)
-            }
-            // A server pinned just now, even when the login then failed (a wrong password): its
-            // fingerprint, to compare with the instructor's; the pin is never announced again.
-            if let notice = heard.notice { app.trust.announce(notice) }
-        })
+        backend.performSigningIn(
+            { () throws(ClientError) -> (Authenticated, Welcome) in
+                let session = try SnapshareSession(settings: settings, state: state) { heard.notice = $0 }
+                let identity =
+                    register
+                    ? try session.register(username: name, password: password, classCode: code)
+                    : try session.login(username: name, password: password)
+                backend.adopt(session, connect: AppRunner.connect(settings: settings, state: state))
+                return (identity, session.welcome)
+            },
+            then: { [self] result in
+                busy = false
+                switch result {
+                case .success(let (identity, welcome)):
+                    fields[2].set("")
+                    app.signIn.lastLoginPassword = password
+                    app.signedIn(identity.username, isAdmin: identity.isAdmin, welcome: welcome)
+                case .failure(let error):
+                    // A refused certificate gets the app's whole screen, not one line.
+                    if error.refusedCertificate { app.backend.refuse(error) }
+                    app.setStatus(error.message, isError: true)
+                }
+                // A server pinned just now, even when the login then failed (a wrong password): its
+                // fingerprint, to compare with the instructor's; the pin is never announced again.
+                if let notice = heard.notice { app.trust.announce(notice) }
+            })
     }
 
     /// What a connection made for the form had to say, handed from the network's thread to the
@@ -158,14 +179,16 @@ final class LoginScreen: AppScreen {
         let left = area.x + 2
         grid.write("Welcome to Snapshare", column: left, row: area.y, style: Style(bold: true))
         for (index, (field, row)) in zip(fields, layout.fieldRows).enumerated() {
-            field.draw(into: &grid, column: left, row: row, labelWidth: 28, width: min(area.width - 4, 76), focused: focus == index && !busy)
+            field.draw(
+                into: &grid, column: left, row: row, labelWidth: 28, width: min(area.width - 4, 76), focused: focus == index && !busy)
         }
         for (index, (title, box)) in zip(Self.buttons, layout.buttons).enumerated() {
             let focused = focus == fields.count + index
             grid.write(Self.label(title), column: box.x, row: box.y, style: Style(bold: focused, reverse: focused))
         }
         // Two rows under the buttons.
-        grid.write("Tab moves between fields · Enter logs in · Ctrl-R registers · Ctrl-C quits",
-                   column: left, row: (layout.buttons.first?.y ?? area.y) + 2)
+        grid.write(
+            "Tab moves between fields · Enter logs in · Ctrl-R registers · Ctrl-C quits",
+            column: left, row: (layout.buttons.first?.y ?? area.y) + 2)
     }
 }

@@ -44,20 +44,30 @@ final class MapScreen: AppScreen {
     }
 
     private static let mapKeys = KeyTable<MapScreen>([
-        .init("pan", cases: [.init([.key(.left), .character("h")]) { $0.pan(dx: -1, dy: 0) },
-                             .init([.key(.right), .character("l")]) { $0.pan(dx: 1, dy: 0) },
-                             .init([.key(.up), .character("k")]) { $0.pan(dx: 0, dy: -1) },
-                             .init([.key(.down), .character("j")]) { $0.pan(dx: 0, dy: 1) }]),
+        .init(
+            "pan",
+            cases: [
+                .init([.key(.left), .character("h")]) { $0.pan(dx: -1, dy: 0) },
+                .init([.key(.right), .character("l")]) { $0.pan(dx: 1, dy: 0) },
+                .init([.key(.up), .character("k")]) { $0.pan(dx: 0, dy: -1) },
+                .init([.key(.down), .character("j")]) { $0.pan(dx: 0, dy: 1) },
+            ]),
         .init([.character("+"), .character("="), .wheelUp], "zoom in") { $0.zoom(by: 2) },
         .init([.character("-"), .character("_"), .wheelDown], "zoom out") { $0.zoom(by: 0.5) },
         .init([.character("p")], "drop a pin at the cross-hair") { $0.dropAtCentre() },
-        .init([.click], "drop a pin there; on a pin, open its album", event: { screen, event in
-            guard case .mouse(let mouse) = event else { return false }
-            screen.click(mouse)
-            return true
-        }),
-        .init("previous, next pin", cases: [.init([.character("[")]) { $0.selectPin(by: -1) },
-                                            .init([.character("]")]) { $0.selectPin(by: 1) }]),
+        .init(
+            [.click], "drop a pin there; on a pin, open its album",
+            event: { screen, event in
+                guard case .mouse(let mouse) = event else { return false }
+                screen.click(mouse)
+                return true
+            }),
+        .init(
+            "previous, next pin",
+            cases: [
+                .init([.character("[")]) { $0.selectPin(by: -1) },
+                .init([.character("]")]) { $0.selectPin(by: 1) },
+            ]),
         .init([.key(.enter)], "open the pin's album") { $0.openSelected() },
         .init([.character("x"), .key(.delete)], "delete the pin (asks first)") { $0.deleteSelected() },
         .init([.character("r")], "a random pin's photo and place") { $0.random() },
@@ -66,7 +76,7 @@ final class MapScreen: AppScreen {
     /// The album's own keys, and the way back.
     private static let albumKeys = KeyTable<MapScreen>(
         AlbumView.keys.lifted { screen in if case .album(let album) = screen.mode { album } else { nil } }
-        + [.init([.key(.escape), .key(.backspace)], "back to the map") { $0.backToMap() }])
+            + [.init([.key(.escape), .key(.backspace)], "back to the map") { $0.backToMap() }])
 
     private static let randomKeys = KeyTable<MapScreen>([
         .init([.character("r")], "another random pin") { $0.random() },
@@ -81,12 +91,14 @@ final class MapScreen: AppScreen {
     }
 
     private func load() {
-        app.request(retry: true, { session throws(ClientError) in (try session.mapState(), try session.pins()) }, then: { [self] state, pins in
-            // A view moved here and not yet saved wins over the stored one.
-            if unsaved == nil { view = state }
-            self.pins = pins
-            selectedPin = min(selectedPin, max(0, pins.count - 1))
-        })
+        app.request(
+            retry: true, { session throws(ClientError) in (try session.mapState(), try session.pins()) },
+            then: { [self] state, pins in
+                // A view moved here and not yet saved wins over the stored one.
+                if unsaved == nil { view = state }
+                self.pins = pins
+                selectedPin = min(selectedPin, max(0, pins.count - 1))
+            })
     }
 
     func tick(now: Int64) {
@@ -102,9 +114,11 @@ final class MapScreen: AppScreen {
         unsaved = nil
         saving = true
         // The same view saved twice is saved once.
-        app.request(retry: true, { session throws(ClientError) in
-            try session.setMapState(latitude: view.centerLatitude, longitude: view.centerLongitude, zoom: view.zoom)
-        }, then: { [self] _ in saving = false })
+        app.request(
+            retry: true,
+            { session throws(ClientError) in
+                try session.setMapState(latitude: view.centerLatitude, longitude: view.centerLongitude, zoom: view.zoom)
+            }, then: { [self] _ in saving = false })
     }
 
     private func backToMap() {
@@ -150,9 +164,12 @@ final class MapScreen: AppScreen {
     /// A click on a pin opens its album; anywhere else on the map drops a pin there.
     private func click(_ mouse: MouseEvent) {
         guard let drawing, mapArea.contains(column: mouse.column, row: mouse.row) else { return }
-        let column = mouse.column - mapArea.x, row = mouse.row - mapArea.y
+        let column = mouse.column - mapArea.x
+        let row = mouse.row - mapArea.y
         if let index = drawing.entries.firstIndex(where: { entry in
-            guard entry.isVisible, let cell = drawing.projection.cell(latitude: entry.pin.latitude, longitude: entry.pin.longitude) else { return false }
+            guard entry.isVisible, let cell = drawing.projection.cell(latitude: entry.pin.latitude, longitude: entry.pin.longitude) else {
+                return false
+            }
             return cell == (column, row)
         }) {
             selectedPin = index
@@ -160,18 +177,24 @@ final class MapScreen: AppScreen {
             return
         }
         let (latitude, longitude) = drawing.projection.place(atColumn: column, row: row)
-        guard MapLimits.latitude.contains(latitude) else { app.setStatus("That is off the map", isError: true); return }
+        guard MapLimits.latitude.contains(latitude) else {
+            app.setStatus("That is off the map", isError: true)
+            return
+        }
         drop(latitude: latitude, longitude: longitude)
     }
 
     private func drop(latitude: Double, longitude: Double) {
-        app.request(retry: false, { session throws(ClientError) in try session.addPin(latitude: latitude, longitude: longitude) },
-                    then: { [self] pin in
-            pins.append(pin)
-            selectedPin = pins.count - 1
-            app.setStatus(String(format: "Pin %@ dropped at %.3f, %.3f: its album is downloading", String(MapRenderer.marker(forIndex: selectedPin)),
-                                 pin.latitude, pin.longitude))
-        })
+        app.request(
+            retry: false, { session throws(ClientError) in try session.addPin(latitude: latitude, longitude: longitude) },
+            then: { [self] pin in
+                pins.append(pin)
+                selectedPin = pins.count - 1
+                app.setStatus(
+                    String(
+                        format: "Pin %@ dropped at %.3f, %.3f: its album is downloading", String(MapRenderer.marker(forIndex: selectedPin)),
+                        pin.latitude, pin.longitude))
+            })
     }
 
     private func deleteSelected() {
@@ -179,10 +202,12 @@ final class MapScreen: AppScreen {
         let pin = pins[selectedPin]
         let marker = MapRenderer.marker(forIndex: selectedPin)
         app.confirm("Delete pin \(marker) and its album?") { [self] _, finish in
-            app.request(retry: false, answering: finish, { session throws(ClientError) in try session.deletePin(pin.id) }, then: { [self] in
-                app.setStatus("Deleted pin \(marker)")
-                load()
-            })
+            app.request(
+                retry: false, answering: finish, { session throws(ClientError) in try session.deletePin(pin.id) },
+                then: { [self] in
+                    app.setStatus("Deleted pin \(marker)")
+                    load()
+                })
         }
     }
 
@@ -194,18 +219,21 @@ final class MapScreen: AppScreen {
 
     private func random() {
         let limits = app.welcome?.displayLimits ?? Welcome.largestDecoded
-        app.request(retry: true, { session throws(ClientError) -> (RandomPinResult, RGBImage?) in
-            let result = try session.randomPin()
-            guard let photo = result.photo else { return (result, nil) }
-            let image = try? ImageCodec.decode(try session.photo(photo.id).image, limits: limits)
-            return (result, image)
-        }, then: { [self] result, image in
-            guard result.pin != nil else {
-                app.setStatus("No pin has a photo yet: drop a pin first", isError: true)
-                return
-            }
-            mode = .random(picture: image.map(PictureCells.init), description: result.description)
-        })
+        app.request(
+            retry: true,
+            { session throws(ClientError) -> (RandomPinResult, RGBImage?) in
+                let result = try session.randomPin()
+                guard let photo = result.photo else { return (result, nil) }
+                let image = try? ImageCodec.decode(try session.photo(photo.id).image, limits: limits)
+                return (result, image)
+            },
+            then: { [self] result, image in
+                guard result.pin != nil else {
+                    app.setStatus("No pin has a photo yet: drop a pin first", isError: true)
+                    return
+                }
+                mode = .random(picture: image.map(PictureCells.init), description: result.description)
+            })
     }
 
     // MARK: Layout and drawing
@@ -224,8 +252,9 @@ final class MapScreen: AppScreen {
         case .map:
             guard let world, let view else { return }
             mapArea = Rect(x: area.x, y: area.y, width: area.width, height: area.height - 1)
-            drawing = MapRenderer(world: world).draw(centerLatitude: view.centerLatitude, centerLongitude: view.centerLongitude,
-                                                     zoom: view.zoom, columns: mapArea.width, rows: mapArea.height, pins: pins)
+            drawing = MapRenderer(world: world).draw(
+                centerLatitude: view.centerLatitude, centerLongitude: view.centerLongitude,
+                zoom: view.zoom, columns: mapArea.width, rows: mapArea.height, pins: pins)
         }
     }
 
@@ -262,15 +291,19 @@ final class MapScreen: AppScreen {
         }
         for (index, entry) in drawn.entries.enumerated() where entry.isVisible {
             guard let cell = drawn.projection.cell(latitude: entry.pin.latitude, longitude: entry.pin.longitude) else { continue }
-            let style = Style(foreground: index == selectedPin ? colours.selectedPin : colours.pin, bold: true,
-                              reverse: index == selectedPin)
+            let style = Style(
+                foreground: index == selectedPin ? colours.selectedPin : colours.pin, bold: true,
+                reverse: index == selectedPin)
             grid.write(String(entry.marker), column: mapArea.x + cell.column, row: mapArea.y + cell.row, style: style, width: 1)
         }
-        grid.write("✛", column: mapArea.x + mapArea.width / 2, row: mapArea.y + mapArea.height / 2,
-                   style: Style(foreground: colours.error, bold: true), width: 1)
-        let selected = pins.indices.contains(selectedPin) ? "pin \(MapRenderer.marker(forIndex: selectedPin)) of \(pins.count)" : "no pins yet"
-        let footer = String(format: "%.2f, %.2f · zoom %g · %@ · p drop · Enter album · r random · ? keys",
-                            view.centerLatitude, view.centerLongitude, view.zoom, selected)
+        grid.write(
+            "✛", column: mapArea.x + mapArea.width / 2, row: mapArea.y + mapArea.height / 2,
+            style: Style(foreground: colours.error, bold: true), width: 1)
+        let selected =
+            pins.indices.contains(selectedPin) ? "pin \(MapRenderer.marker(forIndex: selectedPin)) of \(pins.count)" : "no pins yet"
+        let footer = String(
+            format: "%.2f, %.2f · zoom %g · %@ · p drop · Enter album · r random · ? keys",
+            view.centerLatitude, view.centerLongitude, view.zoom, selected)
         grid.write(footer, column: area.x + 1, row: area.y + area.height - 1, width: area.width - 2)
     }
 }

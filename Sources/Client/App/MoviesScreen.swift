@@ -15,8 +15,10 @@ final class MoviesScreen: AppScreen {
     private var movies: [MovieInfo] = []
     private var browser: MovieBrowser?
     private var mode = Mode.browse
-    private var form = [TextField(label: "Title", limit: 200), TextField(label: "Genre", limit: 100),
-                        TextField(label: "Ticket sales ($)", limit: 20)]
+    private var form = [
+        TextField(label: "Title", limit: 200), TextField(label: "Genre", limit: 100),
+        TextField(label: "Ticket sales ($)", limit: 20),
+    ]
     private var formFocus = 0
     private var query = TextField(label: "Search: ", limit: 200)
     /// The search the list shows, if any.
@@ -43,15 +45,18 @@ final class MoviesScreen: AppScreen {
     ])
 
     /// A search's results: the way back to every movie too.
-    private static let searchedKeys = KeyTable<MoviesScreen>(browseKeys.bindings + [
-        .init([.key(.escape), .key(.backspace)], "back to every movie") { $0.load(search: nil) },
-    ])
+    private static let searchedKeys = KeyTable<MoviesScreen>(
+        browseKeys.bindings + [
+            .init([.key(.escape), .key(.backspace)], "back to every movie") { $0.load(search: nil) }
+        ])
 
     private static let formKeys = KeyTable<MoviesScreen>([
-        .init("next or previous field", cases: [
-            .init([.key(.tab), .key(.down)]) { $0.formFocus = ($0.formFocus + 1) % $0.form.count },
-            .init([.key(.backTab), .key(.up)]) { $0.formFocus = ($0.formFocus + $0.form.count - 1) % $0.form.count },
-        ]),
+        .init(
+            "next or previous field",
+            cases: [
+                .init([.key(.tab), .key(.down)]) { $0.formFocus = ($0.formFocus + 1) % $0.form.count },
+                .init([.key(.backTab), .key(.up)]) { $0.formFocus = ($0.formFocus + $0.form.count - 1) % $0.form.count },
+            ]),
         .init([.key(.enter)], "save") { $0.save() },
         .init([.key(.escape)], "cancel") { $0.mode = .browse },
         .init([.typing], "the title, genre or ticket sales", event: { $0.form[$0.formFocus].handle($1) }),
@@ -70,23 +75,26 @@ final class MoviesScreen: AppScreen {
     private var current: MovieInfo? { browser.map { movies[$0.index] } }
 
     private func load(search: String?, select title: String? = nil) {
-        app.request(retry: true, { session throws(ClientError) in
-            if let search { try session.searchMovies(search) } else { try session.movies() }
-        }, then: { [self] found in
-            loaded = true
-            searched = search
-            movies = found
-            // None found: the screen says so (for a search, that no title matches).
-            guard !found.isEmpty else {
-                browser = nil
-                return
-            }
-            var cursor = MovieBrowser(count: found.count)
-            if let title, let index = found.firstIndex(where: { $0.title == title }) {
-                for _ in 0..<index { _ = cursor.on(.next) }
-            }
-            browser = cursor
-        })
+        app.request(
+            retry: true,
+            { session throws(ClientError) in
+                if let search { try session.searchMovies(search) } else { try session.movies() }
+            },
+            then: { [self] found in
+                loaded = true
+                searched = search
+                movies = found
+                // None found: the screen says so (for a search, that no title matches).
+                guard !found.isEmpty else {
+                    browser = nil
+                    return
+                }
+                var cursor = MovieBrowser(count: found.count)
+                if let title, let index = found.firstIndex(where: { $0.title == title }) {
+                    for _ in 0..<index { _ = cursor.on(.next) }
+                }
+                browser = cursor
+            })
     }
 
     /// The next or previous record; past either end, the fixed message.
@@ -104,7 +112,9 @@ final class MoviesScreen: AppScreen {
 
     private func startEditing() {
         guard let movie = current else { return }
-        form[0].set(movie.title); form[1].set(movie.genre); form[2].set(String(movie.sales))
+        form[0].set(movie.title)
+        form[1].set(movie.genre)
+        form[2].set(String(movie.sales))
         formFocus = 0
         mode = .form(editing: movie.title)
     }
@@ -112,10 +122,12 @@ final class MoviesScreen: AppScreen {
     private func deleteCurrent() {
         guard let movie = current else { return }
         app.confirm("Delete \"\(movie.title)\"?") { [self] _, finish in
-            app.request(retry: false, answering: finish, { session throws(ClientError) in try session.deleteMovie(title: movie.title) }, then: { [self] in
-                app.setStatus("Deleted \"\(movie.title)\"")
-                load(search: searched)
-            })
+            app.request(
+                retry: false, answering: finish, { session throws(ClientError) in try session.deleteMovie(title: movie.title) },
+                then: { [self] in
+                    app.setStatus("Deleted \"\(movie.title)\"")
+                    load(search: searched)
+                })
         }
     }
 
@@ -136,7 +148,11 @@ final class MoviesScreen: AppScreen {
         guard case .form(let editing) = mode else { return }
         let title = form[0].text.trimmingCharacters(in: .whitespaces)
         let genre = form[1].text.trimmingCharacters(in: .whitespaces)
-        guard !title.isEmpty else { formFocus = 0; app.setStatus("A movie needs a title", isError: true); return }
+        guard !title.isEmpty else {
+            formFocus = 0
+            app.setStatus("A movie needs a title", isError: true)
+            return
+        }
         // Required, as `movie add` requires --sales: an empty field is not $0.
         let salesText = form[2].text.trimmingCharacters(in: .whitespaces)
         guard !salesText.isEmpty else {
@@ -153,13 +169,16 @@ final class MoviesScreen: AppScreen {
             return
         }
         let movie = MovieInfo(title: title, genre: genre, sales: sales)
-        app.request(retry: false, { session throws(ClientError) in
-            if let editing { try session.updateMovie(title: editing, to: movie) } else { try session.addMovie(movie) }
-        }, then: { [self] saved in
-            mode = .browse
-            app.setStatus(editing == nil ? "Added \"\(saved.title)\"" : "Saved \"\(saved.title)\"")
-            load(search: nil, select: saved.title)
-        })
+        app.request(
+            retry: false,
+            { session throws(ClientError) in
+                if let editing { try session.updateMovie(title: editing, to: movie) } else { try session.addMovie(movie) }
+            },
+            then: { [self] saved in
+                mode = .browse
+                app.setStatus(editing == nil ? "Added \"\(saved.title)\"" : "Saved \"\(saved.title)\"")
+                load(search: nil, select: saved.title)
+            })
     }
 
     func draw(into grid: inout CellGrid, area: Rect) {
@@ -168,8 +187,9 @@ final class MoviesScreen: AppScreen {
         case .form(let editing):
             grid.write(editing == nil ? "Add a movie" : "Edit \"\(editing!)\"", column: left, row: area.y, style: Style(bold: true))
             for (index, field) in form.enumerated() {
-                field.draw(into: &grid, column: left, row: area.y + 2 + index * 2, labelWidth: 20, width: min(70, area.width - 4),
-                           focused: index == formFocus)
+                field.draw(
+                    into: &grid, column: left, row: area.y + 2 + index * 2, labelWidth: 20, width: min(70, area.width - 4),
+                    focused: index == formFocus)
             }
             grid.write("Enter saves · Esc cancels", column: left, row: area.y + 9)
             return
@@ -182,7 +202,8 @@ final class MoviesScreen: AppScreen {
         let heading = searched.map { "Movies matching \"\($0)\"" } ?? "Favorite movies"
         grid.write(heading, column: left, row: area.y, style: Style(bold: true))
         guard let browser, let movie = current else {
-            let empty = searched.map { "No movie matches \"\($0)\": Esc shows every movie, s searches again" } ?? "No movies yet: a adds one"
+            let empty =
+                searched.map { "No movie matches \"\($0)\": Esc shows every movie, s searches again" } ?? "No movies yet: a adds one"
             grid.write(loaded ? empty : "Loading…", column: left, row: area.y + 2, width: area.width - 4)
             return
         }

@@ -30,11 +30,15 @@ enum Overlay {
 
     /// Draws the box over the screen drawn under it: `help` is what the `?` box lists, the
     /// screen's keys, then the app's. A picture has the window to itself (`PictureView.draw`).
-    func drawBox(into grid: inout CellGrid, help: (screen: [(keys: String, meaning: String)], app: [(keys: String, meaning: String)]),
-                 errorStyle: Style) {
+    func drawBox(
+        into grid: inout CellGrid, help: (screen: [(keys: String, meaning: String)], app: [(keys: String, meaning: String)]),
+        errorStyle: Style
+    ) {
         switch self {
         case .help:
-            let line = { (keys: String, meaning: String) in keys.padding(toLength: max(keys.count + 2, 24), withPad: " ", startingAt: 0) + meaning }
+            let line = { (keys: String, meaning: String) in
+                keys.padding(toLength: max(keys.count + 2, 24), withPad: " ", startingAt: 0) + meaning
+            }
             let lines = help.screen.map(line) + [""] + help.app.map(line) + ["", keys.summary]
             DialogBox.draw(into: &grid, title: "Keys", lines: lines.map { .text($0) })
         case .text(let title, let lines):

@@ -30,28 +30,33 @@ enum PictureView {
     /// it (`overlay`) and says `status`.
     static func show(_ bytes: [UInt8], describing description: String, reporting snap: UInt64? = nil, status: String, app: AppModel) {
         let limits = app.welcome?.displayLimits ?? Welcome.largestDecoded
-        app.backend.performLocal({ () throws(ClientError) in
-            do { return try ImageCodec.decode(bytes, limits: limits) } catch {
-                throw ClientError(.local, "The snap's picture cannot be shown: \(error)")
-            }
-        }, then: { [weak app] result in
-            guard let app else { return }
-            switch result {
-            case .success(let image):
-                app.overlay = overlay(PictureCells(image), describing: description, reporting: snap)
-                app.setStatus(status)
-            case .failure(let error):
-                app.setStatus(error.message, isError: true)
-            }
-        })
+        app.backend.performLocal(
+            { () throws(ClientError) in
+                do { return try ImageCodec.decode(bytes, limits: limits) } catch {
+                    throw ClientError(.local, "The snap's picture cannot be shown: \(error)")
+                }
+            },
+            then: { [weak app] result in
+                guard let app else { return }
+                switch result {
+                case .success(let image):
+                    app.overlay = overlay(PictureCells(image), describing: description, reporting: snap)
+                    app.setStatus(status)
+                case .failure(let error):
+                    app.setStatus(error.message, isError: true)
+                }
+            })
     }
 
     /// Draws `picture` into `area` in half blocks when `pictures` says so (a graphics protocol's
     /// picture goes after the cells: `AppModel.protocolPicture`), and `caption` on the last row:
     /// one line, shortened at a word, never cut inside one.
-    static func draw(_ picture: PictureCells, caption: String, into grid: inout CellGrid, area: Rect, pictures: PictureProtocol,
-                     depth: ColorDepth) {
+    static func draw(
+        _ picture: PictureCells, caption: String, into grid: inout CellGrid, area: Rect, pictures: PictureProtocol,
+        depth: ColorDepth
+    ) {
         if pictures == .halfblock { picture.draw(into: &grid, area: area, depth: depth) }
-        grid.write(TextWrap.shortened(PrintableText.clean(caption), width: grid.columns), column: 0, row: grid.rows - 1, style: Style(bold: true))
+        grid.write(
+            TextWrap.shortened(PrintableText.clean(caption), width: grid.columns), column: 0, row: grid.rows - 1, style: Style(bold: true))
     }
 }

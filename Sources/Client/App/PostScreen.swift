@@ -59,22 +59,29 @@ final class PostScreen: AppScreen {
     /// The ten samples are decoded off the screen's thread; the grid shows once they are.
     init(app: AppModel) {
         self.app = app
-        app.backend.performLocal({ () throws(ClientError) -> [(name: String, source: String, bytes: [UInt8], image: RGBImage)] in
-            try SampleLibrary.all().map { sample throws(ClientError) in
-                let bytes = try sample.bytes()
-                do { return ("\(sample.number) \(sample.name)", "sample \(sample.number) (\(sample.name))", bytes, try ImageCodec.decode(bytes)) } catch {
-                    throw ClientError(.local, "the bundled sample \(sample.number) cannot be read: \(error)")
+        app.backend.performLocal(
+            { () throws(ClientError) -> [(name: String, source: String, bytes: [UInt8], image: RGBImage)] in
+                try SampleLibrary.all().map { sample throws(ClientError) in
+                    let bytes = try sample.bytes()
+                    do {
+                        return (
+                            "\(sample.number) \(sample.name)", "sample \(sample.number) (\(sample.name))", bytes,
+                            try ImageCodec.decode(bytes)
+                        )
+                    } catch {
+                        throw ClientError(.local, "the bundled sample \(sample.number) cannot be read: \(error)")
+                    }
                 }
-            }
-        }, then: { [self] result in
-            switch result {
-            case .success(let decoded):
-                samples = decoded.map { Choice(name: $0.name, source: $0.source, bytes: $0.bytes, picture: PictureCells($0.image)) }
-                sampleCursor.count = samples.count + 1
-            case .failure(let error):
-                loadError = error.message
-            }
-        })
+            },
+            then: { [self] result in
+                switch result {
+                case .success(let decoded):
+                    samples = decoded.map { Choice(name: $0.name, source: $0.source, bytes: $0.bytes, picture: PictureCells($0.image)) }
+                    sampleCursor.count = samples.count + 1
+                case .failure(let error):
+                    loadError = error.message
+                }
+            })
     }
 
     var keys: KeyTable<PostScreen> {
@@ -87,11 +94,14 @@ final class PostScreen: AppScreen {
     }
 
     private static let pickKeys = KeyTable<PostScreen>(
-        ListCursor.keys(\.sampleCursor, grid: true,
-                        slot: { screen, mouse in screen.layout.sampleBoxes.firstIndex { $0.contains(column: mouse.column, row: mouse.row) } },
-                        open: { $0.chooseTile() })
-        + [.init([.key(.enter)], "choose it (Camera: its live preview), then a feed") { $0.chooseTile() },
-           .init([.character("o")], "post a PNG or JPEG file instead (type or drop its path)") { $0.startTypingPath() }])
+        ListCursor.keys(
+            \.sampleCursor, grid: true,
+            slot: { screen, mouse in screen.layout.sampleBoxes.firstIndex { $0.contains(column: mouse.column, row: mouse.row) } },
+            open: { $0.chooseTile() })
+            + [
+                .init([.key(.enter)], "choose it (Camera: its live preview), then a feed") { $0.chooseTile() },
+                .init([.character("o")], "post a PNG or JPEG file instead (type or drop its path)") { $0.startTypingPath() },
+            ])
 
     private static let pathKeys = KeyTable<PostScreen>([
         .init([.key(.enter)], "use this file") { $0.openFile() },
@@ -113,11 +123,15 @@ final class PostScreen: AppScreen {
     ])
 
     private static let feedKeys = KeyTable<PostScreen>(
-        ListCursor.keys(\.feedCursor, slot: { screen, mouse in
-            screen.layout.feedList.contains(column: mouse.column, row: mouse.row) ? mouse.row - screen.layout.feedList.y : nil
-        }, open: { $0.post() })
-        + [.init([.key(.enter), .character("p")], "post") { $0.post() },
-           .init([.key(.escape), .key(.backspace)], "back to the pictures") { $0.phase = .pick }])
+        ListCursor.keys(
+            \.feedCursor,
+            slot: { screen, mouse in
+                screen.layout.feedList.contains(column: mouse.column, row: mouse.row) ? mouse.row - screen.layout.feedList.y : nil
+            }, open: { $0.post() })
+            + [
+                .init([.key(.enter), .character("p")], "post") { $0.post() },
+                .init([.key(.escape), .key(.backspace)], "back to the pictures") { $0.phase = .pick },
+            ])
 
     var isTyping: Bool { phase == .typingPath }
 
@@ -167,20 +181,22 @@ final class PostScreen: AppScreen {
         }
         camera.stop()
         let frame = shown.frame
-        app.backend.performLocal({ () throws(ClientError) in try frame.jpeg() }, then: { [self] result in
-            // Esc pressed meanwhile: nothing to keep.
-            guard phase == .camera, self.camera === camera else { return }
-            switch result {
-            case .success(let jpeg):
-                file = Choice(name: "camera picture", source: "the camera (\(app.cameraDevice))", bytes: jpeg, picture: shown.picture)
-                leaveCamera(to: .chooseFeed)
-                app.setStatus("The camera's picture is kept; the camera is off")
-                chooseFeed()
-            case .failure(let error):
-                leaveCamera()
-                app.setStatus(error.message, isError: true)
-            }
-        })
+        app.backend.performLocal(
+            { () throws(ClientError) in try frame.jpeg() },
+            then: { [self] result in
+                // Esc pressed meanwhile: nothing to keep.
+                guard phase == .camera, self.camera === camera else { return }
+                switch result {
+                case .success(let jpeg):
+                    file = Choice(name: "camera picture", source: "the camera (\(app.cameraDevice))", bytes: jpeg, picture: shown.picture)
+                    leaveCamera(to: .chooseFeed)
+                    app.setStatus("The camera's picture is kept; the camera is off")
+                    chooseFeed()
+                case .failure(let error):
+                    leaveCamera()
+                    app.setStatus(error.message, isError: true)
+                }
+            })
     }
 
     func deactivate() {
@@ -204,37 +220,41 @@ final class PostScreen: AppScreen {
         let candidates = TypedPath.candidates(typed)
         guard !candidates.isEmpty else { return app.setStatus("Type the path of a PNG or JPEG file, or drop the file here", isError: true) }
         app.setStatus("Reading \(typed)…", kind: .progress)
-        app.backend.performLocal({ () throws(ClientError) -> (String, [UInt8], RGBImage) in
-            // The first that exists; else the last reading, unquoted, is the one to name.
-            let path = candidates.first { FileManager.default.fileExists(atPath: $0) } ?? candidates[candidates.count - 1]
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw ClientError(.local, "Cannot read \(path): no such file, or not readable")
-            }
-            let bytes = [UInt8](data)
-            do { return (path, bytes, try ImageCodec.decode(bytes, limits: PostImage.shrinkable)) } catch {
-                throw ClientError(.local, "\(path) is not a PNG or JPEG this app can post: \(error)")
-            }
-        }, then: { [self] result in
-            switch result {
-            case .success(let (path, bytes, image)):
-                file = Choice(name: (path as NSString).lastPathComponent, source: path, bytes: bytes, picture: PictureCells(image))
-                app.setStatus("Chose \(path)")
-                chooseFeed()
-            case .failure(let error):
-                app.setStatus(error.message, isError: true)
-            }
-        })
+        app.backend.performLocal(
+            { () throws(ClientError) -> (String, [UInt8], RGBImage) in
+                // The first that exists; else the last reading, unquoted, is the one to name.
+                let path = candidates.first { FileManager.default.fileExists(atPath: $0) } ?? candidates[candidates.count - 1]
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    throw ClientError(.local, "Cannot read \(path): no such file, or not readable")
+                }
+                let bytes = [UInt8](data)
+                do { return (path, bytes, try ImageCodec.decode(bytes, limits: PostImage.shrinkable)) } catch {
+                    throw ClientError(.local, "\(path) is not a PNG or JPEG this app can post: \(error)")
+                }
+            },
+            then: { [self] result in
+                switch result {
+                case .success(let (path, bytes, image)):
+                    file = Choice(name: (path as NSString).lastPathComponent, source: path, bytes: bytes, picture: PictureCells(image))
+                    app.setStatus("Chose \(path)")
+                    chooseFeed()
+                case .failure(let error):
+                    app.setStatus(error.message, isError: true)
+                }
+            })
     }
 
     private func chooseFeed() {
         phase = .chooseFeed
-        app.request(retry: true, { session throws(ClientError) in try session.feeds() }, then: { [self] feeds in
-            let previous = self.feeds.indices.contains(feedIndex) ? self.feeds[feedIndex].name : nil
-            self.feeds = feeds
-            feedCursor.count = feeds.count
-            feedCursor.select(feeds.firstIndex { $0.name == previous } ?? 0)
-            if feeds.isEmpty { app.setStatus("There are no feeds yet: the instructor makes them", isError: true) }
-        })
+        app.request(
+            retry: true, { session throws(ClientError) in try session.feeds() },
+            then: { [self] feeds in
+                let previous = self.feeds.indices.contains(feedIndex) ? self.feeds[feedIndex].name : nil
+                self.feeds = feeds
+                feedCursor.count = feeds.count
+                feedCursor.select(feeds.firstIndex { $0.name == previous } ?? 0)
+                if feeds.isEmpty { app.setStatus("There are no feeds yet: the instructor makes them", isError: true) }
+            })
     }
 
     private func post() {
@@ -244,34 +264,41 @@ final class PostScreen: AppScreen {
         posting = true
         app.setStatus("Posting \(name) to \(feed)…", kind: .progress)
         // Shrunk to the server's limits on the local worker (a big photo takes a while), then sent.
-        app.backend.performLocal({ () throws(ClientError) in try PostImage.prepare(bytes, limits: limits) }, then: { [self] prepared in
-            switch prepared {
-            case .success(let prepared):
-                send(prepared.bytes, to: feed, saying: { snap in
-                    ([SnapPresenter.posted(snap, source: source)] + [SnapPresenter.shrinkNote(prepared, source: source, limits: limits)].compactMap { $0 })
-                        .joined(separator: " ")
-                })
-            case .failure(let error):
-                posting = false
-                app.setStatus("Cannot post \(name): \(error.message)", isError: true)
-            }
-        })
+        app.backend.performLocal(
+            { () throws(ClientError) in try PostImage.prepare(bytes, limits: limits) },
+            then: { [self] prepared in
+                switch prepared {
+                case .success(let prepared):
+                    send(
+                        prepared.bytes, to: feed,
+                        saying: { snap in
+                            ([SnapPresenter.posted(snap, source: source)]
+                                + [SnapPresenter.shrinkNote(prepared, source: source, limits: limits)].compactMap { $0 })
+                                .joined(separator: " ")
+                        })
+                case .failure(let error):
+                    posting = false
+                    app.setStatus("Cannot post \(name): \(error.message)", isError: true)
+                }
+            })
     }
 
     /// Not retried on a lost connection: the user sees it failed and presses Post again. Once
     /// posted, `saying` words what was posted (its id, and a picture shrunk to fit).
     private func send(_ image: [UInt8], to feed: String, saying: @escaping (SnapInfo) -> String) {
-        app.backend.perform(retry: false, { session throws(ClientError) in try session.post(feed: feed, image: image) }, then: { [self] result in
-            posting = false
-            switch result {
-            case .success(let snap):
-                app.setStatus(saying(snap))
-                file = nil
-                phase = .pick
-            case .failure(let error):
-                app.report(error)
-            }
-        })
+        app.backend.perform(
+            retry: false, { session throws(ClientError) in try session.post(feed: feed, image: image) },
+            then: { [self] result in
+                posting = false
+                switch result {
+                case .success(let snap):
+                    app.setStatus(saying(snap))
+                    file = nil
+                    phase = .pick
+                case .failure(let error):
+                    app.report(error)
+                }
+            })
     }
 
     // MARK: Layout and drawing
@@ -304,14 +331,17 @@ final class PostScreen: AppScreen {
             let cellWidth = area.width / columns
             let cellHeight = max(3, (area.height - 1 - bottom) / max(1, rows))
             layout.sampleBoxes = sampleCursor.scrollIntoView(visibleRows: rows).map { index in
-                Rect(x: area.x + index % columns * cellWidth, y: area.y + 1 + index / columns * cellHeight, width: cellWidth, height: cellHeight)
+                Rect(
+                    x: area.x + index % columns * cellWidth, y: area.y + 1 + index / columns * cellHeight, width: cellWidth,
+                    height: cellHeight)
             }
         case .camera:
             layout.preview = Rect(x: area.x + 1, y: area.y + 1, width: area.width - 2, height: area.height - 2)
             camera?.refresh(columns: layout.preview.width, rows: layout.preview.height)
         case .chooseFeed:
             layout.feedList = Rect(x: area.x, y: area.y + 2, width: Self.feedListWidth, height: area.height - 3)
-            layout.chosen = Rect(x: area.x + Self.feedListWidth, y: area.y + 1, width: area.width - Self.feedListWidth - 1, height: area.height - 1)
+            layout.chosen = Rect(
+                x: area.x + Self.feedListWidth, y: area.y + 1, width: area.width - Self.feedListWidth - 1, height: area.height - 1)
             feedCursor.scrollIntoView(visibleRows: layout.feedList.height)
         }
     }
@@ -323,7 +353,8 @@ final class PostScreen: AppScreen {
         switch phase {
         case .pick, .typingPath:
             return zip(sampleCursor.visibleItems, layout.sampleBoxes).compactMap { index, box in
-                samples.indices.contains(index - 1) ? KittyThumbnails.Placement(picture: samples[index - 1].picture, area: Self.tileArea(box)) : nil
+                samples.indices.contains(index - 1)
+                    ? KittyThumbnails.Placement(picture: samples[index - 1].picture, area: Self.tileArea(box)) : nil
             }
         case .chooseFeed:
             return chosen.map { [KittyThumbnails.Placement(picture: $0.picture, area: layout.chosen)] } ?? []
@@ -365,8 +396,9 @@ final class PostScreen: AppScreen {
                 name = samples[index - 1].name
             }
             let label = (isSelected ? "▶ " : "  ") + name
-            grid.write(label, column: box.x + 1, row: box.y + box.height - 1,
-                       style: Style(bold: isSelected, reverse: isSelected), width: box.width - 2)
+            grid.write(
+                label, column: box.x + 1, row: box.y + box.height - 1,
+                style: Style(bold: isSelected, reverse: isSelected), width: box.width - 2)
         }
         if phase == .typingPath {
             path.draw(into: &grid, column: area.x + 1, row: area.y + area.height - 1, labelWidth: 6, width: area.width - 2, focused: true)
@@ -376,7 +408,9 @@ final class PostScreen: AppScreen {
     /// A camera drawn in lines, with what the tile does under it when there is room.
     private static func drawCameraTile(into grid: inout CellGrid, area: Rect) {
         let drawing = ["  ┌─┐    ", "┌─┘ └───┐", "│ (( )) │", "└───────┘"]
-        let lines = area.width >= 12 && area.height >= drawing.count + 1 ? drawing + ["", "live preview"]
+        let lines =
+            area.width >= 12 && area.height >= drawing.count + 1
+            ? drawing + ["", "live preview"]
             : area.width >= 9 && area.height >= drawing.count ? drawing : ["live preview"]
         let shown = lines.prefix(area.height)
         let top = area.y + (area.height - shown.count) / 2
@@ -388,7 +422,9 @@ final class PostScreen: AppScreen {
 
     private func drawCamera(into grid: inout CellGrid, area: Rect) {
         grid.write("Camera \(app.cameraDevice)", column: area.x + 1, row: area.y, style: Style(bold: true), width: area.width - 2)
-        let keys = camera?.isTaken == true ? "Taken · Enter chooses a feed · r retakes · Esc goes back"
+        let keys =
+            camera?.isTaken == true
+            ? "Taken · Enter chooses a feed · r retakes · Esc goes back"
             : "Space takes · Enter takes and chooses a feed · Esc goes back"
         grid.write(keys, column: area.x + 1, row: area.y + area.height - 1, width: area.width - 2)
         let box = layout.preview
@@ -407,8 +443,9 @@ final class PostScreen: AppScreen {
         let list = layout.feedList
         for index in feedCursor.visibleItems {
             let isSelected = index == feedIndex
-            grid.write((isSelected ? "◉ " : "○ ") + feeds[index].name, column: list.x + 1, row: list.y + index - feedCursor.firstRow,
-                       style: Style(bold: isSelected, reverse: isSelected), width: list.width - 2)
+            grid.write(
+                (isSelected ? "◉ " : "○ ") + feeds[index].name, column: list.x + 1, row: list.y + index - feedCursor.firstRow,
+                style: Style(bold: isSelected, reverse: isSelected), width: list.width - 2)
         }
         grid.write(posting ? "Posting…" : "Enter posts · Esc goes back", column: area.x + 1, row: area.y + area.height - 1)
         app.draw(thumbnails, into: &grid)

@@ -20,8 +20,9 @@ final class RedrawTimings {
         func milliseconds(_ quantile: Double) -> Double {
             sorted.isEmpty ? 0 : Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * quantile))]) / 1e6
         }
-        let line = String(format: "{\"redraws\":%d,\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"max_ms\":%.3f}\n",
-                          sorted.count, milliseconds(0.5), milliseconds(0.99), Double(sorted.last ?? 0) / 1e6)
+        let line = String(
+            format: "{\"redraws\":%d,\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"max_ms\":%.3f}\n",
+            sorted.count, milliseconds(0.5), milliseconds(0.99), Double(sorted.last ?? 0) / 1e6)
         // Written while the app still holds the screen, so a failure is not printed: the bench
         // that asked for the file says when it finds none.
         try? StagedOutput.write(Array(line.utf8), to: path, mode: 0o600, replacing: true)

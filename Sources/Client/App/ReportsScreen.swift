@@ -39,14 +39,19 @@ final class ReportsScreen: AppScreen {
     var keys: KeyTable<ReportsScreen> { Self.keys }
 
     private static let keys = KeyTable<ReportsScreen>(
-        ListCursor.keys(\.cursor, slot: { screen, mouse in mouse.row >= screen.listTop ? mouse.row - screen.listTop : nil },
-                        open: { $0.look() })
-        + [.init([.key(.enter), .character("v")], "look at the picture (no view is spent)") { $0.look() },
-           .init([.character("a")], "approve a snap awaiting approval") { $0.approve() },
-           .init([.character("d")], "dismiss the reports (the snap stays)") { $0.resolve(.dismiss, suspend: false) },
-           .init([.character("x")], "delete the snap (a reported one, or reject one awaiting approval)") { $0.delete() },
-           .init([.character("s")], "delete the reported snap and suspend its poster for 7 days") { $0.resolve(.delete, suspend: true) },
-           .init([.character("g")], "refresh") { $0.load() }])
+        ListCursor.keys(
+            \.cursor, slot: { screen, mouse in mouse.row >= screen.listTop ? mouse.row - screen.listTop : nil },
+            open: { $0.look() })
+            + [
+                .init([.key(.enter), .character("v")], "look at the picture (no view is spent)") { $0.look() },
+                .init([.character("a")], "approve a snap awaiting approval") { $0.approve() },
+                .init([.character("d")], "dismiss the reports (the snap stays)") { $0.resolve(.dismiss, suspend: false) },
+                .init([.character("x")], "delete the snap (a reported one, or reject one awaiting approval)") { $0.delete() },
+                .init([.character("s")], "delete the reported snap and suspend its poster for 7 days") {
+                    $0.resolve(.delete, suspend: true)
+                },
+                .init([.character("g")], "refresh") { $0.load() },
+            ])
 
     func activate() { load() }
 
@@ -60,31 +65,36 @@ final class ReportsScreen: AppScreen {
         guard !loading, app.isAdmin else { return }
         loading = true
         lastLoad = app.now
-        app.backend.perform(retry: true, { session throws(ClientError) in (try session.pending(), try session.reports()) }, then: { [self] result in
-            loading = false
-            switch result {
-            case .success(let (pending, reported)):
-                loaded = true
-                let selectedID = selectedRow?.snapID
-                rows = []
-                if !pending.isEmpty { rows += [.heading("Awaiting approval (\(pending.count))")] + pending.map(Row.pending) }
-                if !reported.isEmpty { rows += [.heading("Reported (\(reported.count))")] + reported.map(Row.reported) }
-                cursor.count = rows.count
-                cursor.select(rows.firstIndex { $0.snapID == selectedID } ?? 0)
-            case .failure(let error):
-                app.report(error)
-            }
-        })
+        app.backend.perform(
+            retry: true, { session throws(ClientError) in (try session.pending(), try session.reports()) },
+            then: { [self] result in
+                loading = false
+                switch result {
+                case .success(let (pending, reported)):
+                    loaded = true
+                    let selectedID = selectedRow?.snapID
+                    rows = []
+                    if !pending.isEmpty { rows += [.heading("Awaiting approval (\(pending.count))")] + pending.map(Row.pending) }
+                    if !reported.isEmpty { rows += [.heading("Reported (\(reported.count))")] + reported.map(Row.reported) }
+                    cursor.count = rows.count
+                    cursor.select(rows.firstIndex { $0.snapID == selectedID } ?? 0)
+                case .failure(let error):
+                    app.report(error)
+                }
+            })
     }
 
     /// The picture, full screen, through AdminViewSnap: no view spent, not among the viewers.
     private func look() {
         guard let id = selectedRow?.snapID else { return }
         app.setStatus("Loading snap \(id)…")
-        app.request(retry: true, { session throws(ClientError) in try session.adminView(id) }, then: { [self] opened in
-            PictureView.show(opened.image, describing: "Snap \(id) from \(opened.snap.poster) in \(opened.snap.feed) · admin view: no view spent",
-                             status: "Looked at snap \(id) (no view spent)", app: app)
-        })
+        app.request(
+            retry: true, { session throws(ClientError) in try session.adminView(id) },
+            then: { [self] opened in
+                PictureView.show(
+                    opened.image, describing: "Snap \(id) from \(opened.snap.poster) in \(opened.snap.feed) · admin view: no view spent",
+                    status: "Looked at snap \(id) (no view spent)", app: app)
+            })
     }
 
     private func approve() {
@@ -92,20 +102,25 @@ final class ReportsScreen: AppScreen {
             app.setStatus("a approves a snap awaiting approval", isError: true)
             return
         }
-        app.request(retry: false, { session throws(ClientError) in try session.approve(snapID: snap.id, true) }, then: { [self] in
-            app.setStatus("Approved snap \(snap.id): everyone sees it now")
-            load()
-        })
+        app.request(
+            retry: false, { session throws(ClientError) in try session.approve(snapID: snap.id, true) },
+            then: { [self] in
+                app.setStatus("Approved snap \(snap.id): everyone sees it now")
+                load()
+            })
     }
 
     private func delete() {
         switch selectedRow {
         case .pending(let snap)?:
-            app.confirm("Reject snap \(snap.id) from \(PrintableText.clean(snap.poster))? It is deleted with its picture.") { [self] _, finish in
-                app.request(retry: false, answering: finish, { session throws(ClientError) in try session.approve(snapID: snap.id, false) }, then: { [self] in
-                    app.setStatus("Rejected snap \(snap.id)")
-                    load()
-                })
+            app.confirm("Reject snap \(snap.id) from \(PrintableText.clean(snap.poster))? It is deleted with its picture.") {
+                [self] _, finish in
+                app.request(
+                    retry: false, answering: finish, { session throws(ClientError) in try session.approve(snapID: snap.id, false) },
+                    then: { [self] in
+                        app.setStatus("Rejected snap \(snap.id)")
+                        load()
+                    })
             }
         case .reported?: resolve(.delete, suspend: false)
         default: break
@@ -118,16 +133,23 @@ final class ReportsScreen: AppScreen {
             return
         }
         let poster = PrintableText.clean(snap.poster)
-        let what = resolution == .dismiss ? "Dismiss the reports of snap \(snap.snapID)? The snap stays."
+        let what =
+            resolution == .dismiss
+            ? "Dismiss the reports of snap \(snap.snapID)? The snap stays."
             : "Delete snap \(snap.snapID) from \(poster)\(suspend ? " and suspend \(poster) for 7 days" : "")?"
         app.confirm(what) { [self] _, finish in
-            app.request(retry: false, answering: finish, { session throws(ClientError) in
-                try session.resolveReport(snapID: snap.snapID, resolution, suspendFor: suspend ? Self.suspension : 0)
-            }, then: { [self] in
-                app.setStatus(resolution == .dismiss ? "Dismissed the reports of snap \(snap.snapID)"
-                              : "Deleted snap \(snap.snapID)\(suspend ? "; \(poster) is suspended for 7 days" : "")")
-                load()
-            })
+            app.request(
+                retry: false, answering: finish,
+                { session throws(ClientError) in
+                    try session.resolveReport(snapID: snap.snapID, resolution, suspendFor: suspend ? Self.suspension : 0)
+                },
+                then: { [self] in
+                    app.setStatus(
+                        resolution == .dismiss
+                            ? "Dismissed the reports of snap \(snap.snapID)"
+                            : "Deleted snap \(snap.snapID)\(suspend ? "; \(poster) is suspended for 7 days" : "")")
+                    load()
+                })
         }
     }
 
@@ -154,7 +176,8 @@ final class ReportsScreen: AppScreen {
                 text = "  #\(snap.id)  \(snap.poster) in \(snap.feed) · \(TimeAgo.describe(snap.postedAt, now: now)) · awaiting approval"
             case .reported(let snap):
                 let reasons = snap.reports.map { "\($0.reporter): \($0.reason)" }.joined(separator: "; ")
-                text = "  #\(snap.snapID)  \(snap.poster) in \(snap.feed) · reported \(TimeAgo.describe(snap.reports.first?.reportedAt ?? snap.postedAt, now: now))"
+                text =
+                    "  #\(snap.snapID)  \(snap.poster) in \(snap.feed) · reported \(TimeAgo.describe(snap.reports.first?.reportedAt ?? snap.postedAt, now: now))"
                     + " · \(reasons)"
             }
             grid.write(PrintableText.clean(text), column: area.x + 1, row: row, style: Style(reverse: isSelected), width: area.width - 2)

@@ -29,15 +29,17 @@ final class SignIn {
     /// Resumes the saved login in the background; the login form opens when there is none.
     func start() {
         app.setStatus("Connecting…", kind: .progress)
-        app.backend.perform(retry: true, { session throws(ClientError) in (try session.whoAmI(), session.welcome) }, then: { [self] result in
-            switch result {
-            case .success(let (identity, welcome)): signedIn(identity.username, isAdmin: identity.isAdmin, welcome: welcome)
-            case .failure(let error) where error.kind == .auth || error.kind == .notFound:
-                showForm(message: nil)
-            case .failure(let error):
-                showForm(message: error.message)
-            }
-        })
+        app.backend.perform(
+            retry: true, { session throws(ClientError) in (try session.whoAmI(), session.welcome) },
+            then: { [self] result in
+                switch result {
+                case .success(let (identity, welcome)): signedIn(identity.username, isAdmin: identity.isAdmin, welcome: welcome)
+                case .failure(let error) where error.kind == .auth || error.kind == .notFound:
+                    showForm(message: nil)
+                case .failure(let error):
+                    showForm(message: error.message)
+                }
+            })
     }
 
     /// How the app starts on a terminal: resuming the saved login, or, with no login saved for
@@ -70,9 +72,11 @@ final class SignIn {
         form = nil
         app.showTabs(saying: "Signed in as \(name)" + (app.pictureNotice.map { " · " + $0 } ?? ""))
         // A roster import's one-time password: asked to be replaced at once, whichever tab is open.
-        app.backend.perform(retry: true, { session throws(ClientError) in _ = try session.feeds() }, then: { [self] result in
-            if case .failure(let error) = result, error.serverCode == .passwordChangeRequired { replaceOneTimePassword() }
-        })
+        app.backend.perform(
+            retry: true, { session throws(ClientError) in _ = try session.feeds() },
+            then: { [self] result in
+                if case .failure(let error) = result, error.serverCode == .passwordChangeRequired { replaceOneTimePassword() }
+            })
     }
 
     /// The form instead of the tabs, saying `message` (why the session ended) if any.
@@ -85,7 +89,11 @@ final class SignIn {
 
     /// After a refused certificate, `r` or `t`: what was under way carries on.
     func resumeAfterRefusal() {
-        if account == nil && form == nil { start() } else if account != nil { app.current.activate() } else {
+        if account == nil && form == nil {
+            start()
+        } else if account != nil {
+            app.current.activate()
+        } else {
             app.setStatus("Trying again: log in or register")
         }
     }
@@ -114,51 +122,62 @@ final class SignIn {
             app?.setStatus("Your password is still the one-time one: the server answers nothing else until it is changed", isError: true)
         }
         let ask = { [self] (oneTime: String) in
-            app.present(Dialog(prompt: "Your password is a one-time password: choose your own", question: refusal,
-                               field: TextField(label: "New password", secret: true, limit: 1024), answer: "next", submit: { [self] new, finish in
-                guard !new.isEmpty else { return finish(.refused("Type the password you want")) }
-                finish(.done)
-                app.present(Dialog(prompt: "Choose your own password", field: TextField(label: "Repeat it", secret: true, limit: 1024),
-                                   answer: "change the password", submit: { [self] again, finish in
-                    guard new == again else {
+            app.present(
+                Dialog(
+                    prompt: "Your password is a one-time password: choose your own", question: refusal,
+                    field: TextField(label: "New password", secret: true, limit: 1024), answer: "next",
+                    submit: { [self] new, finish in
+                        guard !new.isEmpty else { return finish(.refused("Type the password you want")) }
                         finish(.done)
-                        replaceOneTimePassword(refusal: "The two passwords did not match: type the new one again.")
-                        return
-                    }
-                    change(from: oneTime, to: new, finish: finish)
-                }, cancel: cancel))
-            }, cancel: cancel))
+                        app.present(
+                            Dialog(
+                                prompt: "Choose your own password", field: TextField(label: "Repeat it", secret: true, limit: 1024),
+                                answer: "change the password",
+                                submit: { [self] again, finish in
+                                    guard new == again else {
+                                        finish(.done)
+                                        replaceOneTimePassword(refusal: "The two passwords did not match: type the new one again.")
+                                        return
+                                    }
+                                    change(from: oneTime, to: new, finish: finish)
+                                }, cancel: cancel))
+                    }, cancel: cancel))
         }
         if let typed = lastLoginPassword {
             ask(typed)
         } else {
-            app.present(Dialog(prompt: "Your password is a one-time password", field: TextField(label: "The one-time password", secret: true, limit: 1024),
-                               answer: "next", submit: { oneTime, finish in
-                finish(.done)
-                ask(oneTime)
-            }, cancel: cancel))
+            app.present(
+                Dialog(
+                    prompt: "Your password is a one-time password",
+                    field: TextField(label: "The one-time password", secret: true, limit: 1024),
+                    answer: "next",
+                    submit: { oneTime, finish in
+                        finish(.done)
+                        ask(oneTime)
+                    }, cancel: cancel))
         }
     }
 
     /// Sends the new password; a refusal of the new one itself (the one-time one, say) asks
     /// again, saying why.
     private func change(from oneTime: String, to new: String, finish: @escaping (Dialog.Outcome) -> Void) {
-        app.backend.perform(retry: false, { session throws(ClientError) in try session.changePassword(from: oneTime, to: new) },
-                            then: { [self] result in
-            switch result {
-            case .success:
-                finish(.done)
-                lastLoginPassword = nil
-                app.setStatus("Password changed: from now on, log in with the one you chose")
-                app.current.activate()
-            case .failure(let error) where error.serverCode == .invalidArgument:
-                finish(.done)
-                lastLoginPassword = oneTime
-                replaceOneTimePassword(refusal: error.message)
-            case .failure(let error):
-                guard takesOver(error) else { return finish(.refused(error.message)) }
-                finish(.done)
-            }
-        })
+        app.backend.perform(
+            retry: false, { session throws(ClientError) in try session.changePassword(from: oneTime, to: new) },
+            then: { [self] result in
+                switch result {
+                case .success:
+                    finish(.done)
+                    lastLoginPassword = nil
+                    app.setStatus("Password changed: from now on, log in with the one you chose")
+                    app.current.activate()
+                case .failure(let error) where error.serverCode == .invalidArgument:
+                    finish(.done)
+                    lastLoginPassword = oneTime
+                    replaceOneTimePassword(refusal: error.message)
+                case .failure(let error):
+                    guard takesOver(error) else { return finish(.refused(error.message)) }
+                    finish(.done)
+                }
+            })
     }
 }

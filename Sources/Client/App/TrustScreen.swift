@@ -1,5 +1,5 @@
-import TerminalUI
 import TLS
+import TerminalUI
 
 /// How the app handles a server's certificate. Refused (`AppBackend.Link.refused`), the whole
 /// window says what happened and the fix in full, wrapped to the window, then its keys, from its
@@ -18,7 +18,11 @@ final class TrustScreen: AppScreen {
 
     /// The certificate that changed since it was trusted, when that is the refusal.
     private var changed: (server: String, trusted: String, presented: String)? {
-        if case .checkChangedCertificate(let server, let trusted, let presented)? = refusal?.remedy { (server, trusted, presented) } else { nil }
+        if case .checkChangedCertificate(let server, let trusted, let presented)? = refusal?.remedy {
+            (server, trusted, presented)
+        } else {
+            nil
+        }
     }
 
     var keys: KeyTable<TrustScreen> { changed == nil ? Self.refusedKeys : Self.changedKeys }
@@ -60,12 +64,14 @@ final class TrustScreen: AppScreen {
             lines += [("", false), ("Trusted before:", false)] + Self.fingerprintLines(changed.trusted).map { ($0, false) }
             lines += [("Presented now:", false)] + Self.fingerprintLines(changed.presented).map { ($0, true) }
             lines += [("", false)]
-            lines += wrap("If your instructor renewed it, compare the one presented now with the fingerprint snapshare-server "
-                          + "printed at its start (\"clients without --ca pin it\"). Only if they match, press t to trust it "
-                          + "(the same as `snapshare trust \(changed.server) FINGERPRINT` in another terminal).")
+            lines += wrap(
+                "If your instructor renewed it, compare the one presented now with the fingerprint snapshare-server "
+                    + "printed at its start (\"clients without --ca pin it\"). Only if they match, press t to trust it "
+                    + "(the same as `snapshare trust \(changed.server) FINGERPRINT` in another terminal).")
         } else {
-            lines += wrap("The server's certificate cannot be trusted, so nothing was sent. Tell your instructor what it says "
-                          + "above; when they have fixed it, press r here.")
+            lines += wrap(
+                "The server's certificate cannot be trusted, so nothing was sent. Tell your instructor what it says "
+                    + "above; when they have fixed it, press r here.")
         }
         lines += [("", false), (keys.help.map { "\($0.keys)  \($0.meaning)" }.joined(separator: "        "), false)]
         let top = max(area.y + 2, area.y + (area.height - lines.count) / 2)
@@ -86,12 +92,16 @@ final class TrustScreen: AppScreen {
     static func lines(of notice: SessionNotice) -> [String] {
         switch notice {
         case .trustedOnFirstUse(let server, let hex, let isAuthority):
-            return ["Trusting \(server) on first use. SHA-256 fingerprint of its "
-                        + (isAuthority ? "certificate authority:" : "certificate:")]
+            return [
+                "Trusting \(server) on first use. SHA-256 fingerprint of its "
+                    + (isAuthority ? "certificate authority:" : "certificate:")
+            ]
                 + fingerprintLines(hex)
-                + ["",
+                + [
+                    "",
                     "Compare it with the one snapshare-server printed at its start (\"clients without --ca pin it\"). "
-                        + "A certificate from " + (isAuthority ? "another authority" : "another key") + " will be refused."]
+                        + "A certificate from " + (isAuthority ? "another authority" : "another key") + " will be refused.",
+                ]
         }
     }
 

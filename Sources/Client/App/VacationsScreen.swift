@@ -40,17 +40,20 @@ final class VacationsScreen: AppScreen {
         }
     }
 
-    private static let cursorKeys = ListCursor.keys(\VacationsScreen.cursor, slot: { screen, mouse in
-        mouse.row >= screen.listTop ? mouse.row - screen.listTop : nil
-    }, open: { $0.enter() })
+    private static let cursorKeys = ListCursor.keys(
+        \VacationsScreen.cursor,
+        slot: { screen, mouse in
+            mouse.row >= screen.listTop ? mouse.row - screen.listTop : nil
+        }, open: { $0.enter() })
 
     private static let backKey = KeyTable<VacationsScreen>.Binding([.key(.escape), .key(.backspace)], "back") { $0.back() }
 
-    private static let listKeys = KeyTable<VacationsScreen>(cursorKeys + [
-        .init([.key(.enter)], "open") { $0.enter() },
-        .init([.character("n")], "new vacation") { $0.startNaming() },
-        .init([.character("d")], "delete (asks first)") { $0.deleteSelected() },
-    ])
+    private static let listKeys = KeyTable<VacationsScreen>(
+        cursorKeys + [
+            .init([.key(.enter)], "open") { $0.enter() },
+            .init([.character("n")], "new vacation") { $0.startNaming() },
+            .init([.character("d")], "delete (asks first)") { $0.deleteSelected() },
+        ])
 
     private static let namingKeys = KeyTable<VacationsScreen>([
         .init([.key(.enter)], "create") { $0.create() },
@@ -58,26 +61,34 @@ final class VacationsScreen: AppScreen {
         .init([.typing], "the new vacation's name", event: { $0.name.handle($1) }),
     ])
 
-    private static let vacationKeys = KeyTable<VacationsScreen>(cursorKeys + [
-        .init([.key(.enter)], "the photos") { $0.enter() },
-        .init("Itinerary, Tag Search", cases: [.init([.character("i")]) { $0.openShown(tags: false) },
-                                               .init([.character("t")]) { $0.openShown(tags: true) }]),
-        .init([.character("/")], "search the tags") { $0.startSearching() },
-        backKey,
-    ])
+    private static let vacationKeys = KeyTable<VacationsScreen>(
+        cursorKeys + [
+            .init([.key(.enter)], "the photos") { $0.enter() },
+            .init(
+                "Itinerary, Tag Search",
+                cases: [
+                    .init([.character("i")]) { $0.openShown(tags: false) },
+                    .init([.character("t")]) { $0.openShown(tags: true) },
+                ]),
+            .init([.character("/")], "search the tags") { $0.startSearching() },
+            backKey,
+        ])
 
-    private static let photoKeys = KeyTable<VacationsScreen>(cursorKeys + [
-        .init([.key(.enter)], "full screen, from the vacation file") { $0.enter() },
-        backKey,
-    ])
+    private static let photoKeys = KeyTable<VacationsScreen>(
+        cursorKeys + [
+            .init([.key(.enter)], "full screen, from the vacation file") { $0.enter() },
+            backKey,
+        ])
 
     private static let searchKeys = KeyTable<VacationsScreen>([
         .init([.key(.escape), .key(.enter)], "done searching") { $0.searching = false },
-        .init([.typing], "the tags to find", event: { screen, event in
-            guard screen.search.handle(event) else { return false }
-            screen.openShown(tags: true)
-            return true
-        }),
+        .init(
+            [.typing], "the tags to find",
+            event: { screen, event in
+                guard screen.search.handle(event) else { return false }
+                screen.openShown(tags: true)
+                return true
+            }),
     ])
 
     var isTyping: Bool {
@@ -171,7 +182,9 @@ final class VacationsScreen: AppScreen {
                 } else if !byTags, places.indices.contains(selected) {
                     let found = try store.photos(atPlace: places[selected].name)
                     level = .photos(store, title: found.place.name, found.photos, backToTags: false)
-                } else { return }
+                } else {
+                    return
+                }
                 cursor.count = count
                 cursor.select(0)
             } catch { fail(error) }
@@ -181,18 +194,22 @@ final class VacationsScreen: AppScreen {
             // The bytes come from the vacation file here (its connection belongs to this thread);
             // the decoding, the slow part, happens off it.
             let bytes: [UInt8]
-            do throws(VacationError) { (_, bytes) = try store.image(photoID: photo.photoID, preferredOrigin: photo.origin) } catch { return fail(error) }
+            do throws(VacationError) { (_, bytes) = try store.image(photoID: photo.photoID, preferredOrigin: photo.origin) } catch {
+                return fail(error)
+            }
             let caption = "\(photo.displayTitle) · \(photo.place) · from \(store.name)"
-            app.backend.performLocal({ () throws(ClientError) -> RGBImage in
-                do { return try ImageCodec.decode(bytes, limits: Welcome.largestDecoded) } catch {
-                    throw ClientError(.local, "The photo in the vacation file cannot be shown: \(error)")
-                }
-            }, then: { [self] result in
-                switch result {
-                case .success(let image): app.overlay = PictureView.overlay(PictureCells(image), describing: caption)
-                case .failure(let error): app.setStatus(error.message, isError: true)
-                }
-            })
+            app.backend.performLocal(
+                { () throws(ClientError) -> RGBImage in
+                    do { return try ImageCodec.decode(bytes, limits: Welcome.largestDecoded) } catch {
+                        throw ClientError(.local, "The photo in the vacation file cannot be shown: \(error)")
+                    }
+                },
+                then: { [self] result in
+                    switch result {
+                    case .success(let image): app.overlay = PictureView.overlay(PictureCells(image), describing: caption)
+                    case .failure(let error): app.setStatus(error.message, isError: true)
+                    }
+                })
         case .naming:
             break
         }
@@ -202,7 +219,9 @@ final class VacationsScreen: AppScreen {
     private func back() {
         switch level {
         case .list, .naming: return
-        case .vacation: level = .list; reloadList()
+        case .vacation:
+            level = .list
+            reloadList()
         case .photos(let store, _, _, let byTags): open(store, tags: byTags)
         }
         cursor.select(0)
@@ -224,8 +243,11 @@ final class VacationsScreen: AppScreen {
         switch level {
         case .list, .naming:
             grid.write("Vacations on this computer", column: left, row: area.y, style: Style(bold: true))
-            lines = vacations.map { "\($0.name) · " + [Plural.count($0.photos, "photo"), Plural.count($0.places, "place"), Plural.count($0.tags, "tag")]
-                .joined(separator: ", ") }
+            lines = vacations.map {
+                "\($0.name) · "
+                    + [Plural.count($0.photos, "photo"), Plural.count($0.places, "place"), Plural.count($0.tags, "tag")]
+                    .joined(separator: ", ")
+            }
             if vacations.isEmpty { grid.write("No vacations yet: n makes one (v in an album visits a photo)", column: left, row: listTop) }
             if case .naming = level {
                 name.draw(into: &grid, column: left, row: area.y + area.height - 1, labelWidth: 6, width: 60, focused: true)
@@ -239,14 +261,17 @@ final class VacationsScreen: AppScreen {
             } else {
                 lines = places.map { "\($0.name) · " + Plural.count($0.photoCount, "photo") }
             }
-            if lines.isEmpty { grid.write(byTags ? "No tags" : "No places yet: visit photos from an album (v)", column: left, row: listTop) }
+            if lines.isEmpty {
+                grid.write(byTags ? "No tags" : "No places yet: visit photos from an album (v)", column: left, row: listTop)
+            }
         case .photos(let store, let title, let photos, _):
             grid.write("\(store.name) · \(title)", column: left, row: area.y, style: Style(bold: true))
             lines = photos.map { "\($0.displayTitle) · \($0.place)" }
         }
         for index in cursor.visibleItems where lines.indices.contains(index) {
-            grid.write(lines[index], column: left, row: listTop + index - cursor.firstRow,
-                       style: Style(bold: index == selected, reverse: index == selected), width: area.width - 2)
+            grid.write(
+                lines[index], column: left, row: listTop + index - cursor.firstRow,
+                style: Style(bold: index == selected, reverse: index == selected), width: area.width - 2)
         }
         cursor.drawScrollHints(into: &grid, area: area, top: listTop, style: Style(foreground: app.decorations.faint, bold: true))
     }

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Imaging
 import Posix
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A running camera: FFmpeg reading `device` and writing PPM pictures to a pipe, and a thread
 /// of ours reading them as they come. Only the newest picture is kept: a reader that falls
@@ -37,13 +38,16 @@ public final class CameraCapture: @unchecked Sendable {
 
     /// Starts FFmpeg on `device`. Throws `.camera` when FFmpeg is not on the PATH of
     /// `environment` or cannot be started; later failures arrive in `failure`.
-    public init(device: CameraDevice, environment: [String: String] = ProcessInfo.processInfo.environment,
-                frameTimeout: Double? = nil, onChange: @escaping @Sendable () -> Void = {}) throws(ClientError) {
+    public init(
+        device: CameraDevice, environment: [String: String] = ProcessInfo.processInfo.environment,
+        frameTimeout: Double? = nil, onChange: @escaping @Sendable () -> Void = {}
+    ) throws(ClientError) {
         guard let ffmpeg = ChildProcess.find("ffmpeg", searchPath: environment["PATH"]) else { throw CameraFailure.noFFmpeg }
         let process: ChildProcess
         do {
-            process = try ChildProcess(path: ffmpeg, arguments: device.ffmpegArguments,
-                                       environment: environment.map { "\($0.key)=\($0.value)" })
+            process = try ChildProcess(
+                path: ffmpeg, arguments: device.ffmpegArguments,
+                environment: environment.map { "\($0.key)=\($0.value)" })
         } catch {
             throw ClientError(.camera, "cannot start \(ffmpeg): \(error.reason)")
         }
@@ -52,8 +56,9 @@ public final class CameraCapture: @unchecked Sendable {
             process.terminate()
             throw ClientError(.camera, "cannot watch the camera: \(error)")
         }
-        let reader = Reader(device: device, frameTimeout: frameTimeout ?? Self.frameTimeout(environment: environment),
-                            process: process, wake: wake, onChange: onChange)
+        let reader = Reader(
+            device: device, frameTimeout: frameTimeout ?? Self.frameTimeout(environment: environment),
+            process: process, wake: wake, onChange: onChange)
         self.reader = reader
         NamedThread.start("camera") { reader.run() }
     }
@@ -140,9 +145,11 @@ public final class CameraCapture: @unchecked Sendable {
                 if state.withLock({ $0.stopping }) { break }
                 // A closed standard error is left out of the poll (a negative descriptor), so
                 // its hang-up does not spin the loop.
-                var fds = [pollfd(fd: process.output, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: errorOpen ? process.errorOutput : -1, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: wake.fd, events: Int16(POLLIN), revents: 0)]
+                var fds = [
+                    pollfd(fd: process.output, events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: errorOpen ? process.errorOutput : -1, events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: wake.fd, events: Int16(POLLIN), revents: 0),
+                ]
                 let polled = MonotonicClock.milliseconds()
                 _ = try? Syscall.poll(&fds, timeoutMilliseconds: 100)
                 // A poll of 100 ms that took over a second: this process was stopped (Ctrl-Z),
@@ -179,7 +186,9 @@ public final class CameraCapture: @unchecked Sendable {
                 // error is read until it closes (FFmpeg's exit closes it), then the exit awaited.
                 let deadline = MonotonicClock.milliseconds() + 1000
                 while errorOpen, MonotonicClock.milliseconds() < deadline,
-                      (try? Syscall.waitUntilReadable(process.errorOutput, timeoutMilliseconds: Int32(deadline - MonotonicClock.milliseconds()))) == true {
+                    (try? Syscall.waitUntilReadable(
+                        process.errorOutput, timeoutMilliseconds: Int32(deadline - MonotonicClock.milliseconds()))) == true
+                {
                     readErrors()
                 }
                 _ = process.ending(within: Int(max(0, deadline - MonotonicClock.milliseconds())))
@@ -190,11 +199,12 @@ public final class CameraCapture: @unchecked Sendable {
             if stopping { process.closeOutput() }
             let ending = process.terminate(graceMilliseconds: stopping ? 200 : 500)
             if failure == nil && !stopping {
-                let how = switch ending {
-                case .exited(let code)?: "exit status \(code)"
-                case .signalled(let signal)?: "killed by signal \(signal)"
-                case nil: "ended"
-                }
+                let how =
+                    switch ending {
+                    case .exited(let code)?: "exit status \(code)"
+                    case .signalled(let signal)?: "killed by signal \(signal)"
+                    case nil: "ended"
+                    }
                 failure = CameraFailure.ended(device, stderr: String(decoding: said, as: UTF8.self), ending: how, frames: frames)
             }
             state.withLock {

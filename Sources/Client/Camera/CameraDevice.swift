@@ -16,9 +16,9 @@ public enum CameraDevice: Sendable, Equatable, CustomStringConvertible {
     /// The default camera of this platform.
     public static var platformDefault: CameraDevice {
         #if os(macOS)
-        .avFoundation(name: "0")
+            .avFoundation(name: "0")
         #else
-        .videoForLinux(path: "/dev/video0")
+            .videoForLinux(path: "/dev/video0")
         #endif
     }
 
@@ -26,16 +26,20 @@ public enum CameraDevice: Sendable, Equatable, CustomStringConvertible {
     /// for an empty name or an empty `lavfi:` spec.
     public static func parse(_ text: String?) throws(ClientError) -> CameraDevice {
         guard let text else { return platformDefault }
-        guard !text.isEmpty else { throw ClientError(.usage, "--camera-device needs a camera: a device such as /dev/video0, or lavfi:SPEC") }
+        guard !text.isEmpty else {
+            throw ClientError(.usage, "--camera-device needs a camera: a device such as /dev/video0, or lavfi:SPEC")
+        }
         if text.hasPrefix("lavfi:") {
             let spec = String(text.dropFirst("lavfi:".count))
-            guard !spec.isEmpty else { throw ClientError(.usage, "lavfi: needs an FFmpeg source after it, such as lavfi:testsrc2=size=640x480:rate=15") }
+            guard !spec.isEmpty else {
+                throw ClientError(.usage, "lavfi: needs an FFmpeg source after it, such as lavfi:testsrc2=size=640x480:rate=15")
+            }
             return .filter(spec: spec)
         }
         #if os(macOS)
-        return .avFoundation(name: text)
+            return .avFoundation(name: text)
         #else
-        return .videoForLinux(path: text.allSatisfy(\.isNumber) ? "/dev/video\(text)" : text)
+            return .videoForLinux(path: text.allSatisfy(\.isNumber) ? "/dev/video\(text)" : text)
         #endif
     }
 
@@ -50,12 +54,14 @@ public enum CameraDevice: Sendable, Equatable, CustomStringConvertible {
     /// FFmpeg's arguments: read this device and write PPM pictures, one after another, no larger
     /// than 640x480 (never enlarged), to standard output.
     public var ffmpegArguments: [String] {
-        let input: [String] = switch self {
-        case .videoForLinux(let path): ["-f", "v4l2", "-video_size", "\(Self.frameWidth)x\(Self.frameHeight)", "-i", path]
-        case .avFoundation(let name): ["-f", "avfoundation", "-framerate", "30", "-video_size", "\(Self.frameWidth)x\(Self.frameHeight)", "-i", "\(name):none"]
-        // A filter makes frames as fast as it can unless read at its own rate (-re).
-        case .filter(let spec): ["-re", "-f", "lavfi", "-i", spec]
-        }
+        let input: [String] =
+            switch self {
+            case .videoForLinux(let path): ["-f", "v4l2", "-video_size", "\(Self.frameWidth)x\(Self.frameHeight)", "-i", path]
+            case .avFoundation(let name):
+                ["-f", "avfoundation", "-framerate", "30", "-video_size", "\(Self.frameWidth)x\(Self.frameHeight)", "-i", "\(name):none"]
+            // A filter makes frames as fast as it can unless read at its own rate (-re).
+            case .filter(let spec): ["-re", "-f", "lavfi", "-i", spec]
+            }
         let fit = "scale=w='min(\(Self.frameWidth),iw)':h='min(\(Self.frameHeight),ih)':force_original_aspect_ratio=decrease"
         return ["-hide_banner", "-nostdin", "-loglevel", "error"] + input
             + ["-an", "-vf", fit, "-f", "image2pipe", "-vcodec", "ppm", "-"]

@@ -1,7 +1,10 @@
 /// What went wrong with the camera, worded for the student from what FFmpeg said.
 enum CameraFailure {
     /// FFmpeg is not on the PATH.
-    static let noFFmpeg = ClientError(.camera, "FFmpeg is not installed: install ffmpeg to use the camera (Debian and Ubuntu: sudo apt install ffmpeg; macOS: brew install ffmpeg)")
+    static let noFFmpeg = ClientError(
+        .camera,
+        "FFmpeg is not installed: install ffmpeg to use the camera (Debian and Ubuntu: sudo apt install ffmpeg; macOS: brew install ffmpeg)"
+    )
 
     /// No frame arrived within `seconds`.
     static func noFrame(_ device: CameraDevice, seconds: Double) -> ClientError {
@@ -21,12 +24,19 @@ enum CameraFailure {
         }
         if text.contains("permission denied") || text.contains("not authorized") || text.contains("not permitted") {
             #if os(macOS)
-            return ClientError(.camera, "this terminal may not use the camera: allow it in System Settings › Privacy & Security › Camera, then open the terminal again")
+                return ClientError(
+                    .camera,
+                    "this terminal may not use the camera: allow it in System Settings › Privacy & Security › Camera, then open the terminal again"
+                )
             #else
-            return ClientError(.camera, "not permitted to open \(device): add yourself to the video group (sudo usermod -aG video $USER, then log in again)")
+                return ClientError(
+                    .camera,
+                    "not permitted to open \(device): add yourself to the video group (sudo usermod -aG video $USER, then log in again)")
             #endif
         }
-        let what = frames == 0 ? "FFmpeg could not read \(device)" : "FFmpeg stopped reading \(device) after \(frames) picture\(frames == 1 ? "" : "s")"
+        let what =
+            frames == 0
+            ? "FFmpeg could not read \(device)" : "FFmpeg stopped reading \(device) after \(frames) picture\(frames == 1 ? "" : "s")"
         return ClientError(.camera, what + " (\(ending))" + (last.map { ": \($0)" } ?? ""))
     }
 

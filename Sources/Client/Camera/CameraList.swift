@@ -18,9 +18,9 @@ public enum CameraList {
     /// The cameras found (an empty list when there are none).
     public static func cameras(sysfs: String = "/sys/class/video4linux") throws(ClientError) -> [Camera] {
         #if os(macOS)
-        return try avFoundationCameras()
+            return try avFoundationCameras()
         #else
-        return videoForLinuxCameras(sysfs: sysfs)
+            return videoForLinuxCameras(sysfs: sysfs)
         #endif
     }
 
@@ -43,22 +43,22 @@ public enum CameraList {
     }
 
     #if os(macOS)
-    /// `ffmpeg -f avfoundation -list_devices true -i ""` prints the devices on standard error:
-    /// a line "AVFoundation video devices:", then "[…] [0] FaceTime HD Camera" lines.
-    static func avFoundationCameras() throws(ClientError) -> [Camera] {
-        let environment = ProcessInfo.processInfo.environment
-        guard let ffmpeg = ChildProcess.find("ffmpeg", searchPath: environment["PATH"]) else { throw CameraFailure.noFFmpeg }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ffmpeg)
-        process.arguments = ["-hide_banner", "-f", "avfoundation", "-list_devices", "true", "-i", ""]
-        let pipe = Pipe()
-        process.standardError = pipe
-        process.standardOutput = FileHandle.nullDevice
-        do { try process.run() } catch { throw ClientError(.camera, "cannot start \(ffmpeg): \(error)") }
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return parseAVFoundation(text)
-    }
+        /// `ffmpeg -f avfoundation -list_devices true -i ""` prints the devices on standard error:
+        /// a line "AVFoundation video devices:", then "[…] [0] FaceTime HD Camera" lines.
+        static func avFoundationCameras() throws(ClientError) -> [Camera] {
+            let environment = ProcessInfo.processInfo.environment
+            guard let ffmpeg = ChildProcess.find("ffmpeg", searchPath: environment["PATH"]) else { throw CameraFailure.noFFmpeg }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: ffmpeg)
+            process.arguments = ["-hide_banner", "-f", "avfoundation", "-list_devices", "true", "-i", ""]
+            let pipe = Pipe()
+            process.standardError = pipe
+            process.standardOutput = FileHandle.nullDevice
+            do { try process.run() } catch { throw ClientError(.camera, "cannot start \(ffmpeg): \(error)") }
+            let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return parseAVFoundation(text)
+        }
     #endif
 
     /// The video devices in FFmpeg's AVFoundation listing.
@@ -66,8 +66,14 @@ public enum CameraList {
         var cameras: [Camera] = []
         var inVideo = false
         for line in text.split(whereSeparator: \.isNewline).map(String.init) {
-            if line.contains("AVFoundation video devices") { inVideo = true; continue }
-            if line.contains("AVFoundation audio devices") { inVideo = false; continue }
+            if line.contains("AVFoundation video devices") {
+                inVideo = true
+                continue
+            }
+            if line.contains("AVFoundation audio devices") {
+                inVideo = false
+                continue
+            }
             guard inVideo, let close = line.range(of: "] [", options: .backwards) else { continue }
             let rest = line[close.upperBound...]
             guard let end = rest.firstIndex(of: "]") else { continue }

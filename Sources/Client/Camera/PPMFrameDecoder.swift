@@ -67,9 +67,12 @@ struct PPMFrameDecoder {
                     while index < buffer.count && buffer[index] != 10 { index += 1 }
                 } else if Self.isSpace(buffer[index]) {
                     index += 1
-                } else { break }
+                } else {
+                    break
+                }
             }
-            var value = 0, digits = 0
+            var value = 0
+            var digits = 0
             while index < buffer.count, buffer[index] >= 48, buffer[index] <= 57 {
                 value = value * 10 + Int(buffer[index] - 48)
                 digits += 1

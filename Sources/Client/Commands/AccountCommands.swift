@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import JSON
 import TerminalUI
 import Wire
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// register, login, logout, whoami.
 enum AccountCommands {
@@ -11,8 +12,9 @@ enum AccountCommands {
         let username = try context.username(0)
         let password = try PasswordInput.read(context, confirm: true)
         let session = try context.connect()
-        let identity = try session.register(username: username, password: password,
-                                            classCode: context.parsed.string("--class-code") ?? "")
+        let identity = try session.register(
+            username: username, password: password,
+            classCode: context.parsed.string("--class-code") ?? "")
         report(identity, verb: "Registered and logged in", session, context)
     }
 
@@ -28,15 +30,18 @@ enum AccountCommands {
     /// A roster import's account has a one-time password: the server answers nothing else until
     /// its owner chooses their own, so `login` asks for it at once (or takes it from the next line
     /// of standard input with --password-stdin).
-    private static func replaceOneTimePassword(_ current: String, _ session: SnapshareSession, _ context: CommandContext) throws(ClientError) {
+    private static func replaceOneTimePassword(_ current: String, _ session: SnapshareSession, _ context: CommandContext)
+        throws(ClientError)
+    {
         do {
             _ = try session.feeds()
             return
         } catch let error where error.serverCode == .passwordChangeRequired {}
         if context.parsed.flag("--password-stdin") {
             guard let line = readLine(strippingNewline: true) else {
-                context.console.err("Your password is a one-time password from your instructor: choose your own with `snapshare passwd` "
-                                    + "before anything else (or give it as a second line with --password-stdin).")
+                context.console.err(
+                    "Your password is a one-time password from your instructor: choose your own with `snapshare passwd` "
+                        + "before anything else (or give it as a second line with --password-stdin).")
                 return
             }
             try session.changePassword(from: current, to: line)
@@ -48,7 +53,7 @@ enum AccountCommands {
                 do {
                     try session.changePassword(from: current, to: new)
                     break
-                } catch where error.serverCode == .invalidArgument && attempt < 3 {
+                } catch  where error.serverCode == .invalidArgument && attempt < 3 {
                     context.console.err(PrintableText.clean(error.message) + ". Try another.")
                 }
             }
@@ -88,8 +93,10 @@ enum AccountCommands {
     }
 
     static func identityJSON(_ identity: Authenticated, server: String) -> JSONValue {
-        .object([("username", .string(identity.username)), ("admin", .bool(identity.isAdmin)),
-                 ("server", .string(server)), ("created_at", .string(Timestamp.iso8601(identity.createdAt)))])
+        .object([
+            ("username", .string(identity.username)), ("admin", .bool(identity.isAdmin)),
+            ("server", .string(server)), ("created_at", .string(Timestamp.iso8601(identity.createdAt))),
+        ])
     }
 }
 

@@ -26,8 +26,11 @@ enum AdminCommands {
         let session = try context.authenticated()
         try context.confirm("Delete every snap of \(PrintableText.clean(name))?")
         let count = try session.resetFeed(name)
-        if context.json { context.printJSON(.object([("feed", .string(name)), ("deleted", .int(Int64(count)))])) }
-        else { context.console.out("Reset \(name): \(count) snap\(count == 1 ? "" : "s") deleted.") }
+        if context.json {
+            context.printJSON(.object([("feed", .string(name)), ("deleted", .int(Int64(count)))]))
+        } else {
+            context.console.out("Reset \(name): \(count) snap\(count == 1 ? "" : "s") deleted.")
+        }
     }
 
     static func resetFeeds(_ context: CommandContext) throws(ClientError) {
@@ -35,8 +38,11 @@ enum AdminCommands {
         guard context.parsed.flag("--all") else { throw context.usage("reset-feeds deletes every snap of every feed; say so with --all") }
         try context.confirm("Delete every snap of every feed?")
         let count = try session.resetAllFeeds()
-        if context.json { context.printJSON(.object([("deleted", .int(Int64(count)))])) }
-        else { context.console.out("Reset every feed: \(count) snap\(count == 1 ? "" : "s") deleted.") }
+        if context.json {
+            context.printJSON(.object([("deleted", .int(Int64(count)))]))
+        } else {
+            context.console.out("Reset every feed: \(count) snap\(count == 1 ? "" : "s") deleted.")
+        }
     }
 
     static func deleteSnap(_ context: CommandContext) throws(ClientError) {
@@ -60,25 +66,36 @@ enum AdminCommands {
         func optional(_ text: String) -> JSONValue { text.isEmpty ? .null : .string(text) }
         func time(_ milliseconds: Int64) -> JSONValue { milliseconds > 0 ? .string(Timestamp.iso8601(milliseconds)) : .null }
         if context.json {
-            context.printJSON(.array(users.map {
-                .object([("username", .string($0.username)), ("display_name", optional($0.displayName)), ("roster_name", optional($0.rosterName)),
-                         ("admin", .bool($0.isAdmin)), ("disabled", .bool($0.isDisabled)), ("suspended_until", time($0.suspendedUntil)),
-                         ("one_time_password", .bool($0.hasOneTimePassword)),
-                         ("created_at", .string(Timestamp.iso8601($0.createdAt))), ("last_sign_in", time($0.lastSignIn)),
-                         ("posts", .int(Int64($0.postCount))), ("views", .int(Int64($0.viewCount)))])
-            }))
+            context.printJSON(
+                .array(
+                    users.map {
+                        .object([
+                            ("username", .string($0.username)), ("display_name", optional($0.displayName)),
+                            ("roster_name", optional($0.rosterName)),
+                            ("admin", .bool($0.isAdmin)), ("disabled", .bool($0.isDisabled)), ("suspended_until", time($0.suspendedUntil)),
+                            ("one_time_password", .bool($0.hasOneTimePassword)),
+                            ("created_at", .string(Timestamp.iso8601($0.createdAt))), ("last_sign_in", time($0.lastSignIn)),
+                            ("posts", .int(Int64($0.postCount))), ("views", .int(Int64($0.viewCount))),
+                        ])
+                    }))
             return
         }
-        var table = TextTable(columns: [.init("USER"), .init("DISPLAY NAME"), .init("ROLE"), .init("STATE"), .init("POSTS", alignment: .right),
-                                        .init("VIEWS", alignment: .right), .init("JOINED")])
+        var table = TextTable(columns: [
+            .init("USER"), .init("DISPLAY NAME"), .init("ROLE"), .init("STATE"), .init("POSTS", alignment: .right),
+            .init("VIEWS", alignment: .right), .init("JOINED"),
+        ])
         let now = Timestamp.now()
         for user in users {
-            table.append([user.username, user.displayName, user.isAdmin ? "admin" : "student", state(of: user, now: now),
-                          "\(user.postCount)", "\(user.viewCount)", TimeAgo.describe(user.createdAt, now: now)])
+            table.append([
+                user.username, user.displayName, user.isAdmin ? "admin" : "student", state(of: user, now: now),
+                "\(user.postCount)", "\(user.viewCount)", TimeAgo.describe(user.createdAt, now: now),
+            ])
         }
         context.console.raw(table.render() + "\n")
         if session.protocolVersion < 4 {
-            context.console.out("(This server's protocol version \(session.protocolVersion) does not say who is disabled, suspended or on a one-time password.)")
+            context.console.out(
+                "(This server's protocol version \(session.protocolVersion) does not say who is disabled, suspended or on a one-time password.)"
+            )
         }
     }
 
@@ -130,10 +147,14 @@ enum AdminCommands {
         let session = try context.authenticated()
         let entries = try session.auditLog(since: since)
         if context.json {
-            context.printJSON(.array(entries.map {
-                .object([("at", .int($0.at)), ("actor", .string($0.actor)), ("action", .string($0.action)),
-                         ("target", .string($0.target)), ("result", .string($0.result))])
-            }))
+            context.printJSON(
+                .array(
+                    entries.map {
+                        .object([
+                            ("at", .int($0.at)), ("actor", .string($0.actor)), ("action", .string($0.action)),
+                            ("target", .string($0.target)), ("result", .string($0.result)),
+                        ])
+                    }))
             return
         }
         guard !entries.isEmpty else {
@@ -142,7 +163,9 @@ enum AdminCommands {
         }
         var table = TextTable(columns: [.init("WHEN"), .init("WHO"), .init("ACTION"), .init("TARGET"), .init("RESULT")])
         let now = Timestamp.now()
-        for entry in entries { table.append([TimeAgo.describe(entry.at, now: now), entry.actor, entry.action, entry.target, entry.result]) }
+        for entry in entries {
+            table.append([TimeAgo.describe(entry.at, now: now), entry.actor, entry.action, entry.target, entry.result])
+        }
         context.console.raw(table.render() + "\n")
         if entries.count == 5_000 { context.console.out("(the first 5000 shown; ask for less with --since)\n") }
     }
@@ -150,7 +173,8 @@ enum AdminCommands {
     static func unlock(_ context: CommandContext) throws(ClientError) {
         let address = context.parsed.string("--address")
         guard (context.parsed.positional(0) == nil) != (address == nil) else {
-            throw ClientError(.usage, "name a user (snapshare admin unlock USER) or an address (snapshare admin unlock --address ADDR), not both")
+            throw ClientError(
+                .usage, "name a user (snapshare admin unlock USER) or an address (snapshare admin unlock --address ADDR), not both")
         }
         var user: String?
         if address == nil { user = try context.username(0) }

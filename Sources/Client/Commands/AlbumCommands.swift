@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import TerminalUI
-import Glibc
-#endif
 import Wire
+
+#if canImport(Glibc)
+    import TerminalUI
+    import Glibc
+#endif
 
 /// album PIN_ID [--wait], album new PIN_ID [--wait].
 enum AlbumCommands {
@@ -55,8 +56,10 @@ enum AlbumCommands {
             bar.update(done: album.done, expected: album.expected)
             if try interrupt.wait(milliseconds: pollMilliseconds) {
                 bar.finish()
-                throw ClientError(.interrupted, "stopped waiting at \(album.done) of \(album.expected) photos; the album of pin "
-                                  + "\(album.pinID) keeps downloading on the server (see it with `snapshare album \(album.pinID) --wait`)")
+                throw ClientError(
+                    .interrupted,
+                    "stopped waiting at \(album.done) of \(album.expected) photos; the album of pin "
+                        + "\(album.pinID) keeps downloading on the server (see it with `snapshare album \(album.pinID) --wait`)")
             }
             album = try session.album(pinID: album.pinID)
         }
@@ -78,7 +81,10 @@ enum AlbumCommands {
         }
         if album.state == .failed {
             let reason = album.error.isEmpty ? "no reason given" : PrintableText.clean(album.error)
-            throw ClientError(.server, "the photo source failed for pin \(album.pinID): \(reason)\n(this is an error, not an empty place; `snapshare album new \(album.pinID)` tries again)")
+            throw ClientError(
+                .server,
+                "the photo source failed for pin \(album.pinID): \(reason)\n(this is an error, not an empty place; `snapshare album new \(album.pinID)` tries again)"
+            )
         }
     }
 }

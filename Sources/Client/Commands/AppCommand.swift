@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import TerminalUI
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// app: the full-screen app, on the terminal this runs in.
 enum AppCommand {
@@ -10,10 +11,12 @@ enum AppCommand {
         let camera: CameraDevice
         do { camera = try CameraDevice.parse(context.parsed.string("--camera-device")) } catch { throw context.usage(error.message) }
         guard Terminal.isTerminal(0), Terminal.isTerminal(1) else {
-            throw ClientError(.usage, "the app needs a terminal for its input and output; every feature is also a command (snapshare --help)")
+            throw ClientError(
+                .usage, "the app needs a terminal for its input and output; every feature is also a command (snapshare --help)")
         }
-        try AppRunner.run(settings: try context.settings(), state: context.state, environment: context.environment,
-                          pictures: try requestedPictures(context), camera: camera)
+        try AppRunner.run(
+            settings: try context.settings(), state: context.state, environment: context.environment,
+            pictures: try requestedPictures(context), camera: camera)
     }
 
     /// The protocol `--pictures` asks for; nil for `auto` (or none given): the terminal's best.

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CommandLineParsing
 import Posix
 import Release
 import TerminalUI
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The `snapshare` program: parse, run one command, map failures to documented exit codes.
 public enum CLI {

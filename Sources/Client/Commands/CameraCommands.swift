@@ -7,7 +7,8 @@ enum CameraCommands {
             return
         }
         guard !cameras.isEmpty else {
-            context.console.out("No camera found. Without one, --camera-device lavfi:testsrc2=size=640x480:rate=15 reads FFmpeg's test picture.")
+            context.console.out(
+                "No camera found. Without one, --camera-device lavfi:testsrc2=size=640x480:rate=15 reads FFmpeg's test picture.")
             return
         }
         var table = TextTable(columns: [.init("DEVICE"), .init("NAME")])
@@ -15,6 +16,8 @@ enum CameraCommands {
         context.console.raw(table.render())
         let inUse = try CameraDevice.parse(context.environment["SNAPSHARE_CAMERA"].flatMap { $0.isEmpty ? nil : $0 })
         let why = context.environment["SNAPSHARE_CAMERA"].map { $0.isEmpty ? "" : " (from $SNAPSHARE_CAMERA)" } ?? ""
-        context.console.out("\(cameras.count) camera\(cameras.count == 1 ? "" : "s"); post --camera uses \(inUse)\(why) unless --camera-device names another.")
+        context.console.out(
+            "\(cameras.count) camera\(cameras.count == 1 ? "" : "s"); post --camera uses \(inUse)\(why) unless --camera-device names another."
+        )
     }
 }

@@ -13,14 +13,21 @@ enum ClassDataCommands {
         let session = try context.authenticated()
         let doomed = try session.purge(olderThan: span.milliseconds, dryRun: true)
         guard doomed > 0 else {
-            if context.json { context.printJSON(.object([("older_than", .string(text)), ("deleted", .int(0))])) }
-            else { context.console.out("No snap was posted more than \(text) ago; nothing to purge.") }
+            if context.json {
+                context.printJSON(.object([("older_than", .string(text)), ("deleted", .int(0))]))
+            } else {
+                context.console.out("No snap was posted more than \(text) ago; nothing to purge.")
+            }
             return
         }
-        try context.confirm("Delete the \(doomed) snap\(doomed == 1 ? "" : "s") posted more than \(text) ago, with their pictures and views?")
+        try context.confirm(
+            "Delete the \(doomed) snap\(doomed == 1 ? "" : "s") posted more than \(text) ago, with their pictures and views?")
         let count = try session.purge(olderThan: span.milliseconds, dryRun: false)
-        if context.json { context.printJSON(.object([("older_than", .string(text)), ("deleted", .int(Int64(count)))])) }
-        else { context.console.out("Purged \(count) snap\(count == 1 ? "" : "s") posted more than \(text) ago.") }
+        if context.json {
+            context.printJSON(.object([("older_than", .string(text)), ("deleted", .int(Int64(count)))]))
+        } else {
+            context.console.out("Purged \(count) snap\(count == 1 ? "" : "s") posted more than \(text) ago.")
+        }
     }
 
     /// `admin export --to DIR`: every feed's snaps as files, over the protocol, without a view.
@@ -59,8 +66,11 @@ enum ClassDataCommands {
         do { summary = try export.finish(exportedAt: session.welcome.serverTime) } catch { throw ClientError(.local, "\(error)") }
         bar.update(done: done, total: done)
         if context.json {
-            context.printJSON(.object([("to", .string(directory)), ("feeds", .int(Int64(summary.feeds))), ("snaps", .int(Int64(summary.snaps))),
-                                       ("pictures", .int(Int64(summary.pictures))), ("picture_bytes", .int(Int64(summary.pictureBytes)))]))
+            context.printJSON(
+                .object([
+                    ("to", .string(directory)), ("feeds", .int(Int64(summary.feeds))), ("snaps", .int(Int64(summary.snaps))),
+                    ("pictures", .int(Int64(summary.pictures))), ("picture_bytes", .int(Int64(summary.pictureBytes))),
+                ]))
         } else {
             context.console.out(summaryLine(summary, directory: directory))
         }
@@ -81,10 +91,11 @@ enum ClassDataCommands {
         let snap = opened.snap
         let now = session.welcome.serverTime
         let line = "admin-viewed snap \(snap.id) \(snap.width)x\(snap.height) \(opened.image.count) sha256:\(SHA256.hex(opened.sha256))"
-        try ImageDisplay.show(bytes: opened.image, limits: session.welcome.displayLimits, context: context, screen: screen,
-                              title: "Snap \(snap.id) from \(PrintableText.clean(snap.poster)) in \(PrintableText.clean(snap.feed)), "
-                                + TimeAgo.describe(snap.postedAt, now: now) + " (admin view: no view spent)",
-                              afterwards: "Looked at snap \(snap.id) as an admin; no view was spent and you are not among its viewers.",
-                              caption: line)
+        try ImageDisplay.show(
+            bytes: opened.image, limits: session.welcome.displayLimits, context: context, screen: screen,
+            title: "Snap \(snap.id) from \(PrintableText.clean(snap.poster)) in \(PrintableText.clean(snap.feed)), "
+                + TimeAgo.describe(snap.postedAt, now: now) + " (admin view: no view spent)",
+            afterwards: "Looked at snap \(snap.id) as an admin; no view was spent and you are not among its viewers.",
+            caption: line)
     }
 }

@@ -11,27 +11,35 @@ struct Command: Sendable {
     private let subcommands: [Command]
 
     /// A command that runs.
-    init(_ name: String, summary: String, discussion: String = "", arguments: [ArgumentSpec] = [],
-         options: [OptionSpec] = [], flags: [FlagSpec] = [], exitCodes: [ExitCodeSpec] = [], globalOptions: [String]? = nil,
-         run: @escaping Runner) {
-        spec = CommandSpec(name, summary: summary, discussion: discussion, arguments: arguments, options: options,
-                           flags: flags, exitCodes: exitCodes, globalOptions: globalOptions)
+    init(
+        _ name: String, summary: String, discussion: String = "", arguments: [ArgumentSpec] = [],
+        options: [OptionSpec] = [], flags: [FlagSpec] = [], exitCodes: [ExitCodeSpec] = [], globalOptions: [String]? = nil,
+        run: @escaping Runner
+    ) {
+        spec = CommandSpec(
+            name, summary: summary, discussion: discussion, arguments: arguments, options: options,
+            flags: flags, exitCodes: exitCodes, globalOptions: globalOptions)
         self.run = run
         subcommands = []
     }
 
     /// A group of commands (`admin`, `pin`, …), or the root.
-    init(_ name: String, summary: String, discussion: String = "", options: [OptionSpec] = [], flags: [FlagSpec] = [],
-         subcommands: [Command], exitCodes: [ExitCodeSpec] = [], globalOptions: [String]? = nil) {
-        spec = CommandSpec(name, summary: summary, discussion: discussion, options: options, flags: flags,
-                           exitCodes: exitCodes, globalOptions: globalOptions)
+    init(
+        _ name: String, summary: String, discussion: String = "", options: [OptionSpec] = [], flags: [FlagSpec] = [],
+        subcommands: [Command], exitCodes: [ExitCodeSpec] = [], globalOptions: [String]? = nil
+    ) {
+        spec = CommandSpec(
+            name, summary: summary, discussion: discussion, options: options, flags: flags,
+            exitCodes: exitCodes, globalOptions: globalOptions)
         run = nil
         self.subcommands = subcommands
     }
 
     /// A command that runs, and has subcommands of its own (`admin roster` lists, `admin roster remove` edits).
-    init(_ name: String, summary: String, discussion: String = "", flags: [FlagSpec] = [], subcommands: [Command],
-         exitCodes: [ExitCodeSpec] = [], run: @escaping Runner) {
+    init(
+        _ name: String, summary: String, discussion: String = "", flags: [FlagSpec] = [], subcommands: [Command],
+        exitCodes: [ExitCodeSpec] = [], run: @escaping Runner
+    ) {
         spec = CommandSpec(name, summary: summary, discussion: discussion, flags: flags, exitCodes: exitCodes, runsWithoutSubcommand: true)
         self.run = run
         self.subcommands = subcommands

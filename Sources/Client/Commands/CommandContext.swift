@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import Foundation
 import CommandLineParsing
+import Foundation
 import JSON
 import TerminalUI
 import Wire
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// What every command gets: its parsed line, the environment, the state folder, the console.
 final class CommandContext {
@@ -29,8 +30,10 @@ final class CommandContext {
     func settings() throws(ClientError) -> ConnectionSettings {
         if let resolvedSettings { return try resolvedSettings.get() }
         let resolved = Result { () throws(ClientError) in
-            try ConnectionSettings.resolve(serverFlag: parsed.string("--server"), caFlag: parsed.string("--ca"),
-                                           caVariable: parsed.environmentVariable(of: "--ca"), state: state) { [console] in console.err($0) }
+            try ConnectionSettings.resolve(
+                serverFlag: parsed.string("--server"), caFlag: parsed.string("--ca"),
+                caVariable: parsed.environmentVariable(of: "--ca"), state: state
+            ) { [console] in console.err($0) }
         }
         resolvedSettings = resolved
         return try resolved.get()

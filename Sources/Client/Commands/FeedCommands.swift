@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Imaging
 import JSON
 import Posix
 import Wire
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// feeds, feed [NAME] [--watch], post.
 enum FeedCommands {
@@ -79,7 +80,9 @@ enum FeedCommands {
     }
 
     static func post(_ context: CommandContext) throws(ClientError) {
-        guard let raw = context.parsed.string("--feed") else { throw context.usage("--feed NAME is required: a snap goes to exactly one feed") }
+        guard let raw = context.parsed.string("--feed") else {
+            throw context.usage("--feed NAME is required: a snap goes to exactly one feed")
+        }
         let feed = try context.feedName(raw)
         let sample = context.parsed.string("--sample")
         let file = context.parsed.string("--file")
@@ -123,12 +126,14 @@ enum FeedCommands {
         let bytes = prepared.bytes
         let snap: SnapInfo
         do {
-            snap = try session.post(feed: feed, image: bytes, progress: bytes.count > 256 * 1024 ? { bar.update(done: $0, total: $1) } : nil)
+            snap = try session.post(
+                feed: feed, image: bytes, progress: bytes.count > 256 * 1024 ? { bar.update(done: $0, total: $1) } : nil)
         } catch {
             // A picture taken cannot be taken again: it is kept for a later `post --file`.
             guard camera, let kept = keep(image) else { throw error }
-            throw ClientError(error.kind, error.message + "; the camera's picture is kept in \(kept): post it with --file \(kept)",
-                              serverCode: error.serverCode, remedy: error.remedy)
+            throw ClientError(
+                error.kind, error.message + "; the camera's picture is kept in \(kept): post it with --file \(kept)",
+                serverCode: error.serverCode, remedy: error.remedy)
         }
         if context.json {
             context.printJSON(SnapPresenter.json(snap))
@@ -144,9 +149,10 @@ enum FeedCommands {
     private static func takePicture(device: CameraDevice, context: CommandContext) throws(ClientError) -> [UInt8] {
         if let screen = try ImageDisplay.prepare(context) {
             defer { screen.session.close() }
-            let preview = CameraPreview(session: screen.session, depth: screen.depth,
-                                        pictures: screen.choice.pictures, facts: screen.facts,
-                                        device: device, environment: context.environment)
+            let preview = CameraPreview(
+                session: screen.session, depth: screen.depth,
+                pictures: screen.choice.pictures, facts: screen.facts,
+                device: device, environment: context.environment)
             let frame = try preview.run()
             screen.session.close()
             if let notice = screen.choice.notice { context.console.err(notice) }

@@ -1,7 +1,7 @@
-import TerminalUI
-import Wire
 import Imaging
 import Posix
+import TerminalUI
+import Wire
 
 /// Draws an image: full screen on a terminal (any key closes), else as text on standard output.
 enum ImageDisplay {
@@ -36,8 +36,9 @@ enum ImageDisplay {
             let session = try TerminalSession(terminal: terminal)
             try session.start()
             let probe = try session.probe(environment: context.environment)
-            let screen = Screen(session: session, choice: PictureProtocol.choose(requested, environment: context.environment, facts: probe.facts),
-                                facts: probe.facts, depth: ColorDepth.detect(context.environment, version: probe.facts.version))
+            let screen = Screen(
+                session: session, choice: PictureProtocol.choose(requested, environment: context.environment, facts: probe.facts),
+                facts: probe.facts, depth: ColorDepth.detect(context.environment, version: probe.facts.version))
             for signal in probe.signals where try session.respond(to: signal) == .end {
                 session.close()
                 Signals.reraise(signal)
@@ -57,8 +58,10 @@ enum ImageDisplay {
     /// record of what was shown, with the reason when a protocol asked for was not there.
     /// Otherwise the drawing goes to standard output followed by the machine-readable `caption`.
     @discardableResult
-    static func show(bytes: [UInt8], limits: ImageLimits = largest, context: CommandContext, screen: Screen? = nil, title: String,
-                     afterwards: String? = nil, caption: String?) throws(ClientError) -> (width: Int, height: Int) {
+    static func show(
+        bytes: [UInt8], limits: ImageLimits = largest, context: CommandContext, screen: Screen? = nil, title: String,
+        afterwards: String? = nil, caption: String?
+    ) throws(ClientError) -> (width: Int, height: Int) {
         let image: RGBImage
         do { image = try ImageCodec.decode(bytes, limits: limits) } catch {
             throw ClientError(.integrity, "cannot draw the image: \(error.description)")
@@ -66,8 +69,9 @@ enum ImageDisplay {
         let taken: Screen?
         if let screen { taken = screen } else { taken = try prepare(context) }
         if let screen = taken {
-            let view = FullScreenImageView(image: image, terminal: screen.session.terminal, depth: screen.depth,
-                                           caption: "\(title) · any key closes")
+            let view = FullScreenImageView(
+                image: image, terminal: screen.session.terminal, depth: screen.depth,
+                caption: "\(title) · any key closes")
             do { _ = try view.show(in: screen.session, pictures: screen.choice.pictures, facts: screen.facts) } catch {
                 throw ClientError(.local, "cannot draw on this terminal: \(error)")
             }

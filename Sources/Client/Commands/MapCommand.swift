@@ -1,5 +1,5 @@
-import TerminalUI
 import Foundation
+import TerminalUI
 import Wire
 
 /// map [--center LAT,LON] [--zoom Z]: the world with my pins, at the view saved on the server.
@@ -12,29 +12,35 @@ enum MapCommand {
         let session = try context.authenticated()
         var view = try session.mapState()
         if center != nil || zoom != nil {
-            view = try session.setMapState(latitude: center?.latitude ?? view.centerLatitude,
-                                           longitude: center?.longitude ?? view.centerLongitude,
-                                           zoom: zoom ?? view.zoom)
+            view = try session.setMapState(
+                latitude: center?.latitude ?? view.centerLatitude,
+                longitude: center?.longitude ?? view.centerLongitude,
+                zoom: zoom ?? view.zoom)
         }
         if context.json {
-            context.printJSON(.object([
-                ("center", .object([("latitude", .double(view.centerLatitude)), ("longitude", .double(view.centerLongitude))])),
-                ("zoom", .double(view.zoom)),
-            ]))
+            context.printJSON(
+                .object([
+                    ("center", .object([("latitude", .double(view.centerLatitude)), ("longitude", .double(view.centerLongitude))])),
+                    ("zoom", .double(view.zoom)),
+                ]))
             return
         }
         let world: WorldMap
         do { world = try WorldMap.bundled() } catch { throw ClientError(.local, error.description) }
         let pins = try session.pins()
         let onTerminal = context.console.outputIsTerminal
-        context.console.raw(render(view: view, pins: pins, world: world, size: Terminal.sizeOrDefault(of: 1), onTerminal: onTerminal,
-                                   colour: ColorDepth.decorationsColored(context.environment, onTerminal: onTerminal)))
+        context.console.raw(
+            render(
+                view: view, pins: pins, world: world, size: Terminal.sizeOrDefault(of: 1), onTerminal: onTerminal,
+                colour: ColorDepth.decorationsColored(context.environment, onTerminal: onTerminal)))
     }
 
     /// The map as printed on a terminal of `size`: on a terminal everything, title included,
     /// fits above the prompt's line, so nothing scrolls off.
-    static func render(view: MapState, pins: [PinInfo], world: WorldMap, size: (columns: Int, rows: Int),
-                       onTerminal: Bool, colour: Bool) -> String {
+    static func render(
+        view: MapState, pins: [PinInfo], world: WorldMap, size: (columns: Int, rows: Int),
+        onTerminal: Bool, colour: Bool
+    ) -> String {
         let columns = max(10, size.columns - 2)
         // Title, frame top and bottom, hint, the prompt's line after it; the legend gets at most
         // a third of a terminal, plus a line saying how many it left out.
@@ -52,22 +58,28 @@ enum MapCommand {
 
         var lines: [String] = []
         let count = "\(pins.count) pin\(pins.count == 1 ? "" : "s")"
-        lines.append("World map · centre \(AlbumPresenter.coordinates(view.centerLatitude, view.centerLongitude)) · zoom \(MapLimits.describe(view.zoom)) · \(count)")
+        lines.append(
+            "World map · centre \(AlbumPresenter.coordinates(view.centerLatitude, view.centerLongitude)) · zoom \(MapLimits.describe(view.zoom)) · \(count)"
+        )
         lines.append("┌" + String(repeating: "─", count: columns) + "┐")
         lines += drawing.lines.map { "│" + $0 + "│" }
         lines.append("└" + String(repeating: "─", count: columns) + "┘")
         if pins.isEmpty {
             lines.append("No pins yet. Drop one with: snapshare pin add LAT LON")
         } else {
-            var table = TextTable(columns: [.init(""), .init("PIN", alignment: .right), .init("LAT", alignment: .right),
-                                            .init("LON", alignment: .right), .init("ALBUM"), .init("")])
+            var table = TextTable(columns: [
+                .init(""), .init("PIN", alignment: .right), .init("LAT", alignment: .right),
+                .init("LON", alignment: .right), .init("ALBUM"), .init(""),
+            ])
             table.showsHeader = false
             let shown = drawing.entries.prefix(legendRows)
             for entry in shown {
                 let pin = entry.pin
-                table.append([String(entry.marker), "pin \(pin.id)", AlbumPresenter.decimal(pin.latitude), AlbumPresenter.decimal(pin.longitude),
-                              AlbumPresenter.summary(state: pin.albumState, expected: pin.expected, done: pin.done),
-                              entry.isVisible ? "" : "(off the map)"])
+                table.append([
+                    String(entry.marker), "pin \(pin.id)", AlbumPresenter.decimal(pin.latitude), AlbumPresenter.decimal(pin.longitude),
+                    AlbumPresenter.summary(state: pin.albumState, expected: pin.expected, done: pin.done),
+                    entry.isVisible ? "" : "(off the map)",
+                ])
             }
             lines.append(table.render())
             if shown.count < drawing.entries.count {
@@ -84,8 +96,10 @@ enum MapCommand {
         guard parts.count == 2 else {
             throw context.usage("--center takes LAT,LON in decimal degrees, e.g. --center 42.28,-83.74; got '\(text)'")
         }
-        return (try PinCommands.number(parts[0], name: "the --center latitude", context: context),
-                try PinCommands.number(parts[1], name: "the --center longitude", context: context))
+        return (
+            try PinCommands.number(parts[0], name: "the --center latitude", context: context),
+            try PinCommands.number(parts[1], name: "the --center longitude", context: context)
+        )
     }
 
     static func parseZoom(_ text: String, context: CommandContext) throws(ClientError) -> Double {

@@ -1,5 +1,5 @@
-import TerminalUI
 import Foundation
+import TerminalUI
 import Wire
 
 /// movies add | delete | search | edit | list | browse: the favorite-movies list on the server.
@@ -10,16 +10,22 @@ enum MovieCommands {
         let required = [("--title", "TITLE"), ("--genre", "GENRE"), ("--sales", "DOLLARS")]
         let missing = required.filter { context.parsed.string($0.0) == nil }.map { "\($0.0) \($0.1)" }
         guard missing.isEmpty, let title = context.parsed.string("--title"), let genre = context.parsed.string("--genre"),
-              let salesText = context.parsed.string("--sales") else {
+            let salesText = context.parsed.string("--sales")
+        else {
             throw context.usage("missing \(missing.joined(separator: " and ")): a movie needs a title, a genre and its ticket sales")
         }
-        let movie = MovieInfo(title: try checkedText(title, option: "--title", maxBytes: FieldLimits.movieTitle, context),
-                              genre: try checkedText(genre, option: "--genre", maxBytes: FieldLimits.movieGenre, context),
-                              sales: try sales(salesText, context))
+        let movie = MovieInfo(
+            title: try checkedText(title, option: "--title", maxBytes: FieldLimits.movieTitle, context),
+            genre: try checkedText(genre, option: "--genre", maxBytes: FieldLimits.movieGenre, context),
+            sales: try sales(salesText, context))
         let session = try context.authenticated()
         let added = try session.addMovie(movie)
-        if context.json { context.printJSON(MoviePresenter.json(added)); return }
-        context.console.out("Added \"\(PrintableText.clean(added.title))\" (\(PrintableText.clean(added.genre)), \(MoviePresenter.dollars(added.sales))).")
+        if context.json {
+            context.printJSON(MoviePresenter.json(added))
+            return
+        }
+        context.console.out(
+            "Added \"\(PrintableText.clean(added.title))\" (\(PrintableText.clean(added.genre)), \(MoviePresenter.dollars(added.sales))).")
     }
 
     static func delete(_ context: CommandContext) throws(ClientError) {
@@ -37,7 +43,8 @@ enum MovieCommands {
         let movies = try session.searchMovies(text)
         if context.json { context.printJSON(.array(movies.map(MoviePresenter.json))) }
         guard !movies.isEmpty else {
-            throw ClientError(.notFound, "No movie in your favorites has \"\(PrintableText.clean(text))\" in its title (see `snapshare movies list`).")
+            throw ClientError(
+                .notFound, "No movie in your favorites has \"\(PrintableText.clean(text))\" in its title (see `snapshare movies list`).")
         }
         if context.json { return }
         context.console.out(movies.map(MoviePresenter.card).joined(separator: "\n\n"))
@@ -59,15 +66,26 @@ enum MovieCommands {
         let current = try found(title) { () throws(ClientError) in try session.findMovie(title: title) }
         let wanted = MovieInfo(title: newTitle ?? current.title, genre: newGenre ?? current.genre, sales: newSales ?? current.sales)
         let movie = try found(title) { () throws(ClientError) in try session.updateMovie(title: current.title, to: wanted) }
-        if context.json { context.printJSON(MoviePresenter.json(movie)); return }
-        context.console.out("Updated \"\(PrintableText.clean(movie.title))\": \(PrintableText.clean(movie.genre)), ticket sales \(MoviePresenter.dollars(movie.sales)).")
+        if context.json {
+            context.printJSON(MoviePresenter.json(movie))
+            return
+        }
+        context.console.out(
+            "Updated \"\(PrintableText.clean(movie.title))\": \(PrintableText.clean(movie.genre)), ticket sales \(MoviePresenter.dollars(movie.sales))."
+        )
     }
 
     static func list(_ context: CommandContext) throws(ClientError) {
         let session = try context.authenticated()
         let movies = try session.movies()
-        if context.json { context.printJSON(.array(movies.map(MoviePresenter.json))); return }
-        guard !movies.isEmpty else { context.console.out(emptyList); return }
+        if context.json {
+            context.printJSON(.array(movies.map(MoviePresenter.json)))
+            return
+        }
+        guard !movies.isEmpty else {
+            context.console.out(emptyList)
+            return
+        }
         context.console.raw(MoviePresenter.table(movies) + "\n")
     }
 
@@ -77,7 +95,10 @@ enum MovieCommands {
     static func browse(_ context: CommandContext) throws(ClientError) {
         let session = try context.authenticated()
         let movies = try session.movies()
-        guard !movies.isEmpty else { context.console.out(emptyList); return }
+        guard !movies.isEmpty else {
+            context.console.out(emptyList)
+            return
+        }
         let terminal = Terminal()
         let interactive = Terminal.isTerminal(terminal.input)
         var saved: Terminal.SavedMode?
@@ -96,7 +117,7 @@ enum MovieCommands {
             do { events = try terminal.nextEvents(using: &parser) } catch {
                 throw ClientError(.local, "cannot read keys: \(error)")
             }
-            if events.isEmpty { return }  // end of input: a script that ran out of keys
+            if events.isEmpty { return } // end of input: a script that ran out of keys
             for key in events.compactMap(MovieBrowser.key(for:)) {
                 switch browser.on(key) {
                 case .show(let index): show(movies, at: index, context)
@@ -123,7 +144,8 @@ enum MovieCommands {
 
     /// Refuses blank text and text longer than the protocol carries (which the server would
     /// have to treat as a damaged frame); the server checks the rest and says why.
-    private static func checkedText(_ text: String, option: String, maxBytes: Int, _ context: CommandContext) throws(ClientError) -> String {
+    private static func checkedText(_ text: String, option: String, maxBytes: Int, _ context: CommandContext) throws(ClientError) -> String
+    {
         guard text.contains(where: { !$0.isWhitespace }) else { throw context.usage("\(option) cannot be empty") }
         guard text.utf8.count <= maxBytes else {
             throw context.usage("\(option) is \(text.utf8.count) bytes long; at most \(maxBytes) bytes of UTF-8 fit")
@@ -142,9 +164,10 @@ enum MovieCommands {
     /// Runs `body`, turning the server's NOT_FOUND into a message that names the title.
     @discardableResult
     private static func found<T>(_ title: String, _ body: () throws(ClientError) -> T) throws(ClientError) -> T {
-        do { return try body() } catch where error.kind == .notFound {
-            throw ClientError(.notFound, "No movie titled \"\(PrintableText.clean(title))\" in your favorites (see `snapshare movies list`).",
-                              serverCode: error.serverCode)
+        do { return try body() } catch  where error.kind == .notFound {
+            throw ClientError(
+                .notFound, "No movie titled \"\(PrintableText.clean(title))\" in your favorites (see `snapshare movies list`).",
+                serverCode: error.serverCode)
         }
     }
 }

@@ -1,6 +1,6 @@
-import Wire
 import Crypto
 import Imaging
+import Wire
 
 /// photo show PHOTO_ID [--thumbnail], photo rm PHOTO_ID.
 enum PhotoCommands {
@@ -30,10 +30,12 @@ enum PhotoCommands {
         // The caption line needs the decoded size, which only the drawing knows; the header
         // gives it without decoding twice.
         let header = try? ImageHeader.parse(image.image)
-        let line = AlbumPresenter.infoLine(image, width: header?.width ?? Int(image.photo.width), height: header?.height ?? Int(image.photo.height))
-        try ImageDisplay.show(bytes: image.image, limits: limits, context: context, title: AlbumPresenter.caption(image.photo),
-                              afterwards: "Showed " + AlbumPresenter.caption(image.photo).prefix(1).lowercased()
-                                + AlbumPresenter.caption(image.photo).dropFirst(), caption: line)
+        let line = AlbumPresenter.infoLine(
+            image, width: header?.width ?? Int(image.photo.width), height: header?.height ?? Int(image.photo.height))
+        try ImageDisplay.show(
+            bytes: image.image, limits: limits, context: context, title: AlbumPresenter.caption(image.photo),
+            afterwards: "Showed " + AlbumPresenter.caption(image.photo).prefix(1).lowercased()
+                + AlbumPresenter.caption(image.photo).dropFirst(), caption: line)
     }
 
     static func remove(_ context: CommandContext) throws(ClientError) {

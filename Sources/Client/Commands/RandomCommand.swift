@@ -1,4 +1,3 @@
-
 /// random: one of my pins at random, where it is, and one of its photos drawn.
 enum RandomCommand {
     static func run(_ context: CommandContext) throws(ClientError) {

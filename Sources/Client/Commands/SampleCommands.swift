@@ -20,10 +20,14 @@ enum SampleCommands {
         var rows: [(SampleLibrary.Sample, ImageHeader?)] = []
         for sample in samples { rows.append((sample, try? ImageHeader.parse(try sample.bytes()))) }
         if context.json {
-            context.printJSON(.array(rows.map { sample, header in
-                .object([("number", .int(Int64(sample.number))), ("name", .string(sample.name)),
-                         ("width", .int(Int64(header?.width ?? 0))), ("height", .int(Int64(header?.height ?? 0)))])
-            }))
+            context.printJSON(
+                .array(
+                    rows.map { sample, header in
+                        .object([
+                            ("number", .int(Int64(sample.number))), ("name", .string(sample.name)),
+                            ("width", .int(Int64(header?.width ?? 0))), ("height", .int(Int64(header?.height ?? 0))),
+                        ])
+                    }))
             return
         }
         var table = TextTable(columns: [.init("N", alignment: .right), .init("NAME"), .init("SIZE")])
@@ -37,7 +41,8 @@ enum SampleCommands {
     private static func show(_ context: CommandContext, _ number: String) throws(ClientError) {
         let sample = try SampleLibrary.sample(numberText: number)
         let bytes = try sample.bytes()
-        try ImageDisplay.show(bytes: bytes, context: context, title: "Sample \(sample.number): \(sample.name)",
-                              caption: "sample \(sample.number) \(sample.name)")
+        try ImageDisplay.show(
+            bytes: bytes, context: context, title: "Sample \(sample.number): \(sample.name)",
+            caption: "sample \(sample.number) \(sample.name)")
     }
 }

@@ -1,4 +1,3 @@
-
 /// snap ID: one snap's details, and who opened it when (its poster and admins).
 enum SnapCommand {
     static func run(_ context: CommandContext) throws(ClientError) {

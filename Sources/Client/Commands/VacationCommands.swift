@@ -9,11 +9,15 @@ enum VacationCommands {
     static func list(_ context: CommandContext) throws(ClientError) {
         let (vacations, warnings) = library(context).list()
         for warning in warnings { context.console.err(warning.line) }
-        if context.json { context.printJSON(.array(vacations.map(VacationPresenter.json))); return }
+        if context.json {
+            context.printJSON(.array(vacations.map(VacationPresenter.json)))
+            return
+        }
         context.console.raw(VacationPresenter.table(vacations) + "\n")
         if vacations.count == 1, let only = vacations.first, !only.exists {
-            context.console.out("\(only.name) is the default vacation; it is created the first time you use it "
-                                + "(`snapshare visit PHOTO_ID`). Make others with `snapshare vacation new NAME`.")
+            context.console.out(
+                "\(only.name) is the default vacation; it is created the first time you use it "
+                    + "(`snapshare visit PHOTO_ID`). Make others with `snapshare vacation new NAME`.")
         }
     }
 
@@ -22,8 +26,9 @@ enum VacationCommands {
         if context.json {
             context.printJSON(VacationPresenter.json(try checked { () throws(VacationError) in try store.summary() }))
         } else {
-            context.console.out("Created vacation \(PrintableText.clean(store.name)). Visit photos into it with "
-                                + "`snapshare visit PHOTO_ID\(suffix(store))`.")
+            context.console.out(
+                "Created vacation \(PrintableText.clean(store.name)). Visit photos into it with "
+                    + "`snapshare visit PHOTO_ID\(suffix(store))`.")
         }
     }
 
@@ -47,7 +52,8 @@ enum VacationCommands {
             context.printJSON(VacationPresenter.json(photo))
             return
         }
-        let about = "photo \(photo.photoID) \"\(PrintableText.clean(photo.displayTitle))\" at "
+        let about =
+            "photo \(photo.photoID) \"\(PrintableText.clean(photo.displayTitle))\" at "
             + "\(PrintableText.clean(photo.place)) (\(PrintableText.clean(store.name)))"
         try ImageDisplay.show(bytes: bytes, context: context, title: "Photo" + about.dropFirst(5), caption: about)
     }
@@ -68,20 +74,26 @@ enum VacationCommands {
         let outcome = try checked { () throws(VacationError) in try store.visit(photo, now: Timestamp.now()) }
         switch outcome {
         case .added(let newPlace): report(visited: (photo, newPlace), id: id, store: store, context)
-        case .alreadyVisited: report(visited: nil, id: id, store: store, context)  // another process was quicker
+        case .alreadyVisited: report(visited: nil, id: id, store: store, context) // another process was quicker
         }
     }
 
     /// What `visit` did: `visited` is the photo it added, nil when the photo was there already.
-    private static func report(visited: (photo: VisitedPhoto, newPlace: Bool)?, id: UInt64, store: VacationStore,
-                               _ context: CommandContext) {
+    private static func report(
+        visited: (photo: VisitedPhoto, newPlace: Bool)?, id: UInt64, store: VacationStore,
+        _ context: CommandContext
+    ) {
         let vacation = PrintableText.clean(store.name)
         if context.json {
-            var members: [(key: String, value: JSONValue)] = [("vacation", .string(store.name)), ("id", .int(Int64(bitPattern: id))),
-                                                              ("added", .bool(visited != nil))]
+            var members: [(key: String, value: JSONValue)] = [
+                ("vacation", .string(store.name)), ("id", .int(Int64(bitPattern: id))),
+                ("added", .bool(visited != nil)),
+            ]
             if let photo = visited?.photo {
-                members += [("title", .string(photo.title.isEmpty ? VacationPhoto.unknownTitle : photo.title)),
-                            ("place", .string(VacationStore.placeName(photo.place)))]
+                members += [
+                    ("title", .string(photo.title.isEmpty ? VacationPhoto.unknownTitle : photo.title)),
+                    ("place", .string(VacationStore.placeName(photo.place))),
+                ]
             }
             context.printJSON(.object(members))
             return
@@ -92,8 +104,9 @@ enum VacationCommands {
         }
         let title = PrintableText.clean(photo.title.isEmpty ? VacationPhoto.unknownTitle : photo.title)
         let place = PrintableText.clean(VacationStore.placeName(photo.place))
-        context.console.out("Visited photo \(id) \"\(title)\" at \(place) in \(vacation)"
-                            + (newPlace ? " (a new place on the itinerary)." : "."))
+        context.console.out(
+            "Visited photo \(id) \"\(title)\" at \(place) in \(vacation)"
+                + (newPlace ? " (a new place on the itinerary)." : "."))
     }
 
     /// unvisit PHOTO_ID: removes a photo; tags and places left without photos go too.
@@ -116,13 +129,19 @@ enum VacationCommands {
         let vacation = PrintableText.clean(store.name)
         if let requested = context.parsed.positional(0) {
             let (place, photos) = try checked { () throws(VacationError) in try store.photos(atPlace: requested) }
-            if context.json { context.printJSON(.array(photos.map(VacationPresenter.json))); return }
+            if context.json {
+                context.printJSON(.array(photos.map(VacationPresenter.json)))
+                return
+            }
             context.console.out("Photos at \(PrintableText.clean(place.name)) in \(vacation):")
             context.console.raw(VacationPresenter.table(photos, showPlace: false) + "\n")
             return
         }
         let places = try checked { () throws(VacationError) in try store.itinerary() }
-        if context.json { context.printJSON(.array(places.map(VacationPresenter.json))); return }
+        if context.json {
+            context.printJSON(.array(places.map(VacationPresenter.json)))
+            return
+        }
         guard !places.isEmpty else {
             context.console.out("\(vacation) has no places yet; visit a photo with `snapshare visit PHOTO_ID\(suffix(store))`.")
             return
@@ -140,14 +159,20 @@ enum VacationCommands {
         let vacation = PrintableText.clean(store.name)
         if let requested = context.parsed.positional(0) {
             let (tag, photos) = try checked { () throws(VacationError) in try store.photos(taggedWith: requested) }
-            if context.json { context.printJSON(.array(photos.map(VacationPresenter.json))); return }
+            if context.json {
+                context.printJSON(.array(photos.map(VacationPresenter.json)))
+                return
+            }
             context.console.out("Photos tagged \(PrintableText.clean(tag.displayName)) in \(vacation):")
             context.console.raw(VacationPresenter.table(photos, showPlace: true) + "\n")
             return
         }
         let search = context.parsed.string("--search")
         let tags = try checked { () throws(VacationError) in try store.tags(search: search) }
-        if context.json { context.printJSON(.array(tags.map(VacationPresenter.json))); return }
+        if context.json {
+            context.printJSON(.array(tags.map(VacationPresenter.json)))
+            return
+        }
         guard !tags.isEmpty else {
             if let search {
                 context.console.out("No tag of \(vacation) contains \"\(PrintableText.clean(search))\".")

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import Wire
 import CommandLineParsing
-import TLS
 import Posix
+import TLS
+import Wire
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A blocking TLS connection to a Snapshare server: connect, handshake, verify, Hello.
 ///
@@ -32,16 +33,21 @@ public final class ServerConnection {
     /// (`peerTrust`) before anything is sent over the connection, to pin what needs pinning;
     /// throwing from it aborts. `source` is the local address to connect from (tests standing in
     /// for another machine).
-    public init(host: String, port: Int, context: TLSContext, timeout: Double = 15, source: String? = nil,
-                verifyPeer: (ServerConnection) throws(ClientError) -> Void = { _ throws(ClientError) in }) throws(ClientError) {
+    public init(
+        host: String, port: Int, context: TLSContext, timeout: Double = 15, source: String? = nil,
+        verifyPeer: (ServerConnection) throws(ClientError) -> Void = { _ throws(ClientError) in }
+    ) throws(ClientError) {
         self.host = host
         self.port = port
         do {
             fd = try Socket.connect(host: host, port: port, timeout: timeout, source: source)
         } catch {
-            let hint = [ECONNREFUSED, ETIMEDOUT, EHOSTUNREACH].contains(error.errno)
-                ? " (is snapshare-server running at \(HostPort(host: host, port: UInt16(clamping: port)))? --server or SNAPSHARE_SERVER picks another)" : ""
-            throw ClientError(.connection, "cannot connect to \(HostPort(host: host, port: UInt16(clamping: port))): \(error.reason)\(hint)")
+            let hint =
+                [ECONNREFUSED, ETIMEDOUT, EHOSTUNREACH].contains(error.errno)
+                ? " (is snapshare-server running at \(HostPort(host: host, port: UInt16(clamping: port)))? --server or SNAPSHARE_SERVER picks another)"
+                : ""
+            throw ClientError(
+                .connection, "cannot connect to \(HostPort(host: host, port: UInt16(clamping: port))): \(error.reason)\(hint)")
         }
         Socket.setTimeouts(fd, seconds: timeout)
         do {
@@ -81,7 +87,9 @@ public final class ServerConnection {
             guard try receiveCipher() else {
                 // A connection lost, not refused: behind a load balancer, an instance that just died
                 // (the balancer accepted and then closed); the next connection may well reach a live one.
-                throw ClientError(.connection, "\(host):\(port) closed the connection during the TLS handshake (is it a Snapshare server speaking TLS 1.3?)")
+                throw ClientError(
+                    .connection,
+                    "\(host):\(port) closed the connection during the TLS handshake (is it a Snapshare server speaking TLS 1.3?)")
             }
         }
     }
@@ -89,12 +97,16 @@ public final class ServerConnection {
     /// Sends Hello offering `versions` and reads Welcome; from then on the connection speaks
     /// the version it names. A server with no version in common refuses with
     /// `UNSUPPORTED_VERSION`, whose message says which side to upgrade.
-    public func hello(clientName: String = "snapshare-cli", versions: ClosedRange<UInt16> = ProtocolConstants.versions) throws(ClientError) -> Welcome {
+    public func hello(clientName: String = "snapshare-cli", versions: ClosedRange<UInt16> = ProtocolConstants.versions) throws(ClientError)
+        -> Welcome
+    {
         let frame = try roundTrip(Hello(minVersion: versions.lowerBound, maxVersion: versions.upperBound, clientName: clientName))
         let welcome: Welcome = try Self.expect(frame, version: versions.lowerBound)
         guard versions.contains(welcome.version) else {
-            throw ClientError(.incompatible, "\(host):\(port) chose protocol version \(welcome.version), which this client did not offer "
-                              + "(\(versions.lowerBound)-\(versions.upperBound))")
+            throw ClientError(
+                .incompatible,
+                "\(host):\(port) chose protocol version \(welcome.version), which this client did not offer "
+                    + "(\(versions.lowerBound)-\(versions.upperBound))")
         }
         protocolVersion = welcome.version
         return welcome
@@ -108,8 +120,10 @@ public final class ServerConnection {
         // An older server's version lacks newer requests: sent anyway it would close the
         // connection (an unknown type is fatal), so the command fails here, saying why.
         guard M.type.exists(in: protocolVersion) else {
-            throw ClientError(.incompatible, "the server at \(host):\(port) speaks protocol version \(protocolVersion), which has no "
-                              + "\(M.type.name) (protocol \(M.type.since) and later): ask its operator to upgrade snapshare-server")
+            throw ClientError(
+                .incompatible,
+                "the server at \(host):\(port) speaks protocol version \(protocolVersion), which has no "
+                    + "\(M.type.name) (protocol \(M.type.since) and later): ask its operator to upgrade snapshare-server")
         }
         let id = nextRequestID
         nextRequestID = nextRequestID == UInt32.max ? 1 : nextRequestID + 1
@@ -165,8 +179,10 @@ public final class ServerConnection {
     }
 
     /// Decodes a reply as `M` in protocol `version`, turning an Error frame into a `ClientError`.
-    public static func expect<M: WireMessage>(_ frame: Frame, as type: M.Type = M.self,
-                                              version: UInt16 = ProtocolConstants.current) throws(ClientError) -> M {
+    public static func expect<M: WireMessage>(
+        _ frame: Frame, as type: M.Type = M.self,
+        version: UInt16 = ProtocolConstants.current
+    ) throws(ClientError) -> M {
         if frame.type == MessageType.error.rawValue {
             do { throw ClientError(server: try frame.decode(ErrorMessage.self)) } catch let error as ClientError { throw error } catch {
                 throw ClientError(.server, "the server sent a malformed error: \(error)")
@@ -220,7 +236,7 @@ public final class ServerConnection {
         switch result {
         case .processed(0): return false
         case .processed(let n): count = n
-        case .wouldBlock: throw ClientError(.connection, "timed out waiting for \(host):\(port)")  // SO_RCVTIMEO
+        case .wouldBlock: throw ClientError(.connection, "timed out waiting for \(host):\(port)") // SO_RCVTIMEO
         }
         readBuffer.withUnsafeBytes { tls.receiveFromNetwork(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
         return true

@@ -26,7 +26,10 @@ public struct ClientError: Error, Sendable, CustomStringConvertible {
     public var refusedCertificate = false
 
     public init(_ kind: Kind, _ message: String, serverCode: ErrorCode? = nil, remedy: Remedy? = nil) {
-        self.kind = kind; self.message = message; self.serverCode = serverCode; self.remedy = remedy
+        self.kind = kind
+        self.message = message
+        self.serverCode = serverCode
+        self.remedy = remedy
     }
 
     /// A `.tls` failure refusing the server's certificate.

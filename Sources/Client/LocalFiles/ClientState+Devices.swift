@@ -23,7 +23,9 @@ extension ClientState {
 
     /// Remembers `token` for `username` on `server`, replacing an earlier one.
     public func saveDeviceToken(_ token: String, for server: String, username: String) throws(ClientStateError) {
-        guard !token.isEmpty, !token.contains(where: { $0.isNewline }) else { throw .invalidSession("the device token must be one non-empty line") }
+        guard !token.isEmpty, !token.contains(where: { $0.isNewline }) else {
+            throw .invalidSession("the device token must be one non-empty line")
+        }
         try write(token + "\n", to: devicePath(for: server, username: username))
     }
 }

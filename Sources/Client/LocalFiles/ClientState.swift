@@ -108,7 +108,8 @@ public struct ClientState: Sendable {
         var found: [(server: String, session: StoredSession)] = []
         for name in names.sorted() where name.hasSuffix(".token") {
             guard let server = Self.server(fromFileName: String(name.dropLast(6))),
-                  let session = try readSession(sessionsDirectory + "/" + name) else { continue }
+                let session = try readSession(sessionsDirectory + "/" + name)
+            else { continue }
             found.append((server, session))
         }
         return found
@@ -119,7 +120,7 @@ public struct ClientState: Sendable {
     private func readSession(_ file: String) throws(ClientStateError) -> StoredSession? {
         guard let text = try StateFile.read(file) else { return nil }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        guard (lines.count == 3 || lines.count == 4), lines.last?.isEmpty == true, !lines[0].isEmpty, !lines[1].isEmpty else {
+        guard lines.count == 3 || lines.count == 4, lines.last?.isEmpty == true, !lines[0].isEmpty, !lines[1].isEmpty else {
             throw .corrupt(file: file, reason: "expected a token line, a username line and a fingerprint line")
         }
         let fingerprint = lines.count == 4 ? KnownServers.normalized(String(lines[2])) : nil
@@ -199,7 +200,8 @@ public struct ClientState: Sendable {
     }
 
     private static func validated(_ fingerprint: String, server: String) throws(ClientStateError) -> String {
-        guard !server.isEmpty, !server.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) else {
+        guard !server.isEmpty, !server.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F })
+        else {
             throw .invalidServer(server)
         }
         guard let normalized = KnownServers.normalized(fingerprint) else { throw .invalidFingerprint(fingerprint) }
@@ -240,7 +242,8 @@ public struct ClientState: Sendable {
             } else if byte == UInt8(ascii: "%") {
                 let hexStart = utf8.index(after: index)
                 guard let hexEnd = utf8.index(hexStart, offsetBy: 2, limitedBy: utf8.endIndex),
-                      let value = UInt8(String(decoding: utf8[hexStart..<hexEnd], as: UTF8.self), radix: 16) else { return nil }
+                    let value = UInt8(String(decoding: utf8[hexStart..<hexEnd], as: UTF8.self), radix: 16)
+                else { return nil }
                 bytes.append(value)
                 index = hexEnd
                 continue
@@ -257,7 +260,7 @@ public struct ClientState: Sendable {
         for byte in server.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"):
                 name.unicodeScalars.append(Unicode.Scalar(byte))
             case UInt8(ascii: ":"):
                 name += "_"

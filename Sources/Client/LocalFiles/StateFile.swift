@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Posix
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The few file operations the client's state needs, through Posix: whole-file reads that
 /// tolerate absence, atomic private writes, and private directories.

@@ -1,6 +1,6 @@
+import Crypto
 import JSON
 import Wire
-import Crypto
 
 /// How pins, albums and photos look in text and in JSON.
 enum AlbumPresenter {
@@ -94,12 +94,16 @@ enum AlbumPresenter {
 
     /// The pins table: id, coordinates, album state and progress, when dropped.
     static func pinsTable(_ pins: [PinInfo], now: Int64) -> String {
-        var table = TextTable(columns: [.init("ID", alignment: .right), .init("LAT", alignment: .right),
-                                        .init("LON", alignment: .right), .init("ALBUM"),
-                                        .init("PHOTOS", alignment: .right), .init("DROPPED")])
+        var table = TextTable(columns: [
+            .init("ID", alignment: .right), .init("LAT", alignment: .right),
+            .init("LON", alignment: .right), .init("ALBUM"),
+            .init("PHOTOS", alignment: .right), .init("DROPPED"),
+        ])
         for pin in pins {
-            table.append(["\(pin.id)", decimal(pin.latitude), decimal(pin.longitude), pin.albumState.name,
-                          "\(pin.done)/\(pin.expected)", TimeAgo.describe(pin.createdAt, now: now)])
+            table.append([
+                "\(pin.id)", decimal(pin.latitude), decimal(pin.longitude), pin.albumState.name,
+                "\(pin.done)/\(pin.expected)", TimeAgo.describe(pin.createdAt, now: now),
+            ])
         }
         return table.render()
     }
@@ -129,7 +133,9 @@ enum AlbumPresenter {
     /// The album as text: a heading, the placeholder grid and one row per slot. Failed albums
     /// are the caller's to report, as an error.
     static func text(_ album: Album, width: Int) -> String {
-        var lines = ["Album of pin \(album.pinID): \(summary(state: album.state, expected: album.expected, done: album.done, photoCount: album.photos.count))"]
+        var lines = [
+            "Album of pin \(album.pinID): \(summary(state: album.state, expected: album.expected, done: album.done, photoCount: album.photos.count))"
+        ]
         if album.state == .empty {
             lines.append("No Images")
             return lines.joined(separator: "\n") + "\n"
@@ -166,7 +172,9 @@ enum AlbumPresenter {
         }
         var rendered = ""
         for (limit, withTags) in [(40, true), (28, true), (20, true), (40, false), (28, false), (18, false)] {
-            var columns: [TextTable.Column] = [.init("#", alignment: .right), .init("PHOTO", alignment: .right), .init("TITLE"), .init("PLACE")]
+            var columns: [TextTable.Column] = [
+                .init("#", alignment: .right), .init("PHOTO", alignment: .right), .init("TITLE"), .init("PLACE"),
+            ]
             if withTags { columns.append(.init("TAGS")) }
             var table = TextTable(columns: columns)
             for photo in ordered {
@@ -174,7 +182,8 @@ enum AlbumPresenter {
                 switch photo.state {
                 case .pending: table.append([number, "\(photo.id)", "[ … ] downloading"])
                 case .failed: table.append([number, "\(photo.id)", "[ ✗ ] could not be downloaded"])
-                case .ready: table.append([number, "\(photo.id)", clip(photo.title, limit), clip(photo.place, limit), clip(ownTags(photo), 30)])
+                case .ready:
+                    table.append([number, "\(photo.id)", clip(photo.title, limit), clip(photo.place, limit), clip(ownTags(photo), 30)])
                 }
             }
             rendered = table.render()

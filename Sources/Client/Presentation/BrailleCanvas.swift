@@ -56,18 +56,28 @@ public struct BrailleCanvas: Sendable {
     /// clipped to the canvas first, so a segment far outside costs nothing.
     public mutating func line(from start: (x: Double, y: Double), to end: (x: Double, y: Double)) {
         guard let clipped = Self.clip(start, end, width: Double(dotWidth), height: Double(dotHeight)) else { return }
-        var x0 = Self.dot(clipped.0.x), y0 = Self.dot(clipped.0.y)
-        let x1 = Self.dot(clipped.1.x), y1 = Self.dot(clipped.1.y)
+        var x0 = Self.dot(clipped.0.x)
+        var y0 = Self.dot(clipped.0.y)
+        let x1 = Self.dot(clipped.1.x)
+        let y1 = Self.dot(clipped.1.y)
         // Bresenham over the whole octant range: error terms in integers, one dot per step.
-        let dx = abs(x1 - x0), dy = -abs(y1 - y0)
-        let sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1
+        let dx = abs(x1 - x0)
+        let dy = -abs(y1 - y0)
+        let sx = x0 < x1 ? 1 : -1
+        let sy = y0 < y1 ? 1 : -1
         var error = dx + dy
         while true {
             set(x: x0, y: y0)
             if x0 == x1 && y0 == y1 { break }
             let doubled = 2 * error
-            if doubled >= dy { error += dy; x0 += sx }
-            if doubled <= dx { error += dx; y0 += sy }
+            if doubled >= dy {
+                error += dy
+                x0 += sx
+            }
+            if doubled <= dx {
+                error += dx
+                y0 += sy
+            }
         }
     }
 
@@ -117,9 +127,12 @@ public struct BrailleCanvas: Sendable {
     ) -> ((x: Double, y: Double), (x: Double, y: Double))? {
         guard a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite else { return nil }
         // Keep clipped ends strictly inside, so rounding down never lands on dot `width`.
-        let maxX = width - 1e-9, maxY = height - 1e-9
-        let dx = b.x - a.x, dy = b.y - a.y
-        var t0 = 0.0, t1 = 1.0
+        let maxX = width - 1e-9
+        let maxY = height - 1e-9
+        let dx = b.x - a.x
+        let dy = b.y - a.y
+        var t0 = 0.0
+        var t1 = 1.0
         for (p, q) in [(-dx, a.x), (dx, maxX - a.x), (-dy, a.y), (dy, maxY - a.y)] {
             if p == 0 {
                 if q < 0 { return nil }

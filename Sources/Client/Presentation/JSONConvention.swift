@@ -1,4 +1,5 @@
 import JSON
+
 /// The one shape every `--json` output follows (README, "JSON output"): keys in snake_case,
 /// ids and counts as numbers, times as ISO 8601 strings in keys ending `_at`, coordinates as
 /// `latitude` and `longitude`, states as lower-case words in `state`, tags as an array of

@@ -39,8 +39,9 @@ final class KittyThumbnails {
         frames += 1
         var output = placed.isEmpty || repainted ? [] : PictureEscapes.kittyDeleteAll
         for placement in placements {
-            let spot = PicturePlacement.place(width: placement.picture.image.width, height: placement.picture.image.height,
-                                              in: placement.area, cell: cell, pictures: .kitty)
+            let spot = PicturePlacement.place(
+                width: placement.picture.image.width, height: placement.picture.image.height,
+                in: placement.area, cell: cell, pictures: .kitty)
             output += store(placement.picture, width: spot.width, height: spot.height)
             if let id = stored[ObjectIdentifier(placement.picture)]?.id {
                 output += PictureEscapes.kittyPlace(id: id, column: spot.column, row: spot.row, columns: spot.columns, rows: spot.rows)
@@ -58,7 +59,8 @@ final class KittyThumbnails {
             stored[key] = entry
             return []
         }
-        let image = width == picture.image.width && height == picture.image.height
+        let image =
+            width == picture.image.width && height == picture.image.height
             ? picture.image : ImageResampler.resize(picture.image, width: width, height: height)
         guard let png = try? ImageCodec.encodePNG(image) else { return [] }
         var output: [UInt8] = []

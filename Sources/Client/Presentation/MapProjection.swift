@@ -36,8 +36,10 @@ public struct MapProjection: Sendable, Equatable {
 
     /// The dot position of a point, fractions kept; the point's longitude is used as given.
     public func point(latitude: Double, longitude: Double) -> (x: Double, y: Double) {
-        ((longitude - centerLongitude) / degreesPerDot + Double(width) / 2,
-         (centerLatitude - latitude) / degreesPerDot + Double(height) / 2)
+        (
+            (longitude - centerLongitude) / degreesPerDot + Double(width) / 2,
+            (centerLatitude - latitude) / degreesPerDot + Double(height) / 2
+        )
     }
 
     /// The dot that shows a place, taking the copy of its longitude nearest the centre (so a
@@ -45,7 +47,8 @@ public struct MapProjection: Sendable, Equatable {
     /// nil when it is off the view.
     public func dot(latitude: Double, longitude: Double) -> (x: Int, y: Int)? {
         let p = point(latitude: latitude, longitude: nearestCopy(of: longitude))
-        let x = p.x.rounded(.down), y = p.y.rounded(.down)
+        let x = p.x.rounded(.down)
+        let y = p.y.rounded(.down)
         guard x >= 0, y >= 0, x < Double(width), y < Double(height) else { return nil }
         return (Int(x), Int(y))
     }
@@ -60,9 +63,12 @@ public struct MapProjection: Sendable, Equatable {
     /// its longitude wrapped into -180...180, its latitude as far north or south as the view
     /// reaches (past ±90 when zoomed out, which the caller refuses).
     public func place(atColumn column: Int, row: Int) -> (latitude: Double, longitude: Double) {
-        let x = Double(column * 2 + 1), y = Double(row * 4 + 2)
-        return (centerLatitude - (y - Double(height) / 2) * degreesPerDot,
-                Self.wrapped(centerLongitude + (x - Double(width) / 2) * degreesPerDot))
+        let x = Double(column * 2 + 1)
+        let y = Double(row * 4 + 2)
+        return (
+            centerLatitude - (y - Double(height) / 2) * degreesPerDot,
+            Self.wrapped(centerLongitude + (x - Double(width) / 2) * degreesPerDot)
+        )
     }
 
     /// How far one pan moves the centre, in degrees: an eighth of the view's width.

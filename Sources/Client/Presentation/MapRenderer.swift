@@ -35,8 +35,9 @@ public struct MapRenderer: Sendable {
         pins: [PinInfo], highlight: (start: String, end: String)? = nil
     ) -> Drawing {
         var canvas = BrailleCanvas(columns: columns, rows: rows)
-        let projection = MapProjection(centerLatitude: centerLatitude, centerLongitude: centerLongitude, zoom: zoom,
-                                       width: canvas.dotWidth, height: canvas.dotHeight)
+        let projection = MapProjection(
+            centerLatitude: centerLatitude, centerLongitude: centerLongitude, zoom: zoom,
+            width: canvas.dotWidth, height: canvas.dotHeight)
         for country in world.countries {
             for ring in country.rings where projection.showsLatitudes(ring.latitudes) {
                 for offset in projection.copyOffsets(forLongitudes: ring.longitudes) {
@@ -62,7 +63,8 @@ public struct MapRenderer: Sendable {
         guard ring.pointCount >= 2 else { return }
         var previous = projection.point(latitude: c[1], longitude: c[0] + offset)
         for index in 1..<ring.pointCount {
-            let lon = c[2 * index], lat = c[2 * index + 1]
+            let lon = c[2 * index]
+            let lat = c[2 * index + 1]
             let next = projection.point(latitude: lat, longitude: lon + offset)
             if WorldMap.isDrawable(fromLongitude: c[2 * index - 2], toLongitude: lon) {
                 canvas.line(from: previous, to: next)

@@ -6,8 +6,10 @@ enum MoviePresenter {
     /// `{"title": …, "genre": …, "sales": …}`.
     static func json(_ movie: MovieInfo) -> JSONValue {
         // The server never stores more than Int64.max, so the conversion is exact.
-        .object([("title", .string(movie.title)), ("genre", .string(movie.genre)),
-                 ("sales", .int(Int64(clamping: movie.sales)))])
+        .object([
+            ("title", .string(movie.title)), ("genre", .string(movie.genre)),
+            ("sales", .int(Int64(clamping: movie.sales))),
+        ])
     }
 
     /// Whole dollars with thousands separators: `$1,234,567`.

@@ -84,9 +84,11 @@ extension PictureCells {
     /// keeps its aspect ratio, and a 12-megapixel photo does not travel whole.
     func escapes(_ pictures: PictureProtocol, area: Rect, on terminal: PictureTerminal) -> [UInt8]? {
         guard pictures != .halfblock else { return nil }
-        let place = PicturePlacement.place(width: image.width, height: image.height, in: area, cell: terminal.cell,
-                                           pictures: pictures, sixelLimit: terminal.sixelLimit)
-        let sized = place.width == image.width && place.height == image.height
+        let place = PicturePlacement.place(
+            width: image.width, height: image.height, in: area, cell: terminal.cell,
+            pictures: pictures, sixelLimit: terminal.sixelLimit)
+        let sized =
+            place.width == image.width && place.height == image.height
             ? image : ImageResampler.resize(image, width: place.width, height: place.height)
         switch pictures {
         case .halfblock:
@@ -101,8 +103,9 @@ extension PictureCells {
             // of the bottom, so nothing scrolls.
             let indexed = sized.quantized(colors: terminal.colorRegisters)
             return Array("\u{1B}[?80l".utf8)
-                + PictureEscapes.sixel(width: indexed.width, height: indexed.height, palette: indexed.palette.map { ($0.red, $0.green, $0.blue) },
-                                       indices: indexed.indices, column: place.column, row: place.row)
+                + PictureEscapes.sixel(
+                    width: indexed.width, height: indexed.height, palette: indexed.palette.map { ($0.red, $0.green, $0.blue) },
+                    indices: indexed.indices, column: place.column, row: place.row)
         }
     }
 }

@@ -18,9 +18,12 @@ struct PicturePlacement: Equatable {
     var width: Int, height: Int
 
     /// Where a `width` x `height` picture goes in `area`, with cells of `cell` pixels.
-    static func place(width imageWidth: Int, height imageHeight: Int, in area: Rect, cell: PixelSize,
-                      pictures: PictureProtocol, sixelLimit: PixelSize? = nil) -> PicturePlacement {
-        var boxWidth = max(1, area.width * cell.width), boxHeight = max(1, area.height * cell.height)
+    static func place(
+        width imageWidth: Int, height imageHeight: Int, in area: Rect, cell: PixelSize,
+        pictures: PictureProtocol, sixelLimit: PixelSize? = nil
+    ) -> PicturePlacement {
+        var boxWidth = max(1, area.width * cell.width)
+        var boxHeight = max(1, area.height * cell.height)
         if pictures == .sixel {
             if let sixelLimit, sixelLimit.width > 0, sixelLimit.height > 0 {
                 boxWidth = min(boxWidth, sixelLimit.width)
@@ -29,8 +32,10 @@ struct PicturePlacement: Equatable {
             boxHeight = max(6, boxHeight - boxHeight % 6)
         }
         let fitted = ImageResampler.fit(width: imageWidth, height: imageHeight, intoWidth: boxWidth, height: boxHeight)
-        var shownWidth = max(1, fitted.width), shownHeight = max(1, fitted.height)
-        let columns: Int, rows: Int
+        var shownWidth = max(1, fitted.width)
+        var shownHeight = max(1, fitted.height)
+        let columns: Int
+        let rows: Int
         if pictures == .sixel {
             // Whole bands: the height rounded down to six pixels, the width with it.
             let banded = max(6, shownHeight - shownHeight % 6)
@@ -45,8 +50,9 @@ struct PicturePlacement: Equatable {
             rows = max(1, min(area.height, (shownHeight * 2 + cell.height) / (cell.height * 2)))
             if imageWidth <= shownWidth && imageHeight <= shownHeight { (shownWidth, shownHeight) = (imageWidth, imageHeight) }
         }
-        return PicturePlacement(column: area.x + (area.width - columns) / 2, row: area.y + (area.height - rows) / 2,
-                                columns: columns, rows: rows, width: shownWidth, height: shownHeight)
+        return PicturePlacement(
+            column: area.x + (area.width - columns) / 2, row: area.y + (area.height - rows) / 2,
+            columns: columns, rows: rows, width: shownWidth, height: shownHeight)
     }
 }
 

@@ -17,7 +17,8 @@ enum SampleLibrary {
     /// Every sample, by number.
     static func all() throws(ClientError) -> [Sample] {
         guard let folder = ClientResources.url("Samples"),
-              let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
+            let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
+        else {
             throw ClientError(.local, "the bundled sample images are missing from the installation (looked in \(ClientResources.searched))")
         }
         return files.filter { $0.hasSuffix(".png") }.sorted().compactMap { file in

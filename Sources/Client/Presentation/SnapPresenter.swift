@@ -23,8 +23,10 @@ enum SnapPresenter {
     }
 
     static func json(_ feed: FeedInfo) -> JSONValue {
-        .object([("id", .int(Int64(feed.id))), ("name", .string(feed.name)),
-                 ("snaps", .int(Int64(feed.snapCount))), ("unread", .int(Int64(feed.unreadCount)))])
+        .object([
+            ("id", .int(Int64(feed.id))), ("name", .string(feed.name)),
+            ("snaps", .int(Int64(feed.snapCount))), ("unread", .int(Int64(feed.unreadCount))),
+        ])
     }
 
     /// What posting said: the snap's id, feed, where the picture came from, its size, and
@@ -38,7 +40,8 @@ enum SnapPresenter {
     /// nil when it went as it was.
     static func shrinkNote(_ prepared: PostImage.Prepared, source: String, limits: ImageLimits) -> String? {
         guard let shrunk = prepared.shrunk else { return nil }
-        let before = "\(shrunk.from.width)x\(shrunk.from.height)", after = "\(shrunk.to.width)x\(shrunk.to.height)"
+        let before = "\(shrunk.from.width)x\(shrunk.from.height)"
+        let after = "\(shrunk.to.width)x\(shrunk.to.height)"
         if before == after {
             return "Re-encoded \(source) (\(ByteCount.describe(shrunk.from.bytes))) as a \(ByteCount.describe(prepared.bytes.count)) "
                 + "JPEG, still \(after), to fit the server's limit of \(ByteCount.describe(limits.maxBytes))."
@@ -55,18 +58,21 @@ enum SnapPresenter {
         case .sent where !snap.isOpenedCountKnown: "➤ sent (this server does not count opens)"
         case .sent: snap.openedCount == 0 ? "➤ sent, not opened yet" : "➤ sent, opened by \(snap.openedCount)"
         case .pending: "◌ awaiting an admin's approval (only you see it)"
-        case .rejected: "✕ rejected by an admin" + (snap.note.isEmpty ? "" : ": \(PrintableText.clean(snap.note))")
-            + " (only you see this; snapshare unsend \(snap.id) dismisses it)"
+        case .rejected:
+            "✕ rejected by an admin" + (snap.note.isEmpty ? "" : ": \(PrintableText.clean(snap.note))")
+                + " (only you see this; snapshare unsend \(snap.id) dismisses it)"
         }
     }
 
     /// `snapshare snap ID`: the snap, and who opened it with when (`now` is the server's clock).
     static func details(_ views: SnapViews, now: Int64) -> String {
         let snap = views.snap
-        var lines = ["Snap \(snap.id) in \(PrintableText.clean(snap.feed)) from \(PrintableText.clean(snap.poster))",
-                     "  posted   \(TimeAgo.describe(snap.postedAt, now: now)) (\(Timestamp.iso8601(snap.postedAt)))",
-                     "  expires  \(Timestamp.iso8601(snap.expiresAt))",
-                     "  image    \(snap.imageKind.name.uppercased()), \(snap.width)x\(snap.height), \(ByteCount.describe(Int(snap.byteCount)))"]
+        var lines = [
+            "Snap \(snap.id) in \(PrintableText.clean(snap.feed)) from \(PrintableText.clean(snap.poster))",
+            "  posted   \(TimeAgo.describe(snap.postedAt, now: now)) (\(Timestamp.iso8601(snap.postedAt)))",
+            "  expires  \(Timestamp.iso8601(snap.expiresAt))",
+            "  image    \(snap.imageKind.name.uppercased()), \(snap.width)x\(snap.height), \(ByteCount.describe(Int(snap.byteCount)))",
+        ]
         if views.viewers.isEmpty {
             lines.append("Not opened by anyone yet.")
         } else {
@@ -80,9 +86,14 @@ enum SnapPresenter {
 
     static func json(_ views: SnapViews) -> JSONValue {
         guard case .object(var fields) = json(views.snap) else { return .null }
-        fields.append(("viewers", .array(views.viewers.map {
-            .object([("username", .string($0.username)), ("viewed_at", .string(Timestamp.iso8601($0.viewedAt)))])
-        })))
+        fields.append(
+            (
+                "viewers",
+                .array(
+                    views.viewers.map {
+                        .object([("username", .string($0.username)), ("viewed_at", .string(Timestamp.iso8601($0.viewedAt)))])
+                    })
+            ))
         return .object(fields)
     }
 

@@ -1,4 +1,5 @@
 import JSON
+
 /// How Virtual Vacations look in text and in JSON.
 enum VacationPresenter {
     /// ` --vacation "NAME"` for a command that should act on vacation `name`, or nothing for the
@@ -8,15 +9,19 @@ enum VacationPresenter {
     }
 
     static func json(_ vacation: VacationSummary) -> JSONValue {
-        .object([("name", .string(vacation.name)), ("photos", .int(Int64(vacation.photos))),
-                 ("places", .int(Int64(vacation.places))), ("tags", .int(Int64(vacation.tags))),
-                 ("created", .bool(vacation.exists))])
+        .object([
+            ("name", .string(vacation.name)), ("photos", .int(Int64(vacation.photos))),
+            ("places", .int(Int64(vacation.places))), ("tags", .int(Int64(vacation.tags))),
+            ("created", .bool(vacation.exists)),
+        ])
     }
 
     /// `{"place": …, "first_visited_at": …, "photos": N}`.
     static func json(_ place: VacationPlace) -> JSONValue {
-        .object([("place", .string(place.name)), ("first_visited_at", .string(Timestamp.iso8601(place.firstVisited))),
-                 ("photos", .int(Int64(place.photoCount)))])
+        .object([
+            ("place", .string(place.name)), ("first_visited_at", .string(Timestamp.iso8601(place.firstVisited))),
+            ("photos", .int(Int64(place.photoCount))),
+        ])
     }
 
     /// `{"tag": "beach", "count": N}`: the tag as stored (text shows it capitalized).
@@ -25,16 +30,20 @@ enum VacationPresenter {
     }
 
     static func json(_ photo: VacationPhoto) -> JSONValue {
-        .object([("id", .int(Int64(bitPattern: photo.photoID))), ("title", .string(photo.displayTitle)),
-                 ("place", .string(photo.place)), ("tags", .array(photo.tags.map { .string($0) })),
-                 ("latitude", .double(photo.latitude)), ("longitude", .double(photo.longitude)),
-                 ("width", .int(Int64(photo.width))), ("height", .int(Int64(photo.height))),
-                 ("visited_at", .string(Timestamp.iso8601(photo.visitedAt))), ("server", .string(photo.origin))])
+        .object([
+            ("id", .int(Int64(bitPattern: photo.photoID))), ("title", .string(photo.displayTitle)),
+            ("place", .string(photo.place)), ("tags", .array(photo.tags.map { .string($0) })),
+            ("latitude", .double(photo.latitude)), ("longitude", .double(photo.longitude)),
+            ("width", .int(Int64(photo.width))), ("height", .int(Int64(photo.height))),
+            ("visited_at", .string(Timestamp.iso8601(photo.visitedAt))), ("server", .string(photo.origin)),
+        ])
     }
 
     static func table(_ vacations: [VacationSummary]) -> String {
-        var table = TextTable(columns: [.init("VACATION"), .init("PHOTOS", alignment: .right),
-                                        .init("PLACES", alignment: .right), .init("TAGS", alignment: .right)])
+        var table = TextTable(columns: [
+            .init("VACATION"), .init("PHOTOS", alignment: .right),
+            .init("PLACES", alignment: .right), .init("TAGS", alignment: .right),
+        ])
         for vacation in vacations {
             table.append([vacation.name, "\(vacation.photos)", "\(vacation.places)", "\(vacation.tags)"])
         }

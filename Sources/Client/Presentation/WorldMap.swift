@@ -40,7 +40,8 @@ public struct WorldMap: Sendable {
             throw FormatError(description: "the outline file is not JSON: \(error.localizedDescription)")
         }
         guard let collection = root as? [String: Any], collection["type"] as? String == "FeatureCollection",
-              let features = collection["features"] as? [Any] else {
+            let features = collection["features"] as? [Any]
+        else {
             throw FormatError(description: "the outline file is not a GeoJSON FeatureCollection")
         }
         guard features.count <= Self.maximumFeatures else {
@@ -88,15 +89,22 @@ public struct WorldMap: Sendable {
         }
         var coordinates: [Double] = []
         coordinates.reserveCapacity(positions.count * 2)
-        var west = Double.infinity, east = -Double.infinity, south = Double.infinity, north = -Double.infinity
+        var west = Double.infinity
+        var east = -Double.infinity
+        var south = Double.infinity
+        var north = -Double.infinity
         for position in positions {
             guard let pair = position as? [Any], pair.count >= 2,
-                  let lon = (pair[0] as? NSNumber)?.doubleValue, let lat = (pair[1] as? NSNumber)?.doubleValue,
-                  lon.isFinite, lat.isFinite, (-540...540).contains(lon), (-90...90).contains(lat) else {
+                let lon = (pair[0] as? NSNumber)?.doubleValue, let lat = (pair[1] as? NSNumber)?.doubleValue,
+                lon.isFinite, lat.isFinite, (-540...540).contains(lon), (-90...90).contains(lat)
+            else {
                 throw FormatError(description: "feature \(feature) (\(name)): a position is not [longitude, latitude]")
             }
             coordinates += [lon, lat]
-            west = min(west, lon); east = max(east, lon); south = min(south, lat); north = max(north, lat)
+            west = min(west, lon)
+            east = max(east, lon)
+            south = min(south, lat)
+            north = max(north, lat)
         }
         return Ring(coordinates: coordinates, longitudes: west...east, latitudes: south...north)
     }
@@ -104,8 +112,9 @@ public struct WorldMap: Sendable {
     /// The outlines bundled with the client.
     public static func bundled() throws(FormatError) -> WorldMap {
         guard let url = ClientResources.url("world-110m.geojson"), let data = FileManager.default.contents(atPath: url.path) else {
-            throw FormatError(description: "the world outlines (world-110m.geojson) are missing from the installation "
-                              + "(looked in \(ClientResources.searched))")
+            throw FormatError(
+                description: "the world outlines (world-110m.geojson) are missing from the installation "
+                    + "(looked in \(ClientResources.searched))")
         }
         return try WorldMap(geoJSON: [UInt8](data))
     }

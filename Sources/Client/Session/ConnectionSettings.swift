@@ -1,5 +1,5 @@
-import Foundation
 import CommandLineParsing
+import Foundation
 
 /// Which server to talk to and how to trust it, resolved from flags, environment and state.
 public struct ConnectionSettings: Sendable, Equatable {
@@ -29,7 +29,9 @@ public struct ConnectionSettings: Sendable, Equatable {
     public var serverKey: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
     public init(host: String, port: Int, caFile: String?, caOrigin: CAOrigin? = .flag, savedCAFile: String? = nil) {
-        self.host = host; self.port = port; self.caFile = caFile
+        self.host = host
+        self.port = port
+        self.caFile = caFile
         self.caOrigin = caFile == nil ? nil : caOrigin
         self.savedCAFile = savedCAFile
     }
@@ -37,8 +39,10 @@ public struct ConnectionSettings: Sendable, Equatable {
     /// Precedence: the flag or its environment variable (the command line parser fills one from
     /// the other), then the saved default. A relative CA path from the environment that does not
     /// exist here (an `export` made in another folder) gives way to the saved CA, with a note.
-    public static func resolve(serverFlag: String?, caFlag: String?, caVariable: String? = nil, state: ClientState,
-                               note: (String) -> Void = { _ in }) throws(ClientError) -> ConnectionSettings {
+    public static func resolve(
+        serverFlag: String?, caFlag: String?, caVariable: String? = nil, state: ClientState,
+        note: (String) -> Void = { _ in }
+    ) throws(ClientError) -> ConnectionSettings {
         let config: ClientConfig
         do { config = try state.config() } catch { throw ClientError(.local, error.description) }
         let server = serverFlag ?? config.server ?? defaultServer
@@ -49,16 +53,20 @@ public struct ConnectionSettings: Sendable, Equatable {
             throw ClientError(.usage, "bad server \(error.message)\(source)")
         }
         var ca = caFlag ?? config.caFile
-        var origin: CAOrigin? = caFlag == nil ? .saved(configPath: state.configPath) : caVariable.map { .environment(variable: $0) } ?? .flag
+        var origin: CAOrigin? =
+            caFlag == nil ? .saved(configPath: state.configPath) : caVariable.map { .environment(variable: $0) } ?? .flag
         if let variable = caVariable, let given = caFlag, !given.hasPrefix("/"), !FileManager.default.fileExists(atPath: given),
-           let saved = config.caFile, FileManager.default.isReadableFile(atPath: saved) {
-            note("note: \(variable)=\(given) is not there from \(FileManager.default.currentDirectoryPath); "
-                 + "using the CA saved at login, \(saved) (set \(variable) to an absolute path to silence this)")
+            let saved = config.caFile, FileManager.default.isReadableFile(atPath: saved)
+        {
+            note(
+                "note: \(variable)=\(given) is not there from \(FileManager.default.currentDirectoryPath); "
+                    + "using the CA saved at login, \(saved) (set \(variable) to an absolute path to silence this)")
             ca = saved
             origin = .saved(configPath: state.configPath)
         }
-        var settings = ConnectionSettings(host: endpoint.host, port: Int(endpoint.port), caFile: ca, caOrigin: origin,
-                                          savedCAFile: config.caFile == ca ? nil : config.caFile)
+        var settings = ConnectionSettings(
+            host: endpoint.host, port: Int(endpoint.port), caFile: ca, caOrigin: origin,
+            savedCAFile: config.caFile == ca ? nil : config.caFile)
         settings.serverNamed = serverFlag != nil
         return settings
     }
@@ -69,12 +77,13 @@ public struct ConnectionSettings: Sendable, Equatable {
         guard let caFile else { return ClientError(.tls, reason) }
         var relative = ""
         if !caFile.hasPrefix("/") { relative = ", relative to the current folder \(FileManager.default.currentDirectoryPath)" }
-        let source = switch caOrigin {
-        case .flag?: "--ca"
-        case .environment(let variable)?: variable
-        case .saved(let path)?: "the CA saved at login in \(path)"
-        case nil: "the CA setting"
-        }
+        let source =
+            switch caOrigin {
+            case .flag?: "--ca"
+            case .environment(let variable)?: variable
+            case .saved(let path)?: "the CA saved at login in \(path)"
+            case nil: "the CA setting"
+            }
         var message = "cannot read the CA file \(caFile) (from \(source)\(relative)): \(reason)"
         if let saved = savedCAFile { message += "; your login saved \(saved), which is used when --ca and SNAPSHARE_CA are not set" }
         return ClientError(.tls, message)

@@ -21,15 +21,17 @@ public enum PinRenewal {
         }
         let context: TLSContext
         do { context = try TLSContext.client(trustRootsFile: nil) } catch { throw ClientError(.tls, "\(error)") }
-        let connection = try ServerConnection(host: settings.host, port: settings.port, context: context,
-                                              timeout: settings.timeoutSeconds)
+        let connection = try ServerConnection(
+            host: settings.host, port: settings.port, context: context,
+            timeout: settings.timeoutSeconds)
         defer { connection.close() }
         let serverKey = settings.serverKey
         switch connection.peerTrust {
         case .pinnable(let anchor, _)?:
             let presented = SHA256.hex(anchor)
             guard presented == wanted else {
-                throw ClientError.certificate("""
+                throw ClientError.certificate(
+                    """
                     \(serverKey) presents \(DevCertificateAuthority.formatFingerprint(hex: presented)), \
                     not \(DevCertificateAuthority.formatFingerprint(hex: wanted)); nothing was trusted
                     """)

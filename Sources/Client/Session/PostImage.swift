@@ -23,7 +23,8 @@ public enum PostImage {
         do { header = try ImageHeader.parse(bytes) } catch {
             throw ClientError(.rejected, "this is not a PNG or JPEG picture (\(error.description))")
         }
-        let fits = bytes.count <= limits.maxBytes && header.width <= limits.maxWidth && header.height <= limits.maxHeight
+        let fits =
+            bytes.count <= limits.maxBytes && header.width <= limits.maxWidth && header.height <= limits.maxHeight
             && header.width * header.height <= limits.maxPixels
         if fits { return Prepared(bytes: bytes, shrunk: nil) }
         let image: RGBImage

@@ -1,5 +1,5 @@
-import Wire
 import Crypto
+import Wire
 
 /// Typed calls for pins, albums, photos, Random Pin and the saved map view.
 extension SnapshareSession {
@@ -28,8 +28,9 @@ extension SnapshareSession {
         do {
             return try request(NewCollection(pinID: pinID))
         } catch let error where error.serverCode == .albumBusy {
-            throw ClientError(.rejected, "the album of pin \(pinID) is still downloading; try again when it is ready",
-                              serverCode: .albumBusy)
+            throw ClientError(
+                .rejected, "the album of pin \(pinID) is still downloading; try again when it is ready",
+                serverCode: .albumBusy)
         }
     }
 

@@ -1,8 +1,8 @@
-import Foundation
-import Wire
 import Crypto
-import TLS
+import Foundation
 import Posix
+import TLS
+import Wire
 
 /// The client's logic, apart from any presentation: one connection to the server, logged in
 /// or not, with typed calls for every feature. The CLI prints what it returns; a full-screen
@@ -23,8 +23,10 @@ public final class SnapshareSession {
     }
 
     /// A connection that verified the server and said Hello.
-    private static func open(settings: ConnectionSettings, state: ClientState,
-                             notice: (SessionNotice) -> Void) throws(ClientError) -> (ServerConnection, Welcome) {
+    private static func open(
+        settings: ConnectionSettings, state: ClientState,
+        notice: (SessionNotice) -> Void
+    ) throws(ClientError) -> (ServerConnection, Welcome) {
         let context: TLSContext
         if let caFile = settings.caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             let reason = FileManager.default.fileExists(atPath: caFile) ? "permission denied" : "no such file"
@@ -36,8 +38,10 @@ public final class SnapshareSession {
             throw settings.unreadableCA("\(error)")
         }
         var firstUse: SessionNotice?
-        let connection = try ServerConnection(host: settings.host, port: settings.port, context: context,
-                                              timeout: settings.timeoutSeconds) { (connection: ServerConnection) throws(ClientError) in
+        let connection = try ServerConnection(
+            host: settings.host, port: settings.port, context: context,
+            timeout: settings.timeoutSeconds
+        ) { (connection: ServerConnection) throws(ClientError) in
             firstUse = try Self.checkPin(of: connection, settings: settings, state: state)
         }
         if let firstUse { notice(firstUse) }
@@ -51,8 +55,10 @@ public final class SnapshareSession {
     /// anchor (the class CA, or a lone leaf) must be the one pinned for this server, and is
     /// pinned when there is none yet: the notice to give then is returned. A pin left by an older
     /// snapshare, which pinned the leaf, moves to the anchor when that leaf is the one shown.
-    private static func checkPin(of connection: ServerConnection, settings: ConnectionSettings,
-                                 state: ClientState) throws(ClientError) -> SessionNotice? {
+    private static func checkPin(
+        of connection: ServerConnection, settings: ConnectionSettings,
+        state: ClientState
+    ) throws(ClientError) -> SessionNotice? {
         let serverKey = settings.serverKey
         switch connection.peerTrust {
         case .trustFile?, .system?:
@@ -69,8 +75,9 @@ public final class SnapshareSession {
             case .matches: return nil
             case .trustedOnFirstUse: return .trustedOnFirstUse(serverKey: serverKey, fingerprintHex: hex, isAuthority: !anchorIsLeaf)
             case .changed(let trusted):
-                throw ClientError.certificate("the certificate of \(serverKey) has CHANGED since you first trusted it",
-                                  remedy: .checkChangedCertificate(serverKey: serverKey, trustedHex: trusted, presentedHex: hex))
+                throw ClientError.certificate(
+                    "the certificate of \(serverKey) has CHANGED since you first trusted it",
+                    remedy: .checkChangedCertificate(serverKey: serverKey, trustedHex: trusted, presentedHex: hex))
             }
         case nil:
             throw ClientError(.tls, "the TLS layer gave no reason to trust \(serverKey)")
@@ -110,7 +117,10 @@ public final class SnapshareSession {
         let fingerprint = SHA256.hex(connection.peerFingerprint)
         if let same = all.first(where: { $0.session.serverFingerprint == fingerprint }) { return (same.server, same.session) }
         let elsewhere = all.map { "\($0.session.username) on \($0.server)" }
-        let detail = elsewhere.isEmpty ? "" : " (logged in as \(elsewhere.joined(separator: ", ")): a different server, or a login from before servers were recognised by certificate)"
+        let detail =
+            elsewhere.isEmpty
+            ? ""
+            : " (logged in as \(elsewhere.joined(separator: ", ")): a different server, or a login from before servers were recognised by certificate)"
         throw ClientError(.auth, "not logged in to \(here)\(detail)", remedy: .logIn(username: nil))
     }
 
@@ -126,11 +136,12 @@ public final class SnapshareSession {
     /// behind one address cannot lock it out).
     public func login(username: String, password: String) throws(ClientError) -> Authenticated {
         let device = supportsDevices ? (try? state.deviceToken(for: settings.serverKey, username: username)) ?? nil : nil
-        let identity: Authenticated = if let device {
-            try request(LoginWithDevice(username: username, password: password, deviceToken: device))
-        } else {
-            try request(Login(username: username, password: password))
-        }
+        let identity: Authenticated =
+            if let device {
+                try request(LoginWithDevice(username: username, password: password, deviceToken: device))
+            } else {
+                try request(Login(username: username, password: password))
+            }
         try remember(identity)
         rememberDevice(of: identity)
         return identity
@@ -149,8 +160,10 @@ public final class SnapshareSession {
     private func remember(_ identity: Authenticated) throws(ClientError) {
         self.identity = identity
         do {
-            try state.saveSession(StoredSession(token: identity.token, username: identity.username,
-                                                serverFingerprint: SHA256.hex(connection.peerFingerprint)), for: settings.serverKey)
+            try state.saveSession(
+                StoredSession(
+                    token: identity.token, username: identity.username,
+                    serverFingerprint: SHA256.hex(connection.peerFingerprint)), for: settings.serverKey)
             sessionKey = settings.serverKey
             try state.saveConfig(server: settings.serverKey, ca: settings.caFile)
         } catch {
@@ -192,7 +205,9 @@ public final class SnapshareSession {
     /// Opens a snap: this spends the one view. The bytes are checked against the SHA-256 the
     /// server sent before they are returned.
     /// Reports a snap to the admins, with why.
-    public func report(snapID: UInt64, reason: String) throws(ClientError) { let _: Ok = try request(ReportSnap(snapID: snapID, reason: reason)) }
+    public func report(snapID: UInt64, reason: String) throws(ClientError) {
+        let _: Ok = try request(ReportSnap(snapID: snapID, reason: reason))
+    }
     /// Takes back one's own snap.
     public func unsend(snapID: UInt64) throws(ClientError) { let _: Ok = try request(UnsendSnap(snapID: snapID)) }
 
@@ -211,7 +226,9 @@ public final class SnapshareSession {
 
     public func createFeed(_ name: String) throws(ClientError) { let _: Ok = try request(AdminCreateFeed(name: name)) }
     public func deleteFeed(_ name: String) throws(ClientError) { let _: Ok = try request(AdminDeleteFeed(name: name)) }
-    public func resetFeed(_ name: String) throws(ClientError) -> UInt64 { (try request(AdminResetFeeds(allFeeds: false, name: name)) as Count).count }
+    public func resetFeed(_ name: String) throws(ClientError) -> UInt64 {
+        (try request(AdminResetFeeds(allFeeds: false, name: name)) as Count).count
+    }
     public func resetAllFeeds() throws(ClientError) -> UInt64 { (try request(AdminResetFeeds(allFeeds: true, name: "")) as Count).count }
     public func deleteSnap(_ id: UInt64) throws(ClientError) { let _: Ok = try request(AdminDeleteSnap(snapID: id)) }
     public func restoreView(snapID: UInt64, username: String) throws(ClientError) {
@@ -281,8 +298,10 @@ public final class SnapshareSession {
     /// Refuses, before anything is sent, what the server's protocol version cannot carry.
     private func requireVersion(_ version: UInt16, for what: String) throws(ClientError) {
         guard connection.protocolVersion >= version else {
-            throw ClientError(.incompatible, "the server at \(settings.serverKey) speaks protocol version \(connection.protocolVersion), which has no "
-                              + "room for \(what); ask its operator to upgrade snapshare-server")
+            throw ClientError(
+                .incompatible,
+                "the server at \(settings.serverKey) speaks protocol version \(connection.protocolVersion), which has no "
+                    + "room for \(what); ask its operator to upgrade snapshare-server")
         }
     }
 
@@ -300,15 +319,15 @@ public final class SnapshareSession {
         defer { lastExchange = MonotonicClock.milliseconds() }
         do {
             return try connection.expect(try connection.roundTrip(message, progress: progress))
-        } catch where error.isConnectionLoss && Self.safeToRepeat.contains(Request.type) {
+        } catch  where error.isConnectionLoss && Self.safeToRepeat.contains(Request.type) {
             try reconnect()
             do {
                 return try connection.expect(try connection.roundTrip(message, progress: progress))
-            } catch where error.isConnectionLoss {
+            } catch  where error.isConnectionLoss {
                 connectionLost = true
                 throw error
             }
-        } catch where error.isConnectionLoss {
+        } catch  where error.isConnectionLoss {
             connectionLost = true
             throw error
         }
@@ -331,8 +350,10 @@ public final class SnapshareSession {
     }
 
     /// Requests that read and change nothing (an open spends a view; a post adds a snap).
-    static let safeToRepeat: Set<MessageType> = [.ping, .whoAmI, .listFeeds, .listSnaps, .poll, .getSnapViews, .adminListUsers,
-                                                 .adminStats, .adminListRoster, .listPins, .getAlbum, .getPhoto, .getMapState, .findMovie, .listMovies]
+    static let safeToRepeat: Set<MessageType> = [
+        .ping, .whoAmI, .listFeeds, .listSnaps, .poll, .getSnapViews, .adminListUsers,
+        .adminStats, .adminListRoster, .listPins, .getAlbum, .getPhoto, .getMapState, .findMovie, .listMovies,
+    ]
 
     /// How many times a lost connection was replaced by a new one (see `request`).
     public private(set) var reconnections = 0
@@ -348,7 +369,7 @@ public final class SnapshareSession {
         if let identity {
             do {
                 self.identity = try connection.expect(try connection.roundTrip(Resume(token: identity.token))) as Authenticated
-            } catch where !error.isConnectionLoss {
+            } catch  where !error.isConnectionLoss {
                 // The connection is good, the login is not (it expired or was ended elsewhere).
                 self.identity = nil
                 connectionLost = false

@@ -9,17 +9,19 @@ extension Welcome {
 
     /// What this server accepts in a post (`PostImage.prepare` shrinks a picture to fit).
     public var postLimits: ImageLimits {
-        ImageLimits(maxBytes: Int(maxImageBytes), maxWidth: Int(maxImageDimension),
-                    maxHeight: Int(maxImageDimension), maxPixels: Int(maxImagePixels))
+        ImageLimits(
+            maxBytes: Int(maxImageBytes), maxWidth: Int(maxImageDimension),
+            maxHeight: Int(maxImageDimension), maxPixels: Int(maxImagePixels))
     }
 
     /// What to decode from this server: no more than it accepts from anyone (a larger image did
     /// not come through its checks), and never more than `largestDecoded`.
     public var displayLimits: ImageLimits {
         let largest = Self.largestDecoded
-        return ImageLimits(maxBytes: Int(maxImageBytes),
-                           maxWidth: min(Int(maxImageDimension), largest.maxWidth),
-                           maxHeight: min(Int(maxImageDimension), largest.maxHeight),
-                           maxPixels: min(Int(maxImagePixels), largest.maxPixels))
+        return ImageLimits(
+            maxBytes: Int(maxImageBytes),
+            maxWidth: min(Int(maxImageDimension), largest.maxWidth),
+            maxHeight: min(Int(maxImageDimension), largest.maxHeight),
+            maxPixels: min(Int(maxImagePixels), largest.maxPixels))
     }
 }

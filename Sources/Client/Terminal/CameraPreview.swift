@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Imaging
 import Posix
 import TerminalUI
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The camera's live preview on the whole terminal, for `post --camera`: each new frame drawn as
 /// it arrives (the camera's thread wakes the session; frames that arrive while one is drawn are
@@ -34,8 +35,10 @@ struct CameraPreview {
     func run() throws(ClientError) -> CameraCapture.Frame {
         let size = Terminal.sizeOrDefault(of: session.terminal.output)
         guard size.columns >= Self.minimumColumns, size.rows >= Self.minimumRows else {
-            throw ClientError(.camera, "the terminal is too small for the camera's preview: \(size.columns)x\(size.rows), "
-                              + "at least \(Self.minimumColumns)x\(Self.minimumRows) is needed")
+            throw ClientError(
+                .camera,
+                "the terminal is too small for the camera's preview: \(size.columns)x\(size.rows), "
+                    + "at least \(Self.minimumColumns)x\(Self.minimumRows) is needed")
         }
         let session = session
         let capture = try CameraCapture(device: device, environment: environment, onChange: { session.wake() })
@@ -110,8 +113,10 @@ struct CameraPreview {
             bytes += Array("\u{1B}[2J".utf8)
             writer.invalidate()
         }
-        switch Self.screen(image, taken: taken, device: device, columns: size.columns, rows: size.rows, on: session.terminal, depth: depth,
-                           pictures: pictures, facts: facts) {
+        switch Self.screen(
+            image, taken: taken, device: device, columns: size.columns, rows: size.rows, on: session.terminal, depth: depth,
+            pictures: pictures, facts: facts)
+        {
         case .cells(let grid)?:
             bytes += writer.frame(grid)
         case .escapes(let escapes)?:
@@ -128,15 +133,21 @@ struct CameraPreview {
     /// The screen of `columns` x `rows` cells for a frame of `device` (nil: none has come yet),
     /// drawn as a snap is drawn full screen, with the keys as its caption; nil when the terminal
     /// is too small.
-    static func screen(_ image: RGBImage?, taken: Bool, device: CameraDevice, columns: Int, rows: Int, on terminal: Terminal,
-                       depth: ColorDepth, pictures: PictureProtocol, facts: TerminalFacts) -> FullScreenImageView.Screen? {
+    static func screen(
+        _ image: RGBImage?, taken: Bool, device: CameraDevice, columns: Int, rows: Int, on terminal: Terminal,
+        depth: ColorDepth, pictures: PictureProtocol, facts: TerminalFacts
+    ) -> FullScreenImageView.Screen? {
         guard columns >= minimumColumns, rows >= minimumRows else { return nil }
-        let caption = taken ? "Taken · Enter posts · r retakes · Esc cancels"
+        let caption =
+            taken
+            ? "Taken · Enter posts · r retakes · Esc cancels"
             : image == nil ? "Opening \(device)… · Esc cancels" : "Camera \(device) · Space takes · Enter posts · Esc cancels"
         // Before the first frame, an empty picture: the caption alone.
-        let view = FullScreenImageView(image: image ?? RGBImage(width: 0, height: 0, pixels: []), terminal: terminal, depth: depth,
-                                       caption: caption)
-        return image == nil ? .cells(view.grid(columns: columns, rows: rows))
+        let view = FullScreenImageView(
+            image: image ?? RGBImage(width: 0, height: 0, pixels: []), terminal: terminal, depth: depth,
+            caption: caption)
+        return image == nil
+            ? .cells(view.grid(columns: columns, rows: rows))
             : view.screen(columns: columns, rows: rows, pictures: pictures, facts: facts)
     }
 }

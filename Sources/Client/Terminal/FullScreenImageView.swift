@@ -1,10 +1,10 @@
-import TerminalUI
 import Imaging
+import TerminalUI
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Shows one image on the whole terminal until a key is pressed, then puts the terminal back.
@@ -50,7 +50,8 @@ public struct FullScreenImageView: Sendable {
 
     /// Shows the image in `session` (started) until a key, drawn with `pictures`; a protocol
     /// picture is sized with the cells `facts` give, and again after a resize.
-    public func show(in session: TerminalSession, pictures: PictureProtocol, facts: TerminalFacts) throws(Terminal.Failure) -> [InputEvent] {
+    public func show(in session: TerminalSession, pictures: PictureProtocol, facts: TerminalFacts) throws(Terminal.Failure) -> [InputEvent]
+    {
         defer { if pictures == .kitty { try? session.terminal.write(PictureEscapes.kittyDeleteAll) } }
         return try session.showUntilInput(facts: facts, asking: pictures != .halfblock) { columns, rows, facts in
             switch screen(columns: columns, rows: rows, pictures: pictures, facts: facts) {
@@ -77,8 +78,11 @@ public struct FullScreenImageView: Sendable {
     func screen(columns: Int, rows: Int, pictures: PictureProtocol, facts: TerminalFacts) -> Screen {
         var facts = facts
         if let pixels = Terminal.pixelSize(of: terminal.output) { facts.window = pixels }
-        guard let picture = PictureCells(image).escapes(pictures, area: pictureArea(columns: columns, rows: rows),
-                                                        on: PictureTerminal(facts, columns: columns, rows: rows)) else {
+        guard
+            let picture = PictureCells(image).escapes(
+                pictures, area: pictureArea(columns: columns, rows: rows),
+                on: PictureTerminal(facts, columns: columns, rows: rows))
+        else {
             return .cells(grid(columns: columns, rows: rows))
         }
         let clear = pictures == .kitty ? PictureEscapes.kittyDeleteAll : []

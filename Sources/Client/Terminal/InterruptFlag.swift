@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Posix
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Ctrl-C (SIGINT) while a command waits, heard on a `SignalPipe` (the client's one signal
 /// path), so the command can say what was left going before it exits, instead of dying

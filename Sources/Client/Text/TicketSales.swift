@@ -20,7 +20,8 @@ enum TicketSales {
         }
         if negative { return .failure(Problem(message: "\(name) cannot be negative (got \(text))")) }
         guard let value = UInt64(digits), value <= UInt64(Int64.max) else {
-            return .failure(Problem(message: "\(name) can be at most \(Int64.max) dollars (got \(text.trimmingCharacters(in: .whitespaces)))"))
+            return .failure(
+                Problem(message: "\(name) can be at most \(Int64.max) dollars (got \(text.trimmingCharacters(in: .whitespaces)))"))
         }
         return .success(value)
     }

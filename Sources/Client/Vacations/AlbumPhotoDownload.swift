@@ -1,5 +1,5 @@
-import Wire
 import Imaging
+import Wire
 
 /// Fetches what a visit copies from the server: a photo of one of the user's albums, full
 /// size and thumbnail, each checked against the SHA-256 the server sent.
@@ -9,9 +9,10 @@ enum AlbumPhotoDownload {
         let full = try image(photoID, .full, session)
         let thumbnail = try image(photoID, .thumbnail, session)
         let info = full.photo
-        return VisitedPhoto(origin: session.settings.serverKey, photoID: photoID, title: info.title, place: info.place,
-                            tags: info.tags, latitude: info.latitude, longitude: info.longitude,
-                            width: Int(info.width), height: Int(info.height), image: full.image, thumbnail: thumbnail.image)
+        return VisitedPhoto(
+            origin: session.settings.serverKey, photoID: photoID, title: info.title, place: info.place,
+            tags: info.tags, latitude: info.latitude, longitude: info.longitude,
+            width: Int(info.width), height: Int(info.height), image: full.image, thumbnail: thumbnail.image)
     }
 
     /// The session's checked photo, plus what a visit needs beyond it: a format the client can

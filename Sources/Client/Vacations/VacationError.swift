@@ -18,7 +18,11 @@ struct VacationError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What the user can do about it, for the presenter to word.
     var remedy: Remedy?
 
-    init(_ kind: Kind, _ message: String, remedy: Remedy? = nil) { self.kind = kind; self.message = message; self.remedy = remedy }
+    init(_ kind: Kind, _ message: String, remedy: Remedy? = nil) {
+        self.kind = kind
+        self.message = message
+        self.remedy = remedy
+    }
 
     var description: String { message }
 }
@@ -26,12 +30,13 @@ struct VacationError: Error, Sendable, Equatable, CustomStringConvertible {
 extension ClientError {
     /// A vacation's failure as a client error, with the documented exit code of its kind.
     init(_ error: VacationError) {
-        let kind: ClientError.Kind = switch error.kind {
-        case .invalidName: .usage
-        case .alreadyExists: .rejected
-        case .notFound: .notFound
-        case .damaged, .unavailable: .local
-        }
+        let kind: ClientError.Kind =
+            switch error.kind {
+            case .invalidName: .usage
+            case .alreadyExists: .rejected
+            case .notFound: .notFound
+            case .damaged, .unavailable: .local
+            }
         self.init(kind, error.message, remedy: error.remedy)
     }
 }

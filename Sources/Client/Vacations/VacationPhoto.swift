@@ -23,7 +23,8 @@ struct VacationPhoto: Sendable, Equatable {
 
     /// Photo lists are sorted by title ignoring case; the id keeps equal titles in a stable order.
     static func listingOrder(_ a: VacationPhoto, _ b: VacationPhoto) -> Bool {
-        let left = a.displayTitle.lowercased(), right = b.displayTitle.lowercased()
+        let left = a.displayTitle.lowercased()
+        let right = b.displayTitle.lowercased()
         if left != right { return left < right }
         return a.photoID < b.photoID
     }

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Crypto
 import Foundation
 import SQL
 import SQLite
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One Virtual Vacation: a SQLite file holding the photos visited into it, their places and
 /// tags, and their images, so it can be browsed with the server unreachable.
@@ -48,9 +49,10 @@ final class VacationStore {
                 guard try identify(database, path: path) == .vacation else {
                     return VacationSummary(name: name, photos: 0, places: 0, tags: 0, exists: true)
                 }
-                return VacationSummary(name: name, photos: Int(try database.scalar("SELECT count(*) FROM photos")),
-                                       places: Int(try database.scalar("SELECT count(*) FROM places")),
-                                       tags: Int(try database.scalar("SELECT count(*) FROM tags")), exists: true)
+                return VacationSummary(
+                    name: name, photos: Int(try database.scalar("SELECT count(*) FROM photos")),
+                    places: Int(try database.scalar("SELECT count(*) FROM places")),
+                    tags: Int(try database.scalar("SELECT count(*) FROM tags")), exists: true)
             }
         }
     }
@@ -95,20 +97,27 @@ final class VacationStore {
                     // Strictly later than every place already here: the itinerary's order is the
                     // order of first visits even if the clock stepped back or two visits shared
                     // a millisecond.
-                    placeID = try database.queryFirst("""
-                        INSERT INTO places (name, first_visited)
-                        VALUES (\(placeName), max(\(now), coalesce((SELECT max(first_visited) + 1 FROM places), \(now))))
-                        RETURNING id
-                        """) { $0.int64("id") } ?? 0
+                    placeID =
+                        try database.queryFirst(
+                            """
+                            INSERT INTO places (name, first_visited)
+                            VALUES (\(placeName), max(\(now), coalesce((SELECT max(first_visited) + 1 FROM places), \(now))))
+                            RETURNING id
+                            """
+                        ) { $0.int64("id") } ?? 0
                     newPlace = true
                 }
-                let rowID = try database.queryFirst("""
-                    INSERT INTO photos (origin, photo_id, title, place_id, latitude, longitude, width, height, visited_at)
-                    VALUES (\(photo.origin), \(Int64(bitPattern: photo.photoID)), \(photo.title), \(placeID), \(photo.latitude),
-                            \(photo.longitude), \(photo.width), \(photo.height), \(now))
-                    RETURNING id
-                    """) { $0.int64("id") } ?? 0
-                try database.execute("""
+                let rowID =
+                    try database.queryFirst(
+                        """
+                        INSERT INTO photos (origin, photo_id, title, place_id, latitude, longitude, width, height, visited_at)
+                        VALUES (\(photo.origin), \(Int64(bitPattern: photo.photoID)), \(photo.title), \(placeID), \(photo.latitude),
+                                \(photo.longitude), \(photo.width), \(photo.height), \(now))
+                        RETURNING id
+                        """
+                    ) { $0.int64("id") } ?? 0
+                try database.execute(
+                    """
                     INSERT INTO photo_images (photo_id, image, image_sha256, thumbnail, thumbnail_sha256)
                     VALUES (\(rowID), \(photo.image), \(SHA256.hash(photo.image)), \(photo.thumbnail), \(SHA256.hash(photo.thumbnail)))
                     """)
@@ -141,10 +150,12 @@ final class VacationStore {
     /// The places, first visited first (ties by name), with their photo counts.
     func itinerary() throws(VacationError) -> [VacationPlace] {
         try translating {
-            try database.query("""
+            try database.query(
+                """
                 SELECT pl.name, pl.first_visited, count(ph.id) AS photos FROM places pl JOIN photos ph ON ph.place_id = pl.id
                 GROUP BY pl.id ORDER BY pl.first_visited, pl.name
-                """) { VacationPlace(name: $0.string("name"), firstVisited: $0.int64("first_visited"), photoCount: $0.int("photos")) }
+                """
+            ) { VacationPlace(name: $0.string("name"), firstVisited: $0.int64("first_visited"), photoCount: $0.int("photos")) }
         }
     }
 
@@ -153,9 +164,12 @@ final class VacationStore {
     func photos(atPlace requested: String) throws(VacationError) -> (place: VacationPlace, photos: [VacationPhoto]) {
         let places = try itinerary()
         let wanted = requested.trimmedWhitespace
-        guard let place = places.first(where: { $0.name == wanted })
-                ?? places.first(where: { $0.name.lowercased() == wanted.lowercased() }) else {
-            throw VacationError(.notFound, "no place \"\(PrintableText.clean(wanted))\" in vacation \(name)", remedy: .showItinerary(vacation: name))
+        guard
+            let place = places.first(where: { $0.name == wanted })
+                ?? places.first(where: { $0.name.lowercased() == wanted.lowercased() })
+        else {
+            throw VacationError(
+                .notFound, "no place \"\(PrintableText.clean(wanted))\" in vacation \(name)", remedy: .showItinerary(vacation: name))
         }
         let photos = try translating {
             try database.query("\(Self.photoColumns) WHERE pl.name = \(place.name)", Self.photo)
@@ -167,10 +181,12 @@ final class VacationStore {
     /// ignoring case.
     func tags(search: String? = nil) throws(VacationError) -> [VacationTag] {
         let all = try translating {
-            try database.query("""
+            try database.query(
+                """
                 SELECT t.name, count(*) AS photos FROM tags t JOIN photo_tags pt ON pt.tag_id = t.id
                 GROUP BY t.id ORDER BY count(*) DESC, t.name
-                """) { VacationTag(name: $0.string("name"), count: $0.int("photos")) }
+                """
+            ) { VacationTag(name: $0.string("name"), count: $0.int("photos")) }
         }
         guard let search = search?.lowercased(), !search.isEmpty else { return all }
         return all.filter { $0.name.contains(search) }
@@ -181,10 +197,12 @@ final class VacationStore {
         let wanted = requested.trimmedWhitespace.lowercased()
         guard let tag = try tags().first(where: { $0.name == wanted }) else {
             let why = wanted.contains(":") ? " (tags with a colon are machine tags and are left out)" : ""
-            throw VacationError(.notFound, "no tag \"\(PrintableText.clean(requested))\" in vacation \(name)\(why)", remedy: .showTags(vacation: name))
+            throw VacationError(
+                .notFound, "no tag \"\(PrintableText.clean(requested))\" in vacation \(name)\(why)", remedy: .showTags(vacation: name))
         }
         let photos = try translating {
-            try database.query("""
+            try database.query(
+                """
                 \(Self.photoColumns)
                 WHERE EXISTS (SELECT 1 FROM photo_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.photo_id = ph.id AND t.name = \(tag.name))
                 """, Self.photo)
@@ -198,13 +216,18 @@ final class VacationStore {
     }
 
     /// A photo with its image (or thumbnail), checked against the SHA-256 taken when it was visited.
-    func image(photoID: UInt64, preferredOrigin: String?, thumbnail: Bool = false) throws(VacationError) -> (photo: VacationPhoto, image: [UInt8]) {
+    func image(photoID: UInt64, preferredOrigin: String?, thumbnail: Bool = false) throws(VacationError) -> (
+        photo: VacationPhoto, image: [UInt8]
+    ) {
         let (photo, bytes, digest) = try translating {
             try database.readTransaction { () throws -> (VacationPhoto, [UInt8], [UInt8]) in
                 let (rowID, photo) = try resolve(photoID: photoID, preferredOrigin: preferredOrigin)
                 let columns = thumbnail ? "thumbnail AS bytes, thumbnail_sha256 AS sha256" : "image AS bytes, image_sha256 AS sha256"
-                guard let stored = try database.queryFirst("SELECT \(raw: columns) FROM photo_images WHERE photo_id = \(rowID)",
-                                                           { ($0.bytes("bytes"), $0.bytes("sha256")) }) else {
+                guard
+                    let stored = try database.queryFirst(
+                        "SELECT \(raw: columns) FROM photo_images WHERE photo_id = \(rowID)",
+                        { ($0.bytes("bytes"), $0.bytes("sha256")) })
+                else {
                     throw VacationError(.damaged, "\(path): the image of photo \(photoID) is missing")
                 }
                 return (photo, stored.0, stored.1)
@@ -233,8 +256,9 @@ final class VacationStore {
         guard !rows.isEmpty else { throw VacationError(.notFound, "photo \(photoID) is not in vacation \(name)") }
         if let match = rows.first(where: { $0.1.origin == preferredOrigin }) { return match }
         let origins = rows.map(\.1.origin).joined(separator: ", ")
-        throw VacationError(.notFound, "photo \(photoID) of vacation \(name) was visited from several servers (\(origins))",
-                            remedy: .chooseServer)
+        throw VacationError(
+            .notFound, "photo \(photoID) of vacation \(name) was visited from several servers (\(origins))",
+            remedy: .chooseServer)
     }
 
     private static let photoColumns: SQL = """
@@ -245,10 +269,11 @@ final class VacationStore {
         """
 
     private static func photo(_ row: any SQLRow) -> VacationPhoto {
-        VacationPhoto(origin: row.string("origin"), photoID: UInt64(bitPattern: row.int64("photo_id")), title: row.string("title"),
-                      place: row.string("place"), tags: row.string("tags").split(separator: " ").map(String.init).sorted(),
-                      latitude: row.double("latitude"), longitude: row.double("longitude"), width: row.int("width"),
-                      height: row.int("height"), visitedAt: row.int64("visited_at"))
+        VacationPhoto(
+            origin: row.string("origin"), photoID: UInt64(bitPattern: row.int64("photo_id")), title: row.string("title"),
+            place: row.string("place"), tags: row.string("tags").split(separator: " ").map(String.init).sorted(),
+            latitude: row.double("latitude"), longitude: row.double("longitude"), width: row.int("width"),
+            height: row.int("height"), visitedAt: row.int64("visited_at"))
     }
 
     /// What is in a file, as far as opening it goes.
@@ -266,7 +291,8 @@ final class VacationStore {
             throw VacationError(.damaged, "\(path) is not a Snapshare vacation (a database of another program); left alone")
         }
         guard version <= VacationSchema.version else {
-            throw VacationError(.damaged, "\(path) was written by a newer snapshare (vacation format \(version)); update snapshare to open it")
+            throw VacationError(
+                .damaged, "\(path) was written by a newer snapshare (vacation format \(version)); update snapshare to open it")
         }
         guard version == VacationSchema.version else {
             throw VacationError(.damaged, "\(path) has vacation format \(version), which this snapshare cannot read")

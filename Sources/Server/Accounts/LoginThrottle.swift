@@ -79,9 +79,11 @@ public struct LoginThrottle: Sendable {
 
     /// The three budgets of one attempt: name and address, address, name.
     private func keys(name: String, address: String) -> [ThrottleKey] {
-        [ThrottleKey(kind: kind, scope: .nameAndAddress, name: name, address: address),
-         ThrottleKey(kind: kind, scope: .address, name: "", address: address),
-         ThrottleKey(kind: kind, scope: .name, name: name, address: "")]
+        [
+            ThrottleKey(kind: kind, scope: .nameAndAddress, name: name, address: address),
+            ThrottleKey(kind: kind, scope: .address, name: "", address: address),
+            ThrottleKey(kind: kind, scope: .name, name: name, address: ""),
+        ]
     }
 
     /// Reserves an attempt for `name` from `address`, or says which budget refuses it and when

@@ -19,7 +19,9 @@ public struct PasswordHasher: Sendable {
         public var p: UInt64
 
         public init(n: UInt64, r: UInt64, p: UInt64) {
-            self.n = n; self.r = r; self.p = p
+            self.n = n
+            self.r = r
+            self.p = p
         }
 
         /// What the server uses: N=16384, r=8, p=1 (16 MiB, tens of milliseconds).
@@ -66,8 +68,11 @@ public struct PasswordHasher: Sendable {
     /// A new salted hash of `password`, encoded for storage.
     public func hash(password: String) throws -> String {
         let salt = SecureRandom.bytes(Self.saltLength)
-        guard let key = Scrypt.deriveKey(password: password, salt: salt, n: cost.n, r: cost.r, p: cost.p,
-                                         keyLength: Self.keyLength, maxMemoryBytes: Self.maximumMemoryBytes) else {
+        guard
+            let key = Scrypt.deriveKey(
+                password: password, salt: salt, n: cost.n, r: cost.r, p: cost.p,
+                keyLength: Self.keyLength, maxMemoryBytes: Self.maximumMemoryBytes)
+        else {
             throw Failure(description: "EVP_PBE_scrypt failed")
         }
         return "scrypt$\(cost.n)$\(cost.r)$\(cost.p)$\(Data(salt).base64EncodedString())$\(Data(key).base64EncodedString())"
@@ -78,14 +83,16 @@ public struct PasswordHasher: Sendable {
     public func verify(password: String, encoded: String) -> Bool {
         let fields = encoded.split(separator: "$", omittingEmptySubsequences: false)
         guard fields.count == 6, fields[0] == "scrypt",
-              let n = Self.decimal(fields[1]), let r = Self.decimal(fields[2]), let p = Self.decimal(fields[3]),
-              let salt = Data(base64Encoded: String(fields[4])), let expected = Data(base64Encoded: String(fields[5]))
+            let n = Self.decimal(fields[1]), let r = Self.decimal(fields[2]), let p = Self.decimal(fields[3]),
+            let salt = Data(base64Encoded: String(fields[4])), let expected = Data(base64Encoded: String(fields[5]))
         else { return false }
         let stored = Cost(n: n, r: r, p: p)
         guard Self.isAcceptable(stored, minimum: minimum),
-              (8...64).contains(salt.count), (16...64).contains(expected.count) else { return false }
-        return Scrypt.matches(password: password, salt: [UInt8](salt), n: stored.n, r: stored.r, p: stored.p,
-                              expectedKey: [UInt8](expected), maxMemoryBytes: Self.maximumMemoryBytes)
+            (8...64).contains(salt.count), (16...64).contains(expected.count)
+        else { return false }
+        return Scrypt.matches(
+            password: password, salt: [UInt8](salt), n: stored.n, r: stored.r, p: stored.p,
+            expectedKey: [UInt8](expected), maxMemoryBytes: Self.maximumMemoryBytes)
     }
 
     /// True when `encoded` was made with a different cost than this hasher's: the login that proves
@@ -102,8 +109,9 @@ public struct PasswordHasher: Sendable {
     /// at most 128 MiB, and (when given) no weaker than `minimum` in any parameter.
     static func isAcceptable(_ cost: Cost, minimum: Cost?) -> Bool {
         guard cost.n >= 2, cost.n <= maximumN, cost.n & (cost.n - 1) == 0,
-              (1...maximumR).contains(cost.r), (1...maximumP).contains(cost.p),
-              cost.memoryBytes <= maximumMemoryBytes else { return false }
+            (1...maximumR).contains(cost.r), (1...maximumP).contains(cost.p),
+            cost.memoryBytes <= maximumMemoryBytes
+        else { return false }
         if let minimum {
             return cost.n >= minimum.n && cost.r >= minimum.r && cost.p >= minimum.p
         }

@@ -30,7 +30,9 @@ public protocol ThrottleStore: AnyObject {
 /// Which budget of a throttle: one name from one address, one address across names, or one
 /// name across addresses.
 public enum ThrottleScope: Int64, Sendable, Hashable {
-    case nameAndAddress = 0, address = 1, name = 2
+    case nameAndAddress = 0
+    case address = 1
+    case name = 2
 }
 
 /// One budget's key. Unused parts are empty: an address budget has no name, a name budget
@@ -43,7 +45,10 @@ public struct ThrottleKey: Sendable, Hashable {
     public var address: String
 
     public init(kind: String, scope: ThrottleScope, name: String, address: String) {
-        self.kind = kind; self.scope = scope; self.name = name; self.address = address
+        self.kind = kind
+        self.scope = scope
+        self.name = name
+        self.address = address
     }
 }
 
@@ -59,7 +64,10 @@ public struct ThrottleBudget: Sendable, Equatable {
     public var lastUsed: Int64 = 0
 
     public init(failures: [Int64] = [], pending: [Int64] = [], nextSlot: Int64 = 0, lastUsed: Int64 = 0) {
-        self.failures = failures; self.pending = pending; self.nextSlot = nextSlot; self.lastUsed = lastUsed
+        self.failures = failures
+        self.pending = pending
+        self.nextSlot = nextSlot
+        self.lastUsed = lastUsed
     }
 
     /// Nothing to remember: the store deletes it.
@@ -83,8 +91,10 @@ extension ThrottleStore {
     /// back the ones it changed, deleting those left idle; all in one transaction that a
     /// concurrent change of the same keys waits for (`lockThrottleBudgets`). A throw from
     /// `change` writes nothing and comes out unchanged.
-    public func updateThrottleBudgets<R>(_ keys: [ThrottleKey],
-                                         _ change: (inout [ThrottleKey: ThrottleBudget]) throws -> R) throws -> R {
+    public func updateThrottleBudgets<R>(
+        _ keys: [ThrottleKey],
+        _ change: (inout [ThrottleKey: ThrottleBudget]) throws -> R
+    ) throws -> R {
         try transaction {
             try lockThrottleBudgets(keys)
             let stored = try throttleBudgets(keys)

@@ -14,16 +14,21 @@ enum AuditReport {
     /// One line per entry: time (UTC), who, what, target, result.
     static func table(_ entries: [AuditRecord]) -> String {
         guard !entries.isEmpty else { return "No admin actions recorded in that time.\n" }
-        return PlainTable.render(header: ["TIME", "WHO", "ACTION", "TARGET", "RESULT"],
-                                 rows: entries.map { [time($0.at), $0.actor, $0.action, $0.target, $0.result] }) + "\n"
+        return PlainTable.render(
+            header: ["TIME", "WHO", "ACTION", "TARGET", "RESULT"],
+            rows: entries.map { [time($0.at), $0.actor, $0.action, $0.target, $0.result] }) + "\n"
     }
 
     /// A JSON array of objects with `at` (milliseconds), `time`, `actor`, `action`, `target`, `result`.
     static func json(_ entries: [AuditRecord]) -> String {
-        JSONValue.array(entries.map {
-            .object([("at", .int($0.at)), ("time", .string(time($0.at))), ("actor", .string($0.actor)), ("action", .string($0.action)),
-                     ("target", .string($0.target)), ("result", .string($0.result))])
-        }).toJSON() + "\n"
+        JSONValue.array(
+            entries.map {
+                .object([
+                    ("at", .int($0.at)), ("time", .string(time($0.at))), ("actor", .string($0.actor)), ("action", .string($0.action)),
+                    ("target", .string($0.target)), ("result", .string($0.result)),
+                ])
+            }
+        ).toJSON() + "\n"
     }
 
     static func time(_ milliseconds: Int64) -> String {

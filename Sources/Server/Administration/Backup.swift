@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
-import Wire
 import Posix
 import SQL
 import SQLite
+import Wire
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `snapshare-server backup --to FILE` and `restore --from FILE`: one backup format for both
 /// engines, a SQLite database file in this version's schema, mode 0600.
@@ -46,8 +47,10 @@ public enum Backup {
     }
 
     /// The copy into the staged file, closed when this returns (so it is named whole).
-    private static func fill(_ file: String, from source: SQLStore, checkedAs path: String,
-                             progress: (String) -> Void) throws -> [(table: String, rows: Int)] {
+    private static func fill(
+        _ file: String, from source: SQLStore, checkedAs path: String,
+        progress: (String) -> Void
+    ) throws -> [(table: String, rows: Int)] {
         let target = try SQLStore.sqlite(path: file)
         let rows = try DatabaseCopy.copy(from: source, to: target, progress: progress)
         let database = target.sqliteDatabase!
@@ -59,8 +62,11 @@ public enum Backup {
 
     /// Copies the backup at `path` into the empty store `target` opens, which is opened only once
     /// the backup is found whole, and records `audit` there with the copy; returns each table's row count.
-    public static func restore(from path: String, to target: () throws -> SQLStore, audit: AuditRecord, progress: (String) -> Void = { _ in })
-        throws -> [(table: String, rows: Int)] {
+    public static func restore(
+        from path: String, to target: () throws -> SQLStore, audit: AuditRecord, progress: (String) -> Void = { _ in }
+    )
+        throws -> [(table: String, rows: Int)]
+    {
         let (source, scratch) = try openBackup(path)
         defer { scratch?.discard() }
         return try DatabaseCopy.copy(from: source, to: try target(), counter: jump, audit: audit, progress: progress)
@@ -70,7 +76,8 @@ public enum Backup {
     /// database, or a new or empty folder, which is made owner-only and gets its database only
     /// once the restore is complete. A folder holding anything else is refused, unchanged.
     public static func restore(from path: String, intoDataFolder folder: String, audit: AuditRecord, progress: (String) -> Void = { _ in })
-        throws -> [(table: String, rows: Int)] {
+        throws -> [(table: String, rows: Int)]
+    {
         let database = ServerConfiguration.databasePath(in: folder)
         if FileManager.default.fileExists(atPath: database) {
             // The copy refuses a database holding anything, and writes in one transaction; the
@@ -80,11 +87,13 @@ public enum Backup {
             return rows
         }
         var staged: StagedOutput?
-        let rows = try restore(from: path, to: {
-            let made = try DataDirectory.stageNew(folder)
-            staged = made
-            return try SQLStore.sqlite(path: ServerConfiguration.databasePath(in: made.temporaryPath))
-        }, audit: audit, progress: progress)
+        let rows = try restore(
+            from: path,
+            to: {
+                let made = try DataDirectory.stageNew(folder)
+                staged = made
+                return try SQLStore.sqlite(path: ServerConfiguration.databasePath(in: made.temporaryPath))
+            }, audit: audit, progress: progress)
         try staged?.commit()
         return rows
     }

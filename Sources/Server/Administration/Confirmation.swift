@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CommandLineParsing
 import Foundation
 import Posix
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The question an offline command asks before it deletes a class's data: `--yes` answers it in
 /// scripts; without a terminal and without `--yes`, nothing is done.

@@ -1,6 +1,6 @@
 import Foundation
-import Wire
 import SQL
+import Wire
 
 /// Everything a class has, copied row by row from one store to another, ids kept: the one
 /// way data moves between engines and files (`migrate`, `backup`, `restore`).
@@ -78,8 +78,9 @@ enum DatabaseCopy {
                     continue
                 }
                 guard let kind = column.kind.agreeing(with: other.kind) else {
-                    differences.append("\(name).\(column.name) is \(column.declaredType) in the source "
-                                       + "and \(other.declaredType) in the target")
+                    differences.append(
+                        "\(name).\(column.name) is \(column.declaredType) in the source "
+                            + "and \(other.declaredType) in the target")
                     continue
                 }
                 guard kind.isKnown else {
@@ -90,15 +91,18 @@ enum DatabaseCopy {
             }
             differences += copied(there).filter { here.column($0.name) == nil }.map { "the source has no column \(name).\($0.name)" }
             if here.identity != there.identity {
-                differences.append("\(name)'s counter is \(here.identity ?? "none") in the source "
-                                   + "and \(there.identity ?? "none") in the target")
+                differences.append(
+                    "\(name)'s counter is \(here.identity ?? "none") in the source "
+                        + "and \(there.identity ?? "none") in the target")
             }
             let order = here.primaryKey.isEmpty ? columns.map(\.name) : here.primaryKey
             tables[name] = Table(name: name, columns: columns, order: order)
         }
         guard differences.isEmpty else {
-            throw StoreError(.internalError, "the source's schema and the target's differ, so nothing was copied: "
-                             + differences.joined(separator: "; "))
+            throw StoreError(
+                .internalError,
+                "the source's schema and the target's differ, so nothing was copied: "
+                    + differences.joined(separator: "; "))
         }
         return try source.parentsFirst(names).map { tables[$0]! }
     }
@@ -107,8 +111,10 @@ enum DatabaseCopy {
     /// sides. `counter` turns each of the source's id counters into the target's (a restore
     /// jumps past what may have been handed out since). `progress` hears a line per table.
     /// `audit`, when given, is recorded in the target with the copy (a restore, a migration).
-    static func copy(from source: SQLStore, to target: SQLStore, counter: (Int64) -> Int64 = { $0 }, audit: AuditRecord? = nil,
-                     progress: (String) -> Void) throws -> [(table: String, rows: Int)] {
+    static func copy(
+        from source: SQLStore, to target: SQLStore, counter: (Int64) -> Int64 = { $0 }, audit: AuditRecord? = nil,
+        progress: (String) -> Void
+    ) throws -> [(table: String, rows: Int)] {
         let from = source.engine.connection
         let into = target.engine.connection
         return try target.translatingErrors("copying") {
@@ -140,14 +146,18 @@ enum DatabaseCopy {
     }
 
     private static func refuseNonEmpty(_ db: any SQLConnection) throws {
-        let (rows, otherFeeds) = try db.queryFirst("""
-            SELECT (SELECT count(*) FROM users) + (SELECT count(*) FROM snaps) + (SELECT count(*) FROM pins)
-                   + (SELECT count(*) FROM movies) + (SELECT count(*) FROM sessions) AS rows,
-                   (SELECT count(*) FROM feeds WHERE name NOT IN ('Memes', 'Dog Spots', 'Random')) AS other_feeds
-            """) { ($0.int64("rows"), $0.int64("other_feeds")) } ?? (0, 0)
+        let (rows, otherFeeds) =
+            try db.queryFirst(
+                """
+                SELECT (SELECT count(*) FROM users) + (SELECT count(*) FROM snaps) + (SELECT count(*) FROM pins)
+                       + (SELECT count(*) FROM movies) + (SELECT count(*) FROM sessions) AS rows,
+                       (SELECT count(*) FROM feeds WHERE name NOT IN ('Memes', 'Dog Spots', 'Random')) AS other_feeds
+                """
+            ) { ($0.int64("rows"), $0.int64("other_feeds")) } ?? (0, 0)
         guard rows == 0 && otherFeeds == 0 else {
-            throw ConfigurationError("the target is not empty (\(rows) rows of users, snaps, pins, movies and "
-                                     + "sessions, \(otherFeeds) feeds of its own); copy into a new, empty one")
+            throw ConfigurationError(
+                "the target is not empty (\(rows) rows of users, snaps, pins, movies and "
+                    + "sessions, \(otherFeeds) feeds of its own); copy into a new, empty one")
         }
     }
 
@@ -157,9 +167,11 @@ enum DatabaseCopy {
         let page = try rowsPerPage(table, in: source)
         var offset = 0
         while true {
-            let rows = try source.query("""
+            let rows = try source.query(
+                """
                 SELECT \(names) FROM \(raw: table.name) ORDER BY \(order) LIMIT \(page) OFFSET \(offset)
-                """) { row in table.columns.map { $0.kind.value($0.name, in: row) } }
+                """
+            ) { row in table.columns.map { $0.kind.value($0.name, in: row) } }
             for values in rows { try target.execute("INSERT INTO \(raw: table.name) (\(names)) VALUES (\(list: values))") }
             guard rows.count == page else { return }
             offset += rows.count
@@ -170,9 +182,10 @@ enum DatabaseCopy {
     private static func rowsPerPage(_ table: Table, in source: any SQLConnection) throws -> Int {
         guard !table.blobs.isEmpty else { return pageRows }
         let width = SQL(raw: table.blobs.map { "coalesce(length(\($0)), 0)" }.joined(separator: " + "))
-        let widest = try source.queryFirst("SELECT coalesce(max(\(width)), 0) AS widest FROM \(raw: table.name)") {
-            $0.int64("widest")
-        } ?? 0
+        let widest =
+            try source.queryFirst("SELECT coalesce(max(\(width)), 0) AS widest FROM \(raw: table.name)") {
+                $0.int64("widest")
+            } ?? 0
         return Int(min(Int64(pageRows), max(1, Int64(pageBytes) / max(widest, 1))))
     }
 

@@ -7,8 +7,10 @@ import Wire
 public enum ExportCommand {
     /// Exports `store` into `directory` (snaps awaiting approval only with `includePending`);
     /// returns what was written.
-    public static func run(from store: SQLStore, to directory: String, now: Int64, includePending: Bool = false,
-                           progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }) throws -> ClassExport.Summary {
+    public static func run(
+        from store: SQLStore, to directory: String, now: Int64, includePending: Bool = false,
+        progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) throws -> ClassExport.Summary {
         var export = try ClassExport(directory: directory)
         for feed in try store.feedSummaries(viewerID: 0, now: now) { try export.addFeed(feed.name) }
         var after: Int64 = 0

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ClassExport
 import CommandLineParsing
 import Foundation
 import Posix
 import Wire
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One run of an offline maintenance command (`snapshare-server admin …`, `export`, `backup`,
 /// `restore`, …) as the audit log records it: exactly one entry, whatever way the command ends,
@@ -83,7 +84,9 @@ final class OfflineAction {
         do {
             guard try Self.holdsSnapshareDatabase(store) else {
                 if sayingWhyNot {
-                    Self.say("\(action) is not recorded in the audit log: \(store.storePlace) holds no Snapshare database, and none is made only to record it")
+                    Self.say(
+                        "\(action) is not recorded in the audit log: \(store.storePlace) holds no Snapshare database, and none is made only to record it"
+                    )
                 }
                 return
             }

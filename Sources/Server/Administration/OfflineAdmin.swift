@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CommandLineParsing
 import Foundation
 import Wire
-import CommandLineParsing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Maintenance that opens the database directly, for when the server is stopped (SQLite's
 /// locking makes it safe while it runs, too), or, with `--database`, the PostgreSQL database
@@ -60,7 +61,9 @@ public enum OfflineAdmin {
     /// (nothing changes). A running server applies it to the user's live connections within a second.
     @discardableResult
     public static func removeAdmin(dataDirectory: String, username: String, database: String? = nil) throws -> Bool {
-        try OfflineAction.run("admin remove", store: .store(dataDirectory: dataDirectory, database: database)) { try removeAdmin(username: username, $0) }
+        try OfflineAction.run("admin remove", store: .store(dataDirectory: dataDirectory, database: database)) {
+            try removeAdmin(username: username, $0)
+        }
     }
 
     static func removeAdmin(username: String, _ action: OfflineAction) throws -> Bool {
@@ -97,8 +100,10 @@ public enum OfflineAdmin {
     /// records the action in the same transaction, so the change and its entry go together. A
     /// new data folder and its database appear only when the job succeeds: a refused command
     /// leaves the disk as it found it.
-    static func write<T: Sendable>(_ action: OfflineAction, create: Bool = true,
-                                   _ job: @escaping @Sendable (any SnapshareStore) throws -> T) throws -> T {
+    static func write<T: Sendable>(
+        _ action: OfflineAction, create: Bool = true,
+        _ job: @escaping @Sendable (any SnapshareStore) throws -> T
+    ) throws -> T {
         let entry = action.entry
         let audited: @Sendable (any SnapshareStore) throws -> T = { store in
             let result = try job(store)
@@ -123,7 +128,9 @@ public enum OfflineAdmin {
 
     /// `job` on the data folder's SQLite database; a folder without one gets it (and is made)
     /// under a hidden name, named only once the job succeeded.
-    private static func writeSQLite<T: Sendable>(in dataDirectory: String, _ job: @escaping @Sendable (any SnapshareStore) throws -> T) throws -> T {
+    private static func writeSQLite<T: Sendable>(in dataDirectory: String, _ job: @escaping @Sendable (any SnapshareStore) throws -> T)
+        throws -> T
+    {
         func run(_ path: String) throws -> T {
             let storage = try StorageExecutor.sqlite(path: path, readers: 1)
             defer { storage.shutdown() }
@@ -172,7 +179,9 @@ public enum OfflineAdmin {
     static func resetPassword(_ parsed: ParsedCommand, _ action: OfflineAction) throws -> Int32 {
         let name = parsed.positional(0) ?? ""
         action.target = "user \(name)"
-        guard parsed.flag("--password-stdin") else { throw parsed.usageError("give the new password on standard input with --password-stdin") }
+        guard parsed.flag("--password-stdin") else {
+            throw parsed.usageError("give the new password on standard input with --password-stdin")
+        }
         let password = try readPassword(parsed)
         let ended: Int
         do {

@@ -6,8 +6,10 @@ enum PlainTable {
         let lines = [header] + rows
         let widths = header.indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
         return lines.map { row in
-            row.enumerated().map { index, cell in index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0) }
-                .joined(separator: "  ")
+            row.enumerated().map { index, cell in
+                index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+            }
+            .joined(separator: "  ")
         }.joined(separator: "\n")
     }
 }

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Crypto
 import Foundation
 import Posix
 import Wire
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `snapshare-server admin import-roster FILE.csv --passwords OUT.csv`: the class list as
 /// accounts. The CSV has a header row naming `username` and, optionally, `display_name` and
@@ -43,10 +44,14 @@ public enum RosterImport {
         guard let header = records.first else { throw ConfigurationError("the roster is empty; it needs a header row naming username") }
         let columns = header.fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         guard let nameColumn = columns.firstIndex(of: "username") else {
-            throw ConfigurationError("line \(header.line): the header row names no username column (it has: \(columns.joined(separator: ", ")))")
+            throw ConfigurationError(
+                "line \(header.line): the header row names no username column (it has: \(columns.joined(separator: ", ")))")
         }
-        let displayColumn = columns.firstIndex(of: "display_name"), roleColumn = columns.firstIndex(of: "role")
-        var entries: [Row] = [], refused: [Refusal] = [], seen: Set<String> = []
+        let displayColumn = columns.firstIndex(of: "display_name")
+        let roleColumn = columns.firstIndex(of: "role")
+        var entries: [Row] = []
+        var refused: [Refusal] = []
+        var seen: Set<String> = []
         for record in records.dropFirst() {
             func field(_ index: Int?) -> String {
                 guard let index, index < record.fields.count else { return "" }
@@ -68,18 +73,23 @@ public enum RosterImport {
             }
             var display = field(displayColumn)
             if display.isEmpty { display = name }
-            guard case .success(let shown) = InputRules.normalizedText(display, maxCharacters: 80, empty: "", plural: "display names") else {
-                refused.append(Refusal(line: record.line, reason: "\(name): the display name is over 80 characters or has control characters"))
+            guard case .success(let shown) = InputRules.normalizedText(display, maxCharacters: 80, empty: "", plural: "display names")
+            else {
+                refused.append(
+                    Refusal(line: record.line, reason: "\(name): the display name is over 80 characters or has control characters"))
                 continue
             }
-            entries.append(Row(line: record.line, entry: RosterEntry(name: name, displayName: shown, isAdmin: role == "admin", addedAt: now)))
+            entries.append(
+                Row(line: record.line, entry: RosterEntry(name: name, displayName: shown, isAdmin: role == "admin", addedAt: now)))
         }
         return (entries, refused)
     }
 
     /// Imports `csvPath` into the data folder's (or `database`'s) store, writing the new
     /// accounts' one-time passwords to `passwordsPath`; `action` is its audit entry.
-    static func run(csvPath: String, passwordsPath: String, dataDirectory: String, database: String?, _ action: OfflineAction) throws -> Outcome {
+    static func run(csvPath: String, passwordsPath: String, dataDirectory: String, database: String?, _ action: OfflineAction) throws
+        -> Outcome
+    {
         let data: [UInt8]
         do { data = try WholeFile.read(csvPath, maximumBytes: 16 << 20) } catch {
             throw ConfigurationError("cannot read the roster \(csvPath): \(error.reason)")
@@ -145,12 +155,16 @@ public enum RosterImport {
     /// Writes the new accounts' one-time passwords into the staged file and names it. The accounts
     /// exist by now, so a failure here says how to give them passwords another way.
     private static func writePasswords(_ rows: [(String, String, String)], to file: StagedOutput) throws {
-        func quoted(_ text: String) -> String { text.contains(where: { ",\"\n".contains($0) }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text }
-        let text = (["username,display_name,one_time_password"] + rows.map { [$0.0, $0.1, $0.2].map(quoted).joined(separator: ",") })
+        func quoted(_ text: String) -> String {
+            text.contains(where: { ",\"\n".contains($0) }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+        }
+        let text =
+            (["username,display_name,one_time_password"] + rows.map { [$0.0, $0.1, $0.2].map(quoted).joined(separator: ",") })
             .joined(separator: "\n") + "\n"
         func failure(_ what: String) -> ConfigurationError {
-            ConfigurationError("\(what); the \(rows.count) new accounts exist without a password anyone knows: "
-                               + "set each with snapshare-server admin reset-password USER --password-stdin")
+            ConfigurationError(
+                "\(what); the \(rows.count) new accounts exist without a password anyone knows: "
+                    + "set each with snapshare-server admin reset-password USER --password-stdin")
         }
         do {
             try file.write(Array(text.utf8))

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Posix
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `--backup-dir DIR --backup-every 6h --backup-keep 28`: a backup of the running server every
 /// interval, into files named by the time they were taken (`snapshare-2026-12-02T14-30-00.000Z.backup`,
@@ -87,7 +88,7 @@ final class ScheduledBackups: Sendable {
     /// How long ago the newest scheduled backup was written, in milliseconds; nil when there is none.
     private func newestBackupAge() -> Int64? {
         guard let newest = backups().last,
-              let modified = try? FileManager.default.attributesOfItem(atPath: policy.directory + "/" + newest)[.modificationDate] as? Date
+            let modified = try? FileManager.default.attributesOfItem(atPath: policy.directory + "/" + newest)[.modificationDate] as? Date
         else { return nil }
         return Int64(Date().timeIntervalSince(modified) * 1000)
     }

@@ -52,17 +52,24 @@ struct AlbumDownload {
         guard !isFinished, let album, album.state == .downloading else { return finish() }
         guard album.provider == provider else {
             isFinished = true
-            return [.fail(pinID: album.pin.id, generation: album.generation,
-                          message: "this album was being fetched from the \(album.provider) photo source, but the server "
-                              + "now uses \(provider); take a New Collection to fetch it again")]
+            return [
+                .fail(
+                    pinID: album.pin.id, generation: album.generation,
+                    message: "this album was being fetched from the \(album.provider) photo source, but the server "
+                        + "now uses \(provider); take a New Collection to fetch it again")
+            ]
         }
         guard album.searched else {
             // A search whose answer could not be recorded (a newer collection replaced it) must
             // not be repeated forever.
             guard !hasSearched else { return finish() }
             hasSearched = true
-            return [.search(SearchRequest(pinID: album.pin.id, generation: album.generation, latitude: album.pin.latitude,
-                                          longitude: album.pin.longitude, page: album.page, perPage: album.perPage))]
+            return [
+                .search(
+                    SearchRequest(
+                        pinID: album.pin.id, generation: album.generation, latitude: album.pin.latitude,
+                        longitude: album.pin.longitude, page: album.page, perPage: album.perPage))
+            ]
         }
         queue = album.photos.filter { $0.state == .pending && !inFlight.contains($0.id) }
         return startFetches(pinID: album.pin.id)

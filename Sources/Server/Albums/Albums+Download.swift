@@ -1,7 +1,7 @@
 import Foundation
-import Wire
 import Imaging
 import Synchronization
+import Wire
 
 /// Performing a download: the steps `AlbumDownload` decides, each against the photo source or
 /// storage.
@@ -162,9 +162,10 @@ extension Albums {
             let message = ProviderText.clean(error.message, maxBytes: FieldLimits.providerError)
             return .failed(message.isEmpty ? "the \(provider.name) photo source failed without saying why" : message)
         }
-        let search = AlbumSearch(pinID: request.pinID, generation: request.generation,
-                                 page: result.page >= 1 ? result.page : request.page, pages: max(0, result.pages),
-                                 total: max(0, result.total), slots: slots(from: result, for: request), at: clock.now())
+        let search = AlbumSearch(
+            pinID: request.pinID, generation: request.generation,
+            page: result.page >= 1 ? result.page : request.page, pages: max(0, result.pages),
+            total: max(0, result.total), slots: slots(from: result, for: request), at: clock.now())
         let recorded = await write("recording album search") { store -> AlbumRecord? in
             guard try store.recordSearch(search) else { return nil }
             return try store.albumForDownload(pinID: search.pinID)
@@ -176,8 +177,10 @@ extension Albums {
 
     private func searchPage(_ request: AlbumDownload.SearchRequest, page: Int) async -> Result<PhotoSearchPage, ProviderError> {
         do {
-            return .success(try await provider.search(latitude: request.latitude, longitude: request.longitude,
-                                                      page: page, perPage: request.perPage))
+            return .success(
+                try await provider.search(
+                    latitude: request.latitude, longitude: request.longitude,
+                    page: page, perPage: request.perPage))
         } catch {
             return .failure(error)
         }
@@ -191,19 +194,23 @@ extension Albums {
         var slots: [ProviderPhoto] = []
         for photo in result.photos where slots.count < request.perPage {
             guard !photo.id.isEmpty, photo.id.utf8.count <= Self.maximumReferenceBytes,
-                  photo.reference.utf8.count <= Self.maximumReferenceBytes, seen.insert(photo.id).inserted else { continue }
+                photo.reference.utf8.count <= Self.maximumReferenceBytes, seen.insert(photo.id).inserted
+            else { continue }
             // A photo without a usable position is shown at its pin.
             let placed = photo.latitude.isFinite && photo.longitude.isFinite && abs(photo.latitude) <= 90 && abs(photo.longitude) <= 180
             let latitude = placed ? photo.latitude : request.latitude
             let longitude = placed ? photo.longitude : request.longitude
             var place = ProviderText.clean(photo.place, maxBytes: FieldLimits.placeName)
             if place.isEmpty {
-                place = ProviderText.clean(gazetteer.placeName(latitude: latitude, longitude: longitude) ?? "",
-                                           maxBytes: FieldLimits.placeName)
+                place = ProviderText.clean(
+                    gazetteer.placeName(latitude: latitude, longitude: longitude) ?? "",
+                    maxBytes: FieldLimits.placeName)
             }
-            slots.append(ProviderPhoto(id: photo.id, title: ProviderText.clean(photo.title, maxBytes: FieldLimits.photoTitle),
-                                       tags: ProviderText.clean(photo.tags.lowercased(), maxBytes: FieldLimits.photoTags),
-                                       place: place, latitude: latitude, longitude: longitude, reference: photo.reference))
+            slots.append(
+                ProviderPhoto(
+                    id: photo.id, title: ProviderText.clean(photo.title, maxBytes: FieldLimits.photoTitle),
+                    tags: ProviderText.clean(photo.tags.lowercased(), maxBytes: FieldLimits.photoTags),
+                    place: place, latitude: latitude, longitude: longitude, reference: photo.reference))
         }
         return slots
     }

@@ -8,8 +8,9 @@ extension Albums {
     /// the answer: the insert, which reads back the album to download, and the search's record,
     /// which reads back what it made.
     func dropPin(userID: Int64, latitude: Double, longitude: Double) async throws -> PinRecord {
-        let pin = NewPin(userID: userID, latitude: latitude, longitude: longitude, createdAt: clock.now(),
-                         provider: provider.name, perPage: Self.photosPerAlbum)
+        let pin = NewPin(
+            userID: userID, latitude: latitude, longitude: longitude, createdAt: clock.now(),
+            provider: provider.name, perPage: Self.photosPerAlbum)
         let limit = Self.maxPinsPerUser
         let album = try await storage.write { store -> AlbumRecord in
             // Counted in the same write as the insert, with the user's row held, so racing drops
@@ -38,8 +39,9 @@ extension Albums {
             guard album.state != .downloading else {
                 throw AlbumError.busy(pinID: pinID, done: album.pin.done, expected: album.pin.expected)
             }
-            try store.restartAlbum(pinID: pinID, page: CollectionPage.next(after: album, source: provider),
-                                   provider: provider, perPage: perPage, at: now)
+            try store.restartAlbum(
+                pinID: pinID, page: CollectionPage.next(after: album, source: provider),
+                provider: provider, perPage: perPage, at: now)
             guard let restarted = try store.album(pinID: pinID, userID: userID) else { throw AlbumError.noPin(pinID) }
             return restarted
         }
@@ -72,8 +74,9 @@ extension Albums {
             }
         }
         guard let (pin, photo) = pick else { return nil }
-        let description = ProviderText.clean(gazetteer.describe(latitude: pin.latitude, longitude: pin.longitude),
-                                             maxBytes: FieldLimits.placeName)
+        let description = ProviderText.clean(
+            gazetteer.describe(latitude: pin.latitude, longitude: pin.longitude),
+            maxBytes: FieldLimits.placeName)
         return RandomPick(pin: pin, photo: photo, description: description)
     }
 }

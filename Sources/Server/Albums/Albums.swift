@@ -1,8 +1,8 @@
-import Foundation
 import Crypto
-import Wire
+import Foundation
 import Imaging
 import Synchronization
+import Wire
 
 /// The album lifecycle: dropping a pin, its album's download, New Collection and its page,
 /// deleting a pin, Random Pin and its description. Request handlers call these with domain
@@ -87,9 +87,11 @@ public final class Albums: Sendable {
     let downloadsStarted = Atomic<Int64>(0)
     let downloadsFinished = Atomic<Int64>(0)
 
-    public init(storage: StorageExecutor, provider: any PhotoProvider, gazetteer: Gazetteer, limits: ImageLimits,
-                imageCeiling: ImageCeiling = ImageCeiling(), logger: Logger,
-                clock: WallClock = .system, leaseMilliseconds: Int64 = 60_000, leaseScanInterval: Duration = .seconds(10)) {
+    public init(
+        storage: StorageExecutor, provider: any PhotoProvider, gazetteer: Gazetteer, limits: ImageLimits,
+        imageCeiling: ImageCeiling = ImageCeiling(), logger: Logger,
+        clock: WallClock = .system, leaseMilliseconds: Int64 = 60_000, leaseScanInterval: Duration = .seconds(10)
+    ) {
         self.leaseMilliseconds = leaseMilliseconds
         self.leaseScanInterval = leaseScanInterval
         self.storage = storage

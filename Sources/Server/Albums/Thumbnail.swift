@@ -19,7 +19,8 @@ enum Thumbnail {
         }
         let small = ImageResampler.resize(image, width: max(1, size.width), height: max(1, size.height))
         let thumbnail = try ImageCodec.encodeJPEG(small, quality: jpegQuality)
-        return FetchedPhoto(photoID: photoID, image: bytes, imageSHA256: SHA256.hash(bytes), thumbnail: thumbnail,
-                            thumbnailSHA256: SHA256.hash(thumbnail), width: header.width, height: header.height)
+        return FetchedPhoto(
+            photoID: photoID, image: bytes, imageSHA256: SHA256.hash(bytes), thumbnail: thumbnail,
+            thumbnailSHA256: SHA256.hash(thumbnail), width: header.width, height: header.height)
     }
 }

@@ -1,7 +1,7 @@
-import Foundation
-import Wire
-import Imaging
 import CommandLineParsing
+import Foundation
+import Imaging
+import Wire
 
 /// Everything the server can be told, with the defaults it runs on when told nothing.
 public struct ServerConfiguration: Sendable {
@@ -36,7 +36,7 @@ public struct ServerConfiguration: Sendable {
     // Limits.
     public var maxImageBytes = 5 * 1024 * 1024
     public var maxImageDimension = 8192
-    public var maxImagePixels = 16_777_216  // 4096x4096: a 12 MP phone photo fits; viewers decode w x h x 3 bytes
+    public var maxImagePixels = 16_777_216 // 4096x4096: a 12 MP phone photo fits; viewers decode w x h x 3 bytes
     /// Largest frame payload before login (Register and Login are small).
     public var maxFrameBytesBeforeLogin = 16 * 1024
     public var handshakeTimeoutMilliseconds: Int64 = 10_000
@@ -119,7 +119,8 @@ public struct ServerConfiguration: Sendable {
     /// without any password written in it.
     public var databaseDescription: String {
         guard let database else { return databasePath }
-        return "PostgreSQL " + database.replacingOccurrences(of: #":[^:@/]*@"#, with: ":…@", options: .regularExpression)
+        return "PostgreSQL "
+            + database.replacingOccurrences(of: #":[^:@/]*@"#, with: ":…@", options: .regularExpression)
             .replacingOccurrences(of: #"password=\S*"#, with: "password=…", options: .regularExpression)
     }
 
@@ -130,8 +131,9 @@ public struct ServerConfiguration: Sendable {
 extension ServerConfiguration {
     /// What the photo source is built with.
     public var photoSettings: PhotoSource.Settings {
-        PhotoSource.Settings(searchRadiusKilometres: photoSearchRadiusKilometres,
-                             requestTimeoutSeconds: photoRequestTimeoutSeconds, maxImageBytes: maxImageBytes)
+        PhotoSource.Settings(
+            searchRadiusKilometres: photoSearchRadiusKilometres,
+            requestTimeoutSeconds: photoRequestTimeoutSeconds, maxImageBytes: maxImageBytes)
     }
 
     /// The limits every received image is checked against (posts and album photos alike).

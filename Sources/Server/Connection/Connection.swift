@@ -1,6 +1,6 @@
-import Wire
-import TLS
 import Posix
+import TLS
+import Wire
 
 /// One client connection: the server's side of a `TLSConnection`, around `ConnectionState`.
 ///
@@ -37,8 +37,10 @@ final class Connection: EventHandler {
     /// The admin export under way on this connection, for its audit entries (see `ExportCoverage`).
     let exports = ExportCoverage()
 
-    init(id: UInt64, peerAddress: String, server: ServerCore, tls: TLSConnection,
-         limits: ConnectionState.Limits, now: Int64) {
+    init(
+        id: UInt64, peerAddress: String, server: ServerCore, tls: TLSConnection,
+        limits: ConnectionState.Limits, now: Int64
+    ) {
         self.id = id
         self.peerAddress = peerAddress
         self.server = server
@@ -144,7 +146,9 @@ final class Connection: EventHandler {
             heldFrame = nil
             switch decision {
             case .welcome:
-                send(Frame(server.welcome(version: state.protocolVersion), requestID: frame.requestID, version: state.protocolVersion).encoded())
+                send(
+                    Frame(server.welcome(version: state.protocolVersion), requestID: frame.requestID, version: state.protocolVersion)
+                        .encoded())
             case .dispatch(let reservation):
                 server.dispatch(self, frame, reservation: reservation)
             case .hold:
@@ -182,8 +186,9 @@ final class Connection: EventHandler {
     func deliverInline(requestID: UInt32, outcome: HandlerOutcome, reservation: Reservation, now: Int64) {
         guard !isClosed, state.phase != .closing else { return }
         let wasLoggedIn = state.user != nil
-        state.requestCompleted(requestID: requestID, identity: outcome.identity, reservation: reservation,
-                               replyBytes: outcome.byteCount, now: now)
+        state.requestCompleted(
+            requestID: requestID, identity: outcome.identity, reservation: reservation,
+            replyBytes: outcome.byteCount, now: now)
         if wasLoggedIn != (state.user != nil) || outcome.identity != .unchanged {
             server.identityChanged(self, wasLoggedIn: wasLoggedIn)
         }
@@ -237,7 +242,9 @@ final class Connection: EventHandler {
     }
 
     private func closeForShutdown() {
-        fail(ErrorMessage(code: .shuttingDown, message: "the server is shutting down or restarting; connect again in a moment"), requestID: 0)
+        fail(
+            ErrorMessage(code: .shuttingDown, message: "the server is shutting down or restarting; connect again in a moment"), requestID: 0
+        )
     }
 
     /// The session or the rights this connection logged in with changed elsewhere.
@@ -245,10 +252,14 @@ final class Connection: EventHandler {
         guard let user = state.user, !isClosed else { return }
         switch change {
         case .sessionEnded(let hash) where hash == user.sessionHash:
-            fail(ErrorMessage(code: .sessionInvalid, fatal: true, message: "your session was logged out on another connection"), requestID: 0)
+            fail(
+                ErrorMessage(code: .sessionInvalid, fatal: true, message: "your session was logged out on another connection"), requestID: 0
+            )
         case .userSessionsEnded(let userID, let keeping) where userID == user.id && keeping != user.sessionHash:
-            fail(ErrorMessage(code: .sessionInvalid, fatal: true,
-                              message: "your password was changed, which ended this session; log in again"), requestID: 0)
+            fail(
+                ErrorMessage(
+                    code: .sessionInvalid, fatal: true,
+                    message: "your password was changed, which ended this session; log in again"), requestID: 0)
         case .adminRightChanged(let userID, let isAdmin) where userID == user.id:
             state.adminRightChanged(to: isAdmin)
         case .renamed(let userID, let name) where userID == user.id:
@@ -262,8 +273,10 @@ final class Connection: EventHandler {
 
     /// The session this connection logged in with no longer exists (found by the session audit).
     func sessionVanished() {
-        fail(ErrorMessage(code: .sessionInvalid, fatal: true, message: "your session ended (logged out, password changed, or expired); log in again"),
-             requestID: 0)
+        fail(
+            ErrorMessage(
+                code: .sessionInvalid, fatal: true, message: "your session ended (logged out, password changed, or expired); log in again"),
+            requestID: 0)
     }
 
     /// Checks deadlines and gives back the buffers of a quiet connection; called from the loop's timer.
@@ -335,7 +348,8 @@ final class Connection: EventHandler {
         if finishing || state.phase == .handshaking {
             tls.setReadInterest(true)
         } else {
-            tls.setReadInterest(!draining && heldFrame == nil && state.mayRead(queuedBytes: tls.queuedBytes, bufferedBytes: decoder.bufferedByteCount))
+            tls.setReadInterest(
+                !draining && heldFrame == nil && state.mayRead(queuedBytes: tls.queuedBytes, bufferedBytes: decoder.bufferedByteCount))
         }
     }
 

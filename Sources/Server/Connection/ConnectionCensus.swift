@@ -54,11 +54,15 @@ struct ConnectionCensus {
 
     /// A connection logged in (`to` set), out (`to` nil), or in as someone else.
     mutating func moved(id: UInt64, address: String, from: Int64?, to: Int64?) {
-        if let from { forget(id: id, userID: from) } else {
+        if let from {
+            forget(id: id, userID: from)
+        } else {
             anonymous.remove(id)
             addresses[address]?.anonymous -= 1
         }
-        if let to { users[to, default: []].append(id) } else {
+        if let to {
+            users[to, default: []].append(id)
+        } else {
             addresses[address]?.anonymous += 1
             becameAnonymous(id)
         }
@@ -103,10 +107,11 @@ struct ConnectionCensus {
         lastReport = now
         defer { refusals = [:] }
         return refusals.sorted { $0.key < $1.key }.map { address, entry in
-            let why = switch entry.reason {
-            case .anonymous: "its cap of connections that have not logged in (--max-anonymous-per-address)"
-            case .total: "its cap of connections (--max-connections-per-address)"
-            }
+            let why =
+                switch entry.reason {
+                case .anonymous: "its cap of connections that have not logged in (--max-anonymous-per-address)"
+                case .total: "its cap of connections (--max-connections-per-address)"
+                }
             return "refused \(entry.count) connections from \(address): the address has \(why)"
         }
     }

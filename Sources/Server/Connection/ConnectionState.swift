@@ -121,9 +121,12 @@ struct ConnectionState {
                 return .reject(ErrorMessage(code: .badMagic, message: "Hello magic is not 89 53 4E 41 50 0D 0A 1A"))
             }
             guard hello.minVersion <= hello.maxVersion,
-                  let version = VersionChoice.highestCommon(served: limits.protocolVersions, offered: hello.minVersion...hello.maxVersion) else {
-                return .reject(ErrorMessage(code: .unsupportedVersion,
-                                            message: VersionChoice.refusal(served: limits.protocolVersions, offered: hello.minVersion, hello.maxVersion)))
+                let version = VersionChoice.highestCommon(served: limits.protocolVersions, offered: hello.minVersion...hello.maxVersion)
+            else {
+                return .reject(
+                    ErrorMessage(
+                        code: .unsupportedVersion,
+                        message: VersionChoice.refusal(served: limits.protocolVersions, offered: hello.minVersion, hello.maxVersion)))
             }
             protocolVersion = version
             phase = .open
@@ -132,16 +135,20 @@ struct ConnectionState {
         case .open:
             // A type the connection's version does not have is unknown, as that version defines.
             guard let type = MessageType(rawValue: frame.type, version: protocolVersion) else {
-                return .reject(ErrorMessage(code: .unknownMessageType,
-                    message: "unknown message type 0x\(String(frame.type, radix: 16, uppercase: true))"))
+                return .reject(
+                    ErrorMessage(
+                        code: .unknownMessageType,
+                        message: "unknown message type 0x\(String(frame.type, radix: 16, uppercase: true))"))
             }
             guard let route = RequestTable.route(frame.type) else {
                 return .reject(ErrorMessage(code: .unexpectedMessage, message: "\(type.name) is not a request a client may send now"))
             }
             // A held frame is still in flight from the client's side, so the cap counts it.
             guard requestsInFlight < limits.maxRequestsInFlight else {
-                return .reject(ErrorMessage(code: .tooManyInFlight,
-                    message: "more than \(limits.maxRequestsInFlight) requests in flight"))
+                return .reject(
+                    ErrorMessage(
+                        code: .tooManyInFlight,
+                        message: "more than \(limits.maxRequestsInFlight) requests in flight"))
             }
             let reply = route.replySize
             let image = imageReply ?? Int(limits.maxFrame) + FrameHeader.size
@@ -152,7 +159,8 @@ struct ConnectionState {
             let holdsNothing = requestsInFlight == 0 && queuedBytes == 0
             if !holdsNothing {
                 guard !(reply == .listing && listingInFlight),
-                      queuedBytes + reservedBytes + reservation <= limits.bufferBudget else { return .hold }
+                    queuedBytes + reservedBytes + reservation <= limits.bufferBudget
+                else { return .hold }
             }
             requestsInFlight += 1
             reservedBytes += reservation
@@ -163,8 +171,10 @@ struct ConnectionState {
     }
 
     /// A dispatched request has been answered with a reply of `replyBytes`.
-    mutating func requestCompleted(requestID: UInt32, identity: IdentityChange, reservation: Reservation = .none,
-                                   replyBytes: Int = 0, now: Int64) {
+    mutating func requestCompleted(
+        requestID: UInt32, identity: IdentityChange, reservation: Reservation = .none,
+        replyBytes: Int = 0, now: Int64
+    ) {
         requestsInFlight = max(0, requestsInFlight - 1)
         reservedBytes = max(0, reservedBytes - reservation.bytes)
         if reservation.listing {
@@ -196,7 +206,9 @@ struct ConnectionState {
         switch phase {
         case .handshaking, .awaitingHello:
             if now >= setupDeadline {
-                return (ErrorMessage(code: .timeout, message: "TLS handshake and Hello not completed in \(limits.handshakeTimeout) ms"), false)
+                return (
+                    ErrorMessage(code: .timeout, message: "TLS handshake and Hello not completed in \(limits.handshakeTimeout) ms"), false
+                )
             }
         case .open:
             if let started = frameStartedAt, now - started >= limits.frameTimeout {

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Posix
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The listening socket. At the connection limit, with no connection that has not logged in
 /// left to make room, it stops accepting (its epoll interest is dropped) so the kernel backlog

@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import Foundation
-import Wire
 import CommandLineParsing
-import TLS
+import Foundation
 import Posix
 import Synchronization
+import TLS
+import Wire
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The I/O side of the server: the listener, the connections, and the hand-off of requests to
 /// the handlers and of their answers back to the connections. Everything except `stop()` and
@@ -39,8 +40,10 @@ final class ServerCore: @unchecked Sendable {
     /// Notices sessions ended and rights changed by other processes.
     private let audit: SessionAudit
 
-    init(configuration: ServerConfiguration, tlsContext: TLSContext, handler: RequestHandler,
-         storage: StorageExecutor, imageCeiling: ImageCeiling, metrics: ServerMetrics, logger: Logger) throws {
+    init(
+        configuration: ServerConfiguration, tlsContext: TLSContext, handler: RequestHandler,
+        storage: StorageExecutor, imageCeiling: ImageCeiling, metrics: ServerMetrics, logger: Logger
+    ) throws {
         self.configuration = configuration
         self.imageCeiling = imageCeiling
         self.tlsContext = tlsContext
@@ -84,7 +87,8 @@ final class ServerCore: @unchecked Sendable {
         let result = Result { () throws(SystemError) -> Int32 in try Socket.listen(host: configuration.host, port: configuration.port) }
         if case .failure(let error) = result, error.errno == EADDRINUSE {
             let address = HostPort(host: configuration.host, port: UInt16(clamping: configuration.port))
-            throw ConfigurationError("""
+            throw ConfigurationError(
+                """
                 cannot listen on \(address): the address is already in use. Another snapshare-server is probably \
                 running there (stop it first), or another program has the port; choose another with --listen HOST:PORT
                 """)
@@ -199,9 +203,11 @@ final class ServerCore: @unchecked Sendable {
             logger.debug("connection \(id) from \(connection.peerAddress) shed: the server is full")
             // One still in its TLS handshake cannot be told why.
             if connection.state.phase != .handshaking {
-                connection.fail(ErrorMessage(code: .tooManyConnections,
-                                             message: "the server is full; connections that have not logged in are closed first"),
-                                requestID: 0)
+                connection.fail(
+                    ErrorMessage(
+                        code: .tooManyConnections,
+                        message: "the server is full; connections that have not logged in are closed first"),
+                    requestID: 0)
             }
             connection.closeNow()
             return
@@ -227,15 +233,18 @@ final class ServerCore: @unchecked Sendable {
         connection.countedUserID = newUserID
         guard let userID = newUserID, let user = connection.user else { return }
         while census.connections(ofUser: userID).count > configuration.maxConnectionsPerUser,
-              let oldest = census.connections(ofUser: userID).first, oldest != connection.id {
+            let oldest = census.connections(ofUser: userID).first, oldest != connection.id
+        {
             guard let victim = connections[oldest] else {
                 census.forget(id: oldest, userID: userID)
                 continue
             }
             logger.info("user \(user.name) has more than \(configuration.maxConnectionsPerUser) connections; closing the oldest")
-            victim.fail(ErrorMessage(code: .tooManyConnections,
-                                     message: "\(user.name) has more than \(configuration.maxConnectionsPerUser) connections; this, the oldest, is closed"),
-                        requestID: 0)
+            victim.fail(
+                ErrorMessage(
+                    code: .tooManyConnections,
+                    message: "\(user.name) has more than \(configuration.maxConnectionsPerUser) connections; this, the oldest, is closed"),
+                requestID: 0)
             victim.closeNow()
         }
     }
@@ -305,15 +314,17 @@ final class ServerCore: @unchecked Sendable {
     /// `loop.execute`.
     func dispatch(_ connection: Connection, _ frame: Frame, reservation: Reservation) {
         metrics.requestReceived()
-        var context = RequestContext(requestID: frame.requestID, peerAddress: connection.peerAddress,
-                                     protocolVersion: connection.protocolVersion)
+        var context = RequestContext(
+            requestID: frame.requestID, peerAddress: connection.peerAddress,
+            protocolVersion: connection.protocolVersion)
         context.exports = connection.exports
         let request = IncomingRequest(frame: frame, sender: connection.user, context: context)
         // ConnectionState dispatches only frames that have a route.
         guard let route = RequestTable.route(frame.type) else { preconditionFailure("no route for type \(frame.type)") }
         if route.venue == .eventLoop {
-            connection.deliverInline(requestID: frame.requestID, outcome: handler.answerInline(route, request),
-                                     reservation: reservation, now: now())
+            connection.deliverInline(
+                requestID: frame.requestID, outcome: handler.answerInline(route, request),
+                reservation: reservation, now: now())
             return
         }
         let connectionID = connection.id

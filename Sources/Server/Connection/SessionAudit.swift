@@ -1,4 +1,3 @@
-
 /// Notices sessions ended and admin rights changed by another process (the offline
 /// `snapshare-server admin` commands run while the server does), so they take effect on live
 /// connections too. Changes made through this server reach its connections at once, without
@@ -22,32 +21,38 @@ final class SessionAudit: @unchecked Sendable {
     /// On the loop thread: when the epoch moved, looks up `liveSessions()` (each live session's
     /// token hash and user, called on the loop)
     /// and hands their current access to `apply` on the loop.
-    func check(liveSessions: @escaping () -> [[UInt8]: Int64], now: Int64,
-               apply: @escaping ([SessionAccess]) -> Void) {
+    func check(
+        liveSessions: @escaping () -> [[UInt8]: Int64], now: Int64,
+        apply: @escaping ([SessionAccess]) -> Void
+    ) {
         guard !checking else { return }
         checking = true
         let box = UncheckedBox((liveSessions, apply))
-        storage.read({ store in try store.accessEpoch() }, completion: { [self] result in
-            loop.execute { [self] in
-                guard case .success(let epoch) = result, epoch != knownEpoch else {
-                    checking = false
-                    return
-                }
-                // The first look checks too: a change may have come between the start and now.
-                knownEpoch = epoch
-                let sessions = box.value.0().map { (tokenHash: $0.key, userID: $0.value) }
-                guard !sessions.isEmpty else {
-                    checking = false
-                    return
-                }
-                storage.read({ store in try store.sessionAccess(sessions: sessions, now: now) }, completion: { [self] result in
-                    loop.execute { [self] in
+        storage.read(
+            { store in try store.accessEpoch() },
+            completion: { [self] result in
+                loop.execute { [self] in
+                    guard case .success(let epoch) = result, epoch != knownEpoch else {
                         checking = false
-                        if case .success(let access) = result { box.value.1(access) }
+                        return
                     }
-                })
-            }
-        })
+                    // The first look checks too: a change may have come between the start and now.
+                    knownEpoch = epoch
+                    let sessions = box.value.0().map { (tokenHash: $0.key, userID: $0.value) }
+                    guard !sessions.isEmpty else {
+                        checking = false
+                        return
+                    }
+                    storage.read(
+                        { store in try store.sessionAccess(sessions: sessions, now: now) },
+                        completion: { [self] result in
+                            loop.execute { [self] in
+                                checking = false
+                                if case .success(let access) = result { box.value.1(access) }
+                            }
+                        })
+                }
+            })
     }
 }
 

@@ -13,14 +13,17 @@ struct AccountAdminHandlers: Sendable {
     let clock: WallClock
 
     func setDisabled(_ request: AdminSetDisabled, _ admin: Admin, _ context: RequestContext) async throws -> HandlerOutcome {
-        let username = request.username, disabled = request.disabled
+        let username = request.username
+        let disabled = request.disabled
         if username.lowercased() == admin.name.lowercased() {
             throw ErrorMessage(code: .invalidArgument, message: "you cannot disable your own account")
         }
         let user = try await storage.write { store -> UserRecord in
             guard let user = try store.user(named: username) else { throw StoreError(.notFound, "no user named \(username)") }
             if disabled && user.isAdmin {
-                throw ErrorMessage(code: .invalidArgument, message: "\(user.name) is an admin; take away the admin right first (snapshare admin demote \(user.name))")
+                throw ErrorMessage(
+                    code: .invalidArgument,
+                    message: "\(user.name) is an admin; take away the admin right first (snapshare admin demote \(user.name))")
             }
             try store.setDisabled(userID: user.id, disabled: disabled)
             return user
@@ -31,7 +34,8 @@ struct AccountAdminHandlers: Sendable {
 
     func renameUser(_ request: AdminRenameUser, _ admin: Admin, _ context: RequestContext) async throws -> HandlerOutcome {
         if let problem = InputRules.validateUsername(request.newName) { throw InputError(problem) }
-        let username = request.username, newName = request.newName
+        let username = request.username
+        let newName = request.newName
         let user: UserRecord
         do {
             user = try await storage.write { store -> UserRecord in
@@ -40,7 +44,8 @@ struct AccountAdminHandlers: Sendable {
                 return user
             }
         } catch let error as StoreError where error.kind == .conflict {
-            throw ErrorMessage(code: .usernameTaken, message: error.message.contains("roster") ? error.message : "the user name \(newName) is taken")
+            throw ErrorMessage(
+                code: .usernameTaken, message: error.message.contains("roster") ? error.message : "the user name \(newName) is taken")
         }
         logger.warning("admin \(admin.name) renamed \(user.name) to \(newName)")
         var outcome = HandlerOutcome(Ok(), for: context, access: .renamed(userID: user.id, name: newName))
@@ -60,21 +65,26 @@ struct AccountAdminHandlers: Sendable {
         let (user, gone) = try await storage.write { store -> (UserRecord, DeletedUser) in
             guard let user = try store.user(named: username) else { throw StoreError(.notFound, "no user named \(username)") }
             if user.isAdmin {
-                throw ErrorMessage(code: .invalidArgument, message: "\(user.name) is an admin; take away the admin right first (snapshare admin demote \(user.name))")
+                throw ErrorMessage(
+                    code: .invalidArgument,
+                    message: "\(user.name) is an admin; take away the admin right first (snapshare admin demote \(user.name))")
             }
             return (user, try store.deleteUser(userID: user.id))
         }
         changes.bump()
-        logger.warning("admin \(admin.name) deleted the account of \(user.name) with \(gone.snaps) snaps, \(gone.pins) pins and \(gone.movies) movies"
-                       + (gone.rosterName.map { "; \($0) is off the roster" } ?? ""))
+        logger.warning(
+            "admin \(admin.name) deleted the account of \(user.name) with \(gone.snaps) snaps, \(gone.pins) pins and \(gone.movies) movies"
+                + (gone.rosterName.map { "; \($0) is off the roster" } ?? ""))
         return HandlerOutcome(Ok(), for: context, access: .accountClosed(userID: user.id, .deleted))
     }
 
     func unlock(_ request: AdminUnlock, _ admin: Admin, _ context: RequestContext) async throws -> HandlerOutcome {
-        let attempts = self.attempts, username = request.username
+        let attempts = self.attempts
+        let username = request.username
         let now = clock.now()
         let cleared = try await storage.write { store in try attempts.unlock(name: username, now: now, in: store) }
-        logger.warning("admin \(admin.name) unlocked logins for \(request.username.lowercased()) (\(cleared) throttle entries held failures)")
+        logger.warning(
+            "admin \(admin.name) unlocked logins for \(request.username.lowercased()) (\(cleared) throttle entries held failures)")
         return HandlerOutcome(Count(count: UInt64(cleared)), for: context)
     }
 
@@ -82,7 +92,8 @@ struct AccountAdminHandlers: Sendable {
     func unlockAddress(_ request: AdminUnlockAddress, _ admin: Admin, _ context: RequestContext) async throws -> HandlerOutcome {
         let address = request.address.trimmingCharacters(in: .whitespaces)
         guard IPAddress.isLiteral(address) else {
-            throw InputError("\(address.isEmpty ? "an empty address" : "'\(address)'") is not an IP address (like 203.0.113.7 or 2001:db8::1)")
+            throw InputError(
+                "\(address.isEmpty ? "an empty address" : "'\(address)'") is not an IP address (like 203.0.113.7 or 2001:db8::1)")
         }
         let attempts = self.attempts
         let now = clock.now()
@@ -94,8 +105,9 @@ struct AccountAdminHandlers: Sendable {
     func setAdmin(_ request: AdminSetAdmin, _ admin: Admin, _ context: RequestContext) async throws -> HandlerOutcome {
         let username = request.username
         if !request.isAdmin && username.lowercased() == admin.name.lowercased() {
-            throw ErrorMessage(code: .invalidArgument,
-                               message: "you cannot take away your own admin right; another admin (or snapshare-server admin remove) can")
+            throw ErrorMessage(
+                code: .invalidArgument,
+                message: "you cannot take away your own admin right; another admin (or snapshare-server admin remove) can")
         }
         let isAdmin = request.isAdmin
         let user = try await storage.write { store -> UserRecord in
@@ -131,16 +143,19 @@ struct AccountAdminHandlers: Sendable {
     func listUsers(_ admin: Admin, _ context: RequestContext) async throws -> HandlerOutcome {
         let now = clock.now()
         let users = try await storage.read { store in try store.userSummaries(now: now) }
-        return HandlerOutcome(Users(users: users.map {
-            var info = UserInfo(username: $0.name, isAdmin: $0.isAdmin, createdAt: $0.createdAt,
-                                postCount: UInt64(max(0, $0.postCount)), viewCount: UInt64(max(0, $0.viewCount)))
-            info.displayName = $0.displayName
-            info.rosterName = $0.rosterName
-            info.isDisabled = $0.isDisabled
-            info.hasOneTimePassword = $0.mustChangePassword
-            info.suspendedUntil = $0.suspendedUntil
-            info.lastSignIn = $0.lastSignIn
-            return info
-        }), for: context)
+        return HandlerOutcome(
+            Users(
+                users: users.map {
+                    var info = UserInfo(
+                        username: $0.name, isAdmin: $0.isAdmin, createdAt: $0.createdAt,
+                        postCount: UInt64(max(0, $0.postCount)), viewCount: UInt64(max(0, $0.viewCount)))
+                    info.displayName = $0.displayName
+                    info.rosterName = $0.rosterName
+                    info.isDisabled = $0.isDisabled
+                    info.hasOneTimePassword = $0.mustChangePassword
+                    info.suspendedUntil = $0.suspendedUntil
+                    info.lastSignIn = $0.lastSignIn
+                    return info
+                }), for: context)
     }
 }

@@ -1,5 +1,5 @@
-import Wire
 import Crypto
+import Wire
 
 /// The account requests: register, log in (with a password, or from a known device), resume a
 /// session, log out, who am I, change one's password, and a device token for later logins.
@@ -51,7 +51,8 @@ struct AccountHandlers: Sendable {
             }
         } catch let error as StoreError where error.kind == .conflict {
             // A roster name whose entry another account claimed (renamed away from it) is taken too.
-            throw error.message.contains("roster") ? ErrorMessage(code: .usernameTaken, message: "the user name \(username) is taken") : taken
+            throw error.message.contains("roster")
+                ? ErrorMessage(code: .usernameTaken, message: "the user name \(username) is taken") : taken
         }
         logger.info("registered user \(user.name) from \(context.peerAddress)")
         return authenticated(user, token: token, tokenHash: tokenHash, for: context)
@@ -65,8 +66,10 @@ struct AccountHandlers: Sendable {
             throw ErrorMessage(code: .forbidden, message: "registration is closed on this server; ask your instructor for an account")
         case .roster:
             guard try await storage.read({ store in try store.rosterEntry(named: username) }) != nil else {
-                throw ErrorMessage(code: .forbidden, message: "\(username) is not on this class's roster; register with the name your "
-                                   + "instructor gave you, or ask them to add you")
+                throw ErrorMessage(
+                    code: .forbidden,
+                    message: "\(username) is not on this class's roster; register with the name your "
+                        + "instructor gave you, or ask them to add you")
             }
         }
     }
@@ -91,8 +94,9 @@ struct AccountHandlers: Sendable {
         let throttle = device == nil ? attempts.logins : attempts.deviceLogins
         // The attempt is counted before the password is checked, so parallel guesses cannot
         // slip past the budget while the KDF runs.
-        let attempt = try await attempts.begin(throttle, name: username, context, what: "login",
-                                             from: device.map { Self.deviceBudgetName($0) } ?? context.peerAddress)
+        let attempt = try await attempts.begin(
+            throttle, name: username, context, what: "login",
+            from: device.map { Self.deviceBudgetName($0) } ?? context.peerAddress)
         let user: UserRecord?
         let valid: Bool
         do {
@@ -111,8 +115,9 @@ struct AccountHandlers: Sendable {
         }
         guard let user, valid else {
             await attempts.finish(throttle, attempt, .failed)
-            logger.info("failed login for \(username.lowercased()) from \(context.peerAddress)\(device == nil ? "" : " (a known device)") "
-                        + "(\(attempt.recentFailures + 1) for this name in the last \(throttle.policy.window / 60_000) min)")
+            logger.info(
+                "failed login for \(username.lowercased()) from \(context.peerAddress)\(device == nil ? "" : " (a known device)") "
+                    + "(\(attempt.recentFailures + 1) for this name in the last \(throttle.policy.window / 60_000) min)")
             throw ErrorMessage(code: .badCredentials, message: "wrong user name or password")
         }
         let token = SecureRandom.token()
@@ -181,12 +186,16 @@ struct AccountHandlers: Sendable {
         // No change at all, and a one-time password kept as one's own (the instructor's file
         // still holds it), are refused before anything is checked: they reveal nothing.
         if request.newPassword == request.oldPassword {
-            throw ErrorMessage(code: .invalidArgument, message: user.mustChangePassword ? Self.keptOneTimePassword
-                               : "the new password is the same as your current password; choose a different one")
+            throw ErrorMessage(
+                code: .invalidArgument,
+                message: user.mustChangePassword
+                    ? Self.keptOneTimePassword
+                    : "the new password is the same as your current password; choose a different one")
         }
         // Checking the old password is a login in disguise: the same budgets apply, so a
         // borrowed session cannot be used to guess the password.
-        let attempt = try await attempts.begin(attempts.logins, name: user.name, context, what: "password change", from: context.peerAddress)
+        let attempt = try await attempts.begin(
+            attempts.logins, name: user.name, context, what: "password change", from: context.peerAddress)
         let userID = user.id
         let valid: Bool
         let stored: UserRecord?
@@ -230,18 +239,22 @@ struct AccountHandlers: Sendable {
     }
 
     /// The refusal of a one-time password chosen as the student's own.
-    static let keptOneTimePassword = "your new password must differ from the one-time password from your instructor "
+    static let keptOneTimePassword =
+        "your new password must differ from the one-time password from your instructor "
         + "(their list still holds it); choose one of your own"
 
     func whoAmI(_ user: AuthenticatedUser, _ context: RequestContext) async throws -> HandlerOutcome {
-        return HandlerOutcome(Authenticated(token: "", username: user.name, isAdmin: user.isAdmin, createdAt: user.createdAt),
-                              for: context)
+        return HandlerOutcome(
+            Authenticated(token: "", username: user.name, isAdmin: user.isAdmin, createdAt: user.createdAt),
+            for: context)
     }
 
     private func authenticated(_ user: UserRecord, token: String, tokenHash: [UInt8], for context: RequestContext) -> HandlerOutcome {
-        let identity = AuthenticatedUser(id: user.id, name: user.name, isAdmin: user.isAdmin, createdAt: user.createdAt,
-                                         sessionHash: tokenHash, mustChangePassword: user.mustChangePassword)
-        return HandlerOutcome(Authenticated(token: token, username: user.name, isAdmin: user.isAdmin, createdAt: user.createdAt),
-                              for: context, identity: .loggedIn(identity))
+        let identity = AuthenticatedUser(
+            id: user.id, name: user.name, isAdmin: user.isAdmin, createdAt: user.createdAt,
+            sessionHash: tokenHash, mustChangePassword: user.mustChangePassword)
+        return HandlerOutcome(
+            Authenticated(token: token, username: user.name, isAdmin: user.isAdmin, createdAt: user.createdAt),
+            for: context, identity: .loggedIn(identity))
     }
 }

@@ -27,8 +27,10 @@ struct AdminAudit<Request: WireMessage>: Sendable {
     }
 
     /// Recorded unless `isDryRun(request)`: a dry run only counts, and runs so.
-    static func recorded(unlessDryRun isDryRun: @escaping @Sendable (Request) -> Bool,
-                         _ target: @escaping @Sendable (Request) -> String) -> AdminAudit {
+    static func recorded(
+        unlessDryRun isDryRun: @escaping @Sendable (Request) -> Bool,
+        _ target: @escaping @Sendable (Request) -> String
+    ) -> AdminAudit {
         AdminAudit(kind: .recorded, readsOnly: isDryRun, target: { request, _, _, _ in isDryRun(request) ? nil : target(request) })
     }
 }
@@ -72,11 +74,16 @@ extension RequestHandler {
     /// its own: the action itself is already committed or refused), under whoever sent it.
     func audit(_ route: RequestRoute, _ note: AuditNote, _ request: IncomingRequest, _ outcome: HandlerOutcome) {
         guard route.audit == .recorded, let target = note.target(for: outcome) else { return }
-        let entry = AuditRecord(at: clock.now(), actor: request.sender?.name ?? "(not logged in)", action: "\(route.request.name)",
-                               target: target, result: outcome.result.label)
+        let entry = AuditRecord(
+            at: clock.now(), actor: request.sender?.name ?? "(not logged in)", action: "\(route.request.name)",
+            target: target, result: outcome.result.label)
         let logger = self.logger
-        storage.write({ store in try store.recordAudit(entry) }, completion: { outcome in
-            if case .failure(let error) = outcome { logger.error("audit log: cannot record \(entry.action) by \(entry.actor): \(error)") }
-        })
+        storage.write(
+            { store in try store.recordAudit(entry) },
+            completion: { outcome in
+                if case .failure(let error) = outcome {
+                    logger.error("audit log: cannot record \(entry.action) by \(entry.actor): \(error)")
+                }
+            })
     }
 }

@@ -1,6 +1,6 @@
+import Crypto
 import Synchronization
 import Wire
-import Crypto
 
 /// The change version Poll compares against, as each user sees it.
 ///

@@ -16,20 +16,26 @@ struct Handlers: Sendable {
 
     /// The handlers of a server over `storage`. `settings` are what a reload changes; `changes`
     /// is what Poll reports; `imageCeiling` is raised with every snap posted.
-    init(storage: StorageExecutor, configuration: ServerConfiguration, settings: LiveSettings, changes: ChangeVersion,
-         albums: Albums, imageCeiling: ImageCeiling, metrics: ServerMetrics, logger: Logger, clock: WallClock) {
+    init(
+        storage: StorageExecutor, configuration: ServerConfiguration, settings: LiveSettings, changes: ChangeVersion,
+        albums: Albums, imageCeiling: ImageCeiling, metrics: ServerMetrics, logger: Logger, clock: WallClock
+    ) {
         let passwords = PasswordWork()
         let attempts = LoginAttempts(configuration: configuration, storage: storage, metrics: metrics, logger: logger, clock: clock)
-        accounts = AccountHandlers(storage: storage, settings: settings, attempts: attempts, passwords: passwords,
-                                   sessionLifetime: configuration.sessionLifetimeMilliseconds, logger: logger, clock: clock)
-        accountAdmin = AccountAdminHandlers(storage: storage, changes: changes, attempts: attempts, passwords: passwords,
-                                            logger: logger, clock: clock)
+        accounts = AccountHandlers(
+            storage: storage, settings: settings, attempts: attempts, passwords: passwords,
+            sessionLifetime: configuration.sessionLifetimeMilliseconds, logger: logger, clock: clock)
+        accountAdmin = AccountAdminHandlers(
+            storage: storage, changes: changes, attempts: attempts, passwords: passwords,
+            logger: logger, clock: clock)
         snaps = SnapHandlers(storage: storage, changes: changes, clock: clock)
-        posting = PostingHandlers(storage: storage, changes: changes, settings: settings, quota: PostingQuota(configuration),
-                                  imageLimits: configuration.imageLimits, imageCeiling: imageCeiling, metrics: metrics,
-                                  logger: logger, clock: clock)
-        images = ImageReplies(storage: storage, images: ImageCache(capacityBytes: configuration.imageCacheBytes), changes: changes,
-                              logger: logger, clock: clock)
+        posting = PostingHandlers(
+            storage: storage, changes: changes, settings: settings, quota: PostingQuota(configuration),
+            imageLimits: configuration.imageLimits, imageCeiling: imageCeiling, metrics: metrics,
+            logger: logger, clock: clock)
+        images = ImageReplies(
+            storage: storage, images: ImageCache(capacityBytes: configuration.imageCacheBytes), changes: changes,
+            logger: logger, clock: clock)
         feedAdmin = FeedAdminHandlers(storage: storage, changes: changes, logger: logger, clock: clock)
         moderation = ModerationHandlers(storage: storage, changes: changes, logger: logger, clock: clock)
         classData = ClassDataHandlers(storage: storage, changes: changes, logger: logger, clock: clock)

@@ -24,15 +24,17 @@ struct ImageReplies: Sendable {
         let photoID = try StoredID.photo(request.photoID)
         let requestID = context.requestID
         let version = context.protocolVersion
-        storage.read({ [images] store -> HandlerOutcome in
-            try store.withPhotoBytes(id: photoID, userID: user.id, thumbnail: request.variant == .thumbnail) {
-                photo, sha256, stored in
-                let image = try images.bytes(sha256: sha256) { try stored.array() }
-                let head = PhotoImage.frameHead(requestID: requestID, version: version, photo: PhotoInfo(photo), variant: request.variant,
-                                                sha256: sha256, imageByteCount: image.count)
-                return HandlerOutcome(frameHead: head, image: image)
-            }
-        }, completion: completion)
+        storage.read(
+            { [images] store -> HandlerOutcome in
+                try store.withPhotoBytes(id: photoID, userID: user.id, thumbnail: request.variant == .thumbnail) {
+                    photo, sha256, stored in
+                    let image = try images.bytes(sha256: sha256) { try stored.array() }
+                    let head = PhotoImage.frameHead(
+                        requestID: requestID, version: version, photo: PhotoInfo(photo), variant: request.variant,
+                        sha256: sha256, imageByteCount: image.count)
+                    return HandlerOutcome(frameHead: head, image: image)
+                }
+            }, completion: completion)
     }
 
     /// The only path by which snap image bytes leave the server to a viewer: the claim commits
@@ -42,24 +44,27 @@ struct ImageReplies: Sendable {
         let now = clock.now()
         let requestID = context.requestID
         let version = context.protocolVersion
-        storage.write({ [images] store -> (reply: HandlerOutcome, posterID: Int64) in
-            try store.claimView(snapID: snapID, viewerID: user.id, now: now) { listing, sha256, stored in
-                let image = try images.bytes(sha256: sha256) { try stored.array() }
-                let head = SnapImage.frameHead(requestID: requestID, version: version, snap: SnapInfo(listing), sha256: sha256,
-                                               imageByteCount: image.count)
-                return (HandlerOutcome(frameHead: head, image: image), listing.posterID)
-            }
-        }, completion: { [changes, logger] result in
-            let opened = if case .success = result { true } else { false }
-            if case .success(let claimed) = result {
-                // The viewer's snap turned read, and the poster's count of opens moved.
-                changes.bump(for: user.id)
-                changes.bump(for: claimed.posterID)
-            }
-            completion(result.map(\.reply))
-            // Debug, not info: this runs on the writer thread, up to a batch's worth at a time.
-            if opened { logger.debug("\(user.name) opened snap \(snapID)") }
-        })
+        storage.write(
+            { [images] store -> (reply: HandlerOutcome, posterID: Int64) in
+                try store.claimView(snapID: snapID, viewerID: user.id, now: now) { listing, sha256, stored in
+                    let image = try images.bytes(sha256: sha256) { try stored.array() }
+                    let head = SnapImage.frameHead(
+                        requestID: requestID, version: version, snap: SnapInfo(listing), sha256: sha256,
+                        imageByteCount: image.count)
+                    return (HandlerOutcome(frameHead: head, image: image), listing.posterID)
+                }
+            },
+            completion: { [changes, logger] result in
+                let opened = if case .success = result { true } else { false }
+                if case .success(let claimed) = result {
+                    // The viewer's snap turned read, and the poster's count of opens moved.
+                    changes.bump(for: user.id)
+                    changes.bump(for: claimed.posterID)
+                }
+                completion(result.map(\.reply))
+                // Debug, not info: this runs on the writer thread, up to a batch's worth at a time.
+                if opened { logger.debug("\(user.name) opened snap \(snapID)") }
+            })
     }
 
     /// An admin's look at any snap's picture: the same reply as OpenSnap, from a read that
@@ -68,13 +73,15 @@ struct ImageReplies: Sendable {
         let snapID = try StoredID.snap(request.snapID)
         let requestID = context.requestID
         let version = context.protocolVersion
-        storage.read({ [images] store -> HandlerOutcome in
-            try store.withSnapPicture(id: snapID) { listing, sha256, stored in
-                let image = try images.bytes(sha256: sha256) { try stored.array() }
-                let head = SnapImage.frameHead(requestID: requestID, version: version, snap: SnapInfo(listing), sha256: sha256,
-                                               imageByteCount: image.count)
-                return HandlerOutcome(frameHead: head, image: image)
-            }
-        }, completion: completion)
+        storage.read(
+            { [images] store -> HandlerOutcome in
+                try store.withSnapPicture(id: snapID) { listing, sha256, stored in
+                    let image = try images.bytes(sha256: sha256) { try stored.array() }
+                    let head = SnapImage.frameHead(
+                        requestID: requestID, version: version, snap: SnapInfo(listing), sha256: sha256,
+                        imageByteCount: image.count)
+                    return HandlerOutcome(frameHead: head, image: image)
+                }
+            }, completion: completion)
     }
 }

@@ -39,28 +39,33 @@ struct LoginAttempts: Sendable {
 
     /// Reserves a password (or class code) attempt, waiting out its delay; a refusal is
     /// `RATE_LIMITED` with when to retry.
-    func begin(_ throttle: LoginThrottle, name: String, _ context: RequestContext,
-               what: String, from address: String) async throws -> LoginThrottle.Attempt {
+    func begin(
+        _ throttle: LoginThrottle, name: String, _ context: RequestContext,
+        what: String, from address: String
+    ) async throws -> LoginThrottle.Attempt {
         let shown = name.isEmpty ? "" : " for \(name.lowercased())"
         let now = clock.now()
         // A refusal is found on a reader; only an attempt that may go on takes the writer.
         let refused = try await storage.read { store in try throttle.refusal(name: name, address: address, now: now, in: store) }
-        let decision = if let refused { refused } else {
-            try await storage.write { store in try throttle.begin(name: name, address: address, now: now, in: store) }
-        }
+        let decision =
+            if let refused { refused } else {
+                try await storage.write { store in try throttle.begin(name: name, address: address, now: now, in: store) }
+            }
         switch decision {
         case .refused(let scope, let retryAfter):
             let seconds = (retryAfter + 999) / 1000
             let minutes = throttle.policy.window / 60_000
-            let (reason, remedy) = Self.refusal(scope, what: what, name: name, address: context.peerAddress,
-                                                fromDevice: address != context.peerAddress)
+            let (reason, remedy) = Self.refusal(
+                scope, what: what, name: name, address: context.peerAddress,
+                fromDevice: address != context.peerAddress)
             metrics.throttleRefused(throttle.kind)
             logger.warning("\(what)\(shown) from \(context.peerAddress) refused: \(reason) in \(minutes) min; retry in \(seconds) s")
             throw ErrorMessage(code: .rateLimited, message: "\(reason); try again in \(seconds) s\(remedy)")
         case .allowed(let attempt):
             if attempt.delay > 0 {
-                logger.info("\(what)\(shown) from \(context.peerAddress) delayed \(attempt.delay) ms: "
-                            + "\(attempt.recentFailures) recent failures\(shown)")
+                logger.info(
+                    "\(what)\(shown) from \(context.peerAddress) delayed \(attempt.delay) ms: "
+                        + "\(attempt.recentFailures) recent failures\(shown)")
                 do {
                     try await Task.sleep(for: .milliseconds(attempt.delay))
                 } catch {
@@ -74,8 +79,10 @@ struct LoginAttempts: Sendable {
 
     /// Why an attempt was refused, and what lifts it: every refusal names a remedy that really
     /// does (the budget's own unlock, or another device), besides waiting.
-    static func refusal(_ scope: LoginThrottle.Scope, what: String, name: String, address: String,
-                        fromDevice: Bool) -> (reason: String, remedy: String) {
+    static func refusal(
+        _ scope: LoginThrottle.Scope, what: String, name: String, address: String,
+        fromDevice: Bool
+    ) -> (reason: String, remedy: String) {
         let shown = name.isEmpty ? "" : " for \(name.lowercased())"
         let unlockName = " (an admin can lift this with: snapshare admin unlock \(name.lowercased()))"
         let unlockAddress = " (an admin can lift this with: snapshare admin unlock --address \(address))"
@@ -84,8 +91,10 @@ struct LoginAttempts: Sendable {
         case .nameAndAddress where name.isEmpty, .address:
             return ("too many failed \(what) attempts from your address (\(address))", unlockAddress)
         case .nameAndAddress:
-            return ("too many failed \(what) attempts\(shown) from your address",
-                    ", or log in from a device you logged in with before\(unlockName)")
+            return (
+                "too many failed \(what) attempts\(shown) from your address",
+                ", or log in from a device you logged in with before\(unlockName)"
+            )
         case .name where name.isEmpty:
             return ("too many failed \(what) attempts on this server", "")
         case .name:

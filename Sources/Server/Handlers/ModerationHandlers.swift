@@ -12,9 +12,13 @@ struct ModerationHandlers: Sendable {
         let reason = try InputRules.normalizedReason(request.reason).get()
         let now = clock.now()
         try await storage.write { store in
-            if let suspension = try store.suspension(userID: user.id, now: now) { throw suspension.refusal(from: "reporting snaps", now: now) }
+            if let suspension = try store.suspension(userID: user.id, now: now) {
+                throw suspension.refusal(from: "reporting snaps", now: now)
+            }
             // Whoever sees the snap in a listing may report it: live, and not their own.
-            guard let listing = try store.snapListing(id: id, viewerID: user.id, now: now) else { throw StoreError(.notFound, "no snap \(id)") }
+            guard let listing = try store.snapListing(id: id, viewerID: user.id, now: now) else {
+                throw StoreError(.notFound, "no snap \(id)")
+            }
             guard listing.posterID != user.id else {
                 throw ErrorMessage(code: .ownSnap, message: "snap \(id) is yours: to take it back, use snapshare unsend \(id)")
             }
@@ -61,7 +65,10 @@ struct ModerationHandlers: Sendable {
         let reason = approve ? "" : try InputRules.normalizedOptionalReason(request.reason).get()
         let now = clock.now()
         try await storage.write { store in
-            if approve { try store.approveSnap(id: id); return }
+            if approve {
+                try store.approveSnap(id: id)
+                return
+            }
             _ = try store.rejectSnap(id: id, reason: reason, at: now)
         }
         // Everyone's listings may change: an approved snap appears, a rejected one turns into its notice.
@@ -85,19 +92,23 @@ struct ModerationHandlers: Sendable {
             }
             if suspendFor > 0 {
                 try Self.checkSuspendable(listing.posterName, isAdmin: try store.user(named: listing.posterName)?.isAdmin == true)
-                try store.suspend(userID: listing.posterID, until: now + suspendFor, reason: "your snap \(id) was reported and removed",
-                                  by: admin.name, at: now)
+                try store.suspend(
+                    userID: listing.posterID, until: now + suspendFor, reason: "your snap \(id) was reported and removed",
+                    by: admin.name, at: now)
             }
             return listing.posterName
         }
         changes.bump()
-        logger.info("admin \(admin.name) \(resolution == .delete ? "deleted" : "dismissed the reports of") snap \(id)"
-                    + (suspendFor > 0 ? " and suspended \(poster)" : ""))
+        logger.info(
+            "admin \(admin.name) \(resolution == .delete ? "deleted" : "dismissed the reports of") snap \(id)"
+                + (suspendFor > 0 ? " and suspended \(poster)" : ""))
         return HandlerOutcome(Ok(), for: context)
     }
 
     func suspend(_ request: AdminSuspend, _ admin: Admin, _ context: RequestContext) async throws -> HandlerOutcome {
-        guard request.duration > 0 else { throw ErrorMessage(code: .invalidArgument, message: "a suspension needs a positive duration, such as 7d") }
+        guard request.duration > 0 else {
+            throw ErrorMessage(code: .invalidArgument, message: "a suspension needs a positive duration, such as 7d")
+        }
         let reason = try InputRules.normalizedReason(request.reason).get()
         let now = clock.now()
         let username = request.username
@@ -128,7 +139,8 @@ struct ModerationHandlers: Sendable {
     /// Admins are not suspended: their right is taken away first.
     static func checkSuspendable(_ name: String, isAdmin: Bool) throws {
         guard !isAdmin else {
-            throw ErrorMessage(code: .invalidArgument, message: "\(name) is an admin; take away the admin right first (snapshare admin demote \(name))")
+            throw ErrorMessage(
+                code: .invalidArgument, message: "\(name) is an admin; take away the admin right first (snapshare admin demote \(name))")
         }
     }
 }

@@ -7,9 +7,10 @@ struct MovieHandlers: Sendable {
     let clock: WallClock
 
     func addMovie(_ request: AddMovie, _ user: AuthenticatedUser, _ context: RequestContext) async throws -> HandlerOutcome {
-        let movie = MovieRecord(title: try MovieInput.normalizedTitle(request.movie.title).get(),
-                                genre: try MovieInput.normalizedGenre(request.movie.genre).get(),
-                                sales: try MovieInput.validatedSales(request.movie.sales).get())
+        let movie = MovieRecord(
+            title: try MovieInput.normalizedTitle(request.movie.title).get(),
+            genre: try MovieInput.normalizedGenre(request.movie.genre).get(),
+            sales: try MovieInput.validatedSales(request.movie.sales).get())
         let now = clock.now()
         let limit = MovieInput.maxMoviesPerUser
         // The count and the insert run in one job on the writer thread, so two concurrent adds
@@ -50,9 +51,10 @@ struct MovieHandlers: Sendable {
 
     func updateMovie(_ request: UpdateMovie, _ user: AuthenticatedUser, _ context: RequestContext) async throws -> HandlerOutcome {
         let title = try MovieInput.normalizedTitle(request.title).get()
-        let movie = MovieRecord(title: try MovieInput.normalizedTitle(request.movie.title).get(),
-                                genre: try MovieInput.normalizedGenre(request.movie.genre).get(),
-                                sales: try MovieInput.validatedSales(request.movie.sales).get())
+        let movie = MovieRecord(
+            title: try MovieInput.normalizedTitle(request.movie.title).get(),
+            genre: try MovieInput.normalizedGenre(request.movie.genre).get(),
+            sales: try MovieInput.validatedSales(request.movie.sales).get())
         let now = clock.now()
         let updated = try await storage.write { store in try store.updateMovie(title: title, to: movie, userID: user.id, at: now) }
         return HandlerOutcome(MovieResult(movie: MovieInfo(updated)), for: context)

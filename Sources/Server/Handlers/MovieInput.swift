@@ -12,14 +12,16 @@ public enum MovieInput {
 
     /// 1 to 200 characters after trimming white space, no control characters.
     public static func normalizedTitle(_ raw: String) -> Result<String, InputError> {
-        InputRules.normalizedText(raw, maxCharacters: maxTitleCharacters, empty: "a movie needs a title; it cannot be empty",
-                                  plural: "movie titles")
+        InputRules.normalizedText(
+            raw, maxCharacters: maxTitleCharacters, empty: "a movie needs a title; it cannot be empty",
+            plural: "movie titles")
     }
 
     /// 1 to 60 characters after trimming white space, no control characters.
     public static func normalizedGenre(_ raw: String) -> Result<String, InputError> {
-        InputRules.normalizedText(raw, maxCharacters: maxGenreCharacters, empty: "a movie needs a genre; it cannot be empty",
-                                  plural: "genres")
+        InputRules.normalizedText(
+            raw, maxCharacters: maxGenreCharacters, empty: "a movie needs a genre; it cannot be empty",
+            plural: "genres")
     }
 
     /// Ticket sales as SQLite stores them: whole dollars up to `Int64.max`.

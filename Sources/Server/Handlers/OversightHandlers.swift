@@ -32,9 +32,12 @@ struct OversightHandlers: Sendable {
         let count = min(Int(request.limit), Self.auditPage)
         let entries = try await storage.read { store in try store.auditEntries(since: request.since, limit: count) }
         let limit = FieldLimits.auditText
-        return HandlerOutcome(AuditLog(entries: entries.map {
-            AuditRecord(at: $0.at, actor: $0.actor.truncatedToUTF8Count(limit), action: $0.action.truncatedToUTF8Count(limit),
+        return HandlerOutcome(
+            AuditLog(
+                entries: entries.map {
+                    AuditRecord(
+                        at: $0.at, actor: $0.actor.truncatedToUTF8Count(limit), action: $0.action.truncatedToUTF8Count(limit),
                         target: $0.target.truncatedToUTF8Count(limit), result: $0.result.truncatedToUTF8Count(limit))
-        }), for: context)
+                }), for: context)
     }
 }

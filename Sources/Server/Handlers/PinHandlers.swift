@@ -70,8 +70,9 @@ struct PinHandlers: Sendable {
         guard let pick = try await albums.randomPin(userID: user.id) else {
             return HandlerOutcome(RandomPinResult(pin: nil, description: "No pins yet", photo: nil), for: context)
         }
-        return HandlerOutcome(RandomPinResult(pin: PinInfo(pick.pin), description: pick.description, photo: pick.photo.map(PhotoInfo.init)),
-                              for: context)
+        return HandlerOutcome(
+            RandomPinResult(pin: PinInfo(pick.pin), description: pick.description, photo: pick.photo.map(PhotoInfo.init)),
+            for: context)
     }
 
     // MARK: Map
@@ -81,8 +82,9 @@ struct PinHandlers: Sendable {
 
     func getMapState(_ user: AuthenticatedUser, _ context: RequestContext) async throws -> HandlerOutcome {
         let state = try await storage.read { store in try store.mapState(userID: user.id) } ?? Self.defaultMapState
-        return HandlerOutcome(MapState(centerLatitude: state.centerLatitude, centerLongitude: state.centerLongitude, zoom: state.zoom),
-                              for: context)
+        return HandlerOutcome(
+            MapState(centerLatitude: state.centerLatitude, centerLongitude: state.centerLongitude, zoom: state.zoom),
+            for: context)
     }
 
     func setMapState(_ request: SetMapState, _ user: AuthenticatedUser, _ context: RequestContext) async throws -> HandlerOutcome {
@@ -91,8 +93,9 @@ struct PinHandlers: Sendable {
         let state = MapStateRecord(centerLatitude: request.centerLatitude, centerLongitude: request.centerLongitude, zoom: request.zoom)
         let now = clock.now()
         try await storage.write { store in try store.saveMapState(state, userID: user.id, at: now) }
-        return HandlerOutcome(MapState(centerLatitude: state.centerLatitude, centerLongitude: state.centerLongitude, zoom: state.zoom),
-                              for: context)
+        return HandlerOutcome(
+            MapState(centerLatitude: state.centerLatitude, centerLongitude: state.centerLongitude, zoom: state.zoom),
+            for: context)
     }
 
     // MARK: Helpers

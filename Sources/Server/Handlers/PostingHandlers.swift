@@ -45,8 +45,9 @@ struct PostingHandlers: Sendable {
         }
         changes.bump()
         metrics.snapPosted(bytes: request.image.count)
-        logger.info("\(user.name) posted snap \(listing.id) to \(listing.feedName) (\(listing.byteCount) bytes)"
-                    + (listing.status == .pending ? ", awaiting approval" : ""))
+        logger.info(
+            "\(user.name) posted snap \(listing.id) to \(listing.feedName) (\(listing.byteCount) bytes)"
+                + (listing.status == .pending ? ", awaiting approval" : ""))
         return HandlerOutcome(SnapPosted(snap: SnapInfo(listing)), for: context)
     }
 
@@ -60,7 +61,8 @@ struct PostingHandlers: Sendable {
             switch error {
             case .tooManyBytes: throw ErrorMessage(code: .imageTooLarge, message: error.description)
             case .dimensionsTooLarge: throw ErrorMessage(code: .imageDimensionsTooLarge, message: error.description)
-            case .notAnImage: throw ErrorMessage(code: .unsupportedImage, message: "only PNG and JPEG images are accepted: \(error.description)")
+            case .notAnImage:
+                throw ErrorMessage(code: .unsupportedImage, message: "only PNG and JPEG images are accepted: \(error.description)")
             // Incomplete or damaged data, with the codec's reason ("PNG: IDAT: CRC error").
             default: throw ErrorMessage(code: .unsupportedImage, message: error.description)
             }

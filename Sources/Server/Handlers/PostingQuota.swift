@@ -18,14 +18,18 @@ struct PostingQuota: Sendable {
     func refusal(for usage: PostingUsage, imageBytes: Int, now: Int64) -> ErrorMessage? {
         if usage.recentPosts >= postsPerHour {
             let frees = (usage.oldestRecentPost ?? now) + Self.window - now
-            return ErrorMessage(code: .quotaExceeded, message: "you posted \(usage.recentPosts) snaps in the last hour, this server's limit "
-                                + "(\(postsPerHour) an hour); you can post again in \(Self.wait(frees))")
+            return ErrorMessage(
+                code: .quotaExceeded,
+                message: "you posted \(usage.recentPosts) snaps in the last hour, this server's limit "
+                    + "(\(postsPerHour) an hour); you can post again in \(Self.wait(frees))")
         }
         if usage.storedBytes + Int64(imageBytes) > storedBytes {
             let next = usage.nextExpiry.map { "; the next of your snaps expires in \(Self.wait($0 - now))" } ?? ""
-            return ErrorMessage(code: .quotaExceeded, message: "your snaps take \(Self.megabytes(usage.storedBytes)) and this picture "
-                                + "\(Self.megabytes(Int64(imageBytes))), over the \(Self.megabytes(storedBytes)) each student may store\(next) "
-                                + "(or ask your instructor)")
+            return ErrorMessage(
+                code: .quotaExceeded,
+                message: "your snaps take \(Self.megabytes(usage.storedBytes)) and this picture "
+                    + "\(Self.megabytes(Int64(imageBytes))), over the \(Self.megabytes(storedBytes)) each student may store\(next) "
+                    + "(or ask your instructor)")
         }
         return nil
     }

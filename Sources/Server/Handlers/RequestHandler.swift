@@ -1,6 +1,6 @@
 import Foundation
-import Wire
 import Posix
+import Wire
 
 /// Answers one request frame through its route (`RequestTable`): the route decodes it, admits
 /// its sender and calls its handler among `Handlers`; here, in one place for every request, the
@@ -67,12 +67,15 @@ public final class RequestHandler: Sendable {
 
     /// The end of every request: an error mapped to its reply, the outcome and latency counted,
     /// and the audit entry its route declares recorded.
-    private func finished(_ route: RequestRoute, _ request: IncomingRequest, _ note: AuditNote, _ started: UInt64,
-                          _ result: Result<HandlerOutcome, any Error>) -> HandlerOutcome {
-        let outcome = switch result {
-        case .success(let outcome): outcome
-        case .failure(let error): failure(error, request.context)
-        }
+    private func finished(
+        _ route: RequestRoute, _ request: IncomingRequest, _ note: AuditNote, _ started: UInt64,
+        _ result: Result<HandlerOutcome, any Error>
+    ) -> HandlerOutcome {
+        let outcome =
+            switch result {
+            case .success(let outcome): outcome
+            case .failure(let error): failure(error, request.context)
+            }
         metrics.requestCompleted(route.request, result: outcome.result, nanoseconds: MonotonicClock.nanoseconds() &- started)
         audit(route, note, request, outcome)
         return outcome

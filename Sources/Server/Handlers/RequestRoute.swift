@@ -42,8 +42,11 @@ struct RequestRoute: Sendable {
     /// and fills in its `AuditNote`, then calls the handler among `Handlers`.
     enum Run: Sendable {
         case inline(@Sendable (Handlers, IncomingRequest, AuditNote) throws -> HandlerOutcome)
-        case job(@Sendable (Handlers, IncomingRequest, AuditNote,
-                            @escaping @Sendable (Result<HandlerOutcome, any Error>) -> Void) throws -> Void)
+        case job(
+            @Sendable (
+                Handlers, IncomingRequest, AuditNote,
+                @escaping @Sendable (Result<HandlerOutcome, any Error>) -> Void
+            ) throws -> Void)
         case async(@Sendable (Handlers, IncomingRequest, AuditNote) async throws -> HandlerOutcome)
     }
 
@@ -60,8 +63,10 @@ struct RequestRoute: Sendable {
     let replySize: ReplySize
     let run: Run
 
-    private init<Request, Caller>(_ access: RouteAccess<Request, Caller>, reply: MessageType, venue: Venue, isBarrier: Bool = false,
-                                  replySize: ReplySize, run: Run) {
+    private init<Request, Caller>(
+        _ access: RouteAccess<Request, Caller>, reply: MessageType, venue: Venue, isBarrier: Bool = false,
+        replySize: ReplySize, run: Run
+    ) {
         request = Request.type
         self.reply = reply
         audience = access.audience
@@ -82,22 +87,29 @@ extension RequestRoute {
         _ request: Request.Type, _ reply: Reply.Type, _ access: RouteAccess<Request, Caller>,
         _ body: @escaping @Sendable (Handlers, Request, Caller, RequestContext) throws -> HandlerOutcome
     ) -> RequestRoute {
-        RequestRoute(access, reply: Reply.type, venue: .eventLoop, replySize: .small, run: .inline { handlers, incoming, note in
-            let (request, caller) = try access.admit(incoming, note)
-            return try note.guarding { try body(handlers, request, caller, incoming.context) }
-        })
+        RequestRoute(
+            access, reply: Reply.type, venue: .eventLoop, replySize: .small,
+            run: .inline { handlers, incoming, note in
+                let (request, caller) = try access.admit(incoming, note)
+                return try note.guarding { try body(handlers, request, caller, incoming.context) }
+            })
     }
 
     /// A route answered by one storage job whose completion carries the reply.
     static func job<Request: WireMessage, Reply: WireMessage, Caller: Sendable>(
         _ request: Request.Type, _ reply: Reply.Type, _ access: RouteAccess<Request, Caller>, on venue: Venue, replySize: ReplySize,
-        _ body: @escaping @Sendable (Handlers, Request, Caller, RequestContext,
-                                     @escaping @Sendable (Result<HandlerOutcome, any Error>) -> Void) throws -> Void
+        _ body:
+            @escaping @Sendable (
+                Handlers, Request, Caller, RequestContext,
+                @escaping @Sendable (Result<HandlerOutcome, any Error>) -> Void
+            ) throws -> Void
     ) -> RequestRoute {
-        RequestRoute(access, reply: Reply.type, venue: venue, replySize: replySize, run: .job { handlers, incoming, note, completion in
-            let (request, caller) = try access.admit(incoming, note)
-            try note.guarding { try body(handlers, request, caller, incoming.context, completion) }
-        })
+        RequestRoute(
+            access, reply: Reply.type, venue: venue, replySize: replySize,
+            run: .job { handlers, incoming, note, completion in
+                let (request, caller) = try access.admit(incoming, note)
+                try note.guarding { try body(handlers, request, caller, incoming.context, completion) }
+            })
     }
 
     /// A route answered on the handler threads.

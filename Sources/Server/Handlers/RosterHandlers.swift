@@ -13,7 +13,8 @@ struct RosterHandlers: Sendable {
     func removeRosterEntry(_ request: AdminRemoveRosterEntry, _ admin: Admin, _ context: RequestContext) async throws -> HandlerOutcome {
         let name = request.name
         let removed = try await storage.write { store in try store.removeRosterEntry(named: name) }
-        logger.warning("admin \(admin.name) took \(removed.entry.name) off the roster" + (removed.account.map { " (claimed by \($0))" } ?? ""))
+        logger.warning(
+            "admin \(admin.name) took \(removed.entry.name) off the roster" + (removed.account.map { " (claimed by \($0))" } ?? ""))
         return HandlerOutcome(Ok(), for: context)
     }
 }

@@ -43,8 +43,10 @@ struct RouteAccess<Request: WireMessage, Caller: Sendable>: Sendable {
     /// allowed before it is changed (`PASSWORD_CHANGE_REQUIRED`).
     private static func passwordChosen(_ user: AuthenticatedUser) throws -> AuthenticatedUser {
         if user.mustChangePassword, !RequestRoute.allowedBeforePasswordChange.contains(Request.type) {
-            throw ErrorMessage(code: .passwordChangeRequired, message: "your password is a one-time password from your instructor; "
-                               + "choose your own first: snapshare passwd")
+            throw ErrorMessage(
+                code: .passwordChangeRequired,
+                message: "your password is a one-time password from your instructor; "
+                    + "choose your own first: snapshare passwd")
         }
         return user
     }
@@ -66,13 +68,16 @@ extension RouteAccess where Caller == Admin {
     /// An admin (else `FORBIDDEN`, or `AUTH_REQUIRED` when not logged in), given to the handler,
     /// with what the audit log records of the request.
     static func admin(_ audit: AdminAudit<Request>) -> RouteAccess {
-        RouteAccess(audience: .admin, audit: audit.kind, admitting: { sender, _ in
-            let user = try loggedIn(sender)
-            guard user.isAdmin else { throw ErrorMessage(code: .forbidden, message: "this command is for admins") }
-            return Admin(try passwordChosen(user))
-        }, noting: { request, admin, context, note in
-            note.set(Request.type, readsOnly: audit.readsOnly(request)) { outcome in audit.target(request, admin, context, outcome) }
-        })
+        RouteAccess(
+            audience: .admin, audit: audit.kind,
+            admitting: { sender, _ in
+                let user = try loggedIn(sender)
+                guard user.isAdmin else { throw ErrorMessage(code: .forbidden, message: "this command is for admins") }
+                return Admin(try passwordChosen(user))
+            },
+            noting: { request, admin, context, note in
+                note.set(Request.type, readsOnly: audit.readsOnly(request)) { outcome in audit.target(request, admin, context, outcome) }
+            })
     }
 }
 

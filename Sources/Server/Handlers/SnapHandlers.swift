@@ -16,9 +16,13 @@ struct SnapHandlers: Sendable {
     func listFeeds(_ user: AuthenticatedUser, _ context: RequestContext) async throws -> HandlerOutcome {
         let now = clock.now()
         let feeds = try await storage.read { store in try store.feedSummaries(viewerID: user.id, now: now) }
-        return HandlerOutcome(Feeds(feeds: feeds.map {
-            FeedInfo(id: UInt64($0.id), name: $0.name, snapCount: UInt32(clamping: $0.snapCount), unreadCount: UInt32(clamping: $0.unreadCount))
-        }), for: context)
+        return HandlerOutcome(
+            Feeds(
+                feeds: feeds.map {
+                    FeedInfo(
+                        id: UInt64($0.id), name: $0.name, snapCount: UInt32(clamping: $0.snapCount),
+                        unreadCount: UInt32(clamping: $0.unreadCount))
+                }), for: context)
     }
 
     func listSnaps(_ request: ListSnaps, _ user: AuthenticatedUser, _ context: RequestContext) async throws -> HandlerOutcome {
@@ -56,7 +60,8 @@ struct SnapHandlers: Sendable {
         }
         var info = SnapInfo(listing)
         info.openedCount = UInt32(clamping: viewers.count)
-        return HandlerOutcome(SnapViews(snap: info, viewers: viewers.map { SnapViewer(username: $0.name, viewedAt: $0.viewedAt) }),
-                              for: context)
+        return HandlerOutcome(
+            SnapViews(snap: info, viewers: viewers.map { SnapViewer(username: $0.name, viewedAt: $0.viewedAt) }),
+            for: context)
     }
 }

@@ -5,39 +5,43 @@ import Wire
 
 extension SnapInfo {
     init(_ listing: SnapListing) {
-        self.init(id: UInt64(listing.id), feed: listing.feedName, poster: listing.posterName, postedAt: listing.postedAt,
-                  expiresAt: listing.expiresAt, state: listing.status,
-                  imageKind: listing.format, byteCount: UInt32(clamping: listing.byteCount),
-                  width: UInt32(clamping: listing.width), height: UInt32(clamping: listing.height),
-                  openedCount: UInt32(clamping: listing.openedCount), note: listing.note)
+        self.init(
+            id: UInt64(listing.id), feed: listing.feedName, poster: listing.posterName, postedAt: listing.postedAt,
+            expiresAt: listing.expiresAt, state: listing.status,
+            imageKind: listing.format, byteCount: UInt32(clamping: listing.byteCount),
+            width: UInt32(clamping: listing.width), height: UInt32(clamping: listing.height),
+            openedCount: UInt32(clamping: listing.openedCount), note: listing.note)
     }
 }
 
 extension PinInfo {
     init(_ pin: PinRecord) {
-        self.init(id: UInt64(pin.id), latitude: pin.latitude, longitude: pin.longitude, createdAt: pin.createdAt,
-                  albumState: pin.albumState,
-                  expected: UInt32(clamping: pin.expected), done: UInt32(clamping: pin.done))
+        self.init(
+            id: UInt64(pin.id), latitude: pin.latitude, longitude: pin.longitude, createdAt: pin.createdAt,
+            albumState: pin.albumState,
+            expected: UInt32(clamping: pin.expected), done: UInt32(clamping: pin.done))
     }
 }
 
 extension PhotoInfo {
     init(_ photo: PhotoRecord) {
-        self.init(id: UInt64(photo.id), pinID: UInt64(photo.pinID), position: UInt32(clamping: photo.position),
-                  state: photo.state,
-                  title: photo.source.title, tags: photo.source.tags, place: photo.source.place,
-                  latitude: photo.source.latitude, longitude: photo.source.longitude,
-                  width: UInt32(clamping: photo.width), height: UInt32(clamping: photo.height),
-                  byteCount: UInt32(clamping: photo.byteCount))
+        self.init(
+            id: UInt64(photo.id), pinID: UInt64(photo.pinID), position: UInt32(clamping: photo.position),
+            state: photo.state,
+            title: photo.source.title, tags: photo.source.tags, place: photo.source.place,
+            latitude: photo.source.latitude, longitude: photo.source.longitude,
+            width: UInt32(clamping: photo.width), height: UInt32(clamping: photo.height),
+            byteCount: UInt32(clamping: photo.byteCount))
     }
 }
 
 extension Album {
     init(_ album: AlbumRecord) {
-        self.init(pinID: UInt64(album.pin.id), state: album.state,
-                  expected: UInt32(clamping: album.pin.expected), done: UInt32(clamping: album.pin.done),
-                  error: album.state == .failed ? album.error.truncatedToUTF8Count(FieldLimits.providerError) : "",
-                  photos: album.photos.map(PhotoInfo.init))
+        self.init(
+            pinID: UInt64(album.pin.id), state: album.state,
+            expected: UInt32(clamping: album.pin.expected), done: UInt32(clamping: album.pin.done),
+            error: album.state == .failed ? album.error.truncatedToUTF8Count(FieldLimits.providerError) : "",
+            photos: album.photos.map(PhotoInfo.init))
     }
 }
 
@@ -51,9 +55,11 @@ extension MovieInfo {
 extension RosterMember {
     /// A roster entry as the protocol (and `RosterReport`) tells it.
     init(_ record: RosterMemberRecord) {
-        let status: RosterStatus = if record.account == nil { .notRegistered } else if record.hasOneTimePassword { .oneTimePassword }
-            else if record.lastSignIn > 0 { .signedIn } else { .notSignedIn }
-        self.init(name: record.entry.name, displayName: record.entry.displayName, isAdmin: record.entry.isAdmin,
-                  addedAt: record.entry.addedAt, account: record.account ?? "", status: status, lastSignIn: record.lastSignIn)
+        let status: RosterStatus =
+            if record.account == nil { .notRegistered } else if record.hasOneTimePassword { .oneTimePassword } else if record.lastSignIn > 0
+            { .signedIn } else { .notSignedIn }
+        self.init(
+            name: record.entry.name, displayName: record.entry.displayName, isAdmin: record.entry.isAdmin,
+            addedAt: record.entry.addedAt, account: record.account ?? "", status: status, lastSignIn: record.lastSignIn)
     }
 }

@@ -3,7 +3,8 @@ import Synchronization
 
 /// How loud the server is.
 public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
-    case debug = 0, info, warning, error
+    case debug = 0
+    case info, warning, error
 
     public init?(name: String) {
         switch name.lowercased() {
@@ -30,7 +31,9 @@ public struct Logger: Sendable {
     private let sink: @Sendable (String) -> Void
 
     public init(level: LogLevel, format: LogFormat = .text, sink: @escaping @Sendable (String) -> Void = Logger.standardError) {
-        threshold = Threshold(level); self.format = format; self.sink = sink
+        threshold = Threshold(level)
+        self.format = format
+        self.sink = sink
     }
 
     /// The least level written, shared by every copy of this logger.

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Posix
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Where the server's log lines go by default: file descriptor 2, written with write(2).
 ///

@@ -33,7 +33,8 @@ struct HTTPRequestHead: Sendable, Equatable {
         guard parts[1].hasPrefix("/") else { return .malformed("the target is not a path") }
         for header in lines.dropFirst() where !header.isEmpty {
             guard let colon = header.firstIndex(of: ":"), colon != header.startIndex,
-                  !header[..<colon].contains(where: { $0 == " " || $0 == "\t" }) else {
+                !header[..<colon].contains(where: { $0 == " " || $0 == "\t" })
+            else {
                 return .malformed("bad header line")
             }
         }

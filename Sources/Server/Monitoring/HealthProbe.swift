@@ -36,11 +36,13 @@ final class HealthProbe: Sendable {
             return ("the store has not answered the previous check yet", "")
         }
         let answer = Answer()
-        storage.read({ store in try store.answers() }, completion: { [self] result in
-            answer.outcome.withLock { $0 = result }
-            waiting.store(false, ordering: .releasing)
-            answer.arrived.signal()
-        })
+        storage.read(
+            { store in try store.answers() },
+            completion: { [self] result in
+                answer.outcome.withLock { $0 = result }
+                waiting.store(false, ordering: .releasing)
+                answer.arrived.signal()
+            })
         let (seconds, attoseconds) = timeout.components
         let wait = Double(seconds) + Double(attoseconds) / 1e18
         guard answer.arrived.wait(timeout: .now() + wait) == .success else {

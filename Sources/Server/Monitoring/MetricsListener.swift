@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Posix
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `--metrics HOST:PORT`: a plain HTTP/1.1 listener on its own socket and its own thread, for a
 /// monitoring host on 127.0.0.1 or an internal network (no TLS, no login: it shows counts, never
@@ -60,12 +61,15 @@ final class MetricsListener: @unchecked Sendable {
     /// Stops accepting and waits for the thread to finish the connection it serves, if any.
     /// Only the first call does anything.
     func stop() {
-        switch phase.withLock({ phase in defer { phase = .stopped }; return phase }) {
+        switch phase.withLock({ phase in
+            defer { phase = .stopped }
+            return phase
+        }) {
         case .serving:
             wake.signal()
             finished.wait()
         case .bound:
-            Syscall.close(fd)  // never started: no thread owns the socket
+            Syscall.close(fd) // never started: no thread owns the socket
         case .stopped:
             break
         }
@@ -95,7 +99,7 @@ final class MetricsListener: @unchecked Sendable {
         case .malformed(let why)?:
             response = .text(400, "Bad Request", why)
         case .incomplete?, nil:
-            return  // the peer went away or was too slow: nobody to answer
+            return // the peer went away or was too slow: nobody to answer
         }
         // Answering may have taken a while (`/health` waits up to a second): sending gets its own time.
         let sendBy = MonotonicClock.milliseconds() + Self.requestDeadlineMilliseconds

@@ -1,5 +1,5 @@
-import Imaging
 import Foundation
+import Imaging
 
 /// The default photo source (`--photos builtin`): works offline and gives the same album for
 /// the same place and page every time.
@@ -50,7 +50,8 @@ public struct BuiltinPhotoProvider: PhotoProvider {
 
     /// The source over the bundled gazetteer and album pool.
     public static func bundled(searchRadiusKilometres: Double = 5) throws(PhotoSourceError) -> BuiltinPhotoProvider {
-        BuiltinPhotoProvider(gazetteer: try Gazetteer.bundled(), pool: try AlbumPool.bundled(), searchRadiusKilometres: searchRadiusKilometres)
+        BuiltinPhotoProvider(
+            gazetteer: try Gazetteer.bundled(), pool: try AlbumPool.bundled(), searchRadiusKilometres: searchRadiusKilometres)
     }
 
     // MARK: PhotoProvider
@@ -187,7 +188,10 @@ public struct BuiltinPhotoProvider: PhotoProvider {
         case ..<23.5:
             weights = [(.beach, 4), (.sunset, 3), (.fields, 1), (.mountains, 1), (.skyline, city ? 3 : 1)]
         default:
-            weights = [(.mountains, 2), (.snowyPeaks, abs(latitude) > 40 ? 1 : 0), (.sunset, 2), (.fields, 2), (.beach, 1), (.skyline, city ? 4 : 1)]
+            weights = [
+                (.mountains, 2), (.snowyPeaks, abs(latitude) > 40 ? 1 : 0), (.sunset, 2), (.fields, 2), (.beach, 1),
+                (.skyline, city ? 4 : 1),
+            ]
         }
         var pick = Int(random.next() % UInt64(weights.reduce(0) { $0 + $1.1 }))
         for (kind, weight) in weights {
@@ -247,5 +251,7 @@ public struct BuiltinPhotoProvider: PhotoProvider {
         "aurora": ["Northern lights over {town}", "Aurora", "Green skies near {town}"],
     ]
 
-    private static let genericTags = ["travel", "vacation", "holiday", "summer", "winter", "explore", "iphone", "nikon", "canon", "weekend"]
+    private static let genericTags = [
+        "travel", "vacation", "holiday", "summer", "winter", "explore", "iphone", "nikon", "canon", "weekend",
+    ]
 }

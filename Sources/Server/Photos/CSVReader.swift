@@ -30,7 +30,10 @@ struct CSVReader {
         var line = 1
         var recordLine = 1
         var index = 0
-        let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
+        let quote = UInt8(ascii: "\"")
+        let comma = UInt8(ascii: ",")
+        let lf = UInt8(ascii: "\n")
+        let cr = UInt8(ascii: "\r")
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
 
         func finishField() throws(Failure) {
@@ -77,7 +80,9 @@ struct CSVReader {
                 // After the closing quote only a separator or the end of the record may follow.
                 if index < bytes.count {
                     let next = bytes[index]
-                    let endsLine = next == lf || (next == cr && index + 1 < bytes.count && bytes[index + 1] == lf) || (next == cr && index + 1 == bytes.count)
+                    let endsLine =
+                        next == lf || (next == cr && index + 1 < bytes.count && bytes[index + 1] == lf)
+                        || (next == cr && index + 1 == bytes.count)
                     guard next == comma || endsLine else {
                         throw Failure(line: line, reason: "unexpected character after a closing quote")
                     }

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Imaging
-import Wire
 import Posix
+import Wire
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Photos from a folder of the instructor's own PNG and JPEG files (`--photos dir:PATH`), placed
 /// on the map by an `index.csv` in that folder:
@@ -77,14 +78,18 @@ public struct DirectoryPhotoProvider: PhotoProvider {
         } catch {
             throw PhotoSourceError("\(indexPath) is not valid CSV: \(error)")
         }
-        guard let header = records.first else { throw PhotoSourceError("\(indexPath) is empty; it needs the header file,lat,lon,title,tags") }
+        guard let header = records.first else {
+            throw PhotoSourceError("\(indexPath) is empty; it needs the header file,lat,lon,title,tags")
+        }
         let columns = header.fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         guard let fileColumn = columns.firstIndex(of: "file"), let latColumn = columns.firstIndex(of: "lat"),
             let lonColumn = columns.firstIndex(of: "lon")
         else {
-            throw PhotoSourceError("\(indexPath) must start with the header file,lat,lon,title,tags (found \(columns.joined(separator: ",")))")
+            throw PhotoSourceError(
+                "\(indexPath) must start with the header file,lat,lon,title,tags (found \(columns.joined(separator: ",")))")
         }
-        let titleColumn = columns.firstIndex(of: "title"), tagsColumn = columns.firstIndex(of: "tags")
+        let titleColumn = columns.firstIndex(of: "title")
+        let tagsColumn = columns.firstIndex(of: "tags")
 
         var photos: [Photo] = []
         var problems: [String] = []
@@ -125,7 +130,8 @@ public struct DirectoryPhotoProvider: PhotoProvider {
             firstLine[file] = record.line
             let title = titleColumn.map { String(fields[$0].trimmingCharacters(in: .whitespacesAndNewlines).prefix(500)) } ?? ""
             let tags = tagsColumn.map { PhotoTags.normalize(fields[$0]) } ?? ""
-            photos.append(Photo(file: file, latitude: latitude, longitude: GreatCircle.normalizedLongitude(longitude), title: title, tags: tags))
+            photos.append(
+                Photo(file: file, latitude: latitude, longitude: GreatCircle.normalizedLongitude(longitude), title: title, tags: tags))
         }
         if problems.count > Self.maximumProblemsListed {
             let more = problems.count - Self.maximumProblemsListed
@@ -151,7 +157,8 @@ public struct DirectoryPhotoProvider: PhotoProvider {
             return PhotoSearchPage(page: page, pages: 0, perPage: perPage, total: 0, photos: [])
         }
         try PhotoSearchPage.checkWithinResultCap(page: page, perPage: perPage, source: "a search")
-        let latitude = GreatCircle.clampedLatitude(latitude), longitude = GreatCircle.normalizedLongitude(longitude)
+        let latitude = GreatCircle.clampedLatitude(latitude)
+        let longitude = GreatCircle.normalizedLongitude(longitude)
         let near = photos.compactMap { photo -> (Photo, Double)? in
             let distance = GreatCircle.distanceKilometres(
                 latitude: latitude, longitude: longitude, toLatitude: photo.latitude, toLongitude: photo.longitude)
@@ -161,11 +168,13 @@ public struct DirectoryPhotoProvider: PhotoProvider {
         let pages = (total + perPage - 1) / perPage
         let first = (page - 1) * perPage
         let slice = page <= pages ? near[first..<min(total, first + perPage)] : []
-        return PhotoSearchPage(page: page, pages: pages, perPage: perPage, total: total, photos: slice.map { photo, _ in
-            ProviderPhoto(
-                id: photo.file, title: photo.title, tags: photo.tags, place: "",
-                latitude: photo.latitude, longitude: photo.longitude, reference: photo.file)
-        })
+        return PhotoSearchPage(
+            page: page, pages: pages, perPage: perPage, total: total,
+            photos: slice.map { photo, _ in
+                ProviderPhoto(
+                    id: photo.file, title: photo.title, tags: photo.tags, place: "",
+                    latitude: photo.latitude, longitude: photo.longitude, reference: photo.file)
+            })
     }
 
     /// The bytes of an indexed file, checked again (it may have changed since startup).

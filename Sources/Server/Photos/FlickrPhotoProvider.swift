@@ -113,9 +113,11 @@ public struct FlickrPhotoProvider: PhotoProvider {
         } else {
             return nil
         }
-        var photoLatitude = latitude, photoLongitude = longitude
+        var photoLatitude = latitude
+        var photoLongitude = longitude
         // Photos without a public location come back with 0, 0; keep the searched point then.
-        if let lat = result.latitude?.value, let lon = result.longitude?.value, MapLimits.latitude.contains(lat), MapLimits.longitude.contains(lon),
+        if let lat = result.latitude?.value, let lon = result.longitude?.value, MapLimits.latitude.contains(lat),
+            MapLimits.longitude.contains(lon),
             lat != 0 || lon != 0
         {
             photoLatitude = lat
@@ -189,7 +191,9 @@ public struct FlickrPhotoProvider: PhotoProvider {
     /// Letters, digits, `@`, `-` and `_` only, as Flickr's ids, servers and secrets are.
     private static func isToken(_ text: String) -> Bool {
         !text.isEmpty && text.count <= 64
-            && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "@-_".unicodeScalars.contains($0)) }
+            && text.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "@-_".unicodeScalars.contains($0))
+            }
     }
 
     /// `5` or `2.5`: no trailing zeros.

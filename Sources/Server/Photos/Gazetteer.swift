@@ -81,9 +81,10 @@ public final class Gazetteer: Sendable {
             else {
                 throw PhotoSourceError("places.csv line \(record.line) is not a valid place")
             }
-            places.append(Place(
-                name: fields[0], countryCode: fields[1], country: fields[2], admin1: fields[3],
-                latitude: latitude, longitude: longitude, population: population))
+            places.append(
+                Place(
+                    name: fields[0], countryCode: fields[1], country: fields[2], admin1: fields[3],
+                    latitude: latitude, longitude: longitude, population: population))
         }
         self.init(places: places)
     }
@@ -202,12 +203,15 @@ public final class Gazetteer: Sendable {
         // The circle's angular radius, a little wider so rounding never drops a place on its edge.
         let angle = radius / GreatCircle.earthRadiusKilometres + 1e-9
         let angleDegrees = angle * 180 / .pi
-        let south = latitude - angleDegrees, north = latitude + angleDegrees
-        let firstRow = Self.row(max(-90, south)), lastRow = Self.row(min(90, north))
+        let south = latitude - angleDegrees
+        let north = latitude + angleDegrees
+        let firstRow = Self.row(max(-90, south))
+        let lastRow = Self.row(min(90, north))
         // A circle around a pole spans every longitude; otherwise its widest longitude offset
         // is asin(sin(angle) / cos(latitude)).
         var allColumns = south <= -90 || north >= 90 || angle >= .pi / 2
-        var firstColumn = 0, columnCount = Self.columns
+        var firstColumn = 0
+        var columnCount = Self.columns
         if !allColumns {
             let ratio = sin(angle) / cos(latitude * .pi / 180)
             if ratio >= 1 {
@@ -221,9 +225,14 @@ public final class Gazetteer: Sendable {
                 if columnCount >= Self.columns { allColumns = true }
             }
         }
-        if allColumns { firstColumn = 0; columnCount = Self.columns }
+        if allColumns {
+            firstColumn = 0
+            columnCount = Self.columns
+        }
 
-        let lat0 = latitude * .pi / 180, cos0 = cos(lat0), lon0 = longitude * .pi / 180
+        let lat0 = latitude * .pi / 180
+        let cos0 = cos(lat0)
+        let lon0 = longitude * .pi / 180
         var found: [(index: Int, distance: Double)] = []
         for row in firstRow...lastRow {
             for offset in 0..<columnCount {

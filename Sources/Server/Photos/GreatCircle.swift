@@ -12,7 +12,8 @@ public enum GreatCircle {
     public static func distanceKilometres(
         latitude: Double, longitude: Double, toLatitude: Double, toLongitude: Double
     ) -> Double {
-        let lat1 = latitude * .pi / 180, lat2 = toLatitude * .pi / 180
+        let lat1 = latitude * .pi / 180
+        let lat2 = toLatitude * .pi / 180
         return distanceKilometres(
             latitudeRadians: lat1, cosLatitude: cos(lat1), longitudeRadians: longitude * .pi / 180,
             toLatitudeRadians: lat2, toCosLatitude: cos(lat2), toLongitudeRadians: toLongitude * .pi / 180)
@@ -38,8 +39,10 @@ public enum GreatCircle {
     public static func destination(
         latitude: Double, longitude: Double, distanceKilometres distance: Double, bearingDegrees bearing: Double
     ) -> (latitude: Double, longitude: Double) {
-        let lat1 = latitude * .pi / 180, lon1 = longitude * .pi / 180
-        let angle = distance / earthRadiusKilometres, theta = bearing * .pi / 180
+        let lat1 = latitude * .pi / 180
+        let lon1 = longitude * .pi / 180
+        let angle = distance / earthRadiusKilometres
+        let theta = bearing * .pi / 180
         let sinLat2 = sin(lat1) * cos(angle) + cos(lat1) * sin(angle) * cos(theta)
         let lat2 = asin(max(-1, min(1, sinLat2)))
         let lon2 = lon1 + atan2(sin(theta) * sin(angle) * cos(lat1), cos(angle) - sin(lat1) * sinLat2)

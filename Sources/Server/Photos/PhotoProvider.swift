@@ -20,7 +20,11 @@ public struct PhotoSearchPage: Sendable, Equatable {
     public var photos: [ProviderPhoto]
 
     public init(page: Int, pages: Int, perPage: Int, total: Int, photos: [ProviderPhoto]) {
-        self.page = page; self.pages = pages; self.perPage = perPage; self.total = total; self.photos = photos
+        self.page = page
+        self.pages = pages
+        self.perPage = perPage
+        self.total = total
+        self.photos = photos
     }
 
     /// The most photos one page may hold (Flickr's limit for geo searches; every source keeps it).
@@ -43,7 +47,8 @@ public struct PhotoSearchPage: Sendable, Equatable {
     /// Fails with `.pageOutOfRange` for a page past the first `resultCap` results.
     public static func checkWithinResultCap(page: Int, perPage: Int, source: String) throws(ProviderError) {
         guard page <= resultCap / perPage else {
-            throw ProviderError(.pageOutOfRange, "page \(page) of \(perPage) photos is past the first \(resultCap) results \(source) serves")
+            throw ProviderError(
+                .pageOutOfRange, "page \(page) of \(perPage) photos is past the first \(resultCap) results \(source) serves")
         }
     }
 }
@@ -64,8 +69,13 @@ public struct ProviderPhoto: Sendable, Equatable {
     public var reference: String
 
     public init(id: String, title: String, tags: String, place: String, latitude: Double, longitude: Double, reference: String) {
-        self.id = id; self.title = title; self.tags = tags; self.place = place
-        self.latitude = latitude; self.longitude = longitude; self.reference = reference
+        self.id = id
+        self.title = title
+        self.tags = tags
+        self.place = place
+        self.latitude = latitude
+        self.longitude = longitude
+        self.reference = reference
     }
 }
 
@@ -89,7 +99,10 @@ public struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible
     public var kind: Kind
     public var message: String
 
-    public init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
 
     public var description: String { message }
 }

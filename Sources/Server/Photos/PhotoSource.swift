@@ -48,7 +48,9 @@ public enum PhotoSource: Sendable, Equatable, CustomStringConvertible, CustomDeb
             }
             // The key goes into a query string; refuse anything that would need escaping rather
             // than guess (and never echo it back).
-            guard key.count <= 128, key.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }) else {
+            guard key.count <= 128,
+                key.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) })
+            else {
                 throw PhotoSourceError("the Flickr API key must be letters and digits only (a Flickr key is 32 hexadecimal digits)")
             }
             return .flickr(key: key, endpoint: try endpoint(flickrEndpoint))
@@ -66,7 +68,8 @@ public enum PhotoSource: Sendable, Equatable, CustomStringConvertible, CustomDeb
         }
         let loopback = ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host.lowercased())
         guard scheme == "https" || (scheme == "http" && loopback) else {
-            throw PhotoSourceError("--flickr-endpoint must use https (http only for 127.0.0.1 or localhost), so the API key is not sent in clear text")
+            throw PhotoSourceError(
+                "--flickr-endpoint must use https (http only for 127.0.0.1 or localhost), so the API key is not sent in clear text")
         }
         return url
     }

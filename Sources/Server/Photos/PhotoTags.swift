@@ -4,9 +4,11 @@
 enum PhotoTags {
     /// One word or phrase as a Flickr tag; empty when nothing is left.
     static func tag(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.lowercased().unicodeScalars.filter {
-            $0.properties.isAlphabetic || ("0"..."9").contains($0)
-        }))
+        String(
+            String.UnicodeScalarView(
+                text.lowercased().unicodeScalars.filter {
+                    $0.properties.isAlphabetic || ("0"..."9").contains($0)
+                }))
     }
 
     /// Tags joined into one string, empty ones and repeats left out, first occurrence kept.

@@ -19,8 +19,13 @@ public struct Place: Sendable, Equatable {
         name: String, countryCode: String, country: String, admin1: String,
         latitude: Double, longitude: Double, population: Int
     ) {
-        self.name = name; self.countryCode = countryCode; self.country = country; self.admin1 = admin1
-        self.latitude = latitude; self.longitude = longitude; self.population = population
+        self.name = name
+        self.countryCode = countryCode
+        self.country = country
+        self.admin1 = admin1
+        self.latitude = latitude
+        self.longitude = longitude
+        self.population = population
     }
 
     /// `Ann Arbor, Michigan, United States`: name, region and country, leaving out an empty

@@ -61,11 +61,12 @@ enum ScenePainter {
         let horizon: Colour = dusk ? [240, 170, 120] : [200, 220, 235]
         canvas.verticalGradient(from: 0, to: height, top: top, bottom: horizon)
         if !snowy && random.unit() < 0.6 {
-            canvas.disc(x: 20 + 120 * random.unit(), y: 15 + 20 * random.unit(), radius: 7, colour: dusk ? [255, 200, 120] : [255, 250, 225])
+            canvas.disc(
+                x: 20 + 120 * random.unit(), y: 15 + 20 * random.unit(), radius: 7, colour: dusk ? [255, 200, 120] : [255, 250, 225])
         }
         let layers = 3
         for layer in 0..<layers {
-            let depth = Double(layer) / Double(layers - 1)  // 0 far, 1 near
+            let depth = Double(layer) / Double(layers - 1) // 0 far, 1 near
             let ridge = Ridge(&random, base: 45 + 35 * depth, amplitude: 22 - 8 * depth, roughness: 1 + depth)
             let far: Colour = snowy ? [150, 165, 190] : [120, 140, 170]
             let near: Colour = snowy ? [40, 55, 70] : [35 + 30 * random.unit(), 70 + 30 * random.unit(), 35]
@@ -169,10 +170,12 @@ enum ScenePainter {
         let shoreY = horizonY + 22 + Int(10 * random.unit())
         canvas.verticalGradient(from: 0, to: horizonY, top: [70, 140, 220], bottom: [190, 225, 245])
         for _ in 0..<(1 + Int(3 * random.unit())) {
-            let cx = random.unit() * Double(width), cy = 8 + random.unit() * Double(horizonY - 20)
+            let cx = random.unit() * Double(width)
+            let cy = 8 + random.unit() * Double(horizonY - 20)
             for puff in 0..<5 {
-                canvas.disc(x: cx + Double(puff) * 6 - 12, y: cy + (random.unit() - 0.5) * 4, radius: 5 + 4 * random.unit(),
-                            colour: [250, 250, 252], opacity: 0.85)
+                canvas.disc(
+                    x: cx + Double(puff) * 6 - 12, y: cy + (random.unit() - 0.5) * 4, radius: 5 + 4 * random.unit(),
+                    colour: [250, 250, 252], opacity: 0.85)
             }
         }
         canvas.verticalGradient(from: horizonY, to: shoreY, top: [20, 90, 150], bottom: [40, 190, 190])
@@ -215,7 +218,8 @@ enum ScenePainter {
         }
         if random.unit() < 0.7 {
             // A lone tree.
-            let treeX = 20 + 120 * random.unit(), treeY = 70 + 20 * random.unit()
+            let treeX = 20 + 120 * random.unit()
+            let treeY = 70 + 20 * random.unit()
             for y in Int(treeY)..<Int(treeY + 12) { for dx in 0..<2 { canvas[Int(treeX) + dx, y] = [70, 45, 25] } }
             canvas.disc(x: treeX + 1, y: treeY - 2, radius: 7, colour: [40, 90, 40])
         }
@@ -228,7 +232,8 @@ enum ScenePainter {
             canvas[Int(random.unit() * Double(width)), Int(random.unit() * Double(height))] = [brightness, brightness, brightness]
         }
         let curtain = Ridge(&random, base: 30 + 15 * random.unit(), amplitude: 14, roughness: 0.6)
-        let green: Colour = [60, 255, 140], violet: Colour = [170, 80, 220]
+        let green: Colour = [60, 255, 140]
+        let violet: Colour = [170, 80, 220]
         let streakPhase = random.unit() * 10
         for x in 0..<width {
             let bottom = curtain.height(at: Double(x)) + 25

@@ -17,6 +17,7 @@ extension HandlerOutcome {
         guard frame.count >= FrameHeader.size else { return nil }
         let header = FrameHeader(bytes: frame, at: 0)
         guard header.type == M.type.rawValue else { return nil }
-        return try? Frame(type: header.type, requestID: header.requestID, payload: Array(frame[FrameHeader.size...])).decode(version: version)
+        return try? Frame(type: header.type, requestID: header.requestID, payload: Array(frame[FrameHeader.size...])).decode(
+            version: version)
     }
 }

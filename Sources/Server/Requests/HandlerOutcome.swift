@@ -14,8 +14,10 @@ public struct HandlerOutcome: Sendable {
     /// Other live connections this request changed (a logout ends its session everywhere).
     public var access: AccessChange?
 
-    public init(frame: [UInt8], identity: IdentityChange = .unchanged, closesConnection: Bool = false,
-                access: AccessChange? = nil) {
+    public init(
+        frame: [UInt8], identity: IdentityChange = .unchanged, closesConnection: Bool = false,
+        access: AccessChange? = nil
+    ) {
         self.frame = frame
         self.identity = identity
         self.closesConnection = closesConnection
@@ -23,10 +25,13 @@ public struct HandlerOutcome: Sendable {
     }
 
     /// The reply `message` to the request of `context`, in its connection's protocol version.
-    public init<M: WireMessage>(_ message: M, for context: RequestContext, identity: IdentityChange = .unchanged,
-                                access: AccessChange? = nil) {
-        self.init(frame: Frame(message, requestID: context.requestID, version: context.protocolVersion).encoded(),
-                  identity: identity, access: access)
+    public init<M: WireMessage>(
+        _ message: M, for context: RequestContext, identity: IdentityChange = .unchanged,
+        access: AccessChange? = nil
+    ) {
+        self.init(
+            frame: Frame(message, requestID: context.requestID, version: context.protocolVersion).encoded(),
+            identity: identity, access: access)
     }
 
     /// A reply carrying an image: its frame up to the image, then the image.

@@ -1,4 +1,3 @@
-
 /// The user a connection is logged in as.
 public struct AuthenticatedUser: Sendable, Equatable {
     public var id: Int64

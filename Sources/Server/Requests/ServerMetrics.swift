@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import Posix
+import Synchronization
 import Wire
 
 /// Counters for `admin stats` and `GET /metrics`, updated from any thread: atomics for single

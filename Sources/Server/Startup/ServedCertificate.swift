@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
-import TLS
 import Posix
+import TLS
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The certificate the server presents: the operator's files (`--tls-cert`, `--tls-key`), or a
 /// dev certificate made for the names the server is reached by. Loaded at start and again at
@@ -23,8 +24,9 @@ struct ServedCertificate {
         if let cert = configuration.tlsCertificateFile, let key = configuration.tlsKeyFile {
             (chainFile, keyFile) = (cert, key)
         } else {
-            let set = try DevCertificateAuthority.ensure(directory: configuration.certificatesDirectory,
-                                                         hosts: certificateHosts(configuration))
+            let set = try DevCertificateAuthority.ensure(
+                directory: configuration.certificatesDirectory,
+                hosts: certificateHosts(configuration))
             devSet = set
             (chainFile, keyFile) = (set.serverChainPath, set.serverKeyPath)
         }
@@ -39,19 +41,30 @@ struct ServedCertificate {
         let until = set.leafNotAfter.map(Self.day) ?? "an unknown date"
         switch issue {
         case .first:
-            return ("made the server certificate from the class CA, valid until \(until); at a start or reload within 30 days "
-                    + "of its end it is reissued from the same CA", false)
+            return (
+                "made the server certificate from the class CA, valid until \(until); at a start or reload within 30 days "
+                    + "of its end it is reissued from the same CA", false
+            )
         case .newAuthority:
-            return ("made a new class CA and server certificate, valid until \(until): students who trusted the old CA are refused "
-                    + "until they trust the new one (give them \(set.caCertificatePath), or the fingerprint below)", true)
+            return (
+                "made a new class CA and server certificate, valid until \(until): students who trusted the old CA are refused "
+                    + "until they trust the new one (give them \(set.caCertificatePath), or the fingerprint below)", true
+            )
         case .expiring(let previousEnd):
-            return ("reissued the server certificate from the class CA: the previous one \(previousEnd < now ? "ended" : "ends") on "
-                    + "\(Self.day(previousEnd)), within 30 days; the new one is valid until \(until) (clients that trust the CA accept it as it is)", false)
+            return (
+                "reissued the server certificate from the class CA: the previous one \(previousEnd < now ? "ended" : "ends") on "
+                    + "\(Self.day(previousEnd)), within 30 days; the new one is valid until \(until) (clients that trust the CA accept it as it is)",
+                false
+            )
         case .newNames(let names):
-            return ("reissued the server certificate from the class CA to name \(names.joined(separator: ", ")); valid until \(until)", false)
+            return (
+                "reissued the server certificate from the class CA to name \(names.joined(separator: ", ")); valid until \(until)", false
+            )
         case .missingOrUnusable:
-            return ("reissued the server certificate from the class CA (the previous one was missing, unreadable or did not match "
-                    + "its key); valid until \(until)", false)
+            return (
+                "reissued the server certificate from the class CA (the previous one was missing, unreadable or did not match "
+                    + "its key); valid until \(until)", false
+            )
         }
     }
 

@@ -14,14 +14,18 @@ extension ServerCommandLine {
             throw parsed.usageError("--passwords names the new file for the one-time passwords (mode 0600)")
         }
         let config = action.store
-        let outcome = try RosterImport.run(csvPath: csv, passwordsPath: passwords, dataDirectory: config.dataDirectory, database: config.database, action)
+        let outcome = try RosterImport.run(
+            csvPath: csv, passwordsPath: passwords, dataDirectory: config.dataDirectory, database: config.database, action)
         for refusal in outcome.refused { warn("\(csv): \(refusal)") }
-        let created = outcome.created.isEmpty
+        let created =
+            outcome.created.isEmpty
             ? "no account created (so no password file written)"
             : "\(outcome.created.count) account\(outcome.created.count == 1 ? "" : "s") created with one-time passwords in "
                 + "\(passwords) (mode 0600; hand each student theirs)"
-        print("Imported \(csv): \(created), \(outcome.existing.count) already had one"
-              + (outcome.refused.isEmpty ? "." : "; \(outcome.refused.count) row\(outcome.refused.count == 1 ? "" : "s") refused (above)."))
+        print(
+            "Imported \(csv): \(created), \(outcome.existing.count) already had one"
+                + (outcome.refused.isEmpty
+                    ? "." : "; \(outcome.refused.count) row\(outcome.refused.count == 1 ? "" : "s") refused (above)."))
         return outcome.refused.isEmpty ? 0 : 1
     }
 
@@ -31,12 +35,15 @@ extension ServerCommandLine {
         action.target = "user \(name)"
         let config = action.store
         guard let user = try Backup.source(for: config).user(named: name) else { throw StoreError(.notFound, "no user named \(name)") }
-        guard !user.isAdmin else { throw parsed.usageError("\(user.name) is an admin; take the right away first (snapshare-server admin remove \(user.name))") }
+        guard !user.isAdmin else {
+            throw parsed.usageError("\(user.name) is an admin; take the right away first (snapshare-server admin remove \(user.name))")
+        }
         try Confirmation.ask("Delete the account \(user.name) with all their snaps, views, pins, albums and movies?", parsed)
         let gone = try OfflineAdmin.write(action, create: false) { store in try store.deleteUser(userID: user.id) }
-        print("Deleted \(user.name) with \(gone.snaps) snaps, \(gone.pins) pins and \(gone.movies) movies"
-              + (gone.rosterName.map { "; \($0) is off the roster, so nobody can register it" } ?? "")
-              + "; a running server ends their sessions within a second.")
+        print(
+            "Deleted \(user.name) with \(gone.snaps) snaps, \(gone.pins) pins and \(gone.movies) movies"
+                + (gone.rosterName.map { "; \($0) is off the roster, so nobody can register it" } ?? "")
+                + "; a running server ends their sessions within a second.")
         return 0
     }
 
@@ -58,8 +65,9 @@ extension ServerCommandLine {
         let name = parsed.positional(0) ?? ""
         action.target = "roster name \(name)"
         let removed = try OfflineAdmin.write(action, create: false) { store in try store.removeRosterEntry(named: name) }
-        print("Took \(removed.entry.name) off the roster" + (removed.account.map { "; \($0) keeps their account" } ?? "")
-              + "; the name no longer registers.")
+        print(
+            "Took \(removed.entry.name) off the roster" + (removed.account.map { "; \($0) keeps their account" } ?? "")
+                + "; the name no longer registers.")
         return 0
     }
 }

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CommandLineParsing
 import Foundation
-import Wire
 import Posix
+import Wire
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `export`, `end-term` and `admin purge`: the class's snaps as a whole, offline (they work while
 /// the server runs, too).
@@ -16,15 +17,18 @@ extension ServerCommandLine {
         let config = action.store
         let source = try Backup.source(for: config)
         let showsProgress = TerminalDevice.isTerminal(2)
-        let summary = try ExportCommand.run(from: source, to: directory, now: WallClock.system.now(),
-                                            includePending: parsed.flag("--include-pending")) { done, total in
+        let summary = try ExportCommand.run(
+            from: source, to: directory, now: WallClock.system.now(),
+            includePending: parsed.flag("--include-pending")
+        ) { done, total in
             if showsProgress { FileHandle.standardError.write(Data("\rExporting \(done)/\(total) snaps\u{1B}[K".utf8)) }
         }
         if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         action.target = "\(summary.snaps) snap\(summary.snaps == 1 ? "" : "s") to \(directory)"
-        print("Exported \(summary.snaps) snap\(summary.snaps == 1 ? "" : "s") in \(summary.feeds) feed\(summary.feeds == 1 ? "" : "s") "
-              + "from \(config.databaseDescription) to \(directory) (\(summary.pictures) picture\(summary.pictures == 1 ? "" : "s"), "
-              + "\(summary.pictureBytes) bytes); open \(directory)/index.html in a browser.")
+        print(
+            "Exported \(summary.snaps) snap\(summary.snaps == 1 ? "" : "s") in \(summary.feeds) feed\(summary.feeds == 1 ? "" : "s") "
+                + "from \(config.databaseDescription) to \(directory) (\(summary.pictures) picture\(summary.pictures == 1 ? "" : "s"), "
+                + "\(summary.pictureBytes) bytes); open \(directory)/index.html in a browser.")
         return 0
     }
 
@@ -33,12 +37,15 @@ extension ServerCommandLine {
         guard let archive = parsed.string("--archive") else {
             throw parsed.usageError("--archive names the backup written before anything is removed")
         }
-        let keepAccounts = parsed.flag("--keep-accounts"), keepRoster = parsed.flag("--keep-roster")
+        let keepAccounts = parsed.flag("--keep-accounts")
+        let keepRoster = parsed.flag("--keep-roster")
         let kept = [keepAccounts ? "accounts kept" : nil, keepRoster ? "roster kept" : nil].compactMap { $0 }
         action.target = "archive \(archive)" + kept.map { ", \($0)" }.joined()
         let config = action.store
-        let what = (keepAccounts ? "every snap, view and session (accounts stay)"
-                                 : "every snap, view and session, and every account but the admins'")
+        let what =
+            (keepAccounts
+                ? "every snap, view and session (accounts stay)"
+                : "every snap, view and session, and every account but the admins'")
             + (keepRoster ? "; the roster stays" : ", and the roster")
         try Confirmation.ask("End the term of \(config.databaseDescription): archive it to \(archive), then remove \(what)?", parsed)
         let written = try Backup.write(from: Backup.source(for: config), to: archive)
@@ -49,11 +56,14 @@ extension ServerCommandLine {
         if !keepAccounts { removed.append(plural(cleared.accounts, "account")) }
         if !keepRoster { removed.append("the roster (\(plural(cleared.rosterEntries, "name")))") }
         let last = removed.removeLast()
-        print("Removed \(removed.joined(separator: ", ")) and \(last)"
-              + (kept.isEmpty ? "; the admins stay." : "; \(kept.joined(separator: ", ")); the admins stay."))
-        print(keepRoster ? "The next term can start: feeds, admins and the roster are as they were; restore the archive with 'restore' to look back."
-                         : "The next term can start: feeds and admins are as they were; import the new roster with 'admin import-roster'; "
-                           + "restore the archive with 'restore' to look back.")
+        print(
+            "Removed \(removed.joined(separator: ", ")) and \(last)"
+                + (kept.isEmpty ? "; the admins stay." : "; \(kept.joined(separator: ", ")); the admins stay."))
+        print(
+            keepRoster
+                ? "The next term can start: feeds, admins and the roster are as they were; restore the archive with 'restore' to look back."
+                : "The next term can start: feeds and admins are as they were; import the new roster with 'admin import-roster'; "
+                    + "restore the archive with 'restore' to look back.")
         return 0
     }
 
@@ -83,7 +93,8 @@ extension ServerCommandLine {
             print("No snap was posted more than \(span) ago; nothing to purge.")
             return 0
         }
-        try Confirmation.ask("Delete the \(doomed) snap\(doomed == 1 ? "" : "s") posted more than \(span) ago, with their pictures and views?", parsed)
+        try Confirmation.ask(
+            "Delete the \(doomed) snap\(doomed == 1 ? "" : "s") posted more than \(span) ago, with their pictures and views?", parsed)
         let count = try OfflineAdmin.write(action, create: false) { store in try store.deleteSnaps(postedBefore: cutoff) }
         print("Purged \(count) snap\(count == 1 ? "" : "s") posted more than \(span) ago.")
         return 0

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#endif
-import Foundation
-import Wire
 import CommandLineParsing
+import Foundation
 import Posix
 import Release
+import Wire
+
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#endif
 
 /// `snapshare-server`: run the server, or do offline maintenance on its data folder.
 public enum ServerCommandLine {
@@ -18,14 +19,20 @@ public enum ServerCommandLine {
     }
 
     static let dataOption = OptionSpec("--data", valueName: "DIR", help: "data folder", defaultValue: defaults.dataDirectory)
-    static let databaseOption = OptionSpec("--database", valueName: "URI", help: "share a PostgreSQL database with other instances (postgresql://USER@HOST[:PORT]/DB) instead of SQLite in --data",
-                                           environmentVariable: "SNAPSHARE_DATABASE", isSecret: true)
-    static let configOption = OptionSpec("--config", valueName: "FILE",
-                                         help: "read settings from FILE: one 'name = value' per line, names as these options without their dashes; options given here win")
+    static let databaseOption = OptionSpec(
+        "--database", valueName: "URI",
+        help: "share a PostgreSQL database with other instances (postgresql://USER@HOST[:PORT]/DB) instead of SQLite in --data",
+        environmentVariable: "SNAPSHARE_DATABASE", isSecret: true)
+    static let configOption = OptionSpec(
+        "--config", valueName: "FILE",
+        help: "read settings from FILE: one 'name = value' per line, names as these options without their dashes; options given here win")
     /// The global options every offline command uses: where the class's data is.
     static let storeOptions = [configOption.name, dataOption.name, databaseOption.name]
     /// What a reload (SIGHUP) applies while the server runs; any other option changed waits for a restart.
-    static let reloadableOptions: Set<String> = ["--tls-cert", "--tls-key", "--certs", "--cert-host", "--log-level", "--class-code", "--snap-ttl", "--drain-timeout", "--registration", "--moderation"]
+    static let reloadableOptions: Set<String> = [
+        "--tls-cert", "--tls-key", "--certs", "--cert-host", "--log-level", "--class-code", "--snap-ttl", "--drain-timeout",
+        "--registration", "--moderation",
+    ]
 
     static let root = CommandSpec(
         "snapshare-server",
@@ -49,147 +56,232 @@ public enum ServerCommandLine {
             OptionSpec("--tls-cert", valueName: "FILE", help: "use this certificate chain instead of generated ones"),
             OptionSpec("--tls-key", valueName: "FILE", help: "the private key for --tls-cert"),
             OptionSpec("--cert-host", valueName: "NAME", help: "extra name or IP for the generated certificate", isRepeatable: true),
-            OptionSpec("--class-code", valueName: "CODE", help: "registration requires this code (put it in the config file or the variable: the command line shows in ps)",
-                       environmentVariable: "SNAPSHARE_CLASS_CODE", isSecret: true),
-            OptionSpec("--snap-ttl", valueName: "DURATION", help: "how long snaps live, e.g. 7d, 12h, 30m", defaultValue: span(defaults.snapTTLMilliseconds)),
-            OptionSpec("--moderation", valueName: "MODE", help: "off, or queue: students' new snaps wait for an admin's approval",
-                       defaultValue: defaults.moderation.rawValue),
-            OptionSpec("--registration", valueName: "MODE", help: "who may register: open (anyone with the class code), roster (only names on the roster) or closed",
-                       defaultValue: defaults.registration.rawValue),
+            OptionSpec(
+                "--class-code", valueName: "CODE",
+                help: "registration requires this code (put it in the config file or the variable: the command line shows in ps)",
+                environmentVariable: "SNAPSHARE_CLASS_CODE", isSecret: true),
+            OptionSpec(
+                "--snap-ttl", valueName: "DURATION", help: "how long snaps live, e.g. 7d, 12h, 30m",
+                defaultValue: span(defaults.snapTTLMilliseconds)),
+            OptionSpec(
+                "--moderation", valueName: "MODE", help: "off, or queue: students' new snaps wait for an admin's approval",
+                defaultValue: defaults.moderation.rawValue),
+            OptionSpec(
+                "--registration", valueName: "MODE",
+                help: "who may register: open (anyone with the class code), roster (only names on the roster) or closed",
+                defaultValue: defaults.registration.rawValue),
             OptionSpec("--max-image-bytes", valueName: "N", help: "largest image accepted", defaultValue: "\(defaults.maxImageBytes)"),
-            OptionSpec("--max-image-dimension", valueName: "N", help: "largest width or height in pixels", defaultValue: "\(defaults.maxImageDimension)"),
-            OptionSpec("--max-image-pixels", valueName: "N", help: "largest width x height (4096x4096)", defaultValue: "\(defaults.maxImagePixels)"),
-            OptionSpec("--max-connections", valueName: "N", help: "connections served at once; above it the server stops accepting", defaultValue: "\(defaults.maxConnections)"),
-            OptionSpec("--max-connections-per-address", valueName: "N", help: "connections from one IP address (a class behind one NAT shares one)",
-                       defaultValue: "\(defaults.maxConnectionsPerAddress)"),
-            OptionSpec("--max-anonymous-per-address", valueName: "N", help: "connections from one IP address that have not logged in",
-                       defaultValue: "\(defaults.maxAnonymousConnectionsPerAddress)"),
-            OptionSpec("--max-connections-per-user", valueName: "N", help: "logged-in connections of one user; more close the oldest",
-                       defaultValue: "\(defaults.maxConnectionsPerUser)"),
-            OptionSpec("--login-timeout", valueName: "DURATION", help: "time to log in after Hello, whatever else is sent", defaultValue: span(defaults.loginTimeoutMilliseconds)),
-            OptionSpec("--max-in-flight", valueName: "N", help: "requests in flight per connection", defaultValue: "\(defaults.maxRequestsInFlight)"),
-            OptionSpec("--protocol-versions", valueName: "MIN-MAX",
-                       help: "protocol versions to serve, within those this build speaks; "
-                           + "\(ProtocolConstants.versions.lowerBound + 1)-\(ProtocolConstants.versions.upperBound) stops serving version \(ProtocolConstants.versions.lowerBound) once no student's client needs it",
-                       defaultValue: "\(defaults.protocolVersions.lowerBound)-\(defaults.protocolVersions.upperBound)"),
-            OptionSpec("--max-connection-buffer", valueName: "BYTES", help: "requests and replies one connection may hold (12 MiB)", defaultValue: "\(defaults.connectionBufferBytes)"),
-            OptionSpec("--max-frame-before-login", valueName: "N", help: "largest frame before login, bytes", defaultValue: "\(defaults.maxFrameBytesBeforeLogin)"),
-            OptionSpec("--handshake-timeout", valueName: "DURATION", help: "time to finish TLS and Hello", defaultValue: span(defaults.handshakeTimeoutMilliseconds)),
-            OptionSpec("--idle-timeout", valueName: "DURATION", help: "close connections idle this long", defaultValue: span(defaults.idleTimeoutMilliseconds)),
-            OptionSpec("--frame-timeout", valueName: "DURATION", help: "time to finish a frame once started", defaultValue: span(defaults.frameTimeoutMilliseconds)),
-            OptionSpec("--quota-posts-per-hour", valueName: "N", help: "snaps one student may post in any hour; admins are exempt", defaultValue: "\(defaults.postsPerHourQuota)"),
-            OptionSpec("--quota-bytes", valueName: "BYTES", help: "bytes of pictures one student may have stored at once (200 MiB)", defaultValue: "\(defaults.storedBytesQuota)"),
-            OptionSpec("--backup-dir", valueName: "DIR", help: "take a backup every --backup-every into DIR (files named by their time; restore with 'restore')"),
-            OptionSpec("--backup-every", valueName: "DURATION", help: "with --backup-dir, the time between backups", defaultValue: span(defaults.backupIntervalMilliseconds)),
-            OptionSpec("--backup-keep", valueName: "N", help: "with --backup-dir, how many backups to keep; older ones are removed", defaultValue: "\(defaults.backupKeep)"),
-            OptionSpec("--drain-timeout", valueName: "DURATION", help: "at SIGTERM, how long requests in flight may take to finish", defaultValue: span(defaults.drainTimeoutMilliseconds)),
+            OptionSpec(
+                "--max-image-dimension", valueName: "N", help: "largest width or height in pixels",
+                defaultValue: "\(defaults.maxImageDimension)"),
+            OptionSpec(
+                "--max-image-pixels", valueName: "N", help: "largest width x height (4096x4096)", defaultValue: "\(defaults.maxImagePixels)"
+            ),
+            OptionSpec(
+                "--max-connections", valueName: "N", help: "connections served at once; above it the server stops accepting",
+                defaultValue: "\(defaults.maxConnections)"),
+            OptionSpec(
+                "--max-connections-per-address", valueName: "N",
+                help: "connections from one IP address (a class behind one NAT shares one)",
+                defaultValue: "\(defaults.maxConnectionsPerAddress)"),
+            OptionSpec(
+                "--max-anonymous-per-address", valueName: "N", help: "connections from one IP address that have not logged in",
+                defaultValue: "\(defaults.maxAnonymousConnectionsPerAddress)"),
+            OptionSpec(
+                "--max-connections-per-user", valueName: "N", help: "logged-in connections of one user; more close the oldest",
+                defaultValue: "\(defaults.maxConnectionsPerUser)"),
+            OptionSpec(
+                "--login-timeout", valueName: "DURATION", help: "time to log in after Hello, whatever else is sent",
+                defaultValue: span(defaults.loginTimeoutMilliseconds)),
+            OptionSpec(
+                "--max-in-flight", valueName: "N", help: "requests in flight per connection",
+                defaultValue: "\(defaults.maxRequestsInFlight)"),
+            OptionSpec(
+                "--protocol-versions", valueName: "MIN-MAX",
+                help: "protocol versions to serve, within those this build speaks; "
+                    + "\(ProtocolConstants.versions.lowerBound + 1)-\(ProtocolConstants.versions.upperBound) stops serving version \(ProtocolConstants.versions.lowerBound) once no student's client needs it",
+                defaultValue: "\(defaults.protocolVersions.lowerBound)-\(defaults.protocolVersions.upperBound)"),
+            OptionSpec(
+                "--max-connection-buffer", valueName: "BYTES", help: "requests and replies one connection may hold (12 MiB)",
+                defaultValue: "\(defaults.connectionBufferBytes)"),
+            OptionSpec(
+                "--max-frame-before-login", valueName: "N", help: "largest frame before login, bytes",
+                defaultValue: "\(defaults.maxFrameBytesBeforeLogin)"),
+            OptionSpec(
+                "--handshake-timeout", valueName: "DURATION", help: "time to finish TLS and Hello",
+                defaultValue: span(defaults.handshakeTimeoutMilliseconds)),
+            OptionSpec(
+                "--idle-timeout", valueName: "DURATION", help: "close connections idle this long",
+                defaultValue: span(defaults.idleTimeoutMilliseconds)),
+            OptionSpec(
+                "--frame-timeout", valueName: "DURATION", help: "time to finish a frame once started",
+                defaultValue: span(defaults.frameTimeoutMilliseconds)),
+            OptionSpec(
+                "--quota-posts-per-hour", valueName: "N", help: "snaps one student may post in any hour; admins are exempt",
+                defaultValue: "\(defaults.postsPerHourQuota)"),
+            OptionSpec(
+                "--quota-bytes", valueName: "BYTES", help: "bytes of pictures one student may have stored at once (200 MiB)",
+                defaultValue: "\(defaults.storedBytesQuota)"),
+            OptionSpec(
+                "--backup-dir", valueName: "DIR",
+                help: "take a backup every --backup-every into DIR (files named by their time; restore with 'restore')"),
+            OptionSpec(
+                "--backup-every", valueName: "DURATION", help: "with --backup-dir, the time between backups",
+                defaultValue: span(defaults.backupIntervalMilliseconds)),
+            OptionSpec(
+                "--backup-keep", valueName: "N", help: "with --backup-dir, how many backups to keep; older ones are removed",
+                defaultValue: "\(defaults.backupKeep)"),
+            OptionSpec(
+                "--drain-timeout", valueName: "DURATION", help: "at SIGTERM, how long requests in flight may take to finish",
+                defaultValue: span(defaults.drainTimeoutMilliseconds)),
             OptionSpec("--log-level", valueName: "LEVEL", help: "debug, info, warning or error", defaultValue: defaults.logLevel.name),
-            OptionSpec("--log-format", valueName: "FORMAT", help: "text, or json: one JSON object per line with time, level and message", defaultValue: defaults.logFormat.rawValue),
-            OptionSpec("--metrics", valueName: "HOST:PORT",
-                       help: "serve GET /metrics (Prometheus) and GET /health over plain HTTP here, for 127.0.0.1 or an internal network; off unless given"),
-            OptionSpec("--photos", valueName: "SOURCE", help: "album photos from builtin (offline), flickr, or dir:PATH (a folder with index.csv)", defaultValue: "\(defaults.photoSource)"),
-            OptionSpec("--flickr-key", valueName: "KEY", help: "Flickr API key, required with --photos flickr (never logged)", environmentVariable: "SNAPSHARE_FLICKR_KEY", isSecret: true),
-            OptionSpec("--flickr-endpoint", valueName: "URL", help: "Flickr REST endpoint", defaultValue: PhotoSource.defaultFlickrEndpoint.absoluteString),
-            OptionSpec("--photo-radius", valueName: "KM", help: "search photos within this distance of a pin, 0.1 to 32",
-                       defaultValue: String(format: "%g", defaults.photoSearchRadiusKilometres)),
+            OptionSpec(
+                "--log-format", valueName: "FORMAT", help: "text, or json: one JSON object per line with time, level and message",
+                defaultValue: defaults.logFormat.rawValue),
+            OptionSpec(
+                "--metrics", valueName: "HOST:PORT",
+                help:
+                    "serve GET /metrics (Prometheus) and GET /health over plain HTTP here, for 127.0.0.1 or an internal network; off unless given"
+            ),
+            OptionSpec(
+                "--photos", valueName: "SOURCE", help: "album photos from builtin (offline), flickr, or dir:PATH (a folder with index.csv)",
+                defaultValue: "\(defaults.photoSource)"),
+            OptionSpec(
+                "--flickr-key", valueName: "KEY", help: "Flickr API key, required with --photos flickr (never logged)",
+                environmentVariable: "SNAPSHARE_FLICKR_KEY", isSecret: true),
+            OptionSpec(
+                "--flickr-endpoint", valueName: "URL", help: "Flickr REST endpoint",
+                defaultValue: PhotoSource.defaultFlickrEndpoint.absoluteString),
+            OptionSpec(
+                "--photo-radius", valueName: "KM", help: "search photos within this distance of a pin, 0.1 to 32",
+                defaultValue: String(format: "%g", defaults.photoSearchRadiusKilometres)),
         ],
         subcommands: [
-            CommandSpec("admin", summary: "Manage accounts offline (works while the server runs or is stopped)", subcommands: [
-                CommandSpec("add", summary: "Create an admin, or promote an existing user",
-                            arguments: [ArgumentSpec("USER", help: "the user name")],
-                            flags: [FlagSpec("--password-stdin", help: "read the password from standard input (required for a new user)")]),
-                CommandSpec("remove", summary: "Take away a user's admin right (the account stays)",
-                            arguments: [ArgumentSpec("USER", help: "the user name")]),
-                CommandSpec("reset-password", summary: "Set a user's password without making them an admin; ends their sessions",
-                            arguments: [ArgumentSpec("USER", help: "the user name")],
-                            flags: [FlagSpec("--password-stdin", help: "read the new password from standard input (required)")]),
-                CommandSpec("audit", summary: "Show the audit log: every admin action, when, who, what, the target and the result",
-                            options: [OptionSpec("--since", valueName: "DURATION", help: "only the last DURATION, e.g. 7d (default: everything)")],
-                            flags: [FlagSpec("--json", help: "a JSON array instead of a table")]),
-                CommandSpec("import-roster", summary: "Create the class's accounts from a CSV roster, with one-time passwords",
-                            discussion: """
-                                The CSV has a header row naming username and, optionally, display_name and role
-                                (student or admin). Every good row goes on the roster; each name without an account gets
-                                one with a one-time password, written to --passwords (mode 0600) for you to hand out; its
-                                owner must choose their own at first login. Bad rows are reported with their line and
-                                skipped. With --registration roster, only the roster's names may register.
-                                """,
-                            arguments: [ArgumentSpec("FILE", help: "the roster, a .csv file")],
-                            options: [OptionSpec("--passwords", valueName: "FILE", help: "the new CSV file of one-time passwords (never written over)")]),
-                CommandSpec("roster", summary: "Show the roster: each name, who claimed it, and who has not registered or signed in yet",
-                            discussion: """
-                                A roster name belongs to the account that claimed it (by registering it, or made by
-                                import-roster): a rename carries it along, so nobody else can register the old name,
-                                and delete-user takes it off the roster. 'roster remove NAME' takes a name off.
-                                """,
-                            flags: [FlagSpec("--json", help: "a JSON array instead of a table")],
-                            subcommands: [
-                                CommandSpec("remove", summary: "Take a name off the roster (an account that claimed it keeps its account)",
-                                            arguments: [ArgumentSpec("NAME", help: "the roster name")]),
-                            ],
-                            runsWithoutSubcommand: true),
-                CommandSpec("delete-user", summary: "Delete an account with its snaps, views, pins, albums, movies and sessions (asks first)",
-                            arguments: [ArgumentSpec("USER", help: "the user name")], flags: [yesFlag]),
-                CommandSpec("purge", summary: "Delete every snap posted more than a time ago, with its picture and views (asks first)",
-                            options: [OptionSpec("--older-than", valueName: "DURATION", help: "the age, e.g. 30d or 2w")],
-                            flags: [yesFlag]),
-            ], globalOptions: storeOptions),
-            CommandSpec("export", summary: "Write every feed's snaps into a new folder: pictures, snaps.json and an index.html gallery",
+            CommandSpec(
+                "admin", summary: "Manage accounts offline (works while the server runs or is stopped)",
+                subcommands: [
+                    CommandSpec(
+                        "add", summary: "Create an admin, or promote an existing user",
+                        arguments: [ArgumentSpec("USER", help: "the user name")],
+                        flags: [FlagSpec("--password-stdin", help: "read the password from standard input (required for a new user)")]),
+                    CommandSpec(
+                        "remove", summary: "Take away a user's admin right (the account stays)",
+                        arguments: [ArgumentSpec("USER", help: "the user name")]),
+                    CommandSpec(
+                        "reset-password", summary: "Set a user's password without making them an admin; ends their sessions",
+                        arguments: [ArgumentSpec("USER", help: "the user name")],
+                        flags: [FlagSpec("--password-stdin", help: "read the new password from standard input (required)")]),
+                    CommandSpec(
+                        "audit", summary: "Show the audit log: every admin action, when, who, what, the target and the result",
+                        options: [
+                            OptionSpec("--since", valueName: "DURATION", help: "only the last DURATION, e.g. 7d (default: everything)")
+                        ],
+                        flags: [FlagSpec("--json", help: "a JSON array instead of a table")]),
+                    CommandSpec(
+                        "import-roster", summary: "Create the class's accounts from a CSV roster, with one-time passwords",
                         discussion: """
-                            One folder per feed with each kept picture as ID.jpg or ID.png; snaps.json lists every snap
-                            with its poster, times and who opened it when; index.html shows it all in a browser (no
-                            scripts; it works from the file system). No view is spent. Works while the server runs.
-                            Snaps awaiting approval are left out unless --include-pending (then marked so); reported
-                            snaps are marked with their open reports.
+                            The CSV has a header row naming username and, optionally, display_name and role
+                            (student or admin). Every good row goes on the roster; each name without an account gets
+                            one with a one-time password, written to --passwords (mode 0600) for you to hand out; its
+                            owner must choose their own at first login. Bad rows are reported with their line and
+                            skipped. With --registration roster, only the roster's names may register.
                             """,
-                        options: [OptionSpec("--to", valueName: "DIR", help: "the new (or empty) folder, in a folder that exists")],
-                        flags: [FlagSpec("--include-pending", help: "also snaps awaiting approval (marked as such)")],
-                        globalOptions: storeOptions),
-            CommandSpec("end-term", summary: "Archive the class to a backup, then remove every snap, view and session (and students' accounts)",
+                        arguments: [ArgumentSpec("FILE", help: "the roster, a .csv file")],
+                        options: [
+                            OptionSpec(
+                                "--passwords", valueName: "FILE", help: "the new CSV file of one-time passwords (never written over)")
+                        ]),
+                    CommandSpec(
+                        "roster", summary: "Show the roster: each name, who claimed it, and who has not registered or signed in yet",
                         discussion: """
-                            Writes --archive first (a backup: restore it with 'restore' to look back), then removes every
-                            snap with its picture and views, every session and device token, and every account but the
-                            admins' with their pins, albums and movies, unless --keep-accounts, and the roster (so last
-                            term's names no longer register), unless --keep-roster. Feeds, admins and the audit log stay,
-                            so the next term starts on the same server. Asks first.
+                            A roster name belongs to the account that claimed it (by registering it, or made by
+                            import-roster): a rename carries it along, so nobody else can register the old name,
+                            and delete-user takes it off the roster. 'roster remove NAME' takes a name off.
                             """,
-                        options: [OptionSpec("--archive", valueName: "FILE", help: "the backup written first (never over a file)")],
-                        flags: [FlagSpec("--keep-accounts", help: "keep the students' accounts (and their pins and movies)"),
-                                FlagSpec("--keep-roster", help: "keep the roster for the next term (without --keep-accounts, its names may register again)"),
-                                yesFlag],
-                        globalOptions: storeOptions),
-            CommandSpec("backup", summary: "Copy the class's data into a new backup file (SQLite, mode 0600) while the server runs",
-                        discussion: """
-                            Reads --data's database (or --database's) in one snapshot: what was committed before the
-                            backup started is in it. The file appears under its name only once complete and checked.
-                            Restore it with: snapshare-server restore --from FILE --data DIR (or --database URI).
-                            """,
-                        options: [OptionSpec("--to", valueName: "FILE", help: "the new backup file (never written over), in a folder that exists")],
-                        globalOptions: storeOptions),
-            CommandSpec("restore", summary: "Put a backup into an empty data folder (--data) or PostgreSQL database (--database)",
-                        discussion: """
-                            Checks the backup's integrity, refuses a target that holds anything, copies everything, and
-                            moves every id counter past what the lost server may have handed out after the backup, so
-                            no id names two different snaps. Views and posts after the backup are lost. --data is a new
-                            or empty folder (or one whose database is empty); it gets its database only once the restore
-                            is complete, and a folder holding other files is refused as it is.
-                            """,
-                        options: [OptionSpec("--from", valueName: "FILE", help: "the backup file")],
-                        globalOptions: storeOptions),
-            CommandSpec("compact", summary: "Give the space of deleted and expired pictures back to the file system; prints the size before and after",
-                        discussion: """
-                            Works while the server runs: on SQLite it rewrites the file through the WAL; on PostgreSQL
-                            (--database) it rewrites the picture tables, each locked for the seconds that takes.
-                            """,
-                        globalOptions: storeOptions),
-            CommandSpec("migrate", summary: "Copy everything from a SQLite data folder into a new, empty PostgreSQL database",
-                        options: [OptionSpec("--from", valueName: "DIR", help: "the data folder", defaultValue: defaults.dataDirectory),
-                                  OptionSpec("--to", valueName: "URI", help: "the PostgreSQL database (postgresql://USER@HOST[:PORT]/DB)")],
-                        globalOptions: []),
-            CommandSpec("reset-feeds", summary: "Delete snaps offline: one feed (--feed NAME) or all (--all)",
-                        options: [OptionSpec("--feed", valueName: "NAME", help: "the feed to reset")],
-                        flags: [FlagSpec("--all", help: "reset every feed")],
-                        globalOptions: storeOptions),
+                        flags: [FlagSpec("--json", help: "a JSON array instead of a table")],
+                        subcommands: [
+                            CommandSpec(
+                                "remove", summary: "Take a name off the roster (an account that claimed it keeps its account)",
+                                arguments: [ArgumentSpec("NAME", help: "the roster name")])
+                        ],
+                        runsWithoutSubcommand: true),
+                    CommandSpec(
+                        "delete-user", summary: "Delete an account with its snaps, views, pins, albums, movies and sessions (asks first)",
+                        arguments: [ArgumentSpec("USER", help: "the user name")], flags: [yesFlag]),
+                    CommandSpec(
+                        "purge", summary: "Delete every snap posted more than a time ago, with its picture and views (asks first)",
+                        options: [OptionSpec("--older-than", valueName: "DURATION", help: "the age, e.g. 30d or 2w")],
+                        flags: [yesFlag]),
+                ], globalOptions: storeOptions),
+            CommandSpec(
+                "export", summary: "Write every feed's snaps into a new folder: pictures, snaps.json and an index.html gallery",
+                discussion: """
+                    One folder per feed with each kept picture as ID.jpg or ID.png; snaps.json lists every snap
+                    with its poster, times and who opened it when; index.html shows it all in a browser (no
+                    scripts; it works from the file system). No view is spent. Works while the server runs.
+                    Snaps awaiting approval are left out unless --include-pending (then marked so); reported
+                    snaps are marked with their open reports.
+                    """,
+                options: [OptionSpec("--to", valueName: "DIR", help: "the new (or empty) folder, in a folder that exists")],
+                flags: [FlagSpec("--include-pending", help: "also snaps awaiting approval (marked as such)")],
+                globalOptions: storeOptions),
+            CommandSpec(
+                "end-term", summary: "Archive the class to a backup, then remove every snap, view and session (and students' accounts)",
+                discussion: """
+                    Writes --archive first (a backup: restore it with 'restore' to look back), then removes every
+                    snap with its picture and views, every session and device token, and every account but the
+                    admins' with their pins, albums and movies, unless --keep-accounts, and the roster (so last
+                    term's names no longer register), unless --keep-roster. Feeds, admins and the audit log stay,
+                    so the next term starts on the same server. Asks first.
+                    """,
+                options: [OptionSpec("--archive", valueName: "FILE", help: "the backup written first (never over a file)")],
+                flags: [
+                    FlagSpec("--keep-accounts", help: "keep the students' accounts (and their pins and movies)"),
+                    FlagSpec(
+                        "--keep-roster", help: "keep the roster for the next term (without --keep-accounts, its names may register again)"),
+                    yesFlag,
+                ],
+                globalOptions: storeOptions),
+            CommandSpec(
+                "backup", summary: "Copy the class's data into a new backup file (SQLite, mode 0600) while the server runs",
+                discussion: """
+                    Reads --data's database (or --database's) in one snapshot: what was committed before the
+                    backup started is in it. The file appears under its name only once complete and checked.
+                    Restore it with: snapshare-server restore --from FILE --data DIR (or --database URI).
+                    """,
+                options: [OptionSpec("--to", valueName: "FILE", help: "the new backup file (never written over), in a folder that exists")],
+                globalOptions: storeOptions),
+            CommandSpec(
+                "restore", summary: "Put a backup into an empty data folder (--data) or PostgreSQL database (--database)",
+                discussion: """
+                    Checks the backup's integrity, refuses a target that holds anything, copies everything, and
+                    moves every id counter past what the lost server may have handed out after the backup, so
+                    no id names two different snaps. Views and posts after the backup are lost. --data is a new
+                    or empty folder (or one whose database is empty); it gets its database only once the restore
+                    is complete, and a folder holding other files is refused as it is.
+                    """,
+                options: [OptionSpec("--from", valueName: "FILE", help: "the backup file")],
+                globalOptions: storeOptions),
+            CommandSpec(
+                "compact",
+                summary: "Give the space of deleted and expired pictures back to the file system; prints the size before and after",
+                discussion: """
+                    Works while the server runs: on SQLite it rewrites the file through the WAL; on PostgreSQL
+                    (--database) it rewrites the picture tables, each locked for the seconds that takes.
+                    """,
+                globalOptions: storeOptions),
+            CommandSpec(
+                "migrate", summary: "Copy everything from a SQLite data folder into a new, empty PostgreSQL database",
+                options: [
+                    OptionSpec("--from", valueName: "DIR", help: "the data folder", defaultValue: defaults.dataDirectory),
+                    OptionSpec("--to", valueName: "URI", help: "the PostgreSQL database (postgresql://USER@HOST[:PORT]/DB)"),
+                ],
+                globalOptions: []),
+            CommandSpec(
+                "reset-feeds", summary: "Delete snaps offline: one feed (--feed NAME) or all (--all)",
+                options: [OptionSpec("--feed", valueName: "NAME", help: "the feed to reset")],
+                flags: [FlagSpec("--all", help: "reset every feed")],
+                globalOptions: storeOptions),
         ],
         runsWithoutSubcommand: true)
 
@@ -283,7 +375,8 @@ public enum ServerCommandLine {
         action.recorded()
         print("Restored \(path) into \(config.databaseDescription); rows:")
         printCounts(rows)
-        print("""
+        print(
+            """
             Every id continues past the backup's by at least a million, so none handed out after the backup is reused.
             Lost: whatever was posted, opened or changed after the backup was taken (a view spent since can be spent again).
             """)
@@ -296,8 +389,9 @@ public enum ServerCommandLine {
         action.target = config.databaseDescription
         let (before, after) = try Compaction.run(Backup.source(for: config, readOnly: false))
         func megabytes(_ bytes: Int64) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }
-        print("Compacted \(config.databaseDescription): \(megabytes(before)) before, \(megabytes(after)) after "
-              + "(\(megabytes(max(0, before - after))) given back)")
+        print(
+            "Compacted \(config.databaseDescription): \(megabytes(before)) before, \(megabytes(after)) after "
+                + "(\(megabytes(max(0, before - after))) given back)")
         return 0
     }
 
@@ -361,7 +455,9 @@ public enum ServerCommandLine {
             config.registration = registration
         }
         if let mode = parsed.string("--moderation") {
-            guard let moderation = ModerationMode(rawValue: mode) else { throw parsed.valueError("--moderation", "--moderation is off or queue") }
+            guard let moderation = ModerationMode(rawValue: mode) else {
+                throw parsed.valueError("--moderation", "--moderation is off or queue")
+            }
             config.moderation = moderation
         }
         if let ttl = try parsed.timeSpan("--snap-ttl") {
@@ -370,7 +466,9 @@ public enum ServerCommandLine {
         }
         func positive(_ name: String, _ range: ClosedRange<Int>) throws -> Int? {
             guard let value = try parsed.int(name) else { return nil }
-            guard range.contains(value) else { throw parsed.valueError(name, "\(name) must be within \(range.lowerBound)...\(range.upperBound)") }
+            guard range.contains(value) else {
+                throw parsed.valueError(name, "\(name) must be within \(range.lowerBound)...\(range.upperBound)")
+            }
             return value
         }
         if let v = try positive("--max-image-bytes", 1024...(256 << 20)) { config.maxImageBytes = v }
@@ -384,8 +482,10 @@ public enum ServerCommandLine {
         if let v = try positive("--max-in-flight", 1...4096) { config.maxRequestsInFlight = v }
         if let text = parsed.string("--protocol-versions") {
             guard let versions = ServerConfiguration.protocolVersions(parsing: text) else {
-                throw parsed.valueError("--protocol-versions", "--protocol-versions is MIN-MAX or one version, within "
-                                        + "\(ProtocolConstants.versions.lowerBound)-\(ProtocolConstants.versions.upperBound) (what this build speaks)")
+                throw parsed.valueError(
+                    "--protocol-versions",
+                    "--protocol-versions is MIN-MAX or one version, within "
+                        + "\(ProtocolConstants.versions.lowerBound)-\(ProtocolConstants.versions.upperBound) (what this build speaks)")
             }
             config.protocolVersions = versions
         }
@@ -407,7 +507,9 @@ public enum ServerCommandLine {
             throw parsed.valueError(given, "\(given) needs --backup-dir (where the backups go)")
         }
         if let level = parsed.string("--log-level") {
-            guard let parsedLevel = LogLevel(name: level) else { throw parsed.valueError("--log-level", "--log-level is debug, info, warning or error") }
+            guard let parsedLevel = LogLevel(name: level) else {
+                throw parsed.valueError("--log-level", "--log-level is debug, info, warning or error")
+            }
             config.logLevel = parsedLevel
         }
         try monitoring(parsed, into: &config)

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#endif
-import Foundation
 import CommandLineParsing
+import Foundation
 import Posix
+
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#endif
 
 /// The server's life as a process: start, print what students need, then wait for signals.
 /// SIGHUP reloads (the config file, the certificate and key, what may change while running);
@@ -16,8 +17,9 @@ struct ServerProcess {
 
     func serve(_ parsed: ParsedCommand) throws -> Int32 {
         if parsed.isFromCommandLine("--class-code") {
-            ServerCommandLine.warn("warning: --class-code on the command line is visible to every user of this machine (ps); "
-                                   + "put class-code in the config file (mode 0600) or SNAPSHARE_CLASS_CODE")
+            ServerCommandLine.warn(
+                "warning: --class-code on the command line is visible to every user of this machine (ps); "
+                    + "put class-code in the config file (mode 0600) or SNAPSHARE_CLASS_CODE")
         }
         var configuration = try ServerCommandLine.configuration(parsed)
         // Blocked before any thread starts, so every thread inherits the mask and the signals
@@ -48,7 +50,9 @@ struct ServerProcess {
             notifier.ready(status: "serving on \(configuration.host):\(port) (reloaded)")
         }
         notifier.stopping(status: "draining connections")
-        logger.info("shutting down: finishing requests in flight (at most \(configuration.drainTimeoutMilliseconds / 1000) s; a second SIGTERM stops at once)")
+        logger.info(
+            "shutting down: finishing requests in flight (at most \(configuration.drainTimeoutMilliseconds / 1000) s; a second SIGTERM stops at once)"
+        )
         let left = server.drain(timeoutMilliseconds: configuration.drainTimeoutMilliseconds) {
             (try? signals.wait(timeoutMilliseconds: 0))?.signals.contains { $0 == SIGINT || $0 == SIGTERM } == true
         }
@@ -75,8 +79,10 @@ struct ServerProcess {
     /// What the operator and the students need to know, printed once the server listens.
     private func startLines(_ server: SnapshareServer, port: Int) -> [String] {
         let config = server.configuration
-        var lines = ["snapshare-server listening on \(config.host):\(port) (TLS 1.3)",
-                     "  data: \(config.databaseDescription)"]
+        var lines = [
+            "snapshare-server listening on \(config.host):\(port) (TLS 1.3)",
+            "  data: \(config.databaseDescription)",
+        ]
         if let set = server.certificates {
             lines.append("  CA certificate for students: \(set.caCertificatePath)")
         } else {
@@ -86,7 +92,9 @@ struct ServerProcess {
         if config.classCode != nil { lines.append("  registration requires the class code") }
         lines.append("  photos: \(config.photoSource)")
         if let folder = config.backupDirectory {
-            lines.append("  backups: every \(TimeSpan(milliseconds: config.backupIntervalMilliseconds)) into \(folder), keeping \(config.backupKeep)")
+            lines.append(
+                "  backups: every \(TimeSpan(milliseconds: config.backupIntervalMilliseconds)) into \(folder), keeping \(config.backupKeep)"
+            )
         }
         if let metricsPort = server.metricsPort, let address = config.metricsAddress {
             lines.append("  metrics: http://\(HostPort(host: address.host, port: UInt16(metricsPort)))/metrics")

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
-import TLS
 import Synchronization
+import TLS
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The whole server: storage, certificates, TLS, handlers and the event loop, wired from one
 /// configuration. `main` and the tests both start it through this type.
@@ -50,11 +51,12 @@ public final class SnapshareServer: @unchecked Sendable {
         // Before storage starts its threads: a photo source that cannot work stops the start here.
         let photos = try configuration.photoSource.makeProvider(configuration.photoSettings, logger: logger)
         let gazetteer = try Gazetteer.bundled()
-        storage = if let database = configuration.database {
-            try StorageExecutor.postgres(conninfo: database, readers: configuration.storageReaders)
-        } else {
-            try StorageExecutor.sqlite(path: configuration.databasePath, readers: configuration.storageReaders)
-        }
+        storage =
+            if let database = configuration.database {
+                try StorageExecutor.postgres(conninfo: database, readers: configuration.storageReaders)
+            } else {
+                try StorageExecutor.sqlite(path: configuration.databasePath, readers: configuration.storageReaders)
+            }
 
         let served = try ServedCertificate.load(configuration)
         served.logIssue(logger)
@@ -63,23 +65,25 @@ public final class SnapshareServer: @unchecked Sendable {
         metrics = ServerMetrics(startedAt: clock.now())
         metrics.certificateExpires(at: servedChain?.leafNotAfter)
         let ceiling = ImageCeiling(largestStoredImage: try storage.readSync { store in try store.largestStoredImage() })
-        albums = Albums(storage: storage, provider: photos, gazetteer: gazetteer,
-                                 limits: configuration.imageLimits, imageCeiling: ceiling,
-                                 logger: logger, clock: clock, leaseMilliseconds: configuration.albumLeaseMilliseconds,
-                                 leaseScanInterval: .milliseconds(configuration.albumLeaseScanMilliseconds))
+        albums = Albums(
+            storage: storage, provider: photos, gazetteer: gazetteer,
+            limits: configuration.imageLimits, imageCeiling: ceiling,
+            logger: logger, clock: clock, leaseMilliseconds: configuration.albumLeaseMilliseconds,
+            leaseScanInterval: .milliseconds(configuration.albumLeaseScanMilliseconds))
         // With PostgreSQL, the feed that carries changes between instances: its thread starts last
         // of all that can fail, so a start that fails leaves none behind.
         changes = ChangeVersion(feed: configuration.database.map { PostgresChangeFeed(conninfo: $0, logger: logger) })
         settings = LiveSettings(configuration)
-        let handlers = Handlers(storage: storage, configuration: configuration, settings: settings, changes: changes, albums: albums,
-                                imageCeiling: ceiling, metrics: metrics, logger: logger, clock: clock)
+        let handlers = Handlers(
+            storage: storage, configuration: configuration, settings: settings, changes: changes, albums: albums,
+            imageCeiling: ceiling, metrics: metrics, logger: logger, clock: clock)
         handler = RequestHandler(handlers: handlers, storage: storage, metrics: metrics, logger: logger, clock: clock)
-        core = try ServerCore(configuration: configuration, tlsContext: served.context, handler: handler, storage: storage,
-                              imageCeiling: ceiling, metrics: metrics, logger: logger)
+        core = try ServerCore(
+            configuration: configuration, tlsContext: served.context, handler: handler, storage: storage,
+            imageCeiling: ceiling, metrics: metrics, logger: logger)
     }
 
     deinit { stop() }
-
 
     /// Binds, starts serving, and starts the expiry purge; returns the bound port.
     @discardableResult
@@ -96,8 +100,9 @@ public final class SnapshareServer: @unchecked Sendable {
             self?.purgeExpired()
         }
         if let directory = configuration.backupDirectory {
-            let policy = ScheduledBackups.Policy(directory: directory, intervalMilliseconds: configuration.backupIntervalMilliseconds,
-                                                 keep: configuration.backupKeep)
+            let policy = ScheduledBackups.Policy(
+                directory: directory, intervalMilliseconds: configuration.backupIntervalMilliseconds,
+                keep: configuration.backupKeep)
             backupTask = ScheduledBackups(policy: policy, configuration: configuration, logger: logger, metrics: metrics).start()
         }
         return port
@@ -108,15 +113,17 @@ public final class SnapshareServer: @unchecked Sendable {
     private func applySnapLifetime(_ milliseconds: Int64) {
         let now = clock.now()
         let logger = self.logger
-        storage.write({ store in try store.applySnapLifetime(milliseconds: milliseconds, now: now) }, completion: { [weak self] result in
-            switch result {
-            case .success(let changed) where changed > 0:
-                logger.info("snap lifetime \(milliseconds / 1000) s now applies to \(changed) snaps posted before it")
-            case .success: break
-            case .failure(let error): logger.error("applying the snap lifetime failed: \(error)")
-            }
-            self?.purgeExpired()
-        })
+        storage.write(
+            { store in try store.applySnapLifetime(milliseconds: milliseconds, now: now) },
+            completion: { [weak self] result in
+                switch result {
+                case .success(let changed) where changed > 0:
+                    logger.info("snap lifetime \(milliseconds / 1000) s now applies to \(changed) snaps posted before it")
+                case .success: break
+                case .failure(let error): logger.error("applying the snap lifetime failed: \(error)")
+                }
+                self?.purgeExpired()
+            })
     }
 
     /// Erases the image bytes of expired snaps, and forgets expired sessions and login throttle
@@ -129,21 +136,23 @@ public final class SnapshareServer: @unchecked Sendable {
             .map { $0.window + $0.pendingLifetime }.max()!
         let deviceLifetime = configuration.deviceLifetimeMilliseconds
         let metrics = self.metrics
-        storage.write({ store -> Int in
-            let erased = try store.purgeExpired(now: now)
-            _ = try store.deleteExpiredSessions(now: now)
-            _ = try store.forgetThrottleBudgets(lastUsedBefore: now - forgetThrottlesAfter)
-            _ = try store.deleteDevices(lastUsedBefore: now - deviceLifetime)
-            return erased
-        }, completion: { result in
-            metrics.purgeFinished(result)
-            switch result {
-            case .success(let erased) where erased > 0:
-                logger.info("erased the images of \(erased) expired snaps")
-            case .success: break
-            case .failure(let error): logger.error("expiry purge failed: \(error)")
-            }
-        })
+        storage.write(
+            { store -> Int in
+                let erased = try store.purgeExpired(now: now)
+                _ = try store.deleteExpiredSessions(now: now)
+                _ = try store.forgetThrottleBudgets(lastUsedBefore: now - forgetThrottlesAfter)
+                _ = try store.deleteDevices(lastUsedBefore: now - deviceLifetime)
+                return erased
+            },
+            completion: { result in
+                metrics.purgeFinished(result)
+                switch result {
+                case .success(let erased) where erased > 0:
+                    logger.info("erased the images of \(erased) expired snaps")
+                case .success: break
+                case .failure(let error): logger.error("expiry purge failed: \(error)")
+                }
+            })
     }
 
     /// Calls `done` once every storage write queued before this call has committed (or failed)
@@ -167,7 +176,8 @@ public final class SnapshareServer: @unchecked Sendable {
             metrics.certificateExpires(at: served.chain?.leafNotAfter)
             logger.info((["reload: serving the certificate \(served.chainFile)"] + (served.chain?.pinLines ?? [])).joined(separator: "; "))
         } catch {
-            let kept = servedChain.map { "; still serving the previous one (SHA-256 \($0.leafFingerprint))" } ?? "; still serving the previous one"
+            let kept =
+                servedChain.map { "; still serving the previous one (SHA-256 \($0.leafFingerprint))" } ?? "; still serving the previous one"
             logger.error("reload: the certificate could not be used: \(error)\(kept)")
         }
         if new.logLevel != logger.level {
@@ -211,7 +221,9 @@ public final class SnapshareServer: @unchecked Sendable {
 extension SnapshareServer {
     private func startMetrics() throws {
         guard let address = configuration.metricsAddress else { return }
-        let endpoints = MonitoringEndpoints(metrics: metrics, storage: storage, albums: albums, health: HealthProbe(storage: storage, logger: logger)) {
+        let endpoints = MonitoringEndpoints(
+            metrics: metrics, storage: storage, albums: albums, health: HealthProbe(storage: storage, logger: logger)
+        ) {
             [weak self] in self.map { !$0.stopped.load(ordering: .acquiring) && !$0.draining.load(ordering: .acquiring) } ?? false
         }
         let listener = try MetricsListener(host: address.host, port: Int(address.port), logger: logger, respond: endpoints.respond)

@@ -65,11 +65,18 @@ public struct UserRecord: Sendable, Equatable {
     /// The hash of the one-time password the account was given, once replaced (empty before, and
     /// for accounts that never had one): a new password may not be it.
     public var oneTimeHash: String
-    public init(id: Int64, name: String, passwordHash: String, isAdmin: Bool, createdAt: Int64,
-                isDisabled: Bool = false, mustChangePassword: Bool = false, oneTimeHash: String = "") {
-        self.id = id; self.name = name; self.passwordHash = passwordHash
-        self.isAdmin = isAdmin; self.createdAt = createdAt
-        self.isDisabled = isDisabled; self.mustChangePassword = mustChangePassword; self.oneTimeHash = oneTimeHash
+    public init(
+        id: Int64, name: String, passwordHash: String, isAdmin: Bool, createdAt: Int64,
+        isDisabled: Bool = false, mustChangePassword: Bool = false, oneTimeHash: String = ""
+    ) {
+        self.id = id
+        self.name = name
+        self.passwordHash = passwordHash
+        self.isAdmin = isAdmin
+        self.createdAt = createdAt
+        self.isDisabled = isDisabled
+        self.mustChangePassword = mustChangePassword
+        self.oneTimeHash = oneTimeHash
     }
 }
 
@@ -90,7 +97,10 @@ public struct UserSummary: Sendable, Equatable {
     /// When the account last signed in with a password (0: never, or not since it was recorded).
     public var lastSignIn: Int64 = 0
     public init(name: String, isAdmin: Bool, createdAt: Int64, postCount: Int64, viewCount: Int64) {
-        self.name = name; self.isAdmin = isAdmin; self.createdAt = createdAt
-        self.postCount = postCount; self.viewCount = viewCount
+        self.name = name
+        self.isAdmin = isAdmin
+        self.createdAt = createdAt
+        self.postCount = postCount
+        self.viewCount = viewCount
     }
 }

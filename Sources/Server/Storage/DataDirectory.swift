@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Posix
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The server's data folder: owner-only (0700), since it holds password hashes and snaps.
 enum DataDirectory {
@@ -18,8 +19,9 @@ enum DataDirectory {
         }
         guard isDirectory.boolValue else { throw ConfigurationError("\(path) exists and is not a directory") }
         if let before = try OwnerOnly.tighten(path) {
-            logger.warning("the data folder \(path) was open to other users (mode \(OwnerOnly.octal(before))); "
-                           + "it is now owner-only (mode \(OwnerOnly.octal(before & 0o700)))")
+            logger.warning(
+                "the data folder \(path) was open to other users (mode \(OwnerOnly.octal(before))); "
+                    + "it is now owner-only (mode \(OwnerOnly.octal(before & 0o700)))")
         }
     }
 
@@ -29,8 +31,9 @@ enum DataDirectory {
     static func stageNew(_ path: String) throws -> StagedOutput {
         let staged: Result<StagedOutput, OutputError> = Result { () throws(OutputError) in try StagedOutput.folder(path, mode: 0o700) }
         if case .failure(let error) = staged, case .notEmpty = error.reason {
-            throw ConfigurationError("\(path) holds \(error.heldEntries) and no Snapshare database; "
-                                     + "use a new or empty folder for the data (--data), or move what is in it elsewhere first")
+            throw ConfigurationError(
+                "\(path) holds \(error.heldEntries) and no Snapshare database; "
+                    + "use a new or empty folder for the data (--data), or move what is in it elsewhere first")
         }
         return try staged.get()
     }

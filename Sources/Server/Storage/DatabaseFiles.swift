@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Posix
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The files of one SQLite database (the main file, its `-wal` and its `-shm`), readable and
 /// writable by their owner only.

@@ -45,7 +45,11 @@ public struct FeedRecord: Sendable, Equatable {
     public var id: Int64
     public var name: String
     public var createdAt: Int64
-    public init(id: Int64, name: String, createdAt: Int64) { self.id = id; self.name = name; self.createdAt = createdAt }
+    public init(id: Int64, name: String, createdAt: Int64) {
+        self.id = id
+        self.name = name
+        self.createdAt = createdAt
+    }
 }
 
 /// A feed as one viewer sees it.
@@ -55,6 +59,9 @@ public struct FeedSummary: Sendable, Equatable {
     public var snapCount: Int64
     public var unreadCount: Int64
     public init(id: Int64, name: String, snapCount: Int64, unreadCount: Int64) {
-        self.id = id; self.name = name; self.snapCount = snapCount; self.unreadCount = unreadCount
+        self.id = id
+        self.name = name
+        self.snapCount = snapCount
+        self.unreadCount = unreadCount
     }
 }

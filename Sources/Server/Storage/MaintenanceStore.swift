@@ -36,5 +36,8 @@ public struct TermCleared: Sendable, Equatable {
 public struct Statistic: Sendable, Equatable {
     public var name: String
     public var value: Int64
-    public init(name: String, value: Int64) { self.name = name; self.value = value }
+    public init(name: String, value: Int64) {
+        self.name = name
+        self.value = value
+    }
 }

@@ -15,6 +15,8 @@ public struct MapStateRecord: Sendable, Equatable {
     public var centerLongitude: Double
     public var zoom: Double
     public init(centerLatitude: Double, centerLongitude: Double, zoom: Double) {
-        self.centerLatitude = centerLatitude; self.centerLongitude = centerLongitude; self.zoom = zoom
+        self.centerLatitude = centerLatitude
+        self.centerLongitude = centerLongitude
+        self.zoom = zoom
     }
 }

@@ -8,7 +8,9 @@ public struct MovieRecord: Sendable, Equatable {
     public var sales: Int64
 
     public init(title: String, genre: String, sales: Int64) {
-        self.title = title; self.genre = genre; self.sales = sales
+        self.title = title
+        self.genre = genre
+        self.sales = sales
     }
 
     /// The key titles are unique and sorted by: lower case after canonical composition, so a

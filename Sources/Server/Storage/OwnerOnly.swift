@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Posix
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Permissions for what only the server's own user may read: the data folder and the database
 /// files, which hold password hashes, session-token hashes and every image.

@@ -65,8 +65,10 @@ public protocol PinStore: AnyObject {
     /// stored bytes (copied out by `body`, straight into its own memory). One consistent
     /// snapshot throughout; `notFound` saying why when there is no such photo or it has no
     /// bytes (still downloading, or failed with the source's reason).
-    func withPhotoBytes<R>(id: Int64, userID: Int64, thumbnail: Bool,
-                           _ body: (_ photo: PhotoRecord, _ sha256: [UInt8], _ bytes: any StoredBytes) throws -> R) throws -> R
+    func withPhotoBytes<R>(
+        id: Int64, userID: Int64, thumbnail: Bool,
+        _ body: (_ photo: PhotoRecord, _ sha256: [UInt8], _ bytes: any StoredBytes) throws -> R
+    ) throws -> R
     /// Deletes one photo of the user's pins with its bytes; `notFound` otherwise. A pending
     /// photo's fetch is thereby cancelled (its result finds no slot); the album completes when
     /// it was the last pending one.
@@ -88,8 +90,13 @@ public struct NewPin: Sendable {
     public var perPage: Int
     public var firstPage: Int
     public init(userID: Int64, latitude: Double, longitude: Double, createdAt: Int64, provider: String, perPage: Int, firstPage: Int = 1) {
-        self.userID = userID; self.latitude = latitude; self.longitude = longitude; self.createdAt = createdAt
-        self.provider = provider; self.perPage = perPage; self.firstPage = firstPage
+        self.userID = userID
+        self.latitude = latitude
+        self.longitude = longitude
+        self.createdAt = createdAt
+        self.provider = provider
+        self.perPage = perPage
+        self.firstPage = firstPage
     }
 }
 
@@ -105,10 +112,18 @@ public struct PinRecord: Sendable, Equatable {
     public var expected: Int
     /// Slots no longer pending (ready or failed).
     public var done: Int
-    public init(id: Int64, userID: Int64, latitude: Double, longitude: Double, createdAt: Int64,
-                albumState: AlbumState, expected: Int, done: Int) {
-        self.id = id; self.userID = userID; self.latitude = latitude; self.longitude = longitude; self.createdAt = createdAt
-        self.albumState = albumState; self.expected = expected; self.done = done
+    public init(
+        id: Int64, userID: Int64, latitude: Double, longitude: Double, createdAt: Int64,
+        albumState: AlbumState, expected: Int, done: Int
+    ) {
+        self.id = id
+        self.userID = userID
+        self.latitude = latitude
+        self.longitude = longitude
+        self.createdAt = createdAt
+        self.albumState = albumState
+        self.expected = expected
+        self.done = done
     }
 }
 
@@ -131,10 +146,19 @@ public struct AlbumRecord: Sendable, Equatable {
     public var total: Int
     public var generation: Int64
     public var photos: [PhotoRecord]
-    public init(pin: PinRecord, error: String, provider: String, searched: Bool, page: Int,
-                pages: Int, perPage: Int, total: Int, generation: Int64, photos: [PhotoRecord]) {
-        self.pin = pin; self.error = error; self.provider = provider; self.searched = searched
-        self.page = page; self.pages = pages; self.perPage = perPage; self.total = total; self.generation = generation
+    public init(
+        pin: PinRecord, error: String, provider: String, searched: Bool, page: Int,
+        pages: Int, perPage: Int, total: Int, generation: Int64, photos: [PhotoRecord]
+    ) {
+        self.pin = pin
+        self.error = error
+        self.provider = provider
+        self.searched = searched
+        self.page = page
+        self.pages = pages
+        self.perPage = perPage
+        self.total = total
+        self.generation = generation
         self.photos = photos
     }
 }
@@ -153,10 +177,19 @@ public struct PhotoRecord: Sendable, Equatable {
     public var byteCount: Int
     /// Why a failed photo failed; empty otherwise.
     public var error: String
-    public init(id: Int64, pinID: Int64, position: Int, state: PhotoState, source: ProviderPhoto,
-                width: Int, height: Int, byteCount: Int, error: String) {
-        self.id = id; self.pinID = pinID; self.position = position; self.state = state; self.source = source
-        self.width = width; self.height = height; self.byteCount = byteCount; self.error = error
+    public init(
+        id: Int64, pinID: Int64, position: Int, state: PhotoState, source: ProviderPhoto,
+        width: Int, height: Int, byteCount: Int, error: String
+    ) {
+        self.id = id
+        self.pinID = pinID
+        self.position = position
+        self.state = state
+        self.source = source
+        self.width = width
+        self.height = height
+        self.byteCount = byteCount
+        self.error = error
     }
 }
 
@@ -172,8 +205,13 @@ public struct AlbumSearch: Sendable {
     public var slots: [ProviderPhoto]
     public var at: Int64
     public init(pinID: Int64, generation: Int64, page: Int, pages: Int, total: Int, slots: [ProviderPhoto], at: Int64) {
-        self.pinID = pinID; self.generation = generation; self.page = page; self.pages = pages; self.total = total
-        self.slots = slots; self.at = at
+        self.pinID = pinID
+        self.generation = generation
+        self.page = page
+        self.pages = pages
+        self.total = total
+        self.slots = slots
+        self.at = at
     }
 }
 
@@ -186,10 +224,17 @@ public struct FetchedPhoto: Sendable {
     public var thumbnailSHA256: [UInt8]
     public var width: Int
     public var height: Int
-    public init(photoID: Int64, image: [UInt8], imageSHA256: [UInt8], thumbnail: [UInt8], thumbnailSHA256: [UInt8],
-                width: Int, height: Int) {
-        self.photoID = photoID; self.image = image; self.imageSHA256 = imageSHA256
-        self.thumbnail = thumbnail; self.thumbnailSHA256 = thumbnailSHA256; self.width = width; self.height = height
+    public init(
+        photoID: Int64, image: [UInt8], imageSHA256: [UInt8], thumbnail: [UInt8], thumbnailSHA256: [UInt8],
+        width: Int, height: Int
+    ) {
+        self.photoID = photoID
+        self.image = image
+        self.imageSHA256 = imageSHA256
+        self.thumbnail = thumbnail
+        self.thumbnailSHA256 = thumbnailSHA256
+        self.width = width
+        self.height = height
     }
 }
 
@@ -212,5 +257,9 @@ public struct StoredPhotoBytes: Sendable {
     public var photo: PhotoRecord
     public var sha256: [UInt8]
     public var bytes: [UInt8]
-    public init(photo: PhotoRecord, sha256: [UInt8], bytes: [UInt8]) { self.photo = photo; self.sha256 = sha256; self.bytes = bytes }
+    public init(photo: PhotoRecord, sha256: [UInt8], bytes: [UInt8]) {
+        self.photo = photo
+        self.sha256 = sha256
+        self.bytes = bytes
+    }
 }

@@ -38,12 +38,15 @@ final class PostgresEngine: StorageEngine {
     /// Measured with scripts/cluster-bench.sh against three statements before it
     /// (docs/benchmarks.md).
     func insertSnap(_ snap: NewSnap, in store: SQLStore) throws -> SnapListing {
-        guard let listing = try postgres.queryFirst("""
-            WITH s AS (\(store.snapInsert(snap)) RETURNING *),
-                 i AS (INSERT INTO snap_images (snap_id, bytes) SELECT id, \(snap.image) FROM s)
-            SELECT \(SQLStore.listingColumns(fixedState: .sent))
-            FROM s JOIN feeds f ON f.id = s.feed_id JOIN users u ON u.id = s.poster_id
-            """, StoreRows.snapListing) else {
+        guard
+            let listing = try postgres.queryFirst(
+                """
+                WITH s AS (\(store.snapInsert(snap)) RETURNING *),
+                     i AS (INSERT INTO snap_images (snap_id, bytes) SELECT id, \(snap.image) FROM s)
+                SELECT \(SQLStore.listingColumns(fixedState: .sent))
+                FROM s JOIN feeds f ON f.id = s.feed_id JOIN users u ON u.id = s.poster_id
+                """, StoreRows.snapListing)
+        else {
             throw StoreError(.internalError, "a posted snap came back without its feed or poster")
         }
         return listing
@@ -63,7 +66,9 @@ final class PostgresEngine: StorageEngine {
     /// another order, PostgreSQL's deadlock check breaks one off and the writer runs it again:
     /// see `TypedStorageJob.mayRunAgain`). Rows need not exist to be locked.
     func lockThrottleBudgets(_ keys: [ThrottleKey]) throws {
-        let ordered = Set(keys).sorted { ($0.kind, $0.scope.rawValue, $0.name, $0.address) < ($1.kind, $1.scope.rawValue, $1.name, $1.address) }
+        let ordered = Set(keys).sorted {
+            ($0.kind, $0.scope.rawValue, $0.name, $0.address) < ($1.kind, $1.scope.rawValue, $1.name, $1.address)
+        }
         guard !ordered.isEmpty else { return }
         let locks = ordered.enumerated().map { index, key -> SQL in
             let name = [key.kind, String(key.scope.rawValue), key.name, key.address].joined(separator: "\u{1F}")
@@ -91,17 +96,21 @@ final class PostgresEngine: StorageEngine {
     func idCounters(of identities: [SchemaCatalog.Identity]) throws -> [SchemaCatalog.Identity: Int64] {
         var counters: [SchemaCatalog.Identity: Int64] = [:]
         for identity in identities {
-            counters[identity] = try postgres.queryFirst("""
-                SELECT greatest(coalesce(pg_sequence_last_value(\(sequence(of: identity))), 0),
-                                (SELECT coalesce(max(\(raw: identity.column)), 0) FROM \(raw: identity.table))) AS counter
-                """) { $0.int64("counter") } ?? 0
+            counters[identity] =
+                try postgres.queryFirst(
+                    """
+                    SELECT greatest(coalesce(pg_sequence_last_value(\(sequence(of: identity))), 0),
+                                    (SELECT coalesce(max(\(raw: identity.column)), 0) FROM \(raw: identity.table))) AS counter
+                    """
+                ) { $0.int64("counter") } ?? 0
         }
         return counters
     }
 
     func raiseIdCounters(_ counters: [SchemaCatalog.Identity: Int64]) throws {
         for (identity, counter) in counters {
-            try postgres.execute("""
+            try postgres.execute(
+                """
                 SELECT setval(\(sequence(of: identity)),
                               greatest(\(counter), coalesce(pg_sequence_last_value(\(sequence(of: identity))), 0),
                                        (SELECT coalesce(max(\(raw: identity.column)), 0) FROM \(raw: identity.table)), 1)) AS next
@@ -119,7 +128,8 @@ final class PostgresEngine: StorageEngine {
     /// when a sequence belongs to it (an identity, or a serial), keys and parents from
     /// `pg_constraint`.
     func catalog() throws -> SchemaCatalog {
-        let columns = try postgres.query("""
+        let columns = try postgres.query(
+            """
             SELECT table_name::text AS table_name, column_name::text AS column_name, data_type::text AS data_type,
                    is_nullable = 'YES' AS nullable,
                    pg_get_serial_sequence(quote_ident(table_name::text), column_name::text) IS NOT NULL AS counted
@@ -128,20 +138,27 @@ final class PostgresEngine: StorageEngine {
               AND table_name::text IN (SELECT table_name::text FROM information_schema.tables
                                        WHERE table_schema = current_schema() AND table_type = 'BASE TABLE')
             ORDER BY table_name, ordinal_position
-            """) { row in
-            (table: row.string("table_name"), counted: row.bool("counted"),
-             column: SchemaCatalog.Column(name: row.string("column_name"), kind: .init(postgresType: row.string("data_type")),
-                                          nullable: row.bool("nullable"), declaredType: row.string("data_type")))
+            """
+        ) { row in
+            (
+                table: row.string("table_name"), counted: row.bool("counted"),
+                column: SchemaCatalog.Column(
+                    name: row.string("column_name"), kind: .init(postgresType: row.string("data_type")),
+                    nullable: row.bool("nullable"), declaredType: row.string("data_type"))
+            )
         }
-        let keys = try postgres.query("""
+        let keys = try postgres.query(
+            """
             SELECT t.relname::text AS table_name, a.attname::text AS column_name
             FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid
                  CROSS JOIN LATERAL unnest(c.conkey) WITH ORDINALITY AS k (attnum, position)
                  JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.attnum
             WHERE c.contype = 'p' AND t.relnamespace = current_schema()::regnamespace
             ORDER BY t.relname, k.position
-            """) { (table: $0.string("table_name"), column: $0.string("column_name")) }
-        let links = try postgres.query("""
+            """
+        ) { (table: $0.string("table_name"), column: $0.string("column_name")) }
+        let links = try postgres.query(
+            """
             SELECT t.relname::text AS child, c.conname::text AS name, p.relname::text AS parent,
                    ca.attname::text AS column_name, pa.attname::text AS parent_column
             FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid JOIN pg_class p ON p.oid = c.confrelid
@@ -150,21 +167,29 @@ final class PostgresEngine: StorageEngine {
                  JOIN pg_attribute pa ON pa.attrelid = c.confrelid AND pa.attnum = k.parent_attnum
             WHERE c.contype = 'f' AND t.relnamespace = current_schema()::regnamespace
             ORDER BY t.relname, c.conname, k.position
-            """) { row in
-            (child: row.string("child"), name: row.string("name"), parent: row.string("parent"),
-             column: row.string("column_name"), parentColumn: row.string("parent_column"))
+            """
+        ) { row in
+            (
+                child: row.string("child"), name: row.string("name"), parent: row.string("parent"),
+                column: row.string("column_name"), parentColumn: row.string("parent_column")
+            )
         }
         let foreignKeys = Dictionary(grouping: links) { "\($0.child)\u{0}\($0.name)" }.values.map { links in
-            (child: links[0].child,
-             key: SchemaCatalog.ForeignKey(columns: links.map(\.column), parent: links[0].parent, parentColumns: links.map(\.parentColumn)))
+            (
+                child: links[0].child,
+                key: SchemaCatalog.ForeignKey(
+                    columns: links.map(\.column), parent: links[0].parent, parentColumns: links.map(\.parentColumn))
+            )
         }
         let byTable = Dictionary(grouping: columns, by: \.table)
-        return SchemaCatalog(tables: byTable.map { name, columns in
-            SchemaCatalog.Table(name: name, columns: columns.map(\.column),
-                                primaryKey: keys.filter { $0.table == name }.map(\.column),
-                                foreignKeys: Set(foreignKeys.filter { $0.child == name }.map(\.key)),
-                                identity: columns.first(where: \.counted)?.column.name)
-        })
+        return SchemaCatalog(
+            tables: byTable.map { name, columns in
+                SchemaCatalog.Table(
+                    name: name, columns: columns.map(\.column),
+                    primaryKey: keys.filter { $0.table == name }.map(\.column),
+                    foreignKeys: Set(foreignKeys.filter { $0.child == name }.map(\.key)),
+                    identity: columns.first(where: \.counted)?.column.name)
+            })
     }
 }
 

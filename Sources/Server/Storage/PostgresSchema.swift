@@ -25,17 +25,21 @@ enum PostgresSchema {
         let latest = Schema.currentVersion
         try connection.transaction {
             _ = try connection.query("SELECT pg_advisory_xact_lock(\(raw: String(PostgresEngine.migrationLock))) AS locked") { _ in () }
-            try connection.executeScript("""
+            try connection.executeScript(
+                """
                 CREATE TABLE IF NOT EXISTS schema_versions (
                     version bigint PRIMARY KEY, summary text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())
                 """)
             try renumberFirstVersions(connection)
-            let current = try connection.queryFirst("SELECT coalesce(max(version), 0) AS version FROM schema_versions") {
-                $0.int64("version")
-            } ?? 0
+            let current =
+                try connection.queryFirst("SELECT coalesce(max(version), 0) AS version FROM schema_versions") {
+                    $0.int64("version")
+                } ?? 0
             guard current <= latest else {
-                throw StoreError(.corrupt, "the database is at schema version \(current), newer than this server's "
-                                 + "\(latest): upgrade snapshare-server")
+                throw StoreError(
+                    .corrupt,
+                    "the database is at schema version \(current), newer than this server's "
+                        + "\(latest): upgrade snapshare-server")
             }
             for step in versions where step.version > current && step.version <= target {
                 try connection.transaction {
@@ -50,7 +54,9 @@ enum PostgresSchema {
     /// versions 4 to 7: their rows move up by three (through negative numbers, so no two rows
     /// ever hold one version on the way).
     private static func renumberFirstVersions(_ connection: PostgresConnection) throws {
-        guard try connection.queryFirst("SELECT count(*) AS n FROM schema_versions WHERE version = 1", { $0.int64("n") }) == 1 else { return }
+        guard try connection.queryFirst("SELECT count(*) AS n FROM schema_versions WHERE version = 1", { $0.int64("n") }) == 1 else {
+            return
+        }
         try connection.execute("UPDATE schema_versions SET version = -(version + 3)")
         try connection.execute("UPDATE schema_versions SET version = -version")
     }

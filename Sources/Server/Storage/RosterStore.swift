@@ -43,7 +43,11 @@ public struct RosterEntry: Sendable, Equatable {
     /// The account that claimed the entry (by registering it, or made by an import or `admin add`), or nil.
     public var claimedBy: Int64?
     public init(name: String, displayName: String, isAdmin: Bool, addedAt: Int64, claimedBy: Int64? = nil) {
-        self.name = name; self.displayName = displayName; self.isAdmin = isAdmin; self.addedAt = addedAt; self.claimedBy = claimedBy
+        self.name = name
+        self.displayName = displayName
+        self.isAdmin = isAdmin
+        self.addedAt = addedAt
+        self.claimedBy = claimedBy
     }
 }
 

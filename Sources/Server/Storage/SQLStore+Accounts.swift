@@ -10,11 +10,15 @@ extension SQLStore: AccountStore {
                     if let entry = try rosterEntry(named: name), let owner = entry.claimedBy {
                         throw StoreError(.conflict, "\(entry.name) is on the roster for \(try user(id: owner)?.name ?? "someone else")")
                     }
-                    let id = try sql.queryFirst("""
-                        INSERT INTO users (name, password_hash, is_admin, created_at)
-                        VALUES (\(name), \(passwordHash), \(isAdmin), \(at)) RETURNING id
-                        """) { $0.int64("id") } ?? 0
-                    try sql.execute("""
+                    let id =
+                        try sql.queryFirst(
+                            """
+                            INSERT INTO users (name, password_hash, is_admin, created_at)
+                            VALUES (\(name), \(passwordHash), \(isAdmin), \(at)) RETURNING id
+                            """
+                        ) { $0.int64("id") } ?? 0
+                    try sql.execute(
+                        """
                         UPDATE roster SET claimed_by = \(id) WHERE \(folded("name")) = \(folded("\(name)")) AND claimed_by IS NULL
                         """)
                     return UserRecord(id: id, name: name, passwordHash: passwordHash, isAdmin: isAdmin, createdAt: at)
@@ -52,7 +56,8 @@ extension SQLStore: AccountStore {
         try translatingErrors("changing password") {
             // A new password is never a one-time one any more, and a one-time one it replaces is
             // remembered (its hash), so it can never be chosen again (the instructor's file has it).
-            let changed = try sql.execute("""
+            let changed = try sql.execute(
+                """
                 UPDATE users SET one_time_hash = CASE WHEN must_change_password THEN password_hash ELSE one_time_hash END,
                                  password_hash = \(passwordHash), must_change_password = \(false)
                 WHERE id = \(userID)
@@ -76,7 +81,8 @@ extension SQLStore: AccountStore {
     public func userSummaries(now: Int64) throws -> [UserSummary] {
         try translatingErrors("listing users") {
             // One statement: one snapshot on either engine.
-            try sql.query("""
+            try sql.query(
+                """
                 SELECT u.name, u.is_admin, u.created_at, u.disabled, u.must_change_password, u.last_sign_in_at,
                        (SELECT count(*) FROM snaps s WHERE s.poster_id = u.id) AS post_count,
                        coalesce(v.view_count, 0) AS view_count,
@@ -88,9 +94,11 @@ extension SQLStore: AccountStore {
                        ON v.viewer_id = u.id
                 LEFT JOIN roster r ON r.claimed_by = u.id
                 ORDER BY \(engine.bytewise(folded("u.name"))), u.id
-                """) { row in
-                var summary = UserSummary(name: row.string("name"), isAdmin: row.bool("is_admin"), createdAt: row.int64("created_at"),
-                                          postCount: row.int64("post_count"), viewCount: row.int64("view_count"))
+                """
+            ) { row in
+                var summary = UserSummary(
+                    name: row.string("name"), isAdmin: row.bool("is_admin"), createdAt: row.int64("created_at"),
+                    postCount: row.int64("post_count"), viewCount: row.int64("view_count"))
                 summary.displayName = row.string("display_name")
                 summary.rosterName = row.string("roster_name")
                 summary.isDisabled = row.bool("disabled")
@@ -125,14 +133,18 @@ extension SQLStore: AccountStore {
         do {
             try translatingErrors("renaming user") {
                 try sql.transaction {
-                    if let holder = try user(named: name), holder.id != userID { throw StoreError(.conflict, "a user named \(name) already exists") }
+                    if let holder = try user(named: name), holder.id != userID {
+                        throw StoreError(.conflict, "a user named \(name) already exists")
+                    }
                     // The account's own roster entry stays its own; someone else's may not be taken.
                     if let entry = try rosterEntry(named: name), entry.claimedBy != userID {
                         if let owner = entry.claimedBy {
                             throw StoreError(.conflict, "\(entry.name) is on the roster for \(try user(id: owner)?.name ?? "someone else")")
                         }
-                        throw StoreError(.conflict, "\(entry.name) is on the roster for someone who has not registered yet; "
-                                         + "take it off the roster first (snapshare admin roster remove \(entry.name))")
+                        throw StoreError(
+                            .conflict,
+                            "\(entry.name) is on the roster for someone who has not registered yet; "
+                                + "take it off the roster first (snapshare admin roster remove \(entry.name))")
                     }
                     let changed = try sql.execute("UPDATE users SET name = \(name) WHERE id = \(userID)")
                     guard changed > 0 else { throw StoreError(.notFound, "no user with id \(userID)") }
@@ -150,8 +162,9 @@ extension SQLStore: AccountStore {
                     try sql.queryFirst("SELECT count(*) AS n FROM \(raw: table) WHERE \(raw: column) = \(userID)") { $0.int("n") } ?? 0
                 }
                 let roster = try sql.queryFirst("SELECT name FROM roster WHERE claimed_by = \(userID)") { $0.string("name") }
-                let gone = DeletedUser(snaps: try count("snaps", "poster_id"), pins: try count("pins", "user_id"), movies: try count("movies", "user_id"),
-                                       rosterName: roster)
+                let gone = DeletedUser(
+                    snaps: try count("snaps", "poster_id"), pins: try count("pins", "user_id"), movies: try count("movies", "user_id"),
+                    rosterName: roster)
                 // Their snaps, views, pins, albums, movies, sessions, reports, suspension and roster entry cascade.
                 let deleted = try sql.execute("DELETE FROM users WHERE id = \(userID)")
                 guard deleted > 0 else { throw StoreError(.notFound, "no user with id \(userID)") }
@@ -161,5 +174,6 @@ extension SQLStore: AccountStore {
         }
     }
 
-    static let userColumns: SQL = "SELECT id, name, password_hash, is_admin, created_at, disabled, must_change_password, one_time_hash FROM users"
+    static let userColumns: SQL =
+        "SELECT id, name, password_hash, is_admin, created_at, disabled, must_change_password, one_time_hash FROM users"
 }

@@ -38,7 +38,8 @@ extension SQLStore {
         try translatingErrors("recording album search") {
             try sql.transaction {
                 let state: AlbumState = search.slots.isEmpty ? .empty : .downloading
-                let changed = try sql.execute("""
+                let changed = try sql.execute(
+                    """
                     UPDATE albums SET searched = \(true), page = \(max(1, search.page)), pages = \(max(0, search.pages)),
                                       total = \(max(0, search.total)), state = \(state), error = '', updated_at = \(search.at)
                     WHERE pin_id = \(search.pinID) AND generation = \(search.generation) AND state = 0 AND NOT searched
@@ -48,7 +49,8 @@ extension SQLStore {
                 // earlier attempt must never leave two slots at one position.
                 try sql.execute("DELETE FROM photos WHERE pin_id = \(search.pinID)")
                 for (position, slot) in search.slots.enumerated() {
-                    try sql.execute("""
+                    try sql.execute(
+                        """
                         INSERT INTO photos (pin_id, position, provider_photo_id, reference, title, tags, place, latitude, longitude)
                         VALUES (\(search.pinID), \(position), \(slot.id), \(slot.reference), \(slot.title), \(slot.tags), \(slot.place),
                                 \(slot.latitude), \(slot.longitude))
@@ -61,7 +63,8 @@ extension SQLStore {
 
     public func failAlbum(pinID: Int64, generation: Int64, message: String, at: Int64) throws -> Bool {
         try translatingErrors("marking album failed") {
-            try sql.execute("""
+            try sql.execute(
+                """
                 UPDATE albums SET state = 3, error = \(message), updated_at = \(at)
                 WHERE pin_id = \(pinID) AND generation = \(generation) AND state = 0
                 """) > 0
@@ -71,7 +74,8 @@ extension SQLStore {
     public func restartAlbum(pinID: Int64, page: Int, provider: String, perPage: Int, at: Int64) throws {
         try translatingErrors("starting a new collection") {
             try sql.transaction {
-                let changed = try sql.execute("""
+                let changed = try sql.execute(
+                    """
                     UPDATE albums SET state = 0, error = '', provider = \(provider), searched = \(false), page = \(max(1, page)),
                                       per_page = \(perPage), generation = generation + 1, lease_owner = '', lease_until = 0,
                                       updated_at = \(at)
@@ -88,14 +92,19 @@ extension SQLStore {
         try translatingErrors("storing photo") {
             try sql.transaction {
                 // The state check makes a late result for a removed or replaced slot a no-op.
-                guard let pinID = try sql.queryFirst("""
-                    UPDATE photos SET state = 1, width = \(image.width), height = \(image.height), byte_count = \(image.image.count),
-                                      error = ''
-                    WHERE id = \(image.photoID) AND state = 0
-                    RETURNING pin_id
-                    """, { $0.int64("pin_id") }) else { return false }
-                try sql.execute("INSERT INTO photo_images (photo_id, sha256, bytes) VALUES (\(image.photoID), \(image.imageSHA256), \(image.image))")
-                try sql.execute("""
+                guard
+                    let pinID = try sql.queryFirst(
+                        """
+                        UPDATE photos SET state = 1, width = \(image.width), height = \(image.height), byte_count = \(image.image.count),
+                                          error = ''
+                        WHERE id = \(image.photoID) AND state = 0
+                        RETURNING pin_id
+                        """, { $0.int64("pin_id") })
+                else { return false }
+                try sql.execute(
+                    "INSERT INTO photo_images (photo_id, sha256, bytes) VALUES (\(image.photoID), \(image.imageSHA256), \(image.image))")
+                try sql.execute(
+                    """
                     INSERT INTO photo_thumbnails (photo_id, sha256, bytes) VALUES (\(image.photoID), \(image.thumbnailSHA256), \(image.thumbnail))
                     """)
                 _ = try completeAlbumIfDone(pinID: pinID, at: at)
@@ -107,9 +116,12 @@ extension SQLStore {
     public func failPhoto(id: Int64, message: String, at: Int64) throws -> Bool {
         try translatingErrors("marking photo failed") {
             try sql.transaction {
-                guard let pinID = try sql.queryFirst("""
-                    UPDATE photos SET state = 2, error = \(message) WHERE id = \(id) AND state = 0 RETURNING pin_id
-                    """, { $0.int64("pin_id") }) else { return false }
+                guard
+                    let pinID = try sql.queryFirst(
+                        """
+                        UPDATE photos SET state = 2, error = \(message) WHERE id = \(id) AND state = 0 RETURNING pin_id
+                        """, { $0.int64("pin_id") })
+                else { return false }
                 _ = try completeAlbumIfDone(pinID: pinID, at: at)
                 return true
             }
@@ -119,19 +131,26 @@ extension SQLStore {
     public func completeAlbumIfDone(pinID: Int64, at: Int64) throws -> Bool {
         try translatingErrors("completing album") {
             try sql.transaction {
-                guard try sql.queryFirst("SELECT searched FROM albums WHERE pin_id = \(pinID) AND state = 0", { $0.bool("searched") }) == true else {
+                guard
+                    try sql.queryFirst("SELECT searched FROM albums WHERE pin_id = \(pinID) AND state = 0", { $0.bool("searched") }) == true
+                else {
                     return false
                 }
-                guard let counts = try sql.queryFirst("""
-                    SELECT count(*) FILTER (WHERE state = 0) AS pending, count(*) FILTER (WHERE state = 1) AS ready,
-                           count(*) FILTER (WHERE state = 2) AS failed
-                    FROM photos WHERE pin_id = \(pinID)
-                    """, { (pending: $0.int64("pending"), ready: $0.int64("ready"), failed: $0.int64("failed")) }),
-                    counts.pending == 0 else { return false }
+                guard
+                    let counts = try sql.queryFirst(
+                        """
+                        SELECT count(*) FILTER (WHERE state = 0) AS pending, count(*) FILTER (WHERE state = 1) AS ready,
+                               count(*) FILTER (WHERE state = 2) AS failed
+                        FROM photos WHERE pin_id = \(pinID)
+                        """, { (pending: $0.int64("pending"), ready: $0.int64("ready"), failed: $0.int64("failed")) }),
+                    counts.pending == 0
+                else { return false }
                 if counts.ready == 0 && counts.failed > 0 {
-                    let reason = try sql.queryFirst("""
+                    let reason = try sql.queryFirst(
+                        """
                         SELECT error FROM photos WHERE pin_id = \(pinID) AND state = 2 AND error <> '' ORDER BY position LIMIT 1
-                        """) { $0.string("error") }
+                        """
+                    ) { $0.string("error") }
                     let message = StoreRows.albumFailure(failedPhotos: counts.failed, firstReason: reason)
                     try sql.execute("UPDATE albums SET state = 3, error = \(message), updated_at = \(at) WHERE pin_id = \(pinID)")
                 } else {
@@ -146,22 +165,28 @@ extension SQLStore {
 
     public func photo(id: Int64, userID: Int64) throws -> PhotoRecord? {
         try translatingErrors("looking up photo") {
-            try sql.queryFirst("\(Self.photoSelect)\nJOIN pins p ON p.id = f.pin_id\nWHERE f.id = \(id) AND p.user_id = \(userID)", StoreRows.photo)
+            try sql.queryFirst(
+                "\(Self.photoSelect)\nJOIN pins p ON p.id = f.pin_id\nWHERE f.id = \(id) AND p.user_id = \(userID)", StoreRows.photo)
         }
     }
 
-    public func withPhotoBytes<R>(id: Int64, userID: Int64, thumbnail: Bool,
-                                  _ body: (PhotoRecord, [UInt8], any StoredBytes) throws -> R) throws -> R {
+    public func withPhotoBytes<R>(
+        id: Int64, userID: Int64, thumbnail: Bool,
+        _ body: (PhotoRecord, [UInt8], any StoredBytes) throws -> R
+    ) throws -> R {
         try translatingErrors("reading photo") {
             try sql.transaction {
                 guard let photo = try photo(id: id, userID: userID) else { throw StoreError(.notFound, "you have no photo \(id)") }
                 try StoreRows.requireReady(photo)
                 let table = thumbnail ? "photo_thumbnails" : "photo_images"
-                guard let sha256 = try sql.queryFirst("SELECT sha256 FROM \(raw: table) WHERE photo_id = \(id)", { $0.bytes("sha256") }) else {
+                guard let sha256 = try sql.queryFirst("SELECT sha256 FROM \(raw: table) WHERE photo_id = \(id)", { $0.bytes("sha256") })
+                else {
                     throw StoreError(.internalError, "ready photo \(id) has no bytes")
                 }
                 // The row holding the digest holds the bytes.
-                return try sql.withStoredBytes(table: table, column: "bytes", keyColumn: "photo_id", key: id) { try body(photo, sha256, $0) }
+                return try sql.withStoredBytes(table: table, column: "bytes", keyColumn: "photo_id", key: id) {
+                    try body(photo, sha256, $0)
+                }
             }
         }
     }
@@ -190,7 +215,8 @@ extension SQLStore {
     public func readyPhoto(pinID: Int64, atOffset offset: Int) throws -> PhotoRecord? {
         guard offset >= 0 else { return nil }
         return try translatingErrors("picking photo") {
-            try sql.queryFirst("""
+            try sql.queryFirst(
+                """
                 \(Self.photoSelect)
                 WHERE f.pin_id = \(pinID) AND f.state = 1
                 ORDER BY f.position
@@ -203,9 +229,11 @@ extension SQLStore {
 
     private func albumRecord(of pin: PinRecord) throws -> AlbumRecord? {
         let photos = try sql.query("\(Self.photoSelect)\nWHERE f.pin_id = \(pin.id)\nORDER BY f.position", StoreRows.photo)
-        return try sql.queryFirst("""
+        return try sql.queryFirst(
+            """
             SELECT error, provider, searched, page, pages, per_page, total, generation FROM albums WHERE pin_id = \(pin.id)
-            """) { row in
+            """
+        ) { row in
             // The state is the pin's summary's, read from the same row by `pinSelect`.
             StoreRows.album(row, pin: pin, photos: photos)
         }

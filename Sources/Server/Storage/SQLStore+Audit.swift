@@ -5,7 +5,8 @@ import Wire
 extension SQLStore: AuditStore {
     public func recordAudit(_ entry: AuditRecord) throws {
         try translatingErrors("recording an admin action") {
-            try sql.execute("""
+            try sql.execute(
+                """
                 INSERT INTO audit_log (at, actor, action, target, result)
                 VALUES (\(entry.at), \(entry.actor), \(entry.action), \(entry.target), \(entry.result))
                 """)
@@ -14,11 +15,14 @@ extension SQLStore: AuditStore {
 
     public func auditEntries(since: Int64, limit: Int) throws -> [AuditRecord] {
         try translatingErrors("reading the audit log") {
-            try sql.query("""
+            try sql.query(
+                """
                 SELECT at, actor, action, target, result FROM audit_log WHERE at >= \(since) ORDER BY at, id LIMIT \(limit)
-                """) { row in
-                AuditRecord(at: row.int64("at"), actor: row.string("actor"), action: row.string("action"),
-                           target: row.string("target"), result: row.string("result"))
+                """
+            ) { row in
+                AuditRecord(
+                    at: row.int64("at"), actor: row.string("actor"), action: row.string("action"),
+                    target: row.string("target"), result: row.string("result"))
             }
         }
     }

@@ -4,12 +4,14 @@ import SQL
 extension SQLStore: DeviceStore {
     public func createDevice(userID: Int64, tokenHash: [UInt8], at: Int64) throws {
         try translatingErrors("recording a device") {
-            try sql.execute("""
+            try sql.execute(
+                """
                 INSERT INTO device_tokens (token_hash, user_id, created_at, last_used_at) VALUES (\(tokenHash), \(userID), \(at), \(at))
                 """)
             // A user keeps their most recently used devices only, so asking again and again
             // cannot grow the table without bound.
-            try sql.execute("""
+            try sql.execute(
+                """
                 DELETE FROM device_tokens WHERE user_id = \(userID) AND token_hash NOT IN (
                     SELECT token_hash FROM device_tokens WHERE user_id = \(userID) ORDER BY last_used_at DESC, created_at DESC
                     LIMIT \(Self.devicesPerUser))

@@ -33,8 +33,9 @@ extension SQLStore: FeedStore {
     public func feedSummaries(viewerID: Int64, now: Int64) throws -> [FeedSummary] {
         try translatingErrors("listing feeds") {
             try sql.query(feedSummaries(viewerID: viewerID, now: now)) { row in
-                FeedSummary(id: row.int64("id"), name: row.string("name"),
-                            snapCount: row.int64("snap_count"), unreadCount: row.int64("unread_count"))
+                FeedSummary(
+                    id: row.int64("id"), name: row.string("name"),
+                    snapCount: row.int64("snap_count"), unreadCount: row.int64("unread_count"))
             }
         }
     }
@@ -51,7 +52,8 @@ extension SQLStore: FeedStore {
     /// one is only ended, its picture kept for the admins until its report is resolved.
     private func reset(_ filter: SQL) throws -> Int {
         try sql.transaction {
-            let ended = try sql.execute("""
+            let ended = try sql.execute(
+                """
                 UPDATE snaps SET expires_at = posted_at WHERE \(filter) AND expires_at > posted_at AND id IN (\(Self.reportedSnaps))
                 """)
             let deleted = try sql.execute("DELETE FROM snaps WHERE \(filter) AND id NOT IN (\(Self.reportedSnaps))")

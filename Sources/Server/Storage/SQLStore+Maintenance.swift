@@ -50,12 +50,14 @@ extension SQLStore: MaintenanceStore {
     public func largestStoredImage() throws -> Int {
         try translatingErrors("measuring stored images") {
             // length() of a blob reads SQLite's record header, not the image pages.
-            try sql.queryFirst("""
+            try sql.queryFirst(
+                """
                 SELECT coalesce(max(largest), 0) AS largest FROM (
                     SELECT max(length(bytes)) AS largest FROM snap_images
                     UNION ALL SELECT max(length(bytes)) FROM photo_images
                     UNION ALL SELECT max(length(bytes)) FROM photo_thumbnails) sizes
-                """) { $0.int("largest") } ?? 0
+                """
+            ) { $0.int("largest") } ?? 0
         }
     }
 
@@ -63,7 +65,8 @@ extension SQLStore: MaintenanceStore {
         try translatingErrors("collecting statistics") {
             let live: SQL = "expires_at > \(now) AND NOT image_erased"
             // One statement: one snapshot on either engine.
-            let counters = try sql.queryFirst("""
+            let counters = try sql.queryFirst(
+                """
                 SELECT (SELECT count(*) FROM users) AS users,
                        (SELECT count(*) FROM users WHERE is_admin) AS admins,
                        (SELECT count(*) FROM feeds) AS feeds,
@@ -73,7 +76,8 @@ extension SQLStore: MaintenanceStore {
                        (SELECT coalesce(sum(length(bytes)), 0) FROM snap_images) AS image_bytes_stored,
                        \(engine.databaseSize) AS database_bytes,
                        (SELECT count(*) FROM sessions WHERE expires_at > \(now)) AS sessions
-                """) { row in Self.statisticNames.map { Statistic(name: $0, value: row.int64($0)) } }
+                """
+            ) { row in Self.statisticNames.map { Statistic(name: $0, value: row.int64($0)) } }
             return counters ?? []
         }
     }
@@ -86,6 +90,8 @@ extension SQLStore: MaintenanceStore {
     }
 
     /// The counters of `admin stats`, in their order.
-    static let statisticNames = ["users", "admins", "feeds", "snaps_live", "snaps_expired", "views", "image_bytes_stored",
-                                 "database_bytes", "sessions"]
+    static let statisticNames = [
+        "users", "admins", "feeds", "snaps_live", "snaps_expired", "views", "image_bytes_stored",
+        "database_bytes", "sessions",
+    ]
 }

@@ -5,15 +5,17 @@ extension SQLStore: MapStateStore {
     public func mapState(userID: Int64) throws -> MapStateRecord? {
         try translatingErrors("reading map state") {
             try sql.queryFirst("SELECT center_latitude, center_longitude, zoom FROM map_states WHERE user_id = \(userID)") {
-                MapStateRecord(centerLatitude: $0.double("center_latitude"), centerLongitude: $0.double("center_longitude"),
-                               zoom: $0.double("zoom"))
+                MapStateRecord(
+                    centerLatitude: $0.double("center_latitude"), centerLongitude: $0.double("center_longitude"),
+                    zoom: $0.double("zoom"))
             }
         }
     }
 
     public func saveMapState(_ state: MapStateRecord, userID: Int64, at: Int64) throws {
         try translatingErrors("saving map state") {
-            try sql.execute("""
+            try sql.execute(
+                """
                 INSERT INTO map_states (user_id, center_latitude, center_longitude, zoom, updated_at)
                 VALUES (\(userID), \(state.centerLatitude), \(state.centerLongitude), \(state.zoom), \(at))
                 ON CONFLICT (user_id) DO UPDATE SET center_latitude = excluded.center_latitude,

@@ -6,7 +6,8 @@ extension SQLStore: ModerationStore {
     public func addReport(snapID: Int64, reporterID: Int64, reason: String, at: Int64) throws {
         try translatingErrors("recording a report") {
             do {
-                try sql.execute("""
+                try sql.execute(
+                    """
                     INSERT INTO reports (snap_id, reporter_id, reason, reported_at) VALUES (\(snapID), \(reporterID), \(reason), \(at))
                     """)
             } catch let failure as any SQLFailure where failure.failureKind == .uniqueness {
@@ -18,22 +19,27 @@ extension SQLStore: ModerationStore {
     public func openReports() throws -> [ReportedSnap] {
         try translatingErrors("listing reports") {
             try sql.transaction {
-                var snaps = try sql.query("""
+                var snaps = try sql.query(
+                    """
                     SELECT s.id, f.name AS feed_name, u.name AS poster_name, s.posted_at, s.expires_at,
                            EXISTS (SELECT 1 FROM snap_images i WHERE i.snap_id = s.id) AS has_image,
                            (SELECT min(r.reported_at) FROM reports r WHERE r.snap_id = s.id) AS first_report
                     \(Self.listingFrom)WHERE EXISTS (SELECT 1 FROM reports r WHERE r.snap_id = s.id)
                     ORDER BY first_report, s.id
-                    """) { row in
-                    ReportedSnap(snapID: UInt64(row.int64("id")), feed: row.string("feed_name"), poster: row.string("poster_name"),
-                                 postedAt: row.int64("posted_at"), expiresAt: row.int64("expires_at"), pictureKept: row.bool("has_image"),
-                                 reports: [])
+                    """
+                ) { row in
+                    ReportedSnap(
+                        snapID: UInt64(row.int64("id")), feed: row.string("feed_name"), poster: row.string("poster_name"),
+                        postedAt: row.int64("posted_at"), expiresAt: row.int64("expires_at"), pictureKept: row.bool("has_image"),
+                        reports: [])
                 }
                 var reports: [UInt64: [SnapReport]] = [:]
-                _ = try sql.query("""
+                _ = try sql.query(
+                    """
                     SELECT r.snap_id, u.name, r.reason, r.reported_at FROM reports r JOIN users u ON u.id = r.reporter_id
                     ORDER BY r.snap_id, r.reported_at, \(engine.bytewise(folded("u.name")))
-                    """) { row in
+                    """
+                ) { row in
                     reports[UInt64(row.int64("snap_id")), default: []].append(
                         SnapReport(reporter: row.string("name"), reason: row.string("reason"), reportedAt: row.int64("reported_at")))
                 }
@@ -49,7 +55,8 @@ extension SQLStore: ModerationStore {
                 let dismissed = try sql.execute("DELETE FROM reports WHERE snap_id = \(snapID)")
                 guard dismissed > 0 else { throw StoreError(.notFound, "snap \(snapID) has no open report") }
                 // What the purge passed by while the snap was reported goes now.
-                let erased = try sql.execute("DELETE FROM snap_images WHERE snap_id = \(snapID) AND snap_id IN (\(expiredUnerasedSnaps(now: now)))")
+                let erased = try sql.execute(
+                    "DELETE FROM snap_images WHERE snap_id = \(snapID) AND snap_id IN (\(expiredUnerasedSnaps(now: now)))")
                 if erased > 0 {
                     try sql.execute("UPDATE snaps SET image_erased = \(true) WHERE id = \(snapID)")
                     engine.bytesDeleted()
@@ -61,14 +68,16 @@ extension SQLStore: ModerationStore {
 
     public func isReported(snapID: Int64) throws -> Bool {
         try translatingErrors("looking up reports") {
-            try sql.queryFirst("SELECT EXISTS (SELECT 1 FROM reports WHERE snap_id = \(snapID)) AS reported") { $0.bool("reported") } ?? false
+            try sql.queryFirst("SELECT EXISTS (SELECT 1 FROM reports WHERE snap_id = \(snapID)) AS reported") { $0.bool("reported") }
+                ?? false
         }
     }
 
     public func unsendSnap(id: Int64, posterID: Int64) throws -> Bool {
         try translatingErrors("unsending a snap") {
             try sql.transaction {
-                guard try sql.queryFirst("SELECT id FROM snaps WHERE id = \(id) AND poster_id = \(posterID)", { $0.int64("id") }) != nil else {
+                guard try sql.queryFirst("SELECT id FROM snaps WHERE id = \(id) AND poster_id = \(posterID)", { $0.int64("id") }) != nil
+                else {
                     throw StoreError(.notFound, "you have no snap \(id)")
                 }
                 if try isReported(snapID: id) {
@@ -86,7 +95,8 @@ extension SQLStore: ModerationStore {
         try translatingErrors("suspending") {
             try sql.transaction {
                 try sql.execute("DELETE FROM suspensions WHERE user_id = \(userID)")
-                try sql.execute("""
+                try sql.execute(
+                    """
                     INSERT INTO suspensions (user_id, until, reason, suspended_by, suspended_at)
                     VALUES (\(userID), \(until), \(reason), \(by), \(at))
                     """)

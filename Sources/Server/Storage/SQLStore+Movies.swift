@@ -5,7 +5,8 @@ extension SQLStore: MovieStore {
     public func addMovie(_ movie: MovieRecord, userID: Int64, at: Int64) throws -> MovieRecord {
         try explainingMovieRefusals(movie, userID: userID, adding: true) {
             try translatingErrors("adding movie") {
-                try sql.execute("""
+                try sql.execute(
+                    """
                     INSERT INTO movies (user_id, title, title_key, genre, sales, created_at, updated_at)
                     VALUES (\(userID), \(movie.title), \(MovieRecord.titleKey(movie.title)), \(movie.genre), \(movie.sales), \(at), \(at))
                     """)
@@ -23,18 +24,22 @@ extension SQLStore: MovieStore {
 
     public func movie(title: String, userID: Int64) throws -> MovieRecord? {
         try translatingErrors("looking up movie") {
-            try sql.queryFirst("\(Self.movieColumns) WHERE user_id = \(userID) AND title_key = \(MovieRecord.titleKey(title))",
-                               StoreRows.movie)
+            try sql.queryFirst(
+                "\(Self.movieColumns) WHERE user_id = \(userID) AND title_key = \(MovieRecord.titleKey(title))",
+                StoreRows.movie)
         }
     }
 
     public func setMovieSales(title: String, sales: Int64, userID: Int64, at: Int64) throws -> MovieRecord {
         try translatingErrors("changing ticket sales") {
             // One statement changes and returns the row, so there is no window between them.
-            guard let movie = try sql.queryFirst("""
-                UPDATE movies SET sales = \(sales), updated_at = \(at) WHERE user_id = \(userID) AND title_key = \(MovieRecord.titleKey(title))
-                RETURNING title, genre, sales
-                """, StoreRows.movie) else {
+            guard
+                let movie = try sql.queryFirst(
+                    """
+                    UPDATE movies SET sales = \(sales), updated_at = \(at) WHERE user_id = \(userID) AND title_key = \(MovieRecord.titleKey(title))
+                    RETURNING title, genre, sales
+                    """, StoreRows.movie)
+            else {
                 throw StoreError(.notFound, "no movie titled \"\(title)\"")
             }
             return movie
@@ -44,12 +49,15 @@ extension SQLStore: MovieStore {
     public func updateMovie(title: String, to movie: MovieRecord, userID: Int64, at: Int64) throws -> MovieRecord {
         try explainingMovieRefusals(movie, userID: userID, adding: false) {
             try translatingErrors("changing movie") {
-                guard let updated = try sql.queryFirst("""
-                    UPDATE movies SET title = \(movie.title), title_key = \(MovieRecord.titleKey(movie.title)), genre = \(movie.genre),
-                                      sales = \(movie.sales), updated_at = \(at)
-                    WHERE user_id = \(userID) AND title_key = \(MovieRecord.titleKey(title))
-                    RETURNING title, genre, sales
-                    """, StoreRows.movie) else {
+                guard
+                    let updated = try sql.queryFirst(
+                        """
+                        UPDATE movies SET title = \(movie.title), title_key = \(MovieRecord.titleKey(movie.title)), genre = \(movie.genre),
+                                          sales = \(movie.sales), updated_at = \(at)
+                        WHERE user_id = \(userID) AND title_key = \(MovieRecord.titleKey(title))
+                        RETURNING title, genre, sales
+                        """, StoreRows.movie)
+                else {
                     throw StoreError(.notFound, "no movie titled \"\(title)\"")
                 }
                 return updated
@@ -61,8 +69,9 @@ extension SQLStore: MovieStore {
         try translatingErrors("listing movies") {
             // Keys in byte order (on SQLite the unique index (user_id, title_key) yields it without
             // a sort); the title breaks ties between keys that only look alike.
-            try sql.query("\(Self.movieColumns) WHERE user_id = \(userID) ORDER BY \(engine.bytewise("title_key")), \(engine.bytewise("title"))",
-                          StoreRows.movie)
+            try sql.query(
+                "\(Self.movieColumns) WHERE user_id = \(userID) ORDER BY \(engine.bytewise("title_key")), \(engine.bytewise("title"))",
+                StoreRows.movie)
         }
     }
 

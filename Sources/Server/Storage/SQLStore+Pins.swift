@@ -13,19 +13,24 @@ extension SQLStore: PinStore {
         do {
             return try translatingErrors("dropping pin") {
                 try sql.transaction {
-                    guard let id = try sql.queryFirst("""
-                        INSERT INTO pins (user_id, latitude, longitude, created_at)
-                        VALUES (\(pin.userID), \(pin.latitude), \(pin.longitude), \(pin.createdAt)) RETURNING id
-                        """, { $0.int64("id") }) else {
+                    guard
+                        let id = try sql.queryFirst(
+                            """
+                            INSERT INTO pins (user_id, latitude, longitude, created_at)
+                            VALUES (\(pin.userID), \(pin.latitude), \(pin.longitude), \(pin.createdAt)) RETURNING id
+                            """, { $0.int64("id") })
+                    else {
                         throw StoreError(.internalError, "a pin's insert returned no id")
                     }
-                    try sql.execute("""
+                    try sql.execute(
+                        """
                         INSERT INTO albums (pin_id, state, provider, page, per_page, updated_at)
                         VALUES (\(id), 0, \(pin.provider), \(max(1, pin.firstPage)), \(pin.perPage), \(pin.createdAt))
                         """)
                     // A new pin's album is downloading and has no slots yet: nothing to read back.
-                    return PinRecord(id: id, userID: pin.userID, latitude: pin.latitude, longitude: pin.longitude,
-                                     createdAt: pin.createdAt, albumState: .downloading, expected: 0, done: 0)
+                    return PinRecord(
+                        id: id, userID: pin.userID, latitude: pin.latitude, longitude: pin.longitude,
+                        createdAt: pin.createdAt, albumState: .downloading, expected: 0, done: 0)
                 }
             }
         } catch let error as StoreError where error.kind == .notFound {
@@ -70,7 +75,8 @@ extension SQLStore: PinStore {
     /// the others then see the new lease and change nothing.
     public func claimAlbumLease(pinID: Int64, owner: String, now: Int64, until: Int64) throws -> Bool {
         try translatingErrors("leasing album download") {
-            try sql.execute("""
+            try sql.execute(
+                """
                 UPDATE albums SET lease_owner = \(owner), lease_until = \(until)
                 WHERE pin_id = \(pinID) AND state = 0 AND (lease_owner = \(owner) OR lease_until <= \(now))
                 """) > 0
@@ -79,9 +85,11 @@ extension SQLStore: PinStore {
 
     public func albumsWithExpiredLeases(now: Int64) throws -> [Int64] {
         try translatingErrors("finding abandoned albums") {
-            try sql.query("""
+            try sql.query(
+                """
                 SELECT pin_id FROM albums WHERE state = 0 AND lease_until <= \(now) ORDER BY pin_id
-                """) { $0.int64("pin_id") }
+                """
+            ) { $0.int64("pin_id") }
         }
     }
 

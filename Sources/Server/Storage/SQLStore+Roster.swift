@@ -8,7 +8,8 @@ extension SQLStore: RosterStore {
             try sql.transaction {
                 let role = entry.isAdmin ? "admin" : "student"
                 if try rosterEntry(named: entry.name) != nil {
-                    try sql.execute("""
+                    try sql.execute(
+                        """
                         UPDATE roster SET display_name = \(entry.displayName), role = \(role)
                         WHERE \(folded("name")) = \(folded("\(entry.name)"))
                         """)
@@ -16,11 +17,14 @@ extension SQLStore: RosterStore {
                 }
                 // A new entry is the existing account's of that name, unless it holds another already.
                 let account = try user(named: entry.name)
-                if let account, let held = try sql.queryFirst("SELECT name FROM roster WHERE claimed_by = \(account.id)", { $0.string("name") }) {
+                if let account,
+                    let held = try sql.queryFirst("SELECT name FROM roster WHERE claimed_by = \(account.id)", { $0.string("name") })
+                {
                     throw StoreError(.conflict, "\(account.name) has an account that holds the roster name \(held) already")
                 }
                 let claimant: SQLValue = account.map { .integer($0.id) } ?? .null
-                try sql.execute("""
+                try sql.execute(
+                    """
                     INSERT INTO roster (name, display_name, role, added_at, claimed_by)
                     VALUES (\(entry.name), \(entry.displayName), \(role), \(entry.addedAt), \(claimant))
                     """)
@@ -31,7 +35,8 @@ extension SQLStore: RosterStore {
 
     public func rosterEntry(named name: String) throws -> RosterEntry? {
         try translatingErrors("looking up the roster") {
-            try sql.queryFirst("""
+            try sql.queryFirst(
+                """
                 SELECT name, display_name, role, added_at, claimed_by FROM roster WHERE \(folded("name")) = \(folded("\(name)"))
                 """, Self.rosterEntry)
         }
@@ -39,7 +44,8 @@ extension SQLStore: RosterStore {
 
     public func rosterMembers() throws -> [RosterMemberRecord] {
         try translatingErrors("listing the roster") {
-            try sql.query("""
+            try sql.query(
+                """
                 SELECT r.name, r.display_name, r.role, r.added_at, r.claimed_by,
                        u.name AS account, u.must_change_password, u.last_sign_in_at
                 FROM roster r LEFT JOIN users u ON u.id = r.claimed_by
@@ -52,12 +58,15 @@ extension SQLStore: RosterStore {
     public func removeRosterEntry(named name: String) throws -> RosterMemberRecord {
         try translatingErrors("taking a name off the roster") {
             try sql.transaction {
-                guard let member = try sql.queryFirst("""
-                    SELECT r.name, r.display_name, r.role, r.added_at, r.claimed_by,
-                           u.name AS account, u.must_change_password, u.last_sign_in_at
-                    FROM roster r LEFT JOIN users u ON u.id = r.claimed_by
-                    WHERE \(folded("r.name")) = \(folded("\(name)"))
-                    """, Self.member) else {
+                guard
+                    let member = try sql.queryFirst(
+                        """
+                        SELECT r.name, r.display_name, r.role, r.added_at, r.claimed_by,
+                               u.name AS account, u.must_change_password, u.last_sign_in_at
+                        FROM roster r LEFT JOIN users u ON u.id = r.claimed_by
+                        WHERE \(folded("r.name")) = \(folded("\(name)"))
+                        """, Self.member)
+                else {
                     throw StoreError(.notFound, "\(name) is not on the roster")
                 }
                 try sql.execute("DELETE FROM roster WHERE \(folded("name")) = \(folded("\(name)"))")
@@ -71,14 +80,16 @@ extension SQLStore: RosterStore {
     }
 
     private static func rosterEntry(_ row: any SQLRow) -> RosterEntry {
-        RosterEntry(name: row.string("name"), displayName: row.string("display_name"), isAdmin: row.string("role") == "admin",
-                    addedAt: row.int64("added_at"), claimedBy: row.isNull("claimed_by") ? nil : row.int64("claimed_by"))
+        RosterEntry(
+            name: row.string("name"), displayName: row.string("display_name"), isAdmin: row.string("role") == "admin",
+            addedAt: row.int64("added_at"), claimedBy: row.isNull("claimed_by") ? nil : row.int64("claimed_by"))
     }
 
     private static func member(_ row: any SQLRow) -> RosterMemberRecord {
         let claimed = !row.isNull("claimed_by")
-        return RosterMemberRecord(entry: rosterEntry(row), account: claimed ? row.string("account") : nil,
-                                  hasOneTimePassword: claimed && row.bool("must_change_password"),
-                                  lastSignIn: claimed ? row.int64("last_sign_in_at") : 0)
+        return RosterMemberRecord(
+            entry: rosterEntry(row), account: claimed ? row.string("account") : nil,
+            hasOneTimePassword: claimed && row.bool("must_change_password"),
+            lastSignIn: claimed ? row.int64("last_sign_in_at") : 0)
     }
 }

@@ -5,7 +5,8 @@ import SQL
 extension SQLStore: SessionStore {
     public func createSession(userID: Int64, tokenHash: [UInt8], at: Int64, expiresAt: Int64) throws {
         try translatingErrors("creating session") {
-            try sql.execute("""
+            try sql.execute(
+                """
                 INSERT INTO sessions (token_hash, user_id, created_at, expires_at, last_used_at)
                 VALUES (\(tokenHash), \(userID), \(at), \(expiresAt), \(at))
                 """)
@@ -14,7 +15,8 @@ extension SQLStore: SessionStore {
 
     public func sessionUser(tokenHash: [UInt8], now: Int64) throws -> UserRecord? {
         try translatingErrors("looking up session") {
-            try sql.queryFirst("""
+            try sql.queryFirst(
+                """
                 SELECT u.id, u.name, u.password_hash, u.is_admin, u.created_at, u.disabled, u.must_change_password, u.one_time_hash
                 FROM sessions s JOIN users u ON u.id = s.user_id
                 WHERE s.token_hash = \(tokenHash) AND s.expires_at > \(now)
@@ -51,15 +53,22 @@ extension SQLStore: SessionStore {
         try translatingErrors("checking sessions") {
             try sql.transaction {
                 try sessions.map { session in
-                    let user = try sql.queryFirst("""
+                    let user = try sql.queryFirst(
+                        """
                         SELECT u.is_admin, u.name FROM sessions s JOIN users u ON u.id = s.user_id
                         WHERE s.token_hash = \(session.tokenHash) AND s.expires_at > \(now)
-                        """) { ($0.bool("is_admin"), $0.string("name")) }
+                        """
+                    ) { ($0.bool("is_admin"), $0.string("name")) }
                     var access = SessionAccess(tokenHash: session.tokenHash, isAdmin: user?.0, name: user?.1 ?? "")
                     if user == nil {
                         // Why it went, when it went with the account: deleted, or disabled.
                         let disabled = try sql.queryFirst("SELECT disabled FROM users WHERE id = \(session.userID)") { $0.bool("disabled") }
-                        access.closure = switch disabled { case nil: .deleted; case true?: .disabled; case false?: nil }
+                        access.closure =
+                            switch disabled {
+                            case nil: .deleted
+                            case true?: .disabled
+                            case false?: nil
+                            }
                     }
                     return access
                 }

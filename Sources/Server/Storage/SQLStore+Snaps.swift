@@ -33,15 +33,23 @@ extension SQLStore: SnapStore {
     /// INSERT hits the primary key. The claim and the read of the bytes are one transaction (a
     /// savepoint when batched), so bytes are never handed out for a claim that was not committed
     /// with them, and the caller acknowledges only after COMMIT returned.
-    public func claimView<R>(snapID: Int64, viewerID: Int64, now: Int64,
-                             _ body: (SnapListing, [UInt8], any StoredBytes) throws -> R) throws -> R {
+    public func claimView<R>(
+        snapID: Int64, viewerID: Int64, now: Int64,
+        _ body: (SnapListing, [UInt8], any StoredBytes) throws -> R
+    ) throws -> R {
         try translatingErrors("opening snap") {
             try sql.transaction {
                 // One read of the snap serves the checks and the reply.
-                guard let gate = try sql.queryFirst(claimGate(snapID), { row in
-                    (listing: try StoreRows.snapListing(row), erased: row.bool("image_erased"), sha256: row.bytes("sha256"),
-                     hasImage: row.bool("has_image"), awaiting: row.bool("awaiting_approval"))
-                }) else {
+                guard
+                    let gate = try sql.queryFirst(
+                        claimGate(snapID),
+                        { row in
+                            (
+                                listing: try StoreRows.snapListing(row), erased: row.bool("image_erased"), sha256: row.bytes("sha256"),
+                                hasImage: row.bool("has_image"), awaiting: row.bool("awaiting_approval")
+                            )
+                        })
+                else {
                     throw StoreError(.notFound, "no snap \(snapID)")
                 }
                 guard !gate.awaiting || gate.listing.posterID == viewerID else { throw StoreError(.notFound, "no snap \(snapID)") }
@@ -61,10 +69,12 @@ extension SQLStore: SnapStore {
 
     public func snapViewers(snapID: Int64) throws -> [SnapViewerRecord] {
         try translatingErrors("listing who opened a snap") {
-            try sql.query("""
+            try sql.query(
+                """
                 SELECT u.name, v.claimed_at FROM views v JOIN users u ON u.id = v.viewer_id
                 WHERE v.snap_id = \(snapID) ORDER BY v.claimed_at, \(engine.bytewise(folded("u.name")))
-                """) { row in SnapViewerRecord(name: row.string("name"), viewedAt: row.int64("claimed_at")) }
+                """
+            ) { row in SnapViewerRecord(name: row.string("name"), viewedAt: row.int64("claimed_at")) }
         }
     }
 
@@ -80,22 +90,29 @@ extension SQLStore: SnapStore {
     public func postingUsage(posterID: Int64, since: Int64) throws -> PostingUsage {
         try translatingErrors("counting posts") {
             // A rejected post counts as posted: a rejection does not give the hour's slot back.
-            let recent = try sql.queryFirst("""
-                SELECT count(*) AS n, min(posted_at) AS oldest FROM (
-                    SELECT posted_at FROM snaps WHERE poster_id = \(posterID) AND posted_at > \(since)
-                    UNION ALL SELECT posted_at FROM rejected_snaps WHERE poster_id = \(posterID) AND posted_at > \(since)) posts
-                """) { ($0.int("n"), $0.isNull("oldest") ? nil : $0.int64("oldest")) } ?? (0, nil)
-            let stored = try sql.queryFirst("""
-                SELECT CAST(coalesce(sum(byte_count), 0) AS BIGINT) AS bytes, min(expires_at) AS next FROM snaps
-                WHERE poster_id = \(posterID) AND NOT image_erased
-                """) { ($0.int64("bytes"), $0.isNull("next") ? nil : $0.int64("next")) } ?? (0, nil)
+            let recent =
+                try sql.queryFirst(
+                    """
+                    SELECT count(*) AS n, min(posted_at) AS oldest FROM (
+                        SELECT posted_at FROM snaps WHERE poster_id = \(posterID) AND posted_at > \(since)
+                        UNION ALL SELECT posted_at FROM rejected_snaps WHERE poster_id = \(posterID) AND posted_at > \(since)) posts
+                    """
+                ) { ($0.int("n"), $0.isNull("oldest") ? nil : $0.int64("oldest")) } ?? (0, nil)
+            let stored =
+                try sql.queryFirst(
+                    """
+                    SELECT CAST(coalesce(sum(byte_count), 0) AS BIGINT) AS bytes, min(expires_at) AS next FROM snaps
+                    WHERE poster_id = \(posterID) AND NOT image_erased
+                    """
+                ) { ($0.int64("bytes"), $0.isNull("next") ? nil : $0.int64("next")) } ?? (0, nil)
             return PostingUsage(recentPosts: recent.0, oldestRecentPost: recent.1, storedBytes: stored.0, nextExpiry: stored.1)
         }
     }
 
     public func applySnapLifetime(milliseconds: Int64, now: Int64) throws -> Int {
         try translatingErrors("applying the snap lifetime") {
-            try sql.execute("""
+            try sql.execute(
+                """
                 UPDATE snaps SET expires_at = posted_at + \(milliseconds)
                 WHERE expires_at > \(now) AND NOT image_erased AND expires_at <> posted_at + \(milliseconds)
                 """)
@@ -144,12 +161,16 @@ extension SQLStore: SnapStore {
     public func rejectSnap(id: Int64, reason: String, at: Int64) throws -> Int64 {
         try translatingErrors("rejecting a snap") {
             try sql.transaction {
-                guard let poster = try sql.queryFirst("SELECT poster_id FROM snaps WHERE id = \(id) AND awaiting_approval", { $0.int64("poster_id") }) else {
+                guard
+                    let poster = try sql.queryFirst(
+                        "SELECT poster_id FROM snaps WHERE id = \(id) AND awaiting_approval", { $0.int64("poster_id") })
+                else {
                     throw StoreError(.notFound, "snap \(id) is not awaiting approval")
                 }
                 // The notice keeps the snap's own id (ids are never handed out twice) and what its
                 // poster saw of it; the picture goes with the snap.
-                try sql.execute("""
+                try sql.execute(
+                    """
                     INSERT INTO rejected_snaps (id, feed_id, poster_id, posted_at, expires_at, byte_count, width, height, format, reason, rejected_at)
                     SELECT id, feed_id, poster_id, posted_at, expires_at, byte_count, width, height, format, \(reason), \(at)
                     FROM snaps WHERE id = \(id)
@@ -164,13 +185,15 @@ extension SQLStore: SnapStore {
     public func rejectedSnaps(posterID: Int64, feedID: Int64?, now: Int64) throws -> [SnapListing] {
         try translatingErrors("listing rejected snaps") {
             let feed: SQL = feedID.map { "r.feed_id = \($0) AND " } ?? ""
-            return try sql.query("""
+            return try sql.query(
+                """
                 SELECT r.id, f.name AS feed_name, u.name AS poster_name, r.posted_at, r.expires_at, \(SnapState.rejected) AS status,
                        r.byte_count, r.width, r.height, r.format, r.poster_id, 0 AS opened_count, r.reason
                 FROM rejected_snaps r JOIN feeds f ON f.id = r.feed_id JOIN users u ON u.id = r.poster_id
                 WHERE \(feed)r.poster_id = \(posterID) AND r.expires_at > \(now)
                 ORDER BY r.posted_at DESC, r.id DESC
-                """) { row in
+                """
+            ) { row in
                 var listing = try StoreRows.snapListing(row)
                 listing.note = row.string("reason")
                 return listing
@@ -199,30 +222,36 @@ extension SQLStore: SnapStore {
     /// The snaps `filter` (a WHERE clause and an order) selects, as an export describes them,
     /// each with who opened it when.
     func exportRows(_ filter: SQL) throws -> [ExportedSnap] {
-        var snaps = try sql.query("""
+        var snaps = try sql.query(
+            """
             SELECT s.id, f.name AS feed_name, u.name AS poster_name, s.posted_at, s.expires_at, s.format, s.byte_count,
                    s.width, s.height, EXISTS (SELECT 1 FROM snap_images i WHERE i.snap_id = s.id) AS has_image,
                    s.awaiting_approval, (SELECT count(*) FROM reports r WHERE r.snap_id = s.id) AS report_count
             \(Self.listingFrom)\(filter)
-            """) { row in
+            """
+        ) { row in
             guard let format = ImageFormat(rawValue: UInt8(truncatingIfNeeded: row.int64("format"))) else {
                 throw StoreError(.corrupt, "snap \(row.int64("id")) has an unknown format")
             }
-            return ExportedSnap(id: UInt64(row.int64("id")), feed: row.string("feed_name"), poster: row.string("poster_name"),
-                                postedAt: row.int64("posted_at"), expiresAt: row.int64("expires_at"), imageKind: format,
-                                byteCount: UInt32(clamping: row.int64("byte_count")), width: UInt32(clamping: row.int("width")),
-                                height: UInt32(clamping: row.int("height")), pictureKept: row.bool("has_image"), viewers: [],
-                                awaitingApproval: row.bool("awaiting_approval"), reportCount: UInt32(clamping: row.int64("report_count")))
+            return ExportedSnap(
+                id: UInt64(row.int64("id")), feed: row.string("feed_name"), poster: row.string("poster_name"),
+                postedAt: row.int64("posted_at"), expiresAt: row.int64("expires_at"), imageKind: format,
+                byteCount: UInt32(clamping: row.int64("byte_count")), width: UInt32(clamping: row.int("width")),
+                height: UInt32(clamping: row.int("height")), pictureKept: row.bool("has_image"), viewers: [],
+                awaitingApproval: row.bool("awaiting_approval"), reportCount: UInt32(clamping: row.int64("report_count")))
         }
         guard !snaps.isEmpty else { return [] }
         let ids = snaps.map { Int64($0.id) }
         var viewers: [UInt64: [SnapViewer]] = [:]
-        _ = try sql.query("""
+        _ = try sql.query(
+            """
             SELECT v.snap_id, u.name, v.claimed_at FROM views v JOIN users u ON u.id = v.viewer_id
             WHERE v.snap_id BETWEEN \(ids.min()!) AND \(ids.max()!)
             ORDER BY v.snap_id, v.claimed_at, \(engine.bytewise(folded("u.name")))
-            """) { row in
-            viewers[UInt64(row.int64("snap_id")), default: []].append(SnapViewer(username: row.string("name"), viewedAt: row.int64("claimed_at")))
+            """
+        ) { row in
+            viewers[UInt64(row.int64("snap_id")), default: []].append(
+                SnapViewer(username: row.string("name"), viewedAt: row.int64("claimed_at")))
         }
         for index in snaps.indices { snaps[index].viewers = viewers[snaps[index].id] ?? [] }
         return snaps
@@ -231,9 +260,13 @@ extension SQLStore: SnapStore {
     public func withSnapPicture<R>(id: Int64, _ body: (SnapListing, [UInt8], any StoredBytes) throws -> R) throws -> R {
         try translatingErrors("reading a snap's picture") {
             try sql.transaction {
-                guard let gate = try sql.queryFirst(claimGate(id), { row in
-                    (listing: try StoreRows.snapListing(row), sha256: row.bytes("sha256"), hasImage: row.bool("has_image"))
-                }) else {
+                guard
+                    let gate = try sql.queryFirst(
+                        claimGate(id),
+                        { row in
+                            (listing: try StoreRows.snapListing(row), sha256: row.bytes("sha256"), hasImage: row.bool("has_image"))
+                        })
+                else {
                     throw StoreError(.notFound, "no snap \(id)")
                 }
                 let listing = try StoreRows.claimed(gate.listing, hasImage: gate.hasImage)

@@ -14,7 +14,8 @@ extension SQLStore: ThrottleStore {
                 try sql.execute("DELETE FROM throttle_budgets WHERE \(Self.matching(key))")
                 return
             }
-            try sql.execute("""
+            try sql.execute(
+                """
                 INSERT INTO throttle_budgets (kind, scope, name, address, failures, pending, next_slot, last_used)
                 VALUES (\(key.kind), \(key.scope), \(key.name), \(key.address), \(Self.timesText(budget.failures)),
                         \(Self.timesText(budget.pending)), \(budget.nextSlot), \(budget.lastUsed))
@@ -32,10 +33,12 @@ extension SQLStore: ThrottleStore {
         let rows = SQL(joining: unique.map { "(\($0.kind), \($0.scope), \($0.name), \($0.address))" }, separator: ", ")
         return try translatingErrors("reading login throttle") {
             var stored: [ThrottleKey: ThrottleBudget] = [:]
-            _ = try sql.query("""
+            _ = try sql.query(
+                """
                 SELECT kind, scope, name, address, failures, pending, next_slot, last_used FROM throttle_budgets
                 WHERE (kind, scope, name, address) IN (VALUES \(rows))
-                """) { row in
+                """
+            ) { row in
                 if let key = Self.throttleKey(row) { stored[key] = Self.throttleBudget(row) }
             }
             return stored
@@ -44,19 +47,23 @@ extension SQLStore: ThrottleStore {
 
     public func throttleKeys(kind: String, name: String) throws -> [ThrottleKey] {
         try translatingErrors("listing login throttle budgets") {
-            try sql.query("""
+            try sql.query(
+                """
                 SELECT kind, scope, name, address FROM throttle_budgets
                 WHERE kind = \(kind) AND name = \(name) AND scope <> \(ThrottleScope.address)
-                """, Self.throttleKey).compactMap { $0 }
+                """, Self.throttleKey
+            ).compactMap { $0 }
         }
     }
 
     public func throttleKeys(kind: String, address: String) throws -> [ThrottleKey] {
         try translatingErrors("listing login throttle budgets") {
-            try sql.query("""
+            try sql.query(
+                """
                 SELECT kind, scope, name, address FROM throttle_budgets
                 WHERE kind = \(kind) AND address = \(address) AND scope <> \(ThrottleScope.name)
-                """, Self.throttleKey).compactMap { $0 }
+                """, Self.throttleKey
+            ).compactMap { $0 }
         }
     }
 
@@ -73,8 +80,9 @@ extension SQLStore: ThrottleStore {
     }
 
     private static func throttleBudget(_ row: any SQLRow) -> ThrottleBudget {
-        ThrottleBudget(failures: times(row.string("failures")), pending: times(row.string("pending")),
-                       nextSlot: row.int64("next_slot"), lastUsed: row.int64("last_used"))
+        ThrottleBudget(
+            failures: times(row.string("failures")), pending: times(row.string("pending")),
+            nextSlot: row.int64("next_slot"), lastUsed: row.int64("last_used"))
     }
 
     private static func throttleKey(_ row: any SQLRow) -> ThrottleKey? {

@@ -50,13 +50,14 @@ public final class SQLStore: SnapshareStore {
 
     /// The product-level meaning of an engine's failure.
     static func storeError(for failure: any SQLFailure, context: String) -> StoreError {
-        let kind: StoreError.Kind = switch failure.failureKind {
-        case .uniqueness: .conflict
-        case .foreignKey: .notFound
-        case .unavailable: .unavailable
-        case .corrupt: .corrupt
-        case .transient, .other: .internalError
-        }
+        let kind: StoreError.Kind =
+            switch failure.failureKind {
+            case .uniqueness: .conflict
+            case .foreignKey: .notFound
+            case .unavailable: .unavailable
+            case .corrupt: .corrupt
+            case .transient, .other: .internalError
+            }
         return StoreError(kind, "\(context): \(failure)", isTransient: failure.failureKind == .transient)
     }
 

@@ -60,8 +60,10 @@ final class SQLiteEngine: StorageEngine {
         guard !database.isReadOnly else { throw StoreError(.internalError, "compact needs the writer connection") }
         if database.isInTransaction { return bytesDeleted() }
         guard try checkpoint() else {
-            throw StoreError(.unavailable, "the checkpoint could not finish because another connection "
-                             + "was reading; deleted data may remain in the WAL until it is retried")
+            throw StoreError(
+                .unavailable,
+                "the checkpoint could not finish because another connection "
+                    + "was reading; deleted data may remain in the WAL until it is retried")
         }
     }
 
@@ -85,10 +87,13 @@ final class SQLiteEngine: StorageEngine {
     func idCounters(of identities: [SchemaCatalog.Identity]) throws -> [SchemaCatalog.Identity: Int64] {
         var counters: [SchemaCatalog.Identity: Int64] = [:]
         for identity in identities {
-            counters[identity] = try database.queryFirst("""
-                SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = \(identity.table)), 0),
-                           (SELECT coalesce(max(\(raw: identity.column)), 0) FROM \(raw: identity.table))) AS counter
-                """) { $0.int64("counter") } ?? 0
+            counters[identity] =
+                try database.queryFirst(
+                    """
+                    SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = \(identity.table)), 0),
+                               (SELECT coalesce(max(\(raw: identity.column)), 0) FROM \(raw: identity.table))) AS counter
+                    """
+                ) { $0.int64("counter") } ?? 0
         }
         return counters
     }
@@ -97,7 +102,8 @@ final class SQLiteEngine: StorageEngine {
         for (identity, counter) in counters {
             let table = identity.table
             try database.execute("UPDATE sqlite_sequence SET seq = max(seq, \(counter)) WHERE name = \(table)")
-            try database.execute("""
+            try database.execute(
+                """
                 INSERT INTO sqlite_sequence (name, seq) SELECT \(table), \(counter)
                 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = \(table))
                 """)
@@ -110,43 +116,60 @@ final class SQLiteEngine: StorageEngine {
     /// metadata. A key column is never NULL here: an INTEGER PRIMARY KEY is the rowid, and every
     /// table is STRICT, whose key columns refuse NULL (a rowid table that is not would take one).
     func catalog() throws -> SchemaCatalog {
-        let names = try database.query("""
+        let names = try database.query(
+            """
             SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name
-            """) { $0.string("name") }
-        return SchemaCatalog(tables: try names.map { name in
-            let columns = try database.query("""
-                SELECT name, type, "notnull" AS not_null, pk FROM pragma_table_xinfo(\(name)) WHERE hidden = 0 ORDER BY cid
-                """) { row in
-                (column: SchemaCatalog.Column(name: row.string("name"), kind: .init(sqliteType: row.string("type")),
-                                              nullable: row.int64("not_null") == 0 && row.int64("pk") == 0,
-                                              declaredType: row.string("type")),
-                 key: row.int64("pk"))
-            }
-            let key = columns.filter { $0.key > 0 }.sorted { $0.key < $1.key }.map(\.column.name)
-            let identity = try key.count == 1 && database.isAutoincrement(table: name, column: key[0]) ? key[0] : nil
-            return SchemaCatalog.Table(name: name, columns: columns.map(\.column), primaryKey: key,
-                                       foreignKeys: try foreignKeys(of: name), identity: identity)
-        })
+            """
+        ) { $0.string("name") }
+        return SchemaCatalog(
+            tables: try names.map { name in
+                let columns = try database.query(
+                    """
+                    SELECT name, type, "notnull" AS not_null, pk FROM pragma_table_xinfo(\(name)) WHERE hidden = 0 ORDER BY cid
+                    """
+                ) { row in
+                    (
+                        column: SchemaCatalog.Column(
+                            name: row.string("name"), kind: .init(sqliteType: row.string("type")),
+                            nullable: row.int64("not_null") == 0 && row.int64("pk") == 0,
+                            declaredType: row.string("type")),
+                        key: row.int64("pk")
+                    )
+                }
+                let key = columns.filter { $0.key > 0 }.sorted { $0.key < $1.key }.map(\.column.name)
+                let identity = try key.count == 1 && database.isAutoincrement(table: name, column: key[0]) ? key[0] : nil
+                return SchemaCatalog.Table(
+                    name: name, columns: columns.map(\.column), primaryKey: key,
+                    foreignKeys: try foreignKeys(of: name), identity: identity)
+            })
     }
 
     /// A foreign key's columns, one row each in key order; a key naming no parent columns
     /// points to the parent's primary key.
     private func foreignKeys(of table: String) throws -> Set<SchemaCatalog.ForeignKey> {
-        let links = try database.query("""
+        let links = try database.query(
+            """
             SELECT id, "table" AS parent, "from" AS from_column, "to" AS to_column FROM pragma_foreign_key_list(\(table)) ORDER BY id, seq
-            """) { row in
-            (id: row.int64("id"), parent: row.string("parent"), column: row.string("from_column"),
-             parentColumn: row.isNull("to_column") ? nil : row.string("to_column"))
+            """
+        ) { row in
+            (
+                id: row.int64("id"), parent: row.string("parent"), column: row.string("from_column"),
+                parentColumn: row.isNull("to_column") ? nil : row.string("to_column")
+            )
         }
-        return Set(try Dictionary(grouping: links, by: \.id).values.map { links in
-            let parent = links[0].parent
-            let parentKey = try database.query("""
-                SELECT name FROM pragma_table_info(\(parent)) WHERE pk > 0 ORDER BY pk
-                """) { $0.string("name") }
-            let named = links.compactMap(\.parentColumn)
-            return SchemaCatalog.ForeignKey(columns: links.map(\.column), parent: parent,
-                                            parentColumns: named.count == links.count ? named : parentKey)
-        })
+        return Set(
+            try Dictionary(grouping: links, by: \.id).values.map { links in
+                let parent = links[0].parent
+                let parentKey = try database.query(
+                    """
+                    SELECT name FROM pragma_table_info(\(parent)) WHERE pk > 0 ORDER BY pk
+                    """
+                ) { $0.string("name") }
+                let named = links.compactMap(\.parentColumn)
+                return SchemaCatalog.ForeignKey(
+                    columns: links.map(\.column), parent: parent,
+                    parentColumns: named.count == links.count ? named : parentKey)
+            })
     }
 }
 

@@ -147,8 +147,10 @@ struct SchemaCatalog: Sendable, Equatable {
         while !waiting.isEmpty {
             let ready = waiting.filter { name in self[name]?.parents.isDisjoint(with: waiting) ?? true }.sorted()
             guard let next = ready.first else {
-                throw StoreError(.internalError, "the foreign keys of \(waiting.sorted().joined(separator: ", ")) form a cycle: "
-                                 + "no table can go first")
+                throw StoreError(
+                    .internalError,
+                    "the foreign keys of \(waiting.sorted().joined(separator: ", ")) form a cycle: "
+                        + "no table can go first")
             }
             ordered.append(next)
             waiting.remove(next)

@@ -21,8 +21,10 @@ public protocol SnapStore: AnyObject {
     /// inserted, and a primary-key conflict means `alreadyViewed`. Only the winner gets bytes:
     /// `body` runs inside the same transaction with the listing, the SHA-256 and the image (to
     /// copy out), and a throw from it rolls the claim back.
-    func claimView<R>(snapID: Int64, viewerID: Int64, now: Int64,
-                      _ body: (_ listing: SnapListing, _ sha256: [UInt8], _ image: any StoredBytes) throws -> R) throws -> R
+    func claimView<R>(
+        snapID: Int64, viewerID: Int64, now: Int64,
+        _ body: (_ listing: SnapListing, _ sha256: [UInt8], _ image: any StoredBytes) throws -> R
+    ) throws -> R
     /// Who opened the snap, first opened first.
     func snapViewers(snapID: Int64) throws -> [SnapViewerRecord]
     /// Removes one user's view of a snap so they may open it once more; `notFound` if no view.
@@ -40,7 +42,8 @@ public protocol SnapStore: AnyObject {
     /// One snap's picture for an admin, whatever its state, without a view: `body` runs with the
     /// listing (its state `read`), the SHA-256 and the image. `notFound` if no such snap, `expired`
     /// once its picture is erased.
-    func withSnapPicture<R>(id: Int64, _ body: (_ listing: SnapListing, _ sha256: [UInt8], _ image: any StoredBytes) throws -> R) throws -> R
+    func withSnapPicture<R>(id: Int64, _ body: (_ listing: SnapListing, _ sha256: [UInt8], _ image: any StoredBytes) throws -> R) throws
+        -> R
     /// What `posterID` has posted since `since` (snaps an admin rejected included, unsent ones
     /// not) and has stored now, for the posting quota. Inside the post's transaction, after
     /// `lockUser`, so posts racing on other instances count too.
@@ -100,11 +103,20 @@ public struct NewSnap: Sendable {
     public var expiresAt: Int64
     /// Waits for an admin's approval before anyone but its poster sees it.
     public var awaitingApproval: Bool
-    public init(feedID: Int64, posterID: Int64, image: [UInt8], sha256: [UInt8], format: ImageFormat,
-                width: Int, height: Int, postedAt: Int64, expiresAt: Int64, awaitingApproval: Bool = false) {
-        self.feedID = feedID; self.posterID = posterID; self.image = image; self.sha256 = sha256
-        self.format = format; self.width = width; self.height = height
-        self.postedAt = postedAt; self.expiresAt = expiresAt; self.awaitingApproval = awaitingApproval
+    public init(
+        feedID: Int64, posterID: Int64, image: [UInt8], sha256: [UInt8], format: ImageFormat,
+        width: Int, height: Int, postedAt: Int64, expiresAt: Int64, awaitingApproval: Bool = false
+    ) {
+        self.feedID = feedID
+        self.posterID = posterID
+        self.image = image
+        self.sha256 = sha256
+        self.format = format
+        self.width = width
+        self.height = height
+        self.postedAt = postedAt
+        self.expiresAt = expiresAt
+        self.awaitingApproval = awaitingApproval
     }
 }
 
@@ -125,13 +137,24 @@ public struct SnapListing: Sendable, Equatable {
     public var openedCount: Int
     /// A rejected snap's reason (empty otherwise).
     public var note: String
-    public init(id: Int64, feedName: String, posterName: String, postedAt: Int64, expiresAt: Int64,
-                status: SnapState, byteCount: Int64, width: Int, height: Int, format: ImageFormat,
-                posterID: Int64 = 0, openedCount: Int = 0, note: String = "") {
-        self.id = id; self.feedName = feedName; self.posterName = posterName; self.postedAt = postedAt
-        self.expiresAt = expiresAt; self.status = status; self.byteCount = byteCount
-        self.width = width; self.height = height; self.format = format
-        self.posterID = posterID; self.openedCount = openedCount; self.note = note
+    public init(
+        id: Int64, feedName: String, posterName: String, postedAt: Int64, expiresAt: Int64,
+        status: SnapState, byteCount: Int64, width: Int, height: Int, format: ImageFormat,
+        posterID: Int64 = 0, openedCount: Int = 0, note: String = ""
+    ) {
+        self.id = id
+        self.feedName = feedName
+        self.posterName = posterName
+        self.postedAt = postedAt
+        self.expiresAt = expiresAt
+        self.status = status
+        self.byteCount = byteCount
+        self.width = width
+        self.height = height
+        self.format = format
+        self.posterID = posterID
+        self.openedCount = openedCount
+        self.note = note
     }
 }
 
@@ -148,6 +171,8 @@ public struct OpenedSnap: Sendable {
     public var image: [UInt8]
     public var sha256: [UInt8]
     public init(listing: SnapListing, image: [UInt8], sha256: [UInt8]) {
-        self.listing = listing; self.image = image; self.sha256 = sha256
+        self.listing = listing
+        self.image = image
+        self.sha256 = sha256
     }
 }

@@ -2,8 +2,9 @@
 extension StorageExecutor {
     /// An executor whose writer and `readers` reader threads each own a `SQLStore` on the SQLite file at `path`.
     public static func sqlite(path: String, readers: Int = 2, maximumBatchSize: Int = 256) throws -> StorageExecutor {
-        try StorageExecutor(path: path, readerCount: readers, maximumBatchSize: maximumBatchSize,
-                            makeStore: SQLStore.openSQLite)
+        try StorageExecutor(
+            path: path, readerCount: readers, maximumBatchSize: maximumBatchSize,
+            makeStore: SQLStore.openSQLite)
     }
 
     /// The same executor on a PostgreSQL database shared with other instances: one connection

@@ -34,8 +34,10 @@ public final class StorageExecutor: @unchecked Sendable {
 
     /// Opens the writer store (migrating the file), then `readerCount` read-only stores, and
     /// starts one thread for each. Throws if any store cannot be opened; nothing is left running.
-    public init(path: String, readerCount: Int = 2, maximumBatchSize: Int = 256,
-                makeStore: StoreFactory) throws {
+    public init(
+        path: String, readerCount: Int = 2, maximumBatchSize: Int = 256,
+        makeStore: StoreFactory
+    ) throws {
         precondition(readerCount >= 1, "at least one reader thread")
         precondition(maximumBatchSize >= 1, "a batch holds at least one write")
         self.path = path
@@ -75,16 +77,20 @@ public final class StorageExecutor: @unchecked Sendable {
 
     /// Queues a write for the next group-commit batch; `completion` runs on the writer thread
     /// after the batch's COMMIT returned (or failed).
-    public func write<T: Sendable>(_ job: @escaping @Sendable (any SnapshareStore) throws -> T,
-                                   completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+    public func write<T: Sendable>(
+        _ job: @escaping @Sendable (any SnapshareStore) throws -> T,
+        completion: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
         if let refusal = Self.writesRefused { return completion(.failure(StoreError(.internalError, refusal))) }
         submit(TypedStorageJob(body: job, completion: completion), to: writes)
     }
 
     /// Queues a read for whichever reader thread is free; it sees one consistent snapshot of
     /// committed data. Writing through a reader's store fails.
-    public func read<T: Sendable>(_ job: @escaping @Sendable (any SnapshareStore) throws -> T,
-                                  completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+    public func read<T: Sendable>(
+        _ job: @escaping @Sendable (any SnapshareStore) throws -> T,
+        completion: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
         submit(TypedStorageJob(body: job, completion: completion), to: reads)
     }
 
@@ -143,8 +149,10 @@ public final class StorageExecutor: @unchecked Sendable {
         Thread.current.threadDictionary[storageThreadKey] != nil
     }
 
-    private func startThread(named name: String, owner: StoreOwner,
-                             loop: @escaping @Sendable (any SnapshareStore) -> Void) {
+    private func startThread(
+        named name: String, owner: StoreOwner,
+        loop: @escaping @Sendable (any SnapshareStore) -> Void
+    ) {
         threadsRunning.enter()
         let finished = threadsRunning
         NamedThread.start(name) {
@@ -161,8 +169,10 @@ public final class StorageExecutor: @unchecked Sendable {
     /// Runs one group-commit batch on the writer's store. Jobs the database broke off to end a
     /// deadlock with another instance (`StorageJob.mayRunAgain`) run again in a batch of their
     /// own once this one has committed and released its locks.
-    private static func runWriteBatch(_ batch: [any StorageJob], on store: any SnapshareStore,
-                                      beforeCompletions: (_ nanoseconds: UInt64) -> Void) {
+    private static func runWriteBatch(
+        _ batch: [any StorageJob], on store: any SnapshareStore,
+        beforeCompletions: (_ nanoseconds: UInt64) -> Void
+    ) {
         var batch = batch
         while !batch.isEmpty {
             var batchFailure: (any Error)?

@@ -17,8 +17,10 @@ final class TypedStorageJob<T: Sendable>: StorageJob, @unchecked Sendable {
     /// Written by `run` and read by `complete`, both on the one storage thread that took the job.
     private var outcome: Result<T, any Error>?
 
-    init(body: @escaping @Sendable (any SnapshareStore) throws -> T,
-         completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+    init(
+        body: @escaping @Sendable (any SnapshareStore) throws -> T,
+        completion: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
         self.body = body
         self.completion = completion
     }

@@ -18,7 +18,10 @@ public enum StoreChange: Sendable, Equatable {
     }
 
     init?(payload: String) {
-        if payload == "*" { self = .everyone; return }
+        if payload == "*" {
+            self = .everyone
+            return
+        }
         guard payload.hasPrefix("u:"), let id = Int64(payload.dropFirst(2)) else { return nil }
         self = .user(id)
     }

@@ -10,7 +10,9 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// may well succeed.
     public var isTransient = false
     public init(_ kind: Kind, _ message: String, isTransient: Bool = false) {
-        self.kind = kind; self.message = message; self.isTransient = isTransient
+        self.kind = kind
+        self.message = message
+        self.isTransient = isTransient
     }
     public var description: String { "\(kind): \(message)" }
 }

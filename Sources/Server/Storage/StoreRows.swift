@@ -5,10 +5,11 @@ import Wire
 /// that every concern of `SQLStore` shares.
 enum StoreRows {
     static func user(_ row: any SQLRow) -> UserRecord {
-        UserRecord(id: row.int64("id"), name: row.string("name"), passwordHash: row.string("password_hash"),
-                   isAdmin: row.bool("is_admin"), createdAt: row.int64("created_at"),
-                   isDisabled: row.bool("disabled"), mustChangePassword: row.bool("must_change_password"),
-                   oneTimeHash: row.string("one_time_hash"))
+        UserRecord(
+            id: row.int64("id"), name: row.string("name"), passwordHash: row.string("password_hash"),
+            isAdmin: row.bool("is_admin"), createdAt: row.int64("created_at"),
+            isDisabled: row.bool("disabled"), mustChangePassword: row.bool("must_change_password"),
+            oneTimeHash: row.string("one_time_hash"))
     }
 
     static func movie(_ row: any SQLRow) -> MovieRecord {
@@ -17,40 +18,46 @@ enum StoreRows {
 
     static func snapListing(_ row: any SQLRow) throws -> SnapListing {
         guard let status = SnapState(rawValue: UInt8(truncatingIfNeeded: row.int64("status"))),
-              let format = ImageFormat(rawValue: UInt8(truncatingIfNeeded: row.int64("format"))) else {
+            let format = ImageFormat(rawValue: UInt8(truncatingIfNeeded: row.int64("format")))
+        else {
             throw StoreError(.corrupt, "snap \(row.int64("id")) has an unknown status or format")
         }
-        return SnapListing(id: row.int64("id"), feedName: row.string("feed_name"), posterName: row.string("poster_name"),
-                           postedAt: row.int64("posted_at"), expiresAt: row.int64("expires_at"), status: status,
-                           byteCount: row.int64("byte_count"), width: row.int("width"), height: row.int("height"),
-                           format: format, posterID: row.int64("poster_id"), openedCount: row.int("opened_count"))
+        return SnapListing(
+            id: row.int64("id"), feedName: row.string("feed_name"), posterName: row.string("poster_name"),
+            postedAt: row.int64("posted_at"), expiresAt: row.int64("expires_at"), status: status,
+            byteCount: row.int64("byte_count"), width: row.int("width"), height: row.int("height"),
+            format: format, posterID: row.int64("poster_id"), openedCount: row.int("opened_count"))
     }
 
     static func pin(_ row: any SQLRow) throws -> PinRecord {
         guard let state = AlbumState(rawValue: UInt8(truncatingIfNeeded: row.int64("state"))) else {
             throw StoreError(.corrupt, "album of pin \(row.int64("id")) has an unknown state")
         }
-        return PinRecord(id: row.int64("id"), userID: row.int64("user_id"), latitude: row.double("latitude"),
-                         longitude: row.double("longitude"), createdAt: row.int64("created_at"), albumState: state,
-                         expected: row.int("expected"), done: row.int("done"))
+        return PinRecord(
+            id: row.int64("id"), userID: row.int64("user_id"), latitude: row.double("latitude"),
+            longitude: row.double("longitude"), createdAt: row.int64("created_at"), albumState: state,
+            expected: row.int("expected"), done: row.int("done"))
     }
 
     static func photo(_ row: any SQLRow) throws -> PhotoRecord {
         guard let state = PhotoState(rawValue: UInt8(truncatingIfNeeded: row.int64("state"))) else {
             throw StoreError(.corrupt, "photo \(row.int64("id")) has an unknown state")
         }
-        return PhotoRecord(id: row.int64("id"), pinID: row.int64("pin_id"), position: row.int("position"), state: state,
-                           source: ProviderPhoto(id: row.string("provider_photo_id"), title: row.string("title"),
-                                                 tags: row.string("tags"), place: row.string("place"), latitude: row.double("latitude"),
-                                                 longitude: row.double("longitude"), reference: row.string("reference")),
-                           width: row.int("width"), height: row.int("height"), byteCount: row.int("byte_count"), error: row.string("error"))
+        return PhotoRecord(
+            id: row.int64("id"), pinID: row.int64("pin_id"), position: row.int("position"), state: state,
+            source: ProviderPhoto(
+                id: row.string("provider_photo_id"), title: row.string("title"),
+                tags: row.string("tags"), place: row.string("place"), latitude: row.double("latitude"),
+                longitude: row.double("longitude"), reference: row.string("reference")),
+            width: row.int("width"), height: row.int("height"), byteCount: row.int("byte_count"), error: row.string("error"))
     }
 
     static func album(_ row: any SQLRow, pin: PinRecord, photos: [PhotoRecord]) -> AlbumRecord {
-        AlbumRecord(pin: pin, error: row.string("error"), provider: row.string("provider"),
-                    searched: row.bool("searched"), page: row.int("page"), pages: row.int("pages"),
-                    perPage: row.int("per_page"), total: row.int("total"), generation: row.int64("generation"),
-                    photos: photos)
+        AlbumRecord(
+            pin: pin, error: row.string("error"), provider: row.string("provider"),
+            searched: row.bool("searched"), page: row.int("page"), pages: row.int("pages"),
+            perPage: row.int("per_page"), total: row.int("total"), generation: row.int64("generation"),
+            photos: photos)
     }
 
     /// Throws unless `photo` has its bytes: a pending or failed photo has none to send.

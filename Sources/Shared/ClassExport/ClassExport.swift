@@ -118,33 +118,47 @@ public struct ClassExport {
     private func json(exportedAt: Int64) throws -> Data {
         let document: JSONValue = .object([
             ("exported_at", .string(Self.iso8601(exportedAt))),
-            ("feeds", .array(feeds.map { feed in
-                .object([
-                    ("name", .string(feed)),
-                    ("folder", .string(folders[feed]!)),
-                    ("snaps", .array(ordered(feed).map { entry in
-                        let snap = entry.snap
-                        return .object([
-                            ("id", .int(Int64(snap.id))),
-                            ("poster", .string(snap.poster)),
-                            ("posted_at", .string(Self.iso8601(snap.postedAt))),
-                            ("expires_at", .string(Self.iso8601(snap.expiresAt))),
-                            ("picture", entry.picture.map { .string($0) } ?? .null),
-                            ("format", .string(snap.imageKind.name)),
-                            ("width", .int(Int64(snap.width))),
-                            ("height", .int(Int64(snap.height))),
-                            ("bytes", .int(Int64(snap.byteCount))),
-                            ("opened_by", .array(snap.viewers.map {
-                                .object([("user", .string($0.username)), ("at", .string(Self.iso8601($0.viewedAt)))])
-                            })),
-                            // Only in an export that asked for them: nobody but its poster has seen it.
-                            ("awaiting_approval", .bool(snap.awaitingApproval)),
-                            // Open reports the admins have not resolved yet.
-                            ("reports", .int(Int64(snap.reportCount))),
+            (
+                "feeds",
+                .array(
+                    feeds.map { feed in
+                        .object([
+                            ("name", .string(feed)),
+                            ("folder", .string(folders[feed]!)),
+                            (
+                                "snaps",
+                                .array(
+                                    ordered(feed).map { entry in
+                                        let snap = entry.snap
+                                        return .object([
+                                            ("id", .int(Int64(snap.id))),
+                                            ("poster", .string(snap.poster)),
+                                            ("posted_at", .string(Self.iso8601(snap.postedAt))),
+                                            ("expires_at", .string(Self.iso8601(snap.expiresAt))),
+                                            ("picture", entry.picture.map { .string($0) } ?? .null),
+                                            ("format", .string(snap.imageKind.name)),
+                                            ("width", .int(Int64(snap.width))),
+                                            ("height", .int(Int64(snap.height))),
+                                            ("bytes", .int(Int64(snap.byteCount))),
+                                            (
+                                                "opened_by",
+                                                .array(
+                                                    snap.viewers.map {
+                                                        .object([
+                                                            ("user", .string($0.username)), ("at", .string(Self.iso8601($0.viewedAt))),
+                                                        ])
+                                                    })
+                                            ),
+                                            // Only in an export that asked for them: nobody but its poster has seen it.
+                                            ("awaiting_approval", .bool(snap.awaitingApproval)),
+                                            // Open reports the admins have not resolved yet.
+                                            ("reports", .int(Int64(snap.reportCount))),
+                                        ])
+                                    })
+                            ),
                         ])
-                    })),
-                ])
-            })),
+                    })
+            ),
         ])
         return Data((document.toJSON(pretty: true) + "\n").utf8)
     }
@@ -166,7 +180,8 @@ public struct ClassExport {
     private func html(exportedAt: Int64) -> String {
         let all = snaps.values.joined()
         let kept = all.filter { $0.picture != nil }.count
-        let pending = all.filter { $0.snap.awaitingApproval }.count, reported = all.filter { $0.snap.reportCount > 0 }.count
+        let pending = all.filter { $0.snap.awaitingApproval }.count
+        let reported = all.filter { $0.snap.reportCount > 0 }.count
         let marks = (pending > 0 ? " · \(pending) awaiting approval" : "") + (reported > 0 ? " · \(reported) reported" : "")
         var page = """
             <!DOCTYPE html>
@@ -188,21 +203,28 @@ public struct ClassExport {
             """
         for feed in feeds {
             let entries = ordered(feed)
-            page += "<section id=\"\(anchor(feed))\">\n<h2>\(Self.escaped(feed)) <small>\(entries.count) snap\(entries.count == 1 ? "" : "s")</small></h2>\n"
+            page +=
+                "<section id=\"\(anchor(feed))\">\n<h2>\(Self.escaped(feed)) <small>\(entries.count) snap\(entries.count == 1 ? "" : "s")</small></h2>\n"
             if entries.isEmpty { page += "<p class=\"empty\">No snaps in this feed.</p>\n" }
             page += "<div class=\"grid\">\n"
             for (snap, picture) in entries {
-                let opened = snap.viewers.isEmpty ? "not opened"
+                let opened =
+                    snap.viewers.isEmpty
+                    ? "not opened"
                     : "opened by \(snap.viewers.map(\.username).joined(separator: ", "))"
                 let title = "Snap \(snap.id) by \(snap.poster)"
-                let image = picture.map {
-                    "<img src=\"\(Self.link($0))\" alt=\"\(Self.escaped(title))\" width=\"\(snap.width)\" height=\"\(snap.height)\">"
-                } ?? "<div class=\"gone\">picture expired and erased</div>"
+                let image =
+                    picture.map {
+                        "<img src=\"\(Self.link($0))\" alt=\"\(Self.escaped(title))\" width=\"\(snap.width)\" height=\"\(snap.height)\">"
+                    } ?? "<div class=\"gone\">picture expired and erased</div>"
                 // What the class did not see as it is: a snap awaiting approval, a reported one.
                 var marks = ""
-                if snap.awaitingApproval { marks += "<br><span class=\"mark pending\">awaiting approval: nobody but its poster saw it</span>" }
+                if snap.awaitingApproval {
+                    marks += "<br><span class=\"mark pending\">awaiting approval: nobody but its poster saw it</span>"
+                }
                 if snap.reportCount > 0 {
-                    marks += "<br><span class=\"mark reported\">reported \(snap.reportCount == 1 ? "once" : "\(snap.reportCount) times"), "
+                    marks +=
+                        "<br><span class=\"mark reported\">reported \(snap.reportCount == 1 ? "once" : "\(snap.reportCount) times"), "
                         + "not yet resolved</span>"
                 }
                 let kind = [snap.awaitingApproval ? "pending" : nil, snap.reportCount > 0 ? "reported" : nil].compactMap { $0 }
@@ -220,9 +242,11 @@ public struct ClassExport {
 
     /// The fragment name of a feed's section: its folder's name with only letters, digits and `-`.
     private func anchor(_ feed: String) -> String {
-        "feed-" + String(folders[feed]!.lowercased().unicodeScalars.map {
-            ($0.properties.isAlphabetic || ("0"..."9").contains($0)) && $0.isASCII ? Character($0) : "-"
-        })
+        "feed-"
+            + String(
+                folders[feed]!.lowercased().unicodeScalars.map {
+                    ($0.properties.isAlphabetic || ("0"..."9").contains($0)) && $0.isASCII ? Character($0) : "-"
+                })
     }
 
     /// A relative path as a link: each part percent-encoded (a space is `%20`).

@@ -15,7 +15,10 @@ public enum RosterReport {
         members.map { member in
             var status = member.status.name
             if member.status == .signedIn, member.lastSignIn > 0 { status += " " + ClassExport.readable(member.lastSignIn) + " UTC" }
-            return [member.name, member.displayName, member.isAdmin ? "admin" : "student", member.account.isEmpty ? "—" : member.account, status]
+            return [
+                member.name, member.displayName, member.isAdmin ? "admin" : "student", member.account.isEmpty ? "—" : member.account,
+                status,
+            ]
         }
     }
 
@@ -32,11 +35,16 @@ public enum RosterReport {
     /// (null while unclaimed), `status` (`not registered`, `one-time password not yet replaced`,
     /// `signed in`, `not signed in yet`), `last_sign_in` and `added_at` (ISO 8601 UTC, `last_sign_in` null when unknown).
     public static func json(_ members: [RosterMember]) -> String {
-        JSONValue.array(members.map {
-            .object([("name", .string($0.name)), ("display_name", .string($0.displayName)), ("role", .string($0.isAdmin ? "admin" : "student")),
-                     ("account", $0.account.isEmpty ? .null : .string($0.account)), ("status", .string($0.status.name)),
-                     ("last_sign_in", $0.lastSignIn > 0 ? .string(ClassExport.iso8601($0.lastSignIn)) : .null),
-                     ("added_at", .string(ClassExport.iso8601($0.addedAt)))])
-        }).toJSON()
+        JSONValue.array(
+            members.map {
+                .object([
+                    ("name", .string($0.name)), ("display_name", .string($0.displayName)),
+                    ("role", .string($0.isAdmin ? "admin" : "student")),
+                    ("account", $0.account.isEmpty ? .null : .string($0.account)), ("status", .string($0.status.name)),
+                    ("last_sign_in", $0.lastSignIn > 0 ? .string(ClassExport.iso8601($0.lastSignIn)) : .null),
+                    ("added_at", .string(ClassExport.iso8601($0.addedAt))),
+                ])
+            }
+        ).toJSON()
     }
 }

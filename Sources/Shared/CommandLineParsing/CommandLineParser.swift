@@ -133,18 +133,19 @@ public struct CommandLineParser: Sendable {
                 environmentOrigins[option.name] = variable
             }
         }
-        return .run(ParsedCommand(
-            path: chain.dropFirst().map(\.name),
-            positionals: positionals,
-            usage: HelpText.usage(chain),
-            commandPath: HelpText.commandPath(chain),
-            values: values,
-            environmentOrigins: environmentOrigins,
-            flags: flags,
-            arguments: command.arguments,
-            treeNames: treeNames,
-            acceptedOptions: Set(scope.options.map(\.name))
-        ))
+        return .run(
+            ParsedCommand(
+                path: chain.dropFirst().map(\.name),
+                positionals: positionals,
+                usage: HelpText.usage(chain),
+                commandPath: HelpText.commandPath(chain),
+                values: values,
+                environmentOrigins: environmentOrigins,
+                flags: flags,
+                arguments: command.arguments,
+                treeNames: treeNames,
+                acceptedOptions: Set(scope.options.map(\.name))
+            ))
     }
 
     /// Whether `word` is a plain negative decimal such as `-5`, `-33.87`, `-.5` or `-1e3`
@@ -154,7 +155,10 @@ public struct CommandLineParser: Sendable {
         var scalars = Substring(word).unicodeScalars.dropFirst()
         func digits() -> Int {
             var count = 0
-            while let first = scalars.first, ("0"..."9").contains(first) { scalars.removeFirst(); count += 1 }
+            while let first = scalars.first, ("0"..."9").contains(first) {
+                scalars.removeFirst()
+                count += 1
+            }
             return count
         }
         var mantissa = digits()

@@ -54,7 +54,8 @@ public struct CommandSpec: Sendable {
     /// commands above it: each command's own pass down, narrowed at every command that names the
     /// global options it uses. Help and the parser both read it.
     static func inherited(along chain: [CommandSpec]) -> (options: [OptionSpec], flags: [FlagSpec]) {
-        var options: [OptionSpec] = [], flags: [FlagSpec] = []
+        var options: [OptionSpec] = []
+        var flags: [FlagSpec] = []
         for (index, command) in chain.enumerated() {
             if let used = command.globalOptions.map(Set.init) {
                 options.removeAll { !used.contains($0.name) }
@@ -81,7 +82,8 @@ public struct CommandSpec: Sendable {
         return problems
     }
 
-    private func collectProblems(path: [String], inheritedNames: Set<String>, inheritedOptions: Set<String>, into problems: inout [String]) {
+    private func collectProblems(path: [String], inheritedNames: Set<String>, inheritedOptions: Set<String>, into problems: inout [String])
+    {
         let path = path + [name]
         let here = path.joined(separator: " ")
         var names = inheritedNames

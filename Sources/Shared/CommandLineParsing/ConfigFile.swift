@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Posix
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A settings file in the shape redis.conf and mosquitto.conf use: one `name = value` per line,
 /// where `name` is a long option's name without its dashes (`snap-ttl = 7d`), lines starting
@@ -55,7 +56,9 @@ public struct ConfigFile: Sendable {
             let name = line[..<equals].trimmingCharacters(in: .whitespaces)
             var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
             guard !name.isEmpty, !name.hasPrefix("-"), !name.contains(where: \.isWhitespace) else {
-                throw ConfigFileError("\(path):\(number): '\(name)' is not a setting name (write it as the long option without its dashes, e.g. snap-ttl = 7d)")
+                throw ConfigFileError(
+                    "\(path):\(number): '\(name)' is not a setting name (write it as the long option without its dashes, e.g. snap-ttl = 7d)"
+                )
             }
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
             entries.append(Entry(option: "--" + name, value: value, line: number))

@@ -3,7 +3,8 @@ public enum EditDistance {
     /// The number of single-character insertions, deletions, substitutions and swaps of two
     /// neighbours turning `a` into `b` (a swapped pair, `Memse` for `Memes`, is one typo).
     static func between(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var beforePrevious = [Int](repeating: 0, count: b.count + 1)

@@ -63,7 +63,9 @@ public struct ParsedCommand: Sendable {
     /// option, or a setting given twice that may be given once, throws with the file and line.
     /// A setting of an option this command does not take (a server setting, for an offline
     /// command reading the server's file) is left out.
-    public func filling(from file: ConfigFile, options: [OptionSpec], excluding excluded: Set<String> = []) throws(UsageError) -> ParsedCommand {
+    public func filling(from file: ConfigFile, options: [OptionSpec], excluding excluded: Set<String> = []) throws(UsageError)
+        -> ParsedCommand
+    {
         var filled = self
         var fromFile: [String: [String]] = [:]
         var firstLine: [String: ConfigFile.Entry] = [:]

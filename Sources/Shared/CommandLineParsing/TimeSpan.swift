@@ -11,7 +11,8 @@ public struct TimeSpan: Sendable, Hashable, Comparable, CustomStringConvertible 
     }
 
     /// The forms a duration is written in, for a message about one that is not.
-    public static let forms = "a number and a unit, such as 30m, 12h, 7d or 2w, or several together, such as 1d12h (units: w, d, h, m, s, ms)"
+    public static let forms =
+        "a number and a unit, such as 30m, 12h, 7d or 2w, or several together, such as 1d12h (units: w, d, h, m, s, ms)"
 
     /// Whole seconds, rounding down (`1500ms` is 1 second).
     public var seconds: Int64 { milliseconds / 1000 }
@@ -34,8 +35,10 @@ public struct TimeSpan: Sendable, Hashable, Comparable, CustomStringConvertible 
             rest = rest.dropFirst(digits.count)
             // "ms" is checked before "m", so "500ms" is not 500 minutes followed by garbage.
             guard let unit = Self.units.first(where: { rest.hasPrefix($0.suffix) }) else {
-                throw failure(rest.isEmpty ? "missing unit after \(digits) (use w, d, h, m, s or ms)"
-                                           : "unknown unit '\(rest)' (use w, d, h, m, s or ms)")
+                throw failure(
+                    rest.isEmpty
+                        ? "missing unit after \(digits) (use w, d, h, m, s or ms)"
+                        : "unknown unit '\(rest)' (use w, d, h, m, s or ms)")
             }
             rest = rest.dropFirst(unit.suffix.count)
             guard let count = Int64(digits) else { throw failure("too large") }

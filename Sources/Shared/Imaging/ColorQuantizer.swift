@@ -72,9 +72,12 @@ private final class NearestColor {
     /// Fills the table for `cell` with the palette entry nearest its centre.
     private func search(_ cell: Int) -> Int {
         let centre = ((cell >> 10) << 3 | 4, ((cell >> 5) & 31) << 3 | 4, (cell & 31) << 3 | 4)
-        var best = 0, bestDistance = Int.max
+        var best = 0
+        var bestDistance = Int.max
         for index in 0..<channels.count / 3 {
-            let dr = channels[index * 3] - centre.0, dg = channels[index * 3 + 1] - centre.1, db = channels[index * 3 + 2] - centre.2
+            let dr = channels[index * 3] - centre.0
+            let dg = channels[index * 3 + 1] - centre.1
+            let db = channels[index * 3 + 2] - centre.2
             let distance = dr * dr + dg * dg + db * db
             if distance < bestDistance { (best, bestDistance) = (index, distance) }
         }
@@ -97,20 +100,24 @@ private final class NearestColor {
     /// pixels not yet visited: 7 ahead, 3, 5 and 1 on the next row. Rows alternate direction,
     /// which keeps the error from drifting into diagonal streaks.
     func diffused(_ image: RGBImage) -> [UInt8] {
-        let width = image.width, rowLength = (width + 2) * 3
+        let width = image.width
+        let rowLength = (width + 2) * 3
         var indices = [UInt8](repeating: 0, count: width * image.height)
         // The errors owed to this pixel row and to the next, with a pixel of margin at each end.
         var errors = [Int](repeating: 0, count: rowLength * 2)
         indices.withUnsafeMutableBufferPointer { indices in
             errors.withUnsafeMutableBufferPointer { errors in
                 image.pixels.withUnsafeBufferPointer { pixels in
-                    var here = 0, below = rowLength
+                    var here = 0
+                    var below = rowLength
                     for y in 0..<image.height {
                         let forward = y % 2 == 0
                         let ahead = forward ? 3 : -3
                         for step in 0..<width {
                             let x = forward ? step : width - 1 - step
-                            let pixel = y * width + x, at = here + (x + 1) * 3, under = below + (x + 1) * 3
+                            let pixel = y * width + x
+                            let at = here + (x + 1) * 3
+                            let under = below + (x + 1) * 3
                             let red = min(255, max(0, Int(pixels[pixel * 3]) + (errors[at] + 8) >> 4))
                             let green = min(255, max(0, Int(pixels[pixel * 3 + 1]) + (errors[at + 1] + 8) >> 4))
                             let blue = min(255, max(0, Int(pixels[pixel * 3 + 2]) + (errors[at + 2] + 8) >> 4))

@@ -1,5 +1,5 @@
-import Wire
 import CImageCodec
+import Wire
 
 /// PNG and JPEG decoding and encoding, through libpng and libjpeg in the CImageCodec target.
 ///
@@ -20,8 +20,9 @@ public enum ImageCodec {
     ) throws(ImageError) -> RGBImage {
         let header = try limits.validate(bytes)
         var output = snapshare_rgb_image()
-        let (code, message) = read(bytes, header, limits, into: &output,
-                                   png: snapshare_png_decode, jpeg: snapshare_jpeg_decode)
+        let (code, message) = read(
+            bytes, header, limits, into: &output,
+            png: snapshare_png_decode, jpeg: snapshare_jpeg_decode)
         defer { snapshare_image_free(output.pixels) }
         guard code == Int32(SNAPSHARE_IMAGE_OK), let pixels = output.pixels else {
             throw decodeError(code: code, message: message, header: header, limits: limits)
@@ -42,8 +43,9 @@ public enum ImageCodec {
     ) throws(ImageError) -> ImageHeader {
         let header = try limits.validate(bytes)
         var size = snapshare_image_size()
-        let (code, message) = read(bytes, header, limits, into: &size,
-                                   png: snapshare_png_verify, jpeg: snapshare_jpeg_verify)
+        let (code, message) = read(
+            bytes, header, limits, into: &size,
+            png: snapshare_png_verify, jpeg: snapshare_jpeg_verify)
         guard code == Int32(SNAPSHARE_IMAGE_OK) else {
             throw decodeError(code: code, message: message, header: header, limits: limits)
         }

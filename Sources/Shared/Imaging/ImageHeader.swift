@@ -68,9 +68,9 @@ public struct ImageHeader: Sendable, Equatable {
     /// The bit depth / colour type pairs the PNG spec allows (table 11.1).
     private static func isValidPNG(bitDepth: UInt8, colourType: UInt8) -> Bool {
         switch colourType {
-        case 0: [1, 2, 4, 8, 16].contains(bitDepth)  // grey
-        case 2, 4, 6: bitDepth == 8 || bitDepth == 16  // RGB, grey + alpha, RGBA
-        case 3: [1, 2, 4, 8].contains(bitDepth)  // palette
+        case 0: [1, 2, 4, 8, 16].contains(bitDepth) // grey
+        case 2, 4, 6: bitDepth == 8 || bitDepth == 16 // RGB, grey + alpha, RGBA
+        case 3: [1, 2, 4, 8].contains(bitDepth) // palette
         default: false
         }
     }
@@ -86,7 +86,7 @@ public struct ImageHeader: Sendable, Equatable {
             while marker == 0xFF { marker = try reader.byte() }
             switch marker {
             case 0x01, 0xD0...0xD7:
-                continue  // TEM and RSTn stand alone, without a length
+                continue // TEM and RSTn stand alone, without a length
             case 0x00, 0xD8, 0xD9, 0xDA:
                 // A stuffed zero, a second SOI, or EOI/SOS before any frame header.
                 throw .notAnImage

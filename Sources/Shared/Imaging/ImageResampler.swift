@@ -22,7 +22,9 @@ public enum ImageResampler {
                 let sourceRow = y * image.width * 3
                 let targetRow = y * width * 3
                 for x in 0..<width {
-                    var red = 0, green = 0, blue = 0
+                    var red = 0
+                    var green = 0
+                    var blue = 0
                     for tap in columns.taps[x] {
                         let offset = sourceRow + tap.index * 3
                         red += tap.weight * Int(source[offset])
@@ -58,7 +60,7 @@ public enum ImageResampler {
         // Compare width/height with boxWidth/boxHeight by cross-multiplying, to stay in integers.
         if width * boxHeight >= height * boxWidth {
             // Limited by the box's width.
-            let fitted = (height * boxWidth * 2 + width) / (width * 2)  // rounded
+            let fitted = (height * boxWidth * 2 + width) / (width * 2) // rounded
             return (boxWidth, min(max(fitted, 1), boxHeight))
         } else {
             let fitted = (width * boxHeight * 2 + height) / (height * 2)

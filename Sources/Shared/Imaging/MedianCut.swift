@@ -33,7 +33,9 @@ enum MedianCut {
         sums.withUnsafeMutableBufferPointer { sums in
             image.pixels.withUnsafeBufferPointer { pixels in
                 for offset in stride(from: 0, to: pixels.count, by: 3) {
-                    let red = pixels[offset], green = pixels[offset + 1], blue = pixels[offset + 2]
+                    let red = pixels[offset]
+                    let green = pixels[offset + 1]
+                    let blue = pixels[offset + 2]
                     let slot = cell(red: Int(red), green: Int(green), blue: Int(blue)) * 4
                     sums[slot] += 1
                     sums[slot + 1] += Int(red)
@@ -44,9 +46,14 @@ enum MedianCut {
         }
         var cells: [Cell] = []
         for index in 0..<32_768 where sums[index * 4] > 0 {
-            let count = sums[index * 4], red = sums[index * 4 + 1], green = sums[index * 4 + 2], blue = sums[index * 4 + 3]
-            cells.append(Cell(coordinates: (UInt8(index >> 10), UInt8(index >> 5 & 31), UInt8(index & 31)),
-                              count: count, red: red, green: green, blue: blue))
+            let count = sums[index * 4]
+            let red = sums[index * 4 + 1]
+            let green = sums[index * 4 + 2]
+            let blue = sums[index * 4 + 3]
+            cells.append(
+                Cell(
+                    coordinates: (UInt8(index >> 10), UInt8(index >> 5 & 31), UInt8(index & 31)),
+                    count: count, red: red, green: green, blue: blue))
         }
         return cells
     }
@@ -141,7 +148,8 @@ enum MedianCut {
 extension Array {
     /// The elements that satisfy `belongs` and those that do not, each in their order.
     fileprivate func partitioned(_ belongs: (Element) -> Bool) -> ([Element], [Element]) {
-        var yes: [Element] = [], no: [Element] = []
+        var yes: [Element] = []
+        var no: [Element] = []
         for element in self { if belongs(element) { yes.append(element) } else { no.append(element) } }
         return (yes, no)
     }

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A file that lines are added to the end of, each line whole (one `writeAll` under a lock, the
 /// file opened O_APPEND), made owner-only (0600, less what the umask clears) when it is new: a

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CLinux
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A program we started, with its standard output and standard error on two pipes of ours (both
 /// non-blocking, for a poll loop) and its standard input from /dev/null.
@@ -48,10 +49,12 @@ public final class ChildProcess: @unchecked Sendable {
     /// `environment` ("NAME=value" entries). Throws when the pipes cannot be made or the program
     /// cannot be started (ENOENT, EACCES, ENOEXEC from exec itself).
     public init(path: String, arguments: [String], environment: [String]) throws(SystemError) {
-        var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
+        var outPipe: [Int32] = [0, 0]
+        var errPipe: [Int32] = [0, 0]
         _ = try Syscall.checked("pipe2") { snapshare_pipe(&outPipe) }
         do { _ = try Syscall.checked("pipe2") { snapshare_pipe(&errPipe) } } catch {
-            Syscall.close(outPipe[0]); Syscall.close(outPipe[1])
+            Syscall.close(outPipe[0])
+            Syscall.close(outPipe[1])
             throw error
         }
         var started: Int32 = 0
@@ -64,7 +67,8 @@ public final class ChildProcess: @unchecked Sendable {
         Syscall.close(outPipe[1])
         Syscall.close(errPipe[1])
         guard failure == 0 else {
-            Syscall.close(outPipe[0]); Syscall.close(errPipe[0])
+            Syscall.close(outPipe[0])
+            Syscall.close(errPipe[0])
             throw SystemError("exec(\(path))", errno: failure)
         }
         pid = started

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CLinux
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A level-triggered epoll instance. Each registration carries the descriptor and a 32-bit
 /// generation in `epoll_data.u64`, so an event for a descriptor number that was closed and
@@ -56,9 +57,12 @@ public final class Epoll {
     /// Waits up to `timeoutMilliseconds` (-1 forever) and returns the ready descriptors.
     public func wait(timeoutMilliseconds: Int32) throws(SystemError) -> [Event] {
         let count = try buffer.withUnsafeMutableBufferPointer { (events) throws(SystemError) -> Int32 in
-            switch try Syscall.call("epoll_wait", blocking: true, {
-                epoll_wait(fd, events.baseAddress, Int32(events.count), timeoutMilliseconds)
-            }) {
+            switch try Syscall.call(
+                "epoll_wait", blocking: true,
+                {
+                    epoll_wait(fd, events.baseAddress, Int32(events.count), timeoutMilliseconds)
+                })
+            {
             case .processed(let n): return n
             case .wouldBlock: return 0
             }
@@ -69,11 +73,12 @@ public final class Epoll {
             let event = buffer[i]
             let data = event.data.u64
             let bits = event.events
-            ready.append(Event(
-                fd: Int32(bitPattern: UInt32(truncatingIfNeeded: data)),
-                generation: UInt32(truncatingIfNeeded: data >> 32),
-                readable: bits & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0,
-                writable: bits & EPOLLOUT.rawValue != 0))
+            ready.append(
+                Event(
+                    fd: Int32(bitPattern: UInt32(truncatingIfNeeded: data)),
+                    generation: UInt32(truncatingIfNeeded: data >> 32),
+                    readable: bits & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0,
+                    writable: bits & EPOLLOUT.rawValue != 0))
         }
         return ready
     }

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CLinux
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A non-blocking eventfd: a counter another thread bumps to wake a loop waiting in epoll.
 ///

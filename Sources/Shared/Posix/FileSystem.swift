@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CLinux
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// What stat(2) says of a path: its kind, permission bits, size and owners.
 public struct FileStatus: Sendable, Equatable {

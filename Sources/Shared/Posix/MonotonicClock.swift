@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The monotonic clock (CLOCK_MONOTONIC): never set back, so differences are true durations.

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// systemd's readiness protocol without libsystemd (`sd_notify(3)`): one datagram of
@@ -44,7 +44,9 @@ public struct ServiceNotifier: Sendable {
         let message = Array(lines.joined(separator: "\n").utf8)
         _ = message.withUnsafeBytes { bytes in
             withUnsafePointer(to: address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), $0, length) }
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), $0, length)
+                }
             }
         }
     }

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CLinux
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The one way signals reach our code: an async-signal-safe handler in C writes the signal's
 /// number as one byte to a pipe, and an ordinary thread reads it in a poll(2) loop, where Swift

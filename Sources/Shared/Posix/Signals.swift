@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CLinux
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// What a program does with signals besides hearing them on a `SignalPipe`: ignore one for the
 /// whole process, send one, stop itself, and end itself as a signal would have.

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CLinux
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// TCP socket setup for the server (listening, non-blocking) and the client (blocking with
 /// timeouts), and Unix datagram sockets (systemd's notification socket).
@@ -15,8 +16,9 @@ public enum Socket {
         var list: UnsafeMutablePointer<addrinfo>?
         let rc = getaddrinfo(host, String(port), &hints, &list)
         guard rc == 0, let first = list else {
-            throw SystemError("getaddrinfo(\(host))", errno: EINVAL,
-                              detail: "cannot resolve host \(host): \(String(cString: gai_strerror(rc)))")
+            throw SystemError(
+                "getaddrinfo(\(host))", errno: EINVAL,
+                detail: "cannot resolve host \(host): \(String(cString: gai_strerror(rc)))")
         }
         defer { freeaddrinfo(list) }
         var results: [(Int32, [UInt8])] = []
@@ -107,7 +109,8 @@ public enum Socket {
         while let current = entry {
             defer { entry = current.pointee.ifa_next }
             guard current.pointee.ifa_flags & UInt32(IFF_UP) != 0, let address = current.pointee.ifa_addr,
-                  let text = addressText(address), !text.hasPrefix("fe80:"), !addresses.contains(text) else { continue }
+                let text = addressText(address), !text.hasPrefix("fe80:"), !addresses.contains(text)
+            else { continue }
             addresses.append(text)
         }
         return addresses

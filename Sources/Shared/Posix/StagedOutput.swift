@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CLinux
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// What we write, a file or a folder, under a hidden name beside where it goes and named only
 /// once complete, so a write that fails leaves the disk as it found it: nothing half-written
@@ -63,8 +64,9 @@ public final class StagedOutput: @unchecked Sendable {
         } catch {
             throw OutputError(path, .system(call: "create", errno: error.errno))
         }
-        let staged = StagedOutput(path: path, temporaryPath: temporary, placement: .file(replacing: replacing), mode: mode,
-                                  descriptor: descriptor)
+        let staged = StagedOutput(
+            path: path, temporaryPath: temporary, placement: .file(replacing: replacing), mode: mode,
+            descriptor: descriptor)
         // The umask can only clear bits; the file has exactly `mode` whatever it is, and has it
         // while it is still empty.
         do { _ = try Syscall.checked("chmod") { fchmod(descriptor, mode) } } catch {

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CLinux
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Whose descriptor a call uses, which decides what a bad descriptor means.
 public enum DescriptorOrigin: Sendable {
@@ -132,9 +133,10 @@ public enum Syscall {
     /// that interrupts it is a byte on its `SignalPipe` by then, which the retried poll sees at once.
     public static func poll(_ descriptors: inout [pollfd], timeoutMilliseconds: Int32) throws(SystemError) -> Int {
         let count = nfds_t(descriptors.count)
-        return Int(try descriptors.withUnsafeMutableBufferPointer { buffer in
-            Result { () throws(SystemError) in try checked("poll") { Glibc.poll(buffer.baseAddress, count, timeoutMilliseconds) } }
-        }.get())
+        return Int(
+            try descriptors.withUnsafeMutableBufferPointer { buffer in
+                Result { () throws(SystemError) in try checked("poll") { Glibc.poll(buffer.baseAddress, count, timeoutMilliseconds) } }
+            }.get())
     }
 
     /// Waits up to `timeoutMilliseconds` (-1: no limit) until `fd` can be read (or has hung up);

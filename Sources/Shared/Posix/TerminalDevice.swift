@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CLinux
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The system calls on a terminal's descriptor: whether it is one, its size, whose foreground it
 /// is, and its settings (termios), read and set with EINTR retried. What the settings mean (raw

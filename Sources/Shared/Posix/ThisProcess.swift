@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What the system says of this process and of the user it runs as: its id, the CPU time it
@@ -44,7 +44,8 @@ public enum ThisProcess {
         var result: UnsafeMutablePointer<passwd>?
         var buffer = [CChar](repeating: 0, count: 16 * 1024)
         guard getpwuid_r(user, &entry, &buffer, buffer.count, &result) == 0, result != nil,
-              let name = entry.pw_name else { return nil }
+            let name = entry.pw_name
+        else { return nil }
         return (String(cString: name), entry.pw_dir.map { String(cString: $0) } ?? "")
     }
 }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A file a person named, read whole: its size bounded before a byte is kept, and a failure's

@@ -59,7 +59,12 @@ public final class WorkQueue<Job>: @unchecked Sendable {
         }
         if let inline {
             condition.unlock()
-            Self.perform(job, with: inline, pause: { Thread.sleep(forTimeInterval: $0); return true })
+            Self.perform(
+                job, with: inline,
+                pause: {
+                    Thread.sleep(forTimeInterval: $0)
+                    return true
+                })
             return true
         }
         waiting.append(job)

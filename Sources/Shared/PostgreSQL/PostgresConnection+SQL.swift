@@ -22,15 +22,21 @@ extension PostgresConnection: SQLConnection {
     /// One `bytea` fetch, made only when the bytes are asked for. A row gone meanwhile (another
     /// instance's purge committed between the caller's read and this one) throws, as SQLite's
     /// blob open does, so nothing is handed out, or committed, for bytes that are not there.
-    public func withStoredBytes<R>(table: String, column: String, keyColumn: String, key: Int64,
-                                   _ body: (any StoredBytes) throws -> R) throws -> R {
-        try body(PostgresBytes {
-            guard let bytes = try self.queryFirst("SELECT \(raw: column) AS bytes FROM \(raw: table) WHERE \(raw: keyColumn) = \(key)",
-                                                  { $0.bytes("bytes") }) else {
-                throw PostgresError(sqlState: "P0002", message: "\(table) has no row \(key) any more")
-            }
-            return bytes
-        })
+    public func withStoredBytes<R>(
+        table: String, column: String, keyColumn: String, key: Int64,
+        _ body: (any StoredBytes) throws -> R
+    ) throws -> R {
+        try body(
+            PostgresBytes {
+                guard
+                    let bytes = try self.queryFirst(
+                        "SELECT \(raw: column) AS bytes FROM \(raw: table) WHERE \(raw: keyColumn) = \(key)",
+                        { $0.bytes("bytes") })
+                else {
+                    throw PostgresError(sqlState: "P0002", message: "\(table) has no row \(key) any more")
+                }
+                return bytes
+            })
     }
 
     private static func render(_ sql: SQL) -> (text: String, values: [SQLValue]) {

@@ -1,7 +1,7 @@
 import CPostgreSQL
+import Foundation
 import Posix
 import SQL
-import Foundation
 
 /// One libpq connection, used by one thread at a time.
 ///
@@ -52,7 +52,8 @@ public final class PostgresConnection {
         // A transaction does not survive its connection: it must end (its ROLLBACK fails
         // harmlessly) before a new connection may stand in for the old one.
         guard transactionDepth == 0 else {
-            throw PostgresError(sqlState: "08003", message: "the connection to PostgreSQL was lost inside a transaction; it was rolled back")
+            throw PostgresError(
+                sqlState: "08003", message: "the connection to PostgreSQL was lost inside a transaction; it was rolled back")
         }
         PQreset(handle)
         prepared = [:]
@@ -180,7 +181,10 @@ public final class PostgresConnection {
         var buffers: [UnsafeMutablePointer<CChar>] = []
         defer { for buffer in buffers { buffer.deallocate() } }
         for value in values {
-            guard let value else { pointers.append(nil); continue }
+            guard let value else {
+                pointers.append(nil)
+                continue
+            }
             let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(1, value.count))
             value.withUnsafeBytes { raw in
                 if let base = raw.baseAddress { UnsafeMutableRawPointer(buffer).copyMemory(from: base, byteCount: value.count) }
@@ -193,7 +197,8 @@ public final class PostgresConnection {
 
     private func failure(_ result: OpaquePointer?) -> PostgresError {
         if let result, let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))) {
-            let message = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) } ?? Self.text(PQerrorMessage(handle))
+            let message =
+                PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) } ?? Self.text(PQerrorMessage(handle))
             return PostgresError(sqlState: String(cString: state), message: message)
         }
         // No SQLSTATE: the connection itself failed.
@@ -230,14 +235,18 @@ extension PostgresConnection {
         }
         if ready {
             guard PQconsumeInput(handleForNotifications) == 1 else {
-                throw PostgresError(sqlState: "08006", message: "the connection to PostgreSQL was lost: \(Self.text(PQerrorMessage(handleForNotifications)))")
+                throw PostgresError(
+                    sqlState: "08006",
+                    message: "the connection to PostgreSQL was lost: \(Self.text(PQerrorMessage(handleForNotifications)))")
             }
         }
         var found: [PostgresNotification] = []
         while let notification = PQnotifies(handleForNotifications) {
-            found.append(PostgresNotification(channel: String(cString: notification.pointee.relname),
-                                              payload: String(cString: notification.pointee.extra),
-                                              senderPID: notification.pointee.be_pid))
+            found.append(
+                PostgresNotification(
+                    channel: String(cString: notification.pointee.relname),
+                    payload: String(cString: notification.pointee.extra),
+                    senderPID: notification.pointee.be_pid))
             PQfreemem(notification)
         }
         return found

@@ -7,11 +7,11 @@ extension SQLValue {
     var typeOID: Oid {
         switch self {
         case .null: 0
-        case .integer: 20      // int8
-        case .real: 701        // float8
-        case .bool: 16         // bool
-        case .text: 25         // text
-        case .blob: 17         // bytea
+        case .integer: 20 // int8
+        case .real: 701 // float8
+        case .bool: 16 // bool
+        case .text: 25 // text
+        case .blob: 17 // bytea
         }
     }
 

@@ -12,15 +12,19 @@ import Foundation
 public enum Installation {
     /// The folder of `part` ("client" or "server") holding `marker`, or nil; `bundle` is the
     /// name SwiftPM gives the module's resources (`Snapshare_Client`).
-    public static func resources(part: String, bundle: String, marker: String,
-                                 environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+    public static func resources(
+        part: String, bundle: String, marker: String,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> URL? {
         candidates(part: part, bundle: bundle, environment: environment)
             .first { FileManager.default.fileExists(atPath: $0.appendingPathComponent(marker).path) }
     }
 
     /// Every place looked in, in order (for messages that say where a missing file was sought).
-    public static func candidates(part: String, bundle: String,
-                                  environment: [String: String] = ProcessInfo.processInfo.environment) -> [URL] {
+    public static func candidates(
+        part: String, bundle: String,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> [URL] {
         var folders: [URL] = []
         if let root = environment["SNAPSHARE_RESOURCES"], !root.isEmpty {
             folders.append(URL(fileURLWithPath: root).appendingPathComponent(part))
@@ -37,7 +41,8 @@ public enum Installation {
 
     /// The running executable, its symbolic links followed (`/usr/bin/snapshare` may be a link).
     static func executable() -> URL {
-        let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let path =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? Bundle.main.executableURL?.path ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: path).resolvingSymlinksInPath()
     }

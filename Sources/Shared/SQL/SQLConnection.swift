@@ -15,6 +15,8 @@ public protocol SQLConnection: AnyObject {
     func transaction<T>(_ body: () throws -> T) throws -> T
     /// Runs `body` with the bytes in `column` of the row of `table` whose integer primary key
     /// `keyColumn` is `key`, read only if `body` asks. Call it in the transaction that found the row.
-    func withStoredBytes<R>(table: String, column: String, keyColumn: String, key: Int64,
-                            _ body: (any StoredBytes) throws -> R) throws -> R
+    func withStoredBytes<R>(
+        table: String, column: String, keyColumn: String, key: Int64,
+        _ body: (any StoredBytes) throws -> R
+    ) throws -> R
 }

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Posix
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A record of every statement both engines run, for checking that a change to the store left
 /// its SQL as it was: with `SNAPSHARE_SQL_TRACE=FILE` in the environment each statement is
@@ -59,7 +60,14 @@ public enum SQLTrace {
             if (character == "?" || character == "$") && !values.isEmpty {
                 var end = index + 1
                 while end < characters.count, characters[end].isNumber { end += 1 }
-                let number: Int? = end > index + 1 ? Int(String(characters[(index + 1)..<end])) : (character == "?" ? { nextBare += 1; return nextBare }() : nil)
+                let number: Int? =
+                    end > index + 1
+                    ? Int(String(characters[(index + 1)..<end]))
+                    : (character == "?"
+                        ? {
+                            nextBare += 1
+                            return nextBare
+                        }() : nil)
                 if let number, number >= 1, number <= values.count {
                     out += values[number - 1]
                     index = end

@@ -26,8 +26,10 @@ extension SQLiteDatabase: SQLConnection {
     }
 
     /// SQLite reads the blob by its rowid: `keyColumn` must be the table's `INTEGER PRIMARY KEY`.
-    public func withStoredBytes<R>(table: String, column: String, keyColumn: String, key: Int64,
-                                   _ body: (any StoredBytes) throws -> R) throws -> R {
+    public func withStoredBytes<R>(
+        table: String, column: String, keyColumn: String, key: Int64,
+        _ body: (any StoredBytes) throws -> R
+    ) throws -> R {
         try withStoredBytes(table: table, column: column, rowID: key, body)
     }
 

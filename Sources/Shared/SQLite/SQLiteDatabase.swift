@@ -38,9 +38,11 @@ public final class SQLiteDatabase {
     /// Opens the database at `path` and configures the connection. A writer creates a missing
     /// file unless `create` is false (then `SQLITE_CANTOPEN`), and with `configuresJournal`
     /// switches it to WAL with full syncs and secure delete at once.
-    public init(path: String, readOnly: Bool = false, create: Bool = true, configuresJournal: Bool = true,
-                busyTimeoutMilliseconds: Int32 = SQLiteDatabase.defaultBusyTimeoutMilliseconds,
-                newFilePageSize: Int = SQLiteDatabase.newFilePageSize, checkpointsInBackground: Bool = false) throws {
+    public init(
+        path: String, readOnly: Bool = false, create: Bool = true, configuresJournal: Bool = true,
+        busyTimeoutMilliseconds: Int32 = SQLiteDatabase.defaultBusyTimeoutMilliseconds,
+        newFilePageSize: Int = SQLiteDatabase.newFilePageSize, checkpointsInBackground: Bool = false
+    ) throws {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0))
         var connection: OpaquePointer?
@@ -55,8 +57,9 @@ public final class SQLiteDatabase {
         self.path = path
         self.isReadOnly = readOnly
         // From here on a throw deinitializes self, which closes the handle once.
-        try configure(busyTimeoutMilliseconds: busyTimeoutMilliseconds, newFilePageSize: newFilePageSize,
-                      configuresJournal: configuresJournal)
+        try configure(
+            busyTimeoutMilliseconds: busyTimeoutMilliseconds, newFilePageSize: newFilePageSize,
+            configuresJournal: configuresJournal)
         if checkpointsInBackground && !readOnly {
             let checkpointer = try WALCheckpointer(path: path)
             self.checkpointer = checkpointer
@@ -168,7 +171,8 @@ public final class SQLiteDatabase {
             while let current = cursor, current.pointee != 0 {
                 let byte = UInt8(bitPattern: current.pointee)
                 if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\n") && byte != UInt8(ascii: "\t")
-                    && byte != UInt8(ascii: "\r") && byte != UInt8(ascii: ";") {
+                    && byte != UInt8(ascii: "\r") && byte != UInt8(ascii: ";")
+                {
                     trailingGarbage = true
                     break
                 }
@@ -223,8 +227,10 @@ public final class SQLiteDatabase {
     }
 
     /// Runs a query and maps every row.
-    func query<T>(_ sql: String, _ values: [SQLValue] = [],
-                         row: (SQLiteStatement) throws -> T) throws -> [T] {
+    func query<T>(
+        _ sql: String, _ values: [SQLValue] = [],
+        row: (SQLiteStatement) throws -> T
+    ) throws -> [T] {
         try withStatement(sql) { statement in
             try statement.bind(values)
             var rows: [T] = []
@@ -236,8 +242,10 @@ public final class SQLiteDatabase {
     }
 
     /// Runs a query and maps its first row, if any.
-    func queryFirst<T>(_ sql: String, _ values: [SQLValue] = [],
-                              row: (SQLiteStatement) throws -> T) throws -> T? {
+    func queryFirst<T>(
+        _ sql: String, _ values: [SQLValue] = [],
+        row: (SQLiteStatement) throws -> T
+    ) throws -> T? {
         try withStatement(sql) { statement in
             try statement.bind(values)
             return try statement.step() ? try row(statement) : nil

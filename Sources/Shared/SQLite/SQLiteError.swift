@@ -32,8 +32,9 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
         // sqlite3_extended_errcode reports the most recent failure on the connection, which is
         // this one unless the caller lost track; fall back to the code we were handed.
         let matches = (extended & 0xFF) == (resultCode & 0xFF)
-        self.init(code: resultCode & 0xFF, extendedCode: matches ? extended : resultCode,
-                  message: message, sql: sql)
+        self.init(
+            code: resultCode & 0xFF, extendedCode: matches ? extended : resultCode,
+            message: message, sql: sql)
     }
 
     public var description: String {

@@ -57,8 +57,9 @@ public final class SQLiteStatement {
                 return sqlite3_bind_text(handle, index, "", 0, transientDestructor)
             }
             return base.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
-                sqlite3_bind_text64(handle, index, $0, sqlite3_uint64(utf8.count), transientDestructor,
-                                    UInt8(SQLITE_UTF8))
+                sqlite3_bind_text64(
+                    handle, index, $0, sqlite3_uint64(utf8.count), transientDestructor,
+                    UInt8(SQLITE_UTF8))
             }
         }
         try check(resultCode)
@@ -101,7 +102,8 @@ public final class SQLiteStatement {
         }
         // Traced as SQLite stores them: a flag is the integer it binds as.
         if SQLTrace.isOn {
-            SQLTrace.record(engine: "sqlite", sql: sql, values: values.map { if case .bool(let flag) = $0 { .integer(flag ? 1 : 0) } else { $0 } })
+            SQLTrace.record(
+                engine: "sqlite", sql: sql, values: values.map { if case .bool(let flag) = $0 { .integer(flag ? 1 : 0) } else { $0 } })
         }
         for (offset, value) in values.enumerated() {
             try bind(value, at: Int32(offset + 1))

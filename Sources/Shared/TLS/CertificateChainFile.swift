@@ -45,7 +45,9 @@ public struct CertificateChainFile: Sendable, Equatable {
     public var pinLines: [String] {
         count == 1
             ? ["certificate SHA-256 (clients without --ca pin it): \(leafFingerprint)"]
-            : ["CA SHA-256 (clients without --ca pin it): \(anchorFingerprint)",
-               "leaf certificate SHA-256: \(leafFingerprint)"]
+            : [
+                "CA SHA-256 (clients without --ca pin it): \(anchorFingerprint)",
+                "leaf certificate SHA-256: \(leafFingerprint)",
+            ]
     }
 }

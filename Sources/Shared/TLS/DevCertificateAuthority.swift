@@ -1,6 +1,6 @@
 import COpenSSL
-import Foundation
 import Crypto
+import Foundation
 import Posix
 
 /// A development certificate authority made in-process with libcrypto (P-256, ECDSA with SHA-256), and the
@@ -211,7 +211,7 @@ public enum DevCertificateAuthority {
         let certificate = X509Certificate(taking: handle)
         let notBefore = now - clockSkewAllowance
         let notAfter = notBefore + TimeInterval(days) * 86_400
-        guard X509_set_version(handle, 2) == 1,  // 2 means X.509 v3
+        guard X509_set_version(handle, 2) == 1, // 2 means X.509 v3
             setRandomSerial(handle),
             ASN1_TIME_set(X509_getm_notBefore(handle), time_t(notBefore.timeIntervalSince1970)) != nil,
             ASN1_TIME_set(X509_getm_notAfter(handle), time_t(notAfter.timeIntervalSince1970)) != nil,
@@ -246,7 +246,7 @@ public enum DevCertificateAuthority {
     /// Sets a random positive 16-byte serial number (RFC 5280: unique per issuer, at most 20 bytes).
     private static func setRandomSerial(_ certificate: OpaquePointer) -> Bool {
         var serial = SecureRandom.bytes(16)
-        serial[0] = serial[0] & 0x7f | 0x40  // positive, and exactly 16 bytes long
+        serial[0] = serial[0] & 0x7f | 0x40 // positive, and exactly 16 bytes long
         guard let number = BN_bin2bn(serial, Int32(serial.count), nil) else { return false }
         defer { BN_free(number) }
         return BN_to_ASN1_INTEGER(number, X509_get_serialNumber(certificate)) != nil
@@ -265,7 +265,7 @@ public enum DevCertificateAuthority {
                 host.utf8.count <= 253
                 && host.utf8.allSatisfy { byte in
                     (byte >= 0x61 && byte <= 0x7a) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x30 && byte <= 0x39)
-                        || byte == 0x2d || byte == 0x2e || byte == 0x5f  // - . _
+                        || byte == 0x2d || byte == 0x2e || byte == 0x5f // - . _
                 }
             guard !host.isEmpty, isName || IPAddress.isLiteral(host) else {
                 throw TLSError(kind: .configuration, summary: "not a host name or IP address: \(host)")

@@ -1,6 +1,6 @@
 import COpenSSL
-import Glibc
 import Crypto
+import Glibc
 import Posix
 
 /// Reads and writes the PEM files behind certificates and keys. Writes are atomic (temporary file, fsync, rename)

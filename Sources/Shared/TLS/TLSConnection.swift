@@ -67,8 +67,10 @@ public final class TLSConnection {
     /// event loop) in a TLS session playing `role`. The owner registers `fd` with `registry` for
     /// reading only, and from then on the connection keeps that interest. Throws only when
     /// OpenSSL cannot make the session; the socket is then still the caller's to close.
-    public init(fd: Int32, context: TLSContext, role: TLSEngine.Role, scratch: ScratchBuffers,
-                registry: any InterestRegistry) throws(TLSError) {
+    public init(
+        fd: Int32, context: TLSContext, role: TLSEngine.Role, scratch: ScratchBuffers,
+        registry: any InterestRegistry
+    ) throws(TLSError) {
         engine = try TLSEngine(context: context, role: role, output: .socket(fd))
         self.fd = fd
         self.scratch = scratch
@@ -201,7 +203,10 @@ public final class TLSConnection {
         return .drained
     }
 
-    private enum SendOutcome { case sent, wouldBlock, failed(TLSError) }
+    private enum SendOutcome {
+        case sent, wouldBlock
+        case failed(TLSError)
+    }
 
     /// Seals and sends the next record's worth of queued plaintext: straight from the queue's head
     /// when a whole record's worth is left in it (an image), else gathered from the head and what

@@ -205,7 +205,7 @@ public final class TLSEngine {
     /// holds only OpenSSL's session state (keys, cipher contexts) and no buffers.
     public func releaseIdleMemory() {
         guard networkBuffersUsed, failure == nil, !inputClosed,
-              BIO_ctrl_pending(networkInput) == 0, BIO_ctrl_pending(networkOutput) == 0, SSL_pending(ssl) == 0
+            BIO_ctrl_pending(networkInput) == 0, BIO_ctrl_pending(networkOutput) == 0, SSL_pending(ssl) == 0
         else { return }
         // Returns 0 while a partial record sits in OpenSSL's own buffer; that is fine, it stays where it is.
         _ = SSL_free_buffers(ssl)

@@ -1,6 +1,6 @@
 import COpenSSL
-import Foundation
 import Crypto
+import Foundation
 
 /// An owned `X509*`: a certificate being built, or one loaded from PEM.
 final class X509Certificate: @unchecked Sendable {

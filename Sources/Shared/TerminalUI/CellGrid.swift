@@ -16,10 +16,15 @@ public struct Style: Sendable, Hashable {
     /// Foreground and background swapped (a selection, a cursor).
     public var reverse: Bool
 
-    public init(foreground: Color = .standard, background: Color = .standard,
-                bold: Bool = false, underline: Bool = false, reverse: Bool = false) {
-        self.foreground = foreground; self.background = background
-        self.bold = bold; self.underline = underline; self.reverse = reverse
+    public init(
+        foreground: Color = .standard, background: Color = .standard,
+        bold: Bool = false, underline: Bool = false, reverse: Bool = false
+    ) {
+        self.foreground = foreground
+        self.background = background
+        self.bold = bold
+        self.underline = underline
+        self.reverse = reverse
     }
 
     public static let plain = Style()
@@ -33,7 +38,9 @@ public struct Cell: Sendable, Equatable {
     public var isContinuation: Bool
 
     public init(_ character: Character = " ", style: Style = .plain, isContinuation: Bool = false) {
-        self.character = character; self.style = style; self.isContinuation = isContinuation
+        self.character = character
+        self.style = style
+        self.isContinuation = isContinuation
     }
 
     public static let blank = Cell()
@@ -73,7 +80,10 @@ public struct CellGrid: Sendable, Equatable {
             let shown = character.unicodeScalars.contains(where: DisplayWidth.isControl) ? "?" : character
             let wide = DisplayWidth.of(shown) == 2
             guard at + (wide ? 2 : 1) <= limit else {
-                if wide && at < limit { put(Cell(" ", style: style), at: at, row: row); at += 1 }
+                if wide && at < limit {
+                    put(Cell(" ", style: style), at: at, row: row)
+                    at += 1
+                }
                 break
             }
             if at >= 0 {

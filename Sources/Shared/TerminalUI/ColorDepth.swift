@@ -23,7 +23,8 @@ public enum ColorDepth: Sendable, Equatable {
         if term.isEmpty { return .plain }
         let program = environment["TERM_PROGRAM"] ?? ""
         if ["kitty", "ghostty", "wezterm", "foot", "alacritty"].contains(where: term.contains)
-            || ["iTerm.app", "WezTerm", "ghostty", "vscode"].contains(program) || environment["KITTY_WINDOW_ID"] != nil {
+            || ["iTerm.app", "WezTerm", "ghostty", "vscode"].contains(program) || environment["KITTY_WINDOW_ID"] != nil
+        {
             return .trueColor
         }
         // xterm also names itself in XTERM_VERSION, for when it was not asked.

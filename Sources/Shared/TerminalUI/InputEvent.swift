@@ -52,6 +52,9 @@ public struct MouseEvent: Sendable, Equatable {
     public var modifiers: Modifiers
 
     public init(action: Action, column: Int, row: Int, modifiers: Modifiers = []) {
-        self.action = action; self.column = column; self.row = row; self.modifiers = modifiers
+        self.action = action
+        self.column = column
+        self.row = row
+        self.modifiers = modifiers
     }
 }

@@ -283,7 +283,8 @@ public struct InputParser: Sendable {
         if code & 8 != 0 { modifiers.insert(.alt) }
         if code & 16 != 0 { modifiers.insert(.control) }
         let base = code & 3
-        let button: MouseEvent.Button? = [MouseEvent.Button.left, .middle, .right].indices.contains(base)
+        let button: MouseEvent.Button? =
+            [MouseEvent.Button.left, .middle, .right].indices.contains(base)
             ? [MouseEvent.Button.left, .middle, .right][base] : nil
         let action: MouseEvent.Action
         if code & 64 != 0 {

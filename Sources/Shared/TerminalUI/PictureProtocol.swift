@@ -20,19 +20,25 @@ public enum PictureProtocol: String, Sendable, CaseIterable {
             case .kitty: facts.kittyGraphics
             case .sixel: facts.sixel && !multiplexed
             case .iterm:
-                !multiplexed && (environment["TERM_PROGRAM"] == "iTerm.app" || environment["LC_TERMINAL"] == "iTerm2"
-                    || environment["TERM_PROGRAM"] == "WezTerm" || ["iTerm2", "WezTerm"].contains { facts.version?.hasPrefix($0) == true })
+                !multiplexed
+                    && (environment["TERM_PROGRAM"] == "iTerm.app" || environment["LC_TERMINAL"] == "iTerm2"
+                        || environment["TERM_PROGRAM"] == "WezTerm"
+                        || ["iTerm2", "WezTerm"].contains { facts.version?.hasPrefix($0) == true })
             }
         }
         guard let requested else {
             return PictureChoice(pictures: [.kitty, .sixel, .iterm].first { !multiplexed && shown($0) } ?? .halfblock, notice: nil)
         }
         if shown(requested) { return PictureChoice(pictures: requested, notice: nil) }
-        let why = switch requested {
-        case .kitty: facts.answered ? "this terminal did not answer the kitty graphics query" : "this terminal answered no questions"
-        case .sixel: multiplexed ? "tmux and screen do not pass sixels on" : facts.answered ? "this terminal does not list sixel graphics" : "this terminal answered no questions"
-        case .iterm, .halfblock: "this terminal is not iTerm2 or WezTerm"
-        }
+        let why =
+            switch requested {
+            case .kitty: facts.answered ? "this terminal did not answer the kitty graphics query" : "this terminal answered no questions"
+            case .sixel:
+                multiplexed
+                    ? "tmux and screen do not pass sixels on"
+                    : facts.answered ? "this terminal does not list sixel graphics" : "this terminal answered no questions"
+            case .iterm, .halfblock: "this terminal is not iTerm2 or WezTerm"
+            }
         return PictureChoice(pictures: .halfblock, notice: "--pictures \(requested.rawValue): \(why), so pictures are drawn in half blocks")
     }
 }

@@ -9,8 +9,10 @@ extension PictureEscapes {
     /// it; then each of those colours is drawn over the band (`$` returns to its start) up to its
     /// last sixel, runs of four or more equal sixels as `!n`. Colours absent from a band cost
     /// nothing there, so the time and size follow the picture, not the palette.
-    public static func sixel(width: Int, height: Int, palette: [(red: UInt8, green: UInt8, blue: UInt8)], indices: [UInt8],
-                             column: Int, row: Int) -> [UInt8] {
+    public static func sixel(
+        width: Int, height: Int, palette: [(red: UInt8, green: UInt8, blue: UInt8)], indices: [UInt8],
+        column: Int, row: Int
+    ) -> [UInt8] {
         precondition(width >= 0 && height >= 0 && indices.count == width * height, "indices holds width x height pixels")
         precondition(palette.count <= 256, "sixel has at most 256 colour registers here")
         var output: [UInt8] = []

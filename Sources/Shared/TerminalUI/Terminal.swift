@@ -1,9 +1,9 @@
 import Posix
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The controlling terminal: its size, raw mode, keys, and output (a full-screen program takes

@@ -117,15 +117,27 @@ public struct TerminalFacts: Sendable, Equatable {
             let numbers = parameters.split(separator: ";").compactMap { Int($0) }
             guard numbers.count == 3, numbers[1] > 0, numbers[2] > 0, numbers[1] < 100_000, numbers[2] < 100_000 else { return false }
             let size = PixelSize(width: numbers[2], height: numbers[1])
-            if numbers[0] == 6 { cell = size; return true }
-            if numbers[0] == 4 { window = size; return true }
+            if numbers[0] == 6 {
+                cell = size
+                return true
+            }
+            if numbers[0] == 4 {
+                window = size
+                return true
+            }
             return false
         case "S" where parameters.hasPrefix("?"):
             // ?1;0;N (registers) and ?2;0;W;H (geometry); a status other than 0 is a refusal.
             let numbers = parameters.dropFirst().split(separator: ";").compactMap { Int($0) }
             guard numbers.count >= 3, numbers[1] == 0 else { return numbers.first == 1 || numbers.first == 2 }
-            if numbers[0] == 1 { colorRegisters = numbers[2]; return true }
-            if numbers[0] == 2, numbers.count == 4 { sixelLimit = PixelSize(width: numbers[2], height: numbers[3]); return true }
+            if numbers[0] == 1 {
+                colorRegisters = numbers[2]
+                return true
+            }
+            if numbers[0] == 2, numbers.count == 4 {
+                sixelLimit = PixelSize(width: numbers[2], height: numbers[3])
+                return true
+            }
             return false
         case "c" where parameters.hasPrefix("?"):
             sixel = parameters.dropFirst().split(separator: ";").dropFirst().contains("4")

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Posix
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A full-screen program's hold on the terminal: raw mode, the alternate screen, mouse reporting
 /// and bracketed paste on `start()`, all of it undone by `stop()`, and one place to wait for
@@ -104,8 +105,12 @@ public final class TerminalSession: @unchecked Sendable {
     public func respond(to signal: Int32) throws(Terminal.Failure) -> SignalOutcome {
         switch signal {
         case SIGWINCH: return .redraw
-        case SIGTSTP: try suspend(); return .redraw
-        case SIGCONT: try start(); return .redraw
+        case SIGTSTP:
+            try suspend()
+            return .redraw
+        case SIGCONT:
+            try start()
+            return .redraw
         default: return .end
         }
     }
@@ -136,7 +141,8 @@ public final class TerminalSession: @unchecked Sendable {
         wakeup.events = parser.feed(wakeup.input)
         if !wakeup.input.isEmpty { unfinishedSince = nil }
         if parser.isWaiting, wakeup.input.isEmpty, let since = unfinishedSince,
-           MonotonicClock.milliseconds() - since >= Int64(Self.sequencePatienceMilliseconds) {
+            MonotonicClock.milliseconds() - since >= Int64(Self.sequencePatienceMilliseconds)
+        {
             wakeup.events += parser.flush()
             unfinishedSince = nil
         }
@@ -147,8 +153,10 @@ public final class TerminalSession: @unchecked Sendable {
     private var unfinishedSince: Int64?
 
     private func wait(timeoutMilliseconds: Int32) throws(Terminal.Failure) -> Wakeup {
-        var fds = [pollfd(fd: terminal.input, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0)]
+        var fds = [
+            pollfd(fd: terminal.input, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0),
+        ]
         var wakeup = Wakeup()
         let ready: Int
         do { ready = try Syscall.poll(&fds, timeoutMilliseconds: timeoutMilliseconds) } catch {

@@ -71,8 +71,10 @@ public struct Frame: Sendable, Equatable {
     ///
     /// Why: a server sending a 100 KB image it holds in memory sends it after this head as it is,
     /// instead of copying it into a frame of its own (docs/benchmarks.md).
-    public static func wireHead(type: MessageType, requestID: UInt32, version: UInt16 = ProtocolConstants.current,
-                                fields: (inout ByteWriter) -> Void, trailingByteCount count: Int) -> [UInt8] {
+    public static func wireHead(
+        type: MessageType, requestID: UInt32, version: UInt16 = ProtocolConstants.current,
+        fields: (inout ByteWriter) -> Void, trailingByteCount count: Int
+    ) -> [UInt8] {
         precondition(count >= 0 && count <= Int(UInt32.max), "byte field longer than 4 GiB")
         var writer = ByteWriter(capacity: 256, protocolVersion: version)
         FrameHeader(length: 0, type: type.rawValue, requestID: requestID).encode(into: &writer)

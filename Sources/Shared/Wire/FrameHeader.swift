@@ -9,7 +9,10 @@ public struct FrameHeader: Sendable, Equatable {
     public var requestID: UInt32
 
     public init(length: UInt32, type: UInt16, flags: UInt16 = 0, requestID: UInt32) {
-        self.length = length; self.type = type; self.flags = flags; self.requestID = requestID
+        self.length = length
+        self.type = type
+        self.flags = flags
+        self.requestID = requestID
     }
 
     /// Decodes the first 12 bytes of `bytes` starting at `start`.
@@ -20,10 +23,16 @@ public struct FrameHeader: Sendable, Equatable {
             UInt32(bytes[start + i]) << 24 | UInt32(bytes[start + i + 1]) << 16
                 | UInt32(bytes[start + i + 2]) << 8 | UInt32(bytes[start + i + 3])
         }
-        length = u32(0); type = u16(4); flags = u16(6); requestID = u32(8)
+        length = u32(0)
+        type = u16(4)
+        flags = u16(6)
+        requestID = u32(8)
     }
 
     public func encode(into writer: inout ByteWriter) {
-        writer.write(length); writer.write(type); writer.write(flags); writer.write(requestID)
+        writer.write(length)
+        writer.write(type)
+        writer.write(flags)
+        writer.write(requestID)
     }
 }

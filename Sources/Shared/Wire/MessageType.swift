@@ -15,7 +15,10 @@ public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringCon
     }
 
     private init(_ rawValue: UInt16, _ name: StaticString, request: Bool, since: UInt16 = 1) {
-        self.rawValue = rawValue; self.name = name; self.isRequest = request; self.since = since
+        self.rawValue = rawValue
+        self.name = name
+        self.isRequest = request
+        self.since = since
     }
 
     /// The type with this number in protocol `version`, or nil when that version has none.

@@ -1,16 +1,19 @@
 import Testing
+
 @testable import Server
 
 /// What every engine's `AccountStore` does.
 @Suite("Account store contract")
 struct AccountStoreContract {
-    @Test("user names are unique and looked up in any case, keeping the spelling they were created with",
-          arguments: StoreEngine.all)
+    @Test(
+        "user names are unique and looked up in any case, keeping the spelling they were created with",
+        arguments: StoreEngine.all)
     func userNamesAreCaseInsensitive(engine: StoreEngine) throws {
         try engine.withStore { store in
             let alice = try store.createUser(name: "Alice", passwordHash: "hash", isAdmin: false, at: 5)
             #expect(alice.name == "Alice" && alice.passwordHash == "hash" && !alice.isAdmin && alice.createdAt == 5)
-            #expect(storeErrorKind { _ = try store.createUser(name: "aLiCe", passwordHash: "x", isAdmin: true, at: 6) }
+            #expect(
+                storeErrorKind { _ = try store.createUser(name: "aLiCe", passwordHash: "x", isAdmin: true, at: 6) }
                     == .conflict)
             #expect(try store.user(named: "ALICE") == alice)
             #expect(try store.user(id: alice.id) == alice)
@@ -19,8 +22,9 @@ struct AccountStoreContract {
         }
     }
 
-    @Test("the admin right and the password hash change in place; an unknown user is not found",
-          arguments: StoreEngine.all)
+    @Test(
+        "the admin right and the password hash change in place; an unknown user is not found",
+        arguments: StoreEngine.all)
     func adminRightAndPasswordChange(engine: StoreEngine) throws {
         try engine.withStore { store in
             let alice = try store.createUser(name: "alice", passwordHash: "old", isAdmin: false, at: 5)

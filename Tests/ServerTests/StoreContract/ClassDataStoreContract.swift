@@ -1,14 +1,17 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import Wire
+
 @testable import Server
 
 /// What every engine does with the class's snaps as a whole: purging by age, the export's
 /// pages, an admin's look at a picture, and the end of a term.
 @Suite("Class data store contract")
 struct ClassDataStoreContract {
-    @Test("snaps posted before a time are counted and deleted with their views, expired ones too; later ones stay", arguments: StoreEngine.all)
+    @Test(
+        "snaps posted before a time are counted and deleted with their views, expired ones too; later ones stay", arguments: StoreEngine.all
+    )
     func purgeByAge(engine: StoreEngine) throws {
         try engine.withStore { store in
             let fixture = try StoreFixture(store: store)
@@ -38,7 +41,8 @@ struct ClassDataStoreContract {
 
             let page = try store.exportedSnaps(afterID: 0, limit: 2, includePending: false)
             #expect(page.total == 3 && page.snaps.map(\.id) == [UInt64(first.id), UInt64(erased.id)])
-            #expect(page.snaps[0].viewers == [SnapViewer(username: "carol", viewedAt: 1_400), SnapViewer(username: "bob", viewedAt: 1_500)])
+            #expect(
+                page.snaps[0].viewers == [SnapViewer(username: "carol", viewedAt: 1_400), SnapViewer(username: "bob", viewedAt: 1_500)])
             #expect(page.snaps[0].feed == "Memes" && page.snaps[0].poster == "alice" && page.snaps[0].pictureKept)
             #expect(page.snaps[0].postedAt == 1_000 && page.snaps[0].expiresAt == 10_000 && page.snaps[0].imageKind == .png)
             #expect(!page.snaps[1].pictureKept && page.snaps[1].viewers.isEmpty)
@@ -48,8 +52,9 @@ struct ClassDataStoreContract {
         }
     }
 
-    @Test("an export leaves snaps awaiting approval out unless asked, marks them when asked, and counts each snap's open reports",
-          arguments: StoreEngine.all)
+    @Test(
+        "an export leaves snaps awaiting approval out unless asked, marks them when asked, and counts each snap's open reports",
+        arguments: StoreEngine.all)
     func exportsMarkPendingAndReportedSnaps(engine: StoreEngine) throws {
         try engine.withStore { store in
             let fixture = try StoreFixture(store: store)
@@ -81,7 +86,9 @@ struct ClassDataStoreContract {
         }
     }
 
-    @Test("the end of a term removes snaps, views and sessions, and the students unless kept; admins and feeds stay", arguments: StoreEngine.all)
+    @Test(
+        "the end of a term removes snaps, views and sessions, and the students unless kept; admins and feeds stay",
+        arguments: StoreEngine.all)
     func endOfTerm(engine: StoreEngine) throws {
         try engine.withStore { store in
             let fixture = try StoreFixture(store: store)
@@ -92,16 +99,19 @@ struct ClassDataStoreContract {
             }
             try store.putRosterEntry(RosterEntry(name: "alice", displayName: "Alice", isAdmin: false, addedAt: 1))
             try store.putRosterEntry(RosterEntry(name: "dora", displayName: "Dora", isAdmin: false, addedAt: 1))
-            #expect(try store.endTerm(keepAccounts: true, keepRoster: true)
+            #expect(
+                try store.endTerm(keepAccounts: true, keepRoster: true)
                     == TermCleared(snaps: 1, views: 1, sessions: 2, accounts: 0, rosterEntries: 0))
             #expect(try store.user(named: "alice") != nil)
             #expect(try store.rosterEntry(named: "alice")?.claimedBy == fixture.alice.id)
             _ = try fixture.post(by: fixture.bob)
             // A roster kept while the accounts go frees its names to be registered again.
-            #expect(try store.endTerm(keepAccounts: false, keepRoster: true)
+            #expect(
+                try store.endTerm(keepAccounts: false, keepRoster: true)
                     == TermCleared(snaps: 1, views: 0, sessions: 0, accounts: 2, rosterEntries: 0))
             #expect(try store.rosterEntry(named: "alice").map { $0.claimedBy == nil } == true)
-            #expect(try store.endTerm(keepAccounts: true, keepRoster: false)
+            #expect(
+                try store.endTerm(keepAccounts: true, keepRoster: false)
                     == TermCleared(snaps: 0, views: 0, sessions: 0, accounts: 0, rosterEntries: 2))
             #expect(try store.rosterMembers().isEmpty)
             #expect(try store.user(named: "alice") == nil && store.user(named: "bob") == nil)

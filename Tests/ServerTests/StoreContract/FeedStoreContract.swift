@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Server
 
 /// What every engine's `FeedStore` does.
@@ -31,7 +32,8 @@ struct FeedStoreContract {
         try engine.withStore { store in
             for name in ["Élan", "zebra", "Zoo", "apple", "Äpfel", "Dog spots 2"] { _ = try store.createFeed(name: name, at: 1) }
             // ASCII letters fold to lower case; anything else sorts by its UTF-8 bytes (É and Ä after z).
-            #expect(try store.feedSummaries(viewerID: 0, now: 0).map(\.name)
+            #expect(
+                try store.feedSummaries(viewerID: 0, now: 0).map(\.name)
                     == ["apple", "Dog Spots", "Dog spots 2", "Memes", "Random", "zebra", "Zoo", "Äpfel", "Élan"])
             for name in ["émile", "Zed", "bob", "Ada"] {
                 _ = try store.createUser(name: name, passwordHash: "x", isAdmin: false, at: 1)
@@ -44,18 +46,20 @@ struct FeedStoreContract {
     func feedSummaries(engine: StoreEngine) throws {
         try engine.withStore { store in
             let fixture = try StoreFixture(store: store)
-            try fixture.post(by: fixture.bob)                       // bob's own: live, not unread for bob
+            try fixture.post(by: fixture.bob) // bob's own: live, not unread for bob
             let seen = try fixture.post(by: fixture.alice)
-            try fixture.post(by: fixture.alice)                     // unread
-            try fixture.post(by: fixture.alice, expiresAt: 1_500)  // expired at 2_000
+            try fixture.post(by: fixture.alice) // unread
+            try fixture.post(by: fixture.alice, expiresAt: 1_500) // expired at 2_000
             _ = try store.claimView(snapID: seen.id, viewerID: fixture.bob.id, now: 1_000)
-            let memes = try #require(try store.feedSummaries(viewerID: fixture.bob.id, now: 2_000)
-                .first { $0.name == "Memes" })
+            let memes = try #require(
+                try store.feedSummaries(viewerID: fixture.bob.id, now: 2_000)
+                    .first { $0.name == "Memes" })
             #expect(memes.id == fixture.feed.id)
             #expect(memes.snapCount == 3)
             #expect(memes.unreadCount == 1)
-            let forCarol = try #require(try store.feedSummaries(viewerID: fixture.carol.id, now: 2_000)
-                .first { $0.name == "Memes" })
+            let forCarol = try #require(
+                try store.feedSummaries(viewerID: fixture.carol.id, now: 2_000)
+                    .first { $0.name == "Memes" })
             #expect(forCarol.unreadCount == 3)
         }
     }
@@ -65,8 +69,9 @@ struct FeedStoreContract {
         try engine.withStore { store in
             let fixture = try StoreFixture(store: store)
             let snap = try fixture.post(by: fixture.alice, image: [UInt8](repeating: 1, count: 100))
-            let survivor = try fixture.post(by: fixture.alice, image: [UInt8](repeating: 2, count: 40),
-                                            feedID: try fixture.feed(named: "Random").id)
+            let survivor = try fixture.post(
+                by: fixture.alice, image: [UInt8](repeating: 2, count: 40),
+                feedID: try fixture.feed(named: "Random").id)
             _ = try store.claimView(snapID: snap.id, viewerID: fixture.bob.id, now: 2_000)
             _ = try store.claimView(snapID: survivor.id, viewerID: fixture.bob.id, now: 2_000)
             try store.deleteFeed(named: "MEMES")
@@ -81,8 +86,9 @@ struct FeedStoreContract {
         }
     }
 
-    @Test("resetting a feed deletes its snaps with their views and counts them; resetting all empties every feed",
-          arguments: StoreEngine.all)
+    @Test(
+        "resetting a feed deletes its snaps with their views and counts them; resetting all empties every feed",
+        arguments: StoreEngine.all)
     func resets(engine: StoreEngine) throws {
         try engine.withStore { store in
             let fixture = try StoreFixture(store: store)
@@ -104,8 +110,9 @@ struct FeedStoreContract {
         }
     }
 
-    @Test("a feed asked for by a mistyped name is not found, naming the closest feed; resets by name go through it",
-          arguments: StoreEngine.all)
+    @Test(
+        "a feed asked for by a mistyped name is not found, naming the closest feed; resets by name go through it",
+        arguments: StoreEngine.all)
     func feedsByName(engine: StoreEngine) throws {
         try engine.withStore { store in
             let fixture = try StoreFixture(store: store)

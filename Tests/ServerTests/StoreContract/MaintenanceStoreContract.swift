@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Server
 
 /// What every engine's `MaintenanceStore` does.
@@ -15,7 +16,8 @@ struct MaintenanceStoreContract {
             #expect(try store.snapListing(id: old.id, viewerID: fixture.bob.id, now: 2_000) != nil)
             #expect(try store.snapListings(feedID: nil, viewerID: fixture.bob.id, now: 0).map(\.id) == [fresh.id])
             // Even with a clock that went backwards, an erased snap cannot be opened.
-            #expect(storeErrorKind { _ = try store.claimView(snapID: old.id, viewerID: fixture.bob.id, now: 0) }
+            #expect(
+                storeErrorKind { _ = try store.claimView(snapID: old.id, viewerID: fixture.bob.id, now: 0) }
                     == .expired)
             #expect(try store.largestStoredImage() == 50)
             let statistics = try fixture.statistics(now: 2_000)
@@ -34,8 +36,11 @@ struct MaintenanceStoreContract {
             try store.createSession(userID: fixture.bob.id, tokenHash: [UInt8](repeating: 1, count: 32), at: 1, expiresAt: 5_000)
             try store.createSession(userID: fixture.bob.id, tokenHash: [UInt8](repeating: 2, count: 32), at: 1, expiresAt: 1_000)
             let statistics = try store.statistics(now: 2_000)
-            #expect(statistics.map(\.name) == ["users", "admins", "feeds", "snaps_live", "snaps_expired", "views",
-                                               "image_bytes_stored", "database_bytes", "sessions"])
+            #expect(
+                statistics.map(\.name) == [
+                    "users", "admins", "feeds", "snaps_live", "snaps_expired", "views",
+                    "image_bytes_stored", "database_bytes", "sessions",
+                ])
             let values = try fixture.statistics(now: 2_000)
             #expect(values["users"] == 3 && values["admins"] == 1 && values["feeds"] == 3)
             #expect(values["snaps_live"] == 1 && values["snaps_expired"] == 1 && values["views"] == 1)
@@ -51,9 +56,11 @@ struct MaintenanceStoreContract {
             let fixture = try StoreFixture(store: store)
             #expect(try store.largestStoredImage() == 0)
             let memes = try #require(try store.feed(named: "Memes"))
-            let snap = try store.insertSnap(NewSnap(feedID: memes.id, posterID: fixture.alice.id, image: [UInt8](repeating: 1, count: 10),
-                                                    sha256: [UInt8](repeating: 0, count: 32), format: .png, width: 1, height: 1,
-                                                    postedAt: 1, expiresAt: 100))
+            let snap = try store.insertSnap(
+                NewSnap(
+                    feedID: memes.id, posterID: fixture.alice.id, image: [UInt8](repeating: 1, count: 10),
+                    sha256: [UInt8](repeating: 0, count: 32), format: .png, width: 1, height: 1,
+                    postedAt: 1, expiresAt: 100))
             #expect(try store.largestStoredImage() == 10)
             let (pin, photos) = try fixture.pinWithPendingPhotos(2)
             _ = try store.storePhotoImage(fixture.fetched(photos[0], bytes: [UInt8](repeating: 2, count: 20)), at: 30)
@@ -67,8 +74,9 @@ struct MaintenanceStoreContract {
         }
     }
 
-    @Test("compaction keeps every snap not deleted, and inside a transaction leaves the transaction's work in place",
-          arguments: StoreEngine.all)
+    @Test(
+        "compaction keeps every snap not deleted, and inside a transaction leaves the transaction's work in place",
+        arguments: StoreEngine.all)
     func compactKeepsWhatRemains(engine: StoreEngine) throws {
         try engine.withStore { store in
             let fixture = try StoreFixture(store: store)
@@ -83,7 +91,8 @@ struct MaintenanceStoreContract {
                 try store.compact()
             }
             #expect(try store.snapListings(feedID: nil, viewerID: fixture.carol.id, now: 2_000).count == 2)
-            #expect(try store.claimView(snapID: kept.id, viewerID: fixture.bob.id, now: 2_000).image
+            #expect(
+                try store.claimView(snapID: kept.id, viewerID: fixture.bob.id, now: 2_000).image
                     == [UInt8](repeating: 5, count: 300))
         }
     }

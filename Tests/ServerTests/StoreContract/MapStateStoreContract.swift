@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Server
 
 /// What every engine's `MapStateStore` does.
@@ -22,10 +23,12 @@ struct MapStateStoreContract {
             let fixture = try StoreFixture(store: store)
             let saved = MapStateRecord(centerLatitude: 1, centerLongitude: 2, zoom: 64)
             try store.saveMapState(saved, userID: fixture.alice.id, at: 1)
-            for wrong in [MapStateRecord(centerLatitude: 0, centerLongitude: 0, zoom: 0.5),
-                          MapStateRecord(centerLatitude: 0, centerLongitude: 0, zoom: 64.5),
-                          MapStateRecord(centerLatitude: 91, centerLongitude: 0, zoom: 2),
-                          MapStateRecord(centerLatitude: 0, centerLongitude: 180.5, zoom: 2)] {
+            for wrong in [
+                MapStateRecord(centerLatitude: 0, centerLongitude: 0, zoom: 0.5),
+                MapStateRecord(centerLatitude: 0, centerLongitude: 0, zoom: 64.5),
+                MapStateRecord(centerLatitude: 91, centerLongitude: 0, zoom: 2),
+                MapStateRecord(centerLatitude: 0, centerLongitude: 180.5, zoom: 2),
+            ] {
                 #expect(storeErrorKind { try store.saveMapState(wrong, userID: fixture.alice.id, at: 2) } != nil, "\(wrong)")
             }
             #expect(try store.mapState(userID: fixture.alice.id) == saved)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Server
 
 /// What every engine's `MovieStore` does.
@@ -45,9 +46,10 @@ struct MovieStoreContract {
             // Another user may keep the same title.
             _ = try store.addMovie(MovieRecord(title: "casablanca", genre: "Drama", sales: 1), userID: fixture.bob.id, at: 3)
             #expect(try store.movieCount(userID: fixture.bob.id) == 1)
-            #expect(storeErrorKind {
-                _ = try store.addMovie(MovieRecord(title: "Up", genre: "Animation", sales: 1), userID: 999, at: 4)
-            } == .notFound)
+            #expect(
+                storeErrorKind {
+                    _ = try store.addMovie(MovieRecord(title: "Up", genre: "Animation", sales: 1), userID: 999, at: 4)
+                } == .notFound)
         }
     }
 
@@ -82,8 +84,9 @@ struct MovieStoreContract {
         }
     }
 
-    @Test("a movie's title, genre and sales change together; a title that is another movie's is refused",
-          arguments: StoreEngine.all)
+    @Test(
+        "a movie's title, genre and sales change together; a title that is another movie's is refused",
+        arguments: StoreEngine.all)
     func updateMovie(engine: StoreEngine) throws {
         try engine.withStore { store in
             let fixture = try StoreFixture(store: store)

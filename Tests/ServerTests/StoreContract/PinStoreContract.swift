@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Server
 
 /// What every engine's `PinStore` does: pins, their albums' download bookkeeping, and photos.
@@ -129,8 +130,9 @@ struct PinStoreContract {
         }
     }
 
-    @Test("a photo's bytes come with its SHA-256, the thumbnail's with its own; a photo without bytes is not found, saying why",
-          arguments: StoreEngine.all)
+    @Test(
+        "a photo's bytes come with its SHA-256, the thumbnail's with its own; a photo without bytes is not found, saying why",
+        arguments: StoreEngine.all)
     func withPhotoBytes(engine: StoreEngine) throws {
         try engine.withStore { store in
             let fixture = try StoreFixture(store: store)
@@ -176,8 +178,9 @@ struct PinStoreContract {
         }
     }
 
-    @Test("completing an album changes nothing before its search answered, while a photo is pending, or once it is done",
-          arguments: StoreEngine.all)
+    @Test(
+        "completing an album changes nothing before its search answered, while a photo is pending, or once it is done",
+        arguments: StoreEngine.all)
     func completeAlbumIfDone(engine: StoreEngine) throws {
         try engine.withStore { store in
             let fixture = try StoreFixture(store: store)
@@ -214,8 +217,9 @@ struct PinStoreContract {
         }
     }
 
-    @Test("removing a photo keeps the others' positions, and removing the last pending one completes the album",
-          arguments: StoreEngine.all)
+    @Test(
+        "removing a photo keeps the others' positions, and removing the last pending one completes the album",
+        arguments: StoreEngine.all)
     func removingPhotosKeepsOrder(engine: StoreEngine) throws {
         try engine.withStore { store in
             let fixture = try StoreFixture(store: store)
@@ -280,7 +284,8 @@ struct PinStoreContract {
             let old = AlbumSearch(pinID: pin.id, generation: 0, page: 4, pages: 5, total: 9, slots: StoreFixture.slots(1), at: 41)
             #expect(try !store.recordSearch(old))
             #expect(try fixture.answerSearch(pin, count: 1).photos.count == 1)
-            #expect(storeErrorKind { try store.restartAlbum(pinID: 9_999, page: 1, provider: "builtin", perPage: 21, at: 42) }
+            #expect(
+                storeErrorKind { try store.restartAlbum(pinID: 9_999, page: 1, provider: "builtin", perPage: 21, at: 42) }
                     == .notFound)
         }
     }
@@ -312,8 +317,9 @@ struct PinStoreContract {
         }
     }
 
-    @Test("an album's download lease goes to one owner at a time, is renewed by it, frees when it runs out, and a new collection frees it",
-          arguments: StoreEngine.all)
+    @Test(
+        "an album's download lease goes to one owner at a time, is renewed by it, frees when it runs out, and a new collection frees it",
+        arguments: StoreEngine.all)
     func albumLeases(engine: StoreEngine) throws {
         try engine.withStore { store in
             let fixture = try StoreFixture(store: store)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Server
 
 /// What every engine's `RosterStore` does: entries owned by the account that claimed them,
@@ -9,8 +10,9 @@ struct RosterStoreContract {
         RosterEntry(name: name, displayName: display.isEmpty ? name : display, isAdmin: false, addedAt: 7)
     }
 
-    @Test("an entry is claimed by the account of its name, at once or when the account is made; a second put updates it",
-          arguments: StoreEngine.all)
+    @Test(
+        "an entry is claimed by the account of its name, at once or when the account is made; a second put updates it",
+        arguments: StoreEngine.all)
     func claims(engine: StoreEngine) throws {
         try engine.withStore { store in
             let dave = try store.createUser(name: "Dave", passwordHash: "h", isAdmin: false, at: 1)

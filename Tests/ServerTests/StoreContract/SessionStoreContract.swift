@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Server
 
 /// What every engine's `SessionStore` does.
@@ -13,9 +14,10 @@ struct SessionStoreContract {
             let fixture = try StoreFixture(store: store)
             try store.createSession(userID: fixture.alice.id, tokenHash: Self.aliceToken, at: 100, expiresAt: 200)
             try store.createSession(userID: fixture.bob.id, tokenHash: Self.bobToken, at: 100, expiresAt: 500)
-            #expect(storeErrorKind {
-                try store.createSession(userID: 999, tokenHash: [1], at: 1, expiresAt: 2)
-            } == .notFound)
+            #expect(
+                storeErrorKind {
+                    try store.createSession(userID: 999, tokenHash: [1], at: 1, expiresAt: 2)
+                } == .notFound)
             #expect(try store.sessionUser(tokenHash: Self.aliceToken, now: 199)?.id == fixture.alice.id)
             #expect(try store.sessionUser(tokenHash: Self.aliceToken, now: 200) == nil)
             #expect(try store.sessionUser(tokenHash: [1, 2, 3], now: 0) == nil)
@@ -44,8 +46,9 @@ struct SessionStoreContract {
         }
     }
 
-    @Test("the access epoch moves when a session ends or an admin right or password changes, not when one starts",
-          arguments: StoreEngine.all)
+    @Test(
+        "the access epoch moves when a session ends or an admin right or password changes, not when one starts",
+        arguments: StoreEngine.all)
     func accessEpochMoves(engine: StoreEngine) throws {
         try engine.withStore { store in
             let fixture = try StoreFixture(store: store)
@@ -73,8 +76,9 @@ struct SessionStoreContract {
         }
     }
 
-    @Test("session access tells, token by token, whether a session lives and with which admin right",
-          arguments: StoreEngine.all)
+    @Test(
+        "session access tells, token by token, whether a session lives and with which admin right",
+        arguments: StoreEngine.all)
     func sessionAccess(engine: StoreEngine) throws {
         try engine.withStore { store in
             let fixture = try StoreFixture(store: store)
@@ -83,25 +87,37 @@ struct SessionStoreContract {
             try store.createSession(userID: fixture.bob.id, tokenHash: Self.bobToken, at: 1, expiresAt: 100)
             try store.createSession(userID: fixture.carol.id, tokenHash: carolToken, at: 1, expiresAt: 1_000)
             let unknown = [UInt8](repeating: 1, count: 32)
-            let sessions = [(carolToken, fixture.carol.id), (Self.aliceToken, fixture.alice.id), (Self.bobToken, fixture.bob.id),
-                            (unknown, fixture.alice.id)].map { (tokenHash: $0.0, userID: $0.1) }
-            #expect(try store.sessionAccess(sessions: sessions, now: 500)
-                    == [SessionAccess(tokenHash: carolToken, isAdmin: true, name: "carol"),
+            let sessions = [
+                (carolToken, fixture.carol.id), (Self.aliceToken, fixture.alice.id), (Self.bobToken, fixture.bob.id),
+                (unknown, fixture.alice.id),
+            ].map { (tokenHash: $0.0, userID: $0.1) }
+            #expect(
+                try store.sessionAccess(sessions: sessions, now: 500)
+                    == [
+                        SessionAccess(tokenHash: carolToken, isAdmin: true, name: "carol"),
                         SessionAccess(tokenHash: Self.aliceToken, isAdmin: false, name: "alice"),
-                        SessionAccess(tokenHash: Self.bobToken, isAdmin: nil), SessionAccess(tokenHash: unknown, isAdmin: nil)])
+                        SessionAccess(tokenHash: Self.bobToken, isAdmin: nil), SessionAccess(tokenHash: unknown, isAdmin: nil),
+                    ])
             try store.setAdmin(userID: fixture.alice.id, isAdmin: true)
             try store.renameUser(userID: fixture.alice.id, to: "ada")
-            #expect(try store.sessionAccess(sessions: [(Self.aliceToken, fixture.alice.id)], now: 500).map(\.name) == ["ada"], "a rename shows")
+            #expect(
+                try store.sessionAccess(sessions: [(Self.aliceToken, fixture.alice.id)], now: 500).map(\.name) == ["ada"], "a rename shows")
             try store.deleteSession(tokenHash: carolToken)
-            #expect(try store.sessionAccess(sessions: [(Self.aliceToken, fixture.alice.id), (carolToken, fixture.carol.id)], now: 500)
-                .map(\.isAdmin) == [true, nil])
+            #expect(
+                try store.sessionAccess(sessions: [(Self.aliceToken, fixture.alice.id), (carolToken, fixture.carol.id)], now: 500)
+                    .map(\.isAdmin) == [true, nil])
             #expect(try store.sessionAccess(sessions: [], now: 500).isEmpty)
             // A session gone with its account says why: deleted, or disabled.
             try store.createSession(userID: fixture.bob.id, tokenHash: Self.bobToken + [1], at: 1, expiresAt: 1_000)
             try store.setDisabled(userID: fixture.bob.id, disabled: true)
             _ = try store.deleteUser(userID: fixture.alice.id)
-            #expect(try store.sessionAccess(sessions: [(Self.aliceToken, fixture.alice.id), (Self.bobToken + [1], fixture.bob.id),
-                                                       (carolToken, fixture.carol.id)], now: 500).map(\.closure) == [.deleted, .disabled, nil])
+            #expect(
+                try store.sessionAccess(
+                    sessions: [
+                        (Self.aliceToken, fixture.alice.id), (Self.bobToken + [1], fixture.bob.id),
+                        (carolToken, fixture.carol.id),
+                    ], now: 500
+                ).map(\.closure) == [.deleted, .disabled, nil])
         }
     }
 }

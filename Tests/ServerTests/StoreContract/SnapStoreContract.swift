@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Server
 
 /// What every engine's `SnapStore` does; the view-once claim above all.
@@ -39,18 +40,25 @@ struct SnapStoreContract {
         }
     }
 
-    @Test("a posted snap comes back as its poster sees it; a missing feed or poster is not found, and an empty image round-trips",
-          arguments: StoreEngine.all)
+    @Test(
+        "a posted snap comes back as its poster sees it; a missing feed or poster is not found, and an empty image round-trips",
+        arguments: StoreEngine.all)
     func insertSnap(engine: StoreEngine) throws {
         try engine.withStore { store in
             let fixture = try StoreFixture(store: store)
-            let posted = try store.insertSnap(NewSnap(feedID: fixture.feed.id, posterID: fixture.alice.id, image: [1, 2, 3, 4, 5],
-                                                      sha256: [UInt8](repeating: 0xCD, count: 32), format: .jpeg,
-                                                      width: 640, height: 480, postedAt: 1_000, expiresAt: 5_000))
-            #expect(posted == SnapListing(id: posted.id, feedName: "Memes", posterName: "alice", postedAt: 1_000,
-                                          expiresAt: 5_000, status: .sent, byteCount: 5, width: 640, height: 480,
-                                          format: .jpeg, posterID: fixture.alice.id, openedCount: 0))
-            #expect(try store.claimView(snapID: posted.id, viewerID: fixture.bob.id, now: 2_000).sha256
+            let posted = try store.insertSnap(
+                NewSnap(
+                    feedID: fixture.feed.id, posterID: fixture.alice.id, image: [1, 2, 3, 4, 5],
+                    sha256: [UInt8](repeating: 0xCD, count: 32), format: .jpeg,
+                    width: 640, height: 480, postedAt: 1_000, expiresAt: 5_000))
+            #expect(
+                posted
+                    == SnapListing(
+                        id: posted.id, feedName: "Memes", posterName: "alice", postedAt: 1_000,
+                        expiresAt: 5_000, status: .sent, byteCount: 5, width: 640, height: 480,
+                        format: .jpeg, posterID: fixture.alice.id, openedCount: 0))
+            #expect(
+                try store.claimView(snapID: posted.id, viewerID: fixture.bob.id, now: 2_000).sha256
                     == [UInt8](repeating: 0xCD, count: 32))
             #expect(storeErrorKind { try fixture.post(by: fixture.alice, feedID: 777) } == .notFound)
             let nobody = UserRecord(id: 999, name: "nobody", passwordHash: "", isAdmin: false, createdAt: 0)
@@ -72,42 +80,50 @@ struct SnapStoreContract {
             #expect(opened.image == image)
             #expect(opened.sha256 == [UInt8](repeating: 0xAB, count: 32))
             #expect(opened.listing.status == .read && opened.listing.id == snap.id)
-            #expect(storeErrorKind { _ = try store.claimView(snapID: snap.id, viewerID: fixture.bob.id, now: 2_001) }
+            #expect(
+                storeErrorKind { _ = try store.claimView(snapID: snap.id, viewerID: fixture.bob.id, now: 2_001) }
                     == .alreadyViewed)
             // Another viewer has their own single view.
             #expect(try store.claimView(snapID: snap.id, viewerID: fixture.carol.id, now: 2_002).image == image)
 
             try store.restoreView(snapID: snap.id, userID: fixture.bob.id)
             #expect(try store.claimView(snapID: snap.id, viewerID: fixture.bob.id, now: 2_003).image == image)
-            #expect(storeErrorKind { _ = try store.claimView(snapID: snap.id, viewerID: fixture.bob.id, now: 2_004) }
+            #expect(
+                storeErrorKind { _ = try store.claimView(snapID: snap.id, viewerID: fixture.bob.id, now: 2_004) }
                     == .alreadyViewed)
             #expect(storeErrorKind { try store.restoreView(snapID: snap.id, userID: fixture.alice.id) } == .notFound)
             #expect(storeErrorKind { try store.restoreView(snapID: 9_999, userID: fixture.bob.id) } == .notFound)
         }
     }
 
-    @Test("opening your own, an expired or a missing snap is refused, in that order of checks, and leaves no view",
-          arguments: StoreEngine.all)
+    @Test(
+        "opening your own, an expired or a missing snap is refused, in that order of checks, and leaves no view",
+        arguments: StoreEngine.all)
     func claimViewRefusals(engine: StoreEngine) throws {
         try engine.withStore { store in
             let fixture = try StoreFixture(store: store)
             let snap = try fixture.post(by: fixture.alice, expiresAt: 5_000)
-            #expect(storeErrorKind { _ = try store.claimView(snapID: 424_242, viewerID: fixture.bob.id, now: 0) }
+            #expect(
+                storeErrorKind { _ = try store.claimView(snapID: 424_242, viewerID: fixture.bob.id, now: 0) }
                     == .notFound)
-            #expect(storeErrorKind { _ = try store.claimView(snapID: snap.id, viewerID: fixture.alice.id, now: 2_000) }
+            #expect(
+                storeErrorKind { _ = try store.claimView(snapID: snap.id, viewerID: fixture.alice.id, now: 2_000) }
                     == .ownSnap)
-            #expect(storeErrorKind { _ = try store.claimView(snapID: snap.id, viewerID: fixture.bob.id, now: 5_000) }
+            #expect(
+                storeErrorKind { _ = try store.claimView(snapID: snap.id, viewerID: fixture.bob.id, now: 5_000) }
                     == .expired)
             // Own beats expired.
-            #expect(storeErrorKind { _ = try store.claimView(snapID: snap.id, viewerID: fixture.alice.id, now: 9_000) }
+            #expect(
+                storeErrorKind { _ = try store.claimView(snapID: snap.id, viewerID: fixture.alice.id, now: 9_000) }
                     == .ownSnap)
             #expect(try store.snapViewers(snapID: snap.id).isEmpty)
             #expect(try store.snapListing(id: snap.id, viewerID: fixture.bob.id, now: 0)?.status == .unread)
         }
     }
 
-    @Test("a claim whose body throws is rolled back: the error comes out and the view is still there to take",
-          arguments: StoreEngine.all)
+    @Test(
+        "a claim whose body throws is rolled back: the error comes out and the view is still there to take",
+        arguments: StoreEngine.all)
     func claimViewBodyThrows(engine: StoreEngine) throws {
         struct CopyFailed: Error {}
         try engine.withStore { store in
@@ -132,7 +148,8 @@ struct SnapStoreContract {
             #expect(try store.snapViewers(snapID: snap.id).isEmpty)
             _ = try store.claimView(snapID: snap.id, viewerID: fixture.carol.id, now: 2_000)
             _ = try store.claimView(snapID: snap.id, viewerID: fixture.bob.id, now: 3_000)
-            #expect(try store.snapViewers(snapID: snap.id)
+            #expect(
+                try store.snapViewers(snapID: snap.id)
                     == [SnapViewerRecord(name: "carol", viewedAt: 2_000), SnapViewerRecord(name: "bob", viewedAt: 3_000)])
             try store.restoreView(snapID: snap.id, userID: fixture.carol.id)
             #expect(try store.snapViewers(snapID: snap.id).map(\.name) == ["bob"])
@@ -148,7 +165,8 @@ struct SnapStoreContract {
             _ = try store.claimView(snapID: deleted.id, viewerID: fixture.bob.id, now: 2_000)
             try store.deleteSnap(id: deleted.id)
             #expect(storeErrorKind { try store.deleteSnap(id: deleted.id) } == .notFound)
-            #expect(storeErrorKind { _ = try store.claimView(snapID: deleted.id, viewerID: fixture.carol.id, now: 2_000) }
+            #expect(
+                storeErrorKind { _ = try store.claimView(snapID: deleted.id, viewerID: fixture.carol.id, now: 2_000) }
                     == .notFound)
             #expect(try store.snapListing(id: deleted.id, viewerID: 0, now: 0) == nil)
             #expect(try store.snapViewers(snapID: deleted.id).isEmpty)
@@ -159,8 +177,9 @@ struct SnapStoreContract {
         }
     }
 
-    @Test("threads racing to open the same snap as the same viewer: exactly one wins",
-          .timeLimit(.minutes(2)), arguments: StoreEngine.all)
+    @Test(
+        "threads racing to open the same snap as the same viewer: exactly one wins",
+        .timeLimit(.minutes(2)), arguments: StoreEngine.all)
     func claimViewRace(engine: StoreEngine) throws {
         try engine.withDatabase { open in
             let fixture = try StoreFixture(store: try open())
@@ -169,14 +188,20 @@ struct SnapStoreContract {
             for round in 0..<15 {
                 let snapID = try fixture.post(by: fixture.alice, at: Int64(1_000 + round)).id
                 let viewerID = fixture.bob.id
-                let outcomes = Race.run(stores.map { racer in { () -> String in
-                    do {
-                        return try racer.store.claimView(snapID: snapID, viewerID: viewerID, now: 2_000).image.isEmpty ? "empty" : "won"
-                    } catch let error as StoreError {
-                        return "\(error.kind)"
+                let outcomes = Race.run(
+                    stores.map { racer in
+                        { () -> String in
+                            do {
+                                return try racer.store.claimView(snapID: snapID, viewerID: viewerID, now: 2_000).image.isEmpty
+                                    ? "empty" : "won"
+                            } catch let error as StoreError {
+                                return "\(error.kind)"
+                            }
+                        }
                     }
-                } }).map { result in (try? result.get()) ?? "\(result)" }
-                #expect(Dictionary(outcomes.map { ($0, 1) }, uniquingKeysWith: +) == ["won": 1, "alreadyViewed": racers - 1], "round \(round)")
+                ).map { result in (try? result.get()) ?? "\(result)" }
+                #expect(
+                    Dictionary(outcomes.map { ($0, 1) }, uniquingKeysWith: +) == ["won": 1, "alreadyViewed": racers - 1], "round \(round)")
                 #expect(try fixture.store.snapViewers(snapID: snapID).map(\.name) == ["bob"], "round \(round)")
             }
         }

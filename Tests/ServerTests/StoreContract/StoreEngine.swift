@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import Server
 
 /// A storage engine the contract suites run against: it makes fresh, empty databases and opens

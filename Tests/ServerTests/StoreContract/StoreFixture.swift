@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Server
 
 /// Three users and the feed `Memes`, the cast of most contract tests.
@@ -19,11 +20,15 @@ struct StoreFixture {
 
     /// Posts a snap by `poster` at `postedAt`, expiring at `expiresAt`.
     @discardableResult
-    func post(by poster: UserRecord, at postedAt: Int64 = 1_000, expiresAt: Int64 = 10_000,
-              image: [UInt8] = Array("not really a png".utf8), feedID: Int64? = nil, awaitingApproval: Bool = false) throws -> SnapListing {
-        try store.insertSnap(NewSnap(feedID: feedID ?? feed.id, posterID: poster.id, image: image,
-                                     sha256: [UInt8](repeating: 0xAB, count: 32), format: .png,
-                                     width: 4, height: 3, postedAt: postedAt, expiresAt: expiresAt, awaitingApproval: awaitingApproval))
+    func post(
+        by poster: UserRecord, at postedAt: Int64 = 1_000, expiresAt: Int64 = 10_000,
+        image: [UInt8] = Array("not really a png".utf8), feedID: Int64? = nil, awaitingApproval: Bool = false
+    ) throws -> SnapListing {
+        try store.insertSnap(
+            NewSnap(
+                feedID: feedID ?? feed.id, posterID: poster.id, image: image,
+                sha256: [UInt8](repeating: 0xAB, count: 32), format: .png,
+                width: 4, height: 3, postedAt: postedAt, expiresAt: expiresAt, awaitingApproval: awaitingApproval))
     }
 
     /// The feed of that name, which the test expects to exist.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Server
 
 /// What every engine's `SnapshareStore.transaction` does: atomic, nesting as savepoints.
@@ -37,8 +38,9 @@ struct StoreTransactionContract {
         }
     }
 
-    @Test("a store error inside a transaction comes out unchanged and undoes the transaction's other changes",
-          arguments: StoreEngine.all)
+    @Test(
+        "a store error inside a transaction comes out unchanged and undoes the transaction's other changes",
+        arguments: StoreEngine.all)
     func storeErrorsComeOutUnchanged(engine: StoreEngine) throws {
         try engine.withStore { store in
             let kind = storeErrorKind {

@@ -50,14 +50,18 @@ enum Schema {
                 try refuseNewer(version, path: database.path)
                 guard version < migration.version else { return }
                 guard version == migration.version - 1 else {
-                    throw StoreError(.corrupt, "\(database.path) has schema version \(version), "
-                                     + "which no migration step starts from")
+                    throw StoreError(
+                        .corrupt,
+                        "\(database.path) has schema version \(version), "
+                            + "which no migration step starts from")
                 }
                 do {
                     try database.exec(migration.sql)
                 } catch {
-                    throw StoreError(.internalError, "migration to schema version \(migration.version) "
-                                     + "(\(migration.summary)) failed: \(error)")
+                    throw StoreError(
+                        .internalError,
+                        "migration to schema version \(migration.version) "
+                            + "(\(migration.summary)) failed: \(error)")
                 }
                 try database.setUserVersion(migration.version)
             }
@@ -69,15 +73,19 @@ enum Schema {
         let version = try database.userVersion()
         try refuseNewer(version, path: database.path)
         guard version == currentVersion else {
-            throw StoreError(.unavailable, "\(database.path) has schema version \(version), expected "
-                             + "\(currentVersion); open it read-write once to migrate it")
+            throw StoreError(
+                .unavailable,
+                "\(database.path) has schema version \(version), expected "
+                    + "\(currentVersion); open it read-write once to migrate it")
         }
     }
 
     private static func refuseNewer(_ version: Int64, path: String) throws {
         guard version <= currentVersion else {
-            throw StoreError(.unavailable, "\(path) has schema version \(version), newer than this "
-                             + "server understands (\(currentVersion)); run a newer server or restore a backup")
+            throw StoreError(
+                .unavailable,
+                "\(path) has schema version \(version), newer than this "
+                    + "server understands (\(currentVersion)); run a newer server or restore a backup")
         }
     }
 }

@@ -7,21 +7,23 @@
 ///   it moved does it look up the sessions of its live connections.
 /// - One row (`id = 1`), so reading it costs one page.
 enum SchemaVersion4 {
-    static let migration = SchemaMigration(version: 4, summary: "access epoch", sql: """
-        CREATE TABLE access_epoch (
-            id INTEGER PRIMARY KEY CHECK (id = 1),
-            value INTEGER NOT NULL
-        ) STRICT;
-        INSERT INTO access_epoch (id, value) VALUES (1, 0);
+    static let migration = SchemaMigration(
+        version: 4, summary: "access epoch",
+        sql: """
+            CREATE TABLE access_epoch (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                value INTEGER NOT NULL
+            ) STRICT;
+            INSERT INTO access_epoch (id, value) VALUES (1, 0);
 
-        CREATE TRIGGER access_epoch_session_deleted AFTER DELETE ON sessions
-        BEGIN
-            UPDATE access_epoch SET value = value + 1 WHERE id = 1;
-        END;
+            CREATE TRIGGER access_epoch_session_deleted AFTER DELETE ON sessions
+            BEGIN
+                UPDATE access_epoch SET value = value + 1 WHERE id = 1;
+            END;
 
-        CREATE TRIGGER access_epoch_user_changed AFTER UPDATE OF is_admin, password_hash ON users
-        BEGIN
-            UPDATE access_epoch SET value = value + 1 WHERE id = 1;
-        END;
-        """)
+            CREATE TRIGGER access_epoch_user_changed AFTER UPDATE OF is_admin, password_hash ON users
+            BEGIN
+                UPDATE access_epoch SET value = value + 1 WHERE id = 1;
+            END;
+            """)
 }

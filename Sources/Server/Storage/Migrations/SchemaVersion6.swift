@@ -6,7 +6,9 @@
 /// views once instead: the admin's user list counts them in one grouped pass. (Nothing deletes
 /// users; if something ever does, its foreign-key cascade scans views.)
 enum SchemaVersion6 {
-    static let migration = SchemaMigration(version: 6, summary: "views without the index by viewer", sql: """
-        DROP INDEX views_by_viewer;
-        """)
+    static let migration = SchemaMigration(
+        version: 6, summary: "views without the index by viewer",
+        sql: """
+            DROP INDEX views_by_viewer;
+            """)
 }

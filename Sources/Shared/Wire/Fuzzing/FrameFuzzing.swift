@@ -48,12 +48,14 @@ public enum FrameFuzzing {
         AdminUnlock.self, AdminSetAdmin.self, AdminResetPassword.self, ChangePassword.self,
         LoginWithDevice.self, IssueDeviceToken.self, DeviceToken.self, AdminUnlockAddress.self, AdminAuditLog.self, AuditLog.self,
         AdminPurge.self, AdminExportSnaps.self, ExportedSnaps.self, AdminViewSnap.self,
-        ReportSnap.self, UnsendSnap.self, AdminListReports.self, Reports.self, AdminResolveReport.self, AdminSuspend.self, AdminUnsuspend.self,
+        ReportSnap.self, UnsendSnap.self, AdminListReports.self, Reports.self, AdminResolveReport.self, AdminSuspend.self,
+        AdminUnsuspend.self,
         AdminSetDisabled.self, AdminRenameUser.self, AdminDeleteUser.self,
         AdminListPending.self, PendingSnaps.self, AdminApproveSnap.self, AdminListRoster.self, Roster.self, AdminRemoveRosterEntry.self,
         AddPin.self, PinResult.self, ListPins.self, Pins.self, DeletePin.self, GetAlbum.self, Album.self,
         NewCollection.self, GetPhoto.self, PhotoImage.self, DeletePhoto.self, RandomPin.self, RandomPinResult.self,
         GetMapState.self, MapState.self, SetMapState.self,
-        AddMovie.self, MovieResult.self, DeleteMovie.self, FindMovie.self, SetMovieSales.self, ListMovies.self, Movies.self, UpdateMovie.self,
+        AddMovie.self, MovieResult.self, DeleteMovie.self, FindMovie.self, SetMovieSales.self, ListMovies.self, Movies.self,
+        UpdateMovie.self,
     ]
 }

@@ -6,7 +6,9 @@ public struct Register: WireMessage, Equatable {
     public var classCode: String
 
     public init(username: String, password: String, classCode: String) {
-        self.username = username; self.password = password; self.classCode = classCode
+        self.username = username
+        self.password = password
+        self.classCode = classCode
     }
 
     public init(from r: inout ByteReader) throws(WireError) {
@@ -15,7 +17,11 @@ public struct Register: WireMessage, Equatable {
         classCode = try r.readString("class_code", maxBytes: FieldLimits.classCode)
     }
 
-    public func encode(into w: inout ByteWriter) { w.write(username); w.write(password); w.write(classCode) }
+    public func encode(into w: inout ByteWriter) {
+        w.write(username)
+        w.write(password)
+        w.write(classCode)
+    }
 }
 
 /// Client → server: log in with a password; answered by Authenticated with a new token.
@@ -24,14 +30,20 @@ public struct Login: WireMessage, Equatable {
     public var username: String
     public var password: String
 
-    public init(username: String, password: String) { self.username = username; self.password = password }
+    public init(username: String, password: String) {
+        self.username = username
+        self.password = password
+    }
 
     public init(from r: inout ByteReader) throws(WireError) {
         username = try r.readString("username", maxBytes: FieldLimits.username)
         password = try r.readString("password", maxBytes: FieldLimits.password)
     }
 
-    public func encode(into w: inout ByteWriter) { w.write(username); w.write(password) }
+    public func encode(into w: inout ByteWriter) {
+        w.write(username)
+        w.write(password)
+    }
 }
 
 /// Client → server: authenticate this connection with a session token from an earlier login.
@@ -54,7 +66,10 @@ public struct Authenticated: WireMessage, Equatable {
     public var createdAt: Int64
 
     public init(token: String, username: String, isAdmin: Bool, createdAt: Int64) {
-        self.token = token; self.username = username; self.isAdmin = isAdmin; self.createdAt = createdAt
+        self.token = token
+        self.username = username
+        self.isAdmin = isAdmin
+        self.createdAt = createdAt
     }
 
     public init(from r: inout ByteReader) throws(WireError) {
@@ -64,13 +79,24 @@ public struct Authenticated: WireMessage, Equatable {
         createdAt = try r.readInt64("created_at")
     }
 
-    public func encode(into w: inout ByteWriter) { w.write(token); w.write(username); w.write(isAdmin); w.write(createdAt) }
+    public func encode(into w: inout ByteWriter) {
+        w.write(token)
+        w.write(username)
+        w.write(isAdmin)
+        w.write(createdAt)
+    }
 }
 
 /// Client → server: end the session (the token stops working everywhere).
-public struct Logout: EmptyWireMessage, Equatable { public static let type = MessageType.logout; public init() {} }
+public struct Logout: EmptyWireMessage, Equatable {
+    public static let type = MessageType.logout
+    public init() {}
+}
 /// Client → server: who am I? Answered by Authenticated.
-public struct WhoAmI: EmptyWireMessage, Equatable { public static let type = MessageType.whoAmI; public init() {} }
+public struct WhoAmI: EmptyWireMessage, Equatable {
+    public static let type = MessageType.whoAmI
+    public init() {}
+}
 
 /// Client → server: change this user's password (the old one is checked, like a login). Every
 /// other session of the user ends; this connection's session stays. Answered by Ok.
@@ -79,14 +105,20 @@ public struct ChangePassword: WireMessage, Equatable {
     public var oldPassword: String
     public var newPassword: String
 
-    public init(oldPassword: String, newPassword: String) { self.oldPassword = oldPassword; self.newPassword = newPassword }
+    public init(oldPassword: String, newPassword: String) {
+        self.oldPassword = oldPassword
+        self.newPassword = newPassword
+    }
 
     public init(from r: inout ByteReader) throws(WireError) {
         oldPassword = try r.readString("old_password", maxBytes: FieldLimits.password)
         newPassword = try r.readString("new_password", maxBytes: FieldLimits.password)
     }
 
-    public func encode(into w: inout ByteWriter) { w.write(oldPassword); w.write(newPassword) }
+    public func encode(into w: inout ByteWriter) {
+        w.write(oldPassword)
+        w.write(newPassword)
+    }
 }
 
 /// Client → server: log in with a password from a device that logged in before, proving it
@@ -101,7 +133,9 @@ public struct LoginWithDevice: WireMessage, Equatable {
     public var deviceToken: String
 
     public init(username: String, password: String, deviceToken: String) {
-        self.username = username; self.password = password; self.deviceToken = deviceToken
+        self.username = username
+        self.password = password
+        self.deviceToken = deviceToken
     }
 
     public init(from r: inout ByteReader) throws(WireError) {
@@ -110,12 +144,19 @@ public struct LoginWithDevice: WireMessage, Equatable {
         deviceToken = try r.readString("device_token", maxBytes: FieldLimits.token)
     }
 
-    public func encode(into w: inout ByteWriter) { w.write(username); w.write(password); w.write(deviceToken) }
+    public func encode(into w: inout ByteWriter) {
+        w.write(username)
+        w.write(password)
+        w.write(deviceToken)
+    }
 }
 
 /// Client → server: a device token for this user on this device, to present with later logins
 /// (LoginWithDevice). Answered by DeviceToken.
-public struct IssueDeviceToken: EmptyWireMessage, Equatable { public static let type = MessageType.issueDeviceToken; public init() {} }
+public struct IssueDeviceToken: EmptyWireMessage, Equatable {
+    public static let type = MessageType.issueDeviceToken
+    public init() {}
+}
 
 /// Server → client: a new device token; a secret, kept by the client beside the user's session.
 public struct DeviceToken: WireMessage, Equatable {

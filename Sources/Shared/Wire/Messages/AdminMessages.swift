@@ -22,11 +22,18 @@ public struct AdminResetFeeds: WireMessage, Equatable {
     public static let type = MessageType.adminResetFeeds
     public var allFeeds: Bool
     public var name: String
-    public init(allFeeds: Bool, name: String) { self.allFeeds = allFeeds; self.name = name }
-    public init(from r: inout ByteReader) throws(WireError) {
-        allFeeds = try r.readBool("all_feeds"); name = try r.readString("name", maxBytes: FieldLimits.feedName)
+    public init(allFeeds: Bool, name: String) {
+        self.allFeeds = allFeeds
+        self.name = name
     }
-    public func encode(into w: inout ByteWriter) { w.write(allFeeds); w.write(name) }
+    public init(from r: inout ByteReader) throws(WireError) {
+        allFeeds = try r.readBool("all_feeds")
+        name = try r.readString("name", maxBytes: FieldLimits.feedName)
+    }
+    public func encode(into w: inout ByteWriter) {
+        w.write(allFeeds)
+        w.write(name)
+    }
 }
 
 /// Server → client: how many things an operation affected.
@@ -52,15 +59,25 @@ public struct AdminRestoreView: WireMessage, Equatable {
     public static let type = MessageType.adminRestoreView
     public var snapID: UInt64
     public var username: String
-    public init(snapID: UInt64, username: String) { self.snapID = snapID; self.username = username }
-    public init(from r: inout ByteReader) throws(WireError) {
-        snapID = try r.readUInt64("snap_id"); username = try r.readString("username", maxBytes: FieldLimits.username)
+    public init(snapID: UInt64, username: String) {
+        self.snapID = snapID
+        self.username = username
     }
-    public func encode(into w: inout ByteWriter) { w.write(snapID); w.write(username) }
+    public init(from r: inout ByteReader) throws(WireError) {
+        snapID = try r.readUInt64("snap_id")
+        username = try r.readString("username", maxBytes: FieldLimits.username)
+    }
+    public func encode(into w: inout ByteWriter) {
+        w.write(snapID)
+        w.write(username)
+    }
 }
 
 /// Admin → server: list the accounts.
-public struct AdminListUsers: EmptyWireMessage, Equatable { public static let type = MessageType.adminListUsers; public init() {} }
+public struct AdminListUsers: EmptyWireMessage, Equatable {
+    public static let type = MessageType.adminListUsers
+    public init() {}
+}
 
 /// One account as `admin users` shows it.
 public struct UserInfo: Sendable, Equatable, ListedRecord {
@@ -82,8 +99,11 @@ public struct UserInfo: Sendable, Equatable, ListedRecord {
     /// When the account last signed in with a password (0: never, or not since the server recorded it).
     public var lastSignIn: Int64 = 0
     public init(username: String, isAdmin: Bool, createdAt: Int64, postCount: UInt64, viewCount: UInt64) {
-        self.username = username; self.isAdmin = isAdmin; self.createdAt = createdAt
-        self.postCount = postCount; self.viewCount = viewCount
+        self.username = username
+        self.isAdmin = isAdmin
+        self.createdAt = createdAt
+        self.postCount = postCount
+        self.viewCount = viewCount
     }
 
     static let smallest = UserInfo(username: "", isAdmin: false, createdAt: 0, postCount: 0, viewCount: 0)
@@ -104,9 +124,18 @@ public struct UserInfo: Sendable, Equatable, ListedRecord {
     }
 
     func encode(into w: inout ByteWriter) {
-        w.write(username); w.write(isAdmin); w.write(createdAt); w.write(postCount); w.write(viewCount)
+        w.write(username)
+        w.write(isAdmin)
+        w.write(createdAt)
+        w.write(postCount)
+        w.write(viewCount)
         guard w.protocolVersion >= 4 else { return }
-        w.write(displayName); w.write(rosterName); w.write(isDisabled); w.write(hasOneTimePassword); w.write(suspendedUntil); w.write(lastSignIn)
+        w.write(displayName)
+        w.write(rosterName)
+        w.write(isDisabled)
+        w.write(hasOneTimePassword)
+        w.write(suspendedUntil)
+        w.write(lastSignIn)
     }
 }
 
@@ -122,13 +151,19 @@ public struct Users: WireMessage, Equatable {
 }
 
 /// Admin → server: server counters.
-public struct AdminStats: EmptyWireMessage, Equatable { public static let type = MessageType.adminStats; public init() {} }
+public struct AdminStats: EmptyWireMessage, Equatable {
+    public static let type = MessageType.adminStats
+    public init() {}
+}
 
 /// One named counter.
 public struct StatEntry: Sendable, Equatable, ListedRecord {
     public var name: String
     public var value: Int64
-    public init(name: String, value: Int64) { self.name = name; self.value = value }
+    public init(name: String, value: Int64) {
+        self.name = name
+        self.value = value
+    }
     static let smallest = StatEntry(name: "", value: 0)
 
     init(from r: inout ByteReader) throws(WireError) {
@@ -179,12 +214,18 @@ public struct AdminSetAdmin: WireMessage, Equatable {
     public static let type = MessageType.adminSetAdmin
     public var username: String
     public var isAdmin: Bool
-    public init(username: String, isAdmin: Bool) { self.username = username; self.isAdmin = isAdmin }
+    public init(username: String, isAdmin: Bool) {
+        self.username = username
+        self.isAdmin = isAdmin
+    }
     public init(from r: inout ByteReader) throws(WireError) {
         username = try r.readString("username", maxBytes: FieldLimits.username)
         isAdmin = try r.readBool("is_admin")
     }
-    public func encode(into w: inout ByteWriter) { w.write(username); w.write(isAdmin) }
+    public func encode(into w: inout ByteWriter) {
+        w.write(username)
+        w.write(isAdmin)
+    }
 }
 
 /// Admin → server: set a user's password without making them an admin. Every session of the
@@ -193,12 +234,18 @@ public struct AdminResetPassword: WireMessage, Equatable {
     public static let type = MessageType.adminResetPassword
     public var username: String
     public var newPassword: String
-    public init(username: String, newPassword: String) { self.username = username; self.newPassword = newPassword }
+    public init(username: String, newPassword: String) {
+        self.username = username
+        self.newPassword = newPassword
+    }
     public init(from r: inout ByteReader) throws(WireError) {
         username = try r.readString("username", maxBytes: FieldLimits.username)
         newPassword = try r.readString("new_password", maxBytes: FieldLimits.password)
     }
-    public func encode(into w: inout ByteWriter) { w.write(username); w.write(newPassword) }
+    public func encode(into w: inout ByteWriter) {
+        w.write(username)
+        w.write(newPassword)
+    }
 }
 
 /// Admin → server: the audit log from `since` (Unix milliseconds; 0 for all), oldest first, at
@@ -207,12 +254,18 @@ public struct AdminAuditLog: WireMessage, Equatable {
     public static let type = MessageType.adminAuditLog
     public var since: Int64
     public var limit: UInt32
-    public init(since: Int64, limit: UInt32) { self.since = since; self.limit = limit }
+    public init(since: Int64, limit: UInt32) {
+        self.since = since
+        self.limit = limit
+    }
     public init(from r: inout ByteReader) throws(WireError) {
         since = try r.readInt64("since")
         limit = try r.readUInt32("limit")
     }
-    public func encode(into w: inout ByteWriter) { w.write(since); w.write(limit) }
+    public func encode(into w: inout ByteWriter) {
+        w.write(since)
+        w.write(limit)
+    }
 }
 
 /// One admin action: when (Unix milliseconds), who, what, its target and its result.
@@ -223,7 +276,11 @@ public struct AuditRecord: Sendable, Equatable, ListedRecord {
     public var target: String
     public var result: String
     public init(at: Int64, actor: String, action: String, target: String, result: String) {
-        self.at = at; self.actor = actor; self.action = action; self.target = target; self.result = result
+        self.at = at
+        self.actor = actor
+        self.action = action
+        self.target = target
+        self.result = result
     }
     static let smallest = AuditRecord(at: 0, actor: "", action: "", target: "", result: "")
 

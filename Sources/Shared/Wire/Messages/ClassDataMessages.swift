@@ -4,11 +4,18 @@ public struct AdminPurge: WireMessage, Equatable {
     public static let type = MessageType.adminPurge
     public var olderThan: Int64
     public var dryRun: Bool
-    public init(olderThan: Int64, dryRun: Bool) { self.olderThan = olderThan; self.dryRun = dryRun }
-    public init(from r: inout ByteReader) throws(WireError) {
-        olderThan = try r.readInt64("older_than"); dryRun = try r.readBool("dry_run")
+    public init(olderThan: Int64, dryRun: Bool) {
+        self.olderThan = olderThan
+        self.dryRun = dryRun
     }
-    public func encode(into w: inout ByteWriter) { w.write(olderThan); w.write(dryRun) }
+    public init(from r: inout ByteReader) throws(WireError) {
+        olderThan = try r.readInt64("older_than")
+        dryRun = try r.readBool("dry_run")
+    }
+    public func encode(into w: inout ByteWriter) {
+        w.write(olderThan)
+        w.write(dryRun)
+    }
 }
 
 /// Admin → server: every stored snap (live, expired and erased alike) with an id above
@@ -21,14 +28,18 @@ public struct AdminExportSnaps: WireMessage, Equatable {
     public var limit: UInt32
     public var includePending: Bool
     public init(afterID: UInt64, limit: UInt32, includePending: Bool = false) {
-        self.afterID = afterID; self.limit = limit; self.includePending = includePending
+        self.afterID = afterID
+        self.limit = limit
+        self.includePending = includePending
     }
     public init(from r: inout ByteReader) throws(WireError) {
-        afterID = try r.readUInt64("after_id"); limit = try r.readUInt32("limit")
+        afterID = try r.readUInt64("after_id")
+        limit = try r.readUInt32("limit")
         includePending = r.protocolVersion >= 4 ? try r.readBool("include_pending") : false
     }
     public func encode(into w: inout ByteWriter) {
-        w.write(afterID); w.write(limit)
+        w.write(afterID)
+        w.write(limit)
         if w.protocolVersion >= 4 { w.write(includePending) }
     }
 }
@@ -53,13 +64,24 @@ public struct ExportedSnap: Sendable, Equatable, ListedRecord {
     public var awaitingApproval: Bool
     /// How many open reports it has (version 4; 0 in older versions).
     public var reportCount: UInt32
-    public init(id: UInt64, feed: String, poster: String, postedAt: Int64, expiresAt: Int64, imageKind: ImageFormat,
-                byteCount: UInt32, width: UInt32, height: UInt32, pictureKept: Bool, viewers: [SnapViewer],
-                awaitingApproval: Bool = false, reportCount: UInt32 = 0) {
-        self.id = id; self.feed = feed; self.poster = poster; self.postedAt = postedAt; self.expiresAt = expiresAt
-        self.imageKind = imageKind; self.byteCount = byteCount; self.width = width; self.height = height
-        self.pictureKept = pictureKept; self.viewers = viewers
-        self.awaitingApproval = awaitingApproval; self.reportCount = reportCount
+    public init(
+        id: UInt64, feed: String, poster: String, postedAt: Int64, expiresAt: Int64, imageKind: ImageFormat,
+        byteCount: UInt32, width: UInt32, height: UInt32, pictureKept: Bool, viewers: [SnapViewer],
+        awaitingApproval: Bool = false, reportCount: UInt32 = 0
+    ) {
+        self.id = id
+        self.feed = feed
+        self.poster = poster
+        self.postedAt = postedAt
+        self.expiresAt = expiresAt
+        self.imageKind = imageKind
+        self.byteCount = byteCount
+        self.width = width
+        self.height = height
+        self.pictureKept = pictureKept
+        self.viewers = viewers
+        self.awaitingApproval = awaitingApproval
+        self.reportCount = reportCount
     }
 
     static let smallest = ExportedSnap(
@@ -85,10 +107,21 @@ public struct ExportedSnap: Sendable, Equatable, ListedRecord {
     }
 
     func encode(into w: inout ByteWriter) {
-        w.write(id); w.write(feed); w.write(poster); w.write(postedAt); w.write(expiresAt); w.write(imageKind.rawValue)
-        w.write(byteCount); w.write(width); w.write(height); w.write(pictureKept)
+        w.write(id)
+        w.write(feed)
+        w.write(poster)
+        w.write(postedAt)
+        w.write(expiresAt)
+        w.write(imageKind.rawValue)
+        w.write(byteCount)
+        w.write(width)
+        w.write(height)
+        w.write(pictureKept)
         w.writeRecords(viewers)
-        if w.protocolVersion >= 4 { w.write(awaitingApproval); w.write(reportCount) }
+        if w.protocolVersion >= 4 {
+            w.write(awaitingApproval)
+            w.write(reportCount)
+        }
     }
 }
 
@@ -98,12 +131,18 @@ public struct ExportedSnaps: WireMessage, Equatable {
     public static let type = MessageType.exportedSnaps
     public var total: UInt64
     public var snaps: [ExportedSnap]
-    public init(total: UInt64, snaps: [ExportedSnap]) { self.total = total; self.snaps = snaps }
+    public init(total: UInt64, snaps: [ExportedSnap]) {
+        self.total = total
+        self.snaps = snaps
+    }
     public init(from r: inout ByteReader) throws(WireError) {
         total = try r.readUInt64("total")
         snaps = try r.readRecords("snaps", of: ExportedSnap.self)
     }
-    public func encode(into w: inout ByteWriter) { w.write(total); w.writeRecords(snaps) }
+    public func encode(into w: inout ByteWriter) {
+        w.write(total)
+        w.writeRecords(snaps)
+    }
 }
 
 /// Admin → server: one snap's picture, whatever its state, without spending a view or appearing

@@ -6,9 +6,14 @@ public struct Hello: WireMessage, Equatable {
     public var maxVersion: UInt16
     public var clientName: String
 
-    public init(magic: [UInt8] = ProtocolConstants.magic, minVersion: UInt16 = ProtocolConstants.versions.lowerBound,
-                maxVersion: UInt16 = ProtocolConstants.versions.upperBound, clientName: String) {
-        self.magic = magic; self.minVersion = minVersion; self.maxVersion = maxVersion; self.clientName = clientName
+    public init(
+        magic: [UInt8] = ProtocolConstants.magic, minVersion: UInt16 = ProtocolConstants.versions.lowerBound,
+        maxVersion: UInt16 = ProtocolConstants.versions.upperBound, clientName: String
+    ) {
+        self.magic = magic
+        self.minVersion = minVersion
+        self.maxVersion = maxVersion
+        self.clientName = clientName
     }
 
     public init(from r: inout ByteReader) throws(WireError) {
@@ -19,7 +24,10 @@ public struct Hello: WireMessage, Equatable {
     }
 
     public func encode(into w: inout ByteWriter) {
-        w.writeRaw(magic); w.write(minVersion); w.write(maxVersion); w.write(clientName)
+        w.writeRaw(magic)
+        w.write(minVersion)
+        w.write(maxVersion)
+        w.write(clientName)
     }
 }
 
@@ -39,13 +47,20 @@ public struct Welcome: WireMessage, Equatable {
     public var idleTimeoutSeconds: UInt32
     public var serverTime: Int64
 
-    public init(version: UInt16, serverName: String, maxFrameBytes: UInt32, maxFrameBytesBeforeLogin: UInt32,
-                maxRequestsInFlight: UInt16, maxImageBytes: UInt32, maxImageDimension: UInt32,
-                maxImagePixels: UInt32, idleTimeoutSeconds: UInt32, serverTime: Int64) {
-        self.version = version; self.serverName = serverName; self.maxFrameBytes = maxFrameBytes
-        self.maxFrameBytesBeforeLogin = maxFrameBytesBeforeLogin; self.maxRequestsInFlight = maxRequestsInFlight
-        self.maxImageBytes = maxImageBytes; self.maxImageDimension = maxImageDimension
-        self.maxImagePixels = maxImagePixels; self.idleTimeoutSeconds = idleTimeoutSeconds
+    public init(
+        version: UInt16, serverName: String, maxFrameBytes: UInt32, maxFrameBytesBeforeLogin: UInt32,
+        maxRequestsInFlight: UInt16, maxImageBytes: UInt32, maxImageDimension: UInt32,
+        maxImagePixels: UInt32, idleTimeoutSeconds: UInt32, serverTime: Int64
+    ) {
+        self.version = version
+        self.serverName = serverName
+        self.maxFrameBytes = maxFrameBytes
+        self.maxFrameBytesBeforeLogin = maxFrameBytesBeforeLogin
+        self.maxRequestsInFlight = maxRequestsInFlight
+        self.maxImageBytes = maxImageBytes
+        self.maxImageDimension = maxImageDimension
+        self.maxImagePixels = maxImagePixels
+        self.idleTimeoutSeconds = idleTimeoutSeconds
         self.serverTime = serverTime
     }
 
@@ -63,9 +78,16 @@ public struct Welcome: WireMessage, Equatable {
     }
 
     public func encode(into w: inout ByteWriter) {
-        w.write(version); w.write(serverName); w.write(maxFrameBytes); w.write(maxFrameBytesBeforeLogin)
-        w.write(maxRequestsInFlight); w.write(maxImageBytes); w.write(maxImageDimension)
-        w.write(maxImagePixels); w.write(idleTimeoutSeconds); w.write(serverTime)
+        w.write(version)
+        w.write(serverName)
+        w.write(maxFrameBytes)
+        w.write(maxFrameBytesBeforeLogin)
+        w.write(maxRequestsInFlight)
+        w.write(maxImageBytes)
+        w.write(maxImageDimension)
+        w.write(maxImagePixels)
+        w.write(idleTimeoutSeconds)
+        w.write(serverTime)
     }
 }
 
@@ -77,7 +99,8 @@ public struct ErrorMessage: WireMessage, Equatable, Error {
     public var message: String
 
     public init(code: ErrorCode, fatal: Bool? = nil, message: String) {
-        self.code = code; self.fatal = fatal ?? code.isProtocolError
+        self.code = code
+        self.fatal = fatal ?? code.isProtocolError
         self.message = message.truncatedToUTF8Count(FieldLimits.errorMessage)
     }
 
@@ -88,7 +111,11 @@ public struct ErrorMessage: WireMessage, Equatable, Error {
     }
 
     /// A code newer than the writer's protocol version is written as the one that version had.
-    public func encode(into w: inout ByteWriter) { w.write(code.spoken(in: w.protocolVersion).rawValue); w.write(fatal); w.write(message) }
+    public func encode(into w: inout ByteWriter) {
+        w.write(code.spoken(in: w.protocolVersion).rawValue)
+        w.write(fatal)
+        w.write(message)
+    }
 }
 
 /// A message with an empty payload.
@@ -100,8 +127,17 @@ extension EmptyWireMessage {
 }
 
 /// Client → server keep-alive; answered by Pong.
-public struct Ping: EmptyWireMessage, Equatable { public static let type = MessageType.ping; public init() {} }
+public struct Ping: EmptyWireMessage, Equatable {
+    public static let type = MessageType.ping
+    public init() {}
+}
 /// Server → client answer to Ping.
-public struct Pong: EmptyWireMessage, Equatable { public static let type = MessageType.pong; public init() {} }
+public struct Pong: EmptyWireMessage, Equatable {
+    public static let type = MessageType.pong
+    public init() {}
+}
 /// Server → client success with nothing to return.
-public struct Ok: EmptyWireMessage, Equatable { public static let type = MessageType.ok; public init() {} }
+public struct Ok: EmptyWireMessage, Equatable {
+    public static let type = MessageType.ok
+    public init() {}
+}

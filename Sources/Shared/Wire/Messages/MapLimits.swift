@@ -20,7 +20,8 @@ public enum MapLimits {
 
     private static func problem(_ name: String, _ value: Double, _ range: ClosedRange<Double>) -> String? {
         guard !(value.isFinite && range.contains(value)) else { return nil }
-        return "\(name) \(describe(value)) is out of range; it must be between \(describe(range.lowerBound)) and \(describe(range.upperBound))"
+        return
+            "\(name) \(describe(value)) is out of range; it must be between \(describe(range.lowerBound)) and \(describe(range.upperBound))"
     }
 
     /// `4` rather than `4.0`, `-33.87` as is.

@@ -4,11 +4,18 @@ public struct ReportSnap: WireMessage, Equatable {
     public static let type = MessageType.reportSnap
     public var snapID: UInt64
     public var reason: String
-    public init(snapID: UInt64, reason: String) { self.snapID = snapID; self.reason = reason }
-    public init(from r: inout ByteReader) throws(WireError) {
-        snapID = try r.readUInt64("snap_id"); reason = try r.readString("reason", maxBytes: FieldLimits.reason)
+    public init(snapID: UInt64, reason: String) {
+        self.snapID = snapID
+        self.reason = reason
     }
-    public func encode(into w: inout ByteWriter) { w.write(snapID); w.write(reason) }
+    public init(from r: inout ByteReader) throws(WireError) {
+        snapID = try r.readUInt64("snap_id")
+        reason = try r.readString("reason", maxBytes: FieldLimits.reason)
+    }
+    public func encode(into w: inout ByteWriter) {
+        w.write(snapID)
+        w.write(reason)
+    }
 }
 
 /// Poster → server: take back one's own snap. Answered by Ok.
@@ -34,7 +41,9 @@ public struct SnapReport: Sendable, Equatable, ListedRecord {
     public var reason: String
     public var reportedAt: Int64
     public init(reporter: String, reason: String, reportedAt: Int64) {
-        self.reporter = reporter; self.reason = reason; self.reportedAt = reportedAt
+        self.reporter = reporter
+        self.reason = reason
+        self.reportedAt = reportedAt
     }
     static let smallest = SnapReport(reporter: "", reason: "", reportedAt: 0)
 
@@ -63,8 +72,13 @@ public struct ReportedSnap: Sendable, Equatable, ListedRecord {
     /// Oldest first.
     public var reports: [SnapReport]
     public init(snapID: UInt64, feed: String, poster: String, postedAt: Int64, expiresAt: Int64, pictureKept: Bool, reports: [SnapReport]) {
-        self.snapID = snapID; self.feed = feed; self.poster = poster; self.postedAt = postedAt; self.expiresAt = expiresAt
-        self.pictureKept = pictureKept; self.reports = reports
+        self.snapID = snapID
+        self.feed = feed
+        self.poster = poster
+        self.postedAt = postedAt
+        self.expiresAt = expiresAt
+        self.pictureKept = pictureKept
+        self.reports = reports
     }
     static let smallest = ReportedSnap(snapID: 0, feed: "", poster: "", postedAt: 0, expiresAt: 0, pictureKept: false, reports: [])
 
@@ -79,7 +93,12 @@ public struct ReportedSnap: Sendable, Equatable, ListedRecord {
     }
 
     func encode(into w: inout ByteWriter) {
-        w.write(snapID); w.write(feed); w.write(poster); w.write(postedAt); w.write(expiresAt); w.write(pictureKept)
+        w.write(snapID)
+        w.write(feed)
+        w.write(poster)
+        w.write(postedAt)
+        w.write(expiresAt)
+        w.write(pictureKept)
         w.writeRecords(reports)
     }
 }
@@ -111,7 +130,9 @@ public struct AdminResolveReport: WireMessage, Equatable {
     public var resolution: ReportResolution
     public var suspendFor: Int64
     public init(snapID: UInt64, resolution: ReportResolution, suspendFor: Int64 = 0) {
-        self.snapID = snapID; self.resolution = resolution; self.suspendFor = suspendFor
+        self.snapID = snapID
+        self.resolution = resolution
+        self.suspendFor = suspendFor
     }
     public init(from r: inout ByteReader) throws(WireError) {
         snapID = try r.readUInt64("snap_id")
@@ -120,7 +141,11 @@ public struct AdminResolveReport: WireMessage, Equatable {
         self.resolution = resolution
         suspendFor = try r.readInt64("suspend_for")
     }
-    public func encode(into w: inout ByteWriter) { w.write(snapID); w.write(resolution.rawValue); w.write(suspendFor) }
+    public func encode(into w: inout ByteWriter) {
+        w.write(snapID)
+        w.write(resolution.rawValue)
+        w.write(suspendFor)
+    }
 }
 
 /// Admin → server: suspend `username` for `duration` milliseconds (> 0) with a reason shown to
@@ -130,13 +155,21 @@ public struct AdminSuspend: WireMessage, Equatable {
     public var username: String
     public var duration: Int64
     public var reason: String
-    public init(username: String, duration: Int64, reason: String) { self.username = username; self.duration = duration; self.reason = reason }
+    public init(username: String, duration: Int64, reason: String) {
+        self.username = username
+        self.duration = duration
+        self.reason = reason
+    }
     public init(from r: inout ByteReader) throws(WireError) {
         username = try r.readString("username", maxBytes: FieldLimits.username)
         duration = try r.readInt64("duration")
         reason = try r.readString("reason", maxBytes: FieldLimits.reason)
     }
-    public func encode(into w: inout ByteWriter) { w.write(username); w.write(duration); w.write(reason) }
+    public func encode(into w: inout ByteWriter) {
+        w.write(username)
+        w.write(duration)
+        w.write(reason)
+    }
 }
 
 /// Admin → server: end `username`'s suspension now. Answered by Ok.
@@ -154,11 +187,18 @@ public struct AdminSetDisabled: WireMessage, Equatable {
     public static let type = MessageType.adminSetDisabled
     public var username: String
     public var disabled: Bool
-    public init(username: String, disabled: Bool) { self.username = username; self.disabled = disabled }
-    public init(from r: inout ByteReader) throws(WireError) {
-        username = try r.readString("username", maxBytes: FieldLimits.username); disabled = try r.readBool("disabled")
+    public init(username: String, disabled: Bool) {
+        self.username = username
+        self.disabled = disabled
     }
-    public func encode(into w: inout ByteWriter) { w.write(username); w.write(disabled) }
+    public init(from r: inout ByteReader) throws(WireError) {
+        username = try r.readString("username", maxBytes: FieldLimits.username)
+        disabled = try r.readBool("disabled")
+    }
+    public func encode(into w: inout ByteWriter) {
+        w.write(username)
+        w.write(disabled)
+    }
 }
 
 /// Admin → server: rename a user; their sessions carry on under the new name. Answered by Ok.
@@ -166,12 +206,18 @@ public struct AdminRenameUser: WireMessage, Equatable {
     public static let type = MessageType.adminRenameUser
     public var username: String
     public var newName: String
-    public init(username: String, newName: String) { self.username = username; self.newName = newName }
+    public init(username: String, newName: String) {
+        self.username = username
+        self.newName = newName
+    }
     public init(from r: inout ByteReader) throws(WireError) {
         username = try r.readString("username", maxBytes: FieldLimits.username)
         newName = try r.readString("new_name", maxBytes: FieldLimits.username)
     }
-    public func encode(into w: inout ByteWriter) { w.write(username); w.write(newName) }
+    public func encode(into w: inout ByteWriter) {
+        w.write(username)
+        w.write(newName)
+    }
 }
 
 /// Admin → server: delete a user with their snaps, views, pins, albums, movies and sessions.
@@ -213,20 +259,29 @@ public struct AdminApproveSnap: WireMessage, Equatable {
     public var approve: Bool
     /// Why it was rejected, for its poster (empty: no reason given; ignored for an approval).
     public var reason: String
-    public init(snapID: UInt64, approve: Bool, reason: String = "") { self.snapID = snapID; self.approve = approve; self.reason = reason }
+    public init(snapID: UInt64, approve: Bool, reason: String = "") {
+        self.snapID = snapID
+        self.approve = approve
+        self.reason = reason
+    }
     public init(from r: inout ByteReader) throws(WireError) {
-        snapID = try r.readUInt64("snap_id"); approve = try r.readBool("approve")
+        snapID = try r.readUInt64("snap_id")
+        approve = try r.readBool("approve")
         reason = r.protocolVersion >= 4 ? try r.readString("reason", maxBytes: FieldLimits.reason) : ""
     }
     public func encode(into w: inout ByteWriter) {
-        w.write(snapID); w.write(approve)
+        w.write(snapID)
+        w.write(approve)
         if w.protocolVersion >= 4 { w.write(reason) }
     }
 }
 
 /// Admin → server: the class's roster, each name with the account that claimed it. Answered by
 /// Roster. Added in version 4.
-public struct AdminListRoster: EmptyWireMessage, Equatable { public static let type = MessageType.adminListRoster; public init() {} }
+public struct AdminListRoster: EmptyWireMessage, Equatable {
+    public static let type = MessageType.adminListRoster
+    public init() {}
+}
 
 /// Where a roster name stands.
 public enum RosterStatus: UInt8, Sendable, Equatable, CaseIterable {
@@ -262,12 +317,19 @@ public struct RosterMember: Sendable, Equatable, ListedRecord {
     public var status: RosterStatus
     /// When the account last signed in with a password (0: never, or not since the server recorded it).
     public var lastSignIn: Int64
-    public init(name: String, displayName: String, isAdmin: Bool, addedAt: Int64, account: String, status: RosterStatus, lastSignIn: Int64) {
-        self.name = name; self.displayName = displayName; self.isAdmin = isAdmin; self.addedAt = addedAt
-        self.account = account; self.status = status; self.lastSignIn = lastSignIn
+    public init(name: String, displayName: String, isAdmin: Bool, addedAt: Int64, account: String, status: RosterStatus, lastSignIn: Int64)
+    {
+        self.name = name
+        self.displayName = displayName
+        self.isAdmin = isAdmin
+        self.addedAt = addedAt
+        self.account = account
+        self.status = status
+        self.lastSignIn = lastSignIn
     }
 
-    static let smallest = RosterMember(name: "", displayName: "", isAdmin: false, addedAt: 0, account: "", status: .notRegistered, lastSignIn: 0)
+    static let smallest = RosterMember(
+        name: "", displayName: "", isAdmin: false, addedAt: 0, account: "", status: .notRegistered, lastSignIn: 0)
 
     init(from r: inout ByteReader) throws(WireError) {
         name = try r.readString("member.name", maxBytes: FieldLimits.username)
@@ -282,7 +344,13 @@ public struct RosterMember: Sendable, Equatable, ListedRecord {
     }
 
     func encode(into w: inout ByteWriter) {
-        w.write(name); w.write(displayName); w.write(isAdmin); w.write(addedAt); w.write(account); w.write(status.rawValue); w.write(lastSignIn)
+        w.write(name)
+        w.write(displayName)
+        w.write(isAdmin)
+        w.write(addedAt)
+        w.write(account)
+        w.write(status.rawValue)
+        w.write(lastSignIn)
     }
 }
 

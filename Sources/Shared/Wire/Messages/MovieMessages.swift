@@ -4,7 +4,11 @@ public struct MovieInfo: Sendable, Equatable, ListedRecord {
     public var genre: String
     /// Ticket sales in whole dollars.
     public var sales: UInt64
-    public init(title: String, genre: String, sales: UInt64) { self.title = title; self.genre = genre; self.sales = sales }
+    public init(title: String, genre: String, sales: UInt64) {
+        self.title = title
+        self.genre = genre
+        self.sales = sales
+    }
 
     static let smallest = MovieInfo(title: "", genre: "", sales: 0)
 
@@ -14,7 +18,11 @@ public struct MovieInfo: Sendable, Equatable, ListedRecord {
         sales = try r.readUInt64("movie.sales")
     }
 
-    func encode(into w: inout ByteWriter) { w.write(title); w.write(genre); w.write(sales) }
+    func encode(into w: inout ByteWriter) {
+        w.write(title)
+        w.write(genre)
+        w.write(sales)
+    }
 }
 
 /// Client → server: add a movie (titles are unique per user, case-insensitively).
@@ -58,11 +66,18 @@ public struct SetMovieSales: WireMessage, Equatable {
     public static let type = MessageType.setMovieSales
     public var title: String
     public var sales: UInt64
-    public init(title: String, sales: UInt64) { self.title = title; self.sales = sales }
-    public init(from r: inout ByteReader) throws(WireError) {
-        title = try r.readString("title", maxBytes: FieldLimits.movieTitle); sales = try r.readUInt64("sales")
+    public init(title: String, sales: UInt64) {
+        self.title = title
+        self.sales = sales
     }
-    public func encode(into w: inout ByteWriter) { w.write(title); w.write(sales) }
+    public init(from r: inout ByteReader) throws(WireError) {
+        title = try r.readString("title", maxBytes: FieldLimits.movieTitle)
+        sales = try r.readUInt64("sales")
+    }
+    public func encode(into w: inout ByteWriter) {
+        w.write(title)
+        w.write(sales)
+    }
 }
 
 /// Client → server: replace a movie's title, genre and ticket sales at once (the title found
@@ -71,16 +86,25 @@ public struct UpdateMovie: WireMessage, Equatable {
     public static let type = MessageType.updateMovie
     public var title: String
     public var movie: MovieInfo
-    public init(title: String, movie: MovieInfo) { self.title = title; self.movie = movie }
+    public init(title: String, movie: MovieInfo) {
+        self.title = title
+        self.movie = movie
+    }
     public init(from r: inout ByteReader) throws(WireError) {
         title = try r.readString("title", maxBytes: FieldLimits.movieTitle)
         movie = try MovieInfo(from: &r)
     }
-    public func encode(into w: inout ByteWriter) { w.write(title); movie.encode(into: &w) }
+    public func encode(into w: inout ByteWriter) {
+        w.write(title)
+        movie.encode(into: &w)
+    }
 }
 
 /// Client → server: every movie of the requester.
-public struct ListMovies: EmptyWireMessage, Equatable { public static let type = MessageType.listMovies; public init() {} }
+public struct ListMovies: EmptyWireMessage, Equatable {
+    public static let type = MessageType.listMovies
+    public init() {}
+}
 
 /// Server → client: movies ordered by title, case-insensitive.
 public struct Movies: WireMessage, Equatable {

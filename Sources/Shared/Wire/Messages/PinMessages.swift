@@ -9,7 +9,12 @@ public enum AlbumState: UInt8, Sendable, Equatable, CaseIterable {
     case failed = 3
 
     public var name: String {
-        switch self { case .downloading: "downloading"; case .ready: "ready"; case .empty: "empty"; case .failed: "failed" }
+        switch self {
+        case .downloading: "downloading"
+        case .ready: "ready"
+        case .empty: "empty"
+        case .failed: "failed"
+        }
     }
 }
 
@@ -32,8 +37,13 @@ public struct PinInfo: Sendable, Equatable, ListedRecord {
     public var done: UInt32
 
     public init(id: UInt64, latitude: Double, longitude: Double, createdAt: Int64, albumState: AlbumState, expected: UInt32, done: UInt32) {
-        self.id = id; self.latitude = latitude; self.longitude = longitude; self.createdAt = createdAt
-        self.albumState = albumState; self.expected = expected; self.done = done
+        self.id = id
+        self.latitude = latitude
+        self.longitude = longitude
+        self.createdAt = createdAt
+        self.albumState = albumState
+        self.expected = expected
+        self.done = done
     }
 
     static let smallest = PinInfo(id: 0, latitude: 0, longitude: 0, createdAt: 0, albumState: .downloading, expected: 0, done: 0)
@@ -51,8 +61,13 @@ public struct PinInfo: Sendable, Equatable, ListedRecord {
     }
 
     func encode(into w: inout ByteWriter) {
-        w.write(id); w.write(latitude); w.write(longitude); w.write(createdAt)
-        w.write(albumState.rawValue); w.write(expected); w.write(done)
+        w.write(id)
+        w.write(latitude)
+        w.write(longitude)
+        w.write(createdAt)
+        w.write(albumState.rawValue)
+        w.write(expected)
+        w.write(done)
     }
 }
 
@@ -73,11 +88,22 @@ public struct PhotoInfo: Sendable, Equatable, ListedRecord {
     public var height: UInt32
     public var byteCount: UInt32
 
-    public init(id: UInt64, pinID: UInt64, position: UInt32, state: PhotoState, title: String, tags: String, place: String,
-                latitude: Double, longitude: Double, width: UInt32, height: UInt32, byteCount: UInt32) {
-        self.id = id; self.pinID = pinID; self.position = position; self.state = state; self.title = title
-        self.tags = tags; self.place = place; self.latitude = latitude; self.longitude = longitude
-        self.width = width; self.height = height; self.byteCount = byteCount
+    public init(
+        id: UInt64, pinID: UInt64, position: UInt32, state: PhotoState, title: String, tags: String, place: String,
+        latitude: Double, longitude: Double, width: UInt32, height: UInt32, byteCount: UInt32
+    ) {
+        self.id = id
+        self.pinID = pinID
+        self.position = position
+        self.state = state
+        self.title = title
+        self.tags = tags
+        self.place = place
+        self.latitude = latitude
+        self.longitude = longitude
+        self.width = width
+        self.height = height
+        self.byteCount = byteCount
     }
 
     static let smallest = PhotoInfo(
@@ -102,8 +128,18 @@ public struct PhotoInfo: Sendable, Equatable, ListedRecord {
     }
 
     func encode(into w: inout ByteWriter) {
-        w.write(id); w.write(pinID); w.write(position); w.write(state.rawValue); w.write(title); w.write(tags)
-        w.write(place); w.write(latitude); w.write(longitude); w.write(width); w.write(height); w.write(byteCount)
+        w.write(id)
+        w.write(pinID)
+        w.write(position)
+        w.write(state.rawValue)
+        w.write(title)
+        w.write(tags)
+        w.write(place)
+        w.write(latitude)
+        w.write(longitude)
+        w.write(width)
+        w.write(height)
+        w.write(byteCount)
     }
 }
 
@@ -112,11 +148,18 @@ public struct AddPin: WireMessage, Equatable {
     public static let type = MessageType.addPin
     public var latitude: Double
     public var longitude: Double
-    public init(latitude: Double, longitude: Double) { self.latitude = latitude; self.longitude = longitude }
-    public init(from r: inout ByteReader) throws(WireError) {
-        latitude = try r.readDouble("latitude"); longitude = try r.readDouble("longitude")
+    public init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
     }
-    public func encode(into w: inout ByteWriter) { w.write(latitude); w.write(longitude) }
+    public init(from r: inout ByteReader) throws(WireError) {
+        latitude = try r.readDouble("latitude")
+        longitude = try r.readDouble("longitude")
+    }
+    public func encode(into w: inout ByteWriter) {
+        w.write(latitude)
+        w.write(longitude)
+    }
 }
 
 /// Server → client: one pin.
@@ -129,7 +172,10 @@ public struct PinResult: WireMessage, Equatable {
 }
 
 /// Client → server: the requester's pins.
-public struct ListPins: EmptyWireMessage, Equatable { public static let type = MessageType.listPins; public init() {} }
+public struct ListPins: EmptyWireMessage, Equatable {
+    public static let type = MessageType.listPins
+    public init() {}
+}
 
 /// Server → client: pins, oldest first.
 public struct Pins: WireMessage, Equatable {
@@ -168,7 +214,12 @@ public struct Album: WireMessage, Equatable {
     public var photos: [PhotoInfo]
 
     public init(pinID: UInt64, state: AlbumState, expected: UInt32, done: UInt32, error: String, photos: [PhotoInfo]) {
-        self.pinID = pinID; self.state = state; self.expected = expected; self.done = done; self.error = error; self.photos = photos
+        self.pinID = pinID
+        self.state = state
+        self.expected = expected
+        self.done = done
+        self.error = error
+        self.photos = photos
     }
 
     public init(from r: inout ByteReader) throws(WireError) {
@@ -183,7 +234,11 @@ public struct Album: WireMessage, Equatable {
     }
 
     public func encode(into w: inout ByteWriter) {
-        w.write(pinID); w.write(state.rawValue); w.write(expected); w.write(done); w.write(error)
+        w.write(pinID)
+        w.write(state.rawValue)
+        w.write(expected)
+        w.write(done)
+        w.write(error)
         w.writeRecords(photos)
     }
 }
@@ -207,14 +262,20 @@ public struct GetPhoto: WireMessage, Equatable {
     public static let type = MessageType.getPhoto
     public var photoID: UInt64
     public var variant: PhotoVariant
-    public init(photoID: UInt64, variant: PhotoVariant) { self.photoID = photoID; self.variant = variant }
+    public init(photoID: UInt64, variant: PhotoVariant) {
+        self.photoID = photoID
+        self.variant = variant
+    }
     public init(from r: inout ByteReader) throws(WireError) {
         photoID = try r.readUInt64("photo_id")
         let raw = try r.readUInt8("variant")
         guard let variant = PhotoVariant(rawValue: raw) else { throw WireError.malformed("variant: unknown value \(raw)") }
         self.variant = variant
     }
-    public func encode(into w: inout ByteWriter) { w.write(photoID); w.write(variant.rawValue) }
+    public func encode(into w: inout ByteWriter) {
+        w.write(photoID)
+        w.write(variant.rawValue)
+    }
 }
 
 /// Server → client: a photo's bytes with their SHA-256.
@@ -225,7 +286,10 @@ public struct PhotoImage: WireMessage, Equatable {
     public var sha256: [UInt8]
     public var image: [UInt8]
     public init(photo: PhotoInfo, variant: PhotoVariant, sha256: [UInt8], image: [UInt8]) {
-        self.photo = photo; self.variant = variant; self.sha256 = sha256; self.image = image
+        self.photo = photo
+        self.variant = variant
+        self.sha256 = sha256
+        self.image = image
     }
     public init(from r: inout ByteReader) throws(WireError) {
         photo = try PhotoInfo(from: &r)
@@ -242,16 +306,21 @@ public struct PhotoImage: WireMessage, Equatable {
 
     /// Every field before the image.
     private static func encodeFields(photo: PhotoInfo, variant: PhotoVariant, sha256: [UInt8], into w: inout ByteWriter) {
-        photo.encode(into: &w); w.write(variant.rawValue); w.writeRaw(sha256)
+        photo.encode(into: &w)
+        w.write(variant.rawValue)
+        w.writeRaw(sha256)
     }
 
     /// The frame of a PhotoImage up to its image: followed by the `imageByteCount` image bytes, the
     /// same bytes as `Frame(PhotoImage(...), requestID:)`, so an image held in memory is sent as it is.
-    public static func frameHead(requestID: UInt32, version: UInt16 = ProtocolConstants.current, photo: PhotoInfo, variant: PhotoVariant,
-                                 sha256: [UInt8], imageByteCount: Int) -> [UInt8] {
-        Frame.wireHead(type: type, requestID: requestID, version: version,
-                       fields: { encodeFields(photo: photo, variant: variant, sha256: sha256, into: &$0) },
-                       trailingByteCount: imageByteCount)
+    public static func frameHead(
+        requestID: UInt32, version: UInt16 = ProtocolConstants.current, photo: PhotoInfo, variant: PhotoVariant,
+        sha256: [UInt8], imageByteCount: Int
+    ) -> [UInt8] {
+        Frame.wireHead(
+            type: type, requestID: requestID, version: version,
+            fields: { encodeFields(photo: photo, variant: variant, sha256: sha256, into: &$0) },
+            trailingByteCount: imageByteCount)
     }
 }
 
@@ -265,7 +334,10 @@ public struct DeletePhoto: WireMessage, Equatable {
 }
 
 /// Client → server: pick one of my pins at random, and one of its photos at random.
-public struct RandomPin: EmptyWireMessage, Equatable { public static let type = MessageType.randomPin; public init() {} }
+public struct RandomPin: EmptyWireMessage, Equatable {
+    public static let type = MessageType.randomPin
+    public init() {}
+}
 
 /// Server → client: the random pick. `pin` is nil when the user has no pins; `photo` is nil
 /// when the picked pin has no ready photo. `description` places the pin, e.g.
@@ -276,7 +348,11 @@ public struct RandomPinResult: WireMessage, Equatable {
     public var description: String
     public var photo: PhotoInfo?
 
-    public init(pin: PinInfo?, description: String, photo: PhotoInfo?) { self.pin = pin; self.description = description; self.photo = photo }
+    public init(pin: PinInfo?, description: String, photo: PhotoInfo?) {
+        self.pin = pin
+        self.description = description
+        self.photo = photo
+    }
 
     public init(from r: inout ByteReader) throws(WireError) {
         pin = try r.readBool("has_pin") ? try PinInfo(from: &r) : nil
@@ -285,14 +361,19 @@ public struct RandomPinResult: WireMessage, Equatable {
     }
 
     public func encode(into w: inout ByteWriter) {
-        w.write(pin != nil); pin?.encode(into: &w)
+        w.write(pin != nil)
+        pin?.encode(into: &w)
         w.write(description)
-        w.write(photo != nil); photo?.encode(into: &w)
+        w.write(photo != nil)
+        photo?.encode(into: &w)
     }
 }
 
 /// Client → server: the saved map view.
-public struct GetMapState: EmptyWireMessage, Equatable { public static let type = MessageType.getMapState; public init() {} }
+public struct GetMapState: EmptyWireMessage, Equatable {
+    public static let type = MessageType.getMapState
+    public init() {}
+}
 
 /// Client → server: save the map view. Answered by MapState.
 public struct SetMapState: MapViewMessage, Equatable {
@@ -301,7 +382,9 @@ public struct SetMapState: MapViewMessage, Equatable {
     public var centerLongitude: Double
     public var zoom: Double
     public init(centerLatitude: Double, centerLongitude: Double, zoom: Double) {
-        self.centerLatitude = centerLatitude; self.centerLongitude = centerLongitude; self.zoom = zoom
+        self.centerLatitude = centerLatitude
+        self.centerLongitude = centerLongitude
+        self.zoom = zoom
     }
 }
 
@@ -312,7 +395,9 @@ public struct MapState: MapViewMessage, Equatable {
     public var centerLongitude: Double
     public var zoom: Double
     public init(centerLatitude: Double, centerLongitude: Double, zoom: Double) {
-        self.centerLatitude = centerLatitude; self.centerLongitude = centerLongitude; self.zoom = zoom
+        self.centerLatitude = centerLatitude
+        self.centerLongitude = centerLongitude
+        self.zoom = zoom
     }
 }
 
@@ -338,8 +423,13 @@ public protocol MapViewMessage: WireMessage {
 
 extension MapViewMessage {
     public init(from r: inout ByteReader) throws(WireError) {
-        self.init(centerLatitude: try r.readDouble("center_latitude"), centerLongitude: try r.readDouble("center_longitude"),
-                  zoom: try r.readDouble("zoom"))
+        self.init(
+            centerLatitude: try r.readDouble("center_latitude"), centerLongitude: try r.readDouble("center_longitude"),
+            zoom: try r.readDouble("zoom"))
     }
-    public func encode(into w: inout ByteWriter) { w.write(centerLatitude); w.write(centerLongitude); w.write(zoom) }
+    public func encode(into w: inout ByteWriter) {
+        w.write(centerLatitude)
+        w.write(centerLongitude)
+        w.write(zoom)
+    }
 }

@@ -6,7 +6,10 @@ public struct FeedInfo: Sendable, Equatable, ListedRecord {
     public var unreadCount: UInt32
 
     public init(id: UInt64, name: String, snapCount: UInt32, unreadCount: UInt32) {
-        self.id = id; self.name = name; self.snapCount = snapCount; self.unreadCount = unreadCount
+        self.id = id
+        self.name = name
+        self.snapCount = snapCount
+        self.unreadCount = unreadCount
     }
 
     static let smallest = FeedInfo(id: 0, name: "", snapCount: 0, unreadCount: 0)
@@ -18,7 +21,12 @@ public struct FeedInfo: Sendable, Equatable, ListedRecord {
         unreadCount = try r.readUInt32("feed.unread_count")
     }
 
-    func encode(into w: inout ByteWriter) { w.write(id); w.write(name); w.write(snapCount); w.write(unreadCount) }
+    func encode(into w: inout ByteWriter) {
+        w.write(id)
+        w.write(name)
+        w.write(snapCount)
+        w.write(unreadCount)
+    }
 }
 
 /// How a snap looks to the requesting user.
@@ -35,7 +43,13 @@ public enum SnapState: UInt8, Sendable, Equatable, CaseIterable {
     case rejected = 4
 
     public var name: String {
-        switch self { case .unread: "unread"; case .read: "read"; case .sent: "sent"; case .pending: "pending"; case .rejected: "rejected" }
+        switch self {
+        case .unread: "unread"
+        case .read: "read"
+        case .sent: "sent"
+        case .pending: "pending"
+        case .rejected: "rejected"
+        }
     }
 
     /// The state as protocol `version` says it: a version without the state hears the poster's own
@@ -82,11 +96,21 @@ public struct SnapInfo: Sendable, Equatable, ListedRecord {
     /// state. Version 4 added it.
     public var note = ""
 
-    public init(id: UInt64, feed: String, poster: String, postedAt: Int64, expiresAt: Int64, state: SnapState,
-                imageKind: ImageFormat, byteCount: UInt32, width: UInt32, height: UInt32, openedCount: UInt32 = 0, note: String = "") {
-        self.id = id; self.feed = feed; self.poster = poster; self.postedAt = postedAt
-        self.expiresAt = expiresAt; self.state = state; self.imageKind = imageKind
-        self.byteCount = byteCount; self.width = width; self.height = height; self.openedCount = openedCount
+    public init(
+        id: UInt64, feed: String, poster: String, postedAt: Int64, expiresAt: Int64, state: SnapState,
+        imageKind: ImageFormat, byteCount: UInt32, width: UInt32, height: UInt32, openedCount: UInt32 = 0, note: String = ""
+    ) {
+        self.id = id
+        self.feed = feed
+        self.poster = poster
+        self.postedAt = postedAt
+        self.expiresAt = expiresAt
+        self.state = state
+        self.imageKind = imageKind
+        self.byteCount = byteCount
+        self.width = width
+        self.height = height
+        self.openedCount = openedCount
         self.note = note
     }
 
@@ -100,7 +124,8 @@ public struct SnapInfo: Sendable, Equatable, ListedRecord {
         postedAt = try r.readInt64("snap.posted_at")
         expiresAt = try r.readInt64("snap.expires_at")
         let rawState = try r.readUInt8("snap.state")
-        guard let state = SnapState(rawValue: rawState), state.exists(in: r.protocolVersion), state.spoken(in: r.protocolVersion) == state else {
+        guard let state = SnapState(rawValue: rawState), state.exists(in: r.protocolVersion), state.spoken(in: r.protocolVersion) == state
+        else {
             throw WireError.malformed("snap.state: unknown value \(rawState)")
         }
         self.state = state
@@ -117,15 +142,26 @@ public struct SnapInfo: Sendable, Equatable, ListedRecord {
     }
 
     func encode(into w: inout ByteWriter) {
-        w.write(id); w.write(feed); w.write(poster); w.write(postedAt); w.write(expiresAt)
-        w.write(state.spoken(in: w.protocolVersion).rawValue); w.write(imageKind.rawValue); w.write(byteCount); w.write(width); w.write(height)
+        w.write(id)
+        w.write(feed)
+        w.write(poster)
+        w.write(postedAt)
+        w.write(expiresAt)
+        w.write(state.spoken(in: w.protocolVersion).rawValue)
+        w.write(imageKind.rawValue)
+        w.write(byteCount)
+        w.write(width)
+        w.write(height)
         if w.protocolVersion >= 2 { w.write(openedCount) }
         if w.protocolVersion >= 4 { w.write(note) }
     }
 }
 
 /// Client → server: every feed with counts.
-public struct ListFeeds: EmptyWireMessage, Equatable { public static let type = MessageType.listFeeds; public init() {} }
+public struct ListFeeds: EmptyWireMessage, Equatable {
+    public static let type = MessageType.listFeeds
+    public init() {}
+}
 
 /// Server → client: the feeds, by name.
 public struct Feeds: WireMessage, Equatable {
@@ -152,12 +188,18 @@ public struct Snaps: WireMessage, Equatable {
     public static let type = MessageType.snaps
     public var version: UInt64
     public var snaps: [SnapInfo]
-    public init(version: UInt64, snaps: [SnapInfo]) { self.version = version; self.snaps = snaps }
+    public init(version: UInt64, snaps: [SnapInfo]) {
+        self.version = version
+        self.snaps = snaps
+    }
     public init(from r: inout ByteReader) throws(WireError) {
         version = try r.readUInt64("version")
         snaps = try r.readRecords("snaps", of: SnapInfo.self)
     }
-    public func encode(into w: inout ByteWriter) { w.write(version); w.writeRecords(snaps) }
+    public func encode(into w: inout ByteWriter) {
+        w.write(version)
+        w.writeRecords(snaps)
+    }
 }
 
 /// Client → server: has anything changed since `knownVersion`? Cheap; never touches storage.
@@ -174,11 +216,18 @@ public struct PollResult: WireMessage, Equatable {
     public static let type = MessageType.pollResult
     public var version: UInt64
     public var changed: Bool
-    public init(version: UInt64, changed: Bool) { self.version = version; self.changed = changed }
-    public init(from r: inout ByteReader) throws(WireError) {
-        version = try r.readUInt64("version"); changed = try r.readBool("changed")
+    public init(version: UInt64, changed: Bool) {
+        self.version = version
+        self.changed = changed
     }
-    public func encode(into w: inout ByteWriter) { w.write(version); w.write(changed) }
+    public init(from r: inout ByteReader) throws(WireError) {
+        version = try r.readUInt64("version")
+        changed = try r.readBool("changed")
+    }
+    public func encode(into w: inout ByteWriter) {
+        w.write(version)
+        w.write(changed)
+    }
 }
 
 /// Client → server: post one PNG or JPEG image to exactly one feed.
@@ -186,12 +235,18 @@ public struct PostSnap: WireMessage, Equatable {
     public static let type = MessageType.postSnap
     public var feed: String
     public var image: [UInt8]
-    public init(feed: String, image: [UInt8]) { self.feed = feed; self.image = image }
+    public init(feed: String, image: [UInt8]) {
+        self.feed = feed
+        self.image = image
+    }
     public init(from r: inout ByteReader) throws(WireError) {
         feed = try r.readString("feed", maxBytes: FieldLimits.feedName)
         image = try r.readBytes("image")
     }
-    public func encode(into w: inout ByteWriter) { w.write(feed); w.writeBytes(image) }
+    public func encode(into w: inout ByteWriter) {
+        w.write(feed)
+        w.writeBytes(image)
+    }
 }
 
 /// Server → client: the snap just stored (state `sent`).
@@ -218,7 +273,11 @@ public struct SnapImage: WireMessage, Equatable {
     public var snap: SnapInfo
     public var sha256: [UInt8]
     public var image: [UInt8]
-    public init(snap: SnapInfo, sha256: [UInt8], image: [UInt8]) { self.snap = snap; self.sha256 = sha256; self.image = image }
+    public init(snap: SnapInfo, sha256: [UInt8], image: [UInt8]) {
+        self.snap = snap
+        self.sha256 = sha256
+        self.image = image
+    }
     public init(from r: inout ByteReader) throws(WireError) {
         snap = try SnapInfo(from: &r)
         sha256 = try r.readRaw(32, "sha256")
@@ -231,15 +290,19 @@ public struct SnapImage: WireMessage, Equatable {
 
     /// Every field before the image.
     private static func encodeFields(snap: SnapInfo, sha256: [UInt8], into w: inout ByteWriter) {
-        snap.encode(into: &w); w.writeRaw(sha256)
+        snap.encode(into: &w)
+        w.writeRaw(sha256)
     }
 
     /// The frame of a SnapImage up to its image: followed by the `imageByteCount` image bytes, the
     /// same bytes as `Frame(SnapImage(...), requestID:)`, so an image held in memory is sent as it is.
-    public static func frameHead(requestID: UInt32, version: UInt16 = ProtocolConstants.current, snap: SnapInfo, sha256: [UInt8],
-                                 imageByteCount: Int) -> [UInt8] {
-        Frame.wireHead(type: type, requestID: requestID, version: version,
-                       fields: { encodeFields(snap: snap, sha256: sha256, into: &$0) }, trailingByteCount: imageByteCount)
+    public static func frameHead(
+        requestID: UInt32, version: UInt16 = ProtocolConstants.current, snap: SnapInfo, sha256: [UInt8],
+        imageByteCount: Int
+    ) -> [UInt8] {
+        Frame.wireHead(
+            type: type, requestID: requestID, version: version,
+            fields: { encodeFields(snap: snap, sha256: sha256, into: &$0) }, trailingByteCount: imageByteCount)
     }
 }
 
@@ -256,7 +319,10 @@ public struct GetSnapViews: WireMessage, Equatable {
 public struct SnapViewer: Sendable, Equatable, ListedRecord {
     public var username: String
     public var viewedAt: Int64
-    public init(username: String, viewedAt: Int64) { self.username = username; self.viewedAt = viewedAt }
+    public init(username: String, viewedAt: Int64) {
+        self.username = username
+        self.viewedAt = viewedAt
+    }
     static let smallest = SnapViewer(username: "", viewedAt: 0)
 
     init(from r: inout ByteReader) throws(WireError) {
@@ -275,7 +341,10 @@ public struct SnapViews: WireMessage, Equatable {
     public static let type = MessageType.snapViews
     public var snap: SnapInfo
     public var viewers: [SnapViewer]
-    public init(snap: SnapInfo, viewers: [SnapViewer]) { self.snap = snap; self.viewers = viewers }
+    public init(snap: SnapInfo, viewers: [SnapViewer]) {
+        self.snap = snap
+        self.viewers = viewers
+    }
     public init(from r: inout ByteReader) throws(WireError) {
         snap = try SnapInfo(from: &r)
         viewers = try r.readRecords("viewers", of: SnapViewer.self)

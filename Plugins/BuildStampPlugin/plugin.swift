@@ -14,7 +14,9 @@ struct BuildStampPlugin: BuildToolPlugin {
         let output = context.pluginWorkDirectoryURL.appendingPathComponent("BuildStamp.swift")
         let script = """
             commit=$(git -C "$1" describe --always --dirty --abbrev=7 2>/dev/null || true)
-            printf '/// Written by the BuildStamp plugin.\\npublic enum BuildStamp {\\n    /// The short hash of the commit built (with -dirty for uncommitted changes), empty outside a git checkout.\\n    public static let commit = "%s"\\n}\\n' "$commit" > "$2"
+            printf '/// Written by the BuildStamp plugin.\\npublic enum BuildStamp {\\n    /// The short hash of the commit built \
+            (with -dirty for uncommitted changes), empty outside a git checkout.\\n    public static let commit = "%s"\\n}\\n' \
+            "$commit" > "$2"
             """
         return [
             .buildCommand(

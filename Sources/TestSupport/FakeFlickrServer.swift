@@ -277,7 +277,8 @@ public final class FakeFlickrServer: @unchecked Sendable {
                 #""farm":\#(number(66))"#, #""ispublic":1,"isfriend":0,"isfamily":0"#,
                 #""datetaken":"2023-05-14 19:42:10","datetakengranularity":0,"datetakenunknown":"0""#,
                 #""ownername":"example_user""#,
-                #""latitude":\#(decimal(latitude + Double(index % 10) * 0.001)),"longitude":\#(decimal(longitude - Double(index % 7) * 0.001))"#,
+                #""latitude":\#(decimal(latitude + Double(index % 10) * 0.001))"#,
+                #""longitude":\#(decimal(longitude - Double(index % 7) * 0.001))"#,
                 #""accuracy":16,"context":0"#,
             ]
             if !omitText {
@@ -295,7 +296,8 @@ public final class FakeFlickrServer: @unchecked Sendable {
         // Flickr has sent `total` as a string even when other numbers were numbers.
         let totalText = asStrings ? "\"\(total)\"" : String(total)
         return
-            #"{"photos":{"page":\#(number(page)),"pages":\#(number(pages)),"perpage":\#(number(perPage)),"total":\#(totalText),"photo":[\#(photos.joined(separator: ","))]},"stat":"ok"}"#
+            #"{"photos":{"page":\#(number(page)),"pages":\#(number(pages)),"perpage":\#(number(perPage)),"#
+            + #""total":\#(totalText),"photo":[\#(photos.joined(separator: ","))]},"stat":"ok"}"#
     }
 
     private func answerImage(_ client: Int32, _ request: Request) {
@@ -338,7 +340,8 @@ public final class FakeFlickrServer: @unchecked Sendable {
                 503: "Service Unavailable",
             ][status] ?? "Status"
         let head =
-            "HTTP/1.1 \(status) \(reason)\r\nContent-Type: \(contentType)\r\nContent-Length: \(declaredLength ?? body.count)\r\nConnection: close\r\n\r\n"
+            "HTTP/1.1 \(status) \(reason)\r\nContent-Type: \(contentType)\r\n"
+            + "Content-Length: \(declaredLength ?? body.count)\r\nConnection: close\r\n\r\n"
         // A client that hung up is an error here (MSG_NOSIGNAL), never a SIGPIPE that ends the tests.
         try? Syscall.sendAll(client, Array(head.utf8) + body)
     }

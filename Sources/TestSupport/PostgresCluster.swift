@@ -79,7 +79,8 @@ public final class PostgresCluster: @unchecked Sendable {
             conninfo,
             {
                 _ = try? Self.shell(
-                    "psql -X -q -h '\(directory)' -p \(port) -U postgres -d postgres -c 'DROP DATABASE IF EXISTS \(name) WITH (FORCE)' >/dev/null 2>&1"
+                    "psql -X -q -h '\(directory)' -p \(port) -U postgres -d postgres "
+                        + "-c 'DROP DATABASE IF EXISTS \(name) WITH (FORCE)' >/dev/null 2>&1"
                 )
             }
         )

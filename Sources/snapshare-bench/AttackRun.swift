@@ -126,7 +126,8 @@ enum AttackRun {
         let stop = Atomic<Bool>(false)
         let attackers = 4
         log(
-            "one address keeps opening connections, up to \(options.connections) held (Hello, then a Ping a minute), for \(Int(options.duration)) s"
+            "one address keeps opening connections, up to \(options.connections) held (Hello, then a Ping a minute), "
+                + "for \(Int(options.duration)) s"
         )
         let group = DispatchGroup()
         for _ in 0..<attackers {

@@ -117,7 +117,8 @@ struct BenchOptions: Sendable {
             FlagSpec(
                 "--soak",
                 help:
-                    "instead of a scenario: a class of --users students, each on one connection polling once a second, posting, opening and coming back, for --duration seconds after --warmup counts as warm-up (scripts/soak.sh)"
+                    "instead of a scenario: a class of --users students, each on one connection polling once a second, "
+                    + "posting, opening and coming back, for --duration seconds after --warmup counts as warm-up (scripts/soak.sh)"
             ),
         ],
         exitCodes: [

@@ -146,7 +146,8 @@ struct BenchReport {
         if options.scenario == .view || options.scenario == .mixed {
             let verdict = statistics.doubleViews == 0 ? "ok" : "CORRECTNESS FAILURE"
             lines.append(
-                "  double views: \(statistics.doubleViews) of \(statistics.doubleViewChecks) deliberate second opens and the load: \(verdict)"
+                "  double views: \(statistics.doubleViews) of \(statistics.doubleViewChecks) deliberate second opens "
+                    + "and the load: \(verdict)"
             )
         }
         lines.append(String(format: "  client CPU: %.1f µs/op", operations > 0 ? clientCPUMicroseconds / Double(operations) : 0))

@@ -63,7 +63,8 @@ struct BenchSummary {
 
     private var resultsTable: String {
         var lines = [
-            "| run | connections × depth | ops/s | p50 ms | p99 ms | max ms | server CPU µs/op | client CPU µs/op | server peak RSS | errors | notes |",
+            "| run | connections × depth | ops/s | p50 ms | p99 ms | max ms "
+                + "| server CPU µs/op | client CPU µs/op | server peak RSS | errors | notes |",
             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
         ]
         for run in runs {
@@ -76,9 +77,10 @@ struct BenchSummary {
                 string(run, "scenario") == "s_time"
                 ? "1 (sequential)" : "\(int(run, "connections")) × \(int(run, "depth"))"
             let rss = (run["server_rss_kb"] as? Int).map { String(format: "%.1f MiB", Double($0) / 1024) } ?? ""
+            let serverCPU = format(run["server_cpu_us_per_op"], "%.1f")
             lines.append(
                 "| \(label) | \(shape) | \(format(run["ops_per_sec"], "%.0f")) | \(format(run["p50_ms"], "%.3f")) "
-                    + "| \(format(run["p99_ms"], "%.3f")) | \(format(run["max_ms"], "%.3f")) | \(format(run["server_cpu_us_per_op"], "%.1f")) "
+                    + "| \(format(run["p99_ms"], "%.3f")) | \(format(run["max_ms"], "%.3f")) | \(serverCPU) "
                     + "| \(format(run["client_cpu_us_per_op"], "%.1f")) | \(rss) | \(int(run, "errors")) | \(notes(run)) |")
         }
         return lines.joined(separator: "\n")

@@ -53,12 +53,14 @@ enum SixelRun {
             let items = rows.map { row in
                 String(
                     format:
-                        "{\"picture\":\"%@\",\"encoder\":\"%@\",\"quantize_ms\":%.3f,\"encode_ms\":%.3f,\"total_ms\":%.3f,\"bytes\":%d,\"ratio\":%.4f}",
+                        "{\"picture\":\"%@\",\"encoder\":\"%@\",\"quantize_ms\":%.3f,\"encode_ms\":%.3f,"
+                        + "\"total_ms\":%.3f,\"bytes\":%d,\"ratio\":%.4f}",
                     row.picture, row.encoder, row.quantizeMilliseconds ?? 0, row.encodeMilliseconds, row.totalMilliseconds, row.bytes,
                     row.ratio)
             }
             return
-                "{\"scenario\":\"sixel\",\"width\":\(SixelRun.width),\"height\":\(SixelRun.height),\"rounds\":\(SixelRun.rounds),\"rows\":[\(items.joined(separator: ","))]}"
+                "{\"scenario\":\"sixel\",\"width\":\(SixelRun.width),\"height\":\(SixelRun.height),\"rounds\":\(SixelRun.rounds),"
+                + "\"rows\":[\(items.joined(separator: ","))]}"
         }
     }
 
@@ -163,7 +165,8 @@ enum SixelRun {
             files.count == 10
         else {
             throw BenchError(
-                "the client's sample pictures are missing (looked in \(Installation.candidates(part: "client", bundle: "Snapshare_Client").map(\.path)))"
+                "the client's sample pictures are missing "
+                    + "(looked in \(Installation.candidates(part: "client", bundle: "Snapshare_Client").map(\.path)))"
             )
         }
         return try files.map { file in

@@ -20,7 +20,8 @@ struct AppFeedsScreenTests {
         AppScreenTests.press(app, .character("2"))
         var rows = AppStatusLineTests.rows(app)
         #expect(
-            !rows.joined().contains("↑") && rows.contains { $0.hasSuffix(" more ") && $0.contains("↓ ") }, "\(rows.joined(separator: "\n"))"
+            !rows.joined().contains("↑") && rows.contains { $0.hasSuffix(" more ") && $0.contains("↓ ") },
+            "\(rows.joined(separator: "\n"))"
         )
         AppScreenTests.press(app, .end)
         rows = AppStatusLineTests.rows(app)

@@ -77,7 +77,8 @@ struct AppStatusLineTests {
             return
         }
         #expect(lines == [longer])
-        let box = shown.filter { $0.contains("│") }.map { $0.replacingOccurrences(of: "│", with: "").trimmingCharacters(in: .whitespaces) }
+        let box = shown.filter { $0.contains("│") }
+            .map { $0.replacingOccurrences(of: "│", with: "").trimmingCharacters(in: .whitespaces) }
         #expect(box.joined(separator: " ").contains(longer), "the whole message, wrapped in the box: \(box)")
         // Under the box the status line keeps two rows of it, ending at a word.
         #expect(

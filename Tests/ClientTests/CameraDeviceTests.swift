@@ -55,7 +55,8 @@ import Testing
     func wording() {
         let cases: [(String, String)] = [
             (
-                "[video4linux2,v4l2 @ 0x55d0c1a3f2c0] Cannot open video device /dev/video7: No such file or directory\n/dev/video7: No such file or directory\n",
+                "[video4linux2,v4l2 @ 0x55d0c1a3f2c0] Cannot open video device /dev/video7: No such file or directory\n"
+                    + "/dev/video7: No such file or directory\n",
                 "no camera at /dev/video7: snapshare camera --list"
             ),
             (

@@ -94,7 +94,10 @@ struct KeyTableTests {
     ])
 
     @Test(
-        "any key takes every key, a paste and a press of any button, not the mouse moving, letting go or its wheel; after other entries the help says any other key"
+        """
+        any key takes every key, a paste and a press of any button, not the mouse moving, \
+        letting go or its wheel; after other entries the help says any other key
+        """
     )
     func anyKey() {
         func run(_ event: InputEvent) -> [String]? {

@@ -19,7 +19,8 @@ import Testing
         let text = """
             {"type":"FeatureCollection","features":[
               {"type":"Feature","properties":{"name":"A"},"geometry":{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]]]}},
-              {"type":"Feature","properties":{"name":"B"},"geometry":{"type":"MultiPolygon","coordinates":[[[[2,2],[3,2],[2,2]]],[[[5,-5],[6,-6.5],[5,-5]]]]}},
+              {"type":"Feature","properties":{"name":"B"},"geometry":{"type":"MultiPolygon",\
+            "coordinates":[[[[2,2],[3,2],[2,2]]],[[[5,-5],[6,-6.5],[5,-5]]]]}},
               {"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[1,2]}}
             ]}
             """

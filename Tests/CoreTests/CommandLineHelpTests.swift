@@ -107,7 +107,11 @@ private func help(_ words: [String]) throws -> String {
         #expect(text.contains("\n      --a-really-long-option-name SOMETHING\n                 Long.\n"))
         #expect(
             text.hasSuffix(
-                "\n  -h, --help     Show help for this command.\n      --version  Show the version, the protocol versions spoken and the commit built."
+                """
+
+                  -h, --help     Show help for this command.
+                      --version  Show the version, the protocol versions spoken and the commit built.
+                """
             ))
     }
 }

@@ -73,7 +73,10 @@ struct ModuleImportTests {
         let modules = try Self.modules(under: "Sources/Shared").union(Self.modules(under: "Sources")).union(Self.modules(under: "Tests"))
         #expect(
             listed == modules,
-            "missing from ARCHITECTURE.md: \(modules.subtracting(listed).sorted()); listed but absent: \(listed.subtracting(modules).sorted())"
+            """
+            missing from ARCHITECTURE.md: \(modules.subtracting(listed).sorted()); \
+            listed but absent: \(listed.subtracting(modules).sorted())
+            """
         )
     }
 
@@ -128,20 +131,29 @@ struct ModuleImportTests {
     }
 
     @Test(
-        "Package.swift declares the targets the table lists, and each one's dependencies are exactly what its row names, test targets and C targets included"
+        """
+        Package.swift declares the targets the table lists, \
+        and each one's dependencies are exactly what its row names, test targets and C targets included
+        """
     )
     func packageDeclaresTheTable() throws {
         let declared = try Self.packageTargets()
         let table = Dictionary(uniqueKeysWithValues: try Self.rows().map { ($0.module, $0.ours.union($0.cTargets)) })
         #expect(
             declared.count > 20 && Set(declared.keys) == Set(table.keys),
-            "only in Package.swift: \(Set(declared.keys).subtracting(table.keys).sorted()); only in the table: \(Set(table.keys).subtracting(declared.keys).sorted())"
+            """
+            only in Package.swift: \(Set(declared.keys).subtracting(table.keys).sorted()); \
+            only in the table: \(Set(table.keys).subtracting(declared.keys).sorted())
+            """
         )
         for (target, dependencies) in declared {
             guard let row = table[target] else { continue }
             #expect(
                 dependencies == row,
-                "\(target): Package.swift only \(dependencies.subtracting(row).sorted()), the table only \(row.subtracting(dependencies).sorted())"
+                """
+                \(target): Package.swift only \(dependencies.subtracting(row).sorted()), \
+                the table only \(row.subtracting(dependencies).sorted())
+                """
             )
         }
     }
@@ -157,7 +169,10 @@ struct ModuleImportTests {
     }
 
     @Test(
-        "the diagram shows every module, each core module's arrows name all it imports of ours, every arrow is an import, and each C target's importers are the table's"
+        """
+        the diagram shows every module, each core module's arrows name all it imports of ours, \
+        every arrow is an import, and each C target's importers are the table's
+        """
     )
     func diagramFollowsTheTable() throws {
         let text = try String(contentsOf: Self.root.appendingPathComponent("docs/ARCHITECTURE.md"), encoding: .utf8)

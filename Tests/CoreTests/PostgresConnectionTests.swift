@@ -20,7 +20,8 @@ struct PostgresConnectionTests {
             let missing: String? = nil
             try db.execute(
                 """
-                INSERT INTO t VALUES (\(Int64(-9_007_199_254_740_993)), \(42), \(-83.743), \(true), \("Île-de-France ✓"), \(bytes), \(missing))
+                INSERT INTO t VALUES (\(Int64(-9_007_199_254_740_993)), \(42), \(-83.743), \(true), \
+                \("Île-de-France ✓"), \(bytes), \(missing))
                 """)
             let rows: [Void] = try db.query("SELECT i, n, d, b, s, y, z, count(*) OVER () AS c FROM t") { row in
                 #expect(row.int64("i") == -9_007_199_254_740_993 && row.int("n") == 42 && row.int64("c") == 1)

@@ -88,13 +88,19 @@ import Testing
             let hex = frame.encoded().map { String(format: "%02X", $0) }.joined(separator: " ")
             guard let kept = frozen[name] else {
                 Issue.record(
-                    "vector \(name) is not in Fixtures/protocol-vectors.frozen: add it there as it is now (new vectors are frozen as they are written)"
+                    """
+                    vector \(name) is not in Fixtures/protocol-vectors.frozen: \
+                    add it there as it is now (new vectors are frozen as they are written)
+                    """
                 )
                 continue
             }
             #expect(
                 kept == hex,
-                "vector \(name) changed: a change to an existing message's layout or meaning needs a new protocol version (PROTOCOL.md, section 7)"
+                """
+                vector \(name) changed: \
+                a change to an existing message's layout or meaning needs a new protocol version (PROTOCOL.md, section 7)
+                """
             )
         }
     }

@@ -179,7 +179,10 @@ struct ThreadListTests {
     // MARK: Tests
 
     @Test(
-        "every thread the programs start has its row in ARCHITECTURE.md's thread table, named in the file the row says, and every row is one they start"
+        """
+        every thread the programs start has its row in ARCHITECTURE.md's thread table, \
+        named in the file the row says, and every row is one they start
+        """
     )
     func tableMatchesTheSources() throws {
         let started = try Self.started()
@@ -187,7 +190,10 @@ struct ThreadListTests {
         #expect(started.count > 10, "the threads found: \(started.sorted { $0.name < $1.name })")
         #expect(
             started == documented,
-            "started but not in the table: \(started.subtracting(documented).map(\.description).sorted()); in the table but not started: \(documented.subtracting(started).map(\.description).sorted())"
+            """
+            started but not in the table: \(started.subtracting(documented).map(\.description).sorted()); \
+            in the table but not started: \(documented.subtracting(started).map(\.description).sorted())
+            """
         )
     }
 

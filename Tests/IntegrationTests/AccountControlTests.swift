@@ -142,7 +142,10 @@ struct AccountControlTests {
     }
 
     @Test(
-        "--registration roster lets only the roster's names register; closed lets nobody; a disabled student cannot come back under a new name"
+        """
+        --registration roster lets only the roster's names register; \
+        closed lets nobody; a disabled student cannot come back under a new name
+        """
     )
     func registrationModes() throws {
         let server = try TestServer { $0.registration = .roster }

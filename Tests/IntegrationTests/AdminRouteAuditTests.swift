@@ -34,7 +34,10 @@ import Wire
     }
 
     @Test(
-        "each admin route does what it declares: a student's try is one FORBIDDEN entry if recorded, none if read-only; read-only ones write nothing"
+        """
+        each admin route does what it declares: a student's try is one FORBIDDEN entry if recorded, \
+        none if read-only; read-only ones write nothing
+        """
     )
     func everyAdminRouteDoesWhatItDeclares() throws {
         let server = try TestServer()

@@ -128,7 +128,10 @@ struct AppCameraTmuxTests {
     }
 
     @Test(
-        "no camera at the device: said in the status line in the error style, the picker still works; q or SIGTERM during the preview end FFmpeg"
+        """
+        no camera at the device: said in the status line in the error style, \
+        the picker still works; q or SIGTERM during the preview end FFmpeg
+        """
     )
     func failuresAndQuitting() throws {
         let server = try TestServer()

@@ -204,7 +204,12 @@ struct AppLifecycleTests {
         try pane.send("q")
     }
 
-    @Test("on Movies, which asks the server nothing by itself, a stopped server shows reconnecting… within seconds, wrapped at 80 columns")
+    @Test(
+        """
+        on Movies, which asks the server nothing by itself, \
+        a stopped server shows reconnecting… within seconds, wrapped at 80 columns
+        """
+    )
     func bannerOnEveryTab() throws {
         let server = try TestServer()
         let (home, _) = try AppTmuxTests.registeredHome(server, "cinephile")

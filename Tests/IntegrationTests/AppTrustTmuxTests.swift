@@ -55,7 +55,10 @@ struct AppTrustTmuxTests {
     }
 
     @Test(
-        "a server is never pinned unseen: a saved login resumed under another name of the server, and a first login that fails, show the fingerprint pinned"
+        """
+        a server is never pinned unseen: a saved login resumed under another name of the server, \
+        and a first login that fails, show the fingerprint pinned
+        """
     )
     func firstUseIsAlwaysShown() throws {
         let server = try TestServer()

@@ -64,7 +64,12 @@ import Testing
                 }
             #expect(
                 matches,
-                "after \(step), the log is\n\(actual.map(\.description).joined(separator: "\n"))\nexpected\n\(rows.map(\.description).joined(separator: "\n"))",
+                """
+                after \(step), the log is
+                \(actual.map(\.description).joined(separator: "\n"))
+                expected
+                \(rows.map(\.description).joined(separator: "\n"))
+                """,
                 sourceLocation: sourceLocation)
             if !matches { rows = actual }
         }
@@ -391,7 +396,10 @@ import Testing
     }
 
     @Test(
-        "a refused command in a folder without a database leaves the folder as it was, and says it is not in the audit log (a usage error says only what is wrong)"
+        """
+        a refused command in a folder without a database leaves the folder as it was, \
+        and says it is not in the audit log (a usage error says only what is wrong)
+        """
     )
     func aRefusalWithoutADatabaseLeavesNoDatabase() throws {
         let files = TemporaryDirectory("snapshare-audit-empty")

@@ -92,7 +92,10 @@ struct ClassDataTests {
     }
 
     @Test(
-        "export writes a folder per feed with every kept picture, snaps.json with who opened what, and a gallery; the same from the admin's client"
+        """
+        export writes a folder per feed with every kept picture, \
+        snaps.json with who opened what, and a gallery; the same from the admin's client
+        """
     )
     func exportFromServerAndClient() throws {
         let time = ManualClock()

@@ -18,7 +18,10 @@ struct ClassroomLoginTests {
     }
 
     @Test(
-        "30 students, 10 of whom mistype 5 times from the lab: the rest get in, their own devices get in, and the named remedy lets the lab in"
+        """
+        30 students, 10 of whom mistype 5 times from the lab: the rest get in, \
+        their own devices get in, and the named remedy lets the lab in
+        """
     )
     func aClassMistypingLocksNobodyOut() throws {
         let server = try TestServer()

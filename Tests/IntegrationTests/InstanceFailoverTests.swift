@@ -28,7 +28,10 @@ struct InstanceFailoverTests {
     }
 
     @Test(
-        "kill -9 of one of two instances: its students carry on through the other, listings never fail, no acknowledged post or open is lost"
+        """
+        kill -9 of one of two instances: its students carry on through the other, \
+        listings never fail, no acknowledged post or open is lost
+        """
     )
     func killedInstance() throws {
         let (conninfo, drop) = try PostgresCluster.shared!.makeDatabase()

@@ -27,7 +27,10 @@ struct ModerationOutcomeTests {
     }
 
     @Test(
-        "an export leaves snaps awaiting approval out unless --include-pending, then marks them; reported snaps are marked; online and offline"
+        """
+        an export leaves snaps awaiting approval out unless --include-pending, \
+        then marks them; reported snaps are marked; online and offline
+        """
     )
     func exportsMarkWhatTheClassDidNotSee() throws {
         let server = try TestServer { $0.moderation = .queue }
@@ -75,7 +78,10 @@ struct ModerationOutcomeTests {
     }
 
     @Test(
-        "a rejected snap is told to its poster with the reason, in feed listings, until dismissed; nobody else sees it; an old client is not told"
+        """
+        a rejected snap is told to its poster with the reason, in feed listings, \
+        until dismissed; nobody else sees it; an old client is not told
+        """
     )
     func aRejectionIsToldToItsPoster() throws {
         let server = try TestServer { $0.moderation = .queue }

@@ -75,7 +75,10 @@ struct ModerationTests {
     }
 
     @Test(
-        "resolve --delete with a suspension: the snap goes, the poster's posts, pins and reports are refused with the end time until unsuspended or the time passes"
+        """
+        resolve --delete with a suspension: the snap goes, the poster's posts, \
+        pins and reports are refused with the end time until unsuspended or the time passes
+        """
     )
     func deleteAndSuspend() throws {
         let time = ManualClock()
@@ -189,7 +192,10 @@ struct ModerationTests {
     }
 
     @Test(
-        "--moderation queue: a student's new snap is seen only by its poster (as awaiting approval) until an admin approves it; a rejected one is deleted"
+        """
+        --moderation queue: a student's new snap is seen only by its poster (as awaiting approval) until an admin approves it; \
+        a rejected one is deleted
+        """
     )
     func approvalQueue() throws {
         let server = try TestServer { $0.moderation = .queue }

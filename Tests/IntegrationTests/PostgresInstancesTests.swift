@@ -123,7 +123,10 @@ struct PostgresInstancesTests {
     }
 
     @Test(
-        "PostgreSQL stopping and starting again: the instance stays up, says STORAGE_FAILURE meanwhile, and carries on with nothing acknowledged lost"
+        """
+        PostgreSQL stopping and starting again: the instance stays up, \
+        says STORAGE_FAILURE meanwhile, and carries on with nothing acknowledged lost
+        """
     )
     func databaseOutage() throws {
         let cluster = try PostgresCluster()

@@ -95,7 +95,10 @@ struct ServerLifecycleTests {
 @Suite("Reconnecting clients")
 struct ReconnectingClientTests {
     @Test(
-        "a listing after a restart goes through on a new connection with the login resumed; a post is never repeated, and the next one starts on a new connection"
+        """
+        a listing after a restart goes through on a new connection with the login resumed; \
+        a post is never repeated, and the next one starts on a new connection
+        """
     )
     func safeRequestsReconnect() throws {
         let server = try TestServer()

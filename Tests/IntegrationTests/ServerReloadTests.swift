@@ -46,7 +46,8 @@ struct ServerReloadTests {
             "/bin/sh",
             [
                 "-c",
-                "openssl s_client -connect 127.0.0.1:\(port) -servername localhost </dev/null 2>/dev/null | openssl x509 -noout -fingerprint -sha256",
+                "openssl s_client -connect 127.0.0.1:\(port) -servername localhost </dev/null 2>/dev/null "
+                    + "| openssl x509 -noout -fingerprint -sha256",
             ])
         return result.stdout.split(separator: "=").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
     }

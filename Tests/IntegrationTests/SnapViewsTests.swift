@@ -31,7 +31,10 @@ import Testing
     }
 
     @Test(
-        "an admin who is not the poster gets the real opened_count; an expired snap, its image erased, answers like a live one; a deleted one is NOT_FOUND"
+        """
+        an admin who is not the poster gets the real opened_count; an expired snap, \
+        its image erased, answers like a live one; a deleted one is NOT_FOUND
+        """
     )
     func adminsExpiryAndDeletion() throws {
         let time = ManualClock()

@@ -72,7 +72,10 @@ struct PostgresDeadlockTests {
 @Suite("PostgreSQL connection lost mid-batch", .enabled(if: PostgresCluster.shared != nil, "PostgreSQL is not installed"))
 struct PostgresConnectionLossTests {
     @Test(
-        "a connection lost inside a write batch fails every job after it and the batch; none commits on a new connection, and the next batch reconnects"
+        """
+        a connection lost inside a write batch fails every job after it and the batch; \
+        none commits on a new connection, and the next batch reconnects
+        """
     )
     func connectionLostInsideABatch() throws {
         let (conninfo, drop) = try PostgresCluster.shared!.makeDatabase()

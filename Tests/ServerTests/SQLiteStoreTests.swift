@@ -323,7 +323,8 @@ struct SQLiteStoreTests {
             func insert(userID: Int64, sales: some SQLBindable) throws {
                 try database.execute(
                     """
-                    INSERT INTO movies (user_id, title, title_key, genre, sales, created_at, updated_at) VALUES (\(userID), 'T', 't', 'G', \(sales), 0, 0)
+                    INSERT INTO movies (user_id, title, title_key, genre, sales, created_at, updated_at) \
+                    VALUES (\(userID), 'T', 't', 'G', \(sales), 0, 0)
                     """)
             }
             #expect(throws: SQLiteError.self) { try insert(userID: fixture.alice.id, sales: -1) }

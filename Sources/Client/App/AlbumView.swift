@@ -260,7 +260,8 @@ final class AlbumView {
         case .downloading: heading += "downloading \(album.done)/\(album.expected) · New Collection (disabled while downloading)"
         case .ready:
             heading +=
-                Plural.count(album.photos.count, "photo") + (visited.isEmpty ? "" : " · \(visited.count) in \(VacationName.defaultName) ✓")
+                Plural.count(album.photos.count, "photo")
+                + (visited.isEmpty ? "" : " · \(visited.count) in \(VacationName.defaultName) ✓")
                 + " · n New Collection"
         case .empty: heading += "No Images · n New Collection"
         case .failed: heading += "failed: \(album.error) · n New Collection"

@@ -176,9 +176,8 @@ final class ReportsScreen: AppScreen {
                 text = "  #\(snap.id)  \(snap.poster) in \(snap.feed) · \(TimeAgo.describe(snap.postedAt, now: now)) · awaiting approval"
             case .reported(let snap):
                 let reasons = snap.reports.map { "\($0.reporter): \($0.reason)" }.joined(separator: "; ")
-                text =
-                    "  #\(snap.snapID)  \(snap.poster) in \(snap.feed) · reported \(TimeAgo.describe(snap.reports.first?.reportedAt ?? snap.postedAt, now: now))"
-                    + " · \(reasons)"
+                let reported = TimeAgo.describe(snap.reports.first?.reportedAt ?? snap.postedAt, now: now)
+                text = "  #\(snap.snapID)  \(snap.poster) in \(snap.feed) · reported \(reported) · \(reasons)"
             }
             grid.write(PrintableText.clean(text), column: area.x + 1, row: row, style: Style(reverse: isSelected), width: area.width - 2)
         }

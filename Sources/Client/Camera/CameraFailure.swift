@@ -26,7 +26,8 @@ enum CameraFailure {
             #if os(macOS)
                 return ClientError(
                     .camera,
-                    "this terminal may not use the camera: allow it in System Settings › Privacy & Security › Camera, then open the terminal again"
+                    "this terminal may not use the camera: allow it in System Settings › Privacy & Security › Camera, "
+                        + "then open the terminal again"
                 )
             #else
                 return ClientError(

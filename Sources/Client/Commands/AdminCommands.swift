@@ -94,7 +94,8 @@ enum AdminCommands {
         context.console.raw(table.render() + "\n")
         if session.protocolVersion < 4 {
             context.console.out(
-                "(This server's protocol version \(session.protocolVersion) does not say who is disabled, suspended or on a one-time password.)"
+                "(This server's protocol version \(session.protocolVersion) does not say who is disabled, suspended "
+                    + "or on a one-time password.)"
             )
         }
     }

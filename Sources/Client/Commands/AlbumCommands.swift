@@ -83,7 +83,8 @@ enum AlbumCommands {
             let reason = album.error.isEmpty ? "no reason given" : PrintableText.clean(album.error)
             throw ClientError(
                 .server,
-                "the photo source failed for pin \(album.pinID): \(reason)\n(this is an error, not an empty place; `snapshare album new \(album.pinID)` tries again)"
+                "the photo source failed for pin \(album.pinID): \(reason)\n"
+                    + "(this is an error, not an empty place; `snapshare album new \(album.pinID)` tries again)"
             )
         }
     }

@@ -17,7 +17,8 @@ enum CameraCommands {
         let inUse = try CameraDevice.parse(context.environment["SNAPSHARE_CAMERA"].flatMap { $0.isEmpty ? nil : $0 })
         let why = context.environment["SNAPSHARE_CAMERA"].map { $0.isEmpty ? "" : " (from $SNAPSHARE_CAMERA)" } ?? ""
         context.console.out(
-            "\(cameras.count) camera\(cameras.count == 1 ? "" : "s"); post --camera uses \(inUse)\(why) unless --camera-device names another."
+            "\(cameras.count) camera\(cameras.count == 1 ? "" : "s"); "
+                + "post --camera uses \(inUse)\(why) unless --camera-device names another."
         )
     }
 }

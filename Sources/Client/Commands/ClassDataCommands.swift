@@ -77,7 +77,8 @@ enum ClassDataCommands {
     }
 
     static func summaryLine(_ summary: ClassExport.Summary, directory: String) -> String {
-        "Exported \(summary.snaps) snap\(summary.snaps == 1 ? "" : "s") in \(summary.feeds) feed\(summary.feeds == 1 ? "" : "s") to \(directory) "
+        let snaps = "\(summary.snaps) snap\(summary.snaps == 1 ? "" : "s")"
+        return "Exported \(snaps) in \(summary.feeds) feed\(summary.feeds == 1 ? "" : "s") to \(directory) "
             + "(\(summary.pictures) picture\(summary.pictures == 1 ? "" : "s"), \(ByteCount.describe(summary.pictureBytes))); "
             + "open \(directory)/index.html in a browser."
     }

@@ -17,11 +17,13 @@ enum CommandTree {
         ExitCodeSpec(8, "rejected input (bad image, name taken, value out of range, your own snap, album still downloading)"),
         ExitCodeSpec(
             9,
-            "this snapshare and the server speak no protocol version in common, or the server is too old for the command (the message says which to upgrade)"
+            "this snapshare and the server speak no protocol version in common, "
+                + "or the server is too old for the command (the message says which to upgrade)"
         ),
         ExitCodeSpec(
             10,
-            "the camera could not be used (FFmpeg missing, no camera, busy or not permitted, no picture in time, terminal too small); nothing was posted"
+            "the camera could not be used (FFmpeg missing, no camera, busy or not permitted, no picture in time, terminal too small); "
+                + "nothing was posted"
         ),
         ExitCodeSpec(11, "cancelled with Esc in the camera's preview; nothing was posted"),
         ExitCodeSpec(130, "interrupted with Ctrl-C while waiting"),
@@ -37,7 +39,8 @@ enum CommandTree {
     static let cameraDevice = OptionSpec(
         "--camera-device", valueName: "DEV",
         help:
-            "the camera: /dev/videoN or N on Linux (default /dev/video0), an index or name on macOS (default 0), or lavfi:SPEC for an FFmpeg test source",
+            "the camera: /dev/videoN or N on Linux (default /dev/video0), an index or name on macOS (default 0), "
+            + "or lavfi:SPEC for an FFmpeg test source",
         environmentVariable: "SNAPSHARE_CAMERA")
     static let vacationOption = OptionSpec("--vacation", valueName: "NAME", help: "the vacation (default: My Vacation)")
     static let passwordStdin = FlagSpec("--password-stdin", help: "read the password from the first line of standard input")
@@ -92,7 +95,8 @@ enum CommandTree {
             Command(
                 "passwd", summary: "Change your password (your other sessions are logged out)",
                 discussion:
-                    "Asks for your current password and the new one twice; with --password-stdin reads the current password from the first line and the new one from the second.",
+                    "Asks for your current password and the new one twice; with --password-stdin reads the current password "
+                    + "from the first line and the new one from the second.",
                 flags: [FlagSpec("--password-stdin", help: "read the current password, then the new one, from standard input")],
                 exitCodes: exitCodes, run: AccountCommands.changePassword),
             Command(
@@ -289,7 +293,8 @@ enum CommandTree {
             Command(
                 "unvisit", summary: "Remove a photo from a vacation (places and tags left empty go too)",
                 arguments: [ArgumentSpec("PHOTO_ID", help: "the photo's id")],
-                options: [vacationOption], flags: [json], exitCodes: exitCodes, globalOptions: [server.name], run: VacationCommands.unvisit),
+                options: [vacationOption], flags: [json], exitCodes: exitCodes, globalOptions: [server.name],
+                run: VacationCommands.unvisit),
             Command(
                 "itinerary", summary: "A vacation's places, first visited first, or the photos of one place",
                 discussion: """

@@ -59,7 +59,8 @@ enum MapCommand {
         var lines: [String] = []
         let count = "\(pins.count) pin\(pins.count == 1 ? "" : "s")"
         lines.append(
-            "World map · centre \(AlbumPresenter.coordinates(view.centerLatitude, view.centerLongitude)) · zoom \(MapLimits.describe(view.zoom)) · \(count)"
+            "World map · centre \(AlbumPresenter.coordinates(view.centerLatitude, view.centerLongitude)) "
+                + "· zoom \(MapLimits.describe(view.zoom)) · \(count)"
         )
         lines.append("┌" + String(repeating: "─", count: columns) + "┐")
         lines += drawing.lines.map { "│" + $0 + "│" }

@@ -71,7 +71,8 @@ enum MovieCommands {
             return
         }
         context.console.out(
-            "Updated \"\(PrintableText.clean(movie.title))\": \(PrintableText.clean(movie.genre)), ticket sales \(MoviePresenter.dollars(movie.sales))."
+            "Updated \"\(PrintableText.clean(movie.title))\": \(PrintableText.clean(movie.genre)), "
+                + "ticket sales \(MoviePresenter.dollars(movie.sales))."
         )
     }
 

@@ -44,7 +44,8 @@ public final class ServerConnection {
         } catch {
             let hint =
                 [ECONNREFUSED, ETIMEDOUT, EHOSTUNREACH].contains(error.errno)
-                ? " (is snapshare-server running at \(HostPort(host: host, port: UInt16(clamping: port)))? --server or SNAPSHARE_SERVER picks another)"
+                ? " (is snapshare-server running at \(HostPort(host: host, port: UInt16(clamping: port)))? "
+                    + "--server or SNAPSHARE_SERVER picks another)"
                 : ""
             throw ClientError(
                 .connection, "cannot connect to \(HostPort(host: host, port: UInt16(clamping: port))): \(error.reason)\(hint)")

@@ -134,7 +134,8 @@ enum AlbumPresenter {
     /// are the caller's to report, as an error.
     static func text(_ album: Album, width: Int) -> String {
         var lines = [
-            "Album of pin \(album.pinID): \(summary(state: album.state, expected: album.expected, done: album.done, photoCount: album.photos.count))"
+            "Album of pin \(album.pinID): "
+                + summary(state: album.state, expected: album.expected, done: album.done, photoCount: album.photos.count)
         ]
         if album.state == .empty {
             lines.append("No Images")

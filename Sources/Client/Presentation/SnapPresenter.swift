@@ -32,7 +32,8 @@ enum SnapPresenter {
     /// What posting said: the snap's id, feed, where the picture came from, its size, and
     /// whether it awaits approval. The command prints it; the app's status line says it.
     static func posted(_ snap: SnapInfo, source: String) -> String {
-        "Posted snap \(snap.id) to \(PrintableText.clean(snap.feed)) (\(source), \(snap.width)x\(snap.height), \(ByteCount.describe(Int(snap.byteCount))))."
+        let size = "\(snap.width)x\(snap.height), \(ByteCount.describe(Int(snap.byteCount)))"
+        return "Posted snap \(snap.id) to \(PrintableText.clean(snap.feed)) (\(source), \(size))."
             + (snap.state == .pending ? " It awaits an admin's approval: only you see it until then." : "")
     }
 

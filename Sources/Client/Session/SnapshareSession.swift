@@ -120,7 +120,8 @@ public final class SnapshareSession {
         let detail =
             elsewhere.isEmpty
             ? ""
-            : " (logged in as \(elsewhere.joined(separator: ", ")): a different server, or a login from before servers were recognised by certificate)"
+            : " (logged in as \(elsewhere.joined(separator: ", ")): a different server, "
+                + "or a login from before servers were recognised by certificate)"
         throw ClientError(.auth, "not logged in to \(here)\(detail)", remedy: .logIn(username: nil))
     }
 

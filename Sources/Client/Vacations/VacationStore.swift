@@ -204,7 +204,8 @@ final class VacationStore {
             try database.query(
                 """
                 \(Self.photoColumns)
-                WHERE EXISTS (SELECT 1 FROM photo_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.photo_id = ph.id AND t.name = \(tag.name))
+                WHERE EXISTS (SELECT 1 FROM photo_tags pt JOIN tags t ON t.id = pt.tag_id \
+                WHERE pt.photo_id = ph.id AND t.name = \(tag.name))
                 """, Self.photo)
         }
         return (tag, photos.sorted(by: VacationPhoto.listingOrder))

@@ -85,7 +85,8 @@ final class OfflineAction {
             guard try Self.holdsSnapshareDatabase(store) else {
                 if sayingWhyNot {
                     Self.say(
-                        "\(action) is not recorded in the audit log: \(store.storePlace) holds no Snapshare database, and none is made only to record it"
+                        "\(action) is not recorded in the audit log: \(store.storePlace) holds no Snapshare database, "
+                            + "and none is made only to record it"
                     )
                 }
                 return

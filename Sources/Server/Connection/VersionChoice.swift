@@ -18,8 +18,10 @@ enum VersionChoice {
         let offered = name(minimum...maximum)
         let remedy =
             maximum < served.lowerBound
-            ? "this client is too old for this server: upgrade snapshare (version \(Release.firstRelease(speaking: served.lowerBound)) or newer)"
-            : "this client is newer than this server: ask the server's operator to upgrade snapshare-server, or use a snapshare that speaks \(name(served))"
+            ? "this client is too old for this server: upgrade snapshare "
+                + "(version \(Release.firstRelease(speaking: served.lowerBound)) or newer)"
+            : "this client is newer than this server: ask the server's operator to upgrade snapshare-server, "
+                + "or use a snapshare that speaks \(name(served))"
         return "this server speaks protocol \(name(served)); the client speaks \(offered): \(remedy)"
     }
 

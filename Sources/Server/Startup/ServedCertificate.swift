@@ -53,7 +53,8 @@ struct ServedCertificate {
         case .expiring(let previousEnd):
             return (
                 "reissued the server certificate from the class CA: the previous one \(previousEnd < now ? "ended" : "ends") on "
-                    + "\(Self.day(previousEnd)), within 30 days; the new one is valid until \(until) (clients that trust the CA accept it as it is)",
+                    + "\(Self.day(previousEnd)), within 30 days; the new one is valid until \(until) "
+                    + "(clients that trust the CA accept it as it is)",
                 false
             )
         case .newNames(let names):

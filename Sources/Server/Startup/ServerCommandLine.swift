@@ -99,7 +99,8 @@ public enum ServerCommandLine {
             OptionSpec(
                 "--protocol-versions", valueName: "MIN-MAX",
                 help: "protocol versions to serve, within those this build speaks; "
-                    + "\(ProtocolConstants.versions.lowerBound + 1)-\(ProtocolConstants.versions.upperBound) stops serving version \(ProtocolConstants.versions.lowerBound) once no student's client needs it",
+                    + "\(ProtocolConstants.versions.lowerBound + 1)-\(ProtocolConstants.versions.upperBound) stops serving "
+                    + "version \(ProtocolConstants.versions.lowerBound) once no student's client needs it",
                 defaultValue: "\(defaults.protocolVersions.lowerBound)-\(defaults.protocolVersions.upperBound)"),
             OptionSpec(
                 "--max-connection-buffer", valueName: "BYTES", help: "requests and replies one connection may hold (12 MiB)",
@@ -141,7 +142,8 @@ public enum ServerCommandLine {
             OptionSpec(
                 "--metrics", valueName: "HOST:PORT",
                 help:
-                    "serve GET /metrics (Prometheus) and GET /health over plain HTTP here, for 127.0.0.1 or an internal network; off unless given"
+                    "serve GET /metrics (Prometheus) and GET /health over plain HTTP here, for 127.0.0.1 or an internal network; "
+                    + "off unless given"
             ),
             OptionSpec(
                 "--photos", valueName: "SOURCE", help: "album photos from builtin (offline), flickr, or dir:PATH (a folder with index.csv)",

@@ -51,7 +51,8 @@ struct ServerProcess {
         }
         notifier.stopping(status: "draining connections")
         logger.info(
-            "shutting down: finishing requests in flight (at most \(configuration.drainTimeoutMilliseconds / 1000) s; a second SIGTERM stops at once)"
+            "shutting down: finishing requests in flight (at most \(configuration.drainTimeoutMilliseconds / 1000) s; "
+                + "a second SIGTERM stops at once)"
         )
         let left = server.drain(timeoutMilliseconds: configuration.drainTimeoutMilliseconds) {
             (try? signals.wait(timeoutMilliseconds: 0))?.signals.contains { $0 == SIGINT || $0 == SIGTERM } == true

@@ -105,7 +105,8 @@ extension SQLStore {
                     "INSERT INTO photo_images (photo_id, sha256, bytes) VALUES (\(image.photoID), \(image.imageSHA256), \(image.image))")
                 try sql.execute(
                     """
-                    INSERT INTO photo_thumbnails (photo_id, sha256, bytes) VALUES (\(image.photoID), \(image.thumbnailSHA256), \(image.thumbnail))
+                    INSERT INTO photo_thumbnails (photo_id, sha256, bytes) \
+                    VALUES (\(image.photoID), \(image.thumbnailSHA256), \(image.thumbnail))
                     """)
                 _ = try completeAlbumIfDone(pinID: pinID, at: at)
                 return true

@@ -36,7 +36,8 @@ extension SQLStore: MovieStore {
             guard
                 let movie = try sql.queryFirst(
                     """
-                    UPDATE movies SET sales = \(sales), updated_at = \(at) WHERE user_id = \(userID) AND title_key = \(MovieRecord.titleKey(title))
+                    UPDATE movies SET sales = \(sales), updated_at = \(at) \
+                    WHERE user_id = \(userID) AND title_key = \(MovieRecord.titleKey(title))
                     RETURNING title, genre, sales
                     """, StoreRows.movie)
             else {

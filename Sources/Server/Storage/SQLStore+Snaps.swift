@@ -171,7 +171,8 @@ extension SQLStore: SnapStore {
                 // poster saw of it; the picture goes with the snap.
                 try sql.execute(
                     """
-                    INSERT INTO rejected_snaps (id, feed_id, poster_id, posted_at, expires_at, byte_count, width, height, format, reason, rejected_at)
+                    INSERT INTO rejected_snaps \
+                    (id, feed_id, poster_id, posted_at, expires_at, byte_count, width, height, format, reason, rejected_at)
                     SELECT id, feed_id, poster_id, posted_at, expires_at, byte_count, width, height, format, \(reason), \(at)
                     FROM snaps WHERE id = \(id)
                     """)

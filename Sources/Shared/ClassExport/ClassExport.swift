@@ -204,7 +204,8 @@ public struct ClassExport {
         for feed in feeds {
             let entries = ordered(feed)
             page +=
-                "<section id=\"\(anchor(feed))\">\n<h2>\(Self.escaped(feed)) <small>\(entries.count) snap\(entries.count == 1 ? "" : "s")</small></h2>\n"
+                "<section id=\"\(anchor(feed))\">\n"
+                + "<h2>\(Self.escaped(feed)) <small>\(entries.count) snap\(entries.count == 1 ? "" : "s")</small></h2>\n"
             if entries.isEmpty { page += "<p class=\"empty\">No snaps in this feed.</p>\n" }
             page += "<div class=\"grid\">\n"
             for (snap, picture) in entries {
@@ -229,8 +230,10 @@ public struct ClassExport {
                 }
                 let kind = [snap.awaitingApproval ? "pending" : nil, snap.reportCount > 0 ? "reported" : nil].compactMap { $0 }
                 page += """
-                    <figure\(kind.isEmpty ? "" : " class=\"\(kind.joined(separator: " "))\"")>\(image)<figcaption><b>\(Self.escaped(snap.poster))</b> \
-                    · \(Self.escaped(Self.readable(snap.postedAt))) · <span class="id">#\(snap.id)</span><br><span class="opened">\(Self.escaped(opened))</span>\
+                    <figure\(kind.isEmpty ? "" : " class=\"\(kind.joined(separator: " "))\"")>\(image)\
+                    <figcaption><b>\(Self.escaped(snap.poster))</b> \
+                    · \(Self.escaped(Self.readable(snap.postedAt))) · <span class="id">#\(snap.id)</span>\
+                    <br><span class="opened">\(Self.escaped(opened))</span>\
                     \(marks)</figcaption></figure>
 
                     """

@@ -57,7 +57,8 @@ public struct ConfigFile: Sendable {
             var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
             guard !name.isEmpty, !name.hasPrefix("-"), !name.contains(where: \.isWhitespace) else {
                 throw ConfigFileError(
-                    "\(path):\(number): '\(name)' is not a setting name (write it as the long option without its dashes, e.g. snap-ttl = 7d)"
+                    "\(path):\(number): '\(name)' is not a setting name "
+                        + "(write it as the long option without its dashes, e.g. snap-ttl = 7d)"
                 )
             }
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }

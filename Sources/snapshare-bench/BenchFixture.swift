@@ -52,22 +52,28 @@ struct BenchFixture: Sendable {
             postPayload: payload(PostSnap(feed: postFeed, image: image)),
             tinyPostPayload: payload(PostSnap(feed: postFeed, image: tiny)), imageBytes: image.count)
 
-        let poster = try FixtureConnection(options: options, context: context, token: fixture.posterToken)
-        var counts = try poster.feedCounts()
+        // Each count on a connection of its own: seeding 100,000 snaps outlasts the server's idle timeout.
+        let posterToken = fixture.posterToken
+        let feedCounts = {
+            let poster = try FixtureConnection(options: options, context: context, token: posterToken)
+            defer { poster.close() }
+            return try poster.feedCounts()
+        }
+        var counts = try feedCounts()
         if options.scenario == .list, let have = counts[listFeed], have < options.feedSnaps {
             log("posting \(options.feedSnaps - have) snaps to \(listFeed)")
             _ = try post(
                 count: options.feedSnaps - have, payload: payload(PostSnap(feed: listFeed, image: tiny)),
                 token: fixture.posterToken, options: options, context: context, workers: 2)
         }
-        counts = try poster.feedCounts()
+        counts = try feedCounts()
         let stored = counts.values.reduce(0, +)
         if options.storedSnaps > stored {
             log("posting \(options.storedSnaps - stored) filler snaps to \(postFeed)")
             _ = try post(
                 count: options.storedSnaps - stored, payload: fixture.tinyPostPayload,
                 token: fixture.posterToken, options: options, context: context, workers: 4)
-            counts = try poster.feedCounts()
+            counts = try feedCounts()
         }
         if options.scenario == .view || options.scenario == .mixed {
             let count = options.viewSnaps + (options.scenario == .view ? raceSnapCount : 0)
@@ -77,7 +83,7 @@ struct BenchFixture: Sendable {
                 token: fixture.posterToken, options: options, context: context, workers: 2)
             fixture.viewSnapIDs = Array(ids.prefix(options.viewSnaps))
             fixture.raceSnapIDs = Array(ids.dropFirst(options.viewSnaps))
-            counts = try poster.feedCounts()
+            counts = try feedCounts()
         }
         if options.scenario == .photo {
             log("finding or dropping a pin per user at \(PhotoAlbums.latitude), \(PhotoAlbums.longitude) and waiting for its album")
@@ -85,7 +91,6 @@ struct BenchFixture: Sendable {
         }
         fixture.storedSnaps = counts.values.reduce(0, +)
         fixture.listFeedSnaps = counts[listFeed] ?? 0
-        poster.close()
         return fixture
     }
 

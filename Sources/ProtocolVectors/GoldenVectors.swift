@@ -4,18 +4,18 @@ import Wire
 /// The golden vectors of docs/PROTOCOL.md: each hex example of the document is the frame of one
 /// case here, by name. `ProtocolDocumentTests` holds the document to them, byte for byte, in every
 /// version served; `scripts/print-vectors.sh` prints them in the document's layout, for a new message.
-public enum GoldenVectors {
-    public static let time: Int64 = 1_764_417_600_000
-    public static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47]
+package enum GoldenVectors {
+    package static let time: Int64 = 1_764_417_600_000
+    package static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47]
 
     /// Every documented vector: the core ones below plus each feature area's.
-    public static func cases() -> [(String, Frame)] {
+    package static func cases() -> [(String, Frame)] {
         coreCases() + AccountVectors.cases() + AdminVectors.cases() + PinVectors.cases()
             + MovieVectors.cases() + Version3Vectors.cases() + version1Cases()
     }
 
     /// The snaps the vectors show: one listed, one opened, one posted.
-    public static func sampleSnaps() -> (listed: SnapInfo, opened: SnapInfo, posted: SnapInfo) {
+    package static func sampleSnaps() -> (listed: SnapInfo, opened: SnapInfo, posted: SnapInfo) {
         let snap = SnapInfo(
             id: 7, feed: "Memes", poster: "bob", postedAt: time, expiresAt: time + 7 * 86_400_000,
             state: .unread, imageKind: .png, byteCount: 115_471, width: 256, height: 256)
@@ -112,7 +112,7 @@ public enum GoldenVectors {
 
     /// A case as the document writes it: `<!-- vector: NAME -->`, then the hex in a fenced block,
     /// the 12 header bytes on the first line and 16 bytes a line after.
-    public static func documentBlock(name: String, frame: Frame) -> String {
+    package static func documentBlock(name: String, frame: Frame) -> String {
         let bytes = frame.encoded().map { hex($0) }
         var lines = [bytes.prefix(12).joined(separator: " ")]
         var rest = bytes.dropFirst(12)
@@ -124,7 +124,7 @@ public enum GoldenVectors {
     }
 
     /// A byte as two upper-case hex digits.
-    public static func hex(_ byte: UInt8) -> String {
+    package static func hex(_ byte: UInt8) -> String {
         let digits = Array("0123456789ABCDEF")
         return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
     }

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// Throws `NeverHappened`, naming `awaited` ("the album of pin 3 to finish downloading"), when
 /// `timeout` seconds pass first; an error `condition` throws ends the wait at once.
-public func eventually(
+package func eventually(
     _ awaited: @autoclosure () -> String, timeout: Double = 30, every interval: Double = 0.02,
     _ condition: () throws -> Bool
 ) throws {
@@ -17,7 +17,7 @@ public func eventually(
 
 /// `eventually` for a value: asks `probe` until it returns one, and returns it.
 @discardableResult
-public func eventually<Value>(
+package func eventually<Value>(
     _ awaited: @autoclosure () -> String, timeout: Double = 30, every interval: Double = 0.02,
     _ probe: () throws -> Value?
 ) throws -> Value {
@@ -29,10 +29,10 @@ public func eventually<Value>(
 
 /// The loop itself, for the few waits that end without a failure (a screen captured until it
 /// settles, whose last capture is the answer either way).
-public enum Polling {
+package enum Polling {
     /// Asks `probe` every `interval` seconds until it returns a value; nil once `timeout` seconds
     /// passed without one. The first ask is at once.
-    public static func first<Value>(timeout: Double, every interval: Double, _ probe: () throws -> Value?) rethrows -> Value? {
+    package static func first<Value>(timeout: Double, every interval: Double, _ probe: () throws -> Value?) rethrows -> Value? {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if let value = try probe() { return value }
@@ -44,9 +44,9 @@ public enum Polling {
 }
 
 /// What `eventually` throws when what it waited for did not happen in time.
-public struct NeverHappened: Error, CustomStringConvertible {
-    public let awaited: String
-    public let seconds: Double
+package struct NeverHappened: Error, CustomStringConvertible {
+    package let awaited: String
+    package let seconds: Double
 
-    public var description: String { "waited \(String(format: "%g", seconds)) s for \(awaited); it never happened" }
+    package var description: String { "waited \(String(format: "%g", seconds)) s for \(awaited); it never happened" }
 }

@@ -15,9 +15,9 @@ import Posix
 ///
 /// One thread accepts; each connection gets a thread, answers one request and closes
 /// (`Connection: close`), which is all URLSession needs.
-public final class FakeFlickrServer: @unchecked Sendable {
+package final class FakeFlickrServer: @unchecked Sendable {
     /// How the search endpoint answers.
-    public enum Behaviour: Sendable, Equatable {
+    package enum Behaviour: Sendable, Equatable {
         /// Success with this many photos in all, served `per_page` at a time.
         case photos(total: Int)
         /// `{"stat":"fail","code":N,"message":...}` with HTTP 200.
@@ -33,7 +33,7 @@ public final class FakeFlickrServer: @unchecked Sendable {
     }
 
     /// What Flickr does past the 4,000th result: both behaviours have been seen.
-    public enum OverCap: Sendable {
+    package enum OverCap: Sendable {
         /// `stat: fail`, code 20, "Excessive photo offset in search".
         case error20
         /// Silently serve page 1 again.
@@ -41,7 +41,7 @@ public final class FakeFlickrServer: @unchecked Sendable {
     }
 
     /// How the images answer.
-    public enum ImageBehaviour: Sendable {
+    package enum ImageBehaviour: Sendable {
         case jpeg, png
         /// HTML instead of an image.
         case notAnImage
@@ -50,20 +50,20 @@ public final class FakeFlickrServer: @unchecked Sendable {
     }
 
     /// One request as received.
-    public struct Request: Sendable {
-        public var path: String
+    package struct Request: Sendable {
+        package var path: String
         /// Query parameters, decoded; the last value wins when repeated.
-        public var query: [String: String]
+        package var query: [String: String]
     }
 
     /// The key the fake accepts; any other gets error 100 like a bad key.
-    public static let validKey = "0123456789abcdef0123456789abcdef"
+    package static let validKey = "0123456789abcdef0123456789abcdef"
 
-    public let port: Int
+    package let port: Int
     /// The REST endpoint to give the provider.
-    public var endpoint: URL { URL(string: "http://127.0.0.1:\(port)/services/rest/")! }
+    package var endpoint: URL { URL(string: "http://127.0.0.1:\(port)/services/rest/")! }
     /// Where the images are, for the provider's fallback URL building.
-    public var imageHost: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    package var imageHost: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     private let listener: Int32
     /// Left once the accepting thread has closed the listener.
@@ -85,7 +85,7 @@ public final class FakeFlickrServer: @unchecked Sendable {
     private var _imageBehaviour = ImageBehaviour.jpeg
 
     /// Starts listening on a free port of 127.0.0.1.
-    public init(behaviour: Behaviour = .photos(total: 100)) throws {
+    package init(behaviour: Behaviour = .photos(total: 100)) throws {
         _behaviour = behaviour
         var image = RGBImage(width: 64, height: 48, color: .black)
         for y in 0..<48 {
@@ -111,53 +111,53 @@ public final class FakeFlickrServer: @unchecked Sendable {
 
     // MARK: Settings
 
-    public var behaviour: Behaviour {
+    package var behaviour: Behaviour {
         get { locked { _behaviour } }
         set { locked { _behaviour = newValue } }
     }
     /// Send `page`, `pages`, `perpage`, `total`, `farm`, sizes and coordinates as strings.
-    public var numbersAsStrings: Bool {
+    package var numbersAsStrings: Bool {
         get { locked { _numbersAsStrings } }
         set { locked { _numbersAsStrings = newValue } }
     }
     /// Wrap the JSON as `jsonFlickrApi(...)` even when `nojsoncallback=1` was sent.
-    public var forceJSONP: Bool {
+    package var forceJSONP: Bool {
         get { locked { _forceJSONP } }
         set { locked { _forceJSONP = newValue } }
     }
-    public var overCap: OverCap {
+    package var overCap: OverCap {
         get { locked { _overCap } }
         set { locked { _overCap = newValue } }
     }
     /// How many results the fake serves before `overCap` applies (Flickr: 4,000); lower it to
     /// reach the limit with a client that stops before Flickr's.
-    public var resultCap: Int {
+    package var resultCap: Int {
         get { locked { _resultCap } }
         set { locked { _resultCap = newValue } }
     }
     /// Leave `url_m` out of results, so the client must build image URLs from server/id/secret.
-    public var omitMediumURLs: Bool {
+    package var omitMediumURLs: Bool {
         get { locked { _omitMediumURLs } }
         set { locked { _omitMediumURLs = newValue } }
     }
     /// Leave `title` and `tags` out of results.
-    public var omitTitlesAndTags: Bool {
+    package var omitTitlesAndTags: Bool {
         get { locked { _omitTitlesAndTags } }
         set { locked { _omitTitlesAndTags = newValue } }
     }
-    public var imageBehaviour: ImageBehaviour {
+    package var imageBehaviour: ImageBehaviour {
         get { locked { _imageBehaviour } }
         set { locked { _imageBehaviour = newValue } }
     }
 
     /// Every request so far, oldest first.
-    public var requests: [Request] { locked { _requests } }
+    package var requests: [Request] { locked { _requests } }
     /// The search requests so far.
-    public var searchRequests: [Request] { requests.filter { $0.path == "/services/rest/" } }
+    package var searchRequests: [Request] { requests.filter { $0.path == "/services/rest/" } }
 
     /// Stops accepting and releases slow requests; returns once the listener is closed (within
     /// 100 ms), so a connection made afterwards is refused.
-    public func stop() {
+    package func stop() {
         stopAccepting()
         listening.wait()
     }

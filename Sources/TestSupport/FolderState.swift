@@ -5,20 +5,20 @@ import Posix
 /// (and the folder's own mode), or that it does not exist. Two captures compare equal when nothing
 /// was created, removed, grown or re-moded in between: how a test checks that a command that
 /// failed left the disk as it found it.
-public struct FolderState: Equatable, CustomStringConvertible, Sendable {
+package struct FolderState: Equatable, CustomStringConvertible, Sendable {
     /// One path, relative to the folder ("." for the folder itself).
-    public struct Entry: Equatable, Sendable {
-        public var path: String
-        public var isFolder: Bool
-        public var mode: Int
-        public var size: Int
+    package struct Entry: Equatable, Sendable {
+        package var path: String
+        package var isFolder: Bool
+        package var mode: Int
+        package var size: Int
     }
 
     /// Nil when the folder does not exist.
-    public let entries: [Entry]?
+    package let entries: [Entry]?
 
     /// Captures `path` now.
-    public init(of path: String) {
+    package init(of path: String) {
         guard let top = try? FileSystem.status(path, followingLinks: false) else {
             entries = nil
             return
@@ -33,9 +33,9 @@ public struct FolderState: Equatable, CustomStringConvertible, Sendable {
         entries = found
     }
 
-    public var exists: Bool { entries != nil }
+    package var exists: Bool { entries != nil }
 
-    public var description: String {
+    package var description: String {
         guard let entries else { return "(does not exist)" }
         return entries.map { "\($0.path) \($0.isFolder ? "folder" : "\($0.size) bytes") mode \(String($0.mode, radix: 8))" }
             .joined(separator: ", ")

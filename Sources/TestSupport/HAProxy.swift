@@ -7,14 +7,14 @@ import Posix
 /// clients see one server while any instance lives. With `healthPorts` (each instance's
 /// `--metrics` port), an instance is in the rotation while its GET /health answers 200.
 /// Stopped (SIGKILL) when released. Nil when Debian's `haproxy` is not installed.
-public final class HAProxy: @unchecked Sendable {
-    public static let path: String? = ["/usr/sbin/haproxy", "/usr/bin/haproxy"].first { FileManager.default.isExecutableFile(atPath: $0) }
+package final class HAProxy: @unchecked Sendable {
+    package static let path: String? = ["/usr/sbin/haproxy", "/usr/bin/haproxy"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    public let port: Int
+    package let port: Int
     private let directory = TemporaryDirectory("snapshare-haproxy")
     private let child: RunningProcess
 
-    public init(backendPorts: [Int], healthPorts: [Int] = []) throws {
+    package init(backendPorts: [Int], healthPorts: [Int] = []) throws {
         guard let path = Self.path else { throw ProcessError("haproxy is not installed") }
         precondition(healthPorts.isEmpty || healthPorts.count == backendPorts.count, "one health port per instance")
         port = ServerProcess.freePort()

@@ -3,18 +3,18 @@ import Synchronization
 
 /// A wall clock a test moves by hand: a server started with it sees time pass only when the
 /// test says so (snap expiry, session lifetimes), with no sleeping.
-public final class ManualClock: Sendable {
+package final class ManualClock: Sendable {
     private let milliseconds: Atomic<Int64>
 
     /// Starts at the machine's time now, so what the server stores still looks like a date.
-    public init(startingAt start: Int64 = WallClock.system.now()) {
+    package init(startingAt start: Int64 = WallClock.system.now()) {
         milliseconds = Atomic(start)
     }
 
     /// The clock to give the server.
-    public var clock: WallClock { WallClock { [self] in milliseconds.load(ordering: .relaxed) } }
+    package var clock: WallClock { WallClock { [self] in milliseconds.load(ordering: .relaxed) } }
 
-    public func advance(byMilliseconds delta: Int64) {
+    package func advance(byMilliseconds delta: Int64) {
         milliseconds.add(delta, ordering: .relaxed)
     }
 }

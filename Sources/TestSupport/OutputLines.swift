@@ -7,17 +7,17 @@ import Posix
 
 /// A child's output read line by line as it comes, so a test can wait for what it prints.
 /// Each wait has a deadline that only turns a hang into a failure.
-public final class OutputLines: @unchecked Sendable {
+package final class OutputLines: @unchecked Sendable {
     private let fd: Int32
     private var pending: [UInt8] = []
     private var ended = false
 
     /// Reads from `handle`, which the caller keeps open.
-    public init(_ handle: FileHandle) { fd = handle.fileDescriptor }
+    package init(_ handle: FileHandle) { fd = handle.fileDescriptor }
 
     /// The next whole line (without its newline), or nil when the output ends or `timeout`
     /// seconds pass first.
-    public func next(timeout: Double = 30) -> String? {
+    package func next(timeout: Double = 30) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
@@ -39,7 +39,7 @@ public final class OutputLines: @unchecked Sendable {
 
     /// Lines until one satisfies `wanted` (returned last), or nil when the output ends or
     /// `timeout` seconds pass first.
-    public func first(timeout: Double = 30, where wanted: (String) -> Bool) -> String? {
+    package func first(timeout: Double = 30, where wanted: (String) -> Bool) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         while let line = next(timeout: max(0, deadline.timeIntervalSinceNow)) {
             if wanted(line) { return line }

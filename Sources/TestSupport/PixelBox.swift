@@ -1,11 +1,11 @@
 /// A rectangle of pixels in an image: its top-left pixel at (`x`, `y`), from the top-left corner.
-public struct PixelBox: Sendable, Equatable, CustomStringConvertible {
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
+package struct PixelBox: Sendable, Equatable, CustomStringConvertible {
+    package var x: Int
+    package var y: Int
+    package var width: Int
+    package var height: Int
 
-    public init(x: Int, y: Int, width: Int, height: Int) {
+    package init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
         self.width = width
@@ -13,17 +13,17 @@ public struct PixelBox: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// One past its right-most column.
-    public var maxX: Int { x + width }
+    package var maxX: Int { x + width }
     /// One past its bottom row.
-    public var maxY: Int { y + height }
+    package var maxY: Int { y + height }
 
     /// Whether `other` lies wholly inside it.
-    public func contains(_ other: PixelBox) -> Bool {
+    package func contains(_ other: PixelBox) -> Bool {
         other.x >= x && other.y >= y && other.maxX <= maxX && other.maxY <= maxY
     }
 
     /// The part it shares with `other`; nil when they do not overlap.
-    public func intersection(_ other: PixelBox) -> PixelBox? {
+    package func intersection(_ other: PixelBox) -> PixelBox? {
         let left = max(x, other.x)
         let top = max(y, other.y)
         let right = min(maxX, other.maxX)
@@ -31,5 +31,5 @@ public struct PixelBox: Sendable, Equatable, CustomStringConvertible {
         return right > left && bottom > top ? PixelBox(x: left, y: top, width: right - left, height: bottom - top) : nil
     }
 
-    public var description: String { "\(width)x\(height) at (\(x), \(y))" }
+    package var description: String { "\(width)x\(height) at (\(x), \(y))" }
 }

@@ -4,26 +4,26 @@ import Posix
 /// One plain HTTP/1.1 exchange over a raw socket, for the tests of `--metrics`: what is sent is
 /// exactly what the test wrote (a malformed request too), and the whole answer is read until
 /// the server closes.
-public enum PlainHTTP {
+package enum PlainHTTP {
     /// An answer: its status, its headers (names lowercased) and its body.
-    public struct Response: Sendable {
-        public var status: Int
-        public var headers: [String: String]
-        public var body: String
+    package struct Response: Sendable {
+        package var status: Int
+        package var headers: [String: String]
+        package var body: String
     }
 
     /// `GET path` on 127.0.0.1:`port`.
     /// The value of the Prometheus sample written exactly as `series` (`name{labels}`) in `body`, or nil.
-    public static func sample(_ body: String, _ series: String) -> Double? {
+    package static func sample(_ body: String, _ series: String) -> Double? {
         body.split(separator: "\n").first { $0.hasPrefix(series + " ") }.flatMap { Double($0.dropFirst(series.count + 1)) }
     }
 
-    public static func get(port: Int, _ path: String, timeout: Double = 10) throws -> Response {
+    package static func get(port: Int, _ path: String, timeout: Double = 10) throws -> Response {
         try exchange(port: port, "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: snapshare-tests\r\n\r\n", timeout: timeout)
     }
 
     /// Sends `request` as it is and parses the answer.
-    public static func exchange(port: Int, _ request: String, timeout: Double = 10) throws -> Response {
+    package static func exchange(port: Int, _ request: String, timeout: Double = 10) throws -> Response {
         let fd = try Socket.connect(host: "127.0.0.1", port: port, timeout: timeout)
         defer { Syscall.close(fd) }
         Socket.setTimeouts(fd, seconds: timeout)

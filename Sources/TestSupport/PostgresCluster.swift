@@ -13,10 +13,10 @@ import Synchronization
 /// PostgreSQL refuses to run as root, so as root the cluster belongs to the `postgres` user and
 /// its commands run through `runuser`. `fsync=off`: a crash of the test machine loses nothing
 /// the tests need, and it saves seconds. Nil when PostgreSQL's programs are not installed.
-public final class PostgresCluster: @unchecked Sendable {
-    public static let shared: PostgresCluster? = try? PostgresCluster()
+package final class PostgresCluster: @unchecked Sendable {
+    package static let shared: PostgresCluster? = try? PostgresCluster()
 
-    public let directory: String
+    package let directory: String
     private let port: Int
     private let lock = NSLock()
     private var databases = 0
@@ -27,7 +27,7 @@ public final class PostgresCluster: @unchecked Sendable {
 
     /// A cluster of its own (a test that stops and starts PostgreSQL uses one, so it never
     /// disturbs the shared one); stopped and removed at exit or when released.
-    public init() throws {
+    package init() throws {
         guard let bin = Self.binaries() else { throw ProcessError("PostgreSQL's programs are not installed") }
         directory = NSTemporaryDirectory() + "snapshare-pg-" + UUID().uuidString.prefix(8)
         try FileSystem.makeFolders(directory, mode: 0o755)
@@ -54,10 +54,10 @@ public final class PostgresCluster: @unchecked Sendable {
     }
 
     /// Stops the PostgreSQL server (as a restart or an outage would); its data stays.
-    public func stopServer() throws { try Self.shell(stopServerCommand) }
+    package func stopServer() throws { try Self.shell(stopServerCommand) }
 
     /// Starts it again after `stopServer()`, on the same port and data.
-    public func startServer() throws { try Self.shell(startCommand) }
+    package func startServer() throws { try Self.shell(startCommand) }
 
     /// Each cluster's stop-and-remove command, run at exit for those still there.
     private static let cleanups = Mutex<[String: String]>([:])
@@ -66,7 +66,7 @@ public final class PostgresCluster: @unchecked Sendable {
     }()
 
     /// The connection string of a new, empty database, dropped by `drop`.
-    public func makeDatabase() throws -> (conninfo: String, drop: @Sendable () -> Void) {
+    package func makeDatabase() throws -> (conninfo: String, drop: @Sendable () -> Void) {
         let name = lock.withLock {
             databases += 1
             return "test_\(ThisProcess.id)_\(databases)"

@@ -3,11 +3,11 @@ import Imaging
 /// Questions a test asks of a screenshot: where a colour is, how much of it, what the background is.
 extension RGBImage {
     /// The whole image.
-    public var bounds: PixelBox { PixelBox(x: 0, y: 0, width: width, height: height) }
+    package var bounds: PixelBox { PixelBox(x: 0, y: 0, width: width, height: height) }
 
     /// The smallest box holding every pixel of `region` (the whole image by default) that `matches`;
     /// nil when none does.
-    public func boundingBox(in region: PixelBox? = nil, where matches: (Color) -> Bool) -> PixelBox? {
+    package func boundingBox(in region: PixelBox? = nil, where matches: (Color) -> Bool) -> PixelBox? {
         var left = Int.max
         var top = Int.max
         var right = -1
@@ -23,7 +23,7 @@ extension RGBImage {
     }
 
     /// How many pixels of `region` (the whole image by default) match.
-    public func count(in region: PixelBox? = nil, where matches: (Color) -> Bool) -> Int {
+    package func count(in region: PixelBox? = nil, where matches: (Color) -> Bool) -> Int {
         var count = 0
         forEachPixel(in: region) { _, _, color in if matches(color) { count += 1 } }
         return count
@@ -31,7 +31,7 @@ extension RGBImage {
 
     /// The most common colour in the outer `border` pixels on every side: a terminal's background,
     /// whatever its theme, as long as the program draws mostly inside.
-    public func backgroundColor(border: Int = 2) -> Color {
+    package func backgroundColor(border: Int = 2) -> Color {
         var tally: [Color: Int] = [:]
         forEachPixel(in: nil) { x, y, color in
             if x < border || y < border || x >= width - border || y >= height - border { tally[color, default: 0] += 1 }
@@ -56,7 +56,7 @@ extension RGBImage {
 
 extension RGBImage.Color {
     /// Whether every channel is within `tolerance` of `other`'s.
-    public func isNear(_ other: Self, tolerance: Int = 12) -> Bool {
+    package func isNear(_ other: Self, tolerance: Int = 12) -> Bool {
         abs(Int(red) - Int(other.red)) <= tolerance && abs(Int(green) - Int(other.green)) <= tolerance
             && abs(Int(blue) - Int(other.blue)) <= tolerance
     }

@@ -3,9 +3,9 @@ import Synchronization
 
 /// Work started at the same moment, each piece on a thread of its own (racing requests, racing
 /// store connections): what each piece returned or threw, in the order the pieces were given.
-public enum Race {
+package enum Race {
     /// Runs every piece of `work` at once and waits for all of them.
-    public static func run<T: Sendable>(_ work: [@Sendable () throws -> T]) -> [Result<T, any Error>] {
+    package static func run<T: Sendable>(_ work: [@Sendable () throws -> T]) -> [Result<T, any Error>] {
         let results = Mutex([Result<T, any Error>?](repeating: nil, count: work.count))
         let start = DispatchSemaphore(value: 0)
         let group = DispatchGroup()
@@ -26,12 +26,12 @@ public enum Race {
 
 extension Array {
     /// How many of these race results succeeded.
-    public func successes<T>() -> Int where Element == Result<T, any Error> {
+    package func successes<T>() -> Int where Element == Result<T, any Error> {
         count { if case .success = $0 { true } else { false } }
     }
 
     /// The errors of these race results, in order.
-    public func failures<T>() -> [any Error] where Element == Result<T, any Error> {
+    package func failures<T>() -> [any Error] where Element == Result<T, any Error> {
         compactMap { if case .failure(let error) = $0 { error } else { nil } }
     }
 }

@@ -6,26 +6,26 @@ import Posix
 #endif
 
 /// Runs the built executables as a user would, with a deadline after which they are killed.
-public enum Subprocess {
-    public struct Result: Sendable {
-        public var status: Int32
-        public var stdout: String
-        public var stderr: String
+package enum Subprocess {
+    package struct Result: Sendable {
+        package var status: Int32
+        package var stdout: String
+        package var stderr: String
     }
 
     /// The folder holding the built products (`.build/debug` or `.build/release`).
-    public static var productsDirectory: URL {
+    package static var productsDirectory: URL {
         for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
             return bundle.bundleURL.deletingLastPathComponent()
         }
         return Bundle.main.bundleURL
     }
 
-    public static func executable(_ name: String) -> String { productsDirectory.appendingPathComponent(name).path }
+    package static func executable(_ name: String) -> String { productsDirectory.appendingPathComponent(name).path }
 
     /// Runs the built executable `name` with `arguments`, without any inherited SNAPSHARE_*
     /// variables; kills it after `timeout` seconds.
-    public static func run(
+    package static func run(
         _ name: String, _ arguments: [String], environment: [String: String] = [:],
         stdin: String? = nil, timeout: Double = 60
     ) throws -> Result {
@@ -35,7 +35,7 @@ public enum Subprocess {
     /// Starts the built executable `name` and leaves it running, its standard output readable
     /// line by line; for commands that keep going, like a watch. Standard error is discarded, or
     /// with `mergingStandardError` goes into the same pipe, as with `2>&1 | tee`.
-    public static func start(
+    package static func start(
         _ name: String, _ arguments: [String], environment: [String: String] = [:],
         mergingStandardError: Bool = false
     ) throws -> RunningProcess {
@@ -54,7 +54,7 @@ public enum Subprocess {
     }
 
     /// Runs a program that is not ours (by absolute path), in this process's environment plus `environment`.
-    public static func runTool(
+    package static func runTool(
         _ path: String, _ arguments: [String], environment: [String: String] = [:],
         stdin: String? = nil, timeout: Double = 60
     ) throws -> Result {
@@ -122,17 +122,17 @@ final class LockedData: @unchecked Sendable {
 }
 
 /// A server started as its own process, for kill -9 and restart tests.
-public final class ServerProcess: @unchecked Sendable {
+package final class ServerProcess: @unchecked Sendable {
     private let child: RunningProcess
-    public var process: Process { child.process }
-    public let port: Int
+    package var process: Process { child.process }
+    package let port: Int
 
     /// What it printed up to and including its "listening" line.
-    public private(set) var startLines: [String] = []
+    package private(set) var startLines: [String] = []
 
     /// Starts `snapshare-server` with `arguments` plus `--listen HOST:PORT`, waits until it
     /// listens. With `mergingStandardError` its log lines follow in `lines`.
-    public init(
+    package init(
         dataDirectory: String, certsDirectory: String, port: Int, host: String = "127.0.0.1", arguments: [String] = [],
         logLevel: String = "warning", environment: [String: String] = [:], mergingStandardError: Bool = false
     ) throws {
@@ -160,34 +160,34 @@ public final class ServerProcess: @unchecked Sendable {
 
     /// A server on a free port with its data and certificates in `directory`, logging at info
     /// level into `lines` (after its start-up lines).
-    public static func logging(in directory: TemporaryDirectory, arguments: [String] = []) throws -> ServerProcess {
+    package static func logging(in directory: TemporaryDirectory, arguments: [String] = []) throws -> ServerProcess {
         try ServerProcess(
             dataDirectory: directory.file("data"), certsDirectory: directory.file("certs"), port: freePort(),
             arguments: arguments, logLevel: "info", mergingStandardError: true)
     }
 
     /// Its output after the "listening" line, as it comes.
-    public var lines: OutputLines { child.lines }
+    package var lines: OutputLines { child.lines }
 
     /// Sends `signal` to it.
-    public func send(_ signal: Int32) { Signals.send(signal, to: process.processIdentifier) }
+    package func send(_ signal: Int32) { Signals.send(signal, to: process.processIdentifier) }
 
     /// Its exit status once it has exited within `timeout` seconds; nil while it still runs.
-    public func exitStatus(within timeout: Double) -> Int32? {
+    package func exitStatus(within timeout: Double) -> Int32? {
         child.waitForExit(timeout: timeout) ? process.terminationStatus : nil
     }
 
     /// kill -9.
-    public func killHard() { child.kill() }
+    package func killHard() { child.kill() }
 
     /// SIGTERM, then wait.
-    public func stop() {
+    package func stop() {
         Signals.send(SIGTERM, to: process.processIdentifier)
         if !child.waitForExit(timeout: 10) { killHard() }
     }
 
     /// A port that was free a moment ago.
-    public static func freePort() -> Int {
+    package static func freePort() -> Int {
         guard let fd = try? Socket.listen(host: "127.0.0.1", port: 0) else { return 0 }
         defer { Syscall.close(fd) }
         return Socket.localPort(fd)
@@ -195,16 +195,16 @@ public final class ServerProcess: @unchecked Sendable {
 }
 
 /// A failure starting or talking to a child process.
-public struct ProcessError: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct ProcessError: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// A child left running, whose output a test reads as it comes; killed when dropped.
-public final class RunningProcess: @unchecked Sendable {
-    public let process: Process
+package final class RunningProcess: @unchecked Sendable {
+    package let process: Process
     private let output = Pipe()
-    public let lines: OutputLines
+    package let lines: OutputLines
     /// Left when the child has exited (and Foundation has reaped it).
     private let running = DispatchGroup()
 
@@ -226,18 +226,18 @@ public final class RunningProcess: @unchecked Sendable {
     }
 
     /// Waits up to `timeout` seconds for the child to exit; whether it has.
-    public func waitForExit(timeout: Double) -> Bool {
+    package func waitForExit(timeout: Double) -> Bool {
         running.wait(timeout: .now() + timeout) == .success
     }
 
     /// Closes this end of the output pipe, as when the `tee` or `head` reading it exits: the
     /// child's next write to it fails with EPIPE. `lines` must not be read afterwards.
-    public func closeOutput() {
+    package func closeOutput() {
         try? output.fileHandleForReading.close()
     }
 
     /// SIGKILL (see `Subprocess.launch` on why not `terminate()`), then wait.
-    public func kill() {
+    package func kill() {
         guard process.isRunning else { return }
         Signals.send(SIGKILL, to: process.processIdentifier)
         process.waitUntilExit()

@@ -10,16 +10,16 @@ import Wire
 /// A real server on 127.0.0.1 with a free port, real TLS, and a SQLite file in a temp folder,
 /// or, when the tests run with `SNAPSHARE_TEST_DATABASE=postgresql`, a fresh database of its own
 /// in the test run's throwaway PostgreSQL cluster (`PostgresCluster.shared`).
-public final class TestServer: @unchecked Sendable {
+package final class TestServer: @unchecked Sendable {
     /// The storage engine the servers of this test run use.
-    public enum Engine: String, Sendable {
+    package enum Engine: String, Sendable {
         case sqlite, postgresql
     }
 
     /// From `SNAPSHARE_TEST_DATABASE` (`sqlite`, the default, or `postgresql`). Asking for
     /// PostgreSQL where its programs are missing stops the run: a silent SQLite run would pass
     /// for the PostgreSQL one.
-    public static let engine: Engine = {
+    package static let engine: Engine = {
         let asked = ProcessInfo.processInfo.environment["SNAPSHARE_TEST_DATABASE"] ?? ""
         guard !asked.isEmpty else { return .sqlite }
         guard let engine = Engine(rawValue: asked) else {
@@ -32,19 +32,19 @@ public final class TestServer: @unchecked Sendable {
     }()
 
     /// True when the servers store in SQLite: tests about the SQLite files themselves need it.
-    public static var usesSQLite: Bool { engine == .sqlite }
+    package static var usesSQLite: Bool { engine == .sqlite }
 
-    public let directory: TemporaryDirectory
-    public private(set) var server: SnapshareServer
-    public private(set) var port: Int
-    public let configuration: ServerConfiguration
+    package let directory: TemporaryDirectory
+    package private(set) var server: SnapshareServer
+    package private(set) var port: Int
+    package let configuration: ServerConfiguration
 
-    public var caPath: String { directory.path + "/certs/ca.pem" }
-    public var dataPath: String { configuration.dataDirectory }
-    public var address: String { "127.0.0.1:\(port)" }
+    package var caPath: String { directory.path + "/certs/ca.pem" }
+    package var dataPath: String { configuration.dataDirectory }
+    package var address: String { "127.0.0.1:\(port)" }
     /// Where an offline `snapshare-server` command finds this server's data: `--data`, plus
     /// `--database` when it stores in PostgreSQL.
-    public var storeArguments: [String] { ["--data", dataPath] + (configuration.database.map { ["--database", $0] } ?? []) }
+    package var storeArguments: [String] { ["--data", dataPath] + (configuration.database.map { ["--database", $0] } ?? []) }
 
     private let log: LogCapture?
     private let clock: WallClock
@@ -53,7 +53,7 @@ public final class TestServer: @unchecked Sendable {
 
     /// `log`, when given, receives the server's log lines at info level and above.
     /// `clock` is the time the server sees (a `ManualClock`'s, to move it by hand).
-    public init(
+    package init(
         quiet: Bool = true, log: LogCapture? = nil, clock: WallClock = .system,
         _ configure: (inout ServerConfiguration) -> Void = { _ in }
     ) throws {
@@ -91,16 +91,16 @@ public final class TestServer: @unchecked Sendable {
     }
 
     /// Stops the server (the data folder stays until this object goes away).
-    public func stop() { server.stop() }
+    package func stop() { server.stop() }
 
     /// Stops and starts again on the same port and data.
-    public func restart() throws {
+    package func restart() throws {
         server.stop()
         try startAgain()
     }
 
     /// Starts again, on the same port and data, a server that `stop()` stopped.
-    public func startAgain() throws {
+    package func startAgain() throws {
         var config = configuration
         config.port = port
         server = try SnapshareServer(configuration: config, logger: Self.logger(config, log), clock: clock)
@@ -109,7 +109,7 @@ public final class TestServer: @unchecked Sendable {
 
     /// Waits until every storage write the server queued so far has committed: what it records
     /// after its reply (an audit entry) or starts on its own (`purgeExpired()`) is then in.
-    public func waitForQueuedWrites(timeout: Double = 30) throws {
+    package func waitForQueuedWrites(timeout: Double = 30) throws {
         let written = DispatchSemaphore(value: 0)
         server.afterQueuedWrites { written.signal() }
         guard written.wait(timeout: .now() + timeout) == .success else {
@@ -118,14 +118,14 @@ public final class TestServer: @unchecked Sendable {
     }
 
     /// Runs the server's expiry purge and waits until it has committed.
-    public func purgeExpired() throws {
+    package func purgeExpired() throws {
         server.purgeExpired()
         try waitForQueuedWrites()
     }
 
     /// A raw connection that has said Hello offering `versions`, from `source` (another loopback
     /// address such as 127.0.0.2 stands in for another machine).
-    public func connection(
+    package func connection(
         from source: String? = nil, timeout: Double = 10,
         versions: ClosedRange<UInt16> = ProtocolConstants.versions
     ) throws -> ServerConnection {
@@ -137,18 +137,18 @@ public final class TestServer: @unchecked Sendable {
     }
 
     /// Client settings that verify this server with its CA.
-    public func settings(host: String = "127.0.0.1") -> ConnectionSettings {
+    package func settings(host: String = "127.0.0.1") -> ConnectionSettings {
         ConnectionSettings(host: host, port: port, caFile: caPath)
     }
 
     /// A connected session with its own client state folder.
-    public func session(home: TemporaryDirectory = TemporaryDirectory("snapshare-home")) throws -> (SnapshareSession, TemporaryDirectory) {
+    package func session(home: TemporaryDirectory = TemporaryDirectory("snapshare-home")) throws -> (SnapshareSession, TemporaryDirectory) {
         let session = try SnapshareSession(settings: settings(), state: ClientState(directory: home.path)) { _ in }
         return (session, home)
     }
 
     /// Registers a user and returns a logged-in session.
-    public func registeredSession(_ username: String, password: String = "correct horse battery") throws -> SnapshareSession {
+    package func registeredSession(_ username: String, password: String = "correct horse battery") throws -> SnapshareSession {
         let (session, home) = try self.session()
         _ = try session.register(username: username, password: password, classCode: configuration.classCode ?? "")
         homes.append(home)
@@ -156,7 +156,7 @@ public final class TestServer: @unchecked Sendable {
     }
 
     /// Creates an admin directly in the database, as `snapshare-server admin add` does.
-    public func makeAdmin(_ username: String, password: String = "correct horse battery") throws -> SnapshareSession {
+    package func makeAdmin(_ username: String, password: String = "correct horse battery") throws -> SnapshareSession {
         try OfflineAdmin.addAdmin(dataDirectory: dataPath, username: username, password: password, database: configuration.database)
         let (session, home) = try self.session()
         _ = try session.login(username: username, password: password)
@@ -166,13 +166,13 @@ public final class TestServer: @unchecked Sendable {
 
     /// A store of its own on this server's database (another connection, as a second instance
     /// or an offline command would open), for seeding and checking behind the server's back.
-    public func openStore() throws -> any SnapshareStore {
+    package func openStore() throws -> any SnapshareStore {
         if let database = configuration.database { return try SQLStore.postgres(conninfo: database) }
         return try SQLStore.sqlite(path: configuration.databasePath)
     }
 
     /// One count from this server's database, by a statement written for both engines.
-    public func count(_ sql: SQL) throws -> Int64 {
+    package func count(_ sql: SQL) throws -> Int64 {
         let connection: any SQLConnection =
             if let database = configuration.database {
                 try PostgresConnection(database)

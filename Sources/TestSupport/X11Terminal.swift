@@ -11,9 +11,9 @@ import Posix
 /// For what only pixels show, such as where a sixel or kitty picture lands, how big it is and
 /// what it leaves behind. The terminal, everything started inside it, and the X server are killed
 /// when it is released, also after a failed test.
-public final class X11Terminal: @unchecked Sendable {
+package final class X11Terminal: @unchecked Sendable {
     /// A terminal emulator, as Debian packages it.
-    public enum Emulator: Sendable, Equatable {
+    package enum Emulator: Sendable, Equatable {
         /// xterm; with `sixel`, as a VT340 with 256 colour registers (DA1 then includes 4, sixel).
         case xterm(sixel: Bool)
         /// kitty (the kitty graphics protocol), on Mesa's software OpenGL.
@@ -21,7 +21,7 @@ public final class X11Terminal: @unchecked Sendable {
     }
 
     /// The font the cells are drawn in.
-    public enum Font: Sendable, Equatable {
+    package enum Font: Sendable, Equatable {
         /// The terminal's own: xterm's `fixed` (6x13-pixel cells), kitty's monospace at 11 points (9x20).
         case standard
         /// An outline font by fontconfig name at `points` (xterm `-fa -fs`, kitty `font_family`, `font_size`);
@@ -31,11 +31,11 @@ public final class X11Terminal: @unchecked Sendable {
         case bitmap(String)
     }
 
-    public let emulator: Emulator
+    package let emulator: Emulator
     /// The terminal's X window (its `WINDOWID`), whose pixels `screenshot` reads.
-    public let windowID: String
+    package let windowID: String
     /// The X display it runs on, such as `:3`.
-    public var display: String { server.name }
+    package var display: String { server.name }
 
     private let directory: TemporaryDirectory
     private let server: X11Display
@@ -47,7 +47,7 @@ public final class X11Terminal: @unchecked Sendable {
     /// with `environment` added to this process's (less SNAPSHARE_* variables and any terminal's
     /// own, such as TERM, which the emulator sets). Returns once the window has the keyboard focus.
     /// When the command exits, the window stays open (see `exitStatus`).
-    public init(
+    package init(
         _ emulator: Emulator, command: String, arguments: [String] = [], environment: [String: String] = [:],
         columns: Int = 80, rows: Int = 24, font: Font = .standard
     ) throws {
@@ -92,7 +92,7 @@ public final class X11Terminal: @unchecked Sendable {
 
     /// Why `emulator` cannot run on this machine (a package missing, or kitty opening no window even
     /// on software OpenGL); nil when it can. Found out once per test run, by starting it.
-    public static func unavailability(of emulator: Emulator) -> String? {
+    package static func unavailability(of emulator: Emulator) -> String? {
         switch emulator {
         case .xterm: xtermProblem
         case .kitty: kittyProblem
@@ -100,30 +100,30 @@ public final class X11Terminal: @unchecked Sendable {
     }
 
     /// Whether `emulator` runs on this machine (see `unavailability(of:)`).
-    public static func isUsable(_ emulator: Emulator) -> Bool { unavailability(of: emulator) == nil }
+    package static func isUsable(_ emulator: Emulator) -> Bool { unavailability(of: emulator) == nil }
 
     /// Where screenshots for the guides (docs/images) go when a run asks for them with SNAPSHARE_SCREENSHOTS=folder.
-    public static var screenshotsDirectory: String? { ProcessInfo.processInfo.environment["SNAPSHARE_SCREENSHOTS"] }
+    package static var screenshotsDirectory: String? { ProcessInfo.processInfo.environment["SNAPSHARE_SCREENSHOTS"] }
 
     /// Presses `keys`, in xdotool's names: `Return`, `Escape`, `Tab`, `Right`, `ctrl+c`, `q`.
-    public func press(_ keys: String...) throws {
+    package func press(_ keys: String...) throws {
         try xdotool(["key", "--window", windowID, "--"] + keys)
     }
 
     /// Types `text`, one key press a character.
-    public func type(_ text: String) throws {
+    package func type(_ text: String) throws {
         try xdotool(["type", "--window", windowID, "--delay", "20", "--", text])
     }
 
     /// Resizes the window to `columns` x `rows` cells, as a person dragging its corner would: the
     /// program inside gets SIGWINCH. The window's size hints turn cells into pixels.
-    public func resize(columns: Int, rows: Int) throws {
+    package func resize(columns: Int, rows: Int) throws {
         try xdotool(["windowsize", "--usehints", windowID, String(columns), String(rows)])
     }
 
     /// The window's pixels now, its 2-pixel border included in xterm; also written as a PNG to
     /// `path` when given.
-    public func screenshot(savingTo path: String? = nil) throws -> RGBImage {
+    package func screenshot(savingTo path: String? = nil) throws -> RGBImage {
         guard let tool = X11Tools.screenshot else { throw ProcessError("ImageMagick's import is not installed") }
         let file = directory.file("screenshot.png")
         let result = try Subprocess.runTool(tool, ["-display", server.name, "-window", windowID, "png24:" + file], timeout: 20)
@@ -136,12 +136,12 @@ public final class X11Terminal: @unchecked Sendable {
     /// Takes screenshots until `condition` holds of a settled one or `timeout` passes; returns the
     /// last (see `SettledScreen.wait`).
     @discardableResult
-    public func wait(timeout: Double = 10, until condition: (RGBImage) -> Bool) throws -> RGBImage {
+    package func wait(timeout: Double = 10, until condition: (RGBImage) -> Bool) throws -> RGBImage {
         try SettledScreen.wait(timeout: timeout, every: 0.15, capture: { try screenshot() }, until: condition)
     }
 
     /// The command's exit status once it has exited; nil while it runs.
-    public var exitStatus: Int32? {
+    package var exitStatus: Int32? {
         (try? String(contentsOfFile: directory.file("status"), encoding: .utf8)).flatMap {
             Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
         }

@@ -42,4 +42,31 @@ struct SourceFormTests {
         let build = try #require(lines.firstIndex(of: "swift build --build-tests"))
         #expect(lines.firstIndex(of: command).map { $0 < build } == true, "the lint runs before the build")
     }
+
+    @Test(
+        "public only where a program names it: the rest of the product's modules, the test support and the vectors are package or internal")
+    func publicOnlyForPrograms() throws {
+        let programs = try ["Sources/snapshare-server", "Sources/snapshare"].flatMap { try RepositoryText.swiftFiles(under: $0) }
+        let named = Set(programs.flatMap { Self.identifiers(in: $0.1) })
+        let declaration = /^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:static|final|nonisolated)\s+)*public\s+(?:(?:static|final)\s+)*(\w+)\s*(\w*)/
+        var stray: [String] = []
+        var count = 0
+        for module in ["Server", "Client", "TestSupport", "ProtocolVectors"] {
+            for (path, text) in try RepositoryText.swiftFiles(under: "Sources/\(module)") {
+                for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                    guard let match = line.firstMatch(of: declaration) else { continue }
+                    count += 1
+                    let name = match.output.1 == "init" ? "init" : String(match.output.2)
+                    if name != "init" && !named.contains(name) { stray.append("\(path):\(number + 1): \(name)") }
+                }
+            }
+        }
+        #expect(count > 0 && count < 10, "\(count) public declarations")
+        #expect(stray.isEmpty, "public but named by no program (make them package or internal):\n\(stray.joined(separator: "\n"))")
+    }
+
+    /// The identifiers of a Swift text, comments included (a superset is fine for this use).
+    static func identifiers(in text: String) -> [String] {
+        text.matches(of: /[A-Za-z_][A-Za-z0-9_]*/).map { String($0.output) }
+    }
 }

@@ -16,29 +16,29 @@ import Synchronization
 /// `frameTimeout` seconds (10 by default, `SNAPSHARE_CAMERA_TIMEOUT` overrides), or when what it
 /// sends is not a picture; FFmpeg is then ended. `stop()` (also `deinit`) always ends it.
 /// Start it from a thread that lasts as long as the program (the main one): see `ChildProcess`.
-public final class CameraCapture: @unchecked Sendable {
+final class CameraCapture: @unchecked Sendable {
     /// One picture from the camera; `number` counts from 1.
-    public struct Frame: Sendable {
-        public let number: Int
-        public let image: RGBImage
+    struct Frame: Sendable {
+        let number: Int
+        let image: RGBImage
     }
 
-    public var device: CameraDevice { reader.device }
+    var device: CameraDevice { reader.device }
     /// Seconds without a frame before the camera counts as failed.
-    public var frameTimeout: Double { reader.frameTimeout }
+    var frameTimeout: Double { reader.frameTimeout }
 
     /// What the reading thread holds: not the capture itself, so dropping the capture ends
     /// FFmpeg (`deinit`) even while the thread runs.
     private let reader: Reader
 
     /// The timeout `SNAPSHARE_CAMERA_TIMEOUT` gives (seconds, 0.1 to 600), else 10.
-    public static func frameTimeout(environment: [String: String] = ProcessInfo.processInfo.environment) -> Double {
+    static func frameTimeout(environment: [String: String] = ProcessInfo.processInfo.environment) -> Double {
         environment["SNAPSHARE_CAMERA_TIMEOUT"].flatMap(Double.init).map { min(600, max(0.1, $0)) } ?? 10
     }
 
     /// Starts FFmpeg on `device`. Throws `.camera` when FFmpeg is not on the PATH of
     /// `environment` or cannot be started; later failures arrive in `failure`.
-    public init(
+    init(
         device: CameraDevice, environment: [String: String] = ProcessInfo.processInfo.environment,
         frameTimeout: Double? = nil, onChange: @escaping @Sendable () -> Void = {}
     ) throws(ClientError) {
@@ -66,19 +66,19 @@ public final class CameraCapture: @unchecked Sendable {
     deinit { stop() }
 
     /// The newest frame, if one has arrived.
-    public var latest: Frame? { reader.state.withLock { $0.latest } }
+    var latest: Frame? { reader.state.withLock { $0.latest } }
 
     /// Why the camera stopped working, once it has.
-    public var failure: ClientError? { reader.state.withLock { $0.failure } }
+    var failure: ClientError? { reader.state.withLock { $0.failure } }
 
     /// FFmpeg ended by itself with status 0 after sending frames: a source of a set length (a
     /// filter with a duration) that finished, rather than a camera that broke. `failure` still
     /// says it ended; a script may post `latest` anyway, a live preview may not go on.
-    public var endedByItself: Bool { reader.state.withLock { $0.endedByItself } }
+    var endedByItself: Bool { reader.state.withLock { $0.endedByItself } }
 
     /// Waits until a frame newer than `number` arrives and returns it, or throws the camera's
     /// failure (a frame timeout included).
-    public func frame(after number: Int) throws(ClientError) -> Frame {
+    func frame(after number: Int) throws(ClientError) -> Frame {
         reader.changed.lock()
         defer { reader.changed.unlock() }
         while true {
@@ -92,7 +92,7 @@ public final class CameraCapture: @unchecked Sendable {
     }
 
     /// Ends FFmpeg and the reading thread (waiting up to 2 s for both); safe to call twice.
-    public func stop() {
+    func stop() {
         // The reading thread, woken, ends FFmpeg: only it signals and reaps the child, so no
         // signal can reach a pid the kernel has handed to someone else.
         let finished = reader.state.withLock { state -> Bool in
@@ -241,7 +241,7 @@ public final class CameraCapture: @unchecked Sendable {
 
 extension CameraCapture.Frame {
     /// The picture as a JPEG (quality 90), ready for the same shrink-and-post path as a file.
-    public func jpeg() throws(ClientError) -> [UInt8] {
+    func jpeg() throws(ClientError) -> [UInt8] {
         do { return try ImageCodec.encodeJPEG(image, quality: 90) } catch {
             throw ClientError(.local, "cannot encode the camera's picture: \(error.description)")
         }

@@ -4,17 +4,17 @@
 /// `/dev/video2`); on macOS an AVFoundation device, by index (`0` by default) or name. Anything
 /// written `lavfi:SPEC` is an FFmpeg filter source instead, such as
 /// `lavfi:testsrc2=size=640x480:rate=15`: how tests and demos run without a camera.
-public enum CameraDevice: Sendable, Equatable, CustomStringConvertible {
+enum CameraDevice: Sendable, Equatable, CustomStringConvertible {
     case videoForLinux(path: String)
     case avFoundation(name: String)
     case filter(spec: String)
 
     /// The largest frame asked of FFmpeg: previews are scaled down from it, posts shrunk from it.
-    public static let frameWidth = 640
-    public static let frameHeight = 480
+    static let frameWidth = 640
+    static let frameHeight = 480
 
     /// The default camera of this platform.
-    public static var platformDefault: CameraDevice {
+    static var platformDefault: CameraDevice {
         #if os(macOS)
             .avFoundation(name: "0")
         #else
@@ -24,7 +24,7 @@ public enum CameraDevice: Sendable, Equatable, CustomStringConvertible {
 
     /// `text` as given to `--camera-device`, or the platform's default for nil. Throws `.usage`
     /// for an empty name or an empty `lavfi:` spec.
-    public static func parse(_ text: String?) throws(ClientError) -> CameraDevice {
+    static func parse(_ text: String?) throws(ClientError) -> CameraDevice {
         guard let text else { return platformDefault }
         guard !text.isEmpty else {
             throw ClientError(.usage, "--camera-device needs a camera: a device such as /dev/video0, or lavfi:SPEC")
@@ -43,7 +43,7 @@ public enum CameraDevice: Sendable, Equatable, CustomStringConvertible {
         #endif
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .videoForLinux(let path): path
         case .avFoundation(let name): "camera \(name)"
@@ -53,7 +53,7 @@ public enum CameraDevice: Sendable, Equatable, CustomStringConvertible {
 
     /// FFmpeg's arguments: read this device and write PPM pictures, one after another, no larger
     /// than 640x480 (never enlarged), to standard output.
-    public var ffmpegArguments: [String] {
+    var ffmpegArguments: [String] {
         let input: [String] =
             switch self {
             case .videoForLinux(let path): ["-f", "v4l2", "-video_size", "\(Self.frameWidth)x\(Self.frameHeight)", "-i", path]

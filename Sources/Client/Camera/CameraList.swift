@@ -5,18 +5,18 @@ import Foundation
 /// On Linux, the Video4Linux2 capture devices under /sys/class/video4linux (a camera often has a
 /// second node for metadata, which is left out), each with its name; on macOS, the video devices
 /// FFmpeg's AVFoundation input lists.
-public enum CameraList {
-    public struct Camera: Sendable, Equatable {
+enum CameraList {
+    struct Camera: Sendable, Equatable {
         /// What `--camera-device` takes.
-        public let device: String
-        public let name: String
+        let device: String
+        package let name: String
     }
 
     /// Where to look next when there is no camera.
     static let hint = "snapshare camera --list shows the cameras found; without one, --camera-device lavfi:testsrc2 shows a test picture"
 
     /// The cameras found (an empty list when there are none).
-    public static func cameras(sysfs: String = "/sys/class/video4linux") throws(ClientError) -> [Camera] {
+    static func cameras(sysfs: String = "/sys/class/video4linux") throws(ClientError) -> [Camera] {
         #if os(macOS)
             return try avFoundationCameras()
         #else

@@ -10,7 +10,12 @@ import TerminalUI
 /// The `snapshare` program: parse, run one command, map failures to documented exit codes.
 public enum CLI {
     /// Runs the client with `arguments` (without the program name); returns the exit code.
-    public static func run(arguments: [String], environment: [String: String], console: Console = Console()) -> Int32 {
+    public static func run(arguments: [String], environment: [String: String]) -> Int32 {
+        run(arguments: arguments, environment: environment, console: Console())
+    }
+
+    /// `run`, writing to `console`.
+    static func run(arguments: [String], environment: [String: String], console: Console) -> Int32 {
         Signals.ignore(SIGPIPE)
         let parser = CommandLineParser(root: CommandTree.root)
         let parsed: ParsedCommand

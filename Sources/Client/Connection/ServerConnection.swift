@@ -11,13 +11,13 @@ import Wire
 ///
 /// Uses the same `TLSEngine` as the server; this side owns a blocking socket with timeouts.
 /// Requests can be pipelined: `send` any number, then `receive` the replies (matched by id).
-public final class ServerConnection {
-    public let host: String
-    public let port: Int
+package final class ServerConnection {
+    package let host: String
+    package let port: Int
     /// SHA-256 of the server's leaf certificate.
-    public private(set) var peerFingerprint: [UInt8] = []
+    private(set) var peerFingerprint: [UInt8] = []
     /// Why the TLS layer accepted the server: a trust file, the system's roots, or a chain to pin.
-    public private(set) var peerTrust: PeerTrust?
+    private(set) var peerTrust: PeerTrust?
     private let fd: Int32
     private let tls: TLSEngine
     private var decoder = FrameDecoder(maxPayload: 64 * 1024 * 1024)
@@ -27,13 +27,13 @@ public final class ServerConnection {
     private var nextRequestID: UInt32 = 1
     private var closed = false
     /// The protocol version Hello settled on (Welcome's); frames are read and written in it.
-    public private(set) var protocolVersion = ProtocolConstants.current
+    package private(set) var protocolVersion = ProtocolConstants.current
 
     /// Connects and completes the TLS handshake. `verifyPeer` sees why the server was accepted
     /// (`peerTrust`) before anything is sent over the connection, to pin what needs pinning;
     /// throwing from it aborts. `source` is the local address to connect from (tests standing in
     /// for another machine).
-    public init(
+    package init(
         host: String, port: Int, context: TLSContext, timeout: Double = 15, source: String? = nil,
         verifyPeer: (ServerConnection) throws(ClientError) -> Void = { _ throws(ClientError) in }
     ) throws(ClientError) {
@@ -98,7 +98,7 @@ public final class ServerConnection {
     /// Sends Hello offering `versions` and reads Welcome; from then on the connection speaks
     /// the version it names. A server with no version in common refuses with
     /// `UNSUPPORTED_VERSION`, whose message says which side to upgrade.
-    public func hello(clientName: String = "snapshare-cli", versions: ClosedRange<UInt16> = ProtocolConstants.versions) throws(ClientError)
+    package func hello(clientName: String = "snapshare-cli", versions: ClosedRange<UInt16> = ProtocolConstants.versions) throws(ClientError)
         -> Welcome
     {
         let frame = try roundTrip(Hello(minVersion: versions.lowerBound, maxVersion: versions.upperBound, clientName: clientName))
@@ -117,7 +117,7 @@ public final class ServerConnection {
 
     /// Sends a request and returns its id. `progress` sees (bytes sent, total) for big frames.
     @discardableResult
-    public func send<M: WireMessage>(_ message: M, progress: ((Int, Int) -> Void)? = nil) throws(ClientError) -> UInt32 {
+    package func send<M: WireMessage>(_ message: M, progress: ((Int, Int) -> Void)? = nil) throws(ClientError) -> UInt32 {
         // An older server's version lacks newer requests: sent anyway it would close the
         // connection (an unknown type is fatal), so the command fails here, saying why.
         guard M.type.exists(in: protocolVersion) else {
@@ -133,7 +133,7 @@ public final class ServerConnection {
     }
 
     /// Sends raw bytes as application data (tests use this for malformed frames).
-    public func sendRaw(_ bytes: [UInt8], progress: ((Int, Int) -> Void)? = nil) throws(ClientError) {
+    package func sendRaw(_ bytes: [UInt8], progress: ((Int, Int) -> Void)? = nil) throws(ClientError) {
         var offset = 0
         let chunk = 64 * 1024
         while offset < bytes.count {
@@ -150,7 +150,7 @@ public final class ServerConnection {
     }
 
     /// Reads the next frame from the server.
-    public func receive() throws(ClientError) -> Frame {
+    package func receive() throws(ClientError) -> Frame {
         while true {
             do {
                 if let frame = try decoder.nextFrame() { return frame }
@@ -162,7 +162,7 @@ public final class ServerConnection {
     }
 
     /// Sends one request and waits for its reply.
-    public func roundTrip<M: WireMessage>(_ message: M, progress: ((Int, Int) -> Void)? = nil) throws(ClientError) -> Frame {
+    package func roundTrip<M: WireMessage>(_ message: M, progress: ((Int, Int) -> Void)? = nil) throws(ClientError) -> Frame {
         let id = try send(message, progress: progress)
         while true {
             let frame = try receive()
@@ -175,12 +175,12 @@ public final class ServerConnection {
 
     /// Decodes a reply as `M` in this connection's protocol version, turning an Error frame into
     /// a `ClientError`.
-    public func expect<M: WireMessage>(_ frame: Frame, as type: M.Type = M.self) throws(ClientError) -> M {
+    package func expect<M: WireMessage>(_ frame: Frame, as type: M.Type = M.self) throws(ClientError) -> M {
         try Self.expect(frame, as: type, version: protocolVersion)
     }
 
     /// Decodes a reply as `M` in protocol `version`, turning an Error frame into a `ClientError`.
-    public static func expect<M: WireMessage>(
+    package static func expect<M: WireMessage>(
         _ frame: Frame, as type: M.Type = M.self,
         version: UInt16 = ProtocolConstants.current
     ) throws(ClientError) -> M {
@@ -195,7 +195,7 @@ public final class ServerConnection {
     }
 
     /// Sends close_notify and closes the socket.
-    public func close() {
+    package func close() {
         guard !closed else { return }
         closed = true
         tls.close()

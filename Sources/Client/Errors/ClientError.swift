@@ -1,8 +1,8 @@
 import Wire
 
 /// Why a client command failed, mapped once to an exit code (see `ExitCode`).
-public struct ClientError: Error, Sendable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
+package struct ClientError: Error, Sendable, CustomStringConvertible {
+    package enum Kind: Sendable, Equatable {
         case usage, connection, tls, auth, notFound, alreadyViewed, expired, rejected, server, integrity, local
         /// This client and the server share no protocol version, or the server's lacks the request.
         case incompatible
@@ -15,17 +15,17 @@ public struct ClientError: Error, Sendable, CustomStringConvertible {
         case cancelled
     }
 
-    public var kind: Kind
-    public var message: String
+    package var kind: Kind
+    package var message: String
     /// The server's error code, when the server said no.
-    public var serverCode: ErrorCode?
+    package var serverCode: ErrorCode?
     /// What the user can do about it, for the presenter to word.
-    public var remedy: Remedy?
+    var remedy: Remedy?
     /// The server's certificate was refused (it does not verify, or it is not the one pinned):
     /// trying again changes nothing until someone acts, so the app stops and says so.
-    public var refusedCertificate = false
+    var refusedCertificate = false
 
-    public init(_ kind: Kind, _ message: String, serverCode: ErrorCode? = nil, remedy: Remedy? = nil) {
+    package init(_ kind: Kind, _ message: String, serverCode: ErrorCode? = nil, remedy: Remedy? = nil) {
         self.kind = kind
         self.message = message
         self.serverCode = serverCode
@@ -39,13 +39,13 @@ public struct ClientError: Error, Sendable, CustomStringConvertible {
         return error
     }
 
-    public var description: String { message }
+    package var description: String { message }
 
     /// Classifies an Error frame from the server: the codes with an exit code of their own, then
     /// every other by its hundred (docs/PROTOCOL.md, section 4): a 2xx is a refusal of access
     /// (not logged in, not allowed, a one-time password still to replace), a 3xx a request the
     /// server rejected, anything else a failure. A code added after this client is judged so too.
-    public init(server error: ErrorMessage) {
+    package init(server error: ErrorMessage) {
         let kind: Kind
         switch error.code {
         case .notFound: kind = .notFound
@@ -61,34 +61,34 @@ public struct ClientError: Error, Sendable, CustomStringConvertible {
 
     /// The connection is gone: dropped, or closed by the server right after telling why (it is
     /// stopping, or the connection sat idle too long). A new connection may well work.
-    public var isConnectionLoss: Bool {
+    package var isConnectionLoss: Bool {
         kind == .connection || serverCode == .shuttingDown || serverCode == .timeout
     }
 
     /// The process exit code for this failure.
-    public var exitCode: Int32 { ExitCode.for(kind).rawValue }
+    package var exitCode: Int32 { ExitCode.for(kind).rawValue }
 }
 
 /// The client's documented exit codes.
-public struct ExitCode: Sendable, Equatable {
-    public let rawValue: Int32
-    public static let success = ExitCode(rawValue: 0)
-    public static let failure = ExitCode(rawValue: 1)
-    public static let usage = ExitCode(rawValue: 2)
-    public static let connection = ExitCode(rawValue: 3)
-    public static let auth = ExitCode(rawValue: 4)
-    public static let notFound = ExitCode(rawValue: 5)
-    public static let alreadyViewed = ExitCode(rawValue: 6)
-    public static let expired = ExitCode(rawValue: 7)
-    public static let rejected = ExitCode(rawValue: 8)
+struct ExitCode: Sendable, Equatable {
+    let rawValue: Int32
+    static let success = ExitCode(rawValue: 0)
+    static let failure = ExitCode(rawValue: 1)
+    static let usage = ExitCode(rawValue: 2)
+    static let connection = ExitCode(rawValue: 3)
+    static let auth = ExitCode(rawValue: 4)
+    static let notFound = ExitCode(rawValue: 5)
+    static let alreadyViewed = ExitCode(rawValue: 6)
+    static let expired = ExitCode(rawValue: 7)
+    static let rejected = ExitCode(rawValue: 8)
     /// No protocol version in common with the server, or a request its version lacks.
-    public static let incompatible = ExitCode(rawValue: 9)
+    static let incompatible = ExitCode(rawValue: 9)
     /// The camera could not be used (`post --camera`, `camera --list`); nothing was posted.
-    public static let camera = ExitCode(rawValue: 10)
+    static let camera = ExitCode(rawValue: 10)
     /// Cancelled by the user (Esc in the camera's preview); nothing was posted.
-    public static let cancelled = ExitCode(rawValue: 11)
+    static let cancelled = ExitCode(rawValue: 11)
     /// 128 + SIGINT, as shells report a command stopped by Ctrl-C.
-    public static let interrupted = ExitCode(rawValue: 130)
+    static let interrupted = ExitCode(rawValue: 130)
 
     static func `for`(_ kind: ClientError.Kind) -> ExitCode {
         switch kind {

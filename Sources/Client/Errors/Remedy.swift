@@ -4,7 +4,7 @@
 /// command line names a command (`Remedy.commandLine`), a full-screen view would name a key or
 /// a tab. Keeping the two apart is why errors from sessions and vacations carry this instead of
 /// advice written into their messages.
-public enum Remedy: Sendable, Equatable {
+package enum Remedy: Sendable, Equatable {
     /// Log in, as this user when known, or register.
     case logIn(username: String?)
     /// Make the vacation that was asked for.

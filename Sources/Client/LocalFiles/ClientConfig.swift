@@ -1,11 +1,11 @@
 /// The client's defaults from `config.json`: which server to talk to and which CA to trust.
-public struct ClientConfig: Sendable, Equatable {
+package struct ClientConfig: Sendable, Equatable {
     /// The default server as `host:port`.
-    public var server: String?
+    var server: String?
     /// Path of a PEM CA certificate file used to verify the server.
-    public var caFile: String?
+    var caFile: String?
 
-    public init(server: String? = nil, caFile: String? = nil) {
+    init(server: String? = nil, caFile: String? = nil) {
         self.server = server
         self.caFile = caFile
     }

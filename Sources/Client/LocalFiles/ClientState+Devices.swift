@@ -5,24 +5,24 @@ import Foundation
 /// `devices/<host_port>/<user>.device`, one token line, mode 0600, beside the sessions.
 extension ClientState {
     /// The folder of `server`'s device tokens.
-    public func devicesDirectory(for server: String) -> String {
+    func devicesDirectory(for server: String) -> String {
         path("devices") + "/" + Self.fileName(for: server)
     }
 
     /// The file of `username`'s device token on `server` (names compare ignoring case).
-    public func devicePath(for server: String, username: String) -> String {
+    func devicePath(for server: String, username: String) -> String {
         devicesDirectory(for: server) + "/" + Self.fileName(for: username.lowercased()) + ".device"
     }
 
     /// The device token saved for `username` on `server`, or nil.
-    public func deviceToken(for server: String, username: String) throws(ClientStateError) -> String? {
+    package func deviceToken(for server: String, username: String) throws(ClientStateError) -> String? {
         guard let text = try StateFile.read(devicePath(for: server, username: username)) else { return nil }
         let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
         return token.isEmpty ? nil : token
     }
 
     /// Remembers `token` for `username` on `server`, replacing an earlier one.
-    public func saveDeviceToken(_ token: String, for server: String, username: String) throws(ClientStateError) {
+    func saveDeviceToken(_ token: String, for server: String, username: String) throws(ClientStateError) {
         guard !token.isEmpty, !token.contains(where: { $0.isNewline }) else {
             throw .invalidSession("the device token must be one non-empty line")
         }

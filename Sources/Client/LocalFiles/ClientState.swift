@@ -12,31 +12,31 @@ import JSON
 /// atomically (mode 0600). Every call goes to the disk, so two client processes see each
 /// other's changes; a read-modify-write (config, known_servers) from two processes at the
 /// same instant keeps the last writer's version.
-public struct ClientState: Sendable {
-    public let directory: String
+package struct ClientState: Sendable {
+    package let directory: String
 
     /// State kept in `directory`; nothing is touched on disk until the first write.
-    public init(directory: String) {
+    package init(directory: String) {
         var directory = directory
         while directory.count > 1 && directory.hasSuffix("/") { directory.removeLast() }
         self.directory = directory
     }
 
     /// The state of the directory `ClientStatePaths.resolve(environment:)` picks.
-    public init(environment: [String: String]) {
+    package init(environment: [String: String]) {
         self.init(directory: ClientStatePaths.resolve(environment: environment))
     }
 
-    public var configPath: String { path("config.json") }
-    public var knownServersPath: String { path("known_servers") }
-    public var sessionsDirectory: String { path("sessions") }
+    var configPath: String { path("config.json") }
+    var knownServersPath: String { path("known_servers") }
+    var sessionsDirectory: String { path("sessions") }
     /// Where downloaded vacation albums go; see `makeVacationsDirectory()`.
-    public var vacationsDirectory: String { path("vacations") }
+    var vacationsDirectory: String { path("vacations") }
 
     // MARK: Config
 
     /// The saved defaults; empty when there is no `config.json`.
-    public func config() throws(ClientStateError) -> ClientConfig {
+    package func config() throws(ClientStateError) -> ClientConfig {
         let object = try configObject()
         func string(_ key: String) throws(ClientStateError) -> String? {
             switch object.first(where: { $0.key == key })?.value {
@@ -49,18 +49,18 @@ public struct ClientState: Sendable {
     }
 
     /// The default server as `host:port`, or nil.
-    public var defaultServer: String? {
+    var defaultServer: String? {
         get throws(ClientStateError) { try config().server }
     }
 
     /// The CA certificate file to verify servers with, or nil.
-    public var caFile: String? {
+    package var caFile: String? {
         get throws(ClientStateError) { try config().caFile }
     }
 
     /// Writes `config.json` with exactly these values (nil removes a key); keys this version
     /// does not know are kept, so an older client does not erase a newer one's settings.
-    public func saveConfig(_ config: ClientConfig) throws(ClientStateError) {
+    func saveConfig(_ config: ClientConfig) throws(ClientStateError) {
         var object = try configObject().filter { $0.key != "server" && $0.key != "ca" }
         if let server = config.server { object.insert((key: "server", value: .string(server)), at: 0) }
         if let ca = config.caFile {
@@ -72,7 +72,7 @@ public struct ClientState: Sendable {
     }
 
     /// Writes `config.json` with this server and CA file (nil removes either).
-    public func saveConfig(server: String?, ca: String?) throws(ClientStateError) {
+    func saveConfig(server: String?, ca: String?) throws(ClientStateError) {
         try saveConfig(ClientConfig(server: server, caFile: ca))
     }
 
@@ -93,17 +93,17 @@ public struct ClientState: Sendable {
     // MARK: Sessions
 
     /// The file holding the session for `server`.
-    public func sessionPath(for server: String) -> String {
+    func sessionPath(for server: String) -> String {
         sessionsDirectory + "/" + Self.fileName(for: server) + ".token"
     }
 
     /// The login saved for `server`, or nil.
-    public func session(for server: String) throws(ClientStateError) -> StoredSession? {
+    package func session(for server: String) throws(ClientStateError) -> StoredSession? {
         try readSession(sessionPath(for: server))
     }
 
     /// Every saved login with the server it is for.
-    public func sessions() throws(ClientStateError) -> [(server: String, session: StoredSession)] {
+    package func sessions() throws(ClientStateError) -> [(server: String, session: StoredSession)] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: sessionsDirectory)) ?? []
         var found: [(server: String, session: StoredSession)] = []
         for name in names.sorted() where name.hasSuffix(".token") {
@@ -128,7 +128,7 @@ public struct ClientState: Sendable {
     }
 
     /// Remembers `session` for `server`, replacing an earlier one.
-    public func saveSession(_ session: StoredSession, for server: String) throws(ClientStateError) {
+    func saveSession(_ session: StoredSession, for server: String) throws(ClientStateError) {
         for (field, value) in [("token", session.token), ("username", session.username)] {
             guard !value.isEmpty, !value.contains(where: { $0.isNewline }) else {
                 throw .invalidSession("the \(field) must be one non-empty line")
@@ -139,19 +139,19 @@ public struct ClientState: Sendable {
     }
 
     /// Forgets the session for `server`; nothing happens when there is none.
-    public func removeSession(for server: String) throws(ClientStateError) {
+    func removeSession(for server: String) throws(ClientStateError) {
         try StateFile.remove(sessionPath(for: server))
     }
 
     // MARK: Known servers
 
     /// The certificate fingerprint trusted for `server` (lowercase hex), or nil.
-    public func trustedFingerprint(for server: String) throws(ClientStateError) -> String? {
+    func trustedFingerprint(for server: String) throws(ClientStateError) -> String? {
         try knownServers().fingerprint(for: server)
     }
 
     /// Trusts `fingerprint` for `server`, replacing any earlier one (an explicit re-trust).
-    public func trust(fingerprint: String, for server: String) throws(ClientStateError) {
+    func trust(fingerprint: String, for server: String) throws(ClientStateError) {
         let fingerprint = try Self.validated(fingerprint, server: server)
         var known = try knownServers()
         guard known.fingerprint(for: server) != fingerprint else { return }
@@ -165,7 +165,7 @@ public struct ClientState: Sendable {
     ///
     /// `formerly` is a fingerprint that stood for the same server before (the leaf, which older
     /// clients pinned): finding it stored, the pin moves to `fingerprint` and matches.
-    public func check(fingerprint: String, formerly: String? = nil, for server: String) throws(ClientStateError) -> FingerprintCheck {
+    package func check(fingerprint: String, formerly: String? = nil, for server: String) throws(ClientStateError) -> FingerprintCheck {
         let fingerprint = try Self.validated(fingerprint, server: server)
         let former = formerly.flatMap(KnownServers.normalized)
         var known = try knownServers()
@@ -187,7 +187,7 @@ public struct ClientState: Sendable {
 
     /// Forgets the fingerprint of `server`; true when one was stored.
     @discardableResult
-    public func forgetFingerprint(for server: String) throws(ClientStateError) -> Bool {
+    func forgetFingerprint(for server: String) throws(ClientStateError) -> Bool {
         var known = try knownServers()
         guard known.remove(server) else { return false }
         try write(known.text, to: knownServersPath)
@@ -211,7 +211,7 @@ public struct ClientState: Sendable {
     // MARK: Vacations
 
     /// Creates `vacations/` if needed and returns its path.
-    public func makeVacationsDirectory() throws(ClientStateError) -> String {
+    func makeVacationsDirectory() throws(ClientStateError) -> String {
         try StateFile.makeDirectories(vacationsDirectory)
         return vacationsDirectory
     }

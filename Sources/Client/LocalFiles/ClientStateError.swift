@@ -1,5 +1,5 @@
 /// Why the client's state directory could not be read or written.
-public enum ClientStateError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ClientStateError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A state file exists but cannot be understood; the message names the file.
     case corrupt(file: String, reason: String)
     /// A system call failed on `path`.
@@ -11,7 +11,7 @@ public enum ClientStateError: Error, Sendable, Equatable, CustomStringConvertibl
     /// A session whose token or username cannot be stored in the session file format.
     case invalidSession(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .corrupt(let file, let reason):
             return "corrupt state file \(file): \(reason) (fix or delete it)"

@@ -1,12 +1,12 @@
 import Posix
 
 /// Where the client keeps its state, following the XDG base directory convention.
-public enum ClientStatePaths {
+enum ClientStatePaths {
     /// `$SNAPSHARE_HOME` when set and non-empty; else `$XDG_CONFIG_HOME/snapshare` when that is
     /// an absolute path (the XDG spec says to ignore a relative one); else
     /// `$HOME/.config/snapshare`, taking the home directory from the password database when
     /// `HOME` is unset or empty. Trailing slashes are removed.
-    public static func resolve(environment: [String: String]) -> String {
+    static func resolve(environment: [String: String]) -> String {
         if let home = environment["SNAPSHARE_HOME"], !home.isEmpty {
             return trimmed(home)
         }

@@ -1,5 +1,5 @@
 /// The outcome of comparing a server's certificate with the one trusted before (trust on first use).
-public enum FingerprintCheck: Sendable, Equatable {
+package enum FingerprintCheck: Sendable, Equatable {
     /// The server was unknown; its fingerprint is now stored and trusted.
     case trustedOnFirstUse
     /// The fingerprint is the one already trusted.

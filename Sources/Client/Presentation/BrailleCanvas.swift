@@ -4,33 +4,33 @@
 /// Dot (0, 0) is the top-left dot of the top-left cell; x grows to the right, y downwards.
 /// Braille dots are about square on a terminal whose cells are twice as tall as they are wide,
 /// so a projection may use the same scale on both axes.
-public struct BrailleCanvas: Sendable {
+struct BrailleCanvas: Sendable {
     /// A character drawn over a cell instead of its dots.
-    public struct Label: Sendable, Equatable {
-        public var character: Character
+    struct Label: Sendable, Equatable {
+        var character: Character
         /// Whether the label stands out (drawn in bold colour when colour is on).
-        public var isHighlighted: Bool
+        var isHighlighted: Bool
 
-        public init(_ character: Character, isHighlighted: Bool = true) {
+        init(_ character: Character, isHighlighted: Bool = true) {
             self.character = character
             self.isHighlighted = isHighlighted
         }
     }
 
     /// Width in cells.
-    public let columns: Int
+    let columns: Int
     /// Height in cells.
-    public let rows: Int
+    let rows: Int
     /// Width in dots.
-    public var dotWidth: Int { columns * 2 }
+    var dotWidth: Int { columns * 2 }
     /// Height in dots.
-    public var dotHeight: Int { rows * 4 }
+    var dotHeight: Int { rows * 4 }
 
     private var cells: [UInt8]
     private var labels: [Int: Label] = [:]
 
     /// A blank canvas; sizes below 1 are taken as 1.
-    public init(columns: Int, rows: Int) {
+    init(columns: Int, rows: Int) {
         self.columns = max(1, columns)
         self.rows = max(1, rows)
         cells = Array(repeating: 0, count: self.columns * self.rows)
@@ -41,20 +41,20 @@ public struct BrailleCanvas: Sendable {
     private static let bits: [[UInt8]] = [[0x01, 0x08], [0x02, 0x10], [0x04, 0x20], [0x40, 0x80]]
 
     /// Sets one dot; dots outside the canvas are ignored.
-    public mutating func set(x: Int, y: Int) {
+    mutating func set(x: Int, y: Int) {
         guard x >= 0, y >= 0, x < dotWidth, y < dotHeight else { return }
         cells[(y / 4) * columns + x / 2] |= Self.bits[y % 4][x % 2]
     }
 
     /// Whether a dot is set.
-    public func isSet(x: Int, y: Int) -> Bool {
+    func isSet(x: Int, y: Int) -> Bool {
         guard x >= 0, y >= 0, x < dotWidth, y < dotHeight else { return false }
         return cells[(y / 4) * columns + x / 2] & Self.bits[y % 4][x % 2] != 0
     }
 
     /// Draws a straight line between two points given in dot coordinates (fractions allowed),
     /// clipped to the canvas first, so a segment far outside costs nothing.
-    public mutating func line(from start: (x: Double, y: Double), to end: (x: Double, y: Double)) {
+    mutating func line(from start: (x: Double, y: Double), to end: (x: Double, y: Double)) {
         guard let clipped = Self.clip(start, end, width: Double(dotWidth), height: Double(dotHeight)) else { return }
         var x0 = Self.dot(clipped.0.x)
         var y0 = Self.dot(clipped.0.y)
@@ -83,19 +83,19 @@ public struct BrailleCanvas: Sendable {
 
     /// Puts a label over the cell that holds dot (x, y); returns false when that is off the canvas.
     @discardableResult
-    public mutating func label(_ label: Label, atDotX x: Int, y: Int) -> Bool {
+    mutating func label(_ label: Label, atDotX x: Int, y: Int) -> Bool {
         guard x >= 0, y >= 0, x < dotWidth, y < dotHeight else { return false }
         labels[(y / 4) * columns + x / 2] = label
         return true
     }
 
     /// The label at a cell, if any.
-    public func label(column: Int, row: Int) -> Label? { labels[row * columns + column] }
+    func label(column: Int, row: Int) -> Label? { labels[row * columns + column] }
 
     /// One line per row, each exactly `columns` characters wide (before any colour codes).
     /// Empty cells are spaces rather than the blank braille character, which some fonts draw
     /// as faint dots. With `highlight`, highlighted labels are wrapped in those escape codes.
-    public func render(highlight: (start: String, end: String)? = nil) -> [String] {
+    func render(highlight: (start: String, end: String)? = nil) -> [String] {
         (0..<rows).map { row in
             var line = ""
             for column in 0..<columns {

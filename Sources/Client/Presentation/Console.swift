@@ -5,23 +5,21 @@ import Posix
 #endif
 
 /// Where command output goes: results to standard output, messages to standard error.
-public struct Console: Sendable {
-    public init() {}
-
+struct Console: Sendable {
     /// Writes `text` and a newline to standard output.
-    public func out(_ text: String) { write(1, text + "\n") }
+    func out(_ text: String) { write(1, text + "\n") }
 
     /// Writes `text` to standard output as is.
-    public func raw(_ text: String) { write(1, text) }
+    func raw(_ text: String) { write(1, text) }
 
     /// Writes `text` and a newline to standard error.
-    public func err(_ text: String) { write(2, text + "\n") }
+    func err(_ text: String) { write(2, text + "\n") }
 
     /// Writes `text` to standard error as is: progress bars redraw their line with `\r`.
     func rawError(_ text: String) { write(2, text) }
 
-    public var outputIsTerminal: Bool { TerminalDevice.isTerminal(1) }
-    public var errorIsTerminal: Bool { TerminalDevice.isTerminal(2) }
+    var outputIsTerminal: Bool { TerminalDevice.isTerminal(1) }
+    var errorIsTerminal: Bool { TerminalDevice.isTerminal(2) }
 
     /// A stream that refuses the text (closed, its reader gone) is skipped: output is best effort.
     private func write(_ fd: Int32, _ text: String) {

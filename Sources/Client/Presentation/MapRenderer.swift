@@ -2,35 +2,33 @@ import Wire
 
 /// Draws the world map with the user's pins: coastlines and borders as braille lines, each pin
 /// as its marker (1-9, then A-Z, then •), and a legend from marker to pin.
-public struct MapRenderer: Sendable {
+struct MapRenderer: Sendable {
     /// A pin as the legend lists it.
-    public struct Entry: Sendable, Equatable {
-        public let marker: Character
-        public let pin: PinInfo
+    struct Entry: Sendable, Equatable {
+        let marker: Character
+        let pin: PinInfo
         /// Whether the pin lies inside the drawn view.
-        public let isVisible: Bool
+        let isVisible: Bool
     }
 
     /// The drawing and its legend.
-    public struct Drawing: Sendable {
+    struct Drawing: Sendable {
         /// One line per row of cells.
-        public let lines: [String]
-        public let entries: [Entry]
-        public let projection: MapProjection
+        let lines: [String]
+        let entries: [Entry]
+        let projection: MapProjection
     }
 
-    public let world: WorldMap
-
-    public init(world: WorldMap) { self.world = world }
+    let world: WorldMap
 
     /// The marker of the pin at `index` in the list (0-based).
-    public static func marker(forIndex index: Int) -> Character {
+    static func marker(forIndex index: Int) -> Character {
         let markers = Array("123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ")
         return index < markers.count ? markers[index] : "•"
     }
 
     /// Draws the view of `columns` x `rows` cells; `highlight` colours the pin markers.
-    public func draw(
+    func draw(
         centerLatitude: Double, centerLongitude: Double, zoom: Double, columns: Int, rows: Int,
         pins: [PinInfo], highlight: (start: String, end: String)? = nil
     ) -> Drawing {

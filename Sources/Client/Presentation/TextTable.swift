@@ -6,43 +6,43 @@ import TerminalUI
 /// two, combining marks ride on their base character. Control characters in cells (which
 /// could move the cursor or inject escape sequences from server-supplied names) print as `?`.
 /// Lines carry no trailing spaces, and the text ends without a newline.
-public struct TextTable: Sendable {
+struct TextTable: Sendable {
     /// Which side of its column a cell hugs; numbers read best on the right.
-    public enum Alignment: Sendable {
+    enum Alignment: Sendable {
         case left
         case right
     }
 
     /// A column's title and alignment.
-    public struct Column: Sendable {
-        public var title: String
-        public var alignment: Alignment
+    struct Column: Sendable {
+        var title: String
+        var alignment: Alignment
 
-        public init(_ title: String, alignment: Alignment = .left) {
+        init(_ title: String, alignment: Alignment = .left) {
             self.title = title
             self.alignment = alignment
         }
     }
 
-    public var columns: [Column]
-    public var rows: [[String]] = []
+    var columns: [Column]
+    var rows: [[String]] = []
     /// Whether the first line is the column titles.
-    public var showsHeader = true
+    var showsHeader = true
     /// Spaces between columns.
-    public var gap = 2
+    var gap = 2
 
     /// An empty table with these columns.
-    public init(columns: [Column]) {
+    init(columns: [Column]) {
         self.columns = columns
     }
 
     /// Adds a row; missing cells are empty and extra cells are dropped.
-    public mutating func append(_ cells: [String]) {
+    mutating func append(_ cells: [String]) {
         rows.append(cells)
     }
 
     /// The table as lines joined by newlines, with no trailing newline.
-    public func render() -> String {
+    func render() -> String {
         let header = columns.map { PrintableText.clean($0.title) }
         let body = rows.map { row in columns.indices.map { $0 < row.count ? PrintableText.clean(row[$0]) : "" } }
         let lines = showsHeader ? [header] + body : body
@@ -60,5 +60,5 @@ public struct TextTable: Sendable {
     }
 
     /// Terminal columns `text` takes (see `DisplayWidth`).
-    public static func displayWidth(of text: String) -> Int { DisplayWidth.of(text) }
+    static func displayWidth(of text: String) -> Int { DisplayWidth.of(text) }
 }

@@ -1,10 +1,10 @@
 /// Short relative times for listings: `just now`, `45s ago`, `5m ago`, `3h ago`, `2d ago`,
 /// `3w ago`, and `in 5m` for times ahead of `now` (expiry times, or a skewed clock).
-public enum TimeAgo {
+enum TimeAgo {
     /// Describes `timestamp` relative to `now`, both in milliseconds since the Unix epoch.
     ///
     /// Units round down (119 s is `1m ago`); anything within 10 s either way is `just now`.
-    public static func describe(_ timestamp: Int64, now: Int64) -> String {
+    static func describe(_ timestamp: Int64, now: Int64) -> String {
         let (difference, overflow) = now.subtractingReportingOverflow(timestamp)
         let isFuture = overflow ? timestamp > now : difference < 0
         let milliseconds = overflow ? UInt64.max : difference.magnitude

@@ -2,29 +2,29 @@ import Foundation
 
 /// Country outlines read from a GeoJSON FeatureCollection of Polygon and MultiPolygon features
 /// (the bundled Natural Earth 1:110m countries), as rings of [longitude, latitude] points.
-public struct WorldMap: Sendable {
+struct WorldMap: Sendable {
     /// One closed outline with its bounding box, so drawing can skip what is off the view.
-    public struct Ring: Sendable {
+    struct Ring: Sendable {
         /// Interleaved longitude, latitude pairs.
-        public let coordinates: [Double]
-        public let longitudes: ClosedRange<Double>
-        public let latitudes: ClosedRange<Double>
+        let coordinates: [Double]
+        let longitudes: ClosedRange<Double>
+        let latitudes: ClosedRange<Double>
 
-        public var pointCount: Int { coordinates.count / 2 }
+        var pointCount: Int { coordinates.count / 2 }
     }
 
     /// One feature: a country and its outlines (islands, exclaves, holes).
-    public struct Country: Sendable {
-        public let name: String
-        public let rings: [Ring]
+    struct Country: Sendable {
+        package let name: String
+        let rings: [Ring]
     }
 
     /// Why a GeoJSON document was refused.
-    public struct FormatError: Error, Sendable, CustomStringConvertible {
-        public let description: String
+    struct FormatError: Error, Sendable, CustomStringConvertible {
+        package let description: String
     }
 
-    public let countries: [Country]
+    let countries: [Country]
 
     /// The most features and points accepted, far above the bundled file (177 features, about
     /// 10,600 points), so a replaced file cannot make the client allocate without bound.
@@ -33,7 +33,7 @@ public struct WorldMap: Sendable {
     static let maximumBytes = 64 * 1024 * 1024
 
     /// Parses a FeatureCollection; other geometry types are skipped, malformed coordinates refused.
-    public init(geoJSON data: [UInt8]) throws(FormatError) {
+    init(geoJSON data: [UInt8]) throws(FormatError) {
         guard data.count <= Self.maximumBytes else { throw FormatError(description: "the outline file is larger than 64 MB") }
         let root: Any
         do { root = try JSONSerialization.jsonObject(with: Data(data)) } catch {
@@ -110,7 +110,7 @@ public struct WorldMap: Sendable {
     }
 
     /// The outlines bundled with the client.
-    public static func bundled() throws(FormatError) -> WorldMap {
+    static func bundled() throws(FormatError) -> WorldMap {
         guard let url = ClientResources.url("world-110m.geojson"), let data = FileManager.default.contents(atPath: url.path) else {
             throw FormatError(
                 description: "the world outlines (world-110m.geojson) are missing from the installation "

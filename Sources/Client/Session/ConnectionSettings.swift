@@ -2,33 +2,33 @@ import CommandLineParsing
 import Foundation
 
 /// Which server to talk to and how to trust it, resolved from flags, environment and state.
-public struct ConnectionSettings: Sendable, Equatable {
-    public static let defaultServer = "localhost:7443"
+package struct ConnectionSettings: Sendable, Equatable {
+    static let defaultServer = "localhost:7443"
 
     /// Where the CA file setting came from, so a failure can say which setting to fix.
-    public enum CAOrigin: Sendable, Equatable {
+    package enum CAOrigin: Sendable, Equatable {
         case flag
         case environment(variable: String)
         /// config.json, saved absolute by the last register or login.
         case saved(configPath: String)
     }
 
-    public var host: String
-    public var port: Int
+    package var host: String
+    package var port: Int
     /// A CA file to verify the server with; nil means the system's roots, else trust on first use.
-    public var caFile: String?
+    package var caFile: String?
     /// The server was named by `--server` or `SNAPSHARE_SERVER`, not taken from config.json or
     /// the default.
-    public var serverNamed = false
-    public var caOrigin: CAOrigin?
+    var serverNamed = false
+    var caOrigin: CAOrigin?
     /// The CA file config.json holds, when another setting won over it.
-    public var savedCAFile: String?
-    public var timeoutSeconds: Double = 15
+    var savedCAFile: String?
+    var timeoutSeconds: Double = 15
 
     /// `host:port` as stored in state files.
-    public var serverKey: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    package var serverKey: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
-    public init(host: String, port: Int, caFile: String?, caOrigin: CAOrigin? = .flag, savedCAFile: String? = nil) {
+    package init(host: String, port: Int, caFile: String?, caOrigin: CAOrigin? = .flag, savedCAFile: String? = nil) {
         self.host = host
         self.port = port
         self.caFile = caFile
@@ -39,7 +39,7 @@ public struct ConnectionSettings: Sendable, Equatable {
     /// Precedence: the flag or its environment variable (the command line parser fills one from
     /// the other), then the saved default. A relative CA path from the environment that does not
     /// exist here (an `export` made in another folder) gives way to the saved CA, with a note.
-    public static func resolve(
+    static func resolve(
         serverFlag: String?, caFlag: String?, caVariable: String? = nil, state: ClientState,
         note: (String) -> Void = { _ in }
     ) throws(ClientError) -> ConnectionSettings {

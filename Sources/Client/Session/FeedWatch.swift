@@ -10,17 +10,17 @@ import Wire
 ///
 /// A value, refreshed with whichever session the caller has: the app refreshes a copy on its
 /// network thread and keeps the result on its own.
-public struct FeedWatch {
+package struct FeedWatch {
     /// The feed watched; nil for every feed.
-    public let feed: String?
+    package let feed: String?
     private let wantsFeedNames: Bool
     private var version: UInt64?
-    public private(set) var listing = Snaps(version: 0, snaps: [])
+    package private(set) var listing = Snaps(version: 0, snaps: [])
     /// The feeds to draw the listing under: the watched one (as the server spells it), or every
     /// feed, empty ones included. Empty unless asked for, since it costs a request.
-    public private(set) var feedNames: [String] = []
+    package private(set) var feedNames: [String] = []
 
-    public init(feed: String?, wantsFeedNames: Bool) {
+    package init(feed: String?, wantsFeedNames: Bool) {
         self.feed = feed
         self.wantsFeedNames = wantsFeedNames
     }
@@ -28,7 +28,7 @@ public struct FeedWatch {
     /// Fetches the listing the first time, then only after a poll reports a change; true when a
     /// new listing arrived.
     @discardableResult
-    public mutating func refresh(using session: SnapshareSession) throws(ClientError) -> Bool {
+    package mutating func refresh(using session: SnapshareSession) throws(ClientError) -> Bool {
         if let version, !(try session.poll(knownVersion: version)).changed { return false }
         let listing = try session.snaps(feed: feed)
         // A feed made or deleted also moves the version, so the names are fetched again too.
@@ -50,21 +50,21 @@ public struct FeedWatch {
     }
 
     /// Whether a listing has arrived yet.
-    public var hasListing: Bool { version != nil }
+    var hasListing: Bool { version != nil }
 
     /// Marks a snap this user just opened as read, before the next listing says so.
-    public mutating func markRead(_ id: UInt64) {
+    mutating func markRead(_ id: UInt64) {
         guard let index = listing.snaps.firstIndex(where: { $0.id == id }) else { return }
         listing.snaps[index].state = .read
     }
 
     /// Drops a snap the user just unsent (the next listing agrees).
-    public mutating func forget(_ id: UInt64) {
+    mutating func forget(_ id: UInt64) {
         listing.snaps.removeAll { $0.id == id }
     }
 
     /// The listed snaps not yet expired at `now` (the server's clock, in milliseconds).
-    public func liveSnaps(now: Int64) -> [SnapInfo] {
+    package func liveSnaps(now: Int64) -> [SnapInfo] {
         listing.snaps.filter { $0.expiresAt > now }
     }
 }

@@ -3,8 +3,8 @@ import TLS
 
 /// Trusting a server again after its pinned certificate changed (`snapshare trust`): the new
 /// fingerprint, read out by the instructor, is pinned only when the server presents exactly it.
-public enum PinRenewal {
-    public enum Outcome: Equatable {
+enum PinRenewal {
+    enum Outcome: Equatable {
         /// The fingerprint (lowercase hex) is now the one pinned for the server.
         case pinned(String)
         /// The system's roots vouch for the server, so nothing is pinned; `removedPin` says
@@ -15,7 +15,7 @@ public enum PinRenewal {
     /// Connects to the server of `settings` without checking any pin, and pins `fingerprint`
     /// (hex, colons allowed) if the chain it presents ends in that certificate. A server
     /// presenting another one is refused (`.tls`), naming what it presented.
-    public static func trust(_ fingerprint: String, settings: ConnectionSettings, state: ClientState) throws(ClientError) -> Outcome {
+    static func trust(_ fingerprint: String, settings: ConnectionSettings, state: ClientState) throws(ClientError) -> Outcome {
         guard let wanted = KnownServers.normalized(fingerprint) else {
             throw ClientError(.usage, "'\(fingerprint)' is not a SHA-256 fingerprint (64 hex digits, colons allowed)")
         }

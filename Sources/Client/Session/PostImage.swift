@@ -4,21 +4,21 @@ import Imaging
 /// Makes a picture fit the server's limits before it is posted, as phone photo apps do: a photo
 /// too large in bytes, width, height or pixels is decoded, scaled down with its aspect ratio
 /// kept, and re-encoded as JPEG; one that fits goes as it is, byte for byte.
-public enum PostImage {
+enum PostImage {
     /// What was done to the picture, for the message after posting.
-    public struct Prepared: Sendable {
-        public var bytes: [UInt8]
+    struct Prepared: Sendable {
+        var bytes: [UInt8]
         /// Set when the picture was shrunk: its size before, and after.
-        public var shrunk: (from: (width: Int, height: Int, bytes: Int), to: (width: Int, height: Int))?
+        var shrunk: (from: (width: Int, height: Int, bytes: Int), to: (width: Int, height: Int))?
     }
 
     /// The largest picture the client will decode to shrink it: 16384 pixels a side and 100
     /// megapixels (a 108 MP phone photo is refused), 300 MB of pixels at most.
-    public static let shrinkable = ImageLimits(maxBytes: 64 << 20, maxWidth: 16384, maxHeight: 16384, maxPixels: 100_000_000)
+    static let shrinkable = ImageLimits(maxBytes: 64 << 20, maxWidth: 16384, maxHeight: 16384, maxPixels: 100_000_000)
 
     /// `bytes` as they are when they fit `limits` (by header; the server checks the rest), else
     /// shrunk to fit. Only what cannot be read is refused.
-    public static func prepare(_ bytes: [UInt8], limits: ImageLimits) throws(ClientError) -> Prepared {
+    static func prepare(_ bytes: [UInt8], limits: ImageLimits) throws(ClientError) -> Prepared {
         let header: ImageHeader
         do { header = try ImageHeader.parse(bytes) } catch {
             throw ClientError(.rejected, "this is not a PNG or JPEG picture (\(error.description))")

@@ -7,16 +7,16 @@ import Wire
 /// The client's logic, apart from any presentation: one connection to the server, logged in
 /// or not, with typed calls for every feature. The CLI prints what it returns; a full-screen
 /// UI can drive the same calls.
-public final class SnapshareSession {
-    public let settings: ConnectionSettings
-    public let state: ClientState
-    public private(set) var connection: ServerConnection
-    public private(set) var welcome: Welcome
-    public private(set) var identity: Authenticated?
+package final class SnapshareSession {
+    package let settings: ConnectionSettings
+    package let state: ClientState
+    package private(set) var connection: ServerConnection
+    package private(set) var welcome: Welcome
+    package private(set) var identity: Authenticated?
 
     /// Connects, verifies the server (CA, or the pinned fingerprint), and says Hello.
     /// `notice` hears what the user should know, such as a fingerprint trusted on first use.
-    public init(settings: ConnectionSettings, state: ClientState, notice: (SessionNotice) -> Void) throws(ClientError) {
+    package init(settings: ConnectionSettings, state: ClientState, notice: (SessionNotice) -> Void) throws(ClientError) {
         self.settings = settings
         self.state = state
         (connection, welcome) = try Self.open(settings: settings, state: state, notice: notice)
@@ -89,7 +89,7 @@ public final class SnapshareSession {
     /// Resumes the session saved for this server: under this name, or under another name for
     /// the same server (the same certificate, such as `localhost` and `127.0.0.1`). An auth
     /// error when there is none, saying where the user is logged in instead.
-    public func resumeSavedSession() throws(ClientError) -> Authenticated {
+    package func resumeSavedSession() throws(ClientError) -> Authenticated {
         let (key, saved) = try savedSession()
         do {
             let identity: Authenticated = try request(Resume(token: saved.token))
@@ -103,7 +103,7 @@ public final class SnapshareSession {
     }
 
     /// The server name of the session file in use (this server's, or another name of it).
-    public private(set) var sessionKey: String?
+    private(set) var sessionKey: String?
 
     private func savedSession() throws(ClientError) -> (String, StoredSession) {
         let here = settings.serverKey
@@ -125,7 +125,7 @@ public final class SnapshareSession {
         throw ClientError(.auth, "not logged in to \(here)\(detail)", remedy: .logIn(username: nil))
     }
 
-    public func register(username: String, password: String, classCode: String) throws(ClientError) -> Authenticated {
+    package func register(username: String, password: String, classCode: String) throws(ClientError) -> Authenticated {
         let identity: Authenticated = try request(Register(username: username, password: password, classCode: classCode))
         try remember(identity)
         rememberDevice(of: identity)
@@ -135,7 +135,7 @@ public final class SnapshareSession {
     /// Logs in with a password, presenting this machine's device token for the user when it has
     /// one (the server then judges the login by this device's own failure budget, so a class
     /// behind one address cannot lock it out).
-    public func login(username: String, password: String) throws(ClientError) -> Authenticated {
+    package func login(username: String, password: String) throws(ClientError) -> Authenticated {
         let device = supportsDevices ? (try? state.deviceToken(for: settings.serverKey, username: username)) ?? nil : nil
         let identity: Authenticated =
             if let device {
@@ -173,46 +173,46 @@ public final class SnapshareSession {
     }
 
     /// Ends the session on the server and forgets it locally.
-    public func logout() throws(ClientError) {
+    package func logout() throws(ClientError) {
         let _: Ok = try request(Logout())
         try? state.removeSession(for: sessionKey ?? settings.serverKey)
         identity = nil
     }
 
-    public func whoAmI() throws(ClientError) -> Authenticated { try request(WhoAmI()) }
+    package func whoAmI() throws(ClientError) -> Authenticated { try request(WhoAmI()) }
 
     /// Changes this user's password; the server ends every other session of the user.
-    public func changePassword(from old: String, to new: String) throws(ClientError) {
+    package func changePassword(from old: String, to new: String) throws(ClientError) {
         let _: Ok = try request(ChangePassword(oldPassword: old, newPassword: new))
     }
 
     // MARK: Snaps
 
-    public func feeds() throws(ClientError) -> [FeedInfo] { (try request(ListFeeds()) as Feeds).feeds }
+    package func feeds() throws(ClientError) -> [FeedInfo] { (try request(ListFeeds()) as Feeds).feeds }
 
-    public func snaps(feed: String?) throws(ClientError) -> Snaps { try request(ListSnaps(feed: feed ?? "")) }
+    package func snaps(feed: String?) throws(ClientError) -> Snaps { try request(ListSnaps(feed: feed ?? "")) }
 
-    public func poll(knownVersion: UInt64) throws(ClientError) -> PollResult { try request(Poll(knownVersion: knownVersion)) }
+    package func poll(knownVersion: UInt64) throws(ClientError) -> PollResult { try request(Poll(knownVersion: knownVersion)) }
     /// A sign of life from the server (Ping, answered by Pong).
-    public func ping() throws(ClientError) { let _: Pong = try request(Ping()) }
+    package func ping() throws(ClientError) { let _: Pong = try request(Ping()) }
 
     /// A snap and who opened it (its poster and admins only).
-    public func snapViews(_ id: UInt64) throws(ClientError) -> SnapViews { try request(GetSnapViews(snapID: id)) }
+    package func snapViews(_ id: UInt64) throws(ClientError) -> SnapViews { try request(GetSnapViews(snapID: id)) }
 
-    public func post(feed: String, image: [UInt8], progress: ((Int, Int) -> Void)? = nil) throws(ClientError) -> SnapInfo {
+    package func post(feed: String, image: [UInt8], progress: ((Int, Int) -> Void)? = nil) throws(ClientError) -> SnapInfo {
         (try request(PostSnap(feed: feed, image: image), progress: progress) as SnapPosted).snap
     }
 
     /// Opens a snap: this spends the one view. The bytes are checked against the SHA-256 the
     /// server sent before they are returned.
     /// Reports a snap to the admins, with why.
-    public func report(snapID: UInt64, reason: String) throws(ClientError) {
+    package func report(snapID: UInt64, reason: String) throws(ClientError) {
         let _: Ok = try request(ReportSnap(snapID: snapID, reason: reason))
     }
     /// Takes back one's own snap.
-    public func unsend(snapID: UInt64) throws(ClientError) { let _: Ok = try request(UnsendSnap(snapID: snapID)) }
+    package func unsend(snapID: UInt64) throws(ClientError) { let _: Ok = try request(UnsendSnap(snapID: snapID)) }
 
-    public func open(snapID: UInt64) throws(ClientError) -> SnapImage {
+    package func open(snapID: UInt64) throws(ClientError) -> SnapImage {
         try verified(try request(OpenSnap(snapID: snapID)), snapID)
     }
 
@@ -225,76 +225,78 @@ public final class SnapshareSession {
 
     // MARK: Administration
 
-    public func createFeed(_ name: String) throws(ClientError) { let _: Ok = try request(AdminCreateFeed(name: name)) }
-    public func deleteFeed(_ name: String) throws(ClientError) { let _: Ok = try request(AdminDeleteFeed(name: name)) }
-    public func resetFeed(_ name: String) throws(ClientError) -> UInt64 {
+    package func createFeed(_ name: String) throws(ClientError) { let _: Ok = try request(AdminCreateFeed(name: name)) }
+    package func deleteFeed(_ name: String) throws(ClientError) { let _: Ok = try request(AdminDeleteFeed(name: name)) }
+    package func resetFeed(_ name: String) throws(ClientError) -> UInt64 {
         (try request(AdminResetFeeds(allFeeds: false, name: name)) as Count).count
     }
-    public func resetAllFeeds() throws(ClientError) -> UInt64 { (try request(AdminResetFeeds(allFeeds: true, name: "")) as Count).count }
-    public func deleteSnap(_ id: UInt64) throws(ClientError) { let _: Ok = try request(AdminDeleteSnap(snapID: id)) }
-    public func restoreView(snapID: UInt64, username: String) throws(ClientError) {
+    package func resetAllFeeds() throws(ClientError) -> UInt64 { (try request(AdminResetFeeds(allFeeds: true, name: "")) as Count).count }
+    package func deleteSnap(_ id: UInt64) throws(ClientError) { let _: Ok = try request(AdminDeleteSnap(snapID: id)) }
+    package func restoreView(snapID: UInt64, username: String) throws(ClientError) {
         let _: Ok = try request(AdminRestoreView(snapID: snapID, username: username))
     }
-    public func users() throws(ClientError) -> [UserInfo] { (try request(AdminListUsers()) as Users).users }
+    package func users() throws(ClientError) -> [UserInfo] { (try request(AdminListUsers()) as Users).users }
     /// How many snaps were posted more than `olderThan` milliseconds ago, deleting them unless `dryRun`.
-    public func purge(olderThan: Int64, dryRun: Bool) throws(ClientError) -> UInt64 {
+    func purge(olderThan: Int64, dryRun: Bool) throws(ClientError) -> UInt64 {
         (try request(AdminPurge(olderThan: olderThan, dryRun: dryRun)) as Count).count
     }
     /// The snaps awaiting approval, the longest waiting first.
-    public func pending() throws(ClientError) -> [ExportedSnap] { (try request(AdminListPending()) as PendingSnaps).snaps }
+    package func pending() throws(ClientError) -> [ExportedSnap] { (try request(AdminListPending()) as PendingSnaps).snaps }
     /// Approves a snap awaiting approval, or rejects it, telling its poster `reason` (protocol 4).
-    public func approve(snapID: UInt64, _ approve: Bool, reason: String = "") throws(ClientError) {
+    package func approve(snapID: UInt64, _ approve: Bool, reason: String = "") throws(ClientError) {
         if !reason.isEmpty { try requireVersion(4, for: "a rejection's reason (reject without --reason)") }
         let _: Ok = try request(AdminApproveSnap(snapID: snapID, approve: approve, reason: reason))
     }
     /// The class's roster, each name with the account that claimed it (protocol 4).
-    public func roster() throws(ClientError) -> [RosterMember] { (try request(AdminListRoster()) as Roster).members }
+    package func roster() throws(ClientError) -> [RosterMember] { (try request(AdminListRoster()) as Roster).members }
     /// Takes a name off the roster (protocol 4).
-    public func removeFromRoster(_ name: String) throws(ClientError) { let _: Ok = try request(AdminRemoveRosterEntry(name: name)) }
+    func removeFromRoster(_ name: String) throws(ClientError) { let _: Ok = try request(AdminRemoveRosterEntry(name: name)) }
     /// The open reports, the longest waiting first.
-    public func reports() throws(ClientError) -> [ReportedSnap] { (try request(AdminListReports()) as Reports).snaps }
-    public func resolveReport(snapID: UInt64, _ resolution: ReportResolution, suspendFor: Int64 = 0) throws(ClientError) {
+    package func reports() throws(ClientError) -> [ReportedSnap] { (try request(AdminListReports()) as Reports).snaps }
+    package func resolveReport(snapID: UInt64, _ resolution: ReportResolution, suspendFor: Int64 = 0) throws(ClientError) {
         let _: Ok = try request(AdminResolveReport(snapID: snapID, resolution: resolution, suspendFor: suspendFor))
     }
-    public func suspend(_ username: String, for duration: Int64, reason: String) throws(ClientError) {
+    package func suspend(_ username: String, for duration: Int64, reason: String) throws(ClientError) {
         let _: Ok = try request(AdminSuspend(username: username, duration: duration, reason: reason))
     }
-    public func unsuspend(_ username: String) throws(ClientError) { let _: Ok = try request(AdminUnsuspend(username: username)) }
-    public func setDisabled(_ username: String, _ disabled: Bool) throws(ClientError) {
+    package func unsuspend(_ username: String) throws(ClientError) { let _: Ok = try request(AdminUnsuspend(username: username)) }
+    package func setDisabled(_ username: String, _ disabled: Bool) throws(ClientError) {
         let _: Ok = try request(AdminSetDisabled(username: username, disabled: disabled))
     }
-    public func rename(_ username: String, to newName: String) throws(ClientError) {
+    package func rename(_ username: String, to newName: String) throws(ClientError) {
         let _: Ok = try request(AdminRenameUser(username: username, newName: newName))
     }
-    public func deleteUser(_ username: String) throws(ClientError) { let _: Ok = try request(AdminDeleteUser(username: username)) }
+    package func deleteUser(_ username: String) throws(ClientError) { let _: Ok = try request(AdminDeleteUser(username: username)) }
     /// One page of every stored snap after `afterID` (those awaiting approval only with
     /// `includePending`, protocol 4), lowest id first, and how many there are in all.
-    public func exportSnaps(after afterID: UInt64, includePending: Bool = false) throws(ClientError) -> ExportedSnaps {
+    package func exportSnaps(after afterID: UInt64, includePending: Bool = false) throws(ClientError) -> ExportedSnaps {
         if includePending { try requireVersion(4, for: "snaps awaiting approval in an export") }
         return try request(AdminExportSnaps(afterID: afterID, limit: 200, includePending: includePending))
     }
     /// Any snap's picture, as an admin, without spending a view.
-    public func adminView(_ snapID: UInt64) throws(ClientError) -> SnapImage {
+    package func adminView(_ snapID: UInt64) throws(ClientError) -> SnapImage {
         try verified(try request(AdminViewSnap(snapID: snapID)), snapID)
     }
-    public func stats() throws(ClientError) -> [StatEntry] { (try request(AdminStats()) as Stats).entries }
+    package func stats() throws(ClientError) -> [StatEntry] { (try request(AdminStats()) as Stats).entries }
     /// The audit log from `since` (Unix milliseconds), oldest first; the server sends at most 5,000.
-    public func auditLog(since: Int64) throws(ClientError) -> [AuditRecord] {
+    package func auditLog(since: Int64) throws(ClientError) -> [AuditRecord] {
         (try request(AdminAuditLog(since: since, limit: 5_000)) as AuditLog).entries
     }
     /// Lifts the login throttle of `username`; returns how many throttle entries held failures.
-    public func unlock(_ username: String) throws(ClientError) -> UInt64 { (try request(AdminUnlock(username: username)) as Count).count }
+    package func unlock(_ username: String) throws(ClientError) -> UInt64 { (try request(AdminUnlock(username: username)) as Count).count }
     /// Lifts the password and class-code budgets of one IP address; how many held failures.
-    public func unlock(address: String) throws(ClientError) -> UInt64 { (try request(AdminUnlockAddress(address: address)) as Count).count }
-    public func setAdmin(_ username: String, isAdmin: Bool) throws(ClientError) {
+    package func unlock(address: String) throws(ClientError) -> UInt64 {
+        (try request(AdminUnlockAddress(address: address)) as Count).count
+    }
+    package func setAdmin(_ username: String, isAdmin: Bool) throws(ClientError) {
         let _: Ok = try request(AdminSetAdmin(username: username, isAdmin: isAdmin))
     }
-    public func resetPassword(of username: String, to password: String) throws(ClientError) {
+    package func resetPassword(of username: String, to password: String) throws(ClientError) {
         let _: Ok = try request(AdminResetPassword(username: username, newPassword: password))
     }
 
     /// The protocol version this session's connection settled on.
-    public var protocolVersion: UInt16 { connection.protocolVersion }
+    package var protocolVersion: UInt16 { connection.protocolVersion }
 
     /// Refuses, before anything is sent, what the server's protocol version cannot carry.
     private func requireVersion(_ version: UInt16, for what: String) throws(ClientError) {
@@ -310,7 +312,7 @@ public final class SnapshareSession {
     /// a Poll, a photo) is sent once more over a new connection, the login resumed, when the
     /// connection was lost under it: behind a load balancer the next connection reaches a live
     /// instance. Anything else fails with the connection error, so nothing is done twice.
-    public func request<Request: WireMessage, Reply: WireMessage>(
+    package func request<Request: WireMessage, Reply: WireMessage>(
         _ message: Request, progress: ((Int, Int) -> Void)? = nil
     ) throws(ClientError) -> Reply {
         // A connection already seen lost, or idle so long the server has closed it (or is about
@@ -357,7 +359,7 @@ public final class SnapshareSession {
     ]
 
     /// How many times a lost connection was replaced by a new one (see `request`).
-    public private(set) var reconnections = 0
+    package private(set) var reconnections = 0
 
     /// A new connection to the same server (verified the same way), with the login resumed.
     private func reconnect() throws(ClientError) {

@@ -5,10 +5,10 @@ import Wire
 extension Welcome {
     /// The most this client decodes whatever a server allows: 8192x8192 and 40 megapixels, that
     /// is 120 MB of pixels (and a copy) for a file that can be a few kilobytes.
-    public static let largestDecoded = ImageLimits.standard
+    static let largestDecoded = ImageLimits.standard
 
     /// What this server accepts in a post (`PostImage.prepare` shrinks a picture to fit).
-    public var postLimits: ImageLimits {
+    var postLimits: ImageLimits {
         ImageLimits(
             maxBytes: Int(maxImageBytes), maxWidth: Int(maxImageDimension),
             maxHeight: Int(maxImageDimension), maxPixels: Int(maxImagePixels))
@@ -16,7 +16,7 @@ extension Welcome {
 
     /// What to decode from this server: no more than it accepts from anyone (a larger image did
     /// not come through its checks), and never more than `largestDecoded`.
-    public var displayLimits: ImageLimits {
+    var displayLimits: ImageLimits {
         let largest = Self.largestDecoded
         return ImageLimits(
             maxBytes: Int(maxImageBytes),

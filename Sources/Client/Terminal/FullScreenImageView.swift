@@ -18,18 +18,18 @@ import TerminalUI
 /// Half blocks are drawn as the app draws them: `PictureCells` into a `CellGrid`, put on the
 /// terminal by a `ScreenWriter`, so a picture looks the same in the app, in `view` and in
 /// `post --camera`.
-public struct FullScreenImageView: Sendable {
+struct FullScreenImageView: Sendable {
     /// What is shown.
-    public let image: RGBImage
+    let image: RGBImage
     /// Where it is shown and keys are read.
-    public let terminal: Terminal
+    let terminal: Terminal
     /// How many colours half blocks are drawn with.
-    public let depth: ColorDepth
+    let depth: ColorDepth
     /// One line under the picture (what it is, and that any key closes), or nil for none.
-    public let caption: String?
+    let caption: String?
 
     /// A view of `image` on `terminal` (standard input and output by default).
-    public init(image: RGBImage, terminal: Terminal = Terminal(), depth: ColorDepth = .trueColor, caption: String? = nil) {
+    init(image: RGBImage, terminal: Terminal = Terminal(), depth: ColorDepth = .trueColor, caption: String? = nil) {
         self.image = image
         self.terminal = terminal
         self.depth = depth
@@ -38,7 +38,7 @@ public struct FullScreenImageView: Sendable {
 
     /// Shows the image and waits for a key; returns the key's events (empty if input closed).
     @discardableResult
-    public func show() throws(Terminal.Failure) -> [InputEvent] {
+    func show() throws(Terminal.Failure) -> [InputEvent] {
         guard Terminal.isTerminal(terminal.input), Terminal.isTerminal(terminal.output) else {
             throw Terminal.Failure(operation: "open (not a terminal)", code: ENOTTY)
         }
@@ -50,8 +50,7 @@ public struct FullScreenImageView: Sendable {
 
     /// Shows the image in `session` (started) until a key, drawn with `pictures`; a protocol
     /// picture is sized with the cells `facts` give, and again after a resize.
-    public func show(in session: TerminalSession, pictures: PictureProtocol, facts: TerminalFacts) throws(Terminal.Failure) -> [InputEvent]
-    {
+    func show(in session: TerminalSession, pictures: PictureProtocol, facts: TerminalFacts) throws(Terminal.Failure) -> [InputEvent] {
         defer { if pictures == .kitty { try? session.terminal.write(PictureEscapes.kittyDeleteAll) } }
         return try session.showUntilInput(facts: facts, asking: pictures != .halfblock) { columns, rows, facts in
             switch screen(columns: columns, rows: rows, pictures: pictures, facts: facts) {

@@ -20,59 +20,59 @@
 /// inside a storage write job. An attempt whose instance died before it ended (or whose end could
 /// not be recorded) counts as a failure once `Policy.pendingLifetime` has passed; budgets unused
 /// for a window are forgotten by the expiry purge.
-public struct LoginThrottle: Sendable {
+package struct LoginThrottle: Sendable {
     /// The budgets; the defaults are the server's.
-    public struct Policy: Sendable {
+    package struct Policy: Sendable {
         /// Failures for one name from one address per window.
-        public var perNameAndAddress = 5
+        var perNameAndAddress = 5
         /// Failures from one address per window, across names: a class behind one address
         /// (a school's NAT) may mistype 30 × 5 times without locking itself out, while a spray
         /// of guesses from one address stays bounded.
-        public var perAddress = 200
+        package var perAddress = 200
         /// Failures for one name per window before attempts for it are delayed.
-        public var freePerName = 5
+        var freePerName = 5
         /// The longest delay, and the furthest ahead an attempt may be scheduled.
-        public var maximumDelay: Int64 = 30_000
-        public var window: Int64 = 15 * 60_000
+        var maximumDelay: Int64 = 30_000
+        var window: Int64 = 15 * 60_000
 
         /// How long an attempt may run before it is taken for one whose instance died: the
         /// longest delay plus a minute for the password check.
-        public var pendingLifetime: Int64 { maximumDelay + 60_000 }
+        var pendingLifetime: Int64 { maximumDelay + 60_000 }
 
-        public init() {}
+        init() {}
     }
 
-    public typealias Scope = ThrottleScope
+    typealias Scope = ThrottleScope
 
     /// An attempt allowed to go on; hand it back to `finish` exactly once.
-    public struct Attempt: Sendable {
-        public let name: String
-        public let address: String
+    struct Attempt: Sendable {
+        package let name: String
+        let address: String
         /// When it began: its reservation in the budgets.
-        public let startedAt: Int64
+        let startedAt: Int64
         /// Milliseconds to wait before checking the password (0: at once).
-        public let delay: Int64
+        let delay: Int64
         /// Failures for the name in the window when the attempt began (for logs).
-        public let recentFailures: Int
+        let recentFailures: Int
     }
 
-    public enum Decision: Sendable {
+    enum Decision: Sendable {
         case allowed(Attempt)
         case refused(Scope, retryAfter: Int64)
     }
 
     /// How an attempt ended.
-    public enum Outcome: Sendable {
+    enum Outcome: Sendable {
         case succeeded, failed
         /// Ended before the password was judged (a storage error): it counts for nothing.
         case abandoned
     }
 
     /// Which throttle this is, in the stored keys: "login" or "class-code".
-    public let kind: String
-    public let policy: Policy
+    let kind: String
+    let policy: Policy
 
-    public init(kind: String, policy: Policy = Policy()) {
+    init(kind: String, policy: Policy = Policy()) {
         self.kind = kind
         self.policy = policy
     }
@@ -88,7 +88,7 @@ public struct LoginThrottle: Sendable {
 
     /// Reserves an attempt for `name` from `address`, or says which budget refuses it and when
     /// to retry. Names compare case-insensitively. Call it in a write job.
-    public func begin(name: String, address: String, now: Int64, in store: any ThrottleStore) throws -> Decision {
+    func begin(name: String, address: String, now: Int64, in store: any ThrottleStore) throws -> Decision {
         let keys = keys(name: name.lowercased(), address: address)
         return try store.updateThrottleBudgets(keys) { budgets in decide(&budgets, keys, now: now) }
     }
@@ -96,7 +96,7 @@ public struct LoginThrottle: Sendable {
     /// The refusal `begin` would give now, read without taking any lock or writing (nil when it
     /// would let the attempt go on). A server asks this first, on a reader, so that a flood of
     /// refused guesses never reaches the writer; `begin` decides again for those let through.
-    public func refusal(name: String, address: String, now: Int64, in store: any ThrottleStore) throws -> Decision? {
+    func refusal(name: String, address: String, now: Int64, in store: any ThrottleStore) throws -> Decision? {
         let keys = keys(name: name.lowercased(), address: address)
         var budgets = try store.throttleBudgets(keys)
         let decision = decide(&budgets, keys, now: now)
@@ -143,7 +143,7 @@ public struct LoginThrottle: Sendable {
 
     /// Ends an attempt: a failure counts in every budget; a success clears its name and
     /// address (that address knows the password), the other budgets keep their history.
-    public func finish(_ attempt: Attempt, _ outcome: Outcome, now: Int64, in store: any ThrottleStore) throws {
+    func finish(_ attempt: Attempt, _ outcome: Outcome, now: Int64, in store: any ThrottleStore) throws {
         let keys = keys(name: attempt.name, address: attempt.address)
         try store.updateThrottleBudgets(keys) { budgets in
             for key in keys {
@@ -166,13 +166,13 @@ public struct LoginThrottle: Sendable {
     /// budgets held failures inside the window at `now` (those that throttled something).
     /// Per-address budgets are not the name's and stay; attempts still running keep their
     /// reservations.
-    public func unlock(name: String, now: Int64, in store: any ThrottleStore) throws -> Int {
+    func unlock(name: String, now: Int64, in store: any ThrottleStore) throws -> Int {
         try forget(try store.throttleKeys(kind: kind, name: name.lowercased()), now: now, in: store)
     }
 
     /// Forgets the failures of every budget of `address` (an admin's `unlock --address`): the
     /// address's own and each name's from it; returns how many held failures inside the window.
-    public func unlock(address: String, now: Int64, in store: any ThrottleStore) throws -> Int {
+    func unlock(address: String, now: Int64, in store: any ThrottleStore) throws -> Int {
         try forget(try store.throttleKeys(kind: kind, address: address), now: now, in: store)
     }
 

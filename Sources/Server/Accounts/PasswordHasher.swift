@@ -8,32 +8,32 @@ import Foundation
 /// of defaults) but only within bounds checked before any work: a tampered row cannot make the
 /// server allocate gigabytes, and a hash weaker than this hasher's own cost is refused, so a
 /// cheap test configuration can never be accepted by a production hasher.
-public struct PasswordHasher: Sendable {
+package struct PasswordHasher: Sendable {
     /// scrypt's cost parameters.
-    public struct Cost: Sendable, Equatable {
+    package struct Cost: Sendable, Equatable {
         /// CPU/memory cost; a power of two.
-        public var n: UInt64
+        package var n: UInt64
         /// Block size.
-        public var r: UInt64
+        package var r: UInt64
         /// Parallelism.
-        public var p: UInt64
+        package var p: UInt64
 
-        public init(n: UInt64, r: UInt64, p: UInt64) {
+        package init(n: UInt64, r: UInt64, p: UInt64) {
             self.n = n
             self.r = r
             self.p = p
         }
 
         /// What the server uses: N=16384, r=8, p=1 (16 MiB, tens of milliseconds).
-        public static let production = Cost(n: 16_384, r: 8, p: 1)
+        package static let production = Cost(n: 16_384, r: 8, p: 1)
 
         /// Memory scrypt needs for these parameters (V is 128·r·N bytes, B is 128·r·p).
         var memoryBytes: UInt64 { 128 * r * (n + p + 2) }
     }
 
     /// Why hashing failed (only when OpenSSL itself fails).
-    public struct Failure: Error, Sendable, CustomStringConvertible {
-        public var description: String
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        package var description: String
     }
 
     /// Largest accepted N, r and p, and the memory cap handed to OpenSSL.
@@ -45,28 +45,28 @@ public struct PasswordHasher: Sendable {
     static let keyLength = 32
 
     /// The cost of new hashes.
-    public let cost: Cost
+    package let cost: Cost
     /// The least cost `verify` accepts. When a release raises `cost`, this stays at the old one, so
     /// the hashes stored before verify still and are made again at the new cost on the next login
     /// (`needsRehash`).
-    public let minimum: Cost
+    package let minimum: Cost
 
     /// The production hasher.
-    public init() {
+    package init() {
         self.cost = .production
         self.minimum = .production
     }
 
     /// A hasher with an explicit cost (tests use a cheaper one; it must be asked for by name),
     /// accepting nothing weaker than `minimum` (by default the cost itself).
-    public init(cost: Cost, minimum: Cost? = nil) {
+    package init(cost: Cost, minimum: Cost? = nil) {
         precondition(Self.isAcceptable(cost, minimum: nil), "scrypt cost out of bounds: \(cost)")
         self.cost = cost
         self.minimum = minimum ?? cost
     }
 
     /// A new salted hash of `password`, encoded for storage.
-    public func hash(password: String) throws -> String {
+    package func hash(password: String) throws -> String {
         let salt = SecureRandom.bytes(Self.saltLength)
         guard
             let key = Scrypt.deriveKey(
@@ -80,7 +80,7 @@ public struct PasswordHasher: Sendable {
 
     /// True only when `encoded` is well formed, its cost is within bounds and not below this
     /// hasher's minimum, and `password` derives the same key (compared in constant time).
-    public func verify(password: String, encoded: String) -> Bool {
+    func verify(password: String, encoded: String) -> Bool {
         let fields = encoded.split(separator: "$", omittingEmptySubsequences: false)
         guard fields.count == 6, fields[0] == "scrypt",
             let n = Self.decimal(fields[1]), let r = Self.decimal(fields[2]), let p = Self.decimal(fields[3]),
@@ -97,7 +97,7 @@ public struct PasswordHasher: Sendable {
 
     /// True when `encoded` was made with a different cost than this hasher's: the login that proves
     /// the password stores it again at this cost (`AccountHandlers.login`).
-    public func needsRehash(_ encoded: String) -> Bool {
+    func needsRehash(_ encoded: String) -> Bool {
         let fields = encoded.split(separator: "$", omittingEmptySubsequences: false)
         guard fields.count == 6 else { return true }
         return Self.decimal(fields[1]) != cost.n || Self.decimal(fields[2]) != cost.r || Self.decimal(fields[3]) != cost.p

@@ -5,7 +5,7 @@
 /// The throttle's rules stay in `LoginThrottle`; a store only locks, reads and writes budgets,
 /// and `updateThrottleBudgets` puts those together once for every engine. The protocol lives
 /// beside the throttle that needs it; the storage engines implement it.
-public protocol ThrottleStore: AnyObject {
+package protocol ThrottleStore: AnyObject {
     /// Runs `body` atomically (nested: a savepoint), as `SnapshareStore.transaction`.
     func transaction<T>(_ body: () throws -> T) throws -> T
     /// Inside a transaction: makes a concurrent change of the same keys, from this or another
@@ -29,7 +29,7 @@ public protocol ThrottleStore: AnyObject {
 
 /// Which budget of a throttle: one name from one address, one address across names, or one
 /// name across addresses.
-public enum ThrottleScope: Int64, Sendable, Hashable {
+enum ThrottleScope: Int64, Sendable, Hashable {
     case nameAndAddress = 0
     case address = 1
     case name = 2
@@ -37,33 +37,27 @@ public enum ThrottleScope: Int64, Sendable, Hashable {
 
 /// One budget's key. Unused parts are empty: an address budget has no name, a name budget
 /// no address.
-public struct ThrottleKey: Sendable, Hashable {
+package struct ThrottleKey: Sendable, Hashable {
     /// Which throttle: "login" or "class-code".
-    public var kind: String
-    public var scope: ThrottleScope
-    public var name: String
-    public var address: String
+    var kind: String
+    var scope: ThrottleScope
+    package var name: String
+    var address: String
 
-    public init(kind: String, scope: ThrottleScope, name: String, address: String) {
-        self.kind = kind
-        self.scope = scope
-        self.name = name
-        self.address = address
-    }
 }
 
 /// The attempts a budget remembers, in milliseconds since the epoch.
-public struct ThrottleBudget: Sendable, Equatable {
+package struct ThrottleBudget: Sendable, Equatable {
     /// When each failure in the window happened, oldest first.
-    public var failures: [Int64] = []
+    var failures: [Int64] = []
     /// When each attempt still running began; one whose instance died lapses into a failure
     /// (`LoginThrottle.Policy.pendingLifetime`).
-    public var pending: [Int64] = []
+    var pending: [Int64] = []
     /// When the next delayed attempt for a name may run.
-    public var nextSlot: Int64 = 0
-    public var lastUsed: Int64 = 0
+    var nextSlot: Int64 = 0
+    var lastUsed: Int64 = 0
 
-    public init(failures: [Int64] = [], pending: [Int64] = [], nextSlot: Int64 = 0, lastUsed: Int64 = 0) {
+    init(failures: [Int64] = [], pending: [Int64] = [], nextSlot: Int64 = 0, lastUsed: Int64 = 0) {
         self.failures = failures
         self.pending = pending
         self.nextSlot = nextSlot
@@ -71,7 +65,7 @@ public struct ThrottleBudget: Sendable, Equatable {
     }
 
     /// Nothing to remember: the store deletes it.
-    public var isIdle: Bool { failures.isEmpty && pending.isEmpty }
+    var isIdle: Bool { failures.isEmpty && pending.isEmpty }
     var load: Int { failures.count + pending.count }
 
     /// Forgets failures that left the window. An attempt that outlived any real one (its
@@ -91,7 +85,7 @@ extension ThrottleStore {
     /// back the ones it changed, deleting those left idle; all in one transaction that a
     /// concurrent change of the same keys waits for (`lockThrottleBudgets`). A throw from
     /// `change` writes nothing and comes out unchanged.
-    public func updateThrottleBudgets<R>(
+    func updateThrottleBudgets<R>(
         _ keys: [ThrottleKey],
         _ change: (inout [ThrottleKey: ThrottleBudget]) throws -> R
     ) throws -> R {

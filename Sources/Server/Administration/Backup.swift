@@ -17,17 +17,17 @@ import Wire
 /// integrity, refuses a target that holds anything, copies, and moves every id counter past
 /// what the lost server may have handed out after the backup (`jump`), so no id ever names two
 /// different snaps.
-public enum Backup {
+enum Backup {
     /// A backup written: where, how large, and what is in it.
-    public struct Written: Sendable {
-        public var path: String
-        public var bytes: Int
-        public var rows: [(table: String, rows: Int)]
+    struct Written: Sendable {
+        var path: String
+        var bytes: Int
+        var rows: [(table: String, rows: Int)]
     }
 
     /// The class's existing data: the configuration's PostgreSQL database or SQLite file, read-only
     /// unless asked (a running server goes on writing meanwhile).
-    public static func source(for configuration: ServerConfiguration, readOnly: Bool = true) throws -> SQLStore {
+    static func source(for configuration: ServerConfiguration, readOnly: Bool = true) throws -> SQLStore {
         if let database = configuration.database { return try SQLStore.postgres(conninfo: database, readOnly: readOnly) }
         guard FileManager.default.fileExists(atPath: configuration.databasePath) else {
             throw ConfigurationError("no Snapshare database in \(configuration.dataDirectory)")
@@ -38,7 +38,7 @@ public enum Backup {
     /// Copies `source` into a new backup file at `path` (never over an existing file), in a folder
     /// that exists. Until it is complete and checked it has a hidden name beside `path`; a backup
     /// that fails leaves nothing behind.
-    public static func write(from source: SQLStore, to path: String, progress: (String) -> Void = { _ in }) throws -> Written {
+    static func write(from source: SQLStore, to path: String, progress: (String) -> Void = { _ in }) throws -> Written {
         let staged = try StagedOutput.file(path, mode: 0o600)
         let rows = try fill(staged.temporaryPath, from: source, checkedAs: path, progress: progress)
         try staged.commit()
@@ -62,7 +62,7 @@ public enum Backup {
 
     /// Copies the backup at `path` into the empty store `target` opens, which is opened only once
     /// the backup is found whole, and records `audit` there with the copy; returns each table's row count.
-    public static func restore(
+    static func restore(
         from path: String, to target: () throws -> SQLStore, audit: AuditRecord, progress: (String) -> Void = { _ in }
     )
         throws -> [(table: String, rows: Int)]
@@ -75,7 +75,7 @@ public enum Backup {
     /// Copies the backup at `path` into the data folder `folder`: one that holds an empty Snapshare
     /// database, or a new or empty folder, which is made owner-only and gets its database only
     /// once the restore is complete. A folder holding anything else is refused, unchanged.
-    public static func restore(from path: String, intoDataFolder folder: String, audit: AuditRecord, progress: (String) -> Void = { _ in })
+    static func restore(from path: String, intoDataFolder folder: String, audit: AuditRecord, progress: (String) -> Void = { _ in })
         throws -> [(table: String, rows: Int)]
     {
         let database = ServerConfiguration.databasePath(in: folder)
@@ -101,7 +101,7 @@ public enum Backup {
     /// Where a restored counter continues: past the backup's by as much again, and by at least a
     /// million. A class that lost its server after the backup handed out fewer ids than that
     /// since (a term of a busy class posts tens of thousands), so none is handed out twice.
-    public static func jump(_ counter: Int64) -> Int64 { counter + max(1_000_000, counter) }
+    static func jump(_ counter: Int64) -> Int64 { counter + max(1_000_000, counter) }
 
     /// The backup as a store to read from. A file of an older schema is brought up to date in a
     /// scratch copy (the backup itself is never changed), owner-only from its creation like the
@@ -138,9 +138,9 @@ public enum Backup {
 }
 
 /// `snapshare-server compact`: the space of deleted snaps and photos back to the file system.
-public enum Compaction {
+enum Compaction {
     /// Reclaims the space of `store`; returns the database's size before and after, in bytes.
-    public static func run(_ store: SQLStore) throws -> (before: Int64, after: Int64) {
+    static func run(_ store: SQLStore) throws -> (before: Int64, after: Int64) {
         let size: SQL = "SELECT \(store.engine.databaseSize) AS size"
         let before = try store.engine.connection.queryFirst(size) { $0.int64("size") } ?? 0
         try store.translatingErrors("compacting") { try store.engine.reclaimSpace() }

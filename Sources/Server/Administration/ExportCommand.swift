@@ -4,10 +4,10 @@ import Wire
 
 /// `snapshare-server export --to DIR`: the class's snaps from the database as files (see
 /// `ClassExport`), read while the server runs, a page at a time; no view is spent.
-public enum ExportCommand {
+enum ExportCommand {
     /// Exports `store` into `directory` (snaps awaiting approval only with `includePending`);
     /// returns what was written.
-    public static func run(
+    static func run(
         from store: SQLStore, to directory: String, now: Int64, includePending: Bool = false,
         progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
     ) throws -> ClassExport.Summary {

@@ -9,26 +9,27 @@ import Wire
 /// Maintenance that opens the database directly, for when the server is stopped (SQLite's
 /// locking makes it safe while it runs, too), or, with `--database`, the PostgreSQL database
 /// that running instances share.
-public enum OfflineAdmin {
+package enum OfflineAdmin {
     /// Says on standard error what was changed besides the request (a data folder made owner-only).
     private static let logger = Logger(level: .warning)
 
     /// What `addAdmin` did.
-    public enum AdminChange: Sendable, Equatable {
+    package enum AdminChange: Sendable, Equatable {
         case created, promoted
     }
 
     /// `addAdmin` for a user that does not exist yet, without a password to create it with.
-    public struct NewAdminNeedsPassword: Error, CustomStringConvertible {
-        public var username: String
-        public var description: String { "\(username) does not exist yet; an admin needs a password" }
+    struct NewAdminNeedsPassword: Error, CustomStringConvertible {
+        var username: String
+        package var description: String { "\(username) does not exist yet; an admin needs a password" }
     }
 
     /// Creates `username` as an admin (a password is then required), or promotes an existing
     /// user and, when a password is given, sets it. Bad input throws `InputError`. Recorded in
     /// the audit log as `admin add`.
     @discardableResult
-    public static func addAdmin(dataDirectory: String, username: String, password: String?, database: String? = nil) throws -> AdminChange {
+    package static func addAdmin(dataDirectory: String, username: String, password: String?, database: String? = nil) throws -> AdminChange
+    {
         try OfflineAction.run("admin add", store: .store(dataDirectory: dataDirectory, database: database)) {
             try addAdmin(username: username, password: password, $0)
         }
@@ -60,7 +61,7 @@ public enum OfflineAdmin {
     /// Takes away `username`'s admin right (the account stays); returns false when they had none
     /// (nothing changes). A running server applies it to the user's live connections within a second.
     @discardableResult
-    public static func removeAdmin(dataDirectory: String, username: String, database: String? = nil) throws -> Bool {
+    package static func removeAdmin(dataDirectory: String, username: String, database: String? = nil) throws -> Bool {
         try OfflineAction.run("admin remove", store: .store(dataDirectory: dataDirectory, database: database)) {
             try removeAdmin(username: username, $0)
         }
@@ -79,7 +80,7 @@ public enum OfflineAdmin {
     /// Sets `username`'s password without changing its admin right, and ends all its sessions
     /// (a running server closes their connections within a second). Returns the sessions ended.
     @discardableResult
-    public static func resetPassword(dataDirectory: String, username: String, password: String, database: String? = nil) throws -> Int {
+    package static func resetPassword(dataDirectory: String, username: String, password: String, database: String? = nil) throws -> Int {
         try OfflineAction.run("admin reset-password", store: .store(dataDirectory: dataDirectory, database: database)) {
             try resetPassword(username: username, password: password, $0)
         }

@@ -15,20 +15,20 @@ import Wire
 /// whose account exists (or whose roster entry an account claimed and was renamed from) keeps
 /// that account. A bad row is reported with its line and skipped; the good ones are imported all
 /// the same.
-public enum RosterImport {
+enum RosterImport {
     /// One row that was not imported, and why.
-    public struct Refusal: Sendable, Equatable, CustomStringConvertible {
-        public var line: Int
-        public var reason: String
-        public var description: String { "line \(line): \(reason)" }
+    struct Refusal: Sendable, Equatable, CustomStringConvertible {
+        var line: Int
+        var reason: String
+        package var description: String { "line \(line): \(reason)" }
     }
 
     /// What an import did.
-    public struct Outcome: Sendable {
-        public var created: [(name: String, displayName: String, password: String)]
+    struct Outcome: Sendable {
+        var created: [(name: String, displayName: String, password: String)]
         /// Names on the roster that already had an account (kept as it is).
-        public var existing: [String]
-        public var refused: [Refusal]
+        var existing: [String]
+        var refused: [Refusal]
     }
 
     /// A good row: the entry and the line it came from.

@@ -28,10 +28,10 @@ import Wire
 /// one winner) and renews it while it runs, so exactly one instance fetches an album; every
 /// `leaseScanInterval` each instance looks for albums whose lease ran out (their instance
 /// stopped or died) and finishes them.
-public final class Albums: Sendable {
+package final class Albums: Sendable {
     /// Photos asked for per collection (Flickr's `per_page`): a 3x7 grid, as many VirtualTourist
     /// apps show.
-    public static let photosPerAlbum = 21
+    package static let photosPerAlbum = 21
     /// Image fetches in flight for one album.
     static let fetchesPerAlbum = 4
     /// Image fetches in flight for the whole server.
@@ -40,12 +40,12 @@ public final class Albums: Sendable {
     static let searchesPerServer = 4
     /// The longest a request waits for its album's search before answering anyway (a client
     /// gives up on a reply after 15 s; a slow photo source must not make dropping a pin fail).
-    public static let searchWait = Duration.seconds(5)
+    static let searchWait = Duration.seconds(5)
     /// The longest a provider photo id or reference may be; longer ones are skipped as broken.
     static let maximumReferenceBytes = 4096
     /// The most pins one user may keep: far more than a map can show, few enough that a
     /// listing and the albums behind it stay small.
-    public static let maxPinsPerUser = 1_000
+    package static let maxPinsPerUser = 1_000
 
     /// The photo source in use.
     let provider: any PhotoProvider
@@ -87,7 +87,7 @@ public final class Albums: Sendable {
     let downloadsStarted = Atomic<Int64>(0)
     let downloadsFinished = Atomic<Int64>(0)
 
-    public init(
+    package init(
         storage: StorageExecutor, provider: any PhotoProvider, gazetteer: Gazetteer, limits: ImageLimits,
         imageCeiling: ImageCeiling = ImageCeiling(), logger: Logger,
         clock: WallClock = .system, leaseMilliseconds: Int64 = 60_000, leaseScanInterval: Duration = .seconds(10)
@@ -179,7 +179,7 @@ public final class Albums: Sendable {
 
     /// Stops every download and waits (a few seconds at most) for them to wind down; albums stay
     /// downloading in storage and resume at the next start.
-    public func shutdown() {
+    package func shutdown() {
         scanner.withLock { $0?.cancel() }
         let tasks = jobs.withLock { jobs -> [Task<Void, Never>] in
             jobs.isStopped = true
@@ -199,9 +199,9 @@ public final class Albums: Sendable {
     // MARK: Holding fetches (operators, tests)
 
     /// Holds every image fetch that has not started; searches still run.
-    public func pauseFetches() { gate.pause() }
+    package func pauseFetches() { gate.pause() }
     /// Lets `count` held (or future) fetches through while paused.
-    public func allowFetches(_ count: Int) { gate.allow(count) }
+    package func allowFetches(_ count: Int) { gate.allow(count) }
     /// Lets every fetch through again.
-    public func resumeFetches() { gate.open() }
+    package func resumeFetches() { gate.open() }
 }

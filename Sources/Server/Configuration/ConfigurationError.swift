@@ -1,5 +1,5 @@
 /// A configuration that cannot work, with the reason.
-public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct ConfigurationError: Error, CustomStringConvertible, Sendable {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }

@@ -1,5 +1,5 @@
 /// Whether students' new snaps wait for an admin (`--moderation`): `off`, they appear at once;
 /// `queue`, each waits in the admins' queue, seen only by its poster, until approved.
-public enum ModerationMode: String, Sendable, CaseIterable {
+package enum ModerationMode: String, Sendable, CaseIterable {
     case off, queue
 }

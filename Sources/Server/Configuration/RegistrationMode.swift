@@ -1,5 +1,5 @@
 /// Who may register (`--registration`): anyone with the class code, only the names on the
 /// roster (`snapshare-server admin import-roster`), or nobody (accounts come from an admin).
-public enum RegistrationMode: String, Sendable, CaseIterable {
+package enum RegistrationMode: String, Sendable, CaseIterable {
     case open, roster, closed
 }

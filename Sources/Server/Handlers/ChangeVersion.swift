@@ -10,7 +10,7 @@ import Wire
 /// open. Both parts only grow, so a user's version changes exactly when something they can see
 /// may have. The shared count starts from a random value at each start, so a client holding a
 /// version from before a restart sees "changed".
-public final class ChangeVersion: Sendable {
+final class ChangeVersion: Sendable {
     private let shared: Atomic<UInt64>
     /// Opens per user since the start; one entry per user who opened something.
     private let opens = Mutex<[Int64: UInt64]>([:])
@@ -19,7 +19,7 @@ public final class ChangeVersion: Sendable {
     /// process is the only server.
     private let feed: PostgresChangeFeed?
 
-    public init(feed: PostgresChangeFeed? = nil) {
+    init(feed: PostgresChangeFeed? = nil) {
         let seed = SecureRandom.bytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         shared = Atomic(seed & 0x7FFF_FFFF_FFFF_0000)
         self.feed = feed
@@ -27,7 +27,7 @@ public final class ChangeVersion: Sendable {
     }
 
     /// Stops exchanging changes with other instances.
-    public func stop() { feed?.stop() }
+    func stop() { feed?.stop() }
 
     /// A change another instance made: counted here, not sent back.
     func apply(_ change: StoreChange) {
@@ -38,18 +38,18 @@ public final class ChangeVersion: Sendable {
     }
 
     /// The version `userID` sees; read it before reading the listing it goes with.
-    public func current(for userID: Int64) -> UInt64 {
+    func current(for userID: Int64) -> UInt64 {
         shared.load(ordering: .acquiring) &+ opens.withLock { $0[userID] ?? 0 }
     }
 
     /// Something every user may see changed (a post, an admin change).
-    public func bump() {
+    func bump() {
         apply(.everyone)
         feed?.publish(.everyone)
     }
 
     /// Only `userID`'s own listing changed (they opened a snap).
-    public func bump(for userID: Int64) {
+    func bump(for userID: Int64) {
         apply(.user(userID))
         feed?.publish(.user(userID))
     }

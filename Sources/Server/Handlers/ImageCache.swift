@@ -12,7 +12,7 @@ import Synchronization
 /// photo or snap therefore finds no row and nothing is read from here. The digests are computed by
 /// the server from the bytes it stores (posts and album downloads), never taken from a client, so
 /// equal digests mean equal bytes: albums or snaps that share an image share one entry.
-public final class ImageCache: Sendable {
+final class ImageCache: Sendable {
     /// An image's SHA-256 as four words (cheaper to hash and compare than an array).
     struct Key: Hashable {
         let words: (UInt64, UInt64, UInt64, UInt64)
@@ -39,14 +39,14 @@ public final class ImageCache: Sendable {
 
     /// A cache of at most `capacityBytes`; no single image larger than an eighth of it is kept,
     /// so one large snap cannot push out every hot photo. 0 turns caching off.
-    public init(capacityBytes: Int) {
+    init(capacityBytes: Int) {
         capacity = max(0, capacityBytes)
         entries = Mutex(Entries())
     }
 
     /// The bytes whose SHA-256 is `sha256`: from memory when they are there, else from `load`
     /// (one copy out of storage), kept for the next reply when they fit.
-    public func bytes(sha256: [UInt8], load: () throws -> [UInt8]) rethrows -> [UInt8] {
+    func bytes(sha256: [UInt8], load: () throws -> [UInt8]) rethrows -> [UInt8] {
         guard capacity > 0, let key = Key(sha256) else { return try load() }
         if let hit = entries.withLock({ $0.touch(key) }) { return hit }
         let loaded = try load()

@@ -7,7 +7,7 @@ import Wire
 /// handler runs where its route says, any error becomes an Error reply, the outcome is counted in
 /// the metrics and, when the route records it, written to the audit log. Handlers never touch
 /// sockets; storage never sees frames.
-public final class RequestHandler: Sendable {
+final class RequestHandler: Sendable {
     let handlers: Handlers
     /// Where audit entries are written.
     let storage: StorageExecutor

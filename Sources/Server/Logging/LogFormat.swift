@@ -1,10 +1,10 @@
 /// How each log line is written (`--log-format`).
-public enum LogFormat: String, Sendable, CaseIterable {
+package enum LogFormat: String, Sendable, CaseIterable {
     /// `2026-01-05T09:00:00Z INFO message`, for a person reading a terminal or a file.
     case text
     /// One JSON object per line, `{"time": …, "level": …, "message": …, fields…}`, for log
     /// collectors (journald, Loki, Elasticsearch).
     case json
 
-    public init?(name: String) { self.init(rawValue: name.lowercased()) }
+    package init?(name: String) { self.init(rawValue: name.lowercased()) }
 }

@@ -2,11 +2,11 @@ import Foundation
 import Synchronization
 
 /// How loud the server is.
-public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
+package enum LogLevel: Int, Sendable, Comparable, CaseIterable {
     case debug = 0
     case info, warning, error
 
-    public init?(name: String) {
+    package init?(name: String) {
         switch name.lowercased() {
         case "debug": self = .debug
         case "info": self = .info
@@ -16,8 +16,8 @@ public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
         }
     }
 
-    public var name: String { ["debug", "info", "warning", "error"][rawValue] }
-    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+    package var name: String { ["debug", "info", "warning", "error"][rawValue] }
+    package static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 }
 
 /// A small leveled logger writing one line per event to standard error (by default; any sink
@@ -25,19 +25,19 @@ public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
 /// (passwords, tokens) to it.
 ///
 /// Copies of a logger share its level: a reload that sets it changes every copy at once.
-public struct Logger: Sendable {
+package struct Logger: Sendable {
     private let threshold: Threshold
-    public var format: LogFormat
+    package var format: LogFormat
     private let sink: @Sendable (String) -> Void
 
-    public init(level: LogLevel, format: LogFormat = .text, sink: @escaping @Sendable (String) -> Void = Logger.standardError) {
+    package init(level: LogLevel, format: LogFormat = .text, sink: @escaping @Sendable (String) -> Void = Logger.standardError) {
         threshold = Threshold(level)
         self.format = format
         self.sink = sink
     }
 
     /// The least level written, shared by every copy of this logger.
-    public var level: LogLevel {
+    package var level: LogLevel {
         get { threshold.level }
         nonmutating set { threshold.level = newValue }
     }
@@ -53,13 +53,13 @@ public struct Logger: Sendable {
 
     /// Writes each line to standard error; a line that cannot be written is dropped and counted
     /// (see `StandardErrorLog`).
-    public static let standardError: @Sendable (String) -> Void = { line in
+    static let standardError: @Sendable (String) -> Void = { line in
         StandardErrorLog.shared.write(line)
     }
 
     /// Writes one event; `fields` (never secrets) follow the message as `name=value` in text,
     /// as members of the object in JSON.
-    public func log(_ level: LogLevel, _ message: @autoclosure () -> String, fields: KeyValuePairs<String, String> = [:]) {
+    package func log(_ level: LogLevel, _ message: @autoclosure () -> String, fields: KeyValuePairs<String, String> = [:]) {
         guard level >= self.level else { return }
         let time = Date()
         switch format {
@@ -71,8 +71,8 @@ public struct Logger: Sendable {
         }
     }
 
-    public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
-    public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
-    public func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
-    public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
+    func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
+    package func info(_ message: @autoclosure () -> String) { log(.info, message()) }
+    func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
+    package func error(_ message: @autoclosure () -> String) { log(.error, message()) }
 }

@@ -11,23 +11,23 @@ import Synchronization
 /// tee; `| head -1`). Foundation's FileHandle.write traps on EPIPE, which killed the server at
 /// its next log line; here a line that cannot be written is dropped and counted, and the
 /// server goes on serving (SIGPIPE is ignored, so EPIPE arrives as an error).
-public final class StandardErrorLog: Sendable {
+final class StandardErrorLog: Sendable {
     /// The process's standard error.
-    public static let shared = StandardErrorLog(fileDescriptor: 2)
+    static let shared = StandardErrorLog(fileDescriptor: 2)
 
     private let fileDescriptor: Int32
     private let dropped = Atomic<Int64>(0)
 
     /// A log writing to `fileDescriptor`, which the caller keeps open (tests pass a pipe).
-    public init(fileDescriptor: Int32) {
+    init(fileDescriptor: Int32) {
         self.fileDescriptor = fileDescriptor
     }
 
     /// Lines that could not be written (the reader went away, the disk is full, fd 2 is closed).
-    public var droppedLines: Int64 { dropped.load(ordering: .relaxed) }
+    var droppedLines: Int64 { dropped.load(ordering: .relaxed) }
 
     /// Writes `line` and a newline, or counts it as dropped; never traps, whatever the error.
-    public func write(_ line: String) {
+    func write(_ line: String) {
         var text = line + "\n"
         let written = text.withUTF8 { bytes in
             (try? Syscall.writeAll(fileDescriptor, UnsafeRawBufferPointer(bytes), origin: .inherited)) != nil

@@ -3,24 +3,21 @@ import Imaging
 
 /// The 66 bundled 160x120 PNG photos of the built-in source (crops of CC0 and public-domain
 /// photos; credits in the README), read once at startup.
-public struct AlbumPool: Sendable {
+package struct AlbumPool: Sendable {
     /// One photo of the pool.
-    public struct Entry: Sendable, Equatable {
+    struct Entry: Sendable, Equatable {
         /// The file name, e.g. `013-cat-0.png`; the photo's reference in the built-in source.
-        public var fileName: String
+        var fileName: String
         /// What it shows, from the file name: `cat`, `coffee`, `rocket`, ...
-        public var subject: String
-        public var bytes: [UInt8]
+        var subject: String
+        var bytes: [UInt8]
     }
 
-    public let entries: [Entry]
-
-    /// A pool from given entries (tests).
-    public init(entries: [Entry]) { self.entries = entries }
+    let entries: [Entry]
 
     /// Reads every `NNN-SUBJECT-K.png` of the bundled `AlbumPool` folder, in name order, and
     /// checks each is a PNG.
-    public static func bundled() throws(PhotoSourceError) -> AlbumPool {
+    static func bundled() throws(PhotoSourceError) -> AlbumPool {
         let folder = try ServerResources.directory().appendingPathComponent("AlbumPool")
         let names: [String]
         do {

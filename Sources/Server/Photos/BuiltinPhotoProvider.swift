@@ -20,24 +20,24 @@ import Imaging
 /// - About half the photos are from the bundled pool of 66, the others are painted scenes
 ///   (mountains, sunsets, skylines, beaches, fields, northern lights) chosen by climate and
 ///   town size.
-public struct BuiltinPhotoProvider: PhotoProvider {
-    public let name = "builtin"
+package struct BuiltinPhotoProvider: PhotoProvider {
+    package let name = "builtin"
 
     /// A point has photos when a town lies within this distance.
-    public static let coverageKilometres = 50.0
+    static let coverageKilometres = 50.0
     /// The most photos any place has.
-    public static let maximumTotal = 12_000
+    static let maximumTotal = 12_000
 
-    public let gazetteer: Gazetteer
-    public let pool: AlbumPool
+    let gazetteer: Gazetteer
+    let pool: AlbumPool
     /// Photos stand within this distance of the point searched.
-    public let searchRadiusKilometres: Double
+    let searchRadiusKilometres: Double
     private let poolIndex: [String: Int]
     /// Pool entries repeated by weight: colour photos three times, grey ones once.
     private let poolDraw: [Int]
 
     /// A source over the given gazetteer and pool.
-    public init(gazetteer: Gazetteer, pool: AlbumPool, searchRadiusKilometres: Double = 5) {
+    package init(gazetteer: Gazetteer, pool: AlbumPool, searchRadiusKilometres: Double = 5) {
         self.gazetteer = gazetteer
         self.pool = pool
         self.searchRadiusKilometres = max(0, min(32, searchRadiusKilometres))
@@ -49,7 +49,7 @@ public struct BuiltinPhotoProvider: PhotoProvider {
     }
 
     /// The source over the bundled gazetteer and album pool.
-    public static func bundled(searchRadiusKilometres: Double = 5) throws(PhotoSourceError) -> BuiltinPhotoProvider {
+    package static func bundled(searchRadiusKilometres: Double = 5) throws(PhotoSourceError) -> BuiltinPhotoProvider {
         BuiltinPhotoProvider(
             gazetteer: try Gazetteer.bundled(), pool: try AlbumPool.bundled(), searchRadiusKilometres: searchRadiusKilometres)
     }
@@ -60,20 +60,20 @@ public struct BuiltinPhotoProvider: PhotoProvider {
     /// as page 1. A page past the last gives an empty page; a page past the first 4,000 results
     /// fails with `.pageOutOfRange`, as Flickr's error 20 does. A point that is not finite has
     /// no photos.
-    public func search(latitude: Double, longitude: Double, page: Int, perPage: Int) async throws(ProviderError) -> PhotoSearchPage {
+    package func search(latitude: Double, longitude: Double, page: Int, perPage: Int) async throws(ProviderError) -> PhotoSearchPage {
         try searchPage(latitude: latitude, longitude: longitude, page: page, perPage: perPage)
     }
 
     /// The bytes of a photo this source returned: a pool PNG, or a scene painted again from
     /// its seed.
-    public func fetchImage(_ photo: ProviderPhoto) async throws(ProviderError) -> [UInt8] {
+    package func fetchImage(_ photo: ProviderPhoto) async throws(ProviderError) -> [UInt8] {
         try imageBytes(reference: photo.reference, id: photo.id)
     }
 
     // MARK: The catalogue
 
     /// How many photos the source has around a point: 0 far from every town.
-    public func total(latitude: Double, longitude: Double) -> Int {
+    package func total(latitude: Double, longitude: Double) -> Int {
         guard let key = PositionKey(latitude: latitude, longitude: longitude), let area = area(at: key) else { return 0 }
         return Self.total(of: area)
     }

@@ -22,36 +22,36 @@ import Wire
 /// folder or index that is missing or unreadable, or an index with no usable row, stops the
 /// server with the reason. A search returns the photos within the radius of the point, nearest
 /// first, paged like the other sources.
-public struct DirectoryPhotoProvider: PhotoProvider {
-    public let name = "dir"
+struct DirectoryPhotoProvider: PhotoProvider {
+    package let name = "dir"
 
     /// One row of the index that passed every check.
-    public struct Photo: Sendable, Equatable {
+    struct Photo: Sendable, Equatable {
         /// The path relative to the folder, as written in the index (and the photo's id).
-        public var file: String
-        public var latitude: Double
-        public var longitude: Double
-        public var title: String
+        var file: String
+        var latitude: Double
+        var longitude: Double
+        var title: String
         /// Normalised like Flickr's: lower-case, space-separated.
-        public var tags: String
+        var tags: String
     }
 
     /// The most bytes of `index.csv` read.
-    public static let maximumIndexBytes = 16 * 1024 * 1024
+    static let maximumIndexBytes = 16 * 1024 * 1024
     /// Problems beyond this many are counted, not listed.
-    public static let maximumProblemsListed = 50
+    static let maximumProblemsListed = 50
 
     /// The folder, with symlinks resolved.
-    public let folder: String
-    public let photos: [Photo]
+    let folder: String
+    let photos: [Photo]
     /// What was wrong with skipped rows, e.g. `index.csv line 7: lat 95 is outside -90...90`.
-    public let problems: [String]
-    public let searchRadiusKilometres: Double
-    public let maxImageBytes: Int
+    let problems: [String]
+    let searchRadiusKilometres: Double
+    package let maxImageBytes: Int
     private let byFile: [String: Int]
 
     /// Reads and checks the folder's index; throws when the source cannot work at all.
-    public init(path: String, searchRadiusKilometres: Double = 5, maxImageBytes: Int = 5 * 1024 * 1024) throws(PhotoSourceError) {
+    init(path: String, searchRadiusKilometres: Double = 5, maxImageBytes: Int = 5 * 1024 * 1024) throws(PhotoSourceError) {
         guard let resolved = FileSystem.resolvedPath(path) else {
             throw PhotoSourceError("photo folder \(path) does not exist or cannot be reached")
         }
@@ -151,7 +151,7 @@ public struct DirectoryPhotoProvider: PhotoProvider {
     /// The indexed photos within the radius of the point, nearest first. `perPage` is clamped
     /// to 1...250; a page past the last is empty; past the first 4,000 results it fails with
     /// `.pageOutOfRange`, as the other sources do.
-    public func search(latitude: Double, longitude: Double, page: Int, perPage: Int) async throws(ProviderError) -> PhotoSearchPage {
+    package func search(latitude: Double, longitude: Double, page: Int, perPage: Int) async throws(ProviderError) -> PhotoSearchPage {
         let (page, perPage) = PhotoSearchPage.clamped(page: page, perPage: perPage)
         guard latitude.isFinite, longitude.isFinite else {
             return PhotoSearchPage(page: page, pages: 0, perPage: perPage, total: 0, photos: [])
@@ -178,7 +178,7 @@ public struct DirectoryPhotoProvider: PhotoProvider {
     }
 
     /// The bytes of an indexed file, checked again (it may have changed since startup).
-    public func fetchImage(_ photo: ProviderPhoto) async throws(ProviderError) -> [UInt8] {
+    package func fetchImage(_ photo: ProviderPhoto) async throws(ProviderError) -> [UInt8] {
         guard byFile[photo.reference] != nil else {
             throw ProviderError(.badResponse, "\(photo.reference) is not a photo of the folder's index")
         }

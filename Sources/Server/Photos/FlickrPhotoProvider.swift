@@ -16,24 +16,24 @@ import Wire
 ///
 /// The API key travels only in the query string of search requests; no message, error or log
 /// line built here contains it.
-public struct FlickrPhotoProvider: PhotoProvider {
-    public let name = "flickr"
+struct FlickrPhotoProvider: PhotoProvider {
+    package let name = "flickr"
 
     /// A search answer larger than this is not a search answer (250 photos take ~250 KB).
-    public static let maximumResponseBytes = 4 * 1024 * 1024
+    static let maximumResponseBytes = 4 * 1024 * 1024
     /// Where images live when a result lacks `url_m`: `{host}/{server}/{id}_{secret}.jpg`.
-    public static let defaultImageHost = URL(string: "https://live.staticflickr.com")!
+    static let defaultImageHost = URL(string: "https://live.staticflickr.com")!
 
-    public let endpoint: URL
-    public let searchRadiusKilometres: Double
-    public let maxImageBytes: Int
-    public let imageHost: URL
+    let endpoint: URL
+    let searchRadiusKilometres: Double
+    package let maxImageBytes: Int
+    let imageHost: URL
     private let apiKey: String
     private let fetcher: HTTPFetcher
 
     /// A provider for `endpoint` with the given key. `imageHost` is for tests whose fake
     /// server also serves the images.
-    public init(
+    init(
         apiKey: String, endpoint: URL = PhotoSource.defaultFlickrEndpoint, searchRadiusKilometres: Double = 5,
         timeoutSeconds: Double = 15, maxImageBytes: Int = 5 * 1024 * 1024, imageHost: URL = FlickrPhotoProvider.defaultImageHost
     ) {
@@ -50,7 +50,7 @@ public struct FlickrPhotoProvider: PhotoProvider {
 
     /// One page of `flickr.photos.search` around the point. `perPage` is clamped to 1...250
     /// and a page below 1 reads as 1; a point that is not finite has no photos.
-    public func search(latitude: Double, longitude: Double, page: Int, perPage: Int) async throws(ProviderError) -> PhotoSearchPage {
+    package func search(latitude: Double, longitude: Double, page: Int, perPage: Int) async throws(ProviderError) -> PhotoSearchPage {
         let (page, perPage) = PhotoSearchPage.clamped(page: page, perPage: perPage)
         guard latitude.isFinite, longitude.isFinite else {
             return PhotoSearchPage(page: page, pages: 0, perPage: perPage, total: 0, photos: [])
@@ -133,7 +133,7 @@ public struct FlickrPhotoProvider: PhotoProvider {
 
     /// Downloads a photo's image: at most `maxImageBytes`, and it must be a PNG or JPEG. When
     /// the endpoint is https, so must the image be.
-    public func fetchImage(_ photo: ProviderPhoto) async throws(ProviderError) -> [UInt8] {
+    package func fetchImage(_ photo: ProviderPhoto) async throws(ProviderError) -> [UInt8] {
         guard let url = URL(string: photo.reference), let scheme = url.scheme?.lowercased(), url.host != nil,
             scheme == "https" || (scheme == "http" && endpoint.scheme?.lowercased() == "http")
         else {

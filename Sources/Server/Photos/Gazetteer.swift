@@ -8,21 +8,21 @@ import Foundation
 /// longitudes it spans, wrapped across the antimeridian), and widens the radius until it has
 /// enough answers, so a point in a city costs a few dozen distance computations and a point in
 /// mid-ocean a few thousand. The value is immutable and safe to share between threads.
-public final class Gazetteer: Sendable {
+package final class Gazetteer: Sendable {
     /// A place and how far it is from the point asked about.
-    public struct Match: Sendable, Equatable {
-        public var place: Place
+    struct Match: Sendable, Equatable {
+        var place: Place
         /// Great-circle distance in kilometres.
-        public var distanceKilometres: Double
+        var distanceKilometres: Double
     }
 
     /// Within this distance the description says `in X` rather than `near X (d km)`.
-    public static let inPlaceKilometres = 1.0
+    static let inPlaceKilometres = 1.0
     /// Beyond this distance from every town a point is `in the middle of nowhere`, and
     /// `placeName` answers nil.
-    public static let nearbyKilometres = 300.0
+    static let nearbyKilometres = 300.0
 
-    public let places: [Place]
+    let places: [Place]
 
     // Per place, in radians, so a search need not convert (struct-of-arrays for cache locality).
     private let latitudes: [Double]
@@ -36,7 +36,7 @@ public final class Gazetteer: Sendable {
     private static let columns = 360
 
     /// Indexes the given places.
-    public init(places: [Place]) {
+    init(places: [Place]) {
         self.places = places
         latitudes = places.map { $0.latitude * .pi / 180 }
         longitudes = places.map { GreatCircle.normalizedLongitude($0.longitude) * .pi / 180 }
@@ -58,7 +58,7 @@ public final class Gazetteer: Sendable {
 
     /// Parses a gazetteer in the `places.csv` format
     /// (`name,country_code,country,admin1,lat,lon,population`).
-    public convenience init(csv bytes: [UInt8]) throws(PhotoSourceError) {
+    convenience init(csv bytes: [UInt8]) throws(PhotoSourceError) {
         let records: [CSVReader.Record]
         do {
             records = try CSVReader().records(bytes)
@@ -94,7 +94,7 @@ public final class Gazetteer: Sendable {
     })
 
     /// The gazetteer shipped with the server, loaded on first use and then shared.
-    public static func bundled() throws(PhotoSourceError) -> Gazetteer {
+    static func bundled() throws(PhotoSourceError) -> Gazetteer {
         try bundledResult.get()
     }
 
@@ -102,13 +102,13 @@ public final class Gazetteer: Sendable {
 
     /// The nearest place to a point, or nil when the gazetteer is empty or the point is not
     /// finite. Latitudes outside -90...90 are clamped and longitudes wrapped.
-    public func nearest(latitude: Double, longitude: Double) -> Match? {
+    func nearest(latitude: Double, longitude: Double) -> Match? {
         nearest(latitude: latitude, longitude: longitude, count: 1).first
     }
 
     /// Up to `count` places nearest a point, closest first, none farther than `maximumKilometres`.
     /// Ties go to the larger town.
-    public func nearest(
+    func nearest(
         latitude: Double, longitude: Double, count: Int, within maximumKilometres: Double = .infinity
     ) -> [Match] {
         guard latitude.isFinite, longitude.isFinite, count > 0, !places.isEmpty, maximumKilometres >= 0 else { return [] }
@@ -138,7 +138,7 @@ public final class Gazetteer: Sendable {
     /// three times as populous is barely farther (within 2 km more), and then the largest such.
     /// GeoNames lists city districts as places of their own (`Paris 04 Hôtel-de-Ville`), and
     /// someone standing by Notre-Dame is "in Paris".
-    public func town(latitude: Double, longitude: Double, within maximumKilometres: Double = .infinity) -> Match? {
+    func town(latitude: Double, longitude: Double, within maximumKilometres: Double = .infinity) -> Match? {
         guard let nearest = nearest(latitude: latitude, longitude: longitude, count: 1, within: maximumKilometres).first else { return nil }
         let reach = min(maximumKilometres, nearest.distanceKilometres + 2)
         let rivals = self.nearest(latitude: latitude, longitude: longitude, count: 50, within: reach)
@@ -151,7 +151,7 @@ public final class Gazetteer: Sendable {
 
     /// `Ann Arbor, Michigan, United States`: the `town` for a point within 300 km; nil farther
     /// out (mid-ocean, polar ice) or for a point that is not finite.
-    public func placeName(latitude: Double, longitude: Double) -> String? {
+    func placeName(latitude: Double, longitude: Double) -> String? {
         town(latitude: latitude, longitude: longitude, within: Self.nearbyKilometres)?.place.displayName
     }
 
@@ -159,7 +159,7 @@ public final class Gazetteer: Sendable {
     /// - within 1 km of a town's centre: `in Ann Arbor, Michigan, United States`;
     /// - within 300 km: `near Ann Arbor, Michigan, United States (4.2 km)`;
     /// - farther: `in the middle of nowhere: 2,140 km from the nearest town (Hilo, Hawaii, United States)`.
-    public func describe(latitude: Double, longitude: Double) -> String {
+    func describe(latitude: Double, longitude: Double) -> String {
         guard latitude.isFinite, longitude.isFinite else { return "at an invalid position" }
         guard let match = town(latitude: latitude, longitude: longitude) else { return "far from any known place" }
         let name = match.place.displayName
@@ -170,7 +170,7 @@ public final class Gazetteer: Sendable {
     }
 
     /// `4.2 km` under 10 km, then whole kilometres with thousands separators: `37 km`, `2,140 km`.
-    public static func formatKilometres(_ distance: Double) -> String {
+    static func formatKilometres(_ distance: Double) -> String {
         if distance < 9.95 {
             let tenths = Int((distance * 10).rounded())
             return "\(tenths / 10).\(tenths % 10) km"

@@ -2,14 +2,14 @@ import Foundation
 
 /// Distances and positions on the Earth taken as a sphere: good to about 0.5 %, which is far
 /// finer than a town's extent.
-public enum GreatCircle {
+enum GreatCircle {
     /// The mean Earth radius (IUGG), in kilometres.
-    public static let earthRadiusKilometres = 6371.0088
+    static let earthRadiusKilometres = 6371.0088
     /// Half the circumference: no two points are farther apart than this.
-    public static let maximumDistanceKilometres = Double.pi * earthRadiusKilometres
+    static let maximumDistanceKilometres = Double.pi * earthRadiusKilometres
 
     /// The haversine distance in kilometres between two points given in degrees.
-    public static func distanceKilometres(
+    static func distanceKilometres(
         latitude: Double, longitude: Double, toLatitude: Double, toLongitude: Double
     ) -> Double {
         let lat1 = latitude * .pi / 180
@@ -36,7 +36,7 @@ public enum GreatCircle {
     /// The point reached by going `distance` kilometres from a start point on the initial
     /// `bearing` (degrees clockwise from north). Works across the poles and the antimeridian;
     /// the result has latitude in -90...90 and longitude in -180..<180.
-    public static func destination(
+    static func destination(
         latitude: Double, longitude: Double, distanceKilometres distance: Double, bearingDegrees bearing: Double
     ) -> (latitude: Double, longitude: Double) {
         let lat1 = latitude * .pi / 180
@@ -50,7 +50,7 @@ public enum GreatCircle {
     }
 
     /// Any finite longitude wrapped into -180..<180 (so 180 becomes -180, 190 becomes -170).
-    public static func normalizedLongitude(_ longitude: Double) -> Double {
+    static func normalizedLongitude(_ longitude: Double) -> Double {
         guard longitude.isFinite else { return longitude }
         if longitude >= -180 && longitude < 180 { return longitude }
         var wrapped = (longitude + 180).truncatingRemainder(dividingBy: 360)
@@ -60,7 +60,7 @@ public enum GreatCircle {
     }
 
     /// Any finite latitude clamped into -90...90.
-    public static func clampedLatitude(_ latitude: Double) -> Double {
+    static func clampedLatitude(_ latitude: Double) -> Double {
         min(90, max(-90, latitude))
     }
 }

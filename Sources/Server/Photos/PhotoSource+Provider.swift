@@ -1,14 +1,14 @@
 extension PhotoSource {
     /// What every photo source is built with.
-    public struct Settings: Sendable {
+    struct Settings: Sendable {
         /// Photos are searched within this distance of a pin, as Flickr's `radius`.
-        public var searchRadiusKilometres: Double
+        var searchRadiusKilometres: Double
         /// How long a remote source may stay silent on one request before it counts as down.
-        public var requestTimeoutSeconds: Double
+        var requestTimeoutSeconds: Double
         /// The largest image a source may hand over.
-        public var maxImageBytes: Int
+        package var maxImageBytes: Int
 
-        public init(searchRadiusKilometres: Double = 5, requestTimeoutSeconds: Double = 15, maxImageBytes: Int) {
+        init(searchRadiusKilometres: Double = 5, requestTimeoutSeconds: Double = 15, maxImageBytes: Int) {
             self.searchRadiusKilometres = searchRadiusKilometres
             self.requestTimeoutSeconds = requestTimeoutSeconds
             self.maxImageBytes = maxImageBytes
@@ -19,7 +19,7 @@ extension PhotoSource {
     /// reads and checks its index (bad rows are logged as warnings and skipped), and a Flickr
     /// source is only configured here (it makes no request until the first album). Throws, and
     /// the server must not start, when the source cannot work at all.
-    public func makeProvider(_ settings: Settings, logger: Logger) throws(PhotoSourceError) -> any PhotoProvider {
+    func makeProvider(_ settings: Settings, logger: Logger) throws(PhotoSourceError) -> any PhotoProvider {
         switch self {
         case .builtin:
             return try BuiltinPhotoProvider.bundled(searchRadiusKilometres: settings.searchRadiusKilometres)

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Printing one never shows the Flickr API key: `description`, `debugDescription` and the
 /// mirror `dump` uses all leave it out.
-public enum PhotoSource: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+package enum PhotoSource: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The bundled offline pool and generated scenes (the default).
     case builtin
     /// The Flickr REST API with this key, at this endpoint.
@@ -13,10 +13,10 @@ public enum PhotoSource: Sendable, Equatable, CustomStringConvertible, CustomDeb
     case directory(path: String)
 
     /// Flickr's REST endpoint.
-    public static let defaultFlickrEndpoint = URL(string: "https://api.flickr.com/services/rest/")!
+    static let defaultFlickrEndpoint = URL(string: "https://api.flickr.com/services/rest/")!
 
     /// `builtin`, `flickr (https://api.flickr.com/services/rest/)` or `dir:/path/to/photos`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .builtin: "builtin"
         case .flickr(_, let endpoint): "flickr (\(endpoint.absoluteString))"
@@ -24,14 +24,14 @@ public enum PhotoSource: Sendable, Equatable, CustomStringConvertible, CustomDeb
         }
     }
 
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
 
-    public var customMirror: Mirror { Mirror(self, children: ["source": description]) }
+    package var customMirror: Mirror { Mirror(self, children: ["source": description]) }
 
     /// Reads the `--photos` value. `flickrKey` is required for `flickr` and ignored otherwise
     /// (it may come from the environment); the endpoint must be https, or http on the
     /// loopback interface for tests, so the key never crosses a network in clear text.
-    public static func parse(_ text: String, flickrKey: String?, flickrEndpoint: String?) throws(PhotoSourceError) -> PhotoSource {
+    static func parse(_ text: String, flickrKey: String?, flickrEndpoint: String?) throws(PhotoSourceError) -> PhotoSource {
         if text.hasPrefix("dir:") {
             let path = String(text.dropFirst(4))
             guard !path.isEmpty else { throw PhotoSourceError("--photos dir:PATH needs a folder, e.g. dir:./class-photos") }

@@ -1,21 +1,21 @@
 /// A town or city of the gazetteer (GeoNames `cities15000`: about 15,000 people or more, plus
 /// capitals).
-public struct Place: Sendable, Equatable {
+struct Place: Sendable, Equatable {
     /// The GeoNames name with its accents, e.g. `São Paulo`.
-    public var name: String
+    package var name: String
     /// ISO 3166-1 alpha-2, e.g. `US`.
-    public var countryCode: String
+    var countryCode: String
     /// The English country name, e.g. `United States`.
-    public var country: String
+    var country: String
     /// The state, province or region; empty when GeoNames has none (Singapore, Gibraltar, ...).
-    public var admin1: String
+    var admin1: String
     /// Degrees north, -90...90.
-    public var latitude: Double
+    var latitude: Double
     /// Degrees east, -180...180.
-    public var longitude: Double
-    public var population: Int
+    var longitude: Double
+    var population: Int
 
-    public init(
+    init(
         name: String, countryCode: String, country: String, admin1: String,
         latitude: Double, longitude: Double, population: Int
     ) {
@@ -31,7 +31,7 @@ public struct Place: Sendable, Equatable {
     /// `Ann Arbor, Michigan, United States`: name, region and country, leaving out an empty
     /// region and a part that repeats the one before it (`Singapore`, not `Singapore, Singapore`;
     /// `Shanghai, China`, not `Shanghai, Shanghai, China`).
-    public var displayName: String {
+    var displayName: String {
         var parts: [String] = []
         for part in [name, admin1, country] where !part.isEmpty && part != parts.last {
             parts.append(part)

@@ -1,10 +1,10 @@
 import Synchronization
 
 /// One histogram of durations, recorded from any thread (the storage writer's commits).
-public final class DurationHistogram: Sendable {
+final class DurationHistogram: Sendable {
     private let counts = Mutex(HistogramCounts())
 
-    public init() {}
+    init() {}
 
     func observe(nanoseconds: UInt64) { counts.withLock { $0.observe(nanoseconds: nanoseconds) } }
 

@@ -2,19 +2,19 @@ import Wire
 
 /// A handler's answer: the reply frame, already encoded, what it did to the connection's
 /// identity, and what it did to other connections' access.
-public struct HandlerOutcome: Sendable {
+struct HandlerOutcome: Sendable {
     /// The reply frame, or for an image reply the frame up to its image.
-    public var frame: [UInt8]
+    var frame: [UInt8]
     /// An image reply's image, the rest of its frame, sent after `frame` as it is: the bytes are
     /// shared with the image cache, never copied into a frame (`ImageReplies`). Empty otherwise.
-    public var trailingImage: [UInt8] = []
-    public var identity: IdentityChange
+    var trailingImage: [UInt8] = []
+    var identity: IdentityChange
     /// The reply is a fatal Error: the connection sends it, then close_notify, then closes.
-    public var closesConnection: Bool
+    var closesConnection: Bool
     /// Other live connections this request changed (a logout ends its session everywhere).
-    public var access: AccessChange?
+    var access: AccessChange?
 
-    public init(
+    init(
         frame: [UInt8], identity: IdentityChange = .unchanged, closesConnection: Bool = false,
         access: AccessChange? = nil
     ) {
@@ -25,7 +25,7 @@ public struct HandlerOutcome: Sendable {
     }
 
     /// The reply `message` to the request of `context`, in its connection's protocol version.
-    public init<M: WireMessage>(
+    init<M: WireMessage>(
         _ message: M, for context: RequestContext, identity: IdentityChange = .unchanged,
         access: AccessChange? = nil
     ) {
@@ -35,30 +35,30 @@ public struct HandlerOutcome: Sendable {
     }
 
     /// A reply carrying an image: its frame up to the image, then the image.
-    public init(frameHead: [UInt8], image: [UInt8]) {
+    init(frameHead: [UInt8], image: [UInt8]) {
         self.init(frame: frameHead)
         trailingImage = image
     }
 
     /// The bytes of the whole reply frame.
-    public var byteCount: Int { frame.count + trailingImage.count }
+    var byteCount: Int { frame.count + trailingImage.count }
 
     /// An Error reply; a fatal one closes the connection after it is sent. The Error frame's
     /// layout is the same in every protocol version; a code newer than `version` goes as the
     /// code that version had for it (`ErrorCode.spoken(in:)`).
-    public init(_ error: ErrorMessage, requestID: UInt32, version: UInt16 = ProtocolConstants.current) {
+    init(_ error: ErrorMessage, requestID: UInt32, version: UInt16 = ProtocolConstants.current) {
         self.init(frame: Frame(error, requestID: requestID, version: version).encoded(), closesConnection: error.fatal)
     }
 
     /// An Error reply to the request of `context`, in its connection's protocol version.
-    public init(_ error: ErrorMessage, for context: RequestContext) {
+    init(_ error: ErrorMessage, for context: RequestContext) {
         self.init(error, requestID: context.requestID, version: context.protocolVersion)
     }
 }
 
 /// A change to the access of connections other than the one that asked, applied by the
 /// connection layer on every live connection before the reply goes out.
-public enum AccessChange: Sendable, Equatable {
+enum AccessChange: Sendable, Equatable {
     /// The session with this token hash ended (Logout): its other connections close.
     case sessionEnded(tokenHash: [UInt8])
     /// Every session of the user ended except `keeping` (a password change or reset).

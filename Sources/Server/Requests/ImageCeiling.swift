@@ -5,16 +5,16 @@ import Synchronization
 /// budget for each OpenSnap or GetPhoto instead of the largest frame it accepts, so clients
 /// may pipeline photos of a normal size while a reply still never exceeds its reservation.
 /// It only grows: set at start from the database, raised by every image stored after.
-public final class ImageCeiling: Sendable {
+package final class ImageCeiling: Sendable {
     private let largest = Atomic<Int>(0)
     /// Snap and photo records in front of the bytes are at most a few KiB (their strings are
     /// bounded by the decoder limits); this leaves plenty.
     static let replyOverhead = 16 * 1024
 
-    public init(largestStoredImage: Int = 0) { largest.store(largestStoredImage, ordering: .relaxed) }
+    package init(largestStoredImage: Int = 0) { largest.store(largestStoredImage, ordering: .relaxed) }
 
     /// Notes a stored image of `bytes` bytes; call before its id can reach any client.
-    public func noteStored(_ bytes: Int) {
+    func noteStored(_ bytes: Int) {
         var current = largest.load(ordering: .relaxed)
         while bytes > current {
             let (exchanged, original) = largest.compareExchange(expected: current, desired: bytes, ordering: .relaxed)
@@ -24,5 +24,5 @@ public final class ImageCeiling: Sendable {
     }
 
     /// Bytes to reserve for one image reply.
-    public var replyBytes: Int { largest.load(ordering: .relaxed) + Self.replyOverhead }
+    var replyBytes: Int { largest.load(ordering: .relaxed) + Self.replyOverhead }
 }

@@ -6,14 +6,14 @@ import Wire
 /// Counters for `admin stats` and `GET /metrics`, updated from any thread: atomics for single
 /// numbers, one mutex for the labelled tallies (a few dozen request types by a few dozen
 /// results, so the label sets stay bounded).
-public final class ServerMetrics: Sendable {
+package final class ServerMetrics: Sendable {
     private let open = Atomic<Int64>(0)
     private let accepted = Atomic<Int64>(0)
     private let requests = Atomic<Int64>(0)
     private let sendWaits = Atomic<Int64>(0)
     private let refused = Atomic<Int64>(0)
     private let shed = Atomic<Int64>(0)
-    public let startedAt: Int64
+    let startedAt: Int64
 
     // For `GET /metrics` (see `ServerMetrics+Exposition`).
     /// Connections per state as the event loop last counted them (every 250 ms).
@@ -35,7 +35,7 @@ public final class ServerMetrics: Sendable {
     let startedMonotonic = MonotonicClock.nanoseconds()
     let tallies = Mutex(MetricTallies())
 
-    public init(startedAt: Int64) { self.startedAt = startedAt }
+    init(startedAt: Int64) { self.startedAt = startedAt }
 
     func connectionOpened() {
         open.add(1, ordering: .relaxed)
@@ -48,15 +48,15 @@ public final class ServerMetrics: Sendable {
     func connectionRefused() { refused.add(1, ordering: .relaxed) }
     func connectionShed() { shed.add(1, ordering: .relaxed) }
 
-    public var openConnections: Int64 { open.load(ordering: .relaxed) }
-    public var acceptedConnections: Int64 { accepted.load(ordering: .relaxed) }
-    public var requestCount: Int64 { requests.load(ordering: .relaxed) }
+    var openConnections: Int64 { open.load(ordering: .relaxed) }
+    var acceptedConnections: Int64 { accepted.load(ordering: .relaxed) }
+    package var requestCount: Int64 { requests.load(ordering: .relaxed) }
     /// Times a connection's socket was full and its output had to wait for the peer to read.
-    public var socketSendWaits: Int64 { sendWaits.load(ordering: .relaxed) }
+    package var socketSendWaits: Int64 { sendWaits.load(ordering: .relaxed) }
     /// Connections closed at accept because their address was at its cap.
-    public var refusedConnections: Int64 { refused.load(ordering: .relaxed) }
+    package var refusedConnections: Int64 { refused.load(ordering: .relaxed) }
     /// Connections that had not logged in, closed to make room when the server was full.
-    public var shedConnections: Int64 { shed.load(ordering: .relaxed) }
+    package var shedConnections: Int64 { shed.load(ordering: .relaxed) }
 }
 
 /// What the monitoring counters are told, by the layer that knows it.
@@ -104,7 +104,7 @@ extension ServerMetrics {
 
     /// The certificate now served ends at `date` (nil: unknown). Call it again whenever the
     /// served certificate changes (a reload).
-    public func certificateExpires(at date: Date?) {
+    func certificateExpires(at date: Date?) {
         let seconds = date.map { Int64($0.timeIntervalSince1970.rounded(.down)) } ?? Int64.min
         certificateNotAfter.store(seconds, ordering: .relaxed)
     }

@@ -8,14 +8,14 @@ import TLS
 
 /// The whole server: storage, certificates, TLS, handlers and the event loop, wired from one
 /// configuration. `main` and the tests both start it through this type.
-public final class SnapshareServer: @unchecked Sendable {
-    public let configuration: ServerConfiguration
-    public let logger: Logger
-    public private(set) var port = 0
+package final class SnapshareServer: @unchecked Sendable {
+    package let configuration: ServerConfiguration
+    package let logger: Logger
+    package private(set) var port = 0
     /// The certificate set in use when the server generated its own.
-    public private(set) var certificates: DevCertificateSet?
+    private(set) var certificates: DevCertificateSet?
     /// The fingerprints of the chain being served, for the start-up lines.
-    public private(set) var servedChain: CertificateChainFile?
+    private(set) var servedChain: CertificateChainFile?
     private let storage: StorageExecutor
     private let core: ServerCore
     private let handler: RequestHandler
@@ -29,21 +29,21 @@ public final class SnapshareServer: @unchecked Sendable {
     /// The scheduled backups' thread, with `--backup-dir`.
     private var backupTask: PeriodicTask?
     /// Fetches pins' albums in the background; tests and operators can hold its fetches.
-    public let albums: Albums
+    package let albums: Albums
     /// Counters shown by `admin stats`.
-    public let metrics: ServerMetrics
+    package let metrics: ServerMetrics
     private let stopped = Atomic<Bool>(false)
     /// The time of day for everything the server stores, expires and throttles.
-    public let clock: WallClock
+    package let clock: WallClock
     /// `--metrics`: GET /metrics and GET /health over plain HTTP, once started.
     private var metricsListener: MetricsListener?
     /// The port `--metrics` serves on once started (the one port 0 picked); nil without it.
-    public var metricsPort: Int? { metricsListener?.port }
+    package var metricsPort: Int? { metricsListener?.port }
     /// Draining for a stop: `/health` says 503, so a load balancer sends no one new.
     private let draining = Atomic<Bool>(false)
 
     /// A server from `configuration`; `clock` is the machine's unless a test brings its own.
-    public init(configuration: ServerConfiguration, logger: Logger, clock: WallClock = .system) throws {
+    package init(configuration: ServerConfiguration, logger: Logger, clock: WallClock = .system) throws {
         self.configuration = configuration
         self.logger = logger
         self.clock = clock
@@ -87,7 +87,7 @@ public final class SnapshareServer: @unchecked Sendable {
 
     /// Binds, starts serving, and starts the expiry purge; returns the bound port.
     @discardableResult
-    public func start() throws -> Int {
+    package func start() throws -> Int {
         // Bind first: a server that cannot listen starts nothing else (and reports only that).
         port = try core.start()
         do { try startMetrics() } catch {
@@ -128,7 +128,7 @@ public final class SnapshareServer: @unchecked Sendable {
 
     /// Erases the image bytes of expired snaps, and forgets expired sessions and login throttle
     /// budgets no window reaches.
-    public func purgeExpired() {
+    package func purgeExpired() {
         let now = clock.now()
         let logger = self.logger
         // A budget unused for longer than its window and its longest-running attempt holds nothing.
@@ -165,7 +165,7 @@ public final class SnapshareServer: @unchecked Sendable {
     /// Re-reads what a reload may change (SIGHUP): the certificate and key files, the log level,
     /// the class code and the snaps' lifetime. A certificate that cannot be used keeps the one
     /// being served, and says why; settings that need a restart are named. Never stops the server.
-    public func reload(_ new: ServerConfiguration, changedOptions: Set<String>) {
+    package func reload(_ new: ServerConfiguration, changedOptions: Set<String>) {
         logger.info("reloading (SIGHUP)")
         do {
             let served = try ServedCertificate.load(new)
@@ -196,14 +196,14 @@ public final class SnapshareServer: @unchecked Sendable {
 
     /// Stops accepting and lets the connections finish what they have in flight (see
     /// `ServerCore.drain`); returns how many were still open after `timeoutMilliseconds`.
-    public func drain(timeoutMilliseconds: Int64, interrupted: () -> Bool = { false }) -> Int {
+    package func drain(timeoutMilliseconds: Int64, interrupted: () -> Bool = { false }) -> Int {
         draining.store(true, ordering: .releasing)
         return core.drain(timeoutMilliseconds: timeoutMilliseconds, interrupted: interrupted)
     }
 
     /// Stops serving and closes storage. Only the first call does anything, and a server
     /// released without one stops itself.
-    public func stop() {
+    package func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         purgeTask?.stop()
         purgeTask = nil

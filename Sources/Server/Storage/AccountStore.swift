@@ -3,7 +3,7 @@
 ///
 /// Names compare case-insensitively (ASCII) for uniqueness and lookup, and keep the spelling
 /// they were created with.
-public protocol AccountStore: AnyObject {
+package protocol AccountStore: AnyObject {
     /// Creates a user, who claims the unclaimed roster entry of the same name if there is one;
     /// throws `StoreError.conflict` when the name is taken, or is a roster name another account
     /// has claimed (renamed away from it).
@@ -43,29 +43,29 @@ public protocol AccountStore: AnyObject {
 }
 
 /// What `AccountStore.deleteUser` removed besides the account.
-public struct DeletedUser: Sendable, Equatable {
-    public var snaps: Int
-    public var pins: Int
-    public var movies: Int
+package struct DeletedUser: Sendable, Equatable {
+    var snaps: Int
+    var pins: Int
+    var movies: Int
     /// The roster name the account had claimed, now off the roster.
-    public var rosterName: String?
+    var rosterName: String?
 }
 
 /// A stored account.
-public struct UserRecord: Sendable, Equatable {
-    public var id: Int64
-    public var name: String
-    public var passwordHash: String
-    public var isAdmin: Bool
-    public var createdAt: Int64
+package struct UserRecord: Sendable, Equatable {
+    package var id: Int64
+    package var name: String
+    package var passwordHash: String
+    package var isAdmin: Bool
+    var createdAt: Int64
     /// A disabled account keeps its name but cannot log in.
-    public var isDisabled: Bool
+    var isDisabled: Bool
     /// Set by a roster import: the password is a one-time one, to change before anything else.
-    public var mustChangePassword: Bool
+    package var mustChangePassword: Bool
     /// The hash of the one-time password the account was given, once replaced (empty before, and
     /// for accounts that never had one): a new password may not be it.
-    public var oneTimeHash: String
-    public init(
+    var oneTimeHash: String
+    init(
         id: Int64, name: String, passwordHash: String, isAdmin: Bool, createdAt: Int64,
         isDisabled: Bool = false, mustChangePassword: Bool = false, oneTimeHash: String = ""
     ) {
@@ -81,22 +81,22 @@ public struct UserRecord: Sendable, Equatable {
 }
 
 /// One row of `admin users`.
-public struct UserSummary: Sendable, Equatable {
-    public var name: String
-    public var isAdmin: Bool
-    public var createdAt: Int64
-    public var postCount: Int64
-    public var viewCount: Int64
+package struct UserSummary: Sendable, Equatable {
+    package var name: String
+    package var isAdmin: Bool
+    var createdAt: Int64
+    var postCount: Int64
+    var viewCount: Int64
     /// The display name and the name of the roster entry the account claimed (empty when none).
-    public var displayName = ""
-    public var rosterName = ""
-    public var isDisabled = false
-    public var mustChangePassword = false
+    var displayName = ""
+    var rosterName = ""
+    var isDisabled = false
+    package var mustChangePassword = false
     /// When a suspension in force ends (0: none at the time of the listing).
-    public var suspendedUntil: Int64 = 0
+    var suspendedUntil: Int64 = 0
     /// When the account last signed in with a password (0: never, or not since it was recorded).
-    public var lastSignIn: Int64 = 0
-    public init(name: String, isAdmin: Bool, createdAt: Int64, postCount: Int64, viewCount: Int64) {
+    var lastSignIn: Int64 = 0
+    init(name: String, isAdmin: Bool, createdAt: Int64, postCount: Int64, viewCount: Int64) {
         self.name = name
         self.isAdmin = isAdmin
         self.createdAt = createdAt

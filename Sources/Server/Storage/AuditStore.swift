@@ -4,7 +4,7 @@ import Wire
 /// — an admin's name, or `offline:` and the operating-system user — what, the target, and the
 /// result, `ok` or the error code's name): every admin action, kept for the whole term (expiry, resets and purges never
 /// remove it; backups, restores and migrations carry it).
-public protocol AuditStore: AnyObject {
+package protocol AuditStore: AnyObject {
     /// Appends one entry.
     func recordAudit(_ entry: AuditRecord) throws
     /// Entries at or after `since`, oldest first, at most `limit`.

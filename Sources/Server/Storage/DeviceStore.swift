@@ -3,7 +3,7 @@
 /// expiry purge.
 ///
 /// Only the SHA-256 of a device token is stored, as for sessions.
-public protocol DeviceStore: AnyObject {
+package protocol DeviceStore: AnyObject {
     /// Records a device of `userID` (forgetting the user's least recently used devices beyond
     /// a few); `StoreError.notFound` when there is no such user.
     func createDevice(userID: Int64, tokenHash: [UInt8], at: Int64) throws

@@ -5,7 +5,7 @@ import CommandLineParsing
 ///
 /// Names compare case-insensitively (ASCII) for uniqueness and lookup. A new store starts with
 /// the feeds `Memes`, `Dog Spots` and `Random`; once deleted they stay deleted.
-public protocol FeedStore: AnyObject {
+package protocol FeedStore: AnyObject {
     /// Throws `StoreError.conflict` when a feed of that name exists.
     func createFeed(name: String, at: Int64) throws -> FeedRecord
     /// Deletes the feed with its snaps, images and views; `StoreError.notFound` if absent.
@@ -23,7 +23,7 @@ public protocol FeedStore: AnyObject {
 extension FeedStore {
     /// The feed of that name; `notFound` when there is none, naming the closest feed when one
     /// is a likely typo ("no feed named Memse; did you mean Memes?").
-    public func requireFeed(named name: String) throws -> FeedRecord {
+    package func requireFeed(named name: String) throws -> FeedRecord {
         guard let feed = try feed(named: name) else {
             let names = try feedSummaries(viewerID: 0, now: 0).map(\.name)
             let suggestion = EditDistance.suggestion(ignoringCaseFor: name, among: names).map { "; did you mean \($0)?" } ?? ""
@@ -34,34 +34,23 @@ extension FeedStore {
 
     /// Deletes the snaps of the feed named `name` (`notFound` when there is none), or of every
     /// feed when `name` is nil; returns how many went.
-    public func resetFeeds(named name: String?) throws -> Int {
+    func resetFeeds(named name: String?) throws -> Int {
         guard let name else { return try resetAllFeeds() }
         return try resetFeed(id: requireFeed(named: name).id)
     }
 }
 
 /// A feed as stored.
-public struct FeedRecord: Sendable, Equatable {
-    public var id: Int64
-    public var name: String
-    public var createdAt: Int64
-    public init(id: Int64, name: String, createdAt: Int64) {
-        self.id = id
-        self.name = name
-        self.createdAt = createdAt
-    }
+package struct FeedRecord: Sendable, Equatable {
+    package var id: Int64
+    package var name: String
+    var createdAt: Int64
 }
 
 /// A feed as one viewer sees it.
-public struct FeedSummary: Sendable, Equatable {
-    public var id: Int64
-    public var name: String
-    public var snapCount: Int64
-    public var unreadCount: Int64
-    public init(id: Int64, name: String, snapCount: Int64, unreadCount: Int64) {
-        self.id = id
-        self.name = name
-        self.snapCount = snapCount
-        self.unreadCount = unreadCount
-    }
+package struct FeedSummary: Sendable, Equatable {
+    package var id: Int64
+    package var name: String
+    var snapCount: Int64
+    var unreadCount: Int64
 }

@@ -1,7 +1,7 @@
 /// Upkeep of the stored data as a whole: erasing expired images, making deleted bytes
 /// unrecoverable, and measuring. Used by the server's purge timer and start-up (the largest
 /// image sets the reply ceiling) and by `admin stats`.
-public protocol MaintenanceStore: AnyObject {
+package protocol MaintenanceStore: AnyObject {
     /// Deletes the image bytes of snaps past their expiry (metadata stays, so opens answer
     /// `expired`) and the rejection notices past theirs; returns how many images were erased.
     func purgeExpired(now: Int64) throws -> Int
@@ -23,21 +23,17 @@ public protocol MaintenanceStore: AnyObject {
 }
 
 /// What `MaintenanceStore.endTerm` removed.
-public struct TermCleared: Sendable, Equatable {
-    public var snaps: Int
-    public var views: Int
-    public var sessions: Int
-    public var accounts: Int
+package struct TermCleared: Sendable, Equatable {
+    var snaps: Int
+    var views: Int
+    var sessions: Int
+    var accounts: Int
     /// Roster entries taken off (0 when it was kept).
-    public var rosterEntries: Int
+    var rosterEntries: Int
 }
 
 /// A named counter for `admin stats`.
-public struct Statistic: Sendable, Equatable {
-    public var name: String
-    public var value: Int64
-    public init(name: String, value: Int64) {
-        self.name = name
-        self.value = value
-    }
+package struct Statistic: Sendable, Equatable {
+    package var name: String
+    var value: Int64
 }

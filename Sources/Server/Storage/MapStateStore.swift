@@ -2,7 +2,7 @@
 /// map opens where it was left. Used by the pin handlers.
 ///
 /// A center outside the globe or a zoom outside 1...64 is refused.
-public protocol MapStateStore: AnyObject {
+package protocol MapStateStore: AnyObject {
     /// The user's saved map view, or nil when none was saved.
     func mapState(userID: Int64) throws -> MapStateRecord?
     /// Saves (replaces) the user's map view.
@@ -10,13 +10,8 @@ public protocol MapStateStore: AnyObject {
 }
 
 /// A saved map view.
-public struct MapStateRecord: Sendable, Equatable {
-    public var centerLatitude: Double
-    public var centerLongitude: Double
-    public var zoom: Double
-    public init(centerLatitude: Double, centerLongitude: Double, zoom: Double) {
-        self.centerLatitude = centerLatitude
-        self.centerLongitude = centerLongitude
-        self.zoom = zoom
-    }
+package struct MapStateRecord: Sendable, Equatable {
+    var centerLatitude: Double
+    var centerLongitude: Double
+    var zoom: Double
 }

@@ -3,7 +3,7 @@ import Wire
 /// Reports and suspensions. A snap with an open report keeps its picture for the admins: the
 /// expiry purge passes it by, and a feed reset or its poster's unsend only ends it (it leaves
 /// every listing) until an admin resolves the report.
-public protocol ModerationStore: AnyObject {
+package protocol ModerationStore: AnyObject {
     /// Records one user's report of a snap; `conflict` when they reported it already.
     func addReport(snapID: Int64, reporterID: Int64, reason: String, at: Int64) throws
     /// Every snap with open reports, the one reported first first, each with its reports oldest first.
@@ -26,8 +26,8 @@ public protocol ModerationStore: AnyObject {
 }
 
 /// A suspension in force: until when, why, and who decided it.
-public struct Suspension: Sendable, Equatable {
-    public var until: Int64
-    public var reason: String
-    public var by: String
+package struct Suspension: Sendable, Equatable {
+    var until: Int64
+    var reason: String
+    var by: String
 }

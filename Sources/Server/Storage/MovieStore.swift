@@ -4,7 +4,7 @@
 /// Titles are unique per user case-insensitively: the store compares them by
 /// `MovieRecord.titleKey(_:)` (Unicode lower case), so "AMÉLIE" and "amélie" are one movie.
 /// Callers pass titles and genres already validated (see `MovieInput`).
-public protocol MovieStore: AnyObject {
+package protocol MovieStore: AnyObject {
     /// Runs `body` atomically (nested: a savepoint), as `SnapshareStore.transaction`.
     func transaction<T>(_ body: () throws -> T) throws -> T
     /// Adds a movie for `userID`; `StoreError.conflict` when the user already has that title

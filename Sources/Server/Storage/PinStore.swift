@@ -9,7 +9,7 @@ import Wire
 /// answer only for that user's pins and photos: another user's id behaves exactly like an id
 /// that does not exist (nil or `notFound`), so ids leak nothing. Methods without a `userID` are
 /// for the album worker. A latitude outside -90...90 or a longitude outside -180...180 is refused.
-public protocol PinStore: AnyObject {
+package protocol PinStore: AnyObject {
     // MARK: Pins
     /// Inserts a pin with its album in state downloading, not yet searched, at `firstPage`.
     func insertPin(_ pin: NewPin) throws -> PinRecord
@@ -80,16 +80,16 @@ public protocol PinStore: AnyObject {
 }
 
 /// A pin to insert, with where its album starts.
-public struct NewPin: Sendable {
-    public var userID: Int64
-    public var latitude: Double
-    public var longitude: Double
-    public var createdAt: Int64
+package struct NewPin: Sendable {
+    package var userID: Int64
+    package var latitude: Double
+    package var longitude: Double
+    package var createdAt: Int64
     /// The photo source's name (`builtin`, `flickr`, ...): an album is only ever resumed from it.
-    public var provider: String
-    public var perPage: Int
-    public var firstPage: Int
-    public init(userID: Int64, latitude: Double, longitude: Double, createdAt: Int64, provider: String, perPage: Int, firstPage: Int = 1) {
+    package var provider: String
+    package var perPage: Int
+    var firstPage: Int
+    package init(userID: Int64, latitude: Double, longitude: Double, createdAt: Int64, provider: String, perPage: Int, firstPage: Int = 1) {
         self.userID = userID
         self.latitude = latitude
         self.longitude = longitude
@@ -101,52 +101,39 @@ public struct NewPin: Sendable {
 }
 
 /// A pin with the summary of its album.
-public struct PinRecord: Sendable, Equatable {
-    public var id: Int64
-    public var userID: Int64
-    public var latitude: Double
-    public var longitude: Double
-    public var createdAt: Int64
-    public var albumState: AlbumState
+package struct PinRecord: Sendable, Equatable {
+    package var id: Int64
+    var userID: Int64
+    var latitude: Double
+    var longitude: Double
+    var createdAt: Int64
+    var albumState: AlbumState
     /// Photo slots of the current collection (placeholders included).
-    public var expected: Int
+    var expected: Int
     /// Slots no longer pending (ready or failed).
-    public var done: Int
-    public init(
-        id: Int64, userID: Int64, latitude: Double, longitude: Double, createdAt: Int64,
-        albumState: AlbumState, expected: Int, done: Int
-    ) {
-        self.id = id
-        self.userID = userID
-        self.latitude = latitude
-        self.longitude = longitude
-        self.createdAt = createdAt
-        self.albumState = albumState
-        self.expected = expected
-        self.done = done
-    }
+    var done: Int
 }
 
 /// An album: its state, its download bookkeeping, and its photo slots in order.
-public struct AlbumRecord: Sendable, Equatable {
+package struct AlbumRecord: Sendable, Equatable {
     /// The pin, whose summary already carries the album's state and counts.
-    public var pin: PinRecord
-    public var state: AlbumState { pin.albumState }
+    var pin: PinRecord
+    var state: AlbumState { pin.albumState }
     /// Why the album failed; empty otherwise.
-    public var error: String
+    var error: String
     /// The photo source the current collection comes from.
-    public var provider: String
+    var provider: String
     /// False until the current collection's search has answered.
-    public var searched: Bool
+    var searched: Bool
     /// The page asked for (before the search) or answered (after it).
-    public var page: Int
+    var page: Int
     /// Pages the last search reported (0 when it found nothing or has not answered).
-    public var pages: Int
-    public var perPage: Int
-    public var total: Int
-    public var generation: Int64
-    public var photos: [PhotoRecord]
-    public init(
+    var pages: Int
+    var perPage: Int
+    var total: Int
+    var generation: Int64
+    var photos: [PhotoRecord]
+    init(
         pin: PinRecord, error: String, provider: String, searched: Bool, page: Int,
         pages: Int, perPage: Int, total: Int, generation: Int64, photos: [PhotoRecord]
     ) {
@@ -164,84 +151,49 @@ public struct AlbumRecord: Sendable, Equatable {
 }
 
 /// One photo slot: what its source said about it, and how far its download got.
-public struct PhotoRecord: Sendable, Equatable {
-    public var id: Int64
-    public var pinID: Int64
-    public var position: Int
-    public var state: PhotoState
+package struct PhotoRecord: Sendable, Equatable {
+    package var id: Int64
+    var pinID: Int64
+    var position: Int
+    var state: PhotoState
     /// The photo as its source described it (text cleaned, a missing place named, a missing
     /// position taken from the pin), with the source's handle on the bytes.
-    public var source: ProviderPhoto
-    public var width: Int
-    public var height: Int
-    public var byteCount: Int
+    var source: ProviderPhoto
+    var width: Int
+    var height: Int
+    var byteCount: Int
     /// Why a failed photo failed; empty otherwise.
-    public var error: String
-    public init(
-        id: Int64, pinID: Int64, position: Int, state: PhotoState, source: ProviderPhoto,
-        width: Int, height: Int, byteCount: Int, error: String
-    ) {
-        self.id = id
-        self.pinID = pinID
-        self.position = position
-        self.state = state
-        self.source = source
-        self.width = width
-        self.height = height
-        self.byteCount = byteCount
-        self.error = error
-    }
+    var error: String
 }
 
 /// A search's answer for one album collection.
-public struct AlbumSearch: Sendable {
-    public var pinID: Int64
+package struct AlbumSearch: Sendable {
+    var pinID: Int64
     /// The collection the search was made for; a newer one makes the answer stale.
-    public var generation: Int64
-    public var page: Int
-    public var pages: Int
-    public var total: Int
+    var generation: Int64
+    var page: Int
+    var pages: Int
+    var total: Int
     /// One placeholder each, in this order; empty means "No Images".
-    public var slots: [ProviderPhoto]
-    public var at: Int64
-    public init(pinID: Int64, generation: Int64, page: Int, pages: Int, total: Int, slots: [ProviderPhoto], at: Int64) {
-        self.pinID = pinID
-        self.generation = generation
-        self.page = page
-        self.pages = pages
-        self.total = total
-        self.slots = slots
-        self.at = at
-    }
+    var slots: [ProviderPhoto]
+    var at: Int64
 }
 
 /// A photo's fetched bytes with their thumbnail, ready to store.
-public struct FetchedPhoto: Sendable {
-    public var photoID: Int64
-    public var image: [UInt8]
-    public var imageSHA256: [UInt8]
-    public var thumbnail: [UInt8]
-    public var thumbnailSHA256: [UInt8]
-    public var width: Int
-    public var height: Int
-    public init(
-        photoID: Int64, image: [UInt8], imageSHA256: [UInt8], thumbnail: [UInt8], thumbnailSHA256: [UInt8],
-        width: Int, height: Int
-    ) {
-        self.photoID = photoID
-        self.image = image
-        self.imageSHA256 = imageSHA256
-        self.thumbnail = thumbnail
-        self.thumbnailSHA256 = thumbnailSHA256
-        self.width = width
-        self.height = height
-    }
+package struct FetchedPhoto: Sendable {
+    var photoID: Int64
+    var image: [UInt8]
+    var imageSHA256: [UInt8]
+    var thumbnail: [UInt8]
+    var thumbnailSHA256: [UInt8]
+    var width: Int
+    var height: Int
 }
 
 extension PinStore {
     /// The stored bytes of one of the user's photos as an array (nil when there is no such photo
     /// or it has no bytes: pending or failed).
-    public func photoBytes(id: Int64, userID: Int64, thumbnail: Bool) throws -> StoredPhotoBytes? {
+    func photoBytes(id: Int64, userID: Int64, thumbnail: Bool) throws -> StoredPhotoBytes? {
         do {
             return try withPhotoBytes(id: id, userID: userID, thumbnail: thumbnail) { photo, sha256, bytes in
                 StoredPhotoBytes(photo: photo, sha256: sha256, bytes: try bytes.array())
@@ -253,13 +205,8 @@ extension PinStore {
 }
 
 /// Stored image bytes with their SHA-256 and the photo they belong to.
-public struct StoredPhotoBytes: Sendable {
-    public var photo: PhotoRecord
-    public var sha256: [UInt8]
-    public var bytes: [UInt8]
-    public init(photo: PhotoRecord, sha256: [UInt8], bytes: [UInt8]) {
-        self.photo = photo
-        self.sha256 = sha256
-        self.bytes = bytes
-    }
+struct StoredPhotoBytes: Sendable {
+    var photo: PhotoRecord
+    var sha256: [UInt8]
+    var bytes: [UInt8]
 }

@@ -195,10 +195,10 @@ final class PostgresEngine: StorageEngine {
 
 extension SQLStore {
     /// A store on the PostgreSQL database `conninfo` (a libpq connection string or URI).
-    public static func postgres(conninfo: String, readOnly: Bool = false) throws -> SQLStore {
+    package static func postgres(conninfo: String, readOnly: Bool = false) throws -> SQLStore {
         SQLStore(engine: try PostgresEngine(conninfo: conninfo, readOnly: readOnly))
     }
 
     /// The PostgreSQL connection under this store, if it is on PostgreSQL (for tools and tests).
-    public var postgresConnection: PostgresConnection? { (engine as? PostgresEngine)?.postgres }
+    package var postgresConnection: PostgresConnection? { (engine as? PostgresEngine)?.postgres }
 }

@@ -6,7 +6,7 @@
 /// register the roster name the account was renamed away from, and the account can always get
 /// its own name back; deleting the account deletes its entry (the schema's ON DELETE CASCADE).
 /// Names compare case-insensitively (ASCII).
-public protocol RosterStore: AnyObject {
+package protocol RosterStore: AnyObject {
     /// Adds an entry, or updates the display name and role of the entry of that name (its claim
     /// stays). A new entry is claimed at once by the account of the same name, if there is one;
     /// `StoreError.conflict` when that account already holds another roster name.
@@ -25,7 +25,7 @@ public protocol RosterStore: AnyObject {
 }
 
 /// What `RosterStore.putRosterEntry` did.
-public enum RosterPut: Sendable, Equatable {
+package enum RosterPut: Sendable, Equatable {
     /// A new entry nobody has claimed yet.
     case added
     /// A new entry, claimed by the existing account of the same name.
@@ -35,14 +35,14 @@ public enum RosterPut: Sendable, Equatable {
 }
 
 /// One name of the class's roster: who may register when registration is limited to it.
-public struct RosterEntry: Sendable, Equatable {
-    public var name: String
-    public var displayName: String
-    public var isAdmin: Bool
-    public var addedAt: Int64
+package struct RosterEntry: Sendable, Equatable {
+    package var name: String
+    package var displayName: String
+    package var isAdmin: Bool
+    package var addedAt: Int64
     /// The account that claimed the entry (by registering it, or made by an import or `admin add`), or nil.
-    public var claimedBy: Int64?
-    public init(name: String, displayName: String, isAdmin: Bool, addedAt: Int64, claimedBy: Int64? = nil) {
+    var claimedBy: Int64?
+    package init(name: String, displayName: String, isAdmin: Bool, addedAt: Int64, claimedBy: Int64? = nil) {
         self.name = name
         self.displayName = displayName
         self.isAdmin = isAdmin
@@ -52,12 +52,12 @@ public struct RosterEntry: Sendable, Equatable {
 }
 
 /// A roster entry as `admin roster` shows it: with its claimant as the account is now.
-public struct RosterMemberRecord: Sendable, Equatable {
-    public var entry: RosterEntry
+package struct RosterMemberRecord: Sendable, Equatable {
+    var entry: RosterEntry
     /// The claimant's name now (a rename shows here), or nil while nobody has claimed the entry.
-    public var account: String?
+    var account: String?
     /// The claimant still holds the one-time password of a roster import.
-    public var hasOneTimePassword: Bool
+    var hasOneTimePassword: Bool
     /// When the claimant last signed in with a password (0: never, or not since the server recorded it).
-    public var lastSignIn: Int64
+    var lastSignIn: Int64
 }

@@ -2,7 +2,7 @@ import SQL
 
 /// Users: accounts, admin rights and the `admin users` summary.
 extension SQLStore: AccountStore {
-    public func createUser(name: String, passwordHash: String, isAdmin: Bool, at: Int64) throws -> UserRecord {
+    package func createUser(name: String, passwordHash: String, isAdmin: Bool, at: Int64) throws -> UserRecord {
         do {
             return try translatingErrors("creating user") {
                 try sql.transaction {
@@ -29,30 +29,30 @@ extension SQLStore: AccountStore {
         }
     }
 
-    public func user(named name: String) throws -> UserRecord? {
+    package func user(named name: String) throws -> UserRecord? {
         try translatingErrors("looking up user") {
             try sql.queryFirst("\(Self.userColumns) WHERE \(folded("name")) = \(folded("\(name)"))", StoreRows.user)
         }
     }
 
-    public func user(id: Int64) throws -> UserRecord? {
+    package func user(id: Int64) throws -> UserRecord? {
         try translatingErrors("looking up user") {
             try sql.queryFirst("\(Self.userColumns) WHERE id = \(id)", StoreRows.user)
         }
     }
 
-    public func lockUser(id: Int64) throws {
+    package func lockUser(id: Int64) throws {
         try translatingErrors("locking user") { try engine.lockRow(table: "users", keyColumn: "id", key: id) }
     }
 
-    public func setAdmin(userID: Int64, isAdmin: Bool) throws {
+    package func setAdmin(userID: Int64, isAdmin: Bool) throws {
         try translatingErrors("changing admin flag") {
             let changed = try sql.execute("UPDATE users SET is_admin = \(isAdmin) WHERE id = \(userID)")
             guard changed > 0 else { throw StoreError(.notFound, "no user with id \(userID)") }
         }
     }
 
-    public func setPasswordHash(userID: Int64, passwordHash: String) throws {
+    package func setPasswordHash(userID: Int64, passwordHash: String) throws {
         try translatingErrors("changing password") {
             // A new password is never a one-time one any more, and a one-time one it replaces is
             // remembered (its hash), so it can never be chosen again (the instructor's file has it).
@@ -66,19 +66,19 @@ extension SQLStore: AccountStore {
         }
     }
 
-    public func rehashPassword(userID: Int64, from old: String, to new: String) throws -> Bool {
+    package func rehashPassword(userID: Int64, from old: String, to new: String) throws -> Bool {
         try translatingErrors("storing a password again") {
             try sql.execute("UPDATE users SET password_hash = \(new) WHERE id = \(userID) AND password_hash = \(old)") > 0
         }
     }
 
-    public func recordSignIn(userID: Int64, at: Int64) throws {
+    package func recordSignIn(userID: Int64, at: Int64) throws {
         try translatingErrors("recording a sign-in") {
             try sql.execute("UPDATE users SET last_sign_in_at = \(at) WHERE id = \(userID)")
         }
     }
 
-    public func userSummaries(now: Int64) throws -> [UserSummary] {
+    package func userSummaries(now: Int64) throws -> [UserSummary] {
         try translatingErrors("listing users") {
             // One statement: one snapshot on either engine.
             try sql.query(
@@ -110,7 +110,7 @@ extension SQLStore: AccountStore {
         }
     }
 
-    public func setDisabled(userID: Int64, disabled: Bool) throws {
+    package func setDisabled(userID: Int64, disabled: Bool) throws {
         try translatingErrors("disabling an account") {
             try sql.transaction {
                 let changed = try sql.execute("UPDATE users SET disabled = \(disabled) WHERE id = \(userID)")
@@ -123,13 +123,13 @@ extension SQLStore: AccountStore {
         }
     }
 
-    public func setMustChangePassword(userID: Int64, _ must: Bool) throws {
+    package func setMustChangePassword(userID: Int64, _ must: Bool) throws {
         try translatingErrors("marking a one-time password") {
             try sql.execute("UPDATE users SET must_change_password = \(must) WHERE id = \(userID)")
         }
     }
 
-    public func renameUser(userID: Int64, to name: String) throws {
+    package func renameUser(userID: Int64, to name: String) throws {
         do {
             try translatingErrors("renaming user") {
                 try sql.transaction {
@@ -155,7 +155,7 @@ extension SQLStore: AccountStore {
         }
     }
 
-    public func deleteUser(userID: Int64) throws -> DeletedUser {
+    package func deleteUser(userID: Int64) throws -> DeletedUser {
         try translatingErrors("deleting user") {
             try sql.transaction {
                 func count(_ table: String, _ column: String) throws -> Int {

@@ -6,7 +6,7 @@ import Wire
 extension SQLStore {
     // MARK: Albums
 
-    public func album(pinID: Int64, userID: Int64) throws -> AlbumRecord? {
+    package func album(pinID: Int64, userID: Int64) throws -> AlbumRecord? {
         try translatingErrors("reading album") {
             try sql.transaction {
                 guard let pin = try sql.queryFirst(pinByID(pinID, userID: userID), StoreRows.pin) else { return nil }
@@ -15,7 +15,7 @@ extension SQLStore {
         }
     }
 
-    public func albumForDownload(pinID: Int64) throws -> AlbumRecord? {
+    package func albumForDownload(pinID: Int64) throws -> AlbumRecord? {
         try translatingErrors("reading album") {
             try sql.transaction {
                 guard let pin = try sql.queryFirst("\(Self.pinSelect)\nWHERE p.id = \(pinID)", StoreRows.pin) else { return nil }
@@ -24,17 +24,17 @@ extension SQLStore {
         }
     }
 
-    public func lockAlbum(pinID: Int64) throws {
+    package func lockAlbum(pinID: Int64) throws {
         try translatingErrors("locking album") { try engine.lockRow(table: "albums", keyColumn: "pin_id", key: pinID) }
     }
 
-    public func downloadingAlbumPins() throws -> [Int64] {
+    package func downloadingAlbumPins() throws -> [Int64] {
         try translatingErrors("finding unfinished albums") {
             try sql.query("SELECT pin_id FROM albums WHERE state = 0 ORDER BY pin_id") { $0.int64("pin_id") }
         }
     }
 
-    public func recordSearch(_ search: AlbumSearch) throws -> Bool {
+    package func recordSearch(_ search: AlbumSearch) throws -> Bool {
         try translatingErrors("recording album search") {
             try sql.transaction {
                 let state: AlbumState = search.slots.isEmpty ? .empty : .downloading
@@ -61,7 +61,7 @@ extension SQLStore {
         }
     }
 
-    public func failAlbum(pinID: Int64, generation: Int64, message: String, at: Int64) throws -> Bool {
+    package func failAlbum(pinID: Int64, generation: Int64, message: String, at: Int64) throws -> Bool {
         try translatingErrors("marking album failed") {
             try sql.execute(
                 """
@@ -71,7 +71,7 @@ extension SQLStore {
         }
     }
 
-    public func restartAlbum(pinID: Int64, page: Int, provider: String, perPage: Int, at: Int64) throws {
+    package func restartAlbum(pinID: Int64, page: Int, provider: String, perPage: Int, at: Int64) throws {
         try translatingErrors("starting a new collection") {
             try sql.transaction {
                 let changed = try sql.execute(
@@ -88,7 +88,7 @@ extension SQLStore {
         }
     }
 
-    public func storePhotoImage(_ image: FetchedPhoto, at: Int64) throws -> Bool {
+    package func storePhotoImage(_ image: FetchedPhoto, at: Int64) throws -> Bool {
         try translatingErrors("storing photo") {
             try sql.transaction {
                 // The state check makes a late result for a removed or replaced slot a no-op.
@@ -114,7 +114,7 @@ extension SQLStore {
         }
     }
 
-    public func failPhoto(id: Int64, message: String, at: Int64) throws -> Bool {
+    package func failPhoto(id: Int64, message: String, at: Int64) throws -> Bool {
         try translatingErrors("marking photo failed") {
             try sql.transaction {
                 guard
@@ -129,7 +129,7 @@ extension SQLStore {
         }
     }
 
-    public func completeAlbumIfDone(pinID: Int64, at: Int64) throws -> Bool {
+    package func completeAlbumIfDone(pinID: Int64, at: Int64) throws -> Bool {
         try translatingErrors("completing album") {
             try sql.transaction {
                 guard
@@ -164,14 +164,14 @@ extension SQLStore {
 
     // MARK: Photos
 
-    public func photo(id: Int64, userID: Int64) throws -> PhotoRecord? {
+    package func photo(id: Int64, userID: Int64) throws -> PhotoRecord? {
         try translatingErrors("looking up photo") {
             try sql.queryFirst(
                 "\(Self.photoSelect)\nJOIN pins p ON p.id = f.pin_id\nWHERE f.id = \(id) AND p.user_id = \(userID)", StoreRows.photo)
         }
     }
 
-    public func withPhotoBytes<R>(
+    package func withPhotoBytes<R>(
         id: Int64, userID: Int64, thumbnail: Bool,
         _ body: (PhotoRecord, [UInt8], any StoredBytes) throws -> R
     ) throws -> R {
@@ -192,7 +192,7 @@ extension SQLStore {
         }
     }
 
-    public func deletePhoto(id: Int64, userID: Int64, at: Int64) throws {
+    package func deletePhoto(id: Int64, userID: Int64, at: Int64) throws {
         try translatingErrors("removing photo") {
             try sql.transaction {
                 guard let photo = try photo(id: id, userID: userID) else {
@@ -207,13 +207,13 @@ extension SQLStore {
         }
     }
 
-    public func readyPhotoCount(pinID: Int64) throws -> Int {
+    package func readyPhotoCount(pinID: Int64) throws -> Int {
         try translatingErrors("counting photos") {
             try sql.queryFirst("SELECT count(*) AS n FROM photos WHERE pin_id = \(pinID) AND state = 1") { $0.int("n") } ?? 0
         }
     }
 
-    public func readyPhoto(pinID: Int64, atOffset offset: Int) throws -> PhotoRecord? {
+    package func readyPhoto(pinID: Int64, atOffset offset: Int) throws -> PhotoRecord? {
         guard offset >= 0 else { return nil }
         return try translatingErrors("picking photo") {
             try sql.queryFirst(

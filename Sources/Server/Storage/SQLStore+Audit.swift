@@ -3,7 +3,7 @@ import Wire
 
 /// The audit log's rows.
 extension SQLStore: AuditStore {
-    public func recordAudit(_ entry: AuditRecord) throws {
+    package func recordAudit(_ entry: AuditRecord) throws {
         try translatingErrors("recording an admin action") {
             try sql.execute(
                 """
@@ -13,7 +13,7 @@ extension SQLStore: AuditStore {
         }
     }
 
-    public func auditEntries(since: Int64, limit: Int) throws -> [AuditRecord] {
+    package func auditEntries(since: Int64, limit: Int) throws -> [AuditRecord] {
         try translatingErrors("reading the audit log") {
             try sql.query(
                 """

@@ -2,7 +2,7 @@ import SQL
 
 /// Device tokens, keyed by their SHA-256.
 extension SQLStore: DeviceStore {
-    public func createDevice(userID: Int64, tokenHash: [UInt8], at: Int64) throws {
+    package func createDevice(userID: Int64, tokenHash: [UInt8], at: Int64) throws {
         try translatingErrors("recording a device") {
             try sql.execute(
                 """
@@ -19,19 +19,19 @@ extension SQLStore: DeviceStore {
         }
     }
 
-    public func deviceUser(tokenHash: [UInt8]) throws -> Int64? {
+    package func deviceUser(tokenHash: [UInt8]) throws -> Int64? {
         try translatingErrors("looking up a device") {
             try sql.queryFirst("SELECT user_id FROM device_tokens WHERE token_hash = \(tokenHash)") { $0.int64("user_id") }
         }
     }
 
-    public func touchDevice(tokenHash: [UInt8], at: Int64) throws {
+    package func touchDevice(tokenHash: [UInt8], at: Int64) throws {
         try translatingErrors("marking a device used") {
             try sql.execute("UPDATE device_tokens SET last_used_at = \(at) WHERE token_hash = \(tokenHash)")
         }
     }
 
-    public func deleteDevices(lastUsedBefore before: Int64) throws -> Int {
+    package func deleteDevices(lastUsedBefore before: Int64) throws -> Int {
         try translatingErrors("forgetting unused devices") {
             try sql.execute("DELETE FROM device_tokens WHERE last_used_at < \(before)")
         }

@@ -2,7 +2,7 @@ import SQL
 
 /// Feeds: creating, listing with counts, emptying and deleting.
 extension SQLStore: FeedStore {
-    public func createFeed(name: String, at: Int64) throws -> FeedRecord {
+    package func createFeed(name: String, at: Int64) throws -> FeedRecord {
         do {
             return try translatingErrors("creating feed") {
                 let id = try sql.queryFirst("INSERT INTO feeds (name, created_at) VALUES (\(name), \(at)) RETURNING id") { $0.int64("id") }
@@ -13,7 +13,7 @@ extension SQLStore: FeedStore {
         }
     }
 
-    public func deleteFeed(named name: String) throws {
+    package func deleteFeed(named name: String) throws {
         try translatingErrors("deleting feed") {
             // Snaps, their images and views go with the feed (ON DELETE CASCADE), in one statement.
             let deleted = try sql.execute("DELETE FROM feeds WHERE \(folded("name")) = \(folded("\(name)"))")
@@ -22,7 +22,7 @@ extension SQLStore: FeedStore {
         }
     }
 
-    public func feed(named name: String) throws -> FeedRecord? {
+    package func feed(named name: String) throws -> FeedRecord? {
         try translatingErrors("looking up feed") {
             try sql.queryFirst("SELECT id, name, created_at FROM feeds WHERE \(folded("name")) = \(folded("\(name)"))") { row in
                 FeedRecord(id: row.int64("id"), name: row.string("name"), createdAt: row.int64("created_at"))
@@ -30,7 +30,7 @@ extension SQLStore: FeedStore {
         }
     }
 
-    public func feedSummaries(viewerID: Int64, now: Int64) throws -> [FeedSummary] {
+    package func feedSummaries(viewerID: Int64, now: Int64) throws -> [FeedSummary] {
         try translatingErrors("listing feeds") {
             try sql.query(feedSummaries(viewerID: viewerID, now: now)) { row in
                 FeedSummary(
@@ -40,11 +40,11 @@ extension SQLStore: FeedStore {
         }
     }
 
-    public func resetFeed(id: Int64) throws -> Int {
+    package func resetFeed(id: Int64) throws -> Int {
         try translatingErrors("resetting feed") { try reset("feed_id = \(id)") }
     }
 
-    public func resetAllFeeds() throws -> Int {
+    package func resetAllFeeds() throws -> Int {
         try translatingErrors("resetting all feeds") { try reset("1 = 1") }
     }
 

@@ -2,7 +2,7 @@ import SQL
 
 /// Purging expired images, erasing deleted bytes, and the counters for `admin stats`.
 extension SQLStore: MaintenanceStore {
-    public func purgeExpired(now: Int64) throws -> Int {
+    package func purgeExpired(now: Int64) throws -> Int {
         try translatingErrors("purging expired snaps") {
             try sql.transaction {
                 guard try engine.takePurgeTurn() else { return 0 }
@@ -16,7 +16,7 @@ extension SQLStore: MaintenanceStore {
         }
     }
 
-    public func endTerm(keepAccounts: Bool, keepRoster: Bool) throws -> TermCleared {
+    package func endTerm(keepAccounts: Bool, keepRoster: Bool) throws -> TermCleared {
         try translatingErrors("ending the term") {
             try sql.transaction {
                 let views = try sql.queryFirst("SELECT count(*) AS n FROM views") { $0.int("n") } ?? 0
@@ -39,15 +39,15 @@ extension SQLStore: MaintenanceStore {
         }
     }
 
-    public func answers() throws {
+    package func answers() throws {
         try translatingErrors("checking the database") { _ = try sql.queryFirst("SELECT 1 AS one") { $0.int("one") } }
     }
 
-    public func compact() throws {
+    package func compact() throws {
         try translatingErrors("compacting") { try engine.compact() }
     }
 
-    public func largestStoredImage() throws -> Int {
+    package func largestStoredImage() throws -> Int {
         try translatingErrors("measuring stored images") {
             // length() of a blob reads SQLite's record header, not the image pages.
             try sql.queryFirst(
@@ -61,7 +61,7 @@ extension SQLStore: MaintenanceStore {
         }
     }
 
-    public func statistics(now: Int64) throws -> [Statistic] {
+    package func statistics(now: Int64) throws -> [Statistic] {
         try translatingErrors("collecting statistics") {
             let live: SQL = "expires_at > \(now) AND NOT image_erased"
             // One statement: one snapshot on either engine.

@@ -2,7 +2,7 @@ import SQL
 
 /// Each user's saved map view, one row per user.
 extension SQLStore: MapStateStore {
-    public func mapState(userID: Int64) throws -> MapStateRecord? {
+    package func mapState(userID: Int64) throws -> MapStateRecord? {
         try translatingErrors("reading map state") {
             try sql.queryFirst("SELECT center_latitude, center_longitude, zoom FROM map_states WHERE user_id = \(userID)") {
                 MapStateRecord(
@@ -12,7 +12,7 @@ extension SQLStore: MapStateStore {
         }
     }
 
-    public func saveMapState(_ state: MapStateRecord, userID: Int64, at: Int64) throws {
+    package func saveMapState(_ state: MapStateRecord, userID: Int64, at: Int64) throws {
         try translatingErrors("saving map state") {
             try sql.execute(
                 """

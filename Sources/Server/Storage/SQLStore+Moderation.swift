@@ -3,7 +3,7 @@ import Wire
 
 /// Reports and suspensions, written once for both engines.
 extension SQLStore: ModerationStore {
-    public func addReport(snapID: Int64, reporterID: Int64, reason: String, at: Int64) throws {
+    package func addReport(snapID: Int64, reporterID: Int64, reason: String, at: Int64) throws {
         try translatingErrors("recording a report") {
             do {
                 try sql.execute(
@@ -16,7 +16,7 @@ extension SQLStore: ModerationStore {
         }
     }
 
-    public func openReports() throws -> [ReportedSnap] {
+    package func openReports() throws -> [ReportedSnap] {
         try translatingErrors("listing reports") {
             try sql.transaction {
                 var snaps = try sql.query(
@@ -49,7 +49,7 @@ extension SQLStore: ModerationStore {
         }
     }
 
-    public func dismissReports(snapID: Int64, now: Int64) throws -> Int {
+    package func dismissReports(snapID: Int64, now: Int64) throws -> Int {
         try translatingErrors("dismissing reports") {
             try sql.transaction {
                 let dismissed = try sql.execute("DELETE FROM reports WHERE snap_id = \(snapID)")
@@ -66,14 +66,14 @@ extension SQLStore: ModerationStore {
         }
     }
 
-    public func isReported(snapID: Int64) throws -> Bool {
+    package func isReported(snapID: Int64) throws -> Bool {
         try translatingErrors("looking up reports") {
             try sql.queryFirst("SELECT EXISTS (SELECT 1 FROM reports WHERE snap_id = \(snapID)) AS reported") { $0.bool("reported") }
                 ?? false
         }
     }
 
-    public func unsendSnap(id: Int64, posterID: Int64) throws -> Bool {
+    package func unsendSnap(id: Int64, posterID: Int64) throws -> Bool {
         try translatingErrors("unsending a snap") {
             try sql.transaction {
                 guard try sql.queryFirst("SELECT id FROM snaps WHERE id = \(id) AND poster_id = \(posterID)", { $0.int64("id") }) != nil
@@ -91,7 +91,7 @@ extension SQLStore: ModerationStore {
         }
     }
 
-    public func suspend(userID: Int64, until: Int64, reason: String, by: String, at: Int64) throws {
+    package func suspend(userID: Int64, until: Int64, reason: String, by: String, at: Int64) throws {
         try translatingErrors("suspending") {
             try sql.transaction {
                 try sql.execute("DELETE FROM suspensions WHERE user_id = \(userID)")
@@ -104,13 +104,13 @@ extension SQLStore: ModerationStore {
         }
     }
 
-    public func unsuspend(userID: Int64, now: Int64) throws -> Bool {
+    package func unsuspend(userID: Int64, now: Int64) throws -> Bool {
         try translatingErrors("ending a suspension") {
             try sql.execute("DELETE FROM suspensions WHERE user_id = \(userID) AND until > \(now)") > 0
         }
     }
 
-    public func suspension(userID: Int64, now: Int64) throws -> Suspension? {
+    package func suspension(userID: Int64, now: Int64) throws -> Suspension? {
         try translatingErrors("looking up a suspension") {
             try sql.queryFirst("SELECT until, reason, suspended_by FROM suspensions WHERE user_id = \(userID) AND until > \(now)") { row in
                 Suspension(until: row.int64("until"), reason: row.string("reason"), by: row.string("suspended_by"))

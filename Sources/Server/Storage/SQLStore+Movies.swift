@@ -2,7 +2,7 @@ import SQL
 
 /// Favorite movies: one row per (user, title), titles compared by their lower-case key.
 extension SQLStore: MovieStore {
-    public func addMovie(_ movie: MovieRecord, userID: Int64, at: Int64) throws -> MovieRecord {
+    package func addMovie(_ movie: MovieRecord, userID: Int64, at: Int64) throws -> MovieRecord {
         try explainingMovieRefusals(movie, userID: userID, adding: true) {
             try translatingErrors("adding movie") {
                 try sql.execute(
@@ -15,14 +15,14 @@ extension SQLStore: MovieStore {
         }
     }
 
-    public func deleteMovie(title: String, userID: Int64) throws {
+    package func deleteMovie(title: String, userID: Int64) throws {
         try translatingErrors("deleting movie") {
             let deleted = try sql.execute("DELETE FROM movies WHERE user_id = \(userID) AND title_key = \(MovieRecord.titleKey(title))")
             guard deleted > 0 else { throw StoreError(.notFound, "no movie titled \"\(title)\"") }
         }
     }
 
-    public func movie(title: String, userID: Int64) throws -> MovieRecord? {
+    package func movie(title: String, userID: Int64) throws -> MovieRecord? {
         try translatingErrors("looking up movie") {
             try sql.queryFirst(
                 "\(Self.movieColumns) WHERE user_id = \(userID) AND title_key = \(MovieRecord.titleKey(title))",
@@ -30,7 +30,7 @@ extension SQLStore: MovieStore {
         }
     }
 
-    public func setMovieSales(title: String, sales: Int64, userID: Int64, at: Int64) throws -> MovieRecord {
+    package func setMovieSales(title: String, sales: Int64, userID: Int64, at: Int64) throws -> MovieRecord {
         try translatingErrors("changing ticket sales") {
             // One statement changes and returns the row, so there is no window between them.
             guard
@@ -47,7 +47,7 @@ extension SQLStore: MovieStore {
         }
     }
 
-    public func updateMovie(title: String, to movie: MovieRecord, userID: Int64, at: Int64) throws -> MovieRecord {
+    package func updateMovie(title: String, to movie: MovieRecord, userID: Int64, at: Int64) throws -> MovieRecord {
         try explainingMovieRefusals(movie, userID: userID, adding: false) {
             try translatingErrors("changing movie") {
                 guard
@@ -66,7 +66,7 @@ extension SQLStore: MovieStore {
         }
     }
 
-    public func movies(userID: Int64) throws -> [MovieRecord] {
+    package func movies(userID: Int64) throws -> [MovieRecord] {
         try translatingErrors("listing movies") {
             // Keys in byte order (on SQLite the unique index (user_id, title_key) yields it without
             // a sort); the title breaks ties between keys that only look alike.
@@ -76,7 +76,7 @@ extension SQLStore: MovieStore {
         }
     }
 
-    public func movieCount(userID: Int64) throws -> Int {
+    package func movieCount(userID: Int64) throws -> Int {
         try translatingErrors("counting movies") {
             try sql.queryFirst("SELECT count(*) AS n FROM movies WHERE user_id = \(userID)") { $0.int("n") } ?? 0
         }

@@ -9,7 +9,7 @@ import SQL
 /// Ownership is checked in SQL (`… AND user_id = \(userID)`), never after reading a row, so no
 /// path can hand out another user's pin or photo by forgetting a check.
 extension SQLStore: PinStore {
-    public func insertPin(_ pin: NewPin) throws -> PinRecord {
+    package func insertPin(_ pin: NewPin) throws -> PinRecord {
         do {
             return try translatingErrors("dropping pin") {
                 try sql.transaction {
@@ -38,32 +38,32 @@ extension SQLStore: PinStore {
         }
     }
 
-    public func pinCount(userID: Int64) throws -> Int {
+    package func pinCount(userID: Int64) throws -> Int {
         try translatingErrors("counting pins") {
             try sql.queryFirst("SELECT count(*) AS n FROM pins WHERE user_id = \(userID)") { $0.int("n") } ?? 0
         }
     }
 
-    public func pins(userID: Int64) throws -> [PinRecord] {
+    package func pins(userID: Int64) throws -> [PinRecord] {
         try translatingErrors("listing pins") {
             try sql.query(pinsOfUser(userID), StoreRows.pin)
         }
     }
 
-    public func pin(id: Int64, userID: Int64) throws -> PinRecord? {
+    package func pin(id: Int64, userID: Int64) throws -> PinRecord? {
         try translatingErrors("looking up pin") {
             try sql.queryFirst(pinByID(id, userID: userID), StoreRows.pin)
         }
     }
 
-    public func pin(atOffset offset: Int, userID: Int64) throws -> PinRecord? {
+    package func pin(atOffset offset: Int, userID: Int64) throws -> PinRecord? {
         guard offset >= 0 else { return nil }
         return try translatingErrors("picking pin") {
             try sql.queryFirst("\(pinsOfUser(userID))\nLIMIT 1 OFFSET \(offset)", StoreRows.pin)
         }
     }
 
-    public func deletePin(id: Int64, userID: Int64) throws {
+    package func deletePin(id: Int64, userID: Int64) throws {
         try translatingErrors("deleting pin") {
             // The album, the photos and their bytes go with it (ON DELETE CASCADE).
             let deleted = try sql.execute("DELETE FROM pins WHERE id = \(id) AND user_id = \(userID)")
@@ -73,7 +73,7 @@ extension SQLStore: PinStore {
 
     /// One statement: of instances racing for an album, the row's lock lets one update it and
     /// the others then see the new lease and change nothing.
-    public func claimAlbumLease(pinID: Int64, owner: String, now: Int64, until: Int64) throws -> Bool {
+    package func claimAlbumLease(pinID: Int64, owner: String, now: Int64, until: Int64) throws -> Bool {
         try translatingErrors("leasing album download") {
             try sql.execute(
                 """
@@ -83,7 +83,7 @@ extension SQLStore: PinStore {
         }
     }
 
-    public func albumsWithExpiredLeases(now: Int64) throws -> [Int64] {
+    package func albumsWithExpiredLeases(now: Int64) throws -> [Int64] {
         try translatingErrors("finding abandoned albums") {
             try sql.query(
                 """

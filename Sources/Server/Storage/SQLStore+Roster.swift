@@ -3,7 +3,7 @@ import SQL
 /// The roster: entries by name, each claimed by at most one account (by id).
 extension SQLStore: RosterStore {
     @discardableResult
-    public func putRosterEntry(_ entry: RosterEntry) throws -> RosterPut {
+    package func putRosterEntry(_ entry: RosterEntry) throws -> RosterPut {
         try translatingErrors("adding to the roster") {
             try sql.transaction {
                 let role = entry.isAdmin ? "admin" : "student"
@@ -33,7 +33,7 @@ extension SQLStore: RosterStore {
         }
     }
 
-    public func rosterEntry(named name: String) throws -> RosterEntry? {
+    package func rosterEntry(named name: String) throws -> RosterEntry? {
         try translatingErrors("looking up the roster") {
             try sql.queryFirst(
                 """
@@ -42,7 +42,7 @@ extension SQLStore: RosterStore {
         }
     }
 
-    public func rosterMembers() throws -> [RosterMemberRecord] {
+    package func rosterMembers() throws -> [RosterMemberRecord] {
         try translatingErrors("listing the roster") {
             try sql.query(
                 """
@@ -55,7 +55,7 @@ extension SQLStore: RosterStore {
     }
 
     @discardableResult
-    public func removeRosterEntry(named name: String) throws -> RosterMemberRecord {
+    package func removeRosterEntry(named name: String) throws -> RosterMemberRecord {
         try translatingErrors("taking a name off the roster") {
             try sql.transaction {
                 guard
@@ -75,7 +75,7 @@ extension SQLStore: RosterStore {
         }
     }
 
-    public func clearRoster() throws -> Int {
+    package func clearRoster() throws -> Int {
         try translatingErrors("clearing the roster") { try sql.execute("DELETE FROM roster") }
     }
 

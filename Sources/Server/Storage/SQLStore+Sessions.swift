@@ -3,7 +3,7 @@ import SQL
 /// Sessions, keyed by the SHA-256 of their token, and the access epoch (bumped by triggers on
 /// session deletions and account changes, in both engines' schemas).
 extension SQLStore: SessionStore {
-    public func createSession(userID: Int64, tokenHash: [UInt8], at: Int64, expiresAt: Int64) throws {
+    package func createSession(userID: Int64, tokenHash: [UInt8], at: Int64, expiresAt: Int64) throws {
         try translatingErrors("creating session") {
             try sql.execute(
                 """
@@ -13,7 +13,7 @@ extension SQLStore: SessionStore {
         }
     }
 
-    public func sessionUser(tokenHash: [UInt8], now: Int64) throws -> UserRecord? {
+    package func sessionUser(tokenHash: [UInt8], now: Int64) throws -> UserRecord? {
         try translatingErrors("looking up session") {
             try sql.queryFirst(
                 """
@@ -24,32 +24,32 @@ extension SQLStore: SessionStore {
         }
     }
 
-    public func deleteSession(tokenHash: [UInt8]) throws {
+    package func deleteSession(tokenHash: [UInt8]) throws {
         try translatingErrors("deleting session") {
             try sql.execute("DELETE FROM sessions WHERE token_hash = \(tokenHash)")
         }
     }
 
-    public func deleteExpiredSessions(now: Int64) throws -> Int {
+    package func deleteExpiredSessions(now: Int64) throws -> Int {
         try translatingErrors("deleting expired sessions") {
             try sql.execute("DELETE FROM sessions WHERE expires_at <= \(now)")
         }
     }
 
-    public func deleteSessions(userID: Int64, keeping tokenHash: [UInt8]?) throws -> Int {
+    package func deleteSessions(userID: Int64, keeping tokenHash: [UInt8]?) throws -> Int {
         try translatingErrors("ending sessions") {
             // No token hash is empty, so the empty one keeps nothing.
             try sql.execute("DELETE FROM sessions WHERE user_id = \(userID) AND token_hash <> \(tokenHash ?? [])")
         }
     }
 
-    public func accessEpoch() throws -> Int64 {
+    package func accessEpoch() throws -> Int64 {
         try translatingErrors("reading the access epoch") {
             try sql.queryFirst("SELECT value FROM access_epoch WHERE id = 1") { $0.int64("value") } ?? 0
         }
     }
 
-    public func sessionAccess(sessions: [(tokenHash: [UInt8], userID: Int64)], now: Int64) throws -> [SessionAccess] {
+    package func sessionAccess(sessions: [(tokenHash: [UInt8], userID: Int64)], now: Int64) throws -> [SessionAccess] {
         try translatingErrors("checking sessions") {
             try sql.transaction {
                 try sessions.map { session in

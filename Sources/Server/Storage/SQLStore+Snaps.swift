@@ -3,7 +3,7 @@ import Wire
 
 /// Snaps: posting, listing, and the view-once claim.
 extension SQLStore: SnapStore {
-    public func insertSnap(_ snap: NewSnap) throws -> SnapListing {
+    package func insertSnap(_ snap: NewSnap) throws -> SnapListing {
         do {
             return try translatingErrors("posting snap") { try engine.insertSnap(snap, in: self) }
         } catch let error as StoreError where error.kind == .notFound {
@@ -11,14 +11,14 @@ extension SQLStore: SnapStore {
         }
     }
 
-    public func snapListings(feedID: Int64?, viewerID: Int64, now: Int64) throws -> [SnapListing] {
+    package func snapListings(feedID: Int64?, viewerID: Int64, now: Int64) throws -> [SnapListing] {
         try translatingErrors("listing snaps") {
             try sql.query(liveListing(feedID: feedID, viewerID: viewerID, now: now), StoreRows.snapListing)
         }
     }
 
     /// Includes expired and erased snaps, so callers can tell EXPIRED from NOT_FOUND.
-    public func snapListing(id: Int64, viewerID: Int64, now: Int64) throws -> SnapListing? {
+    package func snapListing(id: Int64, viewerID: Int64, now: Int64) throws -> SnapListing? {
         try translatingErrors("looking up snap") {
             try sql.queryFirst(listingByID(id, viewerID: viewerID), StoreRows.snapListing)
         }
@@ -33,7 +33,7 @@ extension SQLStore: SnapStore {
     /// INSERT hits the primary key. The claim and the read of the bytes are one transaction (a
     /// savepoint when batched), so bytes are never handed out for a claim that was not committed
     /// with them, and the caller acknowledges only after COMMIT returned.
-    public func claimView<R>(
+    package func claimView<R>(
         snapID: Int64, viewerID: Int64, now: Int64,
         _ body: (SnapListing, [UInt8], any StoredBytes) throws -> R
     ) throws -> R {
@@ -67,7 +67,7 @@ extension SQLStore: SnapStore {
         }
     }
 
-    public func snapViewers(snapID: Int64) throws -> [SnapViewerRecord] {
+    package func snapViewers(snapID: Int64) throws -> [SnapViewerRecord] {
         try translatingErrors("listing who opened a snap") {
             try sql.query(
                 """
@@ -78,7 +78,7 @@ extension SQLStore: SnapStore {
         }
     }
 
-    public func restoreView(snapID: Int64, userID: Int64) throws {
+    package func restoreView(snapID: Int64, userID: Int64) throws {
         try translatingErrors("restoring view") {
             let deleted = try sql.execute("DELETE FROM views WHERE snap_id = \(snapID) AND viewer_id = \(userID)")
             guard deleted > 0 else {
@@ -87,7 +87,7 @@ extension SQLStore: SnapStore {
         }
     }
 
-    public func postingUsage(posterID: Int64, since: Int64) throws -> PostingUsage {
+    package func postingUsage(posterID: Int64, since: Int64) throws -> PostingUsage {
         try translatingErrors("counting posts") {
             // A rejected post counts as posted: a rejection does not give the hour's slot back.
             let recent =
@@ -109,7 +109,7 @@ extension SQLStore: SnapStore {
         }
     }
 
-    public func applySnapLifetime(milliseconds: Int64, now: Int64) throws -> Int {
+    package func applySnapLifetime(milliseconds: Int64, now: Int64) throws -> Int {
         try translatingErrors("applying the snap lifetime") {
             try sql.execute(
                 """
@@ -119,7 +119,7 @@ extension SQLStore: SnapStore {
         }
     }
 
-    public func deleteSnap(id: Int64) throws {
+    package func deleteSnap(id: Int64) throws {
         try translatingErrors("deleting snap") {
             // The image and the views go with it (ON DELETE CASCADE).
             let deleted = try sql.execute("DELETE FROM snaps WHERE id = \(id)")
@@ -128,13 +128,13 @@ extension SQLStore: SnapStore {
         }
     }
 
-    public func countSnaps(postedBefore: Int64) throws -> Int {
+    package func countSnaps(postedBefore: Int64) throws -> Int {
         try translatingErrors("counting old snaps") {
             try sql.queryFirst("SELECT count(*) AS n FROM snaps WHERE posted_at < \(postedBefore)") { $0.int("n") } ?? 0
         }
     }
 
-    public func deleteSnaps(postedBefore: Int64) throws -> Int {
+    package func deleteSnaps(postedBefore: Int64) throws -> Int {
         try translatingErrors("purging old snaps") {
             // One statement; the images and views go with the snaps (ON DELETE CASCADE), and the
             // rejection notices of snaps as old go too (they are not counted: no picture was kept).
@@ -145,20 +145,20 @@ extension SQLStore: SnapStore {
         }
     }
 
-    public func snapsAwaitingApproval() throws -> [ExportedSnap] {
+    package func snapsAwaitingApproval() throws -> [ExportedSnap] {
         try translatingErrors("listing snaps awaiting approval") {
             try exportRows("WHERE s.awaiting_approval ORDER BY s.posted_at, s.id")
         }
     }
 
-    public func approveSnap(id: Int64) throws {
+    package func approveSnap(id: Int64) throws {
         try translatingErrors("approving a snap") {
             let approved = try sql.execute("UPDATE snaps SET awaiting_approval = \(false) WHERE id = \(id) AND awaiting_approval")
             guard approved > 0 else { throw StoreError(.notFound, "snap \(id) is not awaiting approval") }
         }
     }
 
-    public func rejectSnap(id: Int64, reason: String, at: Int64) throws -> Int64 {
+    package func rejectSnap(id: Int64, reason: String, at: Int64) throws -> Int64 {
         try translatingErrors("rejecting a snap") {
             try sql.transaction {
                 guard
@@ -183,7 +183,7 @@ extension SQLStore: SnapStore {
         }
     }
 
-    public func rejectedSnaps(posterID: Int64, feedID: Int64?, now: Int64) throws -> [SnapListing] {
+    package func rejectedSnaps(posterID: Int64, feedID: Int64?, now: Int64) throws -> [SnapListing] {
         try translatingErrors("listing rejected snaps") {
             let feed: SQL = feedID.map { "r.feed_id = \($0) AND " } ?? ""
             return try sql.query(
@@ -202,13 +202,13 @@ extension SQLStore: SnapStore {
         }
     }
 
-    public func dismissRejection(id: Int64, posterID: Int64) throws -> Bool {
+    package func dismissRejection(id: Int64, posterID: Int64) throws -> Bool {
         try translatingErrors("dismissing a rejection") {
             try sql.execute("DELETE FROM rejected_snaps WHERE id = \(id) AND poster_id = \(posterID)") > 0
         }
     }
 
-    public func exportedSnaps(afterID: Int64, limit: Int, includePending: Bool) throws -> (total: Int, snaps: [ExportedSnap]) {
+    package func exportedSnaps(afterID: Int64, limit: Int, includePending: Bool) throws -> (total: Int, snaps: [ExportedSnap]) {
         try translatingErrors("listing snaps for an export") {
             // A snap awaiting approval is nobody's to see yet: out of an export unless asked for.
             let approved: SQL = includePending ? "" : " AND NOT s.awaiting_approval"
@@ -258,7 +258,7 @@ extension SQLStore: SnapStore {
         return snaps
     }
 
-    public func withSnapPicture<R>(id: Int64, _ body: (SnapListing, [UInt8], any StoredBytes) throws -> R) throws -> R {
+    package func withSnapPicture<R>(id: Int64, _ body: (SnapListing, [UInt8], any StoredBytes) throws -> R) throws -> R {
         try translatingErrors("reading a snap's picture") {
             try sql.transaction {
                 guard

@@ -4,11 +4,11 @@ import SQL
 /// Budgets are stored as text lists of times ("1700000000000,1700000000500"); a list holds at
 /// most a budget's allowance.
 extension SQLStore: ThrottleStore {
-    public func lockThrottleBudgets(_ keys: [ThrottleKey]) throws {
+    package func lockThrottleBudgets(_ keys: [ThrottleKey]) throws {
         try translatingErrors("locking login throttle") { try engine.lockThrottleBudgets(keys) }
     }
 
-    public func saveThrottleBudget(_ key: ThrottleKey, _ budget: ThrottleBudget?) throws {
+    package func saveThrottleBudget(_ key: ThrottleKey, _ budget: ThrottleBudget?) throws {
         try translatingErrors("saving login throttle") {
             guard let budget else {
                 try sql.execute("DELETE FROM throttle_budgets WHERE \(Self.matching(key))")
@@ -27,7 +27,7 @@ extension SQLStore: ThrottleStore {
     }
 
     /// Every key's row in one round trip.
-    public func throttleBudgets(_ keys: [ThrottleKey]) throws -> [ThrottleKey: ThrottleBudget] {
+    package func throttleBudgets(_ keys: [ThrottleKey]) throws -> [ThrottleKey: ThrottleBudget] {
         let unique = Array(Set(keys))
         guard !unique.isEmpty else { return [:] }
         let rows = SQL(joining: unique.map { "(\($0.kind), \($0.scope), \($0.name), \($0.address))" }, separator: ", ")
@@ -45,7 +45,7 @@ extension SQLStore: ThrottleStore {
         }
     }
 
-    public func throttleKeys(kind: String, name: String) throws -> [ThrottleKey] {
+    package func throttleKeys(kind: String, name: String) throws -> [ThrottleKey] {
         try translatingErrors("listing login throttle budgets") {
             try sql.query(
                 """
@@ -56,7 +56,7 @@ extension SQLStore: ThrottleStore {
         }
     }
 
-    public func throttleKeys(kind: String, address: String) throws -> [ThrottleKey] {
+    package func throttleKeys(kind: String, address: String) throws -> [ThrottleKey] {
         try translatingErrors("listing login throttle budgets") {
             try sql.query(
                 """
@@ -67,7 +67,7 @@ extension SQLStore: ThrottleStore {
         }
     }
 
-    public func forgetThrottleBudgets(lastUsedBefore before: Int64) throws -> Int {
+    package func forgetThrottleBudgets(lastUsedBefore before: Int64) throws -> Int {
         try translatingErrors("forgetting login throttle budgets") {
             try sql.execute("DELETE FROM throttle_budgets WHERE last_used < \(before)")
         }

@@ -13,7 +13,7 @@ import SQL
 /// thread at a time; `StorageExecutor` gives each thread its own. Every method turns the
 /// engine's failures into `StoreError`s (uniqueness → `conflict`, missing parent → `notFound`,
 /// busy, I/O or a lost connection → `unavailable`, damaged data → `corrupt`).
-public final class SQLStore: SnapshareStore {
+package final class SQLStore: SnapshareStore {
     /// What differs between the engines, and the connection.
     let engine: any StorageEngine
     /// The engine's connection, as every statement here uses it.
@@ -27,7 +27,7 @@ public final class SQLStore: SnapshareStore {
     /// Runs `body` atomically; nested calls become savepoints, so a throw rolls back only its
     /// own level. Errors thrown by `body` come out unchanged.
     @discardableResult
-    public func transaction<T>(_ body: () throws -> T) throws -> T {
+    package func transaction<T>(_ body: () throws -> T) throws -> T {
         try translatingErrors("transaction") { try sql.transaction(body) }
     }
 

@@ -177,7 +177,7 @@ extension SQLStore {
     /// A store on the SQLite file at `path` (created and migrated unless `readOnly`; a
     /// read-only store only checks that the file is at this code's schema version). A writer
     /// may hand its WAL checkpoints to a thread of their own (`WALCheckpointer`).
-    public static func sqlite(path: String, readOnly: Bool = false, checkpointsInBackground: Bool = false) throws -> SQLStore {
+    package static func sqlite(path: String, readOnly: Bool = false, checkpointsInBackground: Bool = false) throws -> SQLStore {
         let database = try translatingErrors("opening \(path)") {
             // The store holds password hashes and images: its files are the owner's alone.
             if !readOnly && !path.isEmpty && path != ":memory:" { try DatabaseFiles.makeOwnerOnly(path) }
@@ -187,7 +187,7 @@ extension SQLStore {
     }
 
     /// A store on an open connection: migrates a writer's file, verifies a reader's.
-    public static func sqlite(_ database: SQLiteDatabase) throws -> SQLStore {
+    package static func sqlite(_ database: SQLiteDatabase) throws -> SQLStore {
         try translatingErrors("opening \(database.path)") {
             if database.isReadOnly {
                 try Schema.verify(database)
@@ -199,10 +199,10 @@ extension SQLStore {
     }
 
     /// A store factory in the shape `StorageExecutor` takes; the writer checkpoints in the background.
-    public static func openSQLite(path: String, readOnly: Bool) throws -> any SnapshareStore {
+    static func openSQLite(path: String, readOnly: Bool) throws -> any SnapshareStore {
         try sqlite(path: path, readOnly: readOnly, checkpointsInBackground: !readOnly)
     }
 
     /// The SQLite connection under this store, if it is on SQLite (for tools and tests).
-    public var sqliteDatabase: SQLiteDatabase? { (engine as? SQLiteEngine)?.database }
+    var sqliteDatabase: SQLiteDatabase? { (engine as? SQLiteEngine)?.database }
 }

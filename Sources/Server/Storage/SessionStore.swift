@@ -3,7 +3,7 @@
 /// server's expiry sweep and `SessionAudit`.
 ///
 /// Only the SHA-256 of a session token is ever stored, so a stolen database yields no live token.
-public protocol SessionStore: AnyObject {
+package protocol SessionStore: AnyObject {
     /// Stores a session of `userID`; `StoreError.notFound` when there is no such user.
     func createSession(userID: Int64, tokenHash: [UInt8], at: Int64, expiresAt: Int64) throws
     /// The user owning an unexpired session, or nil.
@@ -23,13 +23,13 @@ public protocol SessionStore: AnyObject {
 }
 
 /// A live connection's session as storage sees it now.
-public struct SessionAccess: Sendable, Equatable {
-    public var tokenHash: [UInt8]
+package struct SessionAccess: Sendable, Equatable {
+    var tokenHash: [UInt8]
     /// The user's admin right, or nil when the session no longer exists (or expired).
-    public var isAdmin: Bool?
+    package var isAdmin: Bool?
     /// The user's name now (empty when the session no longer exists).
-    public var name = ""
+    package var name = ""
     /// For a session that no longer exists: its account was deleted or disabled (nil: it ended
     /// otherwise, logged out, expired or ended by a password change).
-    public var closure: AccountClosure?
+    var closure: AccountClosure?
 }

@@ -6,7 +6,7 @@ import Wire
 /// claim) and the admin handlers.
 ///
 /// Listings never read image bytes; only a won claim hands them out.
-public protocol SnapStore: AnyObject {
+package protocol SnapStore: AnyObject {
     /// Stores a snap with its image and returns it as its poster sees it; `StoreError.notFound`
     /// when the feed or the poster does not exist.
     func insertSnap(_ snap: NewSnap) throws -> SnapListing
@@ -67,23 +67,23 @@ public protocol SnapStore: AnyObject {
 }
 
 /// A student's posts in the quota's window and pictures stored (`SnapStore.postingUsage`).
-public struct PostingUsage: Sendable, Equatable {
+package struct PostingUsage: Sendable, Equatable {
     /// Posts since the window's start, and when the oldest of them was posted.
-    public var recentPosts: Int
-    public var oldestRecentPost: Int64?
+    var recentPosts: Int
+    var oldestRecentPost: Int64?
     /// Bytes of the pictures not yet erased, and when the first of them expires.
-    public var storedBytes: Int64
-    public var nextExpiry: Int64?
+    var storedBytes: Int64
+    var nextExpiry: Int64?
 }
 
 extension SnapStore {
     /// `withSnapPicture`, with the image copied into an array.
-    public func snapPicture(id: Int64) throws -> [UInt8] {
+    func snapPicture(id: Int64) throws -> [UInt8] {
         try withSnapPicture(id: id) { _, _, image in try image.array() }
     }
 
     /// `claimView`, with the image copied into an array.
-    public func claimView(snapID: Int64, viewerID: Int64, now: Int64) throws -> OpenedSnap {
+    package func claimView(snapID: Int64, viewerID: Int64, now: Int64) throws -> OpenedSnap {
         try claimView(snapID: snapID, viewerID: viewerID, now: now) { listing, sha256, image in
             OpenedSnap(listing: listing, image: try image.array(), sha256: sha256)
         }
@@ -91,19 +91,19 @@ extension SnapStore {
 }
 
 /// A snap to insert.
-public struct NewSnap: Sendable {
-    public var feedID: Int64
-    public var posterID: Int64
-    public var image: [UInt8]
-    public var sha256: [UInt8]
-    public var format: ImageFormat
-    public var width: Int
-    public var height: Int
-    public var postedAt: Int64
-    public var expiresAt: Int64
+package struct NewSnap: Sendable {
+    package var feedID: Int64
+    package var posterID: Int64
+    package var image: [UInt8]
+    package var sha256: [UInt8]
+    package var format: ImageFormat
+    package var width: Int
+    package var height: Int
+    package var postedAt: Int64
+    package var expiresAt: Int64
     /// Waits for an admin's approval before anyone but its poster sees it.
-    public var awaitingApproval: Bool
-    public init(
+    var awaitingApproval: Bool
+    package init(
         feedID: Int64, posterID: Int64, image: [UInt8], sha256: [UInt8], format: ImageFormat,
         width: Int, height: Int, postedAt: Int64, expiresAt: Int64, awaitingApproval: Bool = false
     ) {
@@ -121,23 +121,23 @@ public struct NewSnap: Sendable {
 }
 
 /// A snap's metadata as one viewer sees it; never carries image bytes.
-public struct SnapListing: Sendable, Equatable {
-    public var id: Int64
-    public var feedName: String
-    public var posterName: String
-    public var postedAt: Int64
-    public var expiresAt: Int64
-    public var status: SnapState
-    public var byteCount: Int64
-    public var width: Int
-    public var height: Int
-    public var format: ImageFormat
-    public var posterID: Int64
+package struct SnapListing: Sendable, Equatable {
+    package var id: Int64
+    var feedName: String
+    var posterName: String
+    var postedAt: Int64
+    var expiresAt: Int64
+    var status: SnapState
+    var byteCount: Int64
+    var width: Int
+    var height: Int
+    var format: ImageFormat
+    var posterID: Int64
     /// How many people opened the snap, counted only when the viewer is its poster (else 0).
-    public var openedCount: Int
+    var openedCount: Int
     /// A rejected snap's reason (empty otherwise).
-    public var note: String
-    public init(
+    var note: String
+    init(
         id: Int64, feedName: String, posterName: String, postedAt: Int64, expiresAt: Int64,
         status: SnapState, byteCount: Int64, width: Int, height: Int, format: ImageFormat,
         posterID: Int64 = 0, openedCount: Int = 0, note: String = ""
@@ -159,20 +159,15 @@ public struct SnapListing: Sendable, Equatable {
 }
 
 /// Someone who opened a snap, and when.
-public struct SnapViewerRecord: Sendable, Equatable {
-    public var name: String
-    public var viewedAt: Int64
+package struct SnapViewerRecord: Sendable, Equatable {
+    package var name: String
+    var viewedAt: Int64
 }
 
 /// The result of winning a view claim, with the image as an array (for tests and tools; the
 /// server itself copies the image straight into its reply with `claimView(...body:)`).
-public struct OpenedSnap: Sendable {
-    public var listing: SnapListing
-    public var image: [UInt8]
-    public var sha256: [UInt8]
-    public init(listing: SnapListing, image: [UInt8], sha256: [UInt8]) {
-        self.listing = listing
-        self.image = image
-        self.sha256 = sha256
-    }
+package struct OpenedSnap: Sendable {
+    var listing: SnapListing
+    var image: [UInt8]
+    var sha256: [UInt8]
 }

@@ -9,7 +9,7 @@
 /// Failures are `StoreError`s. Every multi-step change runs inside `transaction`, which nests
 /// (savepoints), so a caller that batches several changes into one outer transaction (group
 /// commit) stays correct.
-public protocol SnapshareStore: AccountStore, SessionStore, FeedStore, SnapStore, PinStore, MapStateStore,
+package protocol SnapshareStore: AccountStore, SessionStore, FeedStore, SnapStore, PinStore, MapStateStore,
     MovieStore, MaintenanceStore, ThrottleStore, DeviceStore, AuditStore, ModerationStore, RosterStore
 {
     /// Runs `body` atomically; nested calls become savepoints, so a throw rolls back only its

@@ -14,14 +14,14 @@ import Posix
 /// that failure: an acknowledged write is a durable write.
 ///
 /// Completions run on the storage thread; callers hop back to their own thread themselves.
-public final class StorageExecutor: @unchecked Sendable {
+package final class StorageExecutor: @unchecked Sendable {
     /// Makes a store for one thread: the writer (`readOnly` false, which also migrates) or a reader.
-    public typealias StoreFactory = (_ path: String, _ readOnly: Bool) throws -> any SnapshareStore
+    package typealias StoreFactory = (_ path: String, _ readOnly: Bool) throws -> any SnapshareStore
 
     /// The database file.
-    public let path: String
+    package let path: String
     /// The most writes one COMMIT covers.
-    public let maximumBatchSize: Int
+    let maximumBatchSize: Int
 
     private let writes = WorkQueue<any StorageJob>()
     private let reads = WorkQueue<any StorageJob>()
@@ -30,11 +30,11 @@ public final class StorageExecutor: @unchecked Sendable {
     /// Guarded by `counterLock`.
     private var batchCount = 0
     /// How long each write batch took, from BEGIN to COMMIT's return (for `GET /metrics`).
-    public let commitDurations = DurationHistogram()
+    let commitDurations = DurationHistogram()
 
     /// Opens the writer store (migrating the file), then `readerCount` read-only stores, and
     /// starts one thread for each. Throws if any store cannot be opened; nothing is left running.
-    public init(
+    package init(
         path: String, readerCount: Int = 2, maximumBatchSize: Int = 256,
         makeStore: StoreFactory
     ) throws {
@@ -73,11 +73,11 @@ public final class StorageExecutor: @unchecked Sendable {
     /// Why writes are refused on the current task (or thread), when they are: an admin request
     /// that is not in the audit log because it reads only runs so (`AuditNote.guarding`). Such a
     /// write fails at once and changes nothing.
-    @TaskLocal public static var writesRefused: String?
+    @TaskLocal static var writesRefused: String?
 
     /// Queues a write for the next group-commit batch; `completion` runs on the writer thread
     /// after the batch's COMMIT returned (or failed).
-    public func write<T: Sendable>(
+    package func write<T: Sendable>(
         _ job: @escaping @Sendable (any SnapshareStore) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
@@ -87,7 +87,7 @@ public final class StorageExecutor: @unchecked Sendable {
 
     /// Queues a read for whichever reader thread is free; it sees one consistent snapshot of
     /// committed data. Writing through a reader's store fails.
-    public func read<T: Sendable>(
+    package func read<T: Sendable>(
         _ job: @escaping @Sendable (any SnapshareStore) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
@@ -95,18 +95,18 @@ public final class StorageExecutor: @unchecked Sendable {
     }
 
     /// `write`, waiting for the outcome (admin commands, tests). Never call it from a storage thread.
-    public func writeSync<T: Sendable>(_ job: @escaping @Sendable (any SnapshareStore) throws -> T) throws -> T {
+    package func writeSync<T: Sendable>(_ job: @escaping @Sendable (any SnapshareStore) throws -> T) throws -> T {
         try waitFor { write(job, completion: $0) }
     }
 
     /// `read`, waiting for the outcome. Never call it from a storage thread.
-    public func readSync<T: Sendable>(_ job: @escaping @Sendable (any SnapshareStore) throws -> T) throws -> T {
+    func readSync<T: Sendable>(_ job: @escaping @Sendable (any SnapshareStore) throws -> T) throws -> T {
         try waitFor { read(job, completion: $0) }
     }
 
     /// Stops accepting work, lets the threads finish everything already queued, and waits for
     /// them to exit (closing their connections). Later submissions fail with `unavailable`.
-    public func shutdown() {
+    package func shutdown() {
         precondition(!Self.isStorageThread, "shutdown() from a storage thread would wait for itself")
         writes.close()
         reads.close()
@@ -114,8 +114,8 @@ public final class StorageExecutor: @unchecked Sendable {
     }
 
     /// Writes waiting for the writer, and reads for a reader, now.
-    public var queuedWrites: Int { writes.count }
-    public var queuedReads: Int { reads.count }
+    var queuedWrites: Int { writes.count }
+    var queuedReads: Int { reads.count }
 
     /// How many batches the writer has finished; counted before their
     /// completions run (for tests).

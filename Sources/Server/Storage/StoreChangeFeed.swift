@@ -6,7 +6,7 @@ import Synchronization
 
 /// What changed, as far as polling clients care: something every user may see (a post, an
 /// admin change), or one user's own listing (they opened a snap).
-public enum StoreChange: Sendable, Equatable {
+enum StoreChange: Sendable, Equatable {
     case everyone
     case user(Int64)
 
@@ -36,7 +36,7 @@ public enum StoreChange: Sendable, Equatable {
 /// `onRemoteChange` (its own are skipped by their sender's process id). After a lost connection
 /// it reconnects with a growing pause and reports `.everyone` once, since notifications sent
 /// meanwhile are gone.
-public final class PostgresChangeFeed: @unchecked Sendable {
+final class PostgresChangeFeed: @unchecked Sendable {
     static let channel = "snapshare_changes"
 
     private let conninfo: String
@@ -47,13 +47,13 @@ public final class PostgresChangeFeed: @unchecked Sendable {
     private let stopped = Atomic<Bool>(false)
     private let logger: Logger
 
-    public init(conninfo: String, logger: Logger) {
+    init(conninfo: String, logger: Logger) {
         self.conninfo = conninfo
         self.logger = logger
     }
 
     /// Sends `change` to the other instances (after the caller's commit), without waiting.
-    public func publish(_ change: StoreChange) {
+    func publish(_ change: StoreChange) {
         outgoing.submit(change)
     }
 
@@ -80,7 +80,7 @@ public final class PostgresChangeFeed: @unchecked Sendable {
 
     /// Starts the publishing thread and the listening one; `onRemoteChange` runs on the latter.
     /// Changes published before this wait for it.
-    public func start(onRemoteChange: @escaping @Sendable (StoreChange) -> Void) {
+    func start(onRemoteChange: @escaping @Sendable (StoreChange) -> Void) {
         NamedThread.start("notify") { [self] in publishQueuedChanges() }
         NamedThread.start("change-feed") { [self] in
             var pause = 0.1
@@ -111,7 +111,7 @@ public final class PostgresChangeFeed: @unchecked Sendable {
 
     /// Stops listening and publishing (the listening thread ends within half a second, the
     /// publishing one at once).
-    public func stop() {
+    func stop() {
         stopped.store(true, ordering: .relaxed)
         outgoing.close()
     }

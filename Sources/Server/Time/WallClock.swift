@@ -4,14 +4,14 @@ import Foundation
 /// stored timestamp, expiry, session and throttle is measured in. The server takes it at start
 /// and hands it to every part that reads the time; tests hand in one they move themselves
 /// (TestSupport's `ManualClock`), so expiry is tested without waiting for it.
-public struct WallClock: Sendable {
+package struct WallClock: Sendable {
     private let read: @Sendable () -> Int64
 
-    public init(_ read: @escaping @Sendable () -> Int64) { self.read = read }
+    package init(_ read: @escaping @Sendable () -> Int64) { self.read = read }
 
     /// Milliseconds since the Unix epoch.
-    public func now() -> Int64 { read() }
+    package func now() -> Int64 { read() }
 
     /// The machine's clock.
-    public static let system = WallClock { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+    package static let system = WallClock { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
 }

@@ -347,6 +347,16 @@ import Testing
         try offline(["admin", "roster"], [entry("admin roster", "the roster")])
         try offline(["admin", "roster", "remove", "sam4"], [entry("admin roster remove", "roster name sam4")])
         try offline(["admin", "roster", "remove", "sam4"], status: 1, [entry("admin roster remove", "roster name sam4", "NOT_FOUND")])
+        try offline(
+            ["admin", "create-class", "cs193p-f26", "--name", "CS193P Fall 2026", "--owner", "alice", "--code", "JOIN-F26"],
+            [entry("admin create-class", "class cs193p-f26")])
+        try offline(
+            ["admin", "create-class", "cs193p-f26", "--name", "Again", "--owner", "alice"], status: 1,
+            [entry("admin create-class", "class cs193p-f26", "ALREADY_EXISTS")])
+        try offline(
+            ["admin", "create-class", "CS193P", "--name", "Upper", "--owner", "alice"], status: 2,
+            [entry("admin create-class", "class CS193P", "refused: class handles use only lower-case letters, digits and '-'")])
+        try offline(["admin", "classes"], [entry("admin classes", "the classes")])
         try offline(["admin", "audit"], [])
         try offline(["export", "--to", files.file("export")], [entry("export", "4 snaps to \(files.file("export"))")])
         try offline(["export", "--to", files.file("export")], status: 1, [entry("export", "to \(files.file("export"))", "refused: …")])

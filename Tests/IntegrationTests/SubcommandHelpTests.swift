@@ -36,7 +36,7 @@ struct SubcommandHelpTests {
                 "\(path) lists server options it does not use: \(listed.sorted())")
         }
         let add = try Subprocess.run("snapshare-server", ["admin", "add", "--help"]).stdout
-        #expect(Self.options(add) == ["--password-stdin", "--config", "--data", "--database"], "\(add)")
+        #expect(Self.options(add) == ["--password-stdin", "--site", "--config", "--data", "--database"], "\(add)")
         #expect(add.split(separator: "\n").count < 20, "\(add)")
         #expect(!Self.options(try Subprocess.run("snapshare-server", ["backup", "--help"]).stdout).isDisjoint(with: ["--to", "--data"]))
     }

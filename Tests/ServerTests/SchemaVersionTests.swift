@@ -30,6 +30,42 @@ struct SchemaVersionTests {
         }
     }
 
+    @Test("a single-class SQLite file (version 15) becomes one class: its admins its owners, everyone else its students")
+    func singleClassSQLiteFileBecomesOneClass() throws {
+        try withTemporaryDatabase { path in
+            let old = try SQLiteDatabase(path: path)
+            try Schema.migrate(old, upTo: 15)
+            try old.execute(
+                "INSERT INTO users (name, password_hash, is_admin, created_at) VALUES ('teacher', 'h', 1, 5), ('ann', 'h', 0, 7)")
+            try Self.expectOneClass(try SQLStore.sqlite(path: path))
+        }
+    }
+
+    @Test(
+        "a single-class PostgreSQL database (version 15) becomes one class: its admins its owners, everyone else its students",
+        .enabled(if: PostgresCluster.shared != nil, "PostgreSQL is not installed"))
+    func singleClassPostgresDatabaseBecomesOneClass() throws {
+        let (conninfo, drop) = try PostgresCluster.shared!.makeDatabase()
+        defer { drop() }
+        let db = try PostgresConnection(conninfo)
+        try PostgresSchema.migrate(db, upTo: 15)
+        try db.execute(
+            "INSERT INTO users (name, password_hash, is_admin, created_at) VALUES ('teacher', 'h', true, 5), ('ann', 'h', false, 7)")
+        try Self.expectOneClass(try SQLStore.postgres(conninfo: conninfo))
+    }
+
+    /// The class an upgrade made of a single-class server's accounts `teacher` (an admin) and `ann`.
+    static func expectOneClass(_ store: SQLStore) throws {
+        let classes = try store.allClasses()
+        #expect(classes.map(\.handle) == ["class"] && classes.first?.code == nil, "the server's class code stays the class's")
+        let theClass = try #require(classes.first)
+        let members = try store.members(classID: theClass.id).map { "\($0.name) \($0.role) \($0.joinedAt)" }
+        #expect(members == ["teacher owner 5", "ann student 7"])
+        #expect(try store.user(named: "teacher")?.isAdmin == true, "and still the server's admin")
+        let later = try store.createClass(NewClass(handle: "next", name: "Next", code: "NEXT-CODE"), ownerID: nil, at: 9)
+        #expect(later.id > theClass.id, "ids go on after the class the upgrade made")
+    }
+
     @Test(
         "a PostgreSQL database numbered 1 to 4 before the engines shared numbers is renumbered and carried on from there",
         .enabled(if: PostgresCluster.shared != nil, "PostgreSQL is not installed"))

@@ -14,7 +14,8 @@ import Wire
 /// the column allows it.
 ///
 /// The source is read in one transaction (one snapshot, on SQLite and PostgreSQL alike) while
-/// its server may run; the target must be empty but for the three default feeds, and is written
+/// its server may run; the target must be empty but for the three default feeds and the first
+/// class its migrations made, and is written
 /// in one transaction: every table, parents before children (from the foreign keys), a page of
 /// rows at a time (pages sized by the table's widest row, so images come a few at a time and
 /// memory stays small); then each id counter the source's schema has is raised to the source's
@@ -123,8 +124,10 @@ enum DatabaseCopy {
                 let tables = try into.transaction {
                     try refuseNonEmpty(into)
                     let tables = try plan(source: catalog, target: target.engine.catalog())
-                    // The target's default feeds make way for the class's own (same names, its ids).
+                    // The target's default feeds and first class make way for the source's own (same
+                    // names, its ids).
                     try into.execute("DELETE FROM feeds")
+                    try into.execute("DELETE FROM classes")
                     for table in tables {
                         try copy(table, from: from, to: into)
                         progress("copied \(table.name)")

@@ -143,14 +143,8 @@ enum RosterImport {
         return config
     }
 
-    /// Twelve characters from an alphabet without look-alikes (no 0/O, 1/l/I), in three groups:
-    /// about 60 bits, read out or copied easily.
-    static func oneTimePassword() -> String {
-        let alphabet = Array("abcdefghjkmnpqrstuvwxyz23456789")
-        let random = SecureRandom.bytes(12)
-        let letters = random.map { alphabet[Int($0) % alphabet.count] }
-        return [letters[0..<4], letters[4..<8], letters[8..<12]].map { String($0) }.joined(separator: "-")
-    }
+    /// Twelve characters in three groups (`ReadableCode`): about 60 bits, read out or copied easily.
+    static func oneTimePassword() -> String { ReadableCode.make(groups: 3) }
 
     /// Writes the new accounts' one-time passwords into the staged file and names it. The accounts
     /// exist by now, so a failure here says how to give them passwords another way.

@@ -33,6 +33,8 @@ extension ServerCommandLine {
         ["admin", "roster"]: .recorded("admin roster", roster),
         ["admin", "roster", "remove"]: .recorded("admin roster remove", removeFromRoster),
         ["admin", "purge"]: .recorded("admin purge", purge),
+        ["admin", "create-class"]: .recorded("admin create-class", createClass),
+        ["admin", "classes"]: .recorded("admin classes", classes),
         ["export"]: .recorded("export", export),
         ["end-term"]: .recorded("end-term", endTerm),
         ["backup"]: .recorded("backup", backup),

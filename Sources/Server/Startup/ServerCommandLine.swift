@@ -163,9 +163,28 @@ public enum ServerCommandLine {
                 "admin", summary: "Manage accounts offline (works while the server runs or is stopped)",
                 subcommands: [
                     CommandSpec(
-                        "add", summary: "Create an admin, or promote an existing user",
+                        "add", summary: "Create a site admin (the server's operator), or make an existing user one",
                         arguments: [ArgumentSpec("USER", help: "the user name")],
-                        flags: [FlagSpec("--password-stdin", help: "read the password from standard input (required for a new user)")]),
+                        flags: [
+                            FlagSpec("--password-stdin", help: "read the password from standard input (required for a new user)"),
+                            FlagSpec(
+                                "--site", help: "a site admin, who makes classes and names their owners (what add makes, said outright)"),
+                        ]),
+                    CommandSpec(
+                        "create-class", summary: "Make a class and name its owner; prints its class code",
+                        discussion: """
+                            A class has its own class code, feeds, roster and moderation; its owner (the instructor
+                            who has it) runs it and names co-instructors and TAs. Without --code a code is made.
+                            """,
+                        arguments: [ArgumentSpec("HANDLE", help: "the class's short name, e.g. cs193p-f26: a-z, 0-9 and '-'")],
+                        options: [
+                            OptionSpec("--name", valueName: "NAME", help: "the class's name, e.g. 'CS193P Fall 2026'"),
+                            OptionSpec("--owner", valueName: "USER", help: "the account that has the class"),
+                            OptionSpec("--code", valueName: "CODE", help: "the class code students join with (4 to 64 characters)"),
+                        ]),
+                    CommandSpec(
+                        "classes", summary: "List the classes: owners, staff and students, class code, and whether the term ended",
+                        flags: [FlagSpec("--json", help: "a JSON array instead of a table")]),
                     CommandSpec(
                         "remove", summary: "Take away a user's admin right (the account stays)",
                         arguments: [ArgumentSpec("USER", help: "the user name")]),

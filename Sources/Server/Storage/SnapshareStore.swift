@@ -10,7 +10,8 @@
 /// (savepoints), so a caller that batches several changes into one outer transaction (group
 /// commit) stays correct.
 package protocol SnapshareStore: AccountStore, SessionStore, FeedStore, SnapStore, PinStore, MapStateStore,
-    MovieStore, MaintenanceStore, ThrottleStore, DeviceStore, AuditStore, ModerationStore, RosterStore
+    MovieStore, MaintenanceStore, ThrottleStore, DeviceStore, AuditStore, ModerationStore, RosterStore,
+    ClassStore
 {
     /// Runs `body` atomically; nested calls become savepoints, so a throw rolls back only its
     /// own level. Errors thrown by `body` come out unchanged.

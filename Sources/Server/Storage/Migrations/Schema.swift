@@ -31,6 +31,7 @@ enum Schema {
         SchemaStep(SchemaVersion13.migration, postgres: .sql(PostgresSchema.version13)),
         SchemaStep(SchemaVersion14.migration, postgres: .sql(PostgresSchema.version14)),
         SchemaStep(SchemaVersion15.migration, postgres: .sql(PostgresSchema.version15)),
+        SchemaStep(SchemaVersion16.migration, postgres: .sql(PostgresSchema.version16)),
     ]
 
     /// The version this code reads and writes, on both engines.

@@ -30,6 +30,46 @@ struct SchemaVersionTests {
         }
     }
 
+    @Test("a step that rebuilds a table others refer to keeps their rows (foreign keys off, then checked); without saying so it loses them")
+    func rebuildingStepKeepsReferringRows() throws {
+        let parent = SchemaMigration(
+            version: 1, summary: "a parent and its children",
+            sql: """
+                CREATE TABLE parent (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE) STRICT;
+                CREATE TABLE child (id INTEGER PRIMARY KEY, parent_id INTEGER NOT NULL REFERENCES parent(id) ON DELETE CASCADE) STRICT;
+                INSERT INTO parent VALUES (1, 'a'), (2, 'b');
+                INSERT INTO child VALUES (10, 1), (11, 2), (12, 2);
+                """)
+        let rebuild = """
+            CREATE TABLE parent_new (id INTEGER PRIMARY KEY, name TEXT NOT NULL, kind TEXT NOT NULL DEFAULT 'x') STRICT;
+            INSERT INTO parent_new (id, name) SELECT id, name FROM parent;
+            DROP TABLE parent;
+            ALTER TABLE parent_new RENAME TO parent;
+            """
+        func children(rebuildsTables: Bool) throws -> Int64? {
+            try withTemporaryDatabase { path in
+                let database = try SQLiteDatabase(path: path)
+                let step = SchemaMigration(version: 2, summary: "parent rebuilt", sql: rebuild, rebuildsTables: rebuildsTables)
+                try Schema.migrate(database, through: [parent, step], upTo: 2)
+                #expect(try database.userVersion() == 2)
+                return try database.queryFirst("SELECT count(*) AS n FROM child") { $0.int64("n") }
+            }
+        }
+        #expect(try children(rebuildsTables: true) == 3)
+        #expect(try children(rebuildsTables: false) == 0, "dropping the old table deleted every child (ON DELETE CASCADE)")
+
+        // A rebuild that leaves a reference pointing nowhere is refused, and the file stays at its version.
+        try withTemporaryDatabase { path in
+            let database = try SQLiteDatabase(path: path)
+            let lossy = SchemaMigration(
+                version: 2, summary: "parent rebuilt without b",
+                sql: rebuild.replacingOccurrences(of: "FROM parent;", with: "FROM parent WHERE name = 'a';"), rebuildsTables: true)
+            #expect(throws: StoreError.self) { try Schema.migrate(database, through: [parent, lossy], upTo: 2) }
+            #expect(try database.userVersion() == 1)
+            #expect(try database.queryFirst("SELECT count(*) AS n FROM parent") { $0.int64("n") } == 2)
+        }
+    }
+
     @Test("a single-class SQLite file (version 15) becomes one class: its admins its owners, everyone else its students")
     func singleClassSQLiteFileBecomesOneClass() throws {
         try withTemporaryDatabase { path in

@@ -43,8 +43,16 @@ enum Schema {
     /// Brings a writer connection's file to `currentVersion` (tests stop at an older `target`,
     /// to make a file as an older server left it); refuses a newer file.
     static func migrate(_ database: SQLiteDatabase, upTo target: Int64 = currentVersion) throws {
+        try migrate(database, through: migrations, upTo: target)
+    }
+
+    /// `migrate` through the steps given (tests give steps of their own).
+    static func migrate(_ database: SQLiteDatabase, through migrations: [SchemaMigration], upTo target: Int64) throws {
         precondition(!database.isReadOnly, "read-only connections never migrate")
         for migration in migrations where migration.version <= target {
+            // Outside a transaction: SQLite ignores this pragma inside one.
+            if migration.rebuildsTables { try database.exec("PRAGMA foreign_keys = OFF") }
+            defer { if migration.rebuildsTables { try? database.exec("PRAGMA foreign_keys = ON") } }
             try database.transaction {
                 // Read inside the write transaction: another process may have migrated meanwhile.
                 let version = try database.userVersion()
@@ -63,6 +71,15 @@ enum Schema {
                         .internalError,
                         "migration to schema version \(migration.version) "
                             + "(\(migration.summary)) failed: \(error)")
+                }
+                if migration.rebuildsTables {
+                    let broken = try database.query("PRAGMA foreign_key_check") { $0.string("table") }
+                    guard broken.isEmpty else {
+                        throw StoreError(
+                            .internalError,
+                            "migration to schema version \(migration.version) (\(migration.summary)) "
+                                + "left rows of \(Set(broken).sorted().joined(separator: ", ")) pointing nowhere")
+                    }
                 }
                 try database.setUserVersion(migration.version)
             }

@@ -6,6 +6,11 @@ struct SchemaMigration: Sendable {
     var summary: String
     /// SQL run inside the step's transaction (several statements allowed).
     var sql: String
+    /// Whether the step rebuilds a table other tables refer to (SQLite changes a constraint or a
+    /// key by making the table anew, copying it and dropping the old one): foreign keys are off
+    /// while it runs, as SQLite's ALTER TABLE procedure asks, so dropping the old table takes no
+    /// row of another with it, and every reference is checked before the step commits.
+    var rebuildsTables = false
 }
 
 /// One version of the schema, for both engines (`Schema.steps`): SQLite's migration and what

@@ -14,13 +14,12 @@ import Wire
 /// the column allows it.
 ///
 /// The source is read in one transaction (one snapshot, on SQLite and PostgreSQL alike) while
-/// its server may run; the target must be empty but for the three default feeds and the first
-/// class its migrations made, and is written
-/// in one transaction: every table, parents before children (from the foreign keys), a page of
-/// rows at a time (pages sized by the table's widest row, so images come a few at a time and
-/// memory stays small); then each id counter the source's schema has is raised to the source's
-/// (ids are never handed out twice), and every table is counted on both sides. A count that
-/// differs commits nothing.
+/// its server may run; the target must be empty but for what its migrations seeded (the three
+/// default feeds, the first class), which makes way, and is written in one transaction: every
+/// table, parents before children (from the foreign keys), a page of rows at a time (pages sized
+/// by the table's widest row, so images come a few at a time and memory stays small); then each
+/// id counter the source's schema has is raised to the source's (ids are never handed out
+/// twice), and every table is counted on both sides. A count that differs commits nothing.
 enum DatabaseCopy {
     /// What the copy leaves out on purpose: tables, and `table.column`s, that are not the class's
     /// data. Everything else is copied; `SchemaCatalogTests` holds this list to both engines'
@@ -124,10 +123,9 @@ enum DatabaseCopy {
                 let tables = try into.transaction {
                     try refuseNonEmpty(into)
                     let tables = try plan(source: catalog, target: target.engine.catalog())
-                    // The target's default feeds and first class make way for the source's own (same
-                    // names, its ids).
-                    try into.execute("DELETE FROM feeds")
-                    try into.execute("DELETE FROM classes")
+                    // What the target's migrations seeded (the default feeds, the first class) makes
+                    // way for the source's own, the same names with its ids: children first.
+                    for table in tables.reversed() { try into.execute("DELETE FROM \(raw: table.name)") }
                     for table in tables {
                         try copy(table, from: from, to: into)
                         progress("copied \(table.name)")

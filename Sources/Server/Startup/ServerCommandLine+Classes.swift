@@ -10,12 +10,12 @@ extension ServerCommandLine {
     static func createClass(_ parsed: ParsedCommand, _ action: OfflineAction) throws -> Int32 {
         let handle = parsed.positional(0) ?? ""
         action.target = "class \(handle)"
-        if let problem = InputRules.validateClassHandle(handle) { throw parsed.usageError(problem) }
+        if let problem = ClassRules.validateHandle(handle) { throw parsed.usageError(problem) }
         guard let rawName = parsed.string("--name") else {
             throw parsed.usageError("--name gives the class its name, e.g. --name 'CS193P Fall 2026'")
         }
         let name: String
-        switch InputRules.normalizedClassName(rawName) {
+        switch ClassRules.normalizedName(rawName) {
         case .success(let text): name = text
         case .failure(let problem): throw parsed.usageError(problem.message)
         }
@@ -23,7 +23,7 @@ extension ServerCommandLine {
             throw parsed.usageError("--owner names the account that has the class (its instructor)")
         }
         let code = parsed.string("--code") ?? ReadableCode.make(groups: 2)
-        if let problem = InputRules.validateClassCode(code) { throw parsed.usageError(problem) }
+        if let problem = ClassRules.validateCode(code) { throw parsed.usageError(problem) }
         let now = WallClock.system.now()
         let made = try OfflineAdmin.write(action, create: false) { store in
             guard let owner = try store.user(named: ownerName) else { throw StoreError(.notFound, "no user named \(ownerName)") }

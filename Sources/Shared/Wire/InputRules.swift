@@ -25,33 +25,6 @@ public enum InputRules {
         normalizedText(raw, maxCharacters: 40, empty: "a feed name cannot be empty", plural: "feed names")
     }
 
-    /// A class's handle (`cs193p-f26`): 2 to 32 characters, lower-case letters, digits and `-`,
-    /// starting with a letter or digit. Handles are what commands type, so no upper case to confuse.
-    public static func validateClassHandle(_ handle: String) -> String? {
-        let scalars = handle.unicodeScalars
-        guard (2...32).contains(scalars.count) else { return "class handles are 2 to 32 characters" }
-        let allowed: (Unicode.Scalar) -> Bool = { ("a"..."z").contains($0) || ("0"..."9").contains($0) }
-        guard scalars.allSatisfy({ allowed($0) || $0 == "-" }) else {
-            return "class handles use only lower-case letters, digits and '-'"
-        }
-        guard let first = scalars.first, allowed(first) else { return "class handles start with a lower-case letter or digit" }
-        return nil
-    }
-
-    /// A class's name (`CS193P Fall 2026`): 1 to 100 characters after trimming spaces, no control characters.
-    public static func normalizedClassName(_ raw: String) -> Result<String, InputError> {
-        normalizedText(raw, maxCharacters: 100, empty: "a class name cannot be empty", plural: "class names")
-    }
-
-    /// A class's join code: 4 to 64 characters, no spaces or control characters (students type it).
-    public static func validateClassCode(_ code: String) -> String? {
-        guard (4...64).contains(code.count) else { return "class codes are 4 to 64 characters" }
-        guard !code.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }) else {
-            return "class codes cannot contain spaces or control characters"
-        }
-        return nil
-    }
-
     /// A report's or a suspension's reason: 1 to 200 characters, no control characters.
     public static func normalizedReason(_ raw: String) -> Result<String, InputError> {
         normalizedText(raw, maxCharacters: 200, empty: "give a reason (what is wrong with it)", plural: "reasons")

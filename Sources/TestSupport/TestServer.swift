@@ -147,10 +147,13 @@ package final class TestServer: @unchecked Sendable {
         return (session, home)
     }
 
-    /// Registers a user and returns a logged-in session.
-    package func registeredSession(_ username: String, password: String = "correct horse battery") throws -> SnapshareSession {
+    /// Registers a user (into the class `classCode` opens, the server's own by default) and
+    /// returns a logged-in session.
+    package func registeredSession(
+        _ username: String, password: String = "correct horse battery", classCode: String? = nil
+    ) throws -> SnapshareSession {
         let (session, home) = try self.session()
-        _ = try session.register(username: username, password: password, classCode: configuration.classCode ?? "")
+        _ = try session.register(username: username, password: password, classCode: classCode ?? configuration.classCode ?? "")
         homes.append(home)
         return session
     }
@@ -162,6 +165,12 @@ package final class TestServer: @unchecked Sendable {
         _ = try session.login(username: username, password: password)
         homes.append(home)
         return session
+    }
+
+    /// Runs `snapshare-server ARGUMENTS` on this server's data (or database): an offline command
+    /// such as `admin create-class`, as an operator would while the server runs.
+    package func offline(_ arguments: String..., stdin: String? = nil) throws -> Subprocess.Result {
+        try Subprocess.run("snapshare-server", arguments + storeArguments, stdin: stdin)
     }
 
     /// A store of its own on this server's database (another connection, as a second instance

@@ -121,6 +121,10 @@ struct AccountLifecycleTests {
         _ = try store.createUser(name: "old", passwordHash: try stronger.hash(password: "old's password"), isAdmin: false, at: 1)
         let roster = try store.createUser(name: "new", passwordHash: try stronger.hash(password: "one-time pass"), isAdmin: false, at: 1)
         try store.setMustChangePassword(userID: roster.id, true)
+        for name in ["old", "new"] {
+            try store.setMember(
+                userID: try #require(try store.user(named: name)).id, classID: try store.firstClassID(), role: .student, at: 1)
+        }
         let today = "scrypt$\(PasswordHasher.Cost.production.n)$\(PasswordHasher.Cost.production.r)$\(PasswordHasher.Cost.production.p)$"
 
         let (old, oldHome) = try server.session()

@@ -63,7 +63,7 @@ import Wire
         var expected = try entries().count
         #expect(expected == 1, "the offline admin add of the teacher")
 
-        let routes = RequestTable.routes.filter { $0.audience == .admin }
+        let routes = RequestTable.routes.filter { $0.audience.isAudited }
         #expect(routes.count >= 20 && routes.allSatisfy { $0.audit != nil })
         var unrecorded: [MessageType] = []
         for route in routes {

@@ -214,7 +214,7 @@ import Testing
         // A student's attempts: refused, and recorded as such; a refused listing or dry run is not an action.
         func student(_ arguments: String..., adds added: (String, String)..., sourceLocation: SourceLocation = #_sourceLocation) throws {
             let result = try Subprocess.run("snapshare", ["admin"] + arguments, environment: mallory)
-            #expect(result.status != 0 && result.stderr.contains("admin"), "\(result.stderr)", sourceLocation: sourceLocation)
+            #expect(result.status != 0 && result.stderr.contains("needs the role"), "\(result.stderr)", sourceLocation: sourceLocation)
             try log.expect(
                 added.map { Row(actor: "mallory", action: $0.0, target: $0.1, result: "FORBIDDEN") },
                 after: "mallory's admin \(arguments.joined(separator: " "))", sourceLocation: sourceLocation)
@@ -357,19 +357,46 @@ import Testing
             ["admin", "create-class", "CS193P", "--name", "Upper", "--owner", "alice"], status: 2,
             [entry("admin create-class", "class CS193P", "refused: class handles use only lower-case letters, digits and '-'")])
         try offline(["admin", "classes"], [entry("admin classes", "the classes")])
+        try offline(
+            ["admin", "set-role", "sam1", "ta", "--class", "cs193p-f26"], [entry("admin set-role", "user sam1 ta in cs193p-f26")])
+        try offline(
+            ["admin", "set-role", "alice", "student", "--class", "cs193p-f26"], status: 1,
+            [entry("admin set-role", "user alice student in cs193p-f26", "ALREADY_EXISTS")])
+        try offline(
+            ["admin", "set-role", "sam1", "boss", "--class", "cs193p-f26"], status: 2,
+            [
+                entry(
+                    "admin set-role", "user sam1 boss in cs193p-f26",
+                    "refused: the role is one of owner, instructor, ta, student (not 'boss')")
+            ])
         try offline(["admin", "audit"], [])
-        try offline(["export", "--to", files.file("export")], [entry("export", "4 snaps to \(files.file("export"))")])
-        try offline(["export", "--to", files.file("export")], status: 1, [entry("export", "to \(files.file("export"))", "refused: …")])
+        try offline(
+            ["export", "--to", files.file("export")], status: 2,
+            [
+                entry(
+                    "export", "to \(files.file("export"))",
+                    "refused: this server has 2 classes (class, cs193p-f26); say which with --class HANDLE")
+            ])
+        try offline(
+            ["export", "--to", files.file("export"), "--class", "class"], [entry("export", "4 snaps to \(files.file("export"))")])
+        try offline(
+            ["export", "--to", files.file("export"), "--class", "class"], status: 1,
+            [entry("export", "to \(files.file("export"))", "refused: …")])
         try offline(["export"], status: 2, [entry("export", "", "refused: --to names the new folder for the export")])
         try offline(["backup", "--to", files.file("backup.db")], [entry("backup", "to \(files.file("backup.db"))")])
         try offline(
             ["backup", "--to", files.file("backup.db")], status: 1,
             [entry("backup", "to \(files.file("backup.db"))", "refused: \(files.file("backup.db")) exists already…")])
         try offline(["compact"], [entry("compact", server.configuration.databaseDescription)])
-        try offline(["reset-feeds", "--feed", "Random"], [entry("reset-feeds", "feed Random")])
-        try offline(["reset-feeds", "--feed", "Nowhere"], status: 1, [entry("reset-feeds", "feed Nowhere", "NOT_FOUND")])
-        try offline(["admin", "purge", "--older-than", "1ms", "--yes"], [entry("admin purge", "snaps posted more than 1ms ago")])
-        try offline(["admin", "purge", "--older-than", "1ms", "--yes"], [entry("admin purge", "snaps posted more than 1ms ago")])
+        try offline(["reset-feeds", "--feed", "Random", "--class", "class"], [entry("reset-feeds", "feed Random")])
+        try offline(
+            ["reset-feeds", "--feed", "Nowhere", "--class", "class"], status: 1, [entry("reset-feeds", "feed Nowhere", "NOT_FOUND")])
+        try offline(
+            ["admin", "purge", "--older-than", "1ms", "--yes", "--class", "class"], [entry("admin purge", "snaps posted more than 1ms ago")]
+        )
+        try offline(
+            ["admin", "purge", "--older-than", "1ms", "--yes", "--class", "class"], [entry("admin purge", "snaps posted more than 1ms ago")]
+        )
         try offline(
             ["end-term", "--archive", files.file("term.db"), "--keep-accounts"], status: 2,
             [entry("end-term", "archive \(files.file("term.db")), accounts kept", "refused: End the term…")])

@@ -8,8 +8,11 @@ import Wire
 /// what its handler is given for them. Handlers never see the connection's user, so what is
 /// tested here is all the checking there is.
 @Suite struct RouteAccessTests {
-    static let student = AuthenticatedUser(id: 7, name: "ada", isAdmin: false, createdAt: 0, sessionHash: [1])
-    static let teacher = AuthenticatedUser(id: 1, name: "grace", isAdmin: true, createdAt: 0, sessionHash: [2])
+    static let section = CurrentClass(id: 3, handle: "cs193p-f26", role: .student)
+    static let student = AuthenticatedUser(id: 7, name: "ada", isAdmin: false, createdAt: 0, sessionHash: [1], currentClass: section)
+    static let teacher = AuthenticatedUser(
+        id: 1, name: "grace", isAdmin: true, createdAt: 0, sessionHash: [2],
+        currentClass: CurrentClass(id: 3, handle: "cs193p-f26", role: nil))
 
     static func incoming<M: WireMessage>(_ message: M, from sender: AuthenticatedUser?) -> IncomingRequest {
         IncomingRequest(
@@ -38,7 +41,7 @@ import Wire
         return user
     }
 
-    static let createFeed = RouteAccess<AdminCreateFeed, Admin>.admin(.recorded { "feed \($0.name)" })
+    static let createFeed = RouteAccess<AdminCreateFeed, Member>.staff(.instructor, .recorded { "feed \($0.name)" })
 
     @Test("a user route gives its handler the logged-in user and refuses a connection that has not logged in")
     func userRoute() throws {
@@ -53,9 +56,10 @@ import Wire
     func adminRoute() throws {
         let (request, admin) = try Self.createFeed.admit(Self.incoming(AdminCreateFeed(name: "Week 3"), from: Self.teacher), AuditNote())
         #expect(request.name == "Week 3" && admin.user == Self.teacher && admin.id == 1 && admin.name == "grace")
+        #expect(admin.classID == 3 && admin.role == .owner, "a site admin acts as the class's owner")
         #expect(Self.createFeedRefusal(from: Self.student) == .forbidden)
         #expect(Self.createFeedRefusal(from: nil) == .authRequired)
-        #expect(Self.createFeed.audience == .admin && Self.createFeed.audit == .recorded)
+        #expect(Self.createFeed.audience == .staff(.instructor) && Self.createFeed.audit == .recorded)
     }
 
     @Test("anyone may register, logged in or not, and its handler is given no one")
@@ -107,7 +111,7 @@ import Wire
             byteCount: 4, width: 1, height: 1, pictureKept: true, viewers: [])
         let page = ExportedSnaps(total: 1, snaps: [snap])
         #expect(exports.listed(page, after: 0, admin: Self.teacher.id))
-        let access = RouteAccess<AdminViewSnap, Admin>.admin(.pictureUnlessExported)
+        let access = RouteAccess<AdminViewSnap, Member>.staff(.ta, .pictureUnlessExported)
         let outcome = HandlerOutcome(Ok(), for: context)
         let stranger = AuditNote()
         func look(by sender: AuthenticatedUser) -> IncomingRequest {

@@ -200,8 +200,9 @@ struct SQLiteStoreTests {
             let store = try SQLStore.sqlite(path: path)
             let fixture = try StoreFixture(store: store)
             for sql in [
-                store.liveListing(feedID: nil, viewerID: 1, now: 0), store.liveListing(feedID: 1, viewerID: 1, now: 0),
-                store.listingByID(1, viewerID: 1), store.feedSummaries(viewerID: 1, now: 0),
+                store.liveListing(classID: 1, feedID: nil, viewerID: 1, now: 0),
+                store.liveListing(classID: 1, feedID: 1, viewerID: 1, now: 0),
+                store.listingByID(1, classID: 1, viewerID: 1), store.feedSummaries(classID: 1, viewerID: 1, now: 0),
             ] {
                 let plan = try queryPlan(sql, in: store)
                 #expect(!plan.isEmpty)

@@ -79,7 +79,12 @@ struct SchemaCatalogTests {
         #expect(users.column("id")?.nullable == false && users.column("name")?.kind == .text && users.column("is_admin")?.kind == .integer)
         #expect(catalog["rejected_snaps"]?.identity == nil, "a rejected snap keeps its snap's id: no counter")
         #expect(catalog["roster"]?.column("claimed_by")?.nullable == true)
-        #expect(catalog["roster"]?.foreignKeys == [.init(columns: ["claimed_by"], parent: "users", parentColumns: ["id"])])
+        #expect(
+            catalog["roster"]?.foreignKeys
+                == [
+                    .init(columns: ["claimed_by"], parent: "users", parentColumns: ["id"]),
+                    .init(columns: ["class_id"], parent: "classes", parentColumns: ["id"]),
+                ])
         #expect(catalog["views"]?.primaryKey == ["snap_id", "viewer_id"] && catalog["views"]?.parents == ["snaps", "users"])
         #expect(catalog["sessions"]?.column("token_hash")?.kind == .blob && catalog["sessions"]?.column("token_hash")?.nullable == false)
     }

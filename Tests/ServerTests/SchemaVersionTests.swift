@@ -70,19 +70,20 @@ struct SchemaVersionTests {
         }
     }
 
-    @Test("a single-class SQLite file (version 15) becomes one class: its admins its owners, everyone else its students")
+    @Test("a single-class SQLite file (version 15) becomes one class: admins its owners, the rest students, the rest of it its own")
     func singleClassSQLiteFileBecomesOneClass() throws {
         try withTemporaryDatabase { path in
             let old = try SQLiteDatabase(path: path)
             try Schema.migrate(old, upTo: 15)
             try old.execute(
                 "INSERT INTO users (name, password_hash, is_admin, created_at) VALUES ('teacher', 'h', 1, 5), ('ann', 'h', 0, 7)")
+            for statement in Self.singleClassRows { try old.execute(statement) }
             try Self.expectOneClass(try SQLStore.sqlite(path: path))
         }
     }
 
     @Test(
-        "a single-class PostgreSQL database (version 15) becomes one class: its admins its owners, everyone else its students",
+        "a single-class PostgreSQL database (version 15) becomes one class: admins its owners, the rest students, the rest of it its own",
         .enabled(if: PostgresCluster.shared != nil, "PostgreSQL is not installed"))
     func singleClassPostgresDatabaseBecomesOneClass() throws {
         let (conninfo, drop) = try PostgresCluster.shared!.makeDatabase()
@@ -91,10 +92,27 @@ struct SchemaVersionTests {
         try PostgresSchema.migrate(db, upTo: 15)
         try db.execute(
             "INSERT INTO users (name, password_hash, is_admin, created_at) VALUES ('teacher', 'h', true, 5), ('ann', 'h', false, 7)")
+        for statement in Self.singleClassRows { try db.execute(statement) }
         try Self.expectOneClass(try SQLStore.postgres(conninfo: conninfo))
     }
 
-    /// The class an upgrade made of a single-class server's accounts `teacher` (an admin) and `ann`.
+    /// What a single-class server holds besides its accounts, in SQL both engines take: a feed
+    /// made and deleted (the highest id handed out), ann's roster entry and her suspension.
+    static let singleClassRows: [SQL] = [
+        "INSERT INTO feeds (name, created_at) VALUES ('Week 1', 3)",
+        "DELETE FROM feeds WHERE name = 'Week 1'",
+        """
+        INSERT INTO roster (name, display_name, role, added_at, claimed_by)
+        VALUES ('ann', 'Ann', 'student', 1, (SELECT id FROM users WHERE name = 'ann'))
+        """,
+        """
+        INSERT INTO suspensions (user_id, until, reason, suspended_by, suspended_at)
+        VALUES ((SELECT id FROM users WHERE name = 'ann'), 9000000000000, 'spam', 'teacher', 1)
+        """,
+    ]
+
+    /// The class an upgrade made of a single-class server's accounts `teacher` (an admin) and
+    /// `ann`, with its feeds, roster and suspensions (`singleClassRows`).
     static func expectOneClass(_ store: SQLStore) throws {
         let classes = try store.allClasses()
         #expect(classes.map(\.handle) == ["class"] && classes.first?.code == nil, "the server's class code stays the class's")
@@ -102,8 +120,18 @@ struct SchemaVersionTests {
         let members = try store.members(classID: theClass.id).map { "\($0.name) \($0.role) \($0.joinedAt)" }
         #expect(members == ["teacher owner 5", "ann student 7"])
         #expect(try store.user(named: "teacher")?.isAdmin == true, "and still the server's admin")
+        let ann = try #require(try store.user(named: "ann"))
+        #expect(try store.feedSummaries(classID: theClass.id, viewerID: ann.id, now: 0).map(\.name) == ["Dog Spots", "Memes", "Random"])
+        #expect(try store.rosterEntry(named: "ann", classID: theClass.id)?.claimedBy == ann.id)
+        #expect(try store.suspension(userID: ann.id, classID: theClass.id, now: 10)?.reason == "spam")
         let later = try store.createClass(NewClass(handle: "next", name: "Next", code: "NEXT-CODE"), ownerID: nil, at: 9)
         #expect(later.id > theClass.id, "ids go on after the class the upgrade made")
+        // The new class has feeds of the same names, of its own, with ids never handed out before.
+        let oldMemes = try #require(try store.feed(named: "Memes", classID: theClass.id))
+        let newMemes = try #require(try store.feed(named: "memes", classID: later.id))
+        #expect(newMemes.id > oldMemes.id + 3, "past the deleted Week 1 too: \(newMemes.id)")
+        #expect(try store.suspension(userID: ann.id, classID: later.id, now: 10) == nil, "a suspension is of its class")
+        #expect(try store.rosterEntry(named: "ann", classID: later.id) == nil)
     }
 
     @Test(

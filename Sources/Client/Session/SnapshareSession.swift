@@ -237,7 +237,7 @@ package final class SnapshareSession {
     }
     package func users() throws(ClientError) -> [UserInfo] { (try request(AdminListUsers()) as Users).users }
     /// How many snaps were posted more than `olderThan` milliseconds ago, deleting them unless `dryRun`.
-    func purge(olderThan: Int64, dryRun: Bool) throws(ClientError) -> UInt64 {
+    package func purge(olderThan: Int64, dryRun: Bool) throws(ClientError) -> UInt64 {
         (try request(AdminPurge(olderThan: olderThan, dryRun: dryRun)) as Count).count
     }
     /// The snaps awaiting approval, the longest waiting first.

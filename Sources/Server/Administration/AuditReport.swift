@@ -1,3 +1,4 @@
+import CommandLineParsing
 import Foundation
 import JSON
 import Wire
@@ -7,8 +8,11 @@ enum AuditReport {
     /// The most entries one report shows.
     static let limit = 100_000
 
-    static func entries(_ configuration: ServerConfiguration, since: Int64) throws -> [AuditRecord] {
-        try Backup.source(for: configuration).auditEntries(since: since, limit: limit)
+    /// The entries since `since`: of the class `--class` names in `parsed`, else every entry.
+    static func entries(_ configuration: ServerConfiguration, since: Int64, _ parsed: ParsedCommand) throws -> [AuditRecord] {
+        let source = try Backup.source(for: configuration)
+        let classID = parsed.string("--class") == nil ? nil : try source.offlineClass(parsed).id
+        return try source.auditEntries(since: since, limit: limit, classID: classID)
     }
 
     /// One line per entry: time (UTC), who, what, target, result.

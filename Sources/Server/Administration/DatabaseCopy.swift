@@ -138,7 +138,7 @@ enum DatabaseCopy {
                     let counters = try source.engine.idCounters(of: identities)
                     try target.engine.raiseIdCounters(counters.mapValues(counter))
                     try checkCounts(tables, source: from, target: into)
-                    if let audit { try target.recordAudit(audit) }
+                    if let audit { try target.recordAudit(audit, classID: nil) }
                     return tables
                 }
                 return try tables.map { ($0.name, try count($0.name, in: from)) }

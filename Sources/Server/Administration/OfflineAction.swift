@@ -92,7 +92,7 @@ final class OfflineAction {
                 return
             }
             let database = try store.database.map { try SQLStore.postgres(conninfo: $0) } ?? SQLStore.sqlite(path: store.databasePath)
-            try database.recordAudit(entry)
+            try database.recordAudit(entry, classID: nil)
             isRecorded = true
         } catch {
             Self.say("\(action) could not be recorded in the audit log: \(error)")
@@ -104,7 +104,7 @@ final class OfflineAction {
     static func holdsSnapshareDatabase(_ configuration: ServerConfiguration) throws -> Bool {
         guard let database = configuration.database else { return FileManager.default.fileExists(atPath: configuration.databasePath) }
         let reader = try SQLStore.postgres(conninfo: database, readOnly: true)
-        return (try? reader.auditEntries(since: .max, limit: 1)) != nil
+        return (try? reader.auditEntries(since: .max, limit: 1, classID: nil)) != nil
     }
 
     private static func say(_ line: String) {

@@ -108,7 +108,7 @@ package enum OfflineAdmin {
         let entry = action.entry
         let audited: @Sendable (any SnapshareStore) throws -> T = { store in
             let result = try job(store)
-            try store.recordAudit(entry)
+            try store.recordAudit(entry, classID: nil)
             return result
         }
         guard try create || OfflineAction.holdsSnapshareDatabase(action.store) else {
@@ -211,7 +211,7 @@ package enum OfflineAdmin {
         }
         guard (feed != nil) != all else { throw parsed.usageError("give exactly one of --feed NAME or --all") }
         let name = feed
-        let count = try write(action, create: false) { store in try store.resetFeeds(named: name) }
+        let count = try write(action, create: false) { store in try store.resetFeeds(named: name, classID: store.offlineClass(parsed).id) }
         print("Reset \(feed ?? "every feed"): \(count) snap\(count == 1 ? "" : "s") deleted.")
         return 0
     }

@@ -85,11 +85,14 @@ enum RosterImport {
         return (entries, refused)
     }
 
-    /// Imports `csvPath` into the data folder's (or `database`'s) store, writing the new
-    /// accounts' one-time passwords to `passwordsPath`; `action` is its audit entry.
-    static func run(csvPath: String, passwordsPath: String, dataDirectory: String, database: String?, _ action: OfflineAction) throws
-        -> Outcome
-    {
+    /// Imports `csvPath` into the roster of the class `chosen` picks in the data folder's (or
+    /// `database`'s) store, writing the new accounts' one-time passwords to `passwordsPath`;
+    /// `action` is its audit entry. The accounts are the class's members: its students, and its
+    /// owners for the rows whose role is admin (who are site admins too, as before classes).
+    static func run(
+        csvPath: String, passwordsPath: String, dataDirectory: String, database: String?, _ action: OfflineAction,
+        in chosen: @escaping @Sendable (any SnapshareStore) throws -> ClassRecord
+    ) throws -> Outcome {
         let data: [UInt8]
         do { data = try WholeFile.read(csvPath, maximumBytes: 16 << 20) } catch {
             throw ConfigurationError("cannot read the roster \(csvPath): \(error.reason)")
@@ -103,21 +106,26 @@ enum RosterImport {
         // no account whose entry nobody has claimed. (A new class has no database yet.) A name whose
         // account holds another roster name already is refused here, with the bad rows.
         let store = try? Backup.source(for: configuration(dataDirectory, database))
+        let classID = try store.map { try chosen($0).id }
         var refused = badRows
         let rows = try parsedRows.filter { row in
-            guard let reason = try store?.rosterRefusal(row.entry.name) else { return true }
+            guard let store, let classID, let reason = try store.rosterRefusal(row.entry.name, classID: classID) else { return true }
             refused.append(Refusal(line: row.line, reason: reason))
             return false
         }
         refused.sort { $0.line < $1.line }
-        let newcomers = try rows.filter { row in try store?.needsAccount(row.entry.name) ?? true }
+        let newcomers = try rows.filter { row in
+            guard let store, let classID else { return true }
+            return try store.needsAccount(row.entry.name, classID: classID)
+        }
         let hasher = PasswordHasher()
         let passwords = newcomers.map { _ in oneTimePassword() }
         let hashes = try passwords.map { try hasher.hash(password: $0) }
         action.target = "\(rows.count) names from \(csvPath)"
         if !refused.isEmpty { action.result = "partial: \(rows.count) added, \(refused.count) refused" }
         let made = try OfflineAdmin.write(action) { store -> [String] in
-            for row in rows { try store.putRosterEntry(row.entry) }
+            let classID = try chosen(store).id
+            for row in rows { try store.putRosterEntry(row.entry, classID: classID) }
             var made: [String] = []
             for (row, hash) in zip(newcomers, hashes) {
                 // The new account claims its roster entry (see `AccountStore.createUser`).
@@ -125,6 +133,13 @@ enum RosterImport {
                 let user = try store.createUser(name: row.entry.name, passwordHash: hash, isAdmin: row.entry.isAdmin, at: now)
                 try store.setMustChangePassword(userID: user.id, true)
                 made.append(row.entry.name)
+            }
+            // Every name's account is in the class: the new ones and those that had one already.
+            for row in rows {
+                guard let user = try store.user(named: row.entry.name), try store.role(userID: user.id, classID: classID) == nil else {
+                    continue
+                }
+                try store.setMember(userID: user.id, classID: classID, role: row.entry.isAdmin ? .owner : .student, at: now)
             }
             return made
         }
@@ -172,15 +187,15 @@ enum RosterImport {
 extension SQLStore {
     /// Why a roster name cannot be put on the roster as it stands, or nil: a new entry of a name
     /// whose account holds another roster name already (an account holds one).
-    func rosterRefusal(_ name: String) throws -> String? {
-        guard try rosterEntry(named: name) == nil, let account = try user(named: name) else { return nil }
-        guard let held = try rosterMembers().first(where: { $0.entry.claimedBy == account.id }) else { return nil }
+    func rosterRefusal(_ name: String, classID: Int64) throws -> String? {
+        guard try rosterEntry(named: name, classID: classID) == nil, let account = try user(named: name) else { return nil }
+        guard let held = try rosterMembers(classID: classID).first(where: { $0.entry.claimedBy == account.id }) else { return nil }
         return "\(account.name) has an account that holds the roster name \(held.entry.name) already"
     }
 
     /// Whether a roster name needs a new account: nobody has it as a name, and no account claimed
     /// its roster entry (and was renamed away from it).
-    func needsAccount(_ name: String) throws -> Bool {
-        try user(named: name) == nil && rosterEntry(named: name)?.claimedBy == nil
+    func needsAccount(_ name: String, classID: Int64) throws -> Bool {
+        try user(named: name) == nil && rosterEntry(named: name, classID: classID)?.claimedBy == nil
     }
 }

@@ -264,6 +264,8 @@ final class Connection: EventHandler {
             state.adminRightChanged(to: isAdmin)
         case .renamed(let userID, let name) where userID == user.id:
             state.renamed(to: name)
+        case .classesChanged(let userID, let classes, let fallback) where userID == user.id:
+            state.classesChanged(classes, fallback: fallback)
         case .accountClosed(let userID, let closure) where userID == user.id:
             fail(ErrorMessage(code: .accountClosed, fatal: true, message: closure.message), requestID: 0)
         default:

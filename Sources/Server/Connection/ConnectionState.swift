@@ -200,6 +200,24 @@ struct ConnectionState {
     /// An admin renamed this user.
     mutating func renamed(to name: String) { user?.name = name }
 
+    /// The user's memberships changed: the connection keeps its class with the role they have
+    /// there now; out of it, it acts in `fallback`. A site admin stays in a class they are not a
+    /// member of (they act there as its owner).
+    mutating func classesChanged(_ classes: [CurrentClass], fallback: CurrentClass?) {
+        guard let user else { return }
+        if let current = user.currentClass {
+            if let now = classes.first(where: { $0.id == current.id }) {
+                self.user?.currentClass = now
+                return
+            }
+            if user.isAdmin {
+                self.user?.currentClass?.role = nil
+                return
+            }
+        }
+        self.user?.currentClass = fallback
+    }
+
     /// An error that ends the connection because a deadline passed, if one has, and whether it
     /// is a frame's deadline (the error then answers that frame).
     func expiredDeadline(now: Int64) -> (error: ErrorMessage, frame: Bool)? {

@@ -280,6 +280,7 @@ final class ServerCore: @unchecked Sendable {
                     if let isAdmin = entry.isAdmin {
                         if isAdmin != user.isAdmin { connection.accessChanged(.adminRightChanged(userID: user.id, isAdmin: isAdmin)) }
                         if entry.name != user.name { connection.accessChanged(.renamed(userID: user.id, name: entry.name)) }
+                        connection.accessChanged(.classesChanged(userID: user.id, classes: entry.classes, fallback: entry.defaultClass))
                     } else {
                         logger.info("the session of \(user.name) on connection \(connection.id) ended elsewhere; closing it")
                         if let closure = entry.closure {

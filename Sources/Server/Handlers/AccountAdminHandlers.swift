@@ -1,8 +1,9 @@
 import TLS
 import Wire
 
-/// An admin's controls over accounts: disable and enable, rename, delete, the admin right, a new
-/// password, lifting login budgets, and the list of accounts.
+/// The controls over accounts: disable and enable, rename, delete, a new password, lifting login
+/// budgets and the list of a class's accounts, for its staff (on the accounts in their reach:
+/// `Member.accountInReach`); the site admin right and an address's budgets, for site admins.
 struct AccountAdminHandlers: Sendable {
     let storage: StorageExecutor
     let changes: ChangeVersion
@@ -12,14 +13,14 @@ struct AccountAdminHandlers: Sendable {
     let logger: Logger
     let clock: WallClock
 
-    func setDisabled(_ request: AdminSetDisabled, _ admin: Admin, _ context: RequestContext) async throws -> HandlerOutcome {
+    func setDisabled(_ request: AdminSetDisabled, _ admin: Member, _ context: RequestContext) async throws -> HandlerOutcome {
         let username = request.username
         let disabled = request.disabled
         if username.lowercased() == admin.name.lowercased() {
             throw ErrorMessage(code: .invalidArgument, message: "you cannot disable your own account")
         }
         let user = try await storage.write { store -> UserRecord in
-            guard let user = try store.user(named: username) else { throw StoreError(.notFound, "no user named \(username)") }
+            let user = try admin.accountInReach(named: username, doing: disabled ? "disable" : "enable", in: store)
             if disabled && user.isAdmin {
                 throw ErrorMessage(
                     code: .invalidArgument,
@@ -32,14 +33,14 @@ struct AccountAdminHandlers: Sendable {
         return HandlerOutcome(Ok(), for: context, access: disabled ? .accountClosed(userID: user.id, .disabled) : nil)
     }
 
-    func renameUser(_ request: AdminRenameUser, _ admin: Admin, _ context: RequestContext) async throws -> HandlerOutcome {
+    func renameUser(_ request: AdminRenameUser, _ admin: Member, _ context: RequestContext) async throws -> HandlerOutcome {
         if let problem = InputRules.validateUsername(request.newName) { throw InputError(problem) }
         let username = request.username
         let newName = request.newName
         let user: UserRecord
         do {
             user = try await storage.write { store -> UserRecord in
-                guard let user = try store.user(named: username) else { throw StoreError(.notFound, "no user named \(username)") }
+                let user = try admin.accountInReach(named: username, doing: "rename", in: store)
                 try store.renameUser(userID: user.id, to: newName)
                 return user
             }
@@ -57,13 +58,13 @@ struct AccountAdminHandlers: Sendable {
         return outcome
     }
 
-    func deleteUser(_ request: AdminDeleteUser, _ admin: Admin, _ context: RequestContext) async throws -> HandlerOutcome {
+    func deleteUser(_ request: AdminDeleteUser, _ admin: Member, _ context: RequestContext) async throws -> HandlerOutcome {
         let username = request.username
         if username.lowercased() == admin.name.lowercased() {
             throw ErrorMessage(code: .invalidArgument, message: "you cannot delete your own account")
         }
         let (user, gone) = try await storage.write { store -> (UserRecord, DeletedUser) in
-            guard let user = try store.user(named: username) else { throw StoreError(.notFound, "no user named \(username)") }
+            let user = try admin.accountInReach(named: username, doing: "delete", in: store)
             if user.isAdmin {
                 throw ErrorMessage(
                     code: .invalidArgument,
@@ -78,11 +79,15 @@ struct AccountAdminHandlers: Sendable {
         return HandlerOutcome(Ok(), for: context, access: .accountClosed(userID: user.id, .deleted))
     }
 
-    func unlock(_ request: AdminUnlock, _ admin: Admin, _ context: RequestContext) async throws -> HandlerOutcome {
+    func unlock(_ request: AdminUnlock, _ admin: Member, _ context: RequestContext) async throws -> HandlerOutcome {
         let attempts = self.attempts
         let username = request.username
         let now = clock.now()
-        let cleared = try await storage.write { store in try attempts.unlock(name: username, now: now, in: store) }
+        let cleared = try await storage.write { store in
+            // A name nobody has yet may be unlocked by a site admin only (its budget is the server's).
+            if !admin.isSiteAdmin { _ = try admin.classmate(named: username, in: store) }
+            return try attempts.unlock(name: username, now: now, in: store)
+        }
         logger.warning(
             "admin \(admin.name) unlocked logins for \(request.username.lowercased()) (\(cleared) throttle entries held failures)")
         return HandlerOutcome(Count(count: UInt64(cleared)), for: context)
@@ -119,15 +124,13 @@ struct AccountAdminHandlers: Sendable {
         return HandlerOutcome(Ok(), for: context, access: .adminRightChanged(userID: user.id, isAdmin: isAdmin))
     }
 
-    func resetPassword(_ request: AdminResetPassword, _ admin: Admin, _ context: RequestContext) async throws -> HandlerOutcome {
+    func resetPassword(_ request: AdminResetPassword, _ admin: Member, _ context: RequestContext) async throws -> HandlerOutcome {
         let username = request.username
         if username.lowercased() == admin.name.lowercased() {
             throw ErrorMessage(code: .invalidArgument, message: "to change your own password, use snapshare passwd")
         }
         if let problem = InputRules.validatePassword(request.newPassword) { throw InputError(problem) }
-        guard let user = try await storage.read({ store in try store.user(named: username) }) else {
-            throw ErrorMessage(code: .notFound, message: "no user named \(username)")
-        }
+        let user = try await storage.read { store in try admin.accountInReach(named: username, doing: "reset the password of", in: store) }
         let hash = try await passwords.hash(request.newPassword)
         let attempts = self.attempts
         let now = clock.now()
@@ -140,9 +143,11 @@ struct AccountAdminHandlers: Sendable {
         return HandlerOutcome(Ok(), for: context, access: .userSessionsEnded(userID: user.id, keeping: nil))
     }
 
-    func listUsers(_ admin: Admin, _ context: RequestContext) async throws -> HandlerOutcome {
+    /// The members of the class the staff member acts in.
+    func listUsers(_ admin: Member, _ context: RequestContext) async throws -> HandlerOutcome {
         let now = clock.now()
-        let users = try await storage.read { store in try store.userSummaries(now: now) }
+        let classID = admin.classID
+        let users = try await storage.read { store in try store.userSummaries(classID: classID, now: now) }
         return HandlerOutcome(
             Users(
                 users: users.map {

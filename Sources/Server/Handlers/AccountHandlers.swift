@@ -17,23 +17,11 @@ struct AccountHandlers: Sendable {
     func register(_ request: Register, _ context: RequestContext) async throws -> HandlerOutcome {
         if let problem = InputRules.validateUsername(request.username) { throw InputError(problem) }
         if let problem = InputRules.validatePassword(request.password) { throw InputError(problem) }
-        if let code = settings.classCode {
-            guard !request.classCode.isEmpty else {
-                throw ErrorMessage(code: .badClassCode, message: "this server needs a class code to register; ask your instructor")
-            }
-            // One budget for the whole class: the "name" guessed at is the class code itself.
-            let attempt = try await attempts.begin(attempts.classCodes, name: "", context, what: "class code", from: context.peerAddress)
-            guard ConstantTime.equal(Array(request.classCode.utf8), Array(code.utf8)) else {
-                await attempts.finish(attempts.classCodes, attempt, .failed)
-                logger.warning("wrong class code from \(context.peerAddress) (registering \(request.username))")
-                throw ErrorMessage(code: .badClassCode, message: "wrong class code; ask your instructor")
-            }
-            await attempts.finish(attempts.classCodes, attempt, .succeeded)
-        }
+        let joining = try await classOpened(by: request.classCode, registering: request.username, context)
         // A taken name is refused before the deliberately slow hash; the unique index still
         // decides a race between two registrations of the same name.
         let username = request.username
-        try await checkRegistration(of: username)
+        try await checkRegistration(of: username, in: joining)
         let taken = ErrorMessage(code: .usernameTaken, message: "the user name \(username) is taken")
         if try await storage.read({ store in try store.user(named: username) }) != nil { throw taken }
         let hash = try await passwords.hash(request.password)
@@ -45,6 +33,7 @@ struct AccountHandlers: Sendable {
         do {
             user = try await storage.write { store in
                 let user = try store.createUser(name: username, passwordHash: hash, isAdmin: false, at: now)
+                try store.setMember(userID: user.id, classID: joining.id, role: .student, at: now)
                 try store.createSession(userID: user.id, tokenHash: tokenHash, at: now, expiresAt: now + lifetime)
                 try store.recordSignIn(userID: user.id, at: now)
                 return user
@@ -54,18 +43,55 @@ struct AccountHandlers: Sendable {
             throw error.message.contains("roster")
                 ? ErrorMessage(code: .usernameTaken, message: "the user name \(username) is taken") : taken
         }
-        logger.info("registered user \(user.name) from \(context.peerAddress)")
-        return authenticated(user, token: token, tokenHash: tokenHash, for: context)
+        logger.info("registered user \(user.name) in \(joining.handle) from \(context.peerAddress)")
+        let current = CurrentClass(id: joining.id, handle: joining.handle, role: .student)
+        return authenticated(user, in: current, token: token, tokenHash: tokenHash, for: context)
     }
 
-    /// What `--registration` allows: anyone with the class code, only the roster's names, or nobody.
-    private func checkRegistration(of username: String) async throws {
-        switch settings.registration {
+    /// The class a registration joins: the one its code opens (a class's own code, or the
+    /// server's `--class-code` for the class that takes it), under the class-code budget, one
+    /// for every class: the "name" guessed at is a code. Without a code, on a server that asks
+    /// none, the class that takes the server's code.
+    private func classOpened(by code: String, registering username: String, _ context: RequestContext) async throws -> ClassRecord {
+        let serverCode = settings.classCode
+        guard !code.isEmpty else {
+            guard serverCode == nil else {
+                throw ErrorMessage(code: .badClassCode, message: "this server needs a class code to register; ask your instructor")
+            }
+            guard let record = try await storage.read({ store in try store.classTakingServerCode() }), !record.hasEnded else {
+                throw ErrorMessage(code: .badClassCode, message: "registering needs a class code on this server; ask your instructor")
+            }
+            return record
+        }
+        let attempt = try await attempts.begin(attempts.classCodes, name: "", context, what: "class code", from: context.peerAddress)
+        let record: ClassRecord?
+        do {
+            record = try await storage.read { store in try store.classOpened(byCode: code, serverCode: serverCode) }
+        } catch {
+            await attempts.finish(attempts.classCodes, attempt, .abandoned)
+            throw error
+        }
+        guard let record, !record.hasEnded else {
+            await attempts.finish(attempts.classCodes, attempt, .failed)
+            logger.warning("wrong class code from \(context.peerAddress) (registering \(username))")
+            throw ErrorMessage(
+                code: .badClassCode,
+                message: record == nil
+                    ? "wrong class code; ask your instructor" : "that class has ended; ask your instructor for this term's code")
+        }
+        await attempts.finish(attempts.classCodes, attempt, .succeeded)
+        return record
+    }
+
+    /// What the class's registration mode (the server's `--registration` unless the class sets
+    /// its own) allows: anyone with the class code, only the roster's names, or nobody.
+    private func checkRegistration(of username: String, in joining: ClassRecord) async throws {
+        switch joining.settings.registration ?? settings.registration {
         case .open: return
         case .closed:
             throw ErrorMessage(code: .forbidden, message: "registration is closed on this server; ask your instructor for an account")
         case .roster:
-            guard try await storage.read({ store in try store.rosterEntry(named: username) }) != nil else {
+            guard try await storage.read({ store in try store.rosterEntry(named: username, classID: joining.id) }) != nil else {
                 throw ErrorMessage(
                     code: .forbidden,
                     message: "\(username) is not on this class's roster; register with the name your "
@@ -127,19 +153,21 @@ struct AccountHandlers: Sendable {
         // A hash made at another cost than today's is made again, now that the password is known.
         let rehashed = passwords.needsRehash(user.passwordHash) ? try? await passwords.hash(password) : nil
         // The attempt ends with the session it earned, in one write (or, if that fails, as abandoned).
+        let current: CurrentClass?
         do {
-            try await storage.write { store in
+            current = try await storage.write { store in
                 try throttle.finish(attempt, .succeeded, now: issued, in: store)
                 try store.createSession(userID: user.id, tokenHash: tokenHash, at: issued, expiresAt: issued + lifetime)
                 try store.recordSignIn(userID: user.id, at: issued)
                 if let rehashed { _ = try store.rehashPassword(userID: user.id, from: user.passwordHash, to: rehashed) }
                 if let device { try store.touchDevice(tokenHash: device, at: issued) }
+                return try Self.defaultClass(of: user, in: store)
             }
         } catch {
             await attempts.finish(throttle, attempt, .abandoned)
             throw error
         }
-        return authenticated(user, token: token, tokenHash: tokenHash, for: context)
+        return authenticated(user, in: current, token: token, tokenHash: tokenHash, for: context)
     }
 
     /// The hash of `token` when it is a device token of `username`; nil otherwise (no token, an
@@ -168,11 +196,15 @@ struct AccountHandlers: Sendable {
     func resume(_ request: Resume, _ context: RequestContext) async throws -> HandlerOutcome {
         let tokenHash = SHA256.hash(Array(request.token.utf8))
         let now = clock.now()
-        guard let user = try await storage.read({ store in try store.sessionUser(tokenHash: tokenHash, now: now) }) else {
+        let found = try await storage.read { store -> (UserRecord, CurrentClass?)? in
+            guard let user = try store.sessionUser(tokenHash: tokenHash, now: now) else { return nil }
+            return (user, try Self.defaultClass(of: user, in: store))
+        }
+        guard let (user, current) = found else {
             throw ErrorMessage(code: .sessionInvalid, message: "session expired or logged out; log in again")
         }
         // The same token comes back, so a client that saves every Authenticated token keeps its session.
-        return authenticated(user, token: request.token, tokenHash: tokenHash, for: context)
+        return authenticated(user, in: current, token: request.token, tokenHash: tokenHash, for: context)
     }
 
     func logout(_ user: AuthenticatedUser, _ context: RequestContext) async throws -> HandlerOutcome {
@@ -249,10 +281,17 @@ struct AccountHandlers: Sendable {
             for: context)
     }
 
-    private func authenticated(_ user: UserRecord, token: String, tokenHash: [UInt8], for context: RequestContext) -> HandlerOutcome {
+    /// The class a connection of `user` acts in from its login: its default class.
+    private static func defaultClass(of user: UserRecord, in store: any SnapshareStore) throws -> CurrentClass? {
+        try store.defaultClass(userID: user.id, isSiteAdmin: user.isAdmin)
+    }
+
+    private func authenticated(
+        _ user: UserRecord, in current: CurrentClass?, token: String, tokenHash: [UInt8], for context: RequestContext
+    ) -> HandlerOutcome {
         let identity = AuthenticatedUser(
             id: user.id, name: user.name, isAdmin: user.isAdmin, createdAt: user.createdAt,
-            sessionHash: tokenHash, mustChangePassword: user.mustChangePassword)
+            sessionHash: tokenHash, mustChangePassword: user.mustChangePassword, currentClass: current)
         return HandlerOutcome(
             Authenticated(token: token, username: user.name, isAdmin: user.isAdmin, createdAt: user.createdAt),
             for: context, identity: .loggedIn(identity))

@@ -2,7 +2,7 @@ import Synchronization
 import Wire
 
 /// What the audit log records of one admin request, declared by its route next to its audience
-/// (`RouteAccess.admin`): one entry once the outcome is known, allowed or refused, with who sent
+/// (`RouteAccess.staff`, `RouteAccess.site`): one entry once the outcome is known, allowed or refused, with who sent
 /// it, what it names (never a password) and how it ended, made from the request the route decoded
 /// for its handler; or nothing, for a request that only reads.
 ///
@@ -13,10 +13,10 @@ struct AdminAudit<Request: WireMessage>: Sendable {
     let kind: RequestRoute.Audit
     /// Whether this request only reads; it then runs with writes refused.
     let readsOnly: @Sendable (Request) -> Bool
-    /// The entry's target once the outcome is known, given the admin the route admitted (nil when
-    /// it refused the sender); nil, for a request that reads only, when it is not an action (a dry
-    /// run, a listing's next page, a picture its export covers).
-    let target: @Sendable (Request, Admin?, RequestContext, HandlerOutcome) -> String?
+    /// The entry's target once the outcome is known, given the account the route admitted (nil
+    /// when it refused the sender); nil, for a request that reads only, when it is not an action
+    /// (a dry run, a listing's next page, a picture its export covers).
+    let target: @Sendable (Request, AuthenticatedUser?, RequestContext, HandlerOutcome) -> String?
 
     /// Not recorded: the request reads and changes nothing (a listing, the log itself).
     static var readOnly: AdminAudit { AdminAudit(kind: .readOnly, readsOnly: { _ in true }, target: { _, _, _, _ in nil }) }
@@ -78,8 +78,9 @@ extension RequestHandler {
             at: clock.now(), actor: request.sender?.name ?? "(not logged in)", action: "\(route.request.name)",
             target: target, result: outcome.result.label)
         let logger = self.logger
+        let classID = route.audience.isInClass ? request.sender?.currentClass?.id : nil
         storage.write(
-            { store in try store.recordAudit(entry) },
+            { store in try store.recordAudit(entry, classID: classID) },
             completion: { outcome in
                 if case .failure(let error) = outcome {
                     logger.error("audit log: cannot record \(entry.action) by \(entry.actor): \(error)")

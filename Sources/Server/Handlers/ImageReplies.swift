@@ -39,14 +39,14 @@ struct ImageReplies: Sendable {
 
     /// The only path by which snap image bytes leave the server to a viewer: the claim commits
     /// first (the storage job's completion runs after its batch's COMMIT returned).
-    func openSnap(_ request: OpenSnap, _ user: AuthenticatedUser, _ context: RequestContext, _ completion: @escaping Completion) throws {
+    func openSnap(_ request: OpenSnap, _ member: Member, _ context: RequestContext, _ completion: @escaping Completion) throws {
         let snapID = try StoredID.snap(request.snapID)
         let now = clock.now()
         let requestID = context.requestID
         let version = context.protocolVersion
         storage.write(
             { [images] store -> (reply: HandlerOutcome, posterID: Int64) in
-                try store.claimView(snapID: snapID, viewerID: user.id, now: now) { listing, sha256, stored in
+                try store.claimView(snapID: snapID, classID: member.classID, viewerID: member.id, now: now) { listing, sha256, stored in
                     let image = try images.bytes(sha256: sha256) { try stored.array() }
                     let head = SnapImage.frameHead(
                         requestID: requestID, version: version, snap: SnapInfo(listing), sha256: sha256,
@@ -58,24 +58,24 @@ struct ImageReplies: Sendable {
                 let opened = if case .success = result { true } else { false }
                 if case .success(let claimed) = result {
                     // The viewer's snap turned read, and the poster's count of opens moved.
-                    changes.bump(for: user.id)
+                    changes.bump(for: member.id)
                     changes.bump(for: claimed.posterID)
                 }
                 completion(result.map(\.reply))
                 // Debug, not info: this runs on the writer thread, up to a batch's worth at a time.
-                if opened { logger.debug("\(user.name) opened snap \(snapID)") }
+                if opened { logger.debug("\(member.name) opened snap \(snapID)") }
             })
     }
 
-    /// An admin's look at any snap's picture: the same reply as OpenSnap, from a read that
-    /// claims nothing, so no view is spent and the admin is not among the viewers.
-    func viewSnap(_ request: AdminViewSnap, _ admin: Admin, _ context: RequestContext, _ completion: @escaping Completion) throws {
+    /// A staff member's look at any snap of the class: the same reply as OpenSnap, from a read
+    /// that claims nothing, so no view is spent and they are not among the viewers.
+    func viewSnap(_ request: AdminViewSnap, _ staff: Member, _ context: RequestContext, _ completion: @escaping Completion) throws {
         let snapID = try StoredID.snap(request.snapID)
         let requestID = context.requestID
         let version = context.protocolVersion
         storage.read(
             { [images] store -> HandlerOutcome in
-                try store.withSnapPicture(id: snapID) { listing, sha256, stored in
+                try store.withSnapPicture(id: snapID, classID: staff.classID) { listing, sha256, stored in
                     let image = try images.bytes(sha256: sha256) { try stored.array() }
                     let head = SnapImage.frameHead(
                         requestID: requestID, version: version, snap: SnapInfo(listing), sha256: sha256,

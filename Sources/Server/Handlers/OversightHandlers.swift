@@ -8,9 +8,9 @@ struct OversightHandlers: Sendable {
     let metrics: ServerMetrics
     let clock: WallClock
 
-    func stats(_ admin: Admin, _ context: RequestContext) async throws -> HandlerOutcome {
+    func stats(_ admin: Member, _ context: RequestContext) async throws -> HandlerOutcome {
         let now = clock.now()
-        let stored = try await storage.read { store in try store.statistics(now: now) }
+        let stored = try await storage.read { store in try store.statistics(now: now, classID: admin.classID) }
         var entries = stored.map { StatEntry(name: $0.name, value: $0.value) }
         entries.append(StatEntry(name: "connections_open", value: metrics.openConnections))
         entries.append(StatEntry(name: "connections_accepted", value: metrics.acceptedConnections))
@@ -28,9 +28,11 @@ struct OversightHandlers: Sendable {
     /// The most entries one AuditLog carries.
     static let auditPage = 5_000
 
-    func auditLog(_ request: AdminAuditLog, _ admin: Admin, _ context: RequestContext) async throws -> HandlerOutcome {
+    func auditLog(_ request: AdminAuditLog, _ admin: Member, _ context: RequestContext) async throws -> HandlerOutcome {
         let count = min(Int(request.limit), Self.auditPage)
-        let entries = try await storage.read { store in try store.auditEntries(since: request.since, limit: count) }
+        // A class's staff read its entries; a site admin reads every entry.
+        let classID = admin.isSiteAdmin ? nil : admin.classID
+        let entries = try await storage.read { store in try store.auditEntries(since: request.since, limit: count, classID: classID) }
         let limit = FieldLimits.auditText
         return HandlerOutcome(
             AuditLog(

@@ -14,7 +14,7 @@ struct PinHandlers: Sendable {
     func addPin(_ request: AddPin, _ user: AuthenticatedUser, _ context: RequestContext) async throws -> HandlerOutcome {
         try Self.checkPosition(latitude: request.latitude, longitude: request.longitude)
         let now = clock.now()
-        if let suspension = try await storage.read({ store in try store.suspension(userID: user.id, now: now) }) {
+        if let suspension = try await storage.read({ store in try store.suspension(userID: user.id, classID: nil, now: now) }) {
             throw suspension.refusal(from: "dropping pins", now: now)
         }
         let pin = try await albums.dropPin(userID: user.id, latitude: request.latitude, longitude: request.longitude)

@@ -9,7 +9,7 @@ struct PostingHandlers: Sendable {
     let changes: ChangeVersion
     /// The snaps' lifetime and the moderation mode, as a reload left them.
     let settings: LiveSettings
-    /// What a student may post in an hour and keep stored; admins are exempt.
+    /// What a student may post in an hour and keep stored in a class; its staff are exempt.
     let quota: PostingQuota
     let imageLimits: ImageLimits
     /// Raised with every snap posted.
@@ -18,35 +18,38 @@ struct PostingHandlers: Sendable {
     let logger: Logger
     let clock: WallClock
 
-    func postSnap(_ request: PostSnap, _ user: AuthenticatedUser, _ context: RequestContext) async throws -> HandlerOutcome {
+    func postSnap(_ request: PostSnap, _ member: Member, _ context: RequestContext) async throws -> HandlerOutcome {
         let feedName = try InputRules.normalizedFeedName(request.feed).get()
         let header = try validateImage(request.image)
         let now = clock.now()
         let snap = NewSnap(
-            feedID: 0, posterID: user.id, image: request.image, sha256: SHA256.hash(request.image),
+            feedID: 0, posterID: member.id, image: request.image, sha256: SHA256.hash(request.image),
             format: header.format, width: header.width, height: header.height,
             postedAt: now, expiresAt: now + settings.snapTTLMilliseconds,
-            awaitingApproval: !user.isAdmin && settings.moderation == .queue)
+            awaitingApproval: !member.isStaff && settings.moderation == .queue)
         imageCeiling.noteStored(request.image.count)
-        let quota = user.isAdmin ? nil : self.quota
+        let quota = member.isStaff ? nil : self.quota
+        let classID = member.classID
         let listing = try await storage.write { store -> SnapListing in
-            if let suspension = try store.suspension(userID: user.id, now: now) { throw suspension.refusal(from: "posting", now: now) }
+            if let suspension = try store.suspension(userID: member.id, classID: classID, now: now) {
+                throw suspension.refusal(from: "posting", now: now)
+            }
             var stored = snap
-            stored.feedID = try store.requireFeed(named: feedName).id
+            stored.feedID = try store.requireFeed(named: feedName, classID: classID).id
             if let quota {
                 // Held until the commit: this student's posts on other instances wait, so none slips past.
-                try store.lockUser(id: user.id)
-                let usage = try store.postingUsage(posterID: user.id, since: now - PostingQuota.window)
+                try store.lockUser(id: member.id)
+                let usage = try store.postingUsage(posterID: member.id, classID: classID, since: now - PostingQuota.window)
                 if let refusal = quota.refusal(for: usage, imageBytes: request.image.count, now: now) { throw refusal }
             }
             var listing = try store.insertSnap(stored)
             if stored.awaitingApproval { listing.status = .pending }
             return listing
         }
-        changes.bump()
+        changes.bump(inClass: classID)
         metrics.snapPosted(bytes: request.image.count)
         logger.info(
-            "\(user.name) posted snap \(listing.id) to \(listing.feedName) (\(listing.byteCount) bytes)"
+            "\(member.name) posted snap \(listing.id) to \(listing.feedName) (\(listing.byteCount) bytes)"
                 + (listing.status == .pending ? ", awaiting approval" : ""))
         return HandlerOutcome(SnapPosted(snap: SnapInfo(listing)), for: context)
     }

@@ -6,13 +6,34 @@ import Wire
 /// handler that answers it, which is given the caller the route admitted.
 struct RequestRoute: Sendable {
     /// Who may send the request.
-    enum Audience: Sendable {
+    enum Audience: Sendable, Equatable {
         /// Any connection past Hello, logged in or not.
         case anyone
         /// A logged-in user (else `AUTH_REQUIRED`).
         case user
-        /// An admin (else `FORBIDDEN`, or `AUTH_REQUIRED` when not logged in).
-        case admin
+        /// A member of the connection's class (else `NOT_FOUND`).
+        case member
+        /// A member of the connection's class with at least this role there (else `FORBIDDEN`).
+        case staff(ClassRole)
+        /// A site admin (else `FORBIDDEN`, or `AUTH_REQUIRED` when not logged in).
+        case site
+
+        /// Whether the audit log records requests of this audience (the staff's and the site
+        /// admins'), which is when the route must say what it records.
+        var isAudited: Bool {
+            switch self {
+            case .staff, .site: true
+            case .anyone, .user, .member: false
+            }
+        }
+
+        /// Whether the request acts in the connection's class (its audit entry is the class's).
+        var isInClass: Bool {
+            switch self {
+            case .member, .staff: true
+            case .anyone, .user, .site: false
+            }
+        }
     }
 
     /// What the audit log records of an admin request: every admin route says which (see

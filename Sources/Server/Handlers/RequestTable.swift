@@ -6,9 +6,10 @@ import Wire
 /// records of it (`RouteAccess`, with `AdminAudit`: an admin route cannot be declared without),
 /// where it runs, whether it is a barrier, how large its reply can get, and its handler among
 /// `Handlers`, called as `(handlers, request, caller, context)`: the caller is what the route
-/// admitted (nothing for `.anyone`, the `AuthenticatedUser` for `.user`, the `Admin` for
-/// `.admin`), so a handler never checks rights itself, and one written for admins cannot be
-/// called from a user's route. Adding a request touches the codec, this table and one handler.
+/// admitted (nothing for `.anyone`, the `AuthenticatedUser` for `.user`, a `Member` of the
+/// connection's class for `.member` and `.staff(role)`, the `Admin` for `.site`), so a handler
+/// never checks rights itself, and one written for the staff cannot be called from a user's route.
+/// Adding a request touches the codec, this table and one handler.
 /// Hello is not here: it is the connection's own (see `ConnectionState`).
 enum RequestTable {
     static let routes: [RequestRoute] = [
@@ -27,89 +28,103 @@ enum RequestTable {
         },
         .handled(IssueDeviceToken.self, DeviceToken.self, .user) { try await $0.accounts.issueDeviceToken($2, $3) },
         // Feeds and snaps
-        .handled(ListFeeds.self, Feeds.self, .user, replySize: .listing) { try await $0.snaps.listFeeds($2, $3) },
-        .handled(ListSnaps.self, Snaps.self, .user, replySize: .listing) { try await $0.snaps.listSnaps($1, $2, $3) },
-        .handled(PostSnap.self, SnapPosted.self, .user) { try await $0.posting.postSnap($1, $2, $3) },
-        .job(OpenSnap.self, SnapImage.self, .user, on: .storageWriter, replySize: .image) { try $0.images.openSnap($1, $2, $3, $4) },
-        .handled(GetSnapViews.self, SnapViews.self, .user, replySize: .listing) { try await $0.snaps.snapViews($1, $2, $3) },
+        .handled(ListFeeds.self, Feeds.self, .member, replySize: .listing) { try await $0.snaps.listFeeds($2, $3) },
+        .handled(ListSnaps.self, Snaps.self, .member, replySize: .listing) { try await $0.snaps.listSnaps($1, $2, $3) },
+        .handled(PostSnap.self, SnapPosted.self, .member) { try await $0.posting.postSnap($1, $2, $3) },
+        .job(OpenSnap.self, SnapImage.self, .member, on: .storageWriter, replySize: .image) { try $0.images.openSnap($1, $2, $3, $4) },
+        .handled(GetSnapViews.self, SnapViews.self, .member, replySize: .listing) { try await $0.snaps.snapViews($1, $2, $3) },
         // Administration
-        .handled(AdminCreateFeed.self, Ok.self, .admin(.recorded { "feed \($0.name)" })) { try await $0.feedAdmin.createFeed($1, $2, $3) },
-        .handled(AdminDeleteFeed.self, Ok.self, .admin(.recorded { "feed \($0.name)" })) { try await $0.feedAdmin.deleteFeed($1, $2, $3) },
-        .handled(AdminResetFeeds.self, Count.self, .admin(.recorded { $0.allFeeds ? "every feed" : "feed \($0.name)" })) {
+        .handled(AdminCreateFeed.self, Ok.self, .staff(.instructor, .recorded { "feed \($0.name)" })) {
+            try await $0.feedAdmin.createFeed($1, $2, $3)
+        },
+        .handled(AdminDeleteFeed.self, Ok.self, .staff(.instructor, .recorded { "feed \($0.name)" })) {
+            try await $0.feedAdmin.deleteFeed($1, $2, $3)
+        },
+        .handled(AdminResetFeeds.self, Count.self, .staff(.instructor, .recorded { $0.allFeeds ? "every feed" : "feed \($0.name)" })) {
             try await $0.feedAdmin.resetFeeds($1, $2, $3)
         },
-        .handled(AdminDeleteSnap.self, Ok.self, .admin(.recorded { "snap \($0.snapID)" })) {
+        .handled(AdminDeleteSnap.self, Ok.self, .staff(.ta, .recorded { "snap \($0.snapID)" })) {
             try await $0.feedAdmin.deleteSnap($1, $2, $3)
         },
-        .handled(AdminRestoreView.self, Ok.self, .admin(.recorded { "snap \($0.snapID) for \($0.username)" })) {
+        .handled(AdminRestoreView.self, Ok.self, .staff(.instructor, .recorded { "snap \($0.snapID) for \($0.username)" })) {
             try await $0.feedAdmin.restoreView($1, $2, $3)
         },
-        .handled(AdminListUsers.self, Users.self, .admin(.readOnly), replySize: .listing) { try await $0.accountAdmin.listUsers($2, $3) },
-        .handled(AdminStats.self, Stats.self, .admin(.readOnly), replySize: .listing) { try await $0.oversight.stats($2, $3) },
-        .handled(AdminUnlock.self, Count.self, .admin(.recorded { "user \($0.username)" })) {
+        .handled(AdminListUsers.self, Users.self, .staff(.ta, .readOnly), replySize: .listing) {
+            try await $0.accountAdmin.listUsers($2, $3)
+        },
+        .handled(AdminStats.self, Stats.self, .staff(.ta, .readOnly), replySize: .listing) { try await $0.oversight.stats($2, $3) },
+        .handled(AdminUnlock.self, Count.self, .staff(.instructor, .recorded { "user \($0.username)" })) {
             try await $0.accountAdmin.unlock($1, $2, $3)
         },
-        .handled(AdminUnlockAddress.self, Count.self, .admin(.recorded { "address \($0.address)" })) {
+        .handled(AdminUnlockAddress.self, Count.self, .site(.recorded { "address \($0.address)" })) {
             try await $0.accountAdmin.unlockAddress($1, $2, $3)
         },
-        .handled(AdminAuditLog.self, AuditLog.self, .admin(.readOnly), replySize: .listing) { try await $0.oversight.auditLog($1, $2, $3) },
+        .handled(AdminAuditLog.self, AuditLog.self, .staff(.instructor, .readOnly), replySize: .listing) {
+            try await $0.oversight.auditLog($1, $2, $3)
+        },
         .handled(
             AdminPurge.self, Count.self,
-            .admin(.recorded(unlessDryRun: \.dryRun) { "snaps posted more than \(TimeSpan(milliseconds: $0.olderThan)) ago" })
+            .staff(.instructor, .recorded(unlessDryRun: \.dryRun) { "snaps posted more than \(TimeSpan(milliseconds: $0.olderThan)) ago" })
         ) { try await $0.classData.purge($1, $2, $3) },
-        .handled(AdminExportSnaps.self, ExportedSnaps.self, .admin(.exportListing), replySize: .listing) {
+        .handled(AdminExportSnaps.self, ExportedSnaps.self, .staff(.instructor, .exportListing), replySize: .listing) {
             try await $0.classData.exportSnaps($1, $2, $3)
         },
-        .job(AdminViewSnap.self, SnapImage.self, .admin(.pictureUnlessExported), on: .storageReader, replySize: .image) {
+        .job(AdminViewSnap.self, SnapImage.self, .staff(.ta, .pictureUnlessExported), on: .storageReader, replySize: .image) {
             try $0.images.viewSnap($1, $2, $3, $4)
         },
-        .handled(AdminSetAdmin.self, Ok.self, .admin(.recorded { "user \($0.username) \($0.isAdmin ? "made admin" : "no longer admin")" }))
-        { try await $0.accountAdmin.setAdmin($1, $2, $3) },
-        .handled(AdminResetPassword.self, Ok.self, .admin(.recorded { "user \($0.username)" }), on: .kdf) {
+        .handled(AdminSetAdmin.self, Ok.self, .site(.recorded { "user \($0.username) \($0.isAdmin ? "made admin" : "no longer admin")" })) {
+            try await $0.accountAdmin.setAdmin($1, $2, $3)
+        },
+        .handled(AdminResetPassword.self, Ok.self, .staff(.instructor, .recorded { "user \($0.username)" }), on: .kdf) {
             try await $0.accountAdmin.resetPassword($1, $2, $3)
         },
         // Moderation
-        .handled(ReportSnap.self, Ok.self, .user) { try await $0.moderation.reportSnap($1, $2, $3) },
-        .handled(UnsendSnap.self, Ok.self, .user) { try await $0.moderation.unsendSnap($1, $2, $3) },
-        .handled(AdminListReports.self, Reports.self, .admin(.readOnly), replySize: .listing) {
+        .handled(ReportSnap.self, Ok.self, .member) { try await $0.moderation.reportSnap($1, $2, $3) },
+        .handled(UnsendSnap.self, Ok.self, .member) { try await $0.moderation.unsendSnap($1, $2, $3) },
+        .handled(AdminListReports.self, Reports.self, .staff(.ta, .readOnly), replySize: .listing) {
             try await $0.moderation.listReports($2, $3)
         },
         .handled(
             AdminResolveReport.self, Ok.self,
-            .admin(
+            .staff(
+                .ta,
                 .recorded {
                     "snap \($0.snapID) \($0.resolution == .delete ? "deleted" : "dismissed")"
                         + ($0.suspendFor > 0 ? ", poster suspended for \(TimeSpan(milliseconds: $0.suspendFor))" : "")
                 })
         ) { try await $0.moderation.resolveReport($1, $2, $3) },
         .handled(
-            AdminSuspend.self, Ok.self, .admin(.recorded { "user \($0.username) for \(TimeSpan(milliseconds: $0.duration)): \($0.reason)" })
+            AdminSuspend.self, Ok.self,
+            .staff(.ta, .recorded { "user \($0.username) for \(TimeSpan(milliseconds: $0.duration)): \($0.reason)" })
         ) { try await $0.moderation.suspend($1, $2, $3) },
-        .handled(AdminUnsuspend.self, Ok.self, .admin(.recorded { "user \($0.username)" })) {
+        .handled(AdminUnsuspend.self, Ok.self, .staff(.ta, .recorded { "user \($0.username)" })) {
             try await $0.moderation.unsuspend($1, $2, $3)
         },
-        .handled(AdminSetDisabled.self, Ok.self, .admin(.recorded { "user \($0.username) \($0.disabled ? "disabled" : "enabled")" })) {
+        .handled(
+            AdminSetDisabled.self, Ok.self, .staff(.instructor, .recorded { "user \($0.username) \($0.disabled ? "disabled" : "enabled")" })
+        ) {
             try await $0.accountAdmin.setDisabled($1, $2, $3)
         },
-        .handled(AdminRenameUser.self, Ok.self, .admin(.recorded { "user \($0.username) renamed \($0.newName)" })) {
+        .handled(AdminRenameUser.self, Ok.self, .staff(.instructor, .recorded { "user \($0.username) renamed \($0.newName)" })) {
             try await $0.accountAdmin.renameUser($1, $2, $3)
         },
-        .handled(AdminDeleteUser.self, Ok.self, .admin(.recorded { "user \($0.username)" })) {
+        .handled(AdminDeleteUser.self, Ok.self, .staff(.instructor, .recorded { "user \($0.username)" })) {
             try await $0.accountAdmin.deleteUser($1, $2, $3)
         },
-        .handled(AdminListPending.self, PendingSnaps.self, .admin(.readOnly), replySize: .listing) {
+        .handled(AdminListPending.self, PendingSnaps.self, .staff(.ta, .readOnly), replySize: .listing) {
             try await $0.moderation.listPending($2, $3)
         },
         .handled(
             AdminApproveSnap.self, Ok.self,
-            .admin(
+            .staff(
+                .ta,
                 .recorded {
                     "snap \($0.snapID) \($0.approve ? "approved" : "rejected")" + ($0.approve || $0.reason.isEmpty ? "" : ": \($0.reason)")
                 })
         ) { try await $0.moderation.approveSnap($1, $2, $3) },
         // The roster
-        .handled(AdminListRoster.self, Roster.self, .admin(.readOnly), replySize: .listing) { try await $0.roster.listRoster($2, $3) },
-        .handled(AdminRemoveRosterEntry.self, Ok.self, .admin(.recorded { "roster name \($0.name)" })) {
+        .handled(AdminListRoster.self, Roster.self, .staff(.ta, .readOnly), replySize: .listing) { try await $0.roster.listRoster($2, $3) },
+        .handled(AdminRemoveRosterEntry.self, Ok.self, .staff(.instructor, .recorded { "roster name \($0.name)" })) {
             try await $0.roster.removeRosterEntry($1, $2, $3)
         },
         // Pins, albums, photos and the map

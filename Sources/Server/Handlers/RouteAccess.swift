@@ -8,12 +8,12 @@ import Wire
 /// check rights itself, or forget to. An admin route cannot leave its audit out either: `.admin`
 /// takes an `AdminAudit`, and there is no other way to name the admin audience.
 ///
-/// A new audience is a new static member here with its caller type. A member of a class with a
-/// role (issue 34) is admitted as a `Member` (the user, the class, the role): the admission is
-/// given the decoded request too, so the class may be the one the request names or the
-/// connection's, and the memberships can travel with the connection's user as the admin right
-/// does today. Its route says `.member(.ta, audit)` and its handler takes a `Member`; nothing
-/// else changes.
+/// A new audience is a new static member here with its caller type. A class's data is reached
+/// through the connection's class (`AuthenticatedUser.currentClass`): a member is admitted as a
+/// `Member` (the user, the class, their role there), a route for the class's staff names the
+/// least role it needs (`.staff(.ta, audit)`), and the server's own business is for site admins
+/// (`.site(audit)`). The admission is given the decoded request too, should a request come to
+/// name its class.
 struct RouteAccess<Request: WireMessage, Caller: Sendable>: Sendable {
     let audience: RequestRoute.Audience
     /// What the audit log records of the request: declared by every admin route, nil for the others.
@@ -64,26 +64,65 @@ extension RouteAccess where Caller == AuthenticatedUser {
     }
 }
 
-extension RouteAccess where Caller == Admin {
-    /// An admin (else `FORBIDDEN`, or `AUTH_REQUIRED` when not logged in), given to the handler,
-    /// with what the audit log records of the request.
-    static func admin(_ audit: AdminAudit<Request>) -> RouteAccess {
+extension RouteAccess where Caller == Member {
+    /// A member of the connection's class (else `NOT_FOUND`: a class one is not in is not there
+    /// for them), given to the handler as a `Member` with their role there; a site admin acts as
+    /// the class's owner.
+    static var member: RouteAccess {
         RouteAccess(
-            audience: .admin, audit: audit.kind,
+            audience: .member, audit: nil, admitting: { sender, _ in try Member.admitting(try passwordChosen(try loggedIn(sender))) },
+            noting: nil)
+    }
+
+    /// A member of the connection's class with at least `role` there (else `FORBIDDEN` naming the
+    /// role needed, or `NOT_FOUND` when not a member), given to the handler, with what the audit
+    /// log records of the request.
+    static func staff(_ role: ClassRole, _ audit: AdminAudit<Request>) -> RouteAccess {
+        RouteAccess(
+            audience: .staff(role), audit: audit.kind,
             admitting: { sender, _ in
-                let user = try loggedIn(sender)
-                guard user.isAdmin else { throw ErrorMessage(code: .forbidden, message: "this command is for admins") }
-                return Admin(try passwordChosen(user))
+                let member = try Member.admitting(try loggedIn(sender))
+                guard member.role >= role else {
+                    throw ErrorMessage(
+                        code: .forbidden,
+                        message: "this needs the role \(role.rawValue) or above in the class \(member.classHandle); "
+                            + "you are \(member.role.withArticle) there")
+                }
+                _ = try passwordChosen(member.user)
+                return member
             },
-            noting: { request, admin, context, note in
-                note.set(Request.type, readsOnly: audit.readsOnly(request)) { outcome in audit.target(request, admin, context, outcome) }
+            noting: { request, member, context, note in
+                note.set(Request.type, readsOnly: audit.readsOnly(request)) { outcome in
+                    audit.target(request, member?.user, context, outcome)
+                }
             })
     }
 }
 
-/// An admin, as an admin route's handler is given them. Only the admin audience's admission makes
-/// one, so a handler that takes an `Admin` runs only for admins, and a user route's handler, given
-/// an `AuthenticatedUser`, cannot be mistaken for one.
+extension RouteAccess where Caller == Admin {
+    /// A site admin, the server's operator (else `FORBIDDEN`, or `AUTH_REQUIRED` when not logged
+    /// in), given to the handler, with what the audit log records of the request.
+    static func site(_ audit: AdminAudit<Request>) -> RouteAccess {
+        RouteAccess(
+            audience: .site, audit: audit.kind,
+            admitting: { sender, _ in
+                let user = try loggedIn(sender)
+                guard user.isAdmin else {
+                    throw ErrorMessage(code: .forbidden, message: "this needs a site admin, who runs the server; ask the server's operator")
+                }
+                return Admin(try passwordChosen(user))
+            },
+            noting: { request, admin, context, note in
+                note.set(Request.type, readsOnly: audit.readsOnly(request)) { outcome in
+                    audit.target(request, admin?.user, context, outcome)
+                }
+            })
+    }
+}
+
+/// A site admin, as a site route's handler is given them. Only the site audience's admission
+/// makes one, so a handler that takes an `Admin` runs only for site admins, and a user route's
+/// handler, given an `AuthenticatedUser`, cannot be mistaken for one.
 struct Admin: Sendable {
     /// The admin's account, as their connection is logged in.
     let user: AuthenticatedUser
@@ -92,4 +131,31 @@ struct Admin: Sendable {
 
     var id: Int64 { user.id }
     var name: String { user.name }
+}
+
+/// A member of a class acting in it, as a class route's handler is given them: the account, the
+/// class, and the role there (a site admin's is owner). Only the member and staff audiences'
+/// admissions make one, so a handler that takes a `Member` always acts in the caller's class.
+struct Member: Sendable {
+    let user: AuthenticatedUser
+    let classID: Int64
+    let classHandle: String
+    let role: ClassRole
+
+    var id: Int64 { user.id }
+    var name: String { user.name }
+    /// A site admin, who may do anything in any class.
+    var isSiteAdmin: Bool { user.isAdmin }
+    /// Owners, instructors and TAs: the class's staff.
+    var isStaff: Bool { role >= .ta }
+
+    /// The user as a member of their connection's class, else `NOT_FOUND`.
+    fileprivate static func admitting(_ user: AuthenticatedUser) throws -> Member {
+        guard let current = user.currentClass, let role = user.isAdmin ? .owner : current.role else {
+            throw ErrorMessage(
+                code: .notFound,
+                message: "you are not in a class on this server; ask your instructor for the class code to join")
+        }
+        return Member(user: user, classID: current.id, classHandle: current.handle, role: role)
+    }
 }

@@ -7,15 +7,15 @@ struct SnapHandlers: Sendable {
     let changes: ChangeVersion
     let clock: WallClock
 
-    /// Poll: the user's change version, compared with the one the client knows.
+    /// Poll: the user's change version in their class, compared with the one the client knows.
     func poll(_ request: Poll, _ user: AuthenticatedUser, _ context: RequestContext) -> HandlerOutcome {
-        let version = changes.current(for: user.id)
+        let version = changes.current(for: user.id, in: user.currentClass?.id)
         return HandlerOutcome(PollResult(version: version, changed: version != request.knownVersion), for: context)
     }
 
-    func listFeeds(_ user: AuthenticatedUser, _ context: RequestContext) async throws -> HandlerOutcome {
+    func listFeeds(_ member: Member, _ context: RequestContext) async throws -> HandlerOutcome {
         let now = clock.now()
-        let feeds = try await storage.read { store in try store.feedSummaries(viewerID: user.id, now: now) }
+        let feeds = try await storage.read { store in try store.feedSummaries(classID: member.classID, viewerID: member.id, now: now) }
         return HandlerOutcome(
             Feeds(
                 feeds: feeds.map {
@@ -25,10 +25,11 @@ struct SnapHandlers: Sendable {
                 }), for: context)
     }
 
-    func listSnaps(_ request: ListSnaps, _ user: AuthenticatedUser, _ context: RequestContext) async throws -> HandlerOutcome {
+    func listSnaps(_ request: ListSnaps, _ member: Member, _ context: RequestContext) async throws -> HandlerOutcome {
         // Read the version first: a change racing with the listing then shows up as "changed"
         // on the next poll instead of being missed.
-        let version = changes.current(for: user.id)
+        let version = changes.current(for: member.id, in: member.classID)
+        let classID = member.classID
         let now = clock.now()
         let feedName = request.feed.isEmpty ? nil : try InputRules.normalizedFeedName(request.feed).get()
         // A poster's rejected snaps are listed to them from version 4 on, among the rest by time.
@@ -36,25 +37,28 @@ struct SnapHandlers: Sendable {
         let listings = try await storage.read { store -> [SnapListing] in
             var feedID: Int64?
             if let feedName {
-                feedID = try store.requireFeed(named: feedName).id
+                feedID = try store.requireFeed(named: feedName, classID: classID).id
             }
-            let live = try store.snapListings(feedID: feedID, viewerID: user.id, now: now)
+            let live = try store.snapListings(classID: classID, feedID: feedID, viewerID: member.id, now: now)
             guard withRejections else { return live }
-            let rejected = try store.rejectedSnaps(posterID: user.id, feedID: feedID, now: now)
+            let rejected = try store.rejectedSnaps(posterID: member.id, classID: classID, feedID: feedID, now: now)
             guard !rejected.isEmpty else { return live }
             return (live + rejected).sorted { ($0.postedAt, $0.id) > ($1.postedAt, $1.id) }
         }
         return HandlerOutcome(Snaps(version: version, snaps: listings.map(SnapInfo.init)), for: context)
     }
 
-    /// Who opened a snap: for its poster and for admins.
-    func snapViews(_ request: GetSnapViews, _ user: AuthenticatedUser, _ context: RequestContext) async throws -> HandlerOutcome {
+    /// Who opened a snap: for its poster and for the class's staff.
+    func snapViews(_ request: GetSnapViews, _ member: Member, _ context: RequestContext) async throws -> HandlerOutcome {
         let id = try StoredID.snap(request.snapID)
         let now = clock.now()
         let (listing, viewers) = try await storage.read { store -> (SnapListing, [SnapViewerRecord]) in
-            guard let listing = try store.snapListing(id: id, viewerID: user.id, now: now) else { throw StoredID.noSnap(request.snapID) }
-            guard listing.posterID == user.id || user.isAdmin else {
-                throw ErrorMessage(code: .forbidden, message: "only the poster of snap \(id) and admins see who opened it")
+            guard let listing = try store.snapListing(id: id, classID: member.classID, viewerID: member.id, now: now) else {
+                throw StoredID.noSnap(request.snapID)
+            }
+            guard listing.posterID == member.id || member.isStaff else {
+                throw ErrorMessage(
+                    code: .forbidden, message: "only the poster of snap \(id) and the class's staff (a ta or above) see who opened it")
             }
             return (listing, try store.snapViewers(snapID: id))
         }

@@ -69,4 +69,7 @@ enum AccessChange: Sendable, Equatable {
     case renamed(userID: Int64, name: String)
     /// The account was deleted or disabled: every session of it ended, and its connections are told why.
     case accountClosed(userID: Int64, AccountClosure)
+    /// The user's classes or roles in them changed: a connection keeps its class with the role
+    /// it has now, or, out of it, acts in `fallback` (their default class; nil: none).
+    case classesChanged(userID: Int64, classes: [CurrentClass], fallback: CurrentClass?)
 }

@@ -9,6 +9,17 @@ struct AuthenticatedUser: Sendable, Equatable {
     /// The password is a one-time one (a roster import's): only ChangePassword, WhoAmI, Logout
     /// and Ping are answered until it is changed.
     package var mustChangePassword = false
+    /// The class the connection acts in, or nil for an account in no class: its default class
+    /// (`ClassStore.defaultClass`) from the login on.
+    package var currentClass: CurrentClass?
+}
+
+/// The class a connection acts in: which, and the account's role there (nil for a site admin who
+/// is not a member, who acts as its owner).
+package struct CurrentClass: Sendable, Equatable {
+    package var id: Int64
+    package var handle: String
+    package var role: ClassRole?
 }
 
 /// How a request changed the connection's identity.

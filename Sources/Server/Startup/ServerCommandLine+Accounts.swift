@@ -15,7 +15,8 @@ extension ServerCommandLine {
         }
         let config = action.store
         let outcome = try RosterImport.run(
-            csvPath: csv, passwordsPath: passwords, dataDirectory: config.dataDirectory, database: config.database, action)
+            csvPath: csv, passwordsPath: passwords, dataDirectory: config.dataDirectory, database: config.database, action
+        ) { store in try store.offlineClass(parsed) }
         for refusal in outcome.refused { warn("\(csv): \(refusal)") }
         let created =
             outcome.created.isEmpty
@@ -50,7 +51,8 @@ extension ServerCommandLine {
     /// `admin roster [--json]`: every roster name, who claimed it and where it stands.
     static func roster(_ parsed: ParsedCommand, _ action: OfflineAction) throws -> Int32 {
         action.target = "the roster"
-        let members = try Backup.source(for: action.store).rosterMembers().map(RosterMember.init)
+        let source = try Backup.source(for: action.store)
+        let members = try source.rosterMembers(classID: source.offlineClass(parsed).id).map(RosterMember.init)
         if parsed.flag("--json") {
             print(RosterReport.json(members))
         } else {
@@ -64,7 +66,9 @@ extension ServerCommandLine {
     static func removeFromRoster(_ parsed: ParsedCommand, _ action: OfflineAction) throws -> Int32 {
         let name = parsed.positional(0) ?? ""
         action.target = "roster name \(name)"
-        let removed = try OfflineAdmin.write(action, create: false) { store in try store.removeRosterEntry(named: name) }
+        let removed = try OfflineAdmin.write(action, create: false) { store in
+            try store.removeRosterEntry(named: name, classID: store.offlineClass(parsed).id)
+        }
         print(
             "Took \(removed.entry.name) off the roster" + (removed.account.map { "; \($0) keeps their account" } ?? "")
                 + "; the name no longer registers.")

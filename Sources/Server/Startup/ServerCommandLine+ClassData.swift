@@ -18,7 +18,7 @@ extension ServerCommandLine {
         let source = try Backup.source(for: config)
         let showsProgress = TerminalDevice.isTerminal(2)
         let summary = try ExportCommand.run(
-            from: source, to: directory, now: WallClock.system.now(),
+            from: source, classID: try source.offlineClass(parsed).id, to: directory, now: WallClock.system.now(),
             includePending: parsed.flag("--include-pending")
         ) { done, total in
             if showsProgress { FileHandle.standardError.write(Data("\rExporting \(done)/\(total) snaps\u{1B}[K".utf8)) }
@@ -88,14 +88,16 @@ extension ServerCommandLine {
         action.target = "snaps posted more than \(span) ago"
         let config = action.store
         let cutoff = WallClock.system.now() - span.milliseconds
-        let doomed = try Backup.source(for: config).countSnaps(postedBefore: cutoff)
+        let source = try Backup.source(for: config)
+        let classID = try source.offlineClass(parsed).id
+        let doomed = try source.countSnaps(postedBefore: cutoff, classID: classID)
         guard doomed > 0 else {
             print("No snap was posted more than \(span) ago; nothing to purge.")
             return 0
         }
         try Confirmation.ask(
             "Delete the \(doomed) snap\(doomed == 1 ? "" : "s") posted more than \(span) ago, with their pictures and views?", parsed)
-        let count = try OfflineAdmin.write(action, create: false) { store in try store.deleteSnaps(postedBefore: cutoff) }
+        let count = try OfflineAdmin.write(action, create: false) { store in try store.deleteSnaps(postedBefore: cutoff, classID: classID) }
         print("Purged \(count) snap\(count == 1 ? "" : "s") posted more than \(span) ago.")
         return 0
     }

@@ -64,4 +64,53 @@ extension ServerCommandLine {
         print(PlainTable.render(header: ["HANDLE", "NAME", "OWNERS", "STAFF", "STUDENTS", "CODE", "TERM"], rows: rows))
         return 0
     }
+
+    /// `admin set-role USER ROLE [--class HANDLE]`: adds the account to the class with that role,
+    /// or gives a member that role (the last owner cannot step down).
+    static func setRole(_ parsed: ParsedCommand, _ action: OfflineAction) throws -> Int32 {
+        let username = parsed.positional(0) ?? ""
+        let roleName = parsed.positional(1) ?? ""
+        action.target = "user \(username) \(roleName)" + (parsed.string("--class").map { " in \($0)" } ?? "")
+        guard let role = ClassRole(rawValue: roleName) else {
+            throw parsed.usageError("the role is one of owner, instructor, ta, student (not '\(roleName)')")
+        }
+        let now = WallClock.system.now()
+        let (record, name, added) = try OfflineAdmin.write(action, create: false) { store in
+            let record = try store.offlineClass(parsed)
+            guard let user = try store.user(named: username) else { throw StoreError(.notFound, "no user named \(username)") }
+            return (record, user.name, try store.setMember(userID: user.id, classID: record.id, role: role, at: now))
+        }
+        print(
+            (added ? "\(name) is now in \(record.handle) as \(role.withArticle)" : "\(name) is now \(role.withArticle) in \(record.handle)")
+                + "; a running server applies it within a second.")
+        return 0
+    }
+
+    /// `--class HANDLE`: which class an offline command acts in.
+    static let classOption = OptionSpec(
+        "--class", valueName: "HANDLE", help: "the class to act in (needed when the server has several; see admin classes)")
+}
+
+extension ClassStore {
+    /// The class an offline command acts in: the one `--class` names, else the only class there
+    /// is. A usage error names the classes when the handle names none, or when there are several
+    /// and no handle.
+    func offlineClass(_ parsed: ParsedCommand) throws -> ClassRecord {
+        let handle = parsed.string("--class")
+        if let handle {
+            if let record = try classRecord(handle: handle) { return record }
+            let handles = try allClasses().map(\.handle)
+            throw parsed.usageError("there is no class \(handle) on this server (its classes: \(handles.joined(separator: ", ")))")
+        }
+        let classes = try allClasses()
+        guard classes.count == 1, let only = classes.first else {
+            throw parsed.usageError(
+                classes.isEmpty
+                    ? "this server has no class yet; make one with snapshare-server admin create-class"
+                    : "this server has \(classes.count) classes (\(classes.map(\.handle).joined(separator: ", "))); "
+                        + "say which with --class HANDLE"
+            )
+        }
+        return only
+    }
 }

@@ -35,6 +35,7 @@ extension ServerCommandLine {
         ["admin", "purge"]: .recorded("admin purge", purge),
         ["admin", "create-class"]: .recorded("admin create-class", createClass),
         ["admin", "classes"]: .recorded("admin classes", classes),
+        ["admin", "set-role"]: .recorded("admin set-role", setRole),
         ["export"]: .recorded("export", export),
         ["end-term"]: .recorded("end-term", endTerm),
         ["backup"]: .recorded("backup", backup),

@@ -186,6 +186,18 @@ public enum ServerCommandLine {
                         "classes", summary: "List the classes: owners, staff and students, class code, and whether the term ended",
                         flags: [FlagSpec("--json", help: "a JSON array instead of a table")]),
                     CommandSpec(
+                        "set-role", summary: "Put an account in a class with a role, or change its role there",
+                        discussion: """
+                            Roles: owner (everything in the class, deleting it and naming owners too), instructor
+                            (everything but those), ta (reports, the approval queue, suspensions up to 7 days,
+                            deleting snaps, the roster and the class's users) and student. The last owner cannot
+                            step down: name another owner first.
+                            """,
+                        arguments: [
+                            ArgumentSpec("USER", help: "the user name"), ArgumentSpec("ROLE", help: "owner, instructor, ta or student"),
+                        ],
+                        options: [classOption]),
+                    CommandSpec(
                         "remove", summary: "Take away a user's admin right (the account stays)",
                         arguments: [ArgumentSpec("USER", help: "the user name")]),
                     CommandSpec(
@@ -195,7 +207,9 @@ public enum ServerCommandLine {
                     CommandSpec(
                         "audit", summary: "Show the audit log: every admin action, when, who, what, the target and the result",
                         options: [
-                            OptionSpec("--since", valueName: "DURATION", help: "only the last DURATION, e.g. 7d (default: everything)")
+                            OptionSpec("--since", valueName: "DURATION", help: "only the last DURATION, e.g. 7d (default: everything)"),
+                            OptionSpec(
+                                "--class", valueName: "HANDLE", help: "only what the class's staff did in it (default: every entry)"),
                         ],
                         flags: [FlagSpec("--json", help: "a JSON array instead of a table")]),
                     CommandSpec(
@@ -210,7 +224,8 @@ public enum ServerCommandLine {
                         arguments: [ArgumentSpec("FILE", help: "the roster, a .csv file")],
                         options: [
                             OptionSpec(
-                                "--passwords", valueName: "FILE", help: "the new CSV file of one-time passwords (never written over)")
+                                "--passwords", valueName: "FILE", help: "the new CSV file of one-time passwords (never written over)"),
+                            classOption,
                         ]),
                     CommandSpec(
                         "roster", summary: "Show the roster: each name, who claimed it, and who has not registered or signed in yet",
@@ -219,6 +234,7 @@ public enum ServerCommandLine {
                             import-roster): a rename carries it along, so nobody else can register the old name,
                             and delete-user takes it off the roster. 'roster remove NAME' takes a name off.
                             """,
+                        options: [classOption],
                         flags: [FlagSpec("--json", help: "a JSON array instead of a table")],
                         subcommands: [
                             CommandSpec(
@@ -231,7 +247,7 @@ public enum ServerCommandLine {
                         arguments: [ArgumentSpec("USER", help: "the user name")], flags: [yesFlag]),
                     CommandSpec(
                         "purge", summary: "Delete every snap posted more than a time ago, with its picture and views (asks first)",
-                        options: [OptionSpec("--older-than", valueName: "DURATION", help: "the age, e.g. 30d or 2w")],
+                        options: [OptionSpec("--older-than", valueName: "DURATION", help: "the age, e.g. 30d or 2w"), classOption],
                         flags: [yesFlag]),
                 ], globalOptions: storeOptions),
             CommandSpec(
@@ -243,7 +259,7 @@ public enum ServerCommandLine {
                     Snaps awaiting approval are left out unless --include-pending (then marked so); reported
                     snaps are marked with their open reports.
                     """,
-                options: [OptionSpec("--to", valueName: "DIR", help: "the new (or empty) folder, in a folder that exists")],
+                options: [OptionSpec("--to", valueName: "DIR", help: "the new (or empty) folder, in a folder that exists"), classOption],
                 flags: [FlagSpec("--include-pending", help: "also snaps awaiting approval (marked as such)")],
                 globalOptions: storeOptions),
             CommandSpec(
@@ -300,7 +316,7 @@ public enum ServerCommandLine {
                 globalOptions: []),
             CommandSpec(
                 "reset-feeds", summary: "Delete snaps offline: one feed (--feed NAME) or all (--all)",
-                options: [OptionSpec("--feed", valueName: "NAME", help: "the feed to reset")],
+                options: [OptionSpec("--feed", valueName: "NAME", help: "the feed to reset"), classOption],
                 flags: [FlagSpec("--all", help: "reset every feed")],
                 globalOptions: storeOptions),
         ],
@@ -419,7 +435,7 @@ public enum ServerCommandLine {
     /// `admin audit`: the audit log of the store named by --data or --database.
     static func audit(_ parsed: ParsedCommand) throws -> Int32 {
         let since = try parsed.timeSpan("--since").map { WallClock.system.now() - $0.milliseconds } ?? 0
-        let entries = try AuditReport.entries(storeConfiguration(parsed), since: since)
+        let entries = try AuditReport.entries(storeConfiguration(parsed), since: since, parsed)
         print(parsed.flag("--json") ? AuditReport.json(entries) : AuditReport.table(entries), terminator: "")
         return 0
     }

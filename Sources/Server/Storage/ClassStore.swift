@@ -12,6 +12,10 @@ package protocol ClassStore: AnyObject {
     func classRecord(id: Int64) throws -> ClassRecord?
     func classRecord(handle: String) throws -> ClassRecord?
     func classRecord(code: String) throws -> ClassRecord?
+    /// The oldest class without a code of its own, which the server's `--class-code` opens, or nil.
+    func classTakingServerCode() throws -> ClassRecord?
+    /// The oldest class, or nil on a server without one.
+    func firstClass() throws -> ClassRecord?
     /// Every class, by handle.
     func allClasses() throws -> [ClassRecord]
     /// The classes of an account with its role in each, oldest membership first: the first is
@@ -28,6 +32,28 @@ package protocol ClassStore: AnyObject {
     /// Takes the account out of the class: `StoreError.notFound` when it is not a member,
     /// `StoreError.conflict` when it is the class's last owner.
     func removeMember(userID: Int64, classID: Int64) throws
+}
+
+extension ClassStore {
+    /// The class an account acts in when it has not chosen one (every client before protocol
+    /// version 5): its oldest membership's, with its role there; for a site admin who is in no
+    /// class, the oldest class, with no role of their own (they act as its owner). Nil for an
+    /// account in no class.
+    package func defaultClass(userID: Int64, isSiteAdmin: Bool) throws -> CurrentClass? {
+        if let first = try memberships(userID: userID).first {
+            return CurrentClass(id: first.classRecord.id, handle: first.classRecord.handle, role: first.role)
+        }
+        guard isSiteAdmin, let first = try firstClass() else { return nil }
+        return CurrentClass(id: first.id, handle: first.handle, role: nil)
+    }
+
+    /// The class a join code opens: the class with that code, else, when it is the server's
+    /// `--class-code`, the class that takes it. Nil when it opens none.
+    package func classOpened(byCode code: String, serverCode: String?) throws -> ClassRecord? {
+        if let record = try classRecord(code: code) { return record }
+        guard let serverCode, !serverCode.isEmpty, code == serverCode else { return nil }
+        return try classTakingServerCode()
+    }
 }
 
 /// A class to make.
@@ -79,22 +105,6 @@ package struct ClassRecord: Sendable, Equatable {
 
     /// Whether its term has ended (it is read-only).
     package var hasEnded: Bool { endedAt > 0 }
-}
-
-/// A role in a class, ordered from the least it may do to the most.
-package enum ClassRole: String, Sendable, CaseIterable, Comparable {
-    case student, ta, instructor, owner
-
-    private var rank: Int {
-        switch self {
-        case .student: 0
-        case .ta: 1
-        case .instructor: 2
-        case .owner: 3
-        }
-    }
-
-    package static func < (a: Self, b: Self) -> Bool { a.rank < b.rank }
 }
 
 /// One of an account's classes, with its role there.

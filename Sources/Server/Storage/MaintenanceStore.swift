@@ -13,8 +13,11 @@ package protocol MaintenanceStore: AnyObject {
     func largestStoredImage() throws -> Int
     /// Runs the most trivial query, for health checks: throws when the database does not answer.
     func answers() throws
-    /// Named counters for `admin stats`, always the same names in the same order.
-    func statistics(now: Int64) throws -> [Statistic]
+    /// Named counters for `admin stats`, always the same names in the same order: of one class
+    /// (its members and its staff as `admins`, the site admins among both, its feeds and what is
+    /// in them) or, when nil, of the
+    /// whole server; the database's size and the sessions are the server's either way.
+    func statistics(now: Int64, classID: Int64?) throws -> [Statistic]
     /// The end of a term, in one transaction: every snap with its picture and views (and every
     /// rejection notice), every session and device token, unless `keepAccounts` every account but
     /// the admins' (with their pins, albums and movies), and unless `keepRoster` the roster.

@@ -61,6 +61,37 @@ enum PostgresSchema {
         try connection.execute("UPDATE schema_versions SET version = -version")
     }
 
+    /// Feeds, roster and suspensions per class, as SQLite's version 17.
+    static let version17 = """
+        ALTER TABLE feeds ADD COLUMN class_id bigint REFERENCES classes(id) ON DELETE CASCADE;
+        UPDATE feeds SET class_id = (SELECT min(id) FROM classes);
+        ALTER TABLE feeds ALTER COLUMN class_id SET NOT NULL;
+        DROP INDEX feeds_by_name;
+        CREATE UNIQUE INDEX feeds_by_name ON feeds (class_id, ascii_lower(name));
+
+        ALTER TABLE roster ADD COLUMN class_id bigint REFERENCES classes(id) ON DELETE CASCADE;
+        UPDATE roster SET class_id = (SELECT min(id) FROM classes);
+        ALTER TABLE roster ALTER COLUMN class_id SET NOT NULL;
+        DROP INDEX roster_by_name;
+        CREATE UNIQUE INDEX roster_by_name ON roster (class_id, ascii_lower(name));
+        DROP INDEX roster_by_claimant;
+        CREATE UNIQUE INDEX roster_by_claimant ON roster (class_id, claimed_by) WHERE claimed_by IS NOT NULL;
+        CREATE INDEX roster_claims ON roster (claimed_by) WHERE claimed_by IS NOT NULL;
+
+        ALTER TABLE suspensions ADD COLUMN class_id bigint REFERENCES classes(id) ON DELETE CASCADE;
+        UPDATE suspensions SET class_id = (SELECT min(id) FROM classes);
+        ALTER TABLE suspensions ALTER COLUMN class_id SET NOT NULL;
+        ALTER TABLE suspensions DROP CONSTRAINT suspensions_pkey;
+        ALTER TABLE suspensions ADD PRIMARY KEY (class_id, user_id);
+        CREATE INDEX suspensions_by_user ON suspensions (user_id);
+
+        CREATE TRIGGER access_epoch_membership_changed AFTER INSERT OR DELETE OR UPDATE OF role ON memberships
+            FOR EACH ROW EXECUTE FUNCTION bump_access_epoch();
+
+        ALTER TABLE audit_log ADD COLUMN class_id bigint;
+        CREATE INDEX audit_log_by_class ON audit_log (class_id, at);
+        """
+
     /// Classes and memberships, as SQLite's version 16.
     static let version16 = """
         CREATE TABLE classes (

@@ -1,6 +1,6 @@
-/// The class's roster: the names that may register when registration is limited to it, each
-/// owned by the account that claimed it. Used by registration, the roster import, `admin roster`,
-/// renames, deletions and the end of term.
+/// Each class's roster: the names that may register (and join) when the class's registration is
+/// limited to it, each owned by the account that claimed it. Every call names the class. Used by
+/// registration, the roster import, `admin roster`, renames, deletions and the end of term.
 ///
 /// A claim is by account id, not by name: a rename carries the entry along, so nobody else can
 /// register the roster name the account was renamed away from, and the account can always get
@@ -11,17 +11,17 @@ package protocol RosterStore: AnyObject {
     /// stays). A new entry is claimed at once by the account of the same name, if there is one;
     /// `StoreError.conflict` when that account already holds another roster name.
     @discardableResult
-    func putRosterEntry(_ entry: RosterEntry) throws -> RosterPut
-    /// The roster entry of that name, or nil.
-    func rosterEntry(named name: String) throws -> RosterEntry?
-    /// The whole roster by name, each entry with its claimant's account as it is now.
-    func rosterMembers() throws -> [RosterMemberRecord]
-    /// Takes the entry of that name off the roster (its claimant keeps their account); returns
-    /// it. `notFound` when there is none.
+    func putRosterEntry(_ entry: RosterEntry, classID: Int64) throws -> RosterPut
+    /// The class's roster entry of that name, or nil.
+    func rosterEntry(named name: String, classID: Int64) throws -> RosterEntry?
+    /// The class's whole roster by name, each entry with its claimant's account as it is now.
+    func rosterMembers(classID: Int64) throws -> [RosterMemberRecord]
+    /// Takes the entry of that name off the class's roster (its claimant keeps their account);
+    /// returns it. `notFound` when there is none.
     @discardableResult
-    func removeRosterEntry(named name: String) throws -> RosterMemberRecord
-    /// Empties the roster; returns how many entries went.
-    func clearRoster() throws -> Int
+    func removeRosterEntry(named name: String, classID: Int64) throws -> RosterMemberRecord
+    /// Empties the class's roster (every class's when nil); returns how many entries went.
+    func clearRoster(classID: Int64?) throws -> Int
 }
 
 /// What `RosterStore.putRosterEntry` did.

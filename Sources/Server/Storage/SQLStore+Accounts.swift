@@ -7,7 +7,7 @@ extension SQLStore: AccountStore {
             return try translatingErrors("creating user") {
                 try sql.transaction {
                     // A roster name another account claimed (and was renamed away from) stays theirs.
-                    if let entry = try rosterEntry(named: name), let owner = entry.claimedBy {
+                    if let entry = try rosterEntry(named: name, notClaimedBy: 0), let owner = entry.claimedBy {
                         throw StoreError(.conflict, "\(entry.name) is on the roster for \(try user(id: owner)?.name ?? "someone else")")
                     }
                     let id =
@@ -78,21 +78,27 @@ extension SQLStore: AccountStore {
         }
     }
 
-    package func userSummaries(now: Int64) throws -> [UserSummary] {
+    package func userSummaries(classID: Int64?, now: Int64) throws -> [UserSummary] {
         try translatingErrors("listing users") {
+            // A class's: its members, and the site admins, who act in it as its owners.
+            let members: SQL =
+                classID.map { "WHERE u.is_admin OR u.id IN (SELECT m.user_id FROM memberships m WHERE m.class_id = \($0))" } ?? ""
+            let roster: SQL = classID.map { "r.claimed_by = u.id AND r.class_id = \($0)" } ?? "r.claimed_by = u.id"
+            let suspensions: SQL = classID.map { "p.user_id = u.id AND p.class_id = \($0)" } ?? "p.user_id = u.id"
             // One statement: one snapshot on either engine.
-            try sql.query(
+            return try sql.query(
                 """
                 SELECT u.name, u.is_admin, u.created_at, u.disabled, u.must_change_password, u.last_sign_in_at,
                        (SELECT count(*) FROM snaps s WHERE s.poster_id = u.id) AS post_count,
                        coalesce(v.view_count, 0) AS view_count,
-                       coalesce(r.name, '') AS roster_name, coalesce(r.display_name, '') AS display_name,
-                       coalesce((SELECT p.until FROM suspensions p WHERE p.user_id = u.id AND p.until > \(now)), 0) AS suspended_until
+                       coalesce((SELECT min(r.name) FROM roster r WHERE \(roster)), '') AS roster_name,
+                       coalesce((SELECT min(r.display_name) FROM roster r WHERE \(roster)), '') AS display_name,
+                       coalesce((SELECT max(p.until) FROM suspensions p WHERE \(suspensions) AND p.until > \(now)), 0) AS suspended_until
                 FROM users u
                 -- One pass over views (SQLite keeps no index by viewer: schema version 6).
                 LEFT JOIN (SELECT viewer_id, count(*) AS view_count FROM views GROUP BY viewer_id) v
                        ON v.viewer_id = u.id
-                LEFT JOIN roster r ON r.claimed_by = u.id
+                \(members)
                 ORDER BY \(engine.bytewise(folded("u.name"))), u.id
                 """
             ) { row in
@@ -137,7 +143,7 @@ extension SQLStore: AccountStore {
                         throw StoreError(.conflict, "a user named \(name) already exists")
                     }
                     // The account's own roster entry stays its own; someone else's may not be taken.
-                    if let entry = try rosterEntry(named: name), entry.claimedBy != userID {
+                    if let entry = try rosterEntry(named: name, notClaimedBy: userID) {
                         if let owner = entry.claimedBy {
                             throw StoreError(.conflict, "\(entry.name) is on the roster for \(try user(id: owner)?.name ?? "someone else")")
                         }

@@ -28,6 +28,10 @@ extension SQLStore: ClassStore {
                 if let ownerID {
                     try setMember(userID: ownerID, classID: id, role: .owner, at: at)
                 }
+                // A class starts with the feeds a new server's first class has (schema version 1).
+                for feed in ["Memes", "Dog Spots", "Random"] {
+                    try sql.execute("INSERT INTO feeds (class_id, name, created_at) VALUES (\(id), \(feed), \(at))")
+                }
                 return record
             }
         }
@@ -48,6 +52,18 @@ extension SQLStore: ClassStore {
     package func classRecord(code: String) throws -> ClassRecord? {
         try translatingErrors("looking up a class code") {
             try sql.queryFirst("SELECT \(Self.allClassColumns) FROM classes WHERE code = \(code)", Self.classRecord)
+        }
+    }
+
+    package func classTakingServerCode() throws -> ClassRecord? {
+        try translatingErrors("looking up a class code") {
+            try sql.queryFirst("SELECT \(Self.allClassColumns) FROM classes WHERE code IS NULL ORDER BY id LIMIT 1", Self.classRecord)
+        }
+    }
+
+    package func firstClass() throws -> ClassRecord? {
+        try translatingErrors("looking up a class") {
+            try sql.queryFirst("SELECT \(Self.allClassColumns) FROM classes ORDER BY id LIMIT 1", Self.classRecord)
         }
     }
 

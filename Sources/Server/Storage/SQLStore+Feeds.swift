@@ -2,37 +2,45 @@ import SQL
 
 /// Feeds: creating, listing with counts, emptying and deleting.
 extension SQLStore: FeedStore {
-    package func createFeed(name: String, at: Int64) throws -> FeedRecord {
+    package func createFeed(name: String, classID: Int64, at: Int64) throws -> FeedRecord {
         do {
             return try translatingErrors("creating feed") {
-                let id = try sql.queryFirst("INSERT INTO feeds (name, created_at) VALUES (\(name), \(at)) RETURNING id") { $0.int64("id") }
-                return FeedRecord(id: id ?? 0, name: name, createdAt: at)
+                let id = try sql.queryFirst(
+                    "INSERT INTO feeds (class_id, name, created_at) VALUES (\(classID), \(name), \(at)) RETURNING id"
+                ) { $0.int64("id") }
+                return FeedRecord(id: id ?? 0, classID: classID, name: name, createdAt: at)
             }
         } catch let error as StoreError where error.kind == .conflict {
             throw StoreError(.conflict, "a feed named \(name) already exists")
         }
     }
 
-    package func deleteFeed(named name: String) throws {
+    package func deleteFeed(named name: String, classID: Int64) throws {
         try translatingErrors("deleting feed") {
             // Snaps, their images and views go with the feed (ON DELETE CASCADE), in one statement.
-            let deleted = try sql.execute("DELETE FROM feeds WHERE \(folded("name")) = \(folded("\(name)"))")
+            let deleted = try sql.execute(
+                "DELETE FROM feeds WHERE class_id = \(classID) AND \(folded("name")) = \(folded("\(name)"))")
             guard deleted > 0 else { throw StoreError(.notFound, "no feed named \(name)") }
             engine.bytesDeleted()
         }
     }
 
-    package func feed(named name: String) throws -> FeedRecord? {
+    package func feed(named name: String, classID: Int64) throws -> FeedRecord? {
         try translatingErrors("looking up feed") {
-            try sql.queryFirst("SELECT id, name, created_at FROM feeds WHERE \(folded("name")) = \(folded("\(name)"))") { row in
-                FeedRecord(id: row.int64("id"), name: row.string("name"), createdAt: row.int64("created_at"))
+            try sql.queryFirst(
+                """
+                SELECT id, class_id, name, created_at FROM feeds WHERE class_id = \(classID) AND \(folded("name")) = \(folded("\(name)"))
+                """
+            ) { row in
+                FeedRecord(
+                    id: row.int64("id"), classID: row.int64("class_id"), name: row.string("name"), createdAt: row.int64("created_at"))
             }
         }
     }
 
-    package func feedSummaries(viewerID: Int64, now: Int64) throws -> [FeedSummary] {
+    package func feedSummaries(classID: Int64, viewerID: Int64, now: Int64) throws -> [FeedSummary] {
         try translatingErrors("listing feeds") {
-            try sql.query(feedSummaries(viewerID: viewerID, now: now)) { row in
+            try sql.query(feedSummaries(classID: classID, viewerID: viewerID, now: now)) { row in
                 FeedSummary(
                     id: row.int64("id"), name: row.string("name"),
                     snapCount: row.int64("snap_count"), unreadCount: row.int64("unread_count"))
@@ -44,8 +52,10 @@ extension SQLStore: FeedStore {
         try translatingErrors("resetting feed") { try reset("feed_id = \(id)") }
     }
 
-    package func resetAllFeeds() throws -> Int {
-        try translatingErrors("resetting all feeds") { try reset("1 = 1") }
+    package func resetAllFeeds(classID: Int64?) throws -> Int {
+        try translatingErrors("resetting all feeds") {
+            try reset(classID.map { "feed_id IN (SELECT id FROM feeds WHERE class_id = \($0))" } ?? "1 = 1")
+        }
     }
 
     /// Deletes the snaps `filter` names with their images and views (they cascade); a reported
@@ -62,9 +72,9 @@ extension SQLStore: FeedStore {
         }
     }
 
-    /// Every feed with its counts for `viewerID`. Live = unexpired and image not erased;
-    /// unread = live, not the viewer's own, and no view row of theirs.
-    func feedSummaries(viewerID: Int64, now: Int64) -> SQL {
+    /// Every feed of the class with its counts for `viewerID`. Live = unexpired and image not
+    /// erased; unread = live, not the viewer's own, and no view row of theirs.
+    func feedSummaries(classID: Int64, viewerID: Int64, now: Int64) -> SQL {
         """
         SELECT f.id, f.name,
                (SELECT count(*) FROM snaps s
@@ -74,6 +84,7 @@ extension SQLStore: FeedStore {
                   AND s.poster_id <> \(viewerID)
                   AND NOT EXISTS (SELECT 1 FROM views v WHERE v.snap_id = s.id AND v.viewer_id = \(viewerID))) AS unread_count
         FROM feeds f
+        WHERE f.class_id = \(classID)
         ORDER BY \(engine.bytewise(folded("f.name"))), f.id
         """
     }

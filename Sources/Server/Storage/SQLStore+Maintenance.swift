@@ -31,7 +31,7 @@ extension SQLStore: MaintenanceStore {
                 }
                 // Last term's names would otherwise still register in the next (cleared first, so
                 // the entries of the accounts that go are counted too).
-                let roster = keepRoster ? 0 : try clearRoster()
+                let roster = keepRoster ? 0 : try clearRoster(classID: nil)
                 let accounts = keepAccounts ? 0 : try sql.execute("DELETE FROM users WHERE NOT is_admin")
                 if snaps > 0 || accounts > 0 { engine.bytesDeleted() }
                 return TermCleared(snaps: snaps, views: views, sessions: sessions, accounts: accounts, rosterEntries: roster)
@@ -61,19 +61,36 @@ extension SQLStore: MaintenanceStore {
         }
     }
 
-    package func statistics(now: Int64) throws -> [Statistic] {
+    package func statistics(now: Int64, classID: Int64?) throws -> [Statistic] {
         try translatingErrors("collecting statistics") {
             let live: SQL = "expires_at > \(now) AND NOT image_erased"
+            // Of one class: its members and its staff (the site admins among both, as AdminListUsers
+            // lists them), its feeds and what is in them.
+            let users: SQL =
+                classID.map {
+                    "SELECT count(*) FROM users WHERE is_admin OR id IN (SELECT user_id FROM memberships WHERE class_id = \($0))"
+                }
+                ?? "SELECT count(*) FROM users"
+            let admins: SQL =
+                classID.map {
+                    """
+                    SELECT count(*) FROM users
+                    WHERE is_admin OR id IN (SELECT user_id FROM memberships WHERE class_id = \($0) AND role <> 'student')
+                    """
+                } ?? "SELECT count(*) FROM users WHERE is_admin"
+            let feeds: SQL = classID.map { "SELECT count(*) FROM feeds WHERE class_id = \($0)" } ?? "SELECT count(*) FROM feeds"
+            let snaps = Self.snaps(ofClass: classID)
+            let ofSnaps: SQL = classID == nil ? "TRUE" : "snap_id IN (SELECT id FROM snaps WHERE \(snaps))"
             // One statement: one snapshot on either engine.
             let counters = try sql.queryFirst(
                 """
-                SELECT (SELECT count(*) FROM users) AS users,
-                       (SELECT count(*) FROM users WHERE is_admin) AS admins,
-                       (SELECT count(*) FROM feeds) AS feeds,
-                       (SELECT count(*) FROM snaps WHERE \(live)) AS snaps_live,
-                       (SELECT count(*) FROM snaps WHERE NOT (\(live))) AS snaps_expired,
-                       (SELECT count(*) FROM views) AS views,
-                       (SELECT coalesce(sum(length(bytes)), 0) FROM snap_images) AS image_bytes_stored,
+                SELECT (\(users)) AS users,
+                       (\(admins)) AS admins,
+                       (\(feeds)) AS feeds,
+                       (SELECT count(*) FROM snaps WHERE \(live) AND \(snaps)) AS snaps_live,
+                       (SELECT count(*) FROM snaps WHERE NOT (\(live)) AND \(snaps)) AS snaps_expired,
+                       (SELECT count(*) FROM views WHERE \(ofSnaps)) AS views,
+                       (SELECT coalesce(sum(length(bytes)), 0) FROM snap_images WHERE \(ofSnaps)) AS image_bytes_stored,
                        \(engine.databaseSize) AS database_bytes,
                        (SELECT count(*) FROM sessions WHERE expires_at > \(now)) AS sessions
                 """

@@ -16,7 +16,7 @@ extension SQLStore: ModerationStore {
         }
     }
 
-    package func openReports() throws -> [ReportedSnap] {
+    package func openReports(classID: Int64) throws -> [ReportedSnap] {
         try translatingErrors("listing reports") {
             try sql.transaction {
                 var snaps = try sql.query(
@@ -24,7 +24,7 @@ extension SQLStore: ModerationStore {
                     SELECT s.id, f.name AS feed_name, u.name AS poster_name, s.posted_at, s.expires_at,
                            EXISTS (SELECT 1 FROM snap_images i WHERE i.snap_id = s.id) AS has_image,
                            (SELECT min(r.reported_at) FROM reports r WHERE r.snap_id = s.id) AS first_report
-                    \(Self.listingFrom)WHERE EXISTS (SELECT 1 FROM reports r WHERE r.snap_id = s.id)
+                    \(Self.listingFrom)WHERE f.class_id = \(classID) AND EXISTS (SELECT 1 FROM reports r WHERE r.snap_id = s.id)
                     ORDER BY first_report, s.id
                     """
                 ) { row in
@@ -37,6 +37,7 @@ extension SQLStore: ModerationStore {
                 _ = try sql.query(
                     """
                     SELECT r.snap_id, u.name, r.reason, r.reported_at FROM reports r JOIN users u ON u.id = r.reporter_id
+                    WHERE r.snap_id IN (SELECT id FROM snaps WHERE \(Self.snaps(ofClass: classID)))
                     ORDER BY r.snap_id, r.reported_at, \(engine.bytewise(folded("u.name")))
                     """
                 ) { row in
@@ -49,10 +50,14 @@ extension SQLStore: ModerationStore {
         }
     }
 
-    package func dismissReports(snapID: Int64, now: Int64) throws -> Int {
+    package func dismissReports(snapID: Int64, classID: Int64, now: Int64) throws -> Int {
         try translatingErrors("dismissing reports") {
             try sql.transaction {
-                let dismissed = try sql.execute("DELETE FROM reports WHERE snap_id = \(snapID)")
+                let dismissed = try sql.execute(
+                    """
+                    DELETE FROM reports
+                    WHERE snap_id = \(snapID) AND snap_id IN (SELECT id FROM snaps WHERE \(Self.snaps(ofClass: classID)))
+                    """)
                 guard dismissed > 0 else { throw StoreError(.notFound, "snap \(snapID) has no open report") }
                 // What the purge passed by while the snap was reported goes now.
                 let erased = try sql.execute(
@@ -91,28 +96,34 @@ extension SQLStore: ModerationStore {
         }
     }
 
-    package func suspend(userID: Int64, until: Int64, reason: String, by: String, at: Int64) throws {
+    package func suspend(userID: Int64, classID: Int64, until: Int64, reason: String, by: String, at: Int64) throws {
         try translatingErrors("suspending") {
             try sql.transaction {
-                try sql.execute("DELETE FROM suspensions WHERE user_id = \(userID)")
+                try sql.execute("DELETE FROM suspensions WHERE user_id = \(userID) AND class_id = \(classID)")
                 try sql.execute(
                     """
-                    INSERT INTO suspensions (user_id, until, reason, suspended_by, suspended_at)
-                    VALUES (\(userID), \(until), \(reason), \(by), \(at))
+                    INSERT INTO suspensions (class_id, user_id, until, reason, suspended_by, suspended_at)
+                    VALUES (\(classID), \(userID), \(until), \(reason), \(by), \(at))
                     """)
             }
         }
     }
 
-    package func unsuspend(userID: Int64, now: Int64) throws -> Bool {
+    package func unsuspend(userID: Int64, classID: Int64, now: Int64) throws -> Bool {
         try translatingErrors("ending a suspension") {
-            try sql.execute("DELETE FROM suspensions WHERE user_id = \(userID) AND until > \(now)") > 0
+            try sql.execute("DELETE FROM suspensions WHERE user_id = \(userID) AND class_id = \(classID) AND until > \(now)") > 0
         }
     }
 
-    package func suspension(userID: Int64, now: Int64) throws -> Suspension? {
+    package func suspension(userID: Int64, classID: Int64?, now: Int64) throws -> Suspension? {
         try translatingErrors("looking up a suspension") {
-            try sql.queryFirst("SELECT until, reason, suspended_by FROM suspensions WHERE user_id = \(userID) AND until > \(now)") { row in
+            let inClass: SQL = classID.map { " AND class_id = \($0)" } ?? ""
+            return try sql.queryFirst(
+                """
+                SELECT until, reason, suspended_by FROM suspensions WHERE user_id = \(userID)\(inClass) AND until > \(now)
+                ORDER BY until DESC LIMIT 1
+                """
+            ) { row in
                 Suspension(until: row.int64("until"), reason: row.string("reason"), by: row.string("suspended_by"))
             }
         }

@@ -60,6 +60,12 @@ extension SQLStore: SessionStore {
                         """
                     ) { ($0.bool("is_admin"), $0.string("name")) }
                     var access = SessionAccess(tokenHash: session.tokenHash, isAdmin: user?.0, name: user?.1 ?? "")
+                    if let isAdmin = user?.0 {
+                        access.classes = try memberships(userID: session.userID).map {
+                            CurrentClass(id: $0.classRecord.id, handle: $0.classRecord.handle, role: $0.role)
+                        }
+                        access.defaultClass = try defaultClass(userID: session.userID, isSiteAdmin: isAdmin)
+                    }
                     if user == nil {
                         // Why it went, when it went with the account: deleted, or disabled.
                         let disabled = try sql.queryFirst("SELECT disabled FROM users WHERE id = \(session.userID)") { $0.bool("disabled") }

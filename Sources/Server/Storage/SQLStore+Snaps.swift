@@ -11,16 +11,16 @@ extension SQLStore: SnapStore {
         }
     }
 
-    package func snapListings(feedID: Int64?, viewerID: Int64, now: Int64) throws -> [SnapListing] {
+    package func snapListings(classID: Int64, feedID: Int64?, viewerID: Int64, now: Int64) throws -> [SnapListing] {
         try translatingErrors("listing snaps") {
-            try sql.query(liveListing(feedID: feedID, viewerID: viewerID, now: now), StoreRows.snapListing)
+            try sql.query(liveListing(classID: classID, feedID: feedID, viewerID: viewerID, now: now), StoreRows.snapListing)
         }
     }
 
     /// Includes expired and erased snaps, so callers can tell EXPIRED from NOT_FOUND.
-    package func snapListing(id: Int64, viewerID: Int64, now: Int64) throws -> SnapListing? {
+    package func snapListing(id: Int64, classID: Int64, viewerID: Int64, now: Int64) throws -> SnapListing? {
         try translatingErrors("looking up snap") {
-            try sql.queryFirst(listingByID(id, viewerID: viewerID), StoreRows.snapListing)
+            try sql.queryFirst(listingByID(id, classID: classID, viewerID: viewerID), StoreRows.snapListing)
         }
     }
 
@@ -34,7 +34,7 @@ extension SQLStore: SnapStore {
     /// savepoint when batched), so bytes are never handed out for a claim that was not committed
     /// with them, and the caller acknowledges only after COMMIT returned.
     package func claimView<R>(
-        snapID: Int64, viewerID: Int64, now: Int64,
+        snapID: Int64, classID: Int64, viewerID: Int64, now: Int64,
         _ body: (SnapListing, [UInt8], any StoredBytes) throws -> R
     ) throws -> R {
         try translatingErrors("opening snap") {
@@ -42,7 +42,7 @@ extension SQLStore: SnapStore {
                 // One read of the snap serves the checks and the reply.
                 guard
                     let gate = try sql.queryFirst(
-                        claimGate(snapID),
+                        claimGate(snapID, classID: classID),
                         { row in
                             (
                                 listing: try StoreRows.snapListing(row), erased: row.bool("image_erased"), sha256: row.bytes("sha256"),
@@ -78,31 +78,37 @@ extension SQLStore: SnapStore {
         }
     }
 
-    package func restoreView(snapID: Int64, userID: Int64) throws {
+    package func restoreView(snapID: Int64, classID: Int64, userID: Int64) throws {
         try translatingErrors("restoring view") {
-            let deleted = try sql.execute("DELETE FROM views WHERE snap_id = \(snapID) AND viewer_id = \(userID)")
+            let deleted = try sql.execute(
+                """
+                DELETE FROM views WHERE snap_id = \(snapID) AND viewer_id = \(userID)
+                  AND snap_id IN (SELECT id FROM snaps WHERE \(Self.snaps(ofClass: classID)))
+                """)
             guard deleted > 0 else {
                 throw StoreError(.notFound, "user \(userID) has not opened snap \(snapID)")
             }
         }
     }
 
-    package func postingUsage(posterID: Int64, since: Int64) throws -> PostingUsage {
+    package func postingUsage(posterID: Int64, classID: Int64, since: Int64) throws -> PostingUsage {
         try translatingErrors("counting posts") {
             // A rejected post counts as posted: a rejection does not give the hour's slot back.
             let recent =
                 try sql.queryFirst(
                     """
                     SELECT count(*) AS n, min(posted_at) AS oldest FROM (
-                        SELECT posted_at FROM snaps WHERE poster_id = \(posterID) AND posted_at > \(since)
-                        UNION ALL SELECT posted_at FROM rejected_snaps WHERE poster_id = \(posterID) AND posted_at > \(since)) posts
+                        SELECT posted_at FROM snaps
+                        WHERE poster_id = \(posterID) AND posted_at > \(since) AND \(Self.snaps(ofClass: classID))
+                        UNION ALL SELECT posted_at FROM rejected_snaps
+                        WHERE poster_id = \(posterID) AND posted_at > \(since) AND \(Self.snaps(ofClass: classID))) posts
                     """
                 ) { ($0.int("n"), $0.isNull("oldest") ? nil : $0.int64("oldest")) } ?? (0, nil)
             let stored =
                 try sql.queryFirst(
                     """
                     SELECT CAST(coalesce(sum(byte_count), 0) AS BIGINT) AS bytes, min(expires_at) AS next FROM snaps
-                    WHERE poster_id = \(posterID) AND NOT image_erased
+                    WHERE poster_id = \(posterID) AND NOT image_erased AND \(Self.snaps(ofClass: classID))
                     """
                 ) { ($0.int64("bytes"), $0.isNull("next") ? nil : $0.int64("next")) } ?? (0, nil)
             return PostingUsage(recentPosts: recent.0, oldestRecentPost: recent.1, storedBytes: stored.0, nextExpiry: stored.1)
@@ -115,55 +121,60 @@ extension SQLStore: SnapStore {
                 """
                 UPDATE snaps SET expires_at = posted_at + \(milliseconds)
                 WHERE expires_at > \(now) AND NOT image_erased AND expires_at <> posted_at + \(milliseconds)
+                  AND feed_id IN (SELECT f.id FROM feeds f JOIN classes c ON c.id = f.class_id WHERE c.snap_ttl_ms IS NULL)
                 """)
         }
     }
 
-    package func deleteSnap(id: Int64) throws {
+    package func deleteSnap(id: Int64, classID: Int64) throws {
         try translatingErrors("deleting snap") {
             // The image and the views go with it (ON DELETE CASCADE).
-            let deleted = try sql.execute("DELETE FROM snaps WHERE id = \(id)")
+            let deleted = try sql.execute("DELETE FROM snaps WHERE id = \(id) AND \(Self.snaps(ofClass: classID))")
             guard deleted > 0 else { throw StoreError(.notFound, "no snap \(id)") }
             engine.bytesDeleted()
         }
     }
 
-    package func countSnaps(postedBefore: Int64) throws -> Int {
+    package func countSnaps(postedBefore: Int64, classID: Int64?) throws -> Int {
         try translatingErrors("counting old snaps") {
-            try sql.queryFirst("SELECT count(*) AS n FROM snaps WHERE posted_at < \(postedBefore)") { $0.int("n") } ?? 0
+            try sql.queryFirst("SELECT count(*) AS n FROM snaps WHERE posted_at < \(postedBefore) AND \(Self.snaps(ofClass: classID))") {
+                $0.int("n")
+            } ?? 0
         }
     }
 
-    package func deleteSnaps(postedBefore: Int64) throws -> Int {
+    package func deleteSnaps(postedBefore: Int64, classID: Int64?) throws -> Int {
         try translatingErrors("purging old snaps") {
             // One statement; the images and views go with the snaps (ON DELETE CASCADE), and the
             // rejection notices of snaps as old go too (they are not counted: no picture was kept).
-            let deleted = try sql.execute("DELETE FROM snaps WHERE posted_at < \(postedBefore)")
-            try sql.execute("DELETE FROM rejected_snaps WHERE posted_at < \(postedBefore)")
+            let deleted = try sql.execute("DELETE FROM snaps WHERE posted_at < \(postedBefore) AND \(Self.snaps(ofClass: classID))")
+            try sql.execute("DELETE FROM rejected_snaps WHERE posted_at < \(postedBefore) AND \(Self.snaps(ofClass: classID))")
             if deleted > 0 { engine.bytesDeleted() }
             return deleted
         }
     }
 
-    package func snapsAwaitingApproval() throws -> [ExportedSnap] {
+    package func snapsAwaitingApproval(classID: Int64) throws -> [ExportedSnap] {
         try translatingErrors("listing snaps awaiting approval") {
-            try exportRows("WHERE s.awaiting_approval ORDER BY s.posted_at, s.id")
+            try exportRows("WHERE s.awaiting_approval AND f.class_id = \(classID) ORDER BY s.posted_at, s.id")
         }
     }
 
-    package func approveSnap(id: Int64) throws {
+    package func approveSnap(id: Int64, classID: Int64) throws {
         try translatingErrors("approving a snap") {
-            let approved = try sql.execute("UPDATE snaps SET awaiting_approval = \(false) WHERE id = \(id) AND awaiting_approval")
+            let approved = try sql.execute(
+                "UPDATE snaps SET awaiting_approval = \(false) WHERE id = \(id) AND awaiting_approval AND \(Self.snaps(ofClass: classID))")
             guard approved > 0 else { throw StoreError(.notFound, "snap \(id) is not awaiting approval") }
         }
     }
 
-    package func rejectSnap(id: Int64, reason: String, at: Int64) throws -> Int64 {
+    package func rejectSnap(id: Int64, classID: Int64, reason: String, at: Int64) throws -> Int64 {
         try translatingErrors("rejecting a snap") {
             try sql.transaction {
                 guard
                     let poster = try sql.queryFirst(
-                        "SELECT poster_id FROM snaps WHERE id = \(id) AND awaiting_approval", { $0.int64("poster_id") })
+                        "SELECT poster_id FROM snaps WHERE id = \(id) AND awaiting_approval AND \(Self.snaps(ofClass: classID))",
+                        { $0.int64("poster_id") })
                 else {
                     throw StoreError(.notFound, "snap \(id) is not awaiting approval")
                 }
@@ -183,7 +194,7 @@ extension SQLStore: SnapStore {
         }
     }
 
-    package func rejectedSnaps(posterID: Int64, feedID: Int64?, now: Int64) throws -> [SnapListing] {
+    package func rejectedSnaps(posterID: Int64, classID: Int64, feedID: Int64?, now: Int64) throws -> [SnapListing] {
         try translatingErrors("listing rejected snaps") {
             let feed: SQL = feedID.map { "r.feed_id = \($0) AND " } ?? ""
             return try sql.query(
@@ -191,7 +202,7 @@ extension SQLStore: SnapStore {
                 SELECT r.id, f.name AS feed_name, u.name AS poster_name, r.posted_at, r.expires_at, \(SnapState.rejected) AS status,
                        r.byte_count, r.width, r.height, r.format, r.poster_id, 0 AS opened_count, r.reason
                 FROM rejected_snaps r JOIN feeds f ON f.id = r.feed_id JOIN users u ON u.id = r.poster_id
-                WHERE \(feed)r.poster_id = \(posterID) AND r.expires_at > \(now)
+                WHERE \(feed)f.class_id = \(classID) AND r.poster_id = \(posterID) AND r.expires_at > \(now)
                 ORDER BY r.posted_at DESC, r.id DESC
                 """
             ) { row in
@@ -208,10 +219,13 @@ extension SQLStore: SnapStore {
         }
     }
 
-    package func exportedSnaps(afterID: Int64, limit: Int, includePending: Bool) throws -> (total: Int, snaps: [ExportedSnap]) {
+    package func exportedSnaps(classID: Int64?, afterID: Int64, limit: Int, includePending: Bool) throws -> (
+        total: Int, snaps: [ExportedSnap]
+    ) {
         try translatingErrors("listing snaps for an export") {
             // A snap awaiting approval is nobody's to see yet: out of an export unless asked for.
-            let approved: SQL = includePending ? "" : " AND NOT s.awaiting_approval"
+            let ofClass = Self.snaps(ofClass: classID, as: "s.")
+            let approved: SQL = includePending ? " AND \(ofClass)" : " AND NOT s.awaiting_approval AND \(ofClass)"
             // One transaction: the page, its viewers and the total from one snapshot.
             return try sql.transaction {
                 let total = try sql.queryFirst("SELECT count(*) AS n FROM snaps s WHERE TRUE\(approved)") { $0.int("n") } ?? 0
@@ -258,12 +272,12 @@ extension SQLStore: SnapStore {
         return snaps
     }
 
-    package func withSnapPicture<R>(id: Int64, _ body: (SnapListing, [UInt8], any StoredBytes) throws -> R) throws -> R {
+    package func withSnapPicture<R>(id: Int64, classID: Int64, _ body: (SnapListing, [UInt8], any StoredBytes) throws -> R) throws -> R {
         try translatingErrors("reading a snap's picture") {
             try sql.transaction {
                 guard
                     let gate = try sql.queryFirst(
-                        claimGate(id),
+                        claimGate(id, classID: classID),
                         { row in
                             (listing: try StoreRows.snapListing(row), sha256: row.bytes("sha256"), hasImage: row.bool("has_image"))
                         })
@@ -325,17 +339,17 @@ extension SQLStore: SnapStore {
     /// The listing, then what the view-once gate checks. The status and the count of opens are
     /// not looked up: the gate refuses the poster, and for anyone else the insert of the view
     /// row, not a read before it, says whether the snap was opened already.
-    func claimGate(_ snapID: Int64) -> SQL {
+    func claimGate(_ snapID: Int64, classID: Int64) -> SQL {
         """
         SELECT \(Self.listingColumns(fixedState: .unread)),
                s.image_erased, s.sha256, s.awaiting_approval, EXISTS (SELECT 1 FROM snap_images i WHERE i.snap_id = s.id) AS has_image
-        \(Self.listingFrom)WHERE s.id = \(snapID)
+        \(Self.listingFrom)WHERE s.id = \(snapID) AND f.class_id = \(classID)
         """
     }
 
-    /// Live snaps of one feed (or every feed), newest first.
-    func liveListing(feedID: Int64?, viewerID: Int64, now: Int64) -> SQL {
-        let feed: SQL = feedID.map { "s.feed_id = \($0) AND " } ?? ""
+    /// Live snaps of one feed (or every feed of the class), newest first.
+    func liveListing(classID: Int64, feedID: Int64?, viewerID: Int64, now: Int64) -> SQL {
+        let feed: SQL = feedID.map { "s.feed_id = \($0) AND " } ?? "f.class_id = \(classID) AND "
         return """
             SELECT \(listingColumns(viewerID: viewerID))\(Self.listingFrom)WHERE \(feed)s.expires_at > \(now) AND NOT s.image_erased
               AND \(Self.visible(to: viewerID))
@@ -343,9 +357,19 @@ extension SQLStore: SnapStore {
             """
     }
 
-    /// One snap, expired and erased ones included.
-    func listingByID(_ id: Int64, viewerID: Int64) -> SQL {
-        "SELECT \(listingColumns(viewerID: viewerID))\(Self.listingFrom)WHERE s.id = \(id) AND \(Self.visible(to: viewerID))"
+    /// One snap of the class, expired and erased ones included.
+    func listingByID(_ id: Int64, classID: Int64, viewerID: Int64) -> SQL {
+        """
+        SELECT \(listingColumns(viewerID: viewerID))\(Self.listingFrom)WHERE s.id = \(id) AND f.class_id = \(classID) \
+        AND \(Self.visible(to: viewerID))
+        """
+    }
+
+    /// Rows of `snaps` (or `rejected_snaps`, or a table aliased `prefix`) of the class's feeds;
+    /// every row when `classID` is nil.
+    static func snaps(ofClass classID: Int64?, as prefix: String = "") -> SQL {
+        guard let classID else { return "TRUE" }
+        return "\(raw: prefix)feed_id IN (SELECT id FROM feeds WHERE class_id = \(classID))"
     }
 
     /// A snap awaiting approval is its poster's alone until an admin approves it.

@@ -29,7 +29,10 @@ final class SQLiteEngine: StorageEngine {
                 throw StoreError(.internalError, "a snap's insert returned no id")
             }
             try database.execute("INSERT INTO snap_images (snap_id, bytes) VALUES (\(id), \(snap.image))")
-            guard let listing = try database.queryFirst(store.listingByID(id, viewerID: snap.posterID), StoreRows.snapListing) else {
+            guard
+                let listing = try database.queryFirst(
+                    "SELECT \(SQLStore.listingColumns(fixedState: .sent))\(SQLStore.listingFrom)WHERE s.id = \(id)", StoreRows.snapListing)
+            else {
                 throw StoreError(.internalError, "snap \(id) vanished right after its insert")
             }
             return listing

@@ -14,11 +14,12 @@ package protocol SessionStore: AnyObject {
     func deleteSessions(userID: Int64, keeping tokenHash: [UInt8]?) throws -> Int
     /// Ends every session expired at `now`; returns how many ended.
     func deleteExpiredSessions(now: Int64) throws -> Int
-    /// A number that moves whenever any process ends a session or changes a user's admin
-    /// flag or password.
+    /// A number that moves whenever any process ends a session, changes a user's admin flag,
+    /// password, name or disabled state, or makes, changes or ends a membership.
     func accessEpoch() throws -> Int64
     /// For each session (its token hash and its user), whether it is still live and with which
-    /// admin right, and, for one that is not, whether its account was deleted or disabled.
+    /// admin right, name and classes, and, for one that is not, whether its account was deleted
+    /// or disabled.
     func sessionAccess(sessions: [(tokenHash: [UInt8], userID: Int64)], now: Int64) throws -> [SessionAccess]
 }
 
@@ -29,6 +30,11 @@ package struct SessionAccess: Sendable, Equatable {
     package var isAdmin: Bool?
     /// The user's name now (empty when the session no longer exists).
     package var name = ""
+    /// The user's classes now, with their role in each, oldest membership first.
+    package var classes: [CurrentClass] = []
+    /// The class a connection acts in when its own is gone: the default class
+    /// (`ClassStore.defaultClass`), or nil.
+    package var defaultClass: CurrentClass?
     /// For a session that no longer exists: its account was deleted or disabled (nil: it ended
     /// otherwise, logged out, expired or ended by a password change).
     var closure: AccountClosure?

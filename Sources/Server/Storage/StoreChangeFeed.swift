@@ -4,15 +4,18 @@ import PostgreSQL
 import SQL
 import Synchronization
 
-/// What changed, as far as polling clients care: something every user may see (a post, an
-/// admin change), or one user's own listing (they opened a snap).
+/// What changed, as far as polling clients care: something every user may see (an account
+/// deleted), something a class's members may see (a post, a staff change), or one user's own
+/// listing (they opened a snap).
 enum StoreChange: Sendable, Equatable {
     case everyone
+    case inClass(Int64)
     case user(Int64)
 
     var payload: String {
         switch self {
         case .everyone: "*"
+        case .inClass(let id): "c:\(id)"
         case .user(let id): "u:\(id)"
         }
     }
@@ -22,8 +25,12 @@ enum StoreChange: Sendable, Equatable {
             self = .everyone
             return
         }
-        guard payload.hasPrefix("u:"), let id = Int64(payload.dropFirst(2)) else { return nil }
-        self = .user(id)
+        guard let id = Int64(payload.dropFirst(2)) else { return nil }
+        switch payload.prefix(2) {
+        case "c:": self = .inClass(id)
+        case "u:": self = .user(id)
+        default: return nil
+        }
     }
 }
 

@@ -77,7 +77,7 @@ struct SessionStoreContract {
     }
 
     @Test(
-        "session access tells, token by token, whether a session lives and with which admin right",
+        "session access tells, token by token, whether a session lives, with which admin right and in which classes",
         arguments: StoreEngine.all)
     func sessionAccess(engine: StoreEngine) throws {
         try engine.withStore { store in
@@ -87,6 +87,15 @@ struct SessionStoreContract {
             try store.createSession(userID: fixture.bob.id, tokenHash: Self.bobToken, at: 1, expiresAt: 100)
             try store.createSession(userID: fixture.carol.id, tokenHash: carolToken, at: 1, expiresAt: 1_000)
             let unknown = [UInt8](repeating: 1, count: 32)
+            let first = try #require(try store.firstClass())
+            try store.setMember(userID: fixture.alice.id, classID: first.id, role: .ta, at: 2)
+            let aliceIn = CurrentClass(id: first.id, handle: first.handle, role: .ta)
+            var carol = SessionAccess(tokenHash: carolToken, isAdmin: true, name: "carol")
+            // A site admin in no class acts in the first one, as its owner without a role of their own.
+            carol.defaultClass = CurrentClass(id: first.id, handle: first.handle, role: nil)
+            var alice = SessionAccess(tokenHash: Self.aliceToken, isAdmin: false, name: "alice")
+            alice.classes = [aliceIn]
+            alice.defaultClass = aliceIn
             let sessions = [
                 (carolToken, fixture.carol.id), (Self.aliceToken, fixture.alice.id), (Self.bobToken, fixture.bob.id),
                 (unknown, fixture.alice.id),
@@ -94,8 +103,7 @@ struct SessionStoreContract {
             #expect(
                 try store.sessionAccess(sessions: sessions, now: 500)
                     == [
-                        SessionAccess(tokenHash: carolToken, isAdmin: true, name: "carol"),
-                        SessionAccess(tokenHash: Self.aliceToken, isAdmin: false, name: "alice"),
+                        carol, alice,
                         SessionAccess(tokenHash: Self.bobToken, isAdmin: nil), SessionAccess(tokenHash: unknown, isAdmin: nil),
                     ])
             try store.setAdmin(userID: fixture.alice.id, isAdmin: true)

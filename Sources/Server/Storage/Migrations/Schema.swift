@@ -32,6 +32,7 @@ enum Schema {
         SchemaStep(SchemaVersion14.migration, postgres: .sql(PostgresSchema.version14)),
         SchemaStep(SchemaVersion15.migration, postgres: .sql(PostgresSchema.version15)),
         SchemaStep(SchemaVersion16.migration, postgres: .sql(PostgresSchema.version16)),
+        SchemaStep(SchemaVersion17.migration, postgres: .sql(PostgresSchema.version17)),
     ]
 
     /// The version this code reads and writes, on both engines.

@@ -11,7 +11,7 @@ package enum GoldenVectors {
     /// Every documented vector: the core ones below plus each feature area's.
     package static func cases() -> [(String, Frame)] {
         coreCases() + AccountVectors.cases() + AdminVectors.cases() + PinVectors.cases()
-            + MovieVectors.cases() + Version3Vectors.cases() + version1Cases()
+            + MovieVectors.cases() + ClassVectors.cases() + Version3Vectors.cases() + version1Cases()
     }
 
     /// The snaps the vectors show: one listed, one opened, one posted.

@@ -15,7 +15,9 @@ import Testing
     @Test func repliesAreServerMessagesAndBarriersAreTheAccountRequests() {
         #expect(RequestTable.routes.allSatisfy { !$0.reply.isRequest })
         let barriers = Set(RequestTable.routes.filter(\.isBarrier).map(\.request.rawValue))
-        #expect(barriers == Set([MessageType.register, .login, .loginWithDevice, .resume, .logout].map(\.rawValue)))
+        // Who the connection is, and the class it acts in: nothing after them is read until they are answered.
+        let identity: [MessageType] = [.register, .login, .loginWithDevice, .resume, .logout, .useClass, .joinClass]
+        #expect(barriers == Set(identity.map(\.rawValue)))
     }
 
     @Test func imageRepliesRunAsStorageJobsAndOnlyPingAndPollOnTheLoop() {

@@ -113,7 +113,8 @@ struct AppChrome {
             if case .dialog? = app.overlay { ["Ctrl-C quit"] } else if app.current.isTyping { ["F1 keys", "Ctrl-C quit"] } else {
                 ["? keys", "q quit"]
             }
-        return [app.username.map(PrintableText.clean)].compactMap { $0 } + keys
+        let who = app.username.map { PrintableText.clean($0) + (app.className.map { " in " + PrintableText.clean($0) } ?? "") }
+        return [who].compactMap { $0 } + keys
     }
 
     /// The top row's highlight: the tab shown, " Snapshare ".

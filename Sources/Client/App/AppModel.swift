@@ -74,6 +74,8 @@ final class AppModel {
     }
 
     var username: String? { signIn.account?.username }
+    /// The class the app acts in, when the server has classes.
+    var className: String? { signIn.account?.className }
     var isAdmin: Bool { signIn.account?.isAdmin ?? false }
     var welcome: Welcome? { signIn.account?.welcome }
     /// The login form, shown instead of the tabs while nobody is signed in.

@@ -12,11 +12,13 @@ import TerminalUI
 /// It never spins: between events it sleeps in poll(2), waking once a second for the live feed
 /// and the ages on screen.
 enum AppRunner {
-    /// How the backend makes a session: connect, then resume the login saved for the server.
-    static func connect(settings: ConnectionSettings, state: ClientState) -> AppBackend.Connect {
+    /// How the backend makes a session: connect, resume the login saved for the server, and act
+    /// in the class `asked` names (`--class`), else the one saved (`snapshare use`).
+    static func connect(settings: ConnectionSettings, state: ClientState, asked: String? = nil) -> AppBackend.Connect {
         { notice throws(ClientError) -> SnapshareSession in
             let session = try SnapshareSession(settings: settings, state: state, notice: notice)
             _ = try session.resumeSavedSession()
+            _ = try session.chooseClass(asked: asked)
             return session
         }
     }
@@ -30,7 +32,7 @@ enum AppRunner {
     /// a view is never spent on a picture the terminal cannot show.
     static func run(
         settings: ConnectionSettings, state: ClientState, environment: [String: String],
-        pictures requested: PictureProtocol?, camera: CameraDevice
+        pictures requested: PictureProtocol?, camera: CameraDevice, asked: String? = nil
     ) throws(ClientError) {
         let session: TerminalSession
         do { session = try TerminalSession() } catch { throw ClientError(.local, "cannot use this terminal: \(error)") }
@@ -39,7 +41,7 @@ enum AppRunner {
             try session.start()
             let probe = try session.probe(environment: environment)
             let choice = PictureProtocol.choose(requested, environment: environment, facts: probe.facts)
-            let backend = AppBackend(noticing: connect(settings: settings, state: state)) { [session] in session.wake() }
+            let backend = AppBackend(noticing: connect(settings: settings, state: state, asked: asked)) { [session] in session.wake() }
             defer { backend.stop() }
             let depth = ColorDepth.detect(environment, version: probe.facts.version)
             let app = AppModel(

@@ -14,6 +14,8 @@ final class SignIn {
         let welcome: Welcome
         /// Server time minus ours, from the Welcome (ages are the server's).
         let clockOffset: Int64
+        /// The class the app acts in, on a server with classes (protocol version 5).
+        var className: String?
     }
 
     private unowned let app: AppModel
@@ -30,10 +32,16 @@ final class SignIn {
     func start() {
         app.setStatus("Connecting…", kind: .progress)
         app.backend.perform(
-            retry: true, { session throws(ClientError) in (try session.whoAmI(), session.welcome) },
+            retry: true,
+            { session throws(ClientError) in
+                let current = session.speaksClasses ? (try? session.classes())?.first(where: \.isCurrent)?.handle : nil
+                return (try session.whoAmI(), session.welcome, current)
+            },
             then: { [self] result in
                 switch result {
-                case .success(let (identity, welcome)): signedIn(identity.username, isAdmin: identity.isAdmin, welcome: welcome)
+                case .success(let (identity, welcome, current)):
+                    signedIn(identity.username, isAdmin: identity.isAdmin, welcome: welcome)
+                    account?.className = current
                 case .failure(let error) where error.kind == .auth || error.kind == .notFound:
                     showForm(message: nil)
                 case .failure(let error):

@@ -16,7 +16,7 @@ enum AppCommand {
         }
         try AppRunner.run(
             settings: try context.settings(), state: context.state, environment: context.environment,
-            pictures: try requestedPictures(context), camera: camera)
+            pictures: try requestedPictures(context), camera: camera, asked: context.parsed.string("--class"))
     }
 
     /// The protocol `--pictures` asks for; nil for `auto` (or none given): the terminal's best.

@@ -49,7 +49,23 @@ final class CommandContext {
     func authenticated() throws(ClientError) -> SnapshareSession {
         let session = try connect()
         _ = try session.resumeSavedSession()
+        try chooseClass(on: session)
         return session
+    }
+
+    /// Acts in the class `--class` (or `$SNAPSHARE_CLASS`) names, else in the one saved for this
+    /// server (`SnapshareSession.chooseClass`).
+    private func chooseClass(on session: SnapshareSession) throws(ClientError) {
+        if let notice = try session.chooseClass(asked: parsed.string("--class")) { console.err("snapshare: note: " + notice) }
+    }
+
+    /// Saves `handle` as the class every later command acts in on this session's server.
+    func rememberClass(_ handle: String, on session: SnapshareSession) throws(ClientError) {
+        do {
+            try state.saveCurrentClass(handle, for: session.sessionKey ?? session.settings.serverKey)
+        } catch {
+            throw ClientError(.local, "could not save the class you chose: \(error.description)")
+        }
     }
 
     func usage(_ message: String) -> ClientError { ClientError(.usage, parsed.usageError(message).description) }

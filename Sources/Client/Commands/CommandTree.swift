@@ -52,6 +52,10 @@ enum CommandTree {
         "--ca", valueName: "FILE",
         help: "CA certificate to verify the server with (else the system's roots, or a fingerprint pinned on first use)",
         environmentVariable: "SNAPSHARE_CA")
+    static let classOption = OptionSpec(
+        "--class", valueName: "CLASS",
+        help: "the class to act in (default: the one `snapshare use` chose, else the one you joined first)",
+        environmentVariable: "SNAPSHARE_CLASS")
     /// The global options of a command that never reaches a server: none (`--server` and `--ca` do nothing for it).
     static let onThisComputer: [String] = []
 
@@ -65,7 +69,7 @@ enum CommandTree {
             State (server, CA, session, trusted fingerprints) lives in $SNAPSHARE_HOME, else
             $XDG_CONFIG_HOME/snapshare, else ~/.config/snapshare.
             """,
-        options: [server, ca],
+        options: [server, ca, classOption],
         subcommands: [
             Command(
                 "app", summary: "Open the full-screen app: post, feeds, map, vacations, movies (the default on a terminal)",
@@ -115,6 +119,17 @@ enum CommandTree {
                 ],
                 flags: [json], exitCodes: exitCodes, globalOptions: onThisComputer, run: TrustCommand.run),
             Command("whoami", summary: "Show who you are logged in as", flags: [json], exitCodes: exitCodes, run: AccountCommands.whoAmI),
+            Command(
+                "classes", summary: "List your classes: your role in each, what is unread, and the one you act in",
+                flags: [json], exitCodes: exitCodes, run: ClassCommands.classes),
+            Command(
+                "use", summary: "Act in another of your classes from now on (every command, on this server)",
+                arguments: [ArgumentSpec("CLASS", help: "the class's handle, as snapshare classes lists it")],
+                flags: [json], exitCodes: exitCodes, run: ClassCommands.use),
+            Command(
+                "join", summary: "Join a class with the code your instructor gave you, and act in it from now on",
+                arguments: [ArgumentSpec("CODE", help: "the class code")],
+                flags: [json], exitCodes: exitCodes, run: ClassCommands.join),
             Command(
                 "feeds", summary: "List the feeds with snap and unread counts", flags: [json], exitCodes: exitCodes, run: FeedCommands.feeds
             ),
@@ -402,6 +417,22 @@ enum CommandTree {
                         ],
                         exitCodes: exitCodes, run: AdminCommands.roster),
                     Command("stats", summary: "Show server counters", flags: [json], exitCodes: exitCodes, run: AdminCommands.stats),
+                    Command(
+                        "members", summary: "List the class's members with their roles: owners, instructors and TAs first",
+                        flags: [json], exitCodes: exitCodes, run: ClassCommands.members),
+                    Command(
+                        "set-role", summary: "Give someone a role in the class (adding them to it): owner, instructor, ta or student",
+                        discussion: """
+                            An instructor gives roles up to instructor to those below them; naming an owner, or
+                            changing an owner's role, takes an owner. The class keeps at least one owner.
+                            """,
+                        arguments: [
+                            ArgumentSpec("USER", help: "the user"), ArgumentSpec("ROLE", help: "owner, instructor, ta or student"),
+                        ],
+                        exitCodes: exitCodes, run: ClassCommands.setRole),
+                    Command(
+                        "remove-member", summary: "Take someone out of the class (their account stays)",
+                        arguments: [ArgumentSpec("USER", help: "the user")], exitCodes: exitCodes, run: ClassCommands.removeMember),
                     Command(
                         "audit", summary: "Show the audit log: every admin action, when, who, what, the target and the result",
                         options: [

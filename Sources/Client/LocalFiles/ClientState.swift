@@ -143,6 +143,26 @@ package struct ClientState: Sendable {
         try StateFile.remove(sessionPath(for: server))
     }
 
+    // MARK: The current class
+
+    /// The file holding the class chosen on `server` (`snapshare use`).
+    func classPath(for server: String) -> String {
+        sessionsDirectory + "/" + Self.fileName(for: server) + ".class"
+    }
+
+    /// The class chosen on `server` with `snapshare use`, or nil (the account's default class).
+    package func currentClass(for server: String) throws(ClientStateError) -> String? {
+        guard let text = try StateFile.read(classPath(for: server)) else { return nil }
+        let handle = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return handle.isEmpty ? nil : handle
+    }
+
+    /// Remembers `handle` as the class to act in on `server`; nil forgets it.
+    func saveCurrentClass(_ handle: String?, for server: String) throws(ClientStateError) {
+        guard let handle else { return try StateFile.remove(classPath(for: server)) }
+        try write(handle + "\n", to: classPath(for: server))
+    }
+
     // MARK: Known servers
 
     /// The certificate fingerprint trusted for `server` (lowercase hex), or nil.

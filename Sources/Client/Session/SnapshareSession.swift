@@ -13,6 +13,8 @@ package final class SnapshareSession {
     package private(set) var connection: ServerConnection
     package private(set) var welcome: Welcome
     package private(set) var identity: Authenticated?
+    /// The class chosen on this session (UseClass, JoinClass), chosen again on a new connection.
+    package internal(set) var chosenClass: ClassInfo?
 
     /// Connects, verifies the server (CA, or the pinned fingerprint), and says Hello.
     /// `notice` hears what the user should know, such as a fingerprint trusted on first use.
@@ -299,7 +301,7 @@ package final class SnapshareSession {
     package var protocolVersion: UInt16 { connection.protocolVersion }
 
     /// Refuses, before anything is sent, what the server's protocol version cannot carry.
-    private func requireVersion(_ version: UInt16, for what: String) throws(ClientError) {
+    func requireVersion(_ version: UInt16, for what: String) throws(ClientError) {
         guard connection.protocolVersion >= version else {
             throw ClientError(
                 .incompatible,
@@ -372,6 +374,10 @@ package final class SnapshareSession {
         if let identity {
             do {
                 self.identity = try connection.expect(try connection.roundTrip(Resume(token: identity.token))) as Authenticated
+                // A new connection acts in the account's default class: the one chosen comes back too.
+                if let chosen = chosenClass?.handle {
+                    let _: ClassChosen = try connection.expect(try connection.roundTrip(UseClass(handle: chosen)))
+                }
             } catch  where !error.isConnectionLoss {
                 // The connection is good, the login is not (it expired or was ended elsewhere).
                 self.identity = nil

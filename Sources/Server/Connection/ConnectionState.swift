@@ -204,18 +204,7 @@ struct ConnectionState {
     /// there now; out of it, it acts in `fallback`. A site admin stays in a class they are not a
     /// member of (they act there as its owner).
     mutating func classesChanged(_ classes: [CurrentClass], fallback: CurrentClass?) {
-        guard let user else { return }
-        if let current = user.currentClass {
-            if let now = classes.first(where: { $0.id == current.id }) {
-                self.user?.currentClass = now
-                return
-            }
-            if user.isAdmin {
-                self.user?.currentClass?.role = nil
-                return
-            }
-        }
-        self.user?.currentClass = fallback
+        user?.classesChanged(classes, fallback: fallback)
     }
 
     /// An error that ends the connection because a deadline passed, if one has, and whether it

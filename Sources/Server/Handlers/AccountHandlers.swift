@@ -48,6 +48,39 @@ struct AccountHandlers: Sendable {
         return authenticated(user, in: current, token: token, tokenHash: tokenHash, for: context)
     }
 
+    /// JoinClass: the logged-in account joins the class the code opens (as for Register, under the
+    /// same budget and the class's registration mode and roster) as a student, and the connection
+    /// acts in it from now on. A class the account is in already is only chosen.
+    func joinClass(_ request: JoinClass, _ user: AuthenticatedUser, _ context: RequestContext) async throws -> HandlerOutcome {
+        guard !request.code.isEmpty else {
+            throw ErrorMessage(code: .badClassCode, message: "give the class code your instructor gave you: snapshare join CODE")
+        }
+        let joining = try await classOpened(by: request.code, registering: user.name, context)
+        let now = clock.now()
+        let known = try await storage.read { store in try store.role(userID: user.id, classID: joining.id) }
+        if known == nil { try await checkRegistration(of: user.name, in: joining) }
+        let (role, unread) = try await storage.write { store -> (ClassRole, Int64) in
+            var role = try store.role(userID: user.id, classID: joining.id)
+            if role == nil {
+                // A roster class: the account's name on it becomes its own, unless it is another's.
+                if let entry = try store.claimRosterEntry(named: user.name, classID: joining.id, userID: user.id),
+                    entry.claimedBy != user.id
+                {
+                    throw ErrorMessage(
+                        code: .forbidden, message: "the roster name \(entry.name) of that class is another account's; ask your instructor")
+                }
+                try store.setMember(userID: user.id, classID: joining.id, role: .student, at: now)
+                role = .student
+            }
+            return (role ?? .student, try store.unreadCounts(viewerID: user.id, now: now)[joining.id] ?? 0)
+        }
+        if known == nil { logger.info("\(user.name) joined \(joining.handle) from \(context.peerAddress)") }
+        var chosen = user
+        chosen.currentClass = CurrentClass(joining, role: role)
+        return HandlerOutcome(
+            ClassChosen(chosen: ClassInfo(joining, role: role, isCurrent: true, unread: unread)), for: context, identity: .loggedIn(chosen))
+    }
+
     /// The class a registration joins: the one its code opens (a class's own code, or the
     /// server's `--class-code` for the class that takes it), under the class-code budget, one
     /// for every class: the "name" guessed at is a code. Without a code, on a server that asks

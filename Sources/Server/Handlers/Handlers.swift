@@ -13,6 +13,7 @@ struct Handlers: Sendable {
     let oversight: OversightHandlers
     let pins: PinHandlers
     let movies: MovieHandlers
+    let classes: ClassHandlers
 
     /// The handlers of a server over `storage`. `settings` are what a reload changes; `changes`
     /// is what Poll reports; `imageCeiling` is raised with every snap posted.
@@ -43,5 +44,6 @@ struct Handlers: Sendable {
         oversight = OversightHandlers(storage: storage, metrics: metrics, clock: clock)
         pins = PinHandlers(storage: storage, albums: albums, logger: logger, clock: clock)
         movies = MovieHandlers(storage: storage, logger: logger, clock: clock)
+        classes = ClassHandlers(storage: storage, logger: logger, clock: clock)
     }
 }

@@ -127,6 +127,19 @@ enum RequestTable {
         .handled(AdminRemoveRosterEntry.self, Ok.self, .staff(.instructor, .recorded { "roster name \($0.name)" })) {
             try await $0.roster.removeRosterEntry($1, $2, $3)
         },
+        // Classes
+        .handled(ListClasses.self, Classes.self, .user, replySize: .listing) { try await $0.classes.listClasses($2, $3) },
+        .handled(UseClass.self, ClassChosen.self, .user, barrier: true) { try await $0.classes.useClass($1, $2, $3) },
+        .handled(JoinClass.self, ClassChosen.self, .user, barrier: true) { try await $0.accounts.joinClass($1, $2, $3) },
+        .handled(AdminListMembers.self, Members.self, .staff(.ta, .readOnly), replySize: .listing) {
+            try await $0.classes.listMembers($2, $3)
+        },
+        .handled(AdminSetRole.self, Ok.self, .staff(.instructor, .recorded { "user \($0.username) \($0.role.name)" })) {
+            try await $0.classes.setRole($1, $2, $3)
+        },
+        .handled(AdminRemoveMember.self, Ok.self, .staff(.instructor, .recorded { "user \($0.username)" })) {
+            try await $0.classes.removeMember($1, $2, $3)
+        },
         // Pins, albums, photos and the map
         .handled(AddPin.self, PinResult.self, .user) { try await $0.pins.addPin($1, $2, $3) },
         .handled(ListPins.self, Pins.self, .user, replySize: .listing) { try await $0.pins.listPins($2, $3) },

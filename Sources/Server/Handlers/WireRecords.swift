@@ -63,3 +63,39 @@ extension RosterMember {
             addedAt: record.entry.addedAt, account: record.account ?? "", status: status, lastSignIn: record.lastSignIn)
     }
 }
+
+extension ClassRoleName {
+    /// A member's role, or `none` for a site admin who is not a member.
+    init(_ role: ClassRole?) {
+        switch role {
+        case nil: self = .none
+        case .student?: self = .student
+        case .ta?: self = .ta
+        case .instructor?: self = .instructor
+        case .owner?: self = .owner
+        }
+    }
+
+    /// The role it names; nil for `none`.
+    var role: ClassRole? {
+        switch self {
+        case .none: nil
+        case .student: .student
+        case .ta: .ta
+        case .instructor: .instructor
+        case .owner: .owner
+        }
+    }
+}
+
+extension ClassInfo {
+    init(_ record: ClassRecord, role: ClassRole?, isCurrent: Bool, unread: Int64) {
+        self.init(
+            handle: record.handle, name: record.name, role: ClassRoleName(role), isCurrent: isCurrent,
+            unreadCount: UInt32(clamping: unread), hasEnded: record.hasEnded)
+    }
+}
+
+extension CurrentClass {
+    init(_ record: ClassRecord, role: ClassRole?) { self.init(id: record.id, handle: record.handle, role: role) }
+}

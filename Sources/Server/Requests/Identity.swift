@@ -14,6 +14,25 @@ struct AuthenticatedUser: Sendable, Equatable {
     package var currentClass: CurrentClass?
 }
 
+extension AuthenticatedUser {
+    /// The user's memberships are now `classes`: the connection keeps its class with the role
+    /// they have there now; out of it, it acts in `fallback`. A site admin stays in a class they
+    /// are not a member of (they act there as its owner).
+    mutating func classesChanged(_ classes: [CurrentClass], fallback: CurrentClass?) {
+        if let current = currentClass {
+            if let now = classes.first(where: { $0.id == current.id }) {
+                currentClass = now
+                return
+            }
+            if isAdmin {
+                currentClass?.role = nil
+                return
+            }
+        }
+        currentClass = fallback
+    }
+}
+
 /// The class a connection acts in: which, and the account's role there (nil for a site admin who
 /// is not a member, who acts as its owner).
 package struct CurrentClass: Sendable, Equatable {

@@ -32,6 +32,9 @@ package protocol ClassStore: AnyObject {
     /// Takes the account out of the class: `StoreError.notFound` when it is not a member,
     /// `StoreError.conflict` when it is the class's last owner.
     func removeMember(userID: Int64, classID: Int64) throws
+    /// How many live snaps `viewerID` has not opened in each class they are a member of (their
+    /// own and those awaiting approval aside), by class id; a class with none is left out.
+    func unreadCounts(viewerID: Int64, now: Int64) throws -> [Int64: Int64]
 }
 
 extension ClassStore {

@@ -14,6 +14,9 @@ package protocol RosterStore: AnyObject {
     func putRosterEntry(_ entry: RosterEntry, classID: Int64) throws -> RosterPut
     /// The class's roster entry of that name, or nil.
     func rosterEntry(named name: String, classID: Int64) throws -> RosterEntry?
+    /// The account claims the class's unclaimed roster entry of its name (joining the class);
+    /// returns the entry as it is then (claimed by whoever holds it), or nil when there is none.
+    func claimRosterEntry(named name: String, classID: Int64, userID: Int64) throws -> RosterEntry?
     /// The class's whole roster by name, each entry with its claimant's account as it is now.
     func rosterMembers(classID: Int64) throws -> [RosterMemberRecord]
     /// Takes the entry of that name off the class's roster (its claimant keeps their account);

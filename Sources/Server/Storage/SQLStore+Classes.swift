@@ -142,6 +142,22 @@ extension SQLStore: ClassStore {
         }
     }
 
+    package func unreadCounts(viewerID: Int64, now: Int64) throws -> [Int64: Int64] {
+        try translatingErrors("counting unread snaps") {
+            // The same unread as a feed's (feedSummaries), summed over each class's feeds.
+            let rows = try sql.query(
+                """
+                SELECT f.class_id, count(*) AS unread FROM snaps s JOIN feeds f ON f.id = s.feed_id
+                WHERE f.class_id IN (SELECT m.class_id FROM memberships m WHERE m.user_id = \(viewerID))
+                  AND s.expires_at > \(now) AND NOT s.image_erased AND NOT s.awaiting_approval AND s.poster_id <> \(viewerID)
+                  AND NOT EXISTS (SELECT 1 FROM views v WHERE v.snap_id = s.id AND v.viewer_id = \(viewerID))
+                GROUP BY f.class_id
+                """
+            ) { ($0.int64("class_id"), $0.int64("unread")) }
+            return Dictionary(rows, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
     /// Refuses a change that would leave the class without an owner. Runs in the change's
     /// transaction, after locking the class's row on PostgreSQL, so two owners leaving at once
     /// cannot both pass.

@@ -45,6 +45,19 @@ extension SQLStore: RosterStore {
         }
     }
 
+    package func claimRosterEntry(named name: String, classID: Int64, userID: Int64) throws -> RosterEntry? {
+        try translatingErrors("claiming a roster name") {
+            try sql.transaction {
+                try sql.execute(
+                    """
+                    UPDATE roster SET claimed_by = \(userID)
+                    WHERE class_id = \(classID) AND \(folded("name")) = \(folded("\(name)")) AND claimed_by IS NULL
+                    """)
+                return try rosterEntry(named: name, classID: classID)
+            }
+        }
+    }
+
     /// An entry of that name on any class's roster that `userID` has not claimed (the claimed
     /// ones first), or nil: a name another account holds, or that someone may still register.
     func rosterEntry(named name: String, notClaimedBy userID: Int64) throws -> RosterEntry? {

@@ -130,6 +130,16 @@ public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let adminListRoster = Self(0x009D, "AdminListRoster", request: true, since: 4)
     public static let roster = Self(0x009E, "Roster", request: false, since: 4)
     public static let adminRemoveRosterEntry = Self(0x009F, "AdminRemoveRosterEntry", request: true, since: 4)
+    // Classes
+    public static let listClasses = Self(0x00A0, "ListClasses", request: true, since: 5)
+    public static let classes = Self(0x00A1, "Classes", request: false, since: 5)
+    public static let useClass = Self(0x00A2, "UseClass", request: true, since: 5)
+    public static let joinClass = Self(0x00A3, "JoinClass", request: true, since: 5)
+    public static let classChosen = Self(0x00A4, "ClassChosen", request: false, since: 5)
+    public static let adminListMembers = Self(0x00A5, "AdminListMembers", request: true, since: 5)
+    public static let members = Self(0x00A6, "Members", request: false, since: 5)
+    public static let adminSetRole = Self(0x00A7, "AdminSetRole", request: true, since: 5)
+    public static let adminRemoveMember = Self(0x00A8, "AdminRemoveMember", request: true, since: 5)
 
     public static let all: [MessageType] = [
         hello, welcome, error, ping, pong, ok,
@@ -144,5 +154,6 @@ public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringCon
         reportSnap, unsendSnap, adminListReports, reports, adminResolveReport, adminSuspend, adminUnsuspend,
         adminSetDisabled, adminRenameUser, adminDeleteUser, adminListPending, pendingSnaps, adminApproveSnap,
         adminListRoster, roster, adminRemoveRosterEntry,
+        listClasses, classes, useClass, joinClass, classChosen, adminListMembers, members, adminSetRole, adminRemoveMember,
     ]
 }

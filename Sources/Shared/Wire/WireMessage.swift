@@ -23,6 +23,10 @@ public enum FieldLimits {
     public static let reason = 800
     /// A roster's display name (80 characters of up to 4 bytes each).
     public static let displayName = 320
+    /// A class's handle (`cs193p-f26`: 2 to 32 of `a-z 0-9 -`, with room for a wrong one to be named).
+    public static let classHandle = 64
+    /// A class's name (100 characters of up to 4 bytes each).
+    public static let className = 400
 }
 
 /// Protocol constants.
@@ -30,12 +34,13 @@ public enum ProtocolConstants {
     /// The first 8 payload bytes of every Hello: `\x89 S N A P \r \n \x1a`. The high first byte
     /// and the CR LF SUB tail make text protocols and mangled transfers fail at once.
     public static let magic: [UInt8] = [0x89, 0x53, 0x4E, 0x41, 0x50, 0x0D, 0x0A, 0x1A]
-    /// Every protocol version this code speaks (docs/PROTOCOL.md: today's layouts are version 4;
-    /// version 3 lacks what version 4 added to accounts, rejections and exports, version 2 differs
+    /// Every protocol version this code speaks (docs/PROTOCOL.md: today's layouts are version 5,
+    /// which adds classes to version 4's without changing any of its messages; version 3 lacks
+    /// what version 4 added to accounts, rejections and exports, version 2 differs
     /// from 3 only in what it says of a snap awaiting approval, version 1 is the appendix's). A
     /// change to an existing message's layout or meaning is a new version, and the previous ones
     /// stay served.
-    public static let versions: ClosedRange<UInt16> = 1...4
+    public static let versions: ClosedRange<UInt16> = 1...5
     /// The newest version, the one this code's layouts are written for.
     public static var current: UInt16 { versions.upperBound }
     /// The largest frame a peer may send before its Hello is accepted.

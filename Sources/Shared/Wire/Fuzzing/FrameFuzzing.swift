@@ -57,5 +57,7 @@ public enum FrameFuzzing {
         GetMapState.self, MapState.self, SetMapState.self,
         AddMovie.self, MovieResult.self, DeleteMovie.self, FindMovie.self, SetMovieSales.self, ListMovies.self, Movies.self,
         UpdateMovie.self,
+        ListClasses.self, Classes.self, UseClass.self, JoinClass.self, ClassChosen.self, AdminListMembers.self, Members.self,
+        AdminSetRole.self, AdminRemoveMember.self,
     ]
 }

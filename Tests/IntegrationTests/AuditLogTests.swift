@@ -301,6 +301,29 @@ import Testing
         try log.expect([Row(actor: "teacher", action: "AdminViewSnap", target: "snap \(listed[6])", result: "ok")], after: "admin view")
     }
 
+    @Test("end-term on a one-class server is one entry with its result, a refused one too")
+    func endTermIsOneEntry() throws {
+        let server = try TestServer()
+        let log = ExpectedLog(server)
+        let alice = try server.registeredSession("alice")
+        _ = try alice.post(feed: "Memes", image: TestImages.sample(1))
+        let files = TemporaryDirectory("snapshare-audit-term")
+        func offline(_ arguments: [String], status: Int32 = 0, _ added: [Row], sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let result = try Subprocess.run("snapshare-server", arguments + server.storeArguments)
+            #expect(result.status == status, "\(arguments): \(result.stdout)\(result.stderr)", sourceLocation: sourceLocation)
+            try log.expect(added, after: arguments.joined(separator: " "), sourceLocation: sourceLocation)
+        }
+        func entry(_ target: String, _ result: String = "ok") -> Row {
+            Row(actor: Self.offline, action: "end-term", target: target, result: result)
+        }
+        let term = files.file("term.db")
+        try offline(
+            ["end-term", "--archive", term, "--keep-accounts"], status: 2,
+            [entry("archive \(term), accounts kept", "refused: End the term…")])
+        try offline(["end-term", "--archive", term, "--keep-accounts", "--yes"], [entry("archive \(term), accounts kept")])
+        try offline(["end-term", "--archive", term, "--yes"], status: 1, [entry("archive \(term)", "refused: \(term) exists already…")])
+    }
+
     @Test("every snapshare-server maintenance command is one entry with its result, a refused one too; admin audit is none")
     func everyOfflineCommandIsOneEntry() throws {
         let server = try TestServer()
@@ -397,15 +420,10 @@ import Testing
         try offline(
             ["admin", "purge", "--older-than", "1ms", "--yes", "--class", "class"], [entry("admin purge", "snaps posted more than 1ms ago")]
         )
+        // The whole server's end of term is refused on a server of several classes (see endTermIsOneEntry).
         try offline(
-            ["end-term", "--archive", files.file("term.db"), "--keep-accounts"], status: 2,
-            [entry("end-term", "archive \(files.file("term.db")), accounts kept", "refused: End the term…")])
-        try offline(
-            ["end-term", "--archive", files.file("term.db"), "--keep-accounts", "--yes"],
-            [entry("end-term", "archive \(files.file("term.db")), accounts kept")])
-        try offline(
-            ["end-term", "--archive", files.file("term.db"), "--yes"], status: 1,
-            [entry("end-term", "archive \(files.file("term.db"))", "refused: \(files.file("term.db")) exists already…")])
+            ["end-term", "--archive", files.file("term.db"), "--keep-accounts", "--yes"], status: 2,
+            [entry("end-term", "archive \(files.file("term.db")), accounts kept", "refused: this server has 2 classes…")])
 
         // A restore's entry goes into the restored database; one refused goes into the one it refused.
         try offline(

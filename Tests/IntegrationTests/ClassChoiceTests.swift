@@ -132,6 +132,9 @@ struct ClassChoiceTests {
 
         #expect(try prof.ok("admin", "set-role", "tina", "ta").contains("tina is a ta in lab now."))
         #expect(try tina.ok("admin", "reports").contains("No open reports"), "her role holds at once")
+        let outsider = try prof.run("admin", "set-role", "ivy", "instructor")
+        #expect(outsider.status == 5 && outsider.stderr.contains("they join with its code"), "\(outsider.stderr)")
+        try ivy.ok("join", "LAB-CODE")
         try prof.ok("admin", "set-role", "ivy", "instructor")
         try ivy.ok("use", "lab")
         let members = try prof.ok("admin", "members")
@@ -154,6 +157,30 @@ struct ClassChoiceTests {
         #expect(audit.stdout.contains("AdminSetRole") && audit.stdout.contains("AdminRemoveMember"), "\(audit.stdout)")
         let badRole = try prof.run("admin", "set-role", "ivy", "boss")
         #expect(badRole.status == 2 && badRole.stderr.contains("the role is one of owner, instructor, ta, student"))
+    }
+
+    @Test("a class's staff cannot reach a site admin's account, nor one outside their class, to take it over")
+    func staffCannotTakeOverAccounts() throws {
+        let (server, prof) = try Self.twoClasses()
+        try prof.ok("use", "lab")
+        let dean = try server.offline("admin", "add", "dean", "--password-stdin", stdin: "dean password\n")
+        #expect(dean.status == 0, "\(dean.stderr)")
+        let stray = Person(server)
+        try stray.ok("register", "stray", "--class-code", "LAB-CODE", "--password-stdin", stdin: "stray password\n")
+        // A site admin joins the lab as a student: still theirs alone.
+        let deanHome = Person(server)
+        try deanHome.ok("login", "dean", "--password-stdin", stdin: "dean password\n")
+        try deanHome.ok("join", "LAB-CODE")
+        for attempt in [
+            try prof.run("admin", "reset-password", "dean", "--password-stdin", stdin: "a taken password\n"),
+            try prof.run("admin", "rename", "dean", "nobody"),
+            try prof.run("admin", "set-role", "dean", "student"),
+        ] {
+            #expect(attempt.status == 4 && attempt.stderr.contains("site admin"), "\(attempt.stderr)")
+        }
+        #expect(try deanHome.ok("whoami").contains("dean"), "dean's session is whole")
+        // The owner may still reset their own student's password.
+        try prof.ok("admin", "reset-password", "stray", "--password-stdin", stdin: "a fresh password\n")
     }
 
     @Test("a version-4 connection has no class requests: UseClass is a fatal UNKNOWN_MESSAGE_TYPE")

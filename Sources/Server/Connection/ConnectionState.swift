@@ -189,6 +189,8 @@ struct ConnectionState {
         case .loggedOut:
             user = nil
             loginDeadline = now + limits.loginTimeout
+        case .classChosen(let chosen):
+            user?.currentClass = chosen
         }
         if requestID == identityRequestID { identityRequestID = nil }
         lastActivity = now

@@ -135,6 +135,10 @@ struct AccountAdminHandlers: Sendable {
         let attempts = self.attempts
         let now = clock.now()
         let ended = try await storage.write { store in
+            // Checked again where it is written: the account's classes may have changed while hashing.
+            guard try admin.accountInReach(named: username, doing: "reset the password of", in: store).id == user.id else {
+                throw StoreError(.notFound, "no user named \(username)")
+            }
             try store.setPasswordHash(userID: user.id, passwordHash: hash)
             _ = try attempts.unlock(name: user.name, now: now, in: store)
             return try store.deleteSessions(userID: user.id, keeping: nil)

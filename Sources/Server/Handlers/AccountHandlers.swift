@@ -62,10 +62,14 @@ struct AccountHandlers: Sendable {
         let (role, unread) = try await storage.write { store -> (ClassRole, Int64) in
             var role = try store.role(userID: user.id, classID: joining.id)
             if role == nil {
-                // A roster class: the account's name on it becomes its own, unless it is another's.
-                if let entry = try store.claimRosterEntry(named: user.name, classID: joining.id, userID: user.id),
-                    entry.claimedBy != user.id
-                {
+                // A roster class: the account's name on it becomes its own, unless it is another's,
+                // or it left the roster since it was looked at.
+                let entry = try store.claimRosterEntry(named: user.name, classID: joining.id, userID: user.id)
+                if entry == nil, (joining.settings.registration ?? settings.registration) == .roster, !user.isAdmin {
+                    throw ErrorMessage(
+                        code: .forbidden, message: "\(user.name) is not on this class's roster; ask your instructor to add you")
+                }
+                if let entry, entry.claimedBy != user.id {
                     throw ErrorMessage(
                         code: .forbidden, message: "the roster name \(entry.name) of that class is another account's; ask your instructor")
                 }
@@ -75,10 +79,9 @@ struct AccountHandlers: Sendable {
             return (role ?? .student, try store.unreadCounts(viewerID: user.id, now: now)[joining.id] ?? 0)
         }
         if known == nil { logger.info("\(user.name) joined \(joining.handle) from \(context.peerAddress)") }
-        var chosen = user
-        chosen.currentClass = CurrentClass(joining, role: role)
         return HandlerOutcome(
-            ClassChosen(chosen: ClassInfo(joining, role: role, isCurrent: true, unread: unread)), for: context, identity: .loggedIn(chosen))
+            ClassChosen(chosen: ClassInfo(joining, role: role, isCurrent: true, unread: unread)), for: context,
+            identity: .classChosen(CurrentClass(joining, role: role)))
     }
 
     /// The class a registration joins: the one its code opens (a class's own code, or the

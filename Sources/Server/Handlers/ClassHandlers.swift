@@ -40,10 +40,9 @@ struct ClassHandlers: Sendable {
             guard role != nil || user.isAdmin else { throw Self.notYours(handle) }
             return (record, role, try store.unreadCounts(viewerID: user.id, now: now)[record.id] ?? 0)
         }
-        var chosen = user
-        chosen.currentClass = CurrentClass(record, role: role)
         return HandlerOutcome(
-            ClassChosen(chosen: ClassInfo(record, role: role, isCurrent: true, unread: unread)), for: context, identity: .loggedIn(chosen))
+            ClassChosen(chosen: ClassInfo(record, role: role, isCurrent: true, unread: unread)), for: context,
+            identity: .classChosen(CurrentClass(record, role: role)))
     }
 
     static func notYours(_ handle: String) -> ErrorMessage {
@@ -72,6 +71,16 @@ struct ClassHandlers: Sendable {
         let (target, change) = try await storage.write { store -> (UserRecord, AccessChange) in
             guard let target = try store.user(named: username) else { throw StoreError(.notFound, "no user named \(username)") }
             let current = try store.role(userID: target.id, classID: staff.classID)
+            // Students come in with the class code; a site admin may bring anyone in.
+            guard current != nil || staff.isSiteAdmin else {
+                throw ErrorMessage(
+                    code: .notFound,
+                    message: "no user named \(username) in the class \(staff.classHandle): they join with its code "
+                        + "(snapshare join CODE), then you can give them a role")
+            }
+            if target.isAdmin && !staff.isSiteAdmin {
+                throw ErrorMessage(code: .forbidden, message: "\(target.name) is a site admin; only a site admin may change their role")
+            }
             try Self.checkReach(staff, over: target, role: current, doing: "change the role of")
             if role == .owner || current == .owner, staff.role < .owner {
                 throw ErrorMessage(
@@ -117,10 +126,10 @@ struct ClassHandlers: Sendable {
         return HandlerOutcome(Ok(), for: context, identity: Self.ownChange(change, of: staff), access: change)
     }
 
-    /// Refuses to act on a member whose role is not below the sender's (oneself and a site admin's
-    /// actions aside).
+    /// Refuses to act on a member whose role is not below the sender's (oneself, an owner's and a
+    /// site admin's actions aside: an owner may change a co-owner's role, the class keeping one).
     private static func checkReach(_ staff: Member, over target: UserRecord, role: ClassRole?, doing action: String) throws {
-        guard let role, target.id != staff.id, !staff.isSiteAdmin, role >= staff.role else { return }
+        guard let role, target.id != staff.id, !staff.isSiteAdmin, staff.role != .owner, role >= staff.role else { return }
         throw ErrorMessage(
             code: .forbidden,
             message: "\(target.name) is \(role.withArticle) of \(staff.classHandle); to \(action) them needs a role above theirs "
@@ -139,6 +148,6 @@ struct ClassHandlers: Sendable {
         guard case .classesChanged(let userID, let classes, let fallback) = change, userID == staff.id else { return .unchanged }
         var user = staff.user
         user.classesChanged(classes, fallback: fallback)
-        return .loggedIn(user)
+        return .classChosen(user.currentClass)
     }
 }

@@ -21,6 +21,10 @@ extension Member {
             return user
         }
         let (user, theirRole) = try classmate(named: name, in: store)
+        guard !user.isAdmin else {
+            throw ErrorMessage(
+                code: .forbidden, message: "\(user.name) is a site admin; only a site admin may \(action) them")
+        }
         guard theirRole < role else {
             throw ErrorMessage(
                 code: .forbidden,

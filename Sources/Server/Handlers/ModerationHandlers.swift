@@ -39,8 +39,8 @@ struct ModerationHandlers: Sendable {
         // From version 4, a poster's rejected snap is listed to them, and unsending it dismisses the notice.
         let dismisses = context.protocolVersion >= 4
         let outcome = try await storage.write { store -> (dismissed: Bool, kept: Bool) in
-            if dismisses, try store.dismissRejection(id: id, posterID: user.id) { return (true, false) }
-            return (false, try store.unsendSnap(id: id, posterID: user.id))
+            if dismisses, try store.dismissRejection(id: id, posterID: user.id, classID: user.classID) { return (true, false) }
+            return (false, try store.unsendSnap(id: id, posterID: user.id, classID: user.classID))
         }
         if outcome.dismissed {
             changes.bump(for: user.id)

@@ -46,4 +46,7 @@ enum IdentityChange: Sendable, Equatable {
     case unchanged
     case loggedIn(AuthenticatedUser)
     case loggedOut
+    /// The connection acts in another class (UseClass, JoinClass): only its class changes, so a
+    /// right or a membership changed while the request ran is not undone.
+    case classChosen(CurrentClass?)
 }

@@ -41,6 +41,13 @@ extension ServerCommandLine {
         let keepRoster = parsed.flag("--keep-roster")
         let kept = [keepAccounts ? "accounts kept" : nil, keepRoster ? "roster kept" : nil].compactMap { $0 }
         action.target = "archive \(archive)" + kept.map { ", \($0)" }.joined()
+        // It ends the whole server's term: with several classes that would end every one of them.
+        if let classes = try? Backup.source(for: action.store).allClasses(), classes.count > 1 {
+            throw parsed.usageError(
+                "this server has \(classes.count) classes (\(classes.map(\.handle).joined(separator: ", "))) and end-term would end "
+                    + "every class's term at once; until classes end one by one, export each (export --class HANDLE) and purge it "
+                    + "(admin purge --class HANDLE)")
+        }
         let config = action.store
         let what =
             (keepAccounts

@@ -26,8 +26,8 @@ package protocol AccountStore: AnyObject {
     /// stored hash is still `old` (a password changed meanwhile stays), and changes nothing else
     /// (a one-time password stays one). Returns whether it replaced it.
     func rehashPassword(userID: Int64, from old: String, to new: String) throws -> Bool
-    /// Every member of the class and every site admin (every user when nil) with post and view
-    /// counts, roster entry and state there (as of `now`), by name.
+    /// Every member of the class and every site admin (every user when nil) with their posts and
+    /// views there, roster entry and state there (as of `now`), by name.
     func userSummaries(classID: Int64?, now: Int64) throws -> [UserSummary]
     /// Disables or enables an account; a disable also ends its sessions and device tokens.
     /// `notFound` when there is no such user.

@@ -17,7 +17,7 @@ package protocol ModerationStore: AnyObject {
     /// The poster's taking back of their snap: deleted with its picture and views, or, while it
     /// is reported, ended at once and kept for the admins. `notFound` when there is no such snap
     /// of theirs. Returns true when it was kept.
-    func unsendSnap(id: Int64, posterID: Int64) throws -> Bool
+    func unsendSnap(id: Int64, posterID: Int64, classID: Int64) throws -> Bool
     /// Suspends a user in a class until `until` (replacing any suspension they have there).
     func suspend(userID: Int64, classID: Int64, until: Int64, reason: String, by: String, at: Int64) throws
     /// Ends a user's suspension in a class; false when they had none in force there at `now`.

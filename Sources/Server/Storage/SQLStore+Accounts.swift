@@ -85,18 +85,21 @@ extension SQLStore: AccountStore {
                 classID.map { "WHERE u.is_admin OR u.id IN (SELECT m.user_id FROM memberships m WHERE m.class_id = \($0))" } ?? ""
             let roster: SQL = classID.map { "r.claimed_by = u.id AND r.class_id = \($0)" } ?? "r.claimed_by = u.id"
             let suspensions: SQL = classID.map { "p.user_id = u.id AND p.class_id = \($0)" } ?? "p.user_id = u.id"
+            // Posts and views in the class only: what a student does in another is not this class's.
+            let posts = Self.snaps(ofClass: classID, as: "s.")
+            let views: SQL = classID == nil ? "" : "WHERE snap_id IN (SELECT id FROM snaps WHERE \(Self.snaps(ofClass: classID)))"
             // One statement: one snapshot on either engine.
             return try sql.query(
                 """
                 SELECT u.name, u.is_admin, u.created_at, u.disabled, u.must_change_password, u.last_sign_in_at,
-                       (SELECT count(*) FROM snaps s WHERE s.poster_id = u.id) AS post_count,
+                       (SELECT count(*) FROM snaps s WHERE s.poster_id = u.id AND \(posts)) AS post_count,
                        coalesce(v.view_count, 0) AS view_count,
                        coalesce((SELECT min(r.name) FROM roster r WHERE \(roster)), '') AS roster_name,
                        coalesce((SELECT min(r.display_name) FROM roster r WHERE \(roster)), '') AS display_name,
                        coalesce((SELECT max(p.until) FROM suspensions p WHERE \(suspensions) AND p.until > \(now)), 0) AS suspended_until
                 FROM users u
                 -- One pass over views (SQLite keeps no index by viewer: schema version 6).
-                LEFT JOIN (SELECT viewer_id, count(*) AS view_count FROM views GROUP BY viewer_id) v
+                LEFT JOIN (SELECT viewer_id, count(*) AS view_count FROM views \(views) GROUP BY viewer_id) v
                        ON v.viewer_id = u.id
                 \(members)
                 ORDER BY \(engine.bytewise(folded("u.name"))), u.id

@@ -78,10 +78,13 @@ extension SQLStore: ModerationStore {
         }
     }
 
-    package func unsendSnap(id: Int64, posterID: Int64) throws -> Bool {
+    package func unsendSnap(id: Int64, posterID: Int64, classID: Int64) throws -> Bool {
         try translatingErrors("unsending a snap") {
             try sql.transaction {
-                guard try sql.queryFirst("SELECT id FROM snaps WHERE id = \(id) AND poster_id = \(posterID)", { $0.int64("id") }) != nil
+                guard
+                    try sql.queryFirst(
+                        "SELECT id FROM snaps WHERE id = \(id) AND poster_id = \(posterID) AND \(Self.snaps(ofClass: classID))",
+                        { $0.int64("id") }) != nil
                 else {
                     throw StoreError(.notFound, "you have no snap \(id)")
                 }

@@ -213,9 +213,10 @@ extension SQLStore: SnapStore {
         }
     }
 
-    package func dismissRejection(id: Int64, posterID: Int64) throws -> Bool {
+    package func dismissRejection(id: Int64, posterID: Int64, classID: Int64) throws -> Bool {
         try translatingErrors("dismissing a rejection") {
-            try sql.execute("DELETE FROM rejected_snaps WHERE id = \(id) AND poster_id = \(posterID)") > 0
+            try sql.execute(
+                "DELETE FROM rejected_snaps WHERE id = \(id) AND poster_id = \(posterID) AND \(Self.snaps(ofClass: classID))") > 0
         }
     }
 

@@ -68,7 +68,7 @@ package protocol SnapStore: AnyObject {
     /// when nil), newest first, as listings with state `rejected` and the reason as their note.
     func rejectedSnaps(posterID: Int64, classID: Int64, feedID: Int64?, now: Int64) throws -> [SnapListing]
     /// Removes one of the poster's rejection notices; false when they have none with that id.
-    func dismissRejection(id: Int64, posterID: Int64) throws -> Bool
+    func dismissRejection(id: Int64, posterID: Int64, classID: Int64) throws -> Bool
     /// Gives every snap not yet expired, in the classes that keep the server's snap lifetime, the
     /// lifetime `milliseconds` from when it was posted (a shorter `--snap-ttl` applies at once, a
     /// longer one to snaps still live); returns how many changed.

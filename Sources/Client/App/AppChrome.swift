@@ -113,7 +113,8 @@ struct AppChrome {
             if case .dialog? = app.overlay { ["Ctrl-C quit"] } else if app.current.isTyping { ["F1 keys", "Ctrl-C quit"] } else {
                 ["? keys", "q quit"]
             }
-        let who = app.username.map { PrintableText.clean($0) + (app.className.map { " in " + PrintableText.clean($0) } ?? "") }
+        let dot = app.signIn.otherClassesUnread ? " ●" : ""
+        let who = app.username.map { PrintableText.clean($0) + (app.className.map { " in " + PrintableText.clean($0) + dot } ?? "") }
         return [who].compactMap { $0 } + keys
     }
 

@@ -47,6 +47,7 @@ enum AppKeys {
                     app.select(hit)
                     return true
                 }),
+            .init([.character("c")], "switch class (● another has something unread)") { $0.openClassPicker() },
             help,
             suspend,
             .init([.character("q"), .key(.control("c"))], "quit") { $0.quit() },

@@ -148,6 +148,7 @@ final class AppModel {
         // The connection watched on every screen, not only on those that poll: a lost server
         // shows its banner wherever the student is.
         if login == nil, username != nil { backend.checkConnection() }
+        checkClasses()
         current.tick(now: now)
     }
 

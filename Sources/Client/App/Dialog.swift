@@ -1,6 +1,7 @@
 import TerminalUI
 
-/// A question over the screen: a line to type (a report's reason, a password) or yes and no.
+/// A question over the screen: a line to type (a report's reason, a password), yes and no, or
+/// one of a list (a class to act in).
 ///
 /// While it is open it owns every key: those its table names act, every other is dropped, and
 /// none reaches the screen behind it (an Enter meant for an empty reason must not open the snap
@@ -26,6 +27,9 @@ final class Dialog {
     let question: String?
     /// The line typed, for a prompt; nil for yes and no.
     private(set) var field: TextField?
+    /// For a choice: each line shown and the answer it gives, and the one selected.
+    private(set) var choices: [(line: String, answer: String)] = []
+    private(set) var selected = 0
     /// Whether the box counts the characters typed against the field's limit.
     let countsCharacters: Bool
     /// Why the last answer was not taken.
@@ -54,6 +58,26 @@ final class Dialog {
         self.cancel = cancel
     }
 
+    /// One of `choices`: ↑ ↓ (k j, Page Up and Down, Home, End) select, Enter answers with the
+    /// selected one's answer, Esc calls `cancel`. `selected` starts the cursor.
+    init(
+        choose title: String, question: String? = nil, choices: [(line: String, answer: String)], selected: Int = 0, answer: String,
+        submit: @escaping Submit, cancel: @escaping () -> Void
+    ) {
+        self.title = title
+        self.question = question
+        field = nil
+        self.choices = choices
+        self.selected = min(max(0, selected), max(0, choices.count - 1))
+        countsCharacters = false
+        answerHelp = answer
+        self.submit = submit
+        self.cancel = cancel
+    }
+
+    /// The most choices the box shows at once; the rest scroll into it.
+    static let visibleChoices = 10
+
     /// Yes or no: y answers, n, Esc or Backspace call `no`.
     init(confirm question: String, title: String = "Are you sure?", yes: @escaping Submit, no: @escaping () -> Void) {
         self.title = title
@@ -68,7 +92,27 @@ final class Dialog {
     /// Its keys as they are now: none while an answer is on its way.
     var keys: KeyTable<Dialog> {
         if busy { return KeyTable([]) }
+        if !choices.isEmpty { return chooseKeys }
         return field == nil ? confirmKeys : promptKeys
+    }
+
+    private var chooseKeys: KeyTable<Dialog> {
+        let last = choices.count - 1
+        let page = Self.visibleChoices
+        return KeyTable([
+            .init(
+                "select",
+                cases: [
+                    .init([.key(.up), .character("k")]) { $0.selected = max(0, $0.selected - 1) },
+                    .init([.key(.down), .character("j")]) { $0.selected = min(last, $0.selected + 1) },
+                    .init([.key(.pageUp)]) { $0.selected = max(0, $0.selected - page) },
+                    .init([.key(.pageDown)]) { $0.selected = min(last, $0.selected + page) },
+                    .init([.key(.home)]) { $0.selected = 0 },
+                    .init([.key(.end)]) { $0.selected = last },
+                ]),
+            .init([.key(.enter)], answerHelp) { $0.answer() },
+            .init([.key(.escape)], "cancel") { $0.close(cancelled: true) },
+        ])
     }
 
     private var promptKeys: KeyTable<Dialog> {
@@ -95,7 +139,8 @@ final class Dialog {
     private func answer() {
         busy = true
         refusal = nil
-        submit(field?.text ?? "") { [weak self] outcome in
+        let given = choices.isEmpty ? field?.text ?? "" : choices[selected].answer
+        submit(given) { [weak self] outcome in
             guard let self, !isClosed else { return }
             busy = false
             switch outcome {
@@ -126,6 +171,20 @@ final class Dialog {
                 let count = "\(field.text.count) of \(field.limit) characters"
                 lines.append(field.isFull ? .text(count + ": the most it takes", errorStyle) : .text(count, Style(bold: false)))
             }
+        }
+        if !choices.isEmpty {
+            if question != nil { lines.append(.text("")) }
+            // A window of the list around the one selected, saying how many more lie each way.
+            let count = Self.visibleChoices
+            let top = min(max(0, selected - count / 2), max(0, choices.count - count))
+            let shown = top..<min(choices.count, top + count)
+            lines.append(.text(top > 0 ? "  ▲ \(top) more" : ""))
+            for index in shown {
+                let marker = index == selected ? "› " : "  "
+                lines.append(.text(marker + choices[index].line, index == selected ? Style(bold: true, reverse: true) : .plain))
+            }
+            let below = choices.count - shown.upperBound
+            lines.append(.text(below > 0 ? "  ▼ \(below) more" : ""))
         }
         if let refusal { lines += [.text(""), .text(refusal, errorStyle)] }
         lines.append(.text(""))

@@ -90,6 +90,14 @@ final class FeedsScreen: AppScreen {
 
     func activate() { refresh() }
 
+    /// The app acts in another class: what was watched is another class's, so it is all fetched
+    /// anew (the new class's change version may equal the old one's).
+    func classChanged() {
+        watch = FeedWatch(feed: nil, wantsFeedNames: true)
+        rows = []
+        refresh()
+    }
+
     func tick(now: Int64) {
         refresh()
         // Expiry moves no version: drop what passed its time.

@@ -25,6 +25,21 @@ final class SignIn {
     private(set) var form: LoginScreen?
     /// The password typed at the form, kept only until a one-time password is replaced.
     var lastLoginPassword: String?
+    /// Another of the account's classes has something unread (the top row's dot).
+    var otherClassesUnread = false
+    /// When the classes were last looked at (the app's clock), and whether a look is on its way.
+    private(set) var classesCheckedAt: Int64 = .min / 2
+    private(set) var checkingClasses = false
+
+    func classesChecking(at now: Int64) {
+        classesCheckedAt = now
+        checkingClasses = true
+    }
+
+    func classesChecked() { checkingClasses = false }
+
+    /// The app acts in `handle` now.
+    func classChanged(to handle: String) { account?.className = handle }
 
     init(app: AppModel) { self.app = app }
 

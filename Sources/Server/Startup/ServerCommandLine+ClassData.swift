@@ -44,7 +44,7 @@ extension ServerCommandLine {
         // It ends the whole server's term: with several classes that would end every one of them.
         if let classes = try? Backup.source(for: action.store).allClasses(), classes.count > 1 {
             throw parsed.usageError(
-                "this server has \(classes.count) classes (\(classes.map(\.handle).joined(separator: ", "))) and end-term would end "
+                "\(several(classes)) and end-term would end "
                     + "every class's term at once; until classes end one by one, export each (export --class HANDLE) and purge it "
                     + "(admin purge --class HANDLE)")
         }

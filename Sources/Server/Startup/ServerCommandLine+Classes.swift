@@ -86,6 +86,11 @@ extension ServerCommandLine {
         return 0
     }
 
+    /// "this server has 2 classes (class, lab)": why an offline command will not guess.
+    static func several(_ classes: [ClassRecord]) -> String {
+        "this server has \(classes.count) classes (\(classes.map(\.handle).joined(separator: ", ")))"
+    }
+
     /// `--class HANDLE`: which class an offline command acts in.
     static let classOption = OptionSpec(
         "--class", valueName: "HANDLE", help: "the class to act in (needed when the server has several; see admin classes)")
@@ -107,8 +112,7 @@ extension ClassStore {
             throw parsed.usageError(
                 classes.isEmpty
                     ? "this server has no class yet; make one with snapshare-server admin create-class"
-                    : "this server has \(classes.count) classes (\(classes.map(\.handle).joined(separator: ", "))); "
-                        + "say which with --class HANDLE"
+                    : "\(ServerCommandLine.several(classes)); say which with --class HANDLE"
             )
         }
         return only

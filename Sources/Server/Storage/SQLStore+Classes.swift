@@ -149,8 +149,7 @@ extension SQLStore: ClassStore {
                 """
                 SELECT f.class_id, count(*) AS unread FROM snaps s JOIN feeds f ON f.id = s.feed_id
                 WHERE f.class_id IN (SELECT m.class_id FROM memberships m WHERE m.user_id = \(viewerID))
-                  AND s.expires_at > \(now) AND NOT s.image_erased AND NOT s.awaiting_approval AND s.poster_id <> \(viewerID)
-                  AND NOT EXISTS (SELECT 1 FROM views v WHERE v.snap_id = s.id AND v.viewer_id = \(viewerID))
+                  AND \(Self.unread(by: viewerID, now: now))
                 GROUP BY f.class_id
                 """
             ) { ($0.int64("class_id"), $0.int64("unread")) }

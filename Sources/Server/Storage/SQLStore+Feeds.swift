@@ -72,6 +72,15 @@ extension SQLStore: FeedStore {
         }
     }
 
+    /// A snap `s` that `viewerID` has not read: live, approved, not theirs, and no view row of
+    /// theirs. One definition for a feed's unread count and a class's.
+    static func unread(by viewerID: Int64, now: Int64) -> SQL {
+        """
+        s.expires_at > \(now) AND NOT s.image_erased AND NOT s.awaiting_approval AND s.poster_id <> \(viewerID) \
+        AND NOT EXISTS (SELECT 1 FROM views v WHERE v.snap_id = s.id AND v.viewer_id = \(viewerID))
+        """
+    }
+
     /// Every feed of the class with its counts for `viewerID`. Live = unexpired and image not
     /// erased; unread = live, not the viewer's own, and no view row of theirs.
     func feedSummaries(classID: Int64, viewerID: Int64, now: Int64) -> SQL {
@@ -79,10 +88,7 @@ extension SQLStore: FeedStore {
         SELECT f.id, f.name,
                (SELECT count(*) FROM snaps s
                 WHERE s.feed_id = f.id AND s.expires_at > \(now) AND NOT s.image_erased AND \(Self.visible(to: viewerID))) AS snap_count,
-               (SELECT count(*) FROM snaps s
-                WHERE s.feed_id = f.id AND s.expires_at > \(now) AND NOT s.image_erased AND NOT s.awaiting_approval
-                  AND s.poster_id <> \(viewerID)
-                  AND NOT EXISTS (SELECT 1 FROM views v WHERE v.snap_id = s.id AND v.viewer_id = \(viewerID))) AS unread_count
+               (SELECT count(*) FROM snaps s WHERE s.feed_id = f.id AND \(Self.unread(by: viewerID, now: now))) AS unread_count
         FROM feeds f
         WHERE f.class_id = \(classID)
         ORDER BY \(engine.bytewise(folded("f.name"))), f.id
